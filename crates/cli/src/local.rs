@@ -1,0 +1,306 @@
+//! `strata local`: run SQL from `-q`, `--queries-file`, stdin, or an
+//! interactive prompt, in this process.
+
+use std::io::{BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+use clap::Args;
+use rustyline::error::ReadlineError;
+use strata_common::settings::setting_def;
+use strata_common::{Result, StrataError};
+use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
+use strata_formats::OutputFormat;
+
+use crate::output::{Summary, write_result};
+
+#[derive(Args)]
+pub struct LocalArgs {
+    /// Queries to run, separated by semicolons.
+    #[arg(short = 'q', long = "query")]
+    query: Vec<String>,
+    /// Accepted for compatibility: several statements are always allowed.
+    #[arg(short = 'n', long = "multiquery")]
+    multiquery: bool,
+    /// Files with queries to run, separated by semicolons.
+    #[arg(long = "queries-file")]
+    queries_file: Vec<PathBuf>,
+    /// Output format when the query has no FORMAT clause.
+    #[arg(long = "format", visible_alias = "output-format", short = 'f')]
+    format: Option<String>,
+    /// Print each statement's elapsed seconds to stderr.
+    #[arg(short = 't', long = "time")]
+    time: bool,
+    /// Print each statement's summary (rows, bytes, peak memory) to stderr.
+    #[arg(long = "print-profile-events")]
+    print_profile_events: bool,
+    /// Go on with the next statement after one fails.
+    #[arg(long = "ignore-error")]
+    ignore_error: bool,
+}
+
+/// Takes `--setting=value` and `--setting value` pairs for known settings out of
+/// the argument list, as clickhouse-local accepts settings on its command line.
+pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
+    let mut rest = Vec::new();
+    let mut settings = Vec::new();
+    let mut iter = args.into_iter().peekable();
+    while let Some(arg) = iter.next() {
+        if let Some(body) = arg.strip_prefix("--") {
+            let (name, value) = match body.split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.to_string())),
+                None => (body.to_string(), None),
+            };
+            if setting_def(&name).is_some() {
+                let value = match value {
+                    Some(v) => v,
+                    None => iter.next().unwrap_or_default(),
+                };
+                settings.push((name, value));
+                continue;
+            }
+        }
+        rest.push(arg);
+    }
+    (rest, settings)
+}
+
+/// The query currently running, so Ctrl-C can cancel it.
+pub type Running = Arc<Mutex<Option<Arc<QueryContext>>>>;
+
+pub fn run(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("Cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(run_async(args, settings))
+}
+
+fn exit_code(error: &StrataError) -> ExitCode {
+    let code = (error.code.code % 256) as u8;
+    ExitCode::from(if code == 0 { 1 } else { code })
+}
+
+async fn run_async(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
+    let engine = match Engine::new() {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("{e}");
+            return exit_code(&e);
+        }
+    };
+    let mut session = engine.new_session();
+    for (name, value) in &settings {
+        if let Err(e) = session.settings.set(name, value) {
+            eprintln!("{e}");
+            return exit_code(&e);
+        }
+    }
+    let stdout_is_terminal = std::io::stdout().is_terminal();
+    let default_format = match &args.format {
+        Some(name) => match OutputFormat::from_name(name) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{e}");
+                return exit_code(&e);
+            }
+        },
+        None if stdout_is_terminal => OutputFormat::PrettyCompact,
+        None => OutputFormat::TabSeparated,
+    };
+    let running: Running = Arc::new(Mutex::new(None));
+    {
+        let running = Arc::clone(&running);
+        let _ = ctrlc::set_handler(move || {
+            if let Some(query) = running.lock().expect("lock").as_ref() {
+                query.cancel();
+            }
+        });
+    }
+
+    let mut batch = args.query.join(";\n");
+    for file in &args.queries_file {
+        match std::fs::read_to_string(file) {
+            Ok(text) => {
+                batch.push_str(";\n");
+                batch.push_str(&text);
+            }
+            Err(e) => {
+                let error = StrataError::new(
+                    strata_common::ErrorCode::FILE_DOESNT_EXIST,
+                    format!("Cannot read queries file {}: {e}", file.display()),
+                );
+                eprintln!("{error}");
+                return exit_code(&error);
+            }
+        }
+    }
+    let interactive = batch.trim().is_empty() && std::io::stdin().is_terminal();
+    if interactive {
+        return interactive_loop(&mut session, default_format, &running).await;
+    }
+    if batch.trim().is_empty() {
+        if let Err(e) = std::io::stdin().read_to_string(&mut batch) {
+            eprintln!("Cannot read queries from stdin: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    let options = BatchOptions {
+        default_format,
+        time: args.time,
+        summary: args.print_profile_events,
+        ignore_error: args.ignore_error,
+    };
+    run_batch(&mut session, &batch, &options, &running).await
+}
+
+struct BatchOptions {
+    default_format: OutputFormat,
+    time: bool,
+    summary: bool,
+    ignore_error: bool,
+}
+
+async fn run_batch(session: &mut Session, text: &str, options: &BatchOptions, running: &Running) -> ExitCode {
+    let statements = match strata_sql::split_statements(text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return exit_code(&e);
+        }
+    };
+    let mut stdout = BufWriter::new(std::io::stdout().lock());
+    for statement in statements {
+        match run_statement(session, &statement, options.default_format, &mut stdout, running).await {
+            Ok(summary) => {
+                let _ = stdout.flush();
+                if options.time {
+                    eprintln!("{:.3}", summary.elapsed.as_secs_f64());
+                }
+                if options.summary {
+                    eprintln!("{}", summary.render());
+                }
+            }
+            Err(e) => {
+                let _ = stdout.flush();
+                eprintln!("{e}");
+                if !options.ignore_error {
+                    return exit_code(&e);
+                }
+            }
+        }
+    }
+    let _ = stdout.flush();
+    ExitCode::SUCCESS
+}
+
+/// Runs one statement, writing its result to `out`.
+pub async fn run_statement(
+    session: &mut Session,
+    text: &str,
+    default_format: OutputFormat,
+    out: &mut dyn Write,
+    running: &Running,
+) -> Result<Summary> {
+    let outcome = session.execute(text).await?;
+    match outcome {
+        StatementOutcome::Rows(result) => {
+            let query = Arc::clone(&result.query);
+            *running.lock().expect("lock") = Some(Arc::clone(&query));
+            let written = write_result(result, default_format, out).await;
+            *running.lock().expect("lock") = None;
+            Ok(Summary::of(&query, Some(written?)))
+        }
+        StatementOutcome::Done(query) => Ok(Summary::of(&query, None)),
+    }
+}
+
+fn history_path() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".strata_history"))
+}
+
+async fn interactive_loop(session: &mut Session, default_format: OutputFormat, running: &Running) -> ExitCode {
+    let mut editor = match rustyline::DefaultEditor::new() {
+        Ok(editor) => editor,
+        Err(e) => {
+            eprintln!("Cannot start the line editor: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let history = history_path();
+    if let Some(path) = &history {
+        let _ = editor.load_history(path);
+    }
+    println!("Strata {} local. Statements end with ';'. Type exit or quit to leave.\n", strata_engine::session::VERSION);
+    let mut buffer = String::new();
+    loop {
+        let prompt = if buffer.is_empty() { "strata :) " } else { ":-] " };
+        match editor.readline(prompt) {
+            Ok(line) => {
+                let trimmed = line.trim();
+                if buffer.is_empty() && ["exit", "quit", "exit;", "quit;", "q", "\\q"].contains(&trimmed) {
+                    break;
+                }
+                if !buffer.is_empty() {
+                    buffer.push('\n');
+                }
+                buffer.push_str(&line);
+                if !buffer.trim_end().ends_with(';') {
+                    continue;
+                }
+                let text = std::mem::take(&mut buffer);
+                let _ = editor.add_history_entry(text.trim());
+                run_interactive(session, &text, default_format, running).await;
+            }
+            Err(ReadlineError::Interrupted) => buffer.clear(),
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("{e}");
+                break;
+            }
+        }
+    }
+    if let Some(path) = &history {
+        let _ = editor.save_history(path);
+    }
+    println!("Bye.");
+    ExitCode::SUCCESS
+}
+
+async fn run_interactive(session: &mut Session, text: &str, default_format: OutputFormat, running: &Running) {
+    let statements = match strata_sql::split_statements(text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}\n");
+            return;
+        }
+    };
+    for statement in statements {
+        let mut stdout = std::io::stdout().lock();
+        match run_statement(session, &statement, default_format, &mut stdout, running).await {
+            Ok(summary) => println!("\n{}\n", summary.render()),
+            Err(e) => eprintln!("{e}\n"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_taken_from_the_command_line() {
+        let args: Vec<String> =
+            ["strata", "local", "--max_threads=2", "-q", "SELECT 1", "--max_block_size", "100", "--format", "JSON"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        let (rest, settings) = split_setting_args(args);
+        assert_eq!(rest, vec!["strata", "local", "-q", "SELECT 1", "--format", "JSON"]);
+        assert_eq!(settings, vec![("max_threads".into(), "2".into()), ("max_block_size".into(), "100".into())]);
+    }
+}

@@ -1,0 +1,29 @@
+//! The `strata` binary. `strata local` runs queries in-process, like
+//! clickhouse-local; the server and client forms come later.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use strata_cli::local;
+
+#[derive(Parser)]
+#[command(name = "strata", version, about = "Strata: a ClickHouse-compatible analytical database")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run queries in this process, like clickhouse-local.
+    Local(local::LocalArgs),
+}
+
+fn main() -> ExitCode {
+    // Settings may be given as `--name=value`; take them out before clap sees them.
+    let (args, settings) = local::split_setting_args(std::env::args().collect());
+    let cli = Cli::parse_from(args);
+    match cli.command {
+        Command::Local(args) => local::run(args, settings),
+    }
+}

@@ -1,0 +1,151 @@
+//! Writing results and summaries the way clickhouse-local does.
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use strata_common::Result;
+use strata_engine::{QueryContext, QueryResult};
+use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
+use strata_functions::misc::{readable_quantity, readable_size};
+
+/// Sizes in powers of 1000, as ClickHouse reports bytes processed.
+fn decimal_size(bytes: f64) -> String {
+    const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+    let mut value = bytes;
+    let mut unit = 0;
+    while value.abs() >= 1000.0 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    format!("{value:.2} {}", UNITS[unit])
+}
+
+/// What a finished statement reports.
+pub struct Summary {
+    pub result_rows: Option<u64>,
+    pub elapsed: Duration,
+    pub rows_read: u64,
+    pub bytes_read: u64,
+    pub peak_memory: usize,
+}
+
+impl Summary {
+    pub fn of(query: &QueryContext, result_rows: Option<u64>) -> Self {
+        Summary {
+            result_rows,
+            elapsed: query.started.elapsed(),
+            rows_read: query.rows_read(),
+            bytes_read: query.bytes_read(),
+            peak_memory: query.memory.peak(),
+        }
+    }
+
+    /// `N rows in set. Elapsed: X sec. Processed R rows, B (r rows/s., b/s.)` and the peak line.
+    pub fn render(&self) -> String {
+        let seconds = self.elapsed.as_secs_f64();
+        let mut text = match self.result_rows {
+            Some(1) => "1 row in set. ".to_string(),
+            Some(n) => format!("{n} rows in set. "),
+            None => "Ok. ".to_string(),
+        };
+        text.push_str(&format!("Elapsed: {seconds:.3} sec."));
+        if self.rows_read > 0 {
+            let per_second = |v: f64| if seconds > 0.0 { v / seconds } else { 0.0 };
+            text.push_str(&format!(
+                " Processed {} rows, {} ({} rows/s., {}/s.)",
+                readable_quantity(self.rows_read as f64),
+                decimal_size(self.bytes_read as f64),
+                readable_quantity(per_second(self.rows_read as f64)),
+                decimal_size(per_second(self.bytes_read as f64)),
+            ));
+        }
+        text.push_str(&format!("\nPeak memory usage: {}.", readable_size(self.peak_memory as f64)));
+        text
+    }
+}
+
+pub fn format_options(query: &QueryContext) -> FormatOptions {
+    let settings = &query.settings;
+    FormatOptions {
+        pretty_max_rows: settings.get_u64("output_format_pretty_max_rows") as usize,
+        pretty_row_numbers: settings.get_bool("output_format_pretty_row_numbers"),
+        csv_delimiter: settings.get_string("format_csv_delimiter").bytes().next().unwrap_or(b','),
+        values: ValueOptions { json_quote_64bit_integers: settings.get_bool("output_format_json_quote_64bit_integers") },
+    }
+}
+
+/// Streams `result` to `out` in `format`; returns the number of rows written.
+/// A progress line is drawn on stderr while the query runs longer than half a
+/// second, when stderr is a terminal.
+pub async fn write_result(mut result: QueryResult, default_format: OutputFormat, out: &mut dyn Write) -> Result<u64> {
+    let format = result.format.unwrap_or(default_format);
+    let query = Arc::clone(&result.query);
+    let progress = std::io::stderr().is_terminal().then(|| spawn_progress(Arc::clone(&query)));
+    let outcome = async {
+        let mut writer = new_writer(format, Arc::clone(&result.schema), format_options(&query), out)?;
+        let mut rows = 0u64;
+        while let Some(batch) = result.stream.next().await {
+            let batch = batch?;
+            query.check()?;
+            rows += batch.num_rows() as u64;
+            writer.write_batch(out, &batch)?;
+        }
+        let statistics = Statistics {
+            elapsed_seconds: query.started.elapsed().as_secs_f64(),
+            rows_read: query.rows_read(),
+            bytes_read: query.bytes_read(),
+        };
+        writer.finish(out, &statistics)?;
+        out.flush()?;
+        Ok(rows)
+    }
+    .await;
+    if let Some(handle) = progress {
+        handle.abort();
+        eprint!("\r\x1b[K");
+    }
+    outcome
+}
+
+fn spawn_progress(query: Arc<QueryContext>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        loop {
+            let seconds = query.started.elapsed().as_secs_f64();
+            let rows = query.rows_read() as f64;
+            let bytes = query.bytes_read() as f64;
+            eprint!(
+                "\r\x1b[KProgress: {} rows, {} ({} rows/s., {}/s.) {:.1} sec.",
+                readable_quantity(rows),
+                decimal_size(bytes),
+                readable_quantity(rows / seconds),
+                decimal_size(bytes / seconds),
+                seconds
+            );
+            let _ = std::io::stderr().flush();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_matches_clickhouse_wording() {
+        let summary = Summary {
+            result_rows: Some(10),
+            elapsed: Duration::from_millis(2000),
+            rows_read: 1_000_000_000,
+            bytes_read: 8_000_000_000,
+            peak_memory: 1536,
+        };
+        assert_eq!(
+            summary.render(),
+            "10 rows in set. Elapsed: 2.000 sec. Processed 1.00 billion rows, 8.00 GB (500.00 million rows/s., 4.00 GB/s.)\nPeak memory usage: 1.50 KiB."
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! Errors in ClickHouse's shape: `Code: 62. DB::Exception: <message>. (SYNTAX_ERROR)`.
+//!
+//! Every code Strata can report is declared once, in [`ErrorCode`]'s constants, with
+//! ClickHouse's number and name, so clients that match on codes keep working.
+//! DataFusion errors are classified into these codes in [`StrataError::from_datafusion`].
+
+use std::fmt;
+
+use datafusion::error::DataFusionError;
+
+/// A ClickHouse error code: the number and the upper-case name clients match on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ErrorCode {
+    pub code: i32,
+    pub name: &'static str,
+}
+
+macro_rules! error_codes {
+    ($($ident:ident = $code:literal),* $(,)?) => {
+        impl ErrorCode {
+            $(pub const $ident: ErrorCode = ErrorCode { code: $code, name: stringify!($ident) };)*
+
+            /// Every code Strata knows, for lookups by name (test annotations, `errorCodeToName`).
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$ident),*];
+        }
+    };
+}
+
+error_codes! {
+    UNSUPPORTED_METHOD = 1,
+    CANNOT_PARSE_TEXT = 6,
+    THERE_IS_NO_COLUMN = 8,
+    NOT_FOUND_COLUMN_IN_BLOCK = 10,
+    DUPLICATE_COLUMN = 15,
+    NO_SUCH_COLUMN_IN_TABLE = 16,
+    NUMBER_OF_COLUMNS_DOESNT_MATCH = 20,
+    CANNOT_PARSE_QUOTED_STRING = 26,
+    CANNOT_PARSE_INPUT_ASSERTION_FAILED = 27,
+    TOO_MANY_ARGUMENTS_FOR_FUNCTION = 34,
+    TOO_FEW_ARGUMENTS_FOR_FUNCTION = 35,
+    BAD_ARGUMENTS = 36,
+    CANNOT_PARSE_DATE = 38,
+    CANNOT_PARSE_DATETIME = 41,
+    NUMBER_OF_ARGUMENTS_DOESNT_MATCH = 42,
+    ILLEGAL_TYPE_OF_ARGUMENT = 43,
+    ILLEGAL_COLUMN = 44,
+    UNKNOWN_FUNCTION = 46,
+    UNKNOWN_IDENTIFIER = 47,
+    NOT_IMPLEMENTED = 48,
+    LOGICAL_ERROR = 49,
+    UNKNOWN_TYPE = 50,
+    TYPE_MISMATCH = 53,
+    TABLE_ALREADY_EXISTS = 57,
+    UNKNOWN_TABLE = 60,
+    SYNTAX_ERROR = 62,
+    UNKNOWN_AGGREGATE_FUNCTION = 63,
+    ARGUMENT_OUT_OF_BOUND = 69,
+    CANNOT_CONVERT_TYPE = 70,
+    CANNOT_PARSE_NUMBER = 72,
+    UNKNOWN_FORMAT = 73,
+    CANNOT_OPEN_FILE = 76,
+    INCORRECT_QUERY = 80,
+    UNKNOWN_DATABASE = 81,
+    DATABASE_ALREADY_EXISTS = 82,
+    FILE_DOESNT_EXIST = 107,
+    UNKNOWN_SETTING = 115,
+    INCORRECT_DATA = 117,
+    ENGINE_REQUIRED = 119,
+    ILLEGAL_DIVISION = 153,
+    TOO_MANY_ROWS = 158,
+    TIMEOUT_EXCEEDED = 159,
+    READONLY = 164,
+    MULTIPLE_EXPRESSIONS_FOR_ALIAS = 179,
+    ILLEGAL_AGGREGATION = 184,
+    NOT_AN_AGGREGATE = 215,
+    MEMORY_LIMIT_EXCEEDED = 241,
+    AMBIGUOUS_COLUMN_NAME = 352,
+    NO_COMMON_TYPE = 386,
+    QUERY_WAS_CANCELLED = 394,
+    INVALID_LIMIT_EXPRESSION = 440,
+    EXPECTED_ALL_OR_DISTINCT = 558,
+    UNKNOWN_EXCEPTION = 1002,
+}
+
+impl ErrorCode {
+    pub fn by_name(name: &str) -> Option<ErrorCode> {
+        Self::ALL.iter().copied().find(|c| c.name == name)
+    }
+
+    pub fn by_code(code: i32) -> Option<ErrorCode> {
+        Self::ALL.iter().copied().find(|c| c.code == code)
+    }
+}
+
+/// An error as a ClickHouse user sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrataError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+pub type Result<T, E = StrataError> = std::result::Result<T, E>;
+
+impl StrataError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        StrataError { code, message: message.into() }
+    }
+
+    /// Wraps this error for transport through DataFusion, which gives it back
+    /// unchanged to [`StrataError::from_datafusion`].
+    pub fn into_datafusion(self) -> DataFusionError {
+        DataFusionError::External(Box::new(self))
+    }
+
+    /// Classifies a DataFusion error into ClickHouse's codes. Errors Strata raised
+    /// itself come back as they were; DataFusion's own are recognised by kind and,
+    /// where the kind is too broad, by the message DataFusion writes.
+    pub fn from_datafusion(error: DataFusionError) -> Self {
+        match error {
+            DataFusionError::External(inner) => match inner.downcast::<StrataError>() {
+                Ok(strata) => *strata,
+                Err(other) => match other.downcast::<DataFusionError>() {
+                    Ok(df) => Self::from_datafusion(*df),
+                    Err(other) => Self::new(ErrorCode::UNKNOWN_EXCEPTION, other.to_string()),
+                },
+            },
+            DataFusionError::Context(_, inner) => Self::from_datafusion(*inner),
+            DataFusionError::Shared(shared) => match std::sync::Arc::try_unwrap(shared) {
+                Ok(inner) => Self::from_datafusion(inner),
+                Err(shared) => Self::classify_message(ErrorKind::Execution, &shared.to_string()),
+            },
+            DataFusionError::Diagnostic(_, inner) => Self::from_datafusion(*inner),
+            DataFusionError::Collection(mut errors) if !errors.is_empty() => {
+                Self::from_datafusion(errors.remove(0))
+            }
+            DataFusionError::SQL(err, _) => Self::new(ErrorCode::SYNTAX_ERROR, format!("Syntax error: {err}")),
+            DataFusionError::ResourcesExhausted(msg) => {
+                Self::new(ErrorCode::MEMORY_LIMIT_EXCEEDED, format!("Memory limit exceeded: {msg}"))
+            }
+            DataFusionError::SchemaError(err, _) => {
+                Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string()))
+            }
+            DataFusionError::ArrowError(err, _) => {
+                let msg = err.to_string();
+                if msg.contains("Divide by zero") {
+                    Self::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero")
+                } else {
+                    Self::classify_message(ErrorKind::Execution, &msg)
+                }
+            }
+            DataFusionError::NotImplemented(msg) => {
+                Self::new(ErrorCode::NOT_IMPLEMENTED, format!("Not implemented: {}", strip_backtrace(&msg)))
+            }
+            DataFusionError::Plan(msg) => Self::classify_message(ErrorKind::Plan, &strip_backtrace(&msg)),
+            DataFusionError::Execution(msg) => {
+                Self::classify_message(ErrorKind::Execution, &strip_backtrace(&msg))
+            }
+            other => Self::classify_message(ErrorKind::Execution, &strip_backtrace(&other.to_string())),
+        }
+    }
+
+    fn classify_message(kind: ErrorKind, msg: &str) -> Self {
+        let code = if msg.contains("table '") && msg.contains("not found") {
+            ErrorCode::UNKNOWN_TABLE
+        } else if msg.starts_with("Invalid function") || msg.contains("Unknown function") {
+            ErrorCode::UNKNOWN_FUNCTION
+        } else if msg.contains("No field named") || msg.contains("not found in") && msg.contains("column") {
+            ErrorCode::UNKNOWN_IDENTIFIER
+        } else if msg.contains("Ambiguous reference") || msg.contains("ambiguous") {
+            ErrorCode::AMBIGUOUS_COLUMN_NAME
+        } else if msg.contains("Divide by zero") || msg.contains("Division by zero") {
+            ErrorCode::ILLEGAL_DIVISION
+        } else if msg.contains("Failed to coerce")
+            || msg.contains("Cannot infer common")
+            || msg.contains("There isn't a common type")
+            || msg.contains("does not support")
+            || msg.contains("No function matches")
+            || msg.contains("Coercion from")
+            || msg.contains("Cannot coerce arithmetic expression")
+            || msg.contains("only supports signed numeric")
+        {
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
+        } else if msg.contains("Cannot cast") || msg.contains("Unsupported CAST") || msg.contains("Cast error") {
+            ErrorCode::CANNOT_CONVERT_TYPE
+        } else if msg.contains("must appear in the GROUP BY clause") || msg.contains("is not in GROUP BY") {
+            ErrorCode::NOT_AN_AGGREGATE
+        } else if msg.contains("Projections require unique expression names") {
+            ErrorCode::MULTIPLE_EXPRESSIONS_FOR_ALIAS
+        } else {
+            match kind {
+                ErrorKind::Plan => ErrorCode::INCORRECT_QUERY,
+                ErrorKind::Execution => ErrorCode::UNKNOWN_EXCEPTION,
+            }
+        };
+        Self::new(code, msg.trim().to_string())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum ErrorKind {
+    Plan,
+    Execution,
+}
+
+/// DataFusion appends backtraces to some messages when built with the feature;
+/// a user-facing message never carries one.
+fn strip_backtrace(msg: &str) -> String {
+    match msg.find("\n\nbacktrace") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+impl fmt::Display for StrataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = self.message.trim_end_matches('.');
+        write!(f, "Code: {}. DB::Exception: {}. ({})", self.code.code, message, self.code.name)
+    }
+}
+
+impl std::error::Error for StrataError {}
+
+impl From<DataFusionError> for StrataError {
+    fn from(error: DataFusionError) -> Self {
+        StrataError::from_datafusion(error)
+    }
+}
+
+impl From<datafusion::arrow::error::ArrowError> for StrataError {
+    fn from(error: datafusion::arrow::error::ArrowError) -> Self {
+        StrataError::from_datafusion(DataFusionError::ArrowError(Box::new(error), None))
+    }
+}
+
+impl From<std::io::Error> for StrataError {
+    fn from(error: std::io::Error) -> Self {
+        StrataError::new(ErrorCode::CANNOT_OPEN_FILE, error.to_string())
+    }
+}
+
+/// Shorthand for returning a [`StrataError`] with a formatted message.
+#[macro_export]
+macro_rules! strata_err {
+    ($code:ident, $($arg:tt)*) => {
+        $crate::error::StrataError::new($crate::error::ErrorCode::$code, format!($($arg)*))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_matches_clickhouse_shape() {
+        let e = StrataError::new(ErrorCode::UNKNOWN_TABLE, "Table default.t does not exist.");
+        assert_eq!(e.to_string(), "Code: 60. DB::Exception: Table default.t does not exist. (UNKNOWN_TABLE)");
+    }
+
+    #[test]
+    fn strata_errors_survive_a_trip_through_datafusion() {
+        let original = StrataError::new(ErrorCode::UNKNOWN_SETTING, "Unknown setting 'x'");
+        let df = DataFusionError::Context("ctx".into(), Box::new(original.clone().into_datafusion()));
+        assert_eq!(StrataError::from_datafusion(df), original);
+    }
+
+    #[test]
+    fn codes_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            assert!(seen.insert(c.code), "duplicate code {}", c.code);
+        }
+    }
+}

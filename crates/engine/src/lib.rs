@@ -1,0 +1,14 @@
+//! The Strata engine: sessions, the catalog, table sources, system tables and
+//! statement execution on DataFusion.
+//!
+//! Callers (the CLI, later the HTTP server) hand a [`Session`] statement text
+//! and get back either a stream of record batches to format or a finished
+//! statement; both carry the [`QueryContext`] whose counters make the summary.
+
+pub mod query_context;
+pub mod session;
+pub mod sources;
+pub mod system;
+
+pub use query_context::QueryContext;
+pub use session::{Engine, QueryResult, Session, StatementOutcome};

@@ -1,0 +1,671 @@
+//! Sessions: the settings and current database of one user, and the execution
+//! of each statement kind.
+//!
+//! A statement is parsed, rewritten to ClickHouse's meaning, planned by
+//! DataFusion in a per-query state (the query's settings, memory pool and
+//! counters), rewritten again at the plan level, and executed. SELECTs return a
+//! stream for the caller to format; everything else runs to completion here.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::{CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider};
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
+use datafusion::execution::FunctionRegistry;
+use datafusion::logical_expr::LogicalPlan;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{ExecutionPlan, collect, displayable, execute_stream};
+use datafusion::prelude::SessionConfig;
+use datafusion::sql::parser::Statement as DFStatement;
+use datafusion::sql::sqlparser::ast::{
+    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Query, Set, ShowCreateObject, Statement, Use, Value,
+};
+use futures::StreamExt;
+use strata_common::settings::Settings;
+use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_formats::OutputFormat;
+use strata_sql::{AstContext, PlanRewriter, TrailingClauses, parse_statement, rewrite_statement, split_trailing_clauses};
+
+use crate::query_context::QueryContext;
+use crate::sources::memory_table::MemoryTable;
+use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
+use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
+
+/// Functions the SQL front resolves itself rather than registering with DataFusion.
+pub const SQL_LEVEL_FUNCTIONS: &[&str] = &["if", "multiIf", "getSetting", "getServerSetting", "currentDatabase", "version"];
+
+pub const DEFAULT_DATABASE: &str = "default";
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// State shared by every session of a process: catalog and function registry.
+pub struct Engine {
+    base: SessionState,
+    catalog: Arc<dyn CatalogProvider>,
+    rewriter: PlanRewriter,
+    /// Lower-case spelling to registered spelling, for case-insensitive lookups.
+    function_names: HashMap<String, String>,
+    server_settings: Vec<(&'static str, String)>,
+}
+
+impl Engine {
+    pub fn new() -> Result<Arc<Self>> {
+        let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
+        let system = Arc::new(MemorySchemaProvider::new());
+        for kind in SystemTableKind::ALL {
+            system.register_table(kind.name().to_string(), Arc::new(SystemTable::new(kind)))?;
+        }
+        system.register_table("numbers".to_string(), Arc::new(NumbersTable::new(Generator::Numbers, 0, None, false)))?;
+        system.register_table("zeros".to_string(), Arc::new(NumbersTable::new(Generator::Zeros, 0, None, false)))?;
+        catalog.register_schema(SYSTEM_DATABASE, system)?;
+        catalog.register_schema(DEFAULT_DATABASE, Arc::new(MemorySchemaProvider::new()))?;
+
+        let mut config = SessionConfig::new()
+            .with_default_catalog_and_schema(CATALOG, DEFAULT_DATABASE)
+            .with_create_default_catalog_and_schema(false)
+            .with_information_schema(false);
+        config.options_mut().sql_parser.enable_ident_normalization = false;
+        // A single-stream source (`numbers`, a Memory table) stays one ordered stream,
+        // as in ClickHouse, so `LIMIT` without `ORDER BY` returns its first rows;
+        // parallel sources (`numbers_mt`) bring their own partitions.
+        config.options_mut().optimizer.enable_round_robin_repartition = false;
+        let mut state = SessionStateBuilder::new().with_config(config).with_default_features().build();
+        state.catalog_list().register_catalog(CATALOG.to_string(), Arc::clone(&catalog));
+
+        let scalar = strata_functions::scalar_functions();
+        for udf in &scalar {
+            state.register_udf(Arc::clone(udf))?;
+        }
+        for udaf in strata_functions::aggregate_functions() {
+            state.register_udaf(udaf)?;
+        }
+        let mut builder = SessionStateBuilder::new_from_existing(state);
+        let table_functions = builder.table_functions().get_or_insert_with(HashMap::new);
+        for function in NumbersFunction::all() {
+            let name = function.name().to_string();
+            table_functions.insert(
+                name.clone(),
+                Arc::new(datafusion::catalog::TableFunction::new(name, Arc::new(function))),
+            );
+        }
+        let base = builder.build();
+
+        let mut function_names = HashMap::new();
+        let names = base
+            .scalar_functions()
+            .keys()
+            .chain(base.aggregate_functions().keys())
+            .chain(base.window_functions().keys())
+            .cloned()
+            .chain(SQL_LEVEL_FUNCTIONS.iter().map(|s| s.to_string()));
+        for name in names {
+            let lower = name.to_lowercase();
+            // DataFusion's own lower-case names win over ClickHouse camelCase ones.
+            if lower == name || !function_names.contains_key(&lower) {
+                function_names.insert(lower, name);
+            }
+        }
+        let server_settings = vec![
+            ("max_server_memory_usage", "0".to_string()),
+            ("max_server_memory_usage_to_ram_ratio", "0.9".to_string()),
+        ];
+        Ok(Arc::new(Engine { rewriter: PlanRewriter::new(&scalar), base, catalog, function_names, server_settings }))
+    }
+
+    fn resolve_function(&self, name: &str) -> Option<String> {
+        let registered = |n: &str| {
+            self.base.scalar_functions().contains_key(n)
+                || self.base.aggregate_functions().contains_key(n)
+                || self.base.window_functions().contains_key(n)
+                || SQL_LEVEL_FUNCTIONS.contains(&n)
+        };
+        if registered(name) {
+            return None;
+        }
+        self.function_names.get(&name.to_lowercase()).cloned()
+    }
+
+    fn server_setting(&self, name: &str) -> Option<String> {
+        self.server_settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone())
+    }
+
+    /// A DataFusion state for one query: its settings, memory pool and counters.
+    fn query_state(&self, query: &Arc<QueryContext>) -> Result<SessionState> {
+        let settings = &query.settings;
+        let mut config = self.base.config().clone();
+        config = config
+            .with_target_partitions(settings.max_threads())
+            .with_batch_size(settings.get_u64("max_block_size").max(1) as usize)
+            .with_extension(Arc::clone(query));
+        config.options_mut().catalog.default_schema = query.current_database.clone();
+        let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
+        let runtime = RuntimeEnvBuilder::new().with_memory_pool(pool).build_arc()?;
+        Ok(SessionStateBuilder::new_from_existing(self.base.clone()).with_config(config).with_runtime_env(runtime).build())
+    }
+
+    pub fn new_session(self: &Arc<Self>) -> Session {
+        Session { engine: Arc::clone(self), settings: Settings::default(), current_database: DEFAULT_DATABASE.to_string() }
+    }
+}
+
+/// A result set being produced.
+pub struct QueryResult {
+    pub schema: SchemaRef,
+    pub stream: SendableRecordBatchStream,
+    /// The output format the statement asked for with `FORMAT`, if any.
+    pub format: Option<OutputFormat>,
+    pub query: Arc<QueryContext>,
+}
+
+/// What executing one statement produced.
+pub enum StatementOutcome {
+    Rows(QueryResult),
+    /// A statement without a result set (DDL, SET, INSERT); the query context
+    /// holds its counters.
+    Done(Arc<QueryContext>),
+}
+
+/// One user's settings and current database.
+pub struct Session {
+    engine: Arc<Engine>,
+    pub settings: Settings,
+    pub current_database: String,
+}
+
+fn value_text(expr: &Expr) -> Result<String> {
+    Ok(match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.clone(),
+            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => s.clone(),
+            Value::Boolean(b) => if *b { "1" } else { "0" }.to_string(),
+            other => other.to_string(),
+        },
+        Expr::Identifier(ident) => ident.value.clone(),
+        Expr::UnaryOp { op, expr } => format!("{op}{}", value_text(expr)?),
+        other => {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("Setting value must be a constant, got {other}"),
+            ));
+        }
+    })
+}
+
+fn strings_result(column: &str, rows: Vec<String>) -> Result<(SchemaRef, Vec<RecordBatch>)> {
+    let schema = Arc::new(Schema::new(vec![Field::new(column, DataType::Utf8, false)]));
+    let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(StringArray::from(rows))])?;
+    Ok((schema, vec![batch]))
+}
+
+/// Splits the first word off `text` if it is one of `words` (case-insensitive).
+fn strip_keyword<'a>(text: &'a str, words: &[&'a str]) -> Option<(&'a str, &'a str)> {
+    let trimmed = text.trim_start();
+    let end = trimmed.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(trimmed.len());
+    let word = &trimmed[..end];
+    words.iter().find(|w| w.eq_ignore_ascii_case(word)).map(|w| (*w, &trimmed[end..]))
+}
+
+impl Session {
+    pub fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+
+    /// Executes one statement (text without a trailing semicolon).
+    pub async fn execute(&mut self, text: &str) -> Result<StatementOutcome> {
+        if let Some((_, rest)) = strip_keyword(text, &["EXPLAIN"]) {
+            return self.explain(rest).await;
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["DESCRIBE", "DESC"]) {
+            return self.describe(rest).await;
+        }
+        let (text, clauses) = if is_query(text) { split_trailing_clauses(text)? } else { (text.to_string(), TrailingClauses::default()) };
+        let parsed = parse_statement(&text)?;
+        match parsed.statement {
+            Statement::Query(query) => self.select(query, &clauses).await,
+            Statement::Insert(_) => {
+                self.check_writable()?;
+                let (plan, state, query) = self.plan(parsed.statement, self.settings.clone()).await?;
+                let physical = state.create_physical_plan(&plan).await?;
+                collect(physical, state.task_ctx()).await?;
+                Ok(StatementOutcome::Done(query))
+            }
+            Statement::CreateTable(create) => self.create_table(create).await,
+            Statement::CreateDatabase { db_name, if_not_exists, .. } => {
+                self.check_writable()?;
+                let name = single_name(&db_name)?;
+                if self.engine.catalog.schema(&name).is_some() {
+                    if if_not_exists {
+                        return self.done();
+                    }
+                    return Err(StrataError::new(ErrorCode::DATABASE_ALREADY_EXISTS, format!("Database {name} already exists")));
+                }
+                self.engine.catalog.register_schema(&name, Arc::new(MemorySchemaProvider::new()))?;
+                self.done()
+            }
+            Statement::Drop { object_type, if_exists, names, .. } => self.drop(object_type, if_exists, &names).await,
+            Statement::Truncate(truncate) => {
+                self.check_writable()?;
+                for target in &truncate.table_names {
+                    let table = self.memory_table(&target.name).await?;
+                    table.truncate().await;
+                }
+                self.done()
+            }
+            Statement::Set(Set::SingleAssignment { variable, values, .. }) => {
+                if self.settings.get_u64("readonly") == 1 {
+                    return Err(StrataError::new(
+                        ErrorCode::READONLY,
+                        "Cannot modify settings in readonly mode",
+                    ));
+                }
+                let name = variable.to_string();
+                let [value] = values.as_slice() else {
+                    return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "SET takes exactly one value"));
+                };
+                self.settings.set(&name, &value_text(value)?)?;
+                self.done()
+            }
+            Statement::Use(Use::Object(name) | Use::Database(name) | Use::Schema(name)) => {
+                let database = single_name(&name)?;
+                if self.engine.catalog.schema(&database).is_none() {
+                    return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                }
+                self.current_database = database;
+                self.done()
+            }
+            Statement::ShowDatabases { .. } => {
+                Box::pin(self.execute("SELECT name FROM system.databases ORDER BY name")).await
+            }
+            Statement::ShowTables { show_options, .. } => {
+                let database = match show_options.show_in.and_then(|i| i.parent_name) {
+                    Some(name) => single_name(&name)?,
+                    None => self.current_database.clone(),
+                };
+                if self.engine.catalog.schema(&database).is_none() {
+                    return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                }
+                let sql = format!(
+                    "SELECT name FROM system.tables WHERE database = '{}' ORDER BY name",
+                    database.replace('\'', "\\'")
+                );
+                Box::pin(self.execute(&sql)).await
+            }
+            Statement::ShowCreate { obj_type: ShowCreateObject::Table, obj_name } => {
+                let table = self.memory_table(&obj_name).await?;
+                let (schema, batches) = strings_result("statement", vec![table.create_statement.clone()])?;
+                self.rows(schema, batches)
+            }
+            other => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("Statement is not supported yet: {}", other.to_string().chars().take(100).collect::<String>()),
+            )),
+        }
+    }
+
+    fn check_writable(&self) -> Result<()> {
+        if self.settings.get_u64("readonly") > 0 {
+            return Err(StrataError::new(ErrorCode::READONLY, "Cannot execute query in readonly mode"));
+        }
+        Ok(())
+    }
+
+    fn new_query(&self, settings: Settings) -> Arc<QueryContext> {
+        QueryContext::new(settings, self.current_database.clone())
+    }
+
+    fn done(&self) -> Result<StatementOutcome> {
+        Ok(StatementOutcome::Done(self.new_query(self.settings.clone())))
+    }
+
+    fn rows(&self, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<StatementOutcome> {
+        let stream = futures::stream::iter(batches.into_iter().map(Ok));
+        Ok(StatementOutcome::Rows(QueryResult {
+            schema: Arc::clone(&schema),
+            stream: Box::pin(RecordBatchStreamAdapter::new(schema, stream)),
+            format: None,
+            query: self.new_query(self.settings.clone()),
+        }))
+    }
+
+    /// Parses, rewrites and plans `statement` with `settings`.
+    async fn plan(&self, mut statement: Statement, settings: Settings) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+        let engine = &self.engine;
+        let server_setting = |name: &str| engine.server_setting(name);
+        let resolve_function = |name: &str| engine.resolve_function(name);
+        let context = AstContext {
+            settings: &settings,
+            current_database: &self.current_database,
+            version: VERSION,
+            server_setting: &server_setting,
+            resolve_function: &resolve_function,
+        };
+        rewrite_statement(&mut statement, &context)?;
+        let query = self.new_query(settings);
+        let state = engine.query_state(&query)?;
+        let plan = state.statement_to_plan(DFStatement::Statement(Box::new(statement))).await?;
+        let plan = engine.rewriter.rewrite(plan)?;
+        Ok((plan, state, query))
+    }
+
+    /// The output format and settings of a query, from its trailing clauses and
+    /// any the parser attached to the query itself.
+    fn query_options(&self, query: &mut Query, clauses: &TrailingClauses) -> Result<(Option<OutputFormat>, Settings)> {
+        let format = match (query.format_clause.take(), &clauses.format) {
+            (_, Some(name)) => Some(OutputFormat::from_name(name)?),
+            (Some(FormatClause::Identifier(ident)), None) => Some(OutputFormat::from_name(&ident.value)?),
+            (Some(FormatClause::Null), None) => Some(OutputFormat::Null),
+            (None, None) => None,
+        };
+        let mut settings = self.settings.clone();
+        let mut changes = clauses.settings.clone();
+        if let Some(list) = query.settings.take() {
+            for setting in list {
+                changes.push((setting.key.value.clone(), value_text(&setting.value)?));
+            }
+        }
+        if !changes.is_empty() {
+            for (name, value) in &changes {
+                settings.set(name, value)?;
+            }
+            let readonly = self.settings.get_u64("readonly").max(settings.get_u64("readonly"));
+            if readonly == 1 {
+                if let Some(name) = list_changes(&self.settings, &settings).into_iter().find(|n| *n != "readonly") {
+                    return Err(StrataError::new(
+                        ErrorCode::READONLY,
+                        format!("Cannot modify '{name}' setting in readonly mode"),
+                    ));
+                }
+            }
+        }
+        Ok((format, settings))
+    }
+
+    async fn select(&mut self, mut query: Box<Query>, clauses: &TrailingClauses) -> Result<StatementOutcome> {
+        let (format, settings) = self.query_options(&mut query, clauses)?;
+        let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;
+        let physical = state.create_physical_plan(&plan).await?;
+        let stream = execute_stream(physical, state.task_ctx())?;
+        Ok(StatementOutcome::Rows(QueryResult { schema: stream.schema(), stream, format, query: query_context }))
+    }
+
+    async fn explain(&mut self, rest: &str) -> Result<StatementOutcome> {
+        let kinds = ["PLAN", "PIPELINE", "ANALYZE", "SYNTAX", "AST"];
+        let (kind, body) = strip_keyword(rest, &kinds).unwrap_or(("PLAN", rest));
+        let (body, clauses) = split_trailing_clauses(body.trim())?;
+        let parsed = parse_statement(&body)?;
+        let Statement::Query(mut query) = parsed.statement else {
+            return Err(StrataError::new(ErrorCode::NOT_IMPLEMENTED, "EXPLAIN supports SELECT queries"));
+        };
+        let (_, settings) = self.query_options(&mut query, &clauses)?;
+        let lines: Vec<String> = match kind {
+            "SYNTAX" | "AST" => {
+                let mut statement = Statement::Query(query);
+                let engine = &self.engine;
+                let server_setting = |name: &str| engine.server_setting(name);
+                let resolve_function = |name: &str| engine.resolve_function(name);
+                let context = AstContext {
+                    settings: &settings,
+                    current_database: &self.current_database,
+                    version: VERSION,
+                    server_setting: &server_setting,
+                    resolve_function: &resolve_function,
+                };
+                rewrite_statement(&mut statement, &context)?;
+                vec![statement.to_string()]
+            }
+            _ => {
+                let (plan, state, _) = self.plan(Statement::Query(query), settings).await?;
+                match kind {
+                    "PLAN" => {
+                        let optimized = state.optimize(&plan)?;
+                        optimized.display_indent().to_string().lines().map(str::to_string).collect()
+                    }
+                    "PIPELINE" => {
+                        let physical = state.create_physical_plan(&plan).await?;
+                        displayable(physical.as_ref()).indent(true).to_string().lines().map(str::to_string).collect()
+                    }
+                    _ => {
+                        let physical: Arc<dyn ExecutionPlan> = state.create_physical_plan(&plan).await?;
+                        let mut stream = execute_stream(Arc::clone(&physical), state.task_ctx())?;
+                        while let Some(batch) = stream.next().await {
+                            batch?;
+                        }
+                        datafusion::physical_plan::display::DisplayableExecutionPlan::with_metrics(physical.as_ref())
+                            .indent(true)
+                            .to_string()
+                            .lines()
+                            .map(str::to_string)
+                            .collect()
+                    }
+                }
+            }
+        };
+        let (schema, batches) = strings_result("explain", lines)?;
+        self.rows(schema, batches)
+    }
+
+    async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
+        let body = rest.trim();
+        let schema: SchemaRef = if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
+            let inner = body.trim_start_matches('(').trim_end_matches(')');
+            let (inner, clauses) = split_trailing_clauses(inner)?;
+            let parsed = parse_statement(&inner)?;
+            let Statement::Query(mut query) = parsed.statement else {
+                return Err(StrataError::new(ErrorCode::SYNTAX_ERROR, "DESCRIBE expects a table or a query"));
+            };
+            let (_, settings) = self.query_options(&mut query, &clauses)?;
+            let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
+            Arc::new(plan.schema().as_arrow().clone())
+        } else {
+            let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+            let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
+            let Statement::Query(query) = parsed.statement else { unreachable!("a SELECT parses as a query") };
+            let (plan, _, _) = self.plan(Statement::Query(query), self.settings.clone()).await?;
+            Arc::new(plan.schema().as_arrow().clone())
+        };
+        let columns = ["name", "type", "default_type", "default_expression", "comment", "codec_expression", "ttl_expression"];
+        let out_schema = Arc::new(Schema::new(columns.iter().map(|c| Field::new(*c, DataType::Utf8, false)).collect::<Vec<_>>()));
+        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+        let types: Vec<String> = schema.fields().iter().map(|f| clickhouse_type_name(f.data_type(), f.is_nullable())).collect();
+        let empty = vec![String::new(); names.len()];
+        let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> =
+            vec![Arc::new(StringArray::from(names)), Arc::new(StringArray::from(types))];
+        for _ in 2..columns.len() {
+            arrays.push(Arc::new(StringArray::from(empty.clone())));
+        }
+        let batch = RecordBatch::try_new(Arc::clone(&out_schema), arrays)?;
+        self.rows(out_schema, vec![batch])
+    }
+
+    /// `db.table` or `table` in the current database.
+    fn table_name(&self, name: &ObjectName) -> Result<(String, String)> {
+        let parts: Vec<String> = name.0.iter().map(|p| p.to_string().trim_matches(['`', '"']).to_string()).collect();
+        match parts.as_slice() {
+            [table] => Ok((self.current_database.clone(), table.clone())),
+            [database, table] => Ok((database.clone(), table.clone())),
+            _ => Err(StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Invalid table name {name}"))),
+        }
+    }
+
+    fn database(&self, name: &str) -> Result<Arc<dyn SchemaProvider>> {
+        self.engine
+            .catalog
+            .schema(name)
+            .ok_or_else(|| StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {name} does not exist")))
+    }
+
+    async fn memory_table(&self, name: &ObjectName) -> Result<Arc<MemoryTable>> {
+        let (database, table) = self.table_name(name)?;
+        let provider = self.database(&database)?.table(&table).await?.ok_or_else(|| {
+            StrataError::new(ErrorCode::UNKNOWN_TABLE, format!("Table {database}.{table} does not exist"))
+        })?;
+        let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+        any.downcast::<MemoryTable>().map_err(|_| {
+            StrataError::new(ErrorCode::NOT_IMPLEMENTED, format!("{database}.{table} is not a Memory table"))
+        })
+    }
+
+    async fn create_table(&mut self, create: CreateTable) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let (database, table) = self.table_name(&create.name)?;
+        if database == SYSTEM_DATABASE {
+            return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "Cannot create tables in the system database"));
+        }
+        let schema_provider = self.database(&database)?;
+        if schema_provider.table_exist(&table) {
+            if create.if_not_exists {
+                return self.done();
+            }
+            return Err(StrataError::new(ErrorCode::TABLE_ALREADY_EXISTS, format!("Table {database}.{table} already exists")));
+        }
+        let engine = table_engine(&create.table_options.to_string());
+        match engine.as_deref() {
+            Some("Memory") => {}
+            Some(other) => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("Table engine {other} is not supported yet; Memory is"),
+                ));
+            }
+            None => {
+                return Err(StrataError::new(ErrorCode::ENGINE_REQUIRED, "Table engine is not specified in CREATE query"));
+            }
+        }
+        let mut fields = Vec::new();
+        for column in &create.columns {
+            let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
+            if fields.iter().any(|f: &Field| f.name() == &column.name.value) {
+                return Err(StrataError::new(ErrorCode::DUPLICATE_COLUMN, format!("Column {} specified more than once", column.name.value)));
+            }
+            fields.push(Field::new(column.name.value.clone(), parsed.data_type, parsed.nullable));
+        }
+        let mut data = Vec::new();
+        let schema: SchemaRef = match &create.query {
+            Some(query) => {
+                let (plan, state, _) = self.plan(Statement::Query(query.clone()), self.settings.clone()).await?;
+                let physical = state.create_physical_plan(&plan).await?;
+                data = collect(physical, state.task_ctx()).await?;
+                let result_schema = Arc::new(plan.schema().as_arrow().clone());
+                if fields.is_empty() {
+                    result_schema
+                } else {
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        "CREATE TABLE with both a column list and AS SELECT is not supported yet",
+                    ));
+                }
+            }
+            None if fields.is_empty() => {
+                return Err(StrataError::new(ErrorCode::INCORRECT_QUERY, "CREATE TABLE needs columns or AS SELECT"));
+            }
+            None => Arc::new(Schema::new(fields)),
+        };
+        let column_list: Vec<String> = schema
+            .fields()
+            .iter()
+            .map(|f| format!("    `{}` {}", f.name(), clickhouse_type_name(f.data_type(), f.is_nullable())))
+            .collect();
+        let statement = format!("CREATE TABLE {database}.{table}\n(\n{}\n)\nENGINE = Memory", column_list.join(",\n"));
+        let memory = MemoryTable::new(Arc::clone(&schema), statement)?;
+        if !data.is_empty() {
+            let state = self.engine.query_state(&self.new_query(self.settings.clone()))?;
+            let source = datafusion::datasource::MemTable::try_new(Arc::clone(&schema), vec![data])?;
+            let source_plan = datafusion::catalog::TableProvider::scan(&source, &state, None, &[], None).await?;
+            let insert = datafusion::catalog::TableProvider::insert_into(
+                &memory,
+                &state,
+                source_plan,
+                datafusion::logical_expr::dml::InsertOp::Append,
+            )
+            .await?;
+            collect(insert, state.task_ctx()).await?;
+        }
+        schema_provider.register_table(table, Arc::new(memory))?;
+        self.done()
+    }
+
+    async fn drop(&mut self, object_type: ObjectType, if_exists: bool, names: &[ObjectName]) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        for name in names {
+            match object_type {
+                ObjectType::Table | ObjectType::View => {
+                    let (database, table) = self.table_name(name)?;
+                    if database == SYSTEM_DATABASE {
+                        return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "Cannot drop system tables"));
+                    }
+                    let provider = match self.engine.catalog.schema(&database) {
+                        Some(p) => p,
+                        None if if_exists => continue,
+                        None => self.database(&database)?,
+                    };
+                    if provider.deregister_table(&table)?.is_none() && !if_exists {
+                        return Err(StrataError::new(ErrorCode::UNKNOWN_TABLE, format!("Table {database}.{table} does not exist")));
+                    }
+                }
+                ObjectType::Database | ObjectType::Schema => {
+                    let database = single_name(name)?;
+                    if database == SYSTEM_DATABASE || database == DEFAULT_DATABASE {
+                        return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, format!("Cannot drop database {database}")));
+                    }
+                    if self.engine.catalog.deregister_schema(&database, true)?.is_none() && !if_exists {
+                        return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                    }
+                    if self.current_database == database {
+                        self.current_database = DEFAULT_DATABASE.to_string();
+                    }
+                }
+                other => {
+                    return Err(StrataError::new(ErrorCode::NOT_IMPLEMENTED, format!("DROP {other} is not supported")));
+                }
+            }
+        }
+        self.done()
+    }
+}
+
+/// Whether a statement is a query (where trailing FORMAT and SETTINGS clauses belong).
+fn is_query(text: &str) -> bool {
+    let trimmed = text.trim_start();
+    trimmed.starts_with('(') || strip_keyword(trimmed, &["SELECT", "WITH"]).is_some()
+}
+
+/// Names of the settings whose values differ between `before` and `after`.
+fn list_changes(before: &Settings, after: &Settings) -> Vec<&'static str> {
+    strata_common::settings::SETTINGS
+        .iter()
+        .filter(|def| before.get(def.name).ok() != after.get(def.name).ok())
+        .map(|def| def.name)
+        .collect()
+}
+
+fn single_name(name: &ObjectName) -> Result<String> {
+    match name.0.as_slice() {
+        [part] => Ok(part.to_string().trim_matches(['`', '"']).to_string()),
+        _ => Err(StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Invalid database name {name}"))),
+    }
+}
+
+/// The engine named in `ENGINE = Name[(...)]` within the table options text.
+fn table_engine(options: &str) -> Option<String> {
+    let upper = options.to_ascii_uppercase();
+    let at = upper.find("ENGINE")?;
+    let rest = options[at + "ENGINE".len()..].trim_start().trim_start_matches('=').trim_start();
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    (end > 0).then(|| rest[..end].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_table_engine() {
+        assert_eq!(table_engine("ENGINE = Memory").as_deref(), Some("Memory"));
+        assert_eq!(table_engine("ENGINE=MergeTree() ORDER BY a").as_deref(), Some("MergeTree"));
+        assert_eq!(table_engine(""), None);
+    }
+}

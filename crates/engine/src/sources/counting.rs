@@ -1,0 +1,100 @@
+//! Counts the rows and bytes a table source produces into the query's
+//! counters, for sources that do not count by themselves.
+
+use std::fmt;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, RecordBatch};
+use datafusion::common::Result;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
+use futures::StreamExt;
+
+use crate::query_context::QueryContext;
+
+/// Uncompressed bytes of the data in a batch, as ClickHouse counts bytes read.
+pub fn data_bytes(batch: &RecordBatch) -> u64 {
+    batch.columns().iter().map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64).sum()
+}
+
+#[derive(Debug)]
+pub struct CountingExec {
+    input: Arc<dyn ExecutionPlan>,
+}
+
+impl CountingExec {
+    pub fn new(input: Arc<dyn ExecutionPlan>) -> Arc<dyn ExecutionPlan> {
+        Arc::new(CountingExec { input })
+    }
+}
+
+impl DisplayAs for CountingExec {
+    fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "CountingExec")
+    }
+}
+
+impl ExecutionPlan for CountingExec {
+    fn name(&self) -> &str {
+        "CountingExec"
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        self.input.properties()
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        vec![&self.input]
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    fn with_new_children(self: Arc<Self>, mut children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {
+        Ok(CountingExec::new(children.remove(0)))
+    }
+
+    fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+        let query = context.session_config().get_extension::<QueryContext>();
+        let input = self.input.execute(partition, context)?;
+        let schema = input.schema();
+        let counted = input.map(move |batch| {
+            let batch = batch?;
+            if let Some(query) = &query {
+                query.check()?;
+                query.add_read(batch.num_rows() as u64, data_bytes(&batch));
+            }
+            Ok(batch)
+        });
+        Ok(Box::pin(RecordBatchStreamAdapter::new(schema, counted)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{StringArray, UInt64Array};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+
+    #[test]
+    fn counts_data_bytes_of_slices() {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("n", DataType::UInt64, false),
+            Field::new("s", DataType::Utf8, false),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema,
+            vec![Arc::new(UInt64Array::from(vec![1, 2, 3, 4])), Arc::new(StringArray::from(vec!["a", "bb", "", "ccc"]))],
+        )
+        .unwrap();
+        assert_eq!(data_bytes(&batch), 4 * 8 + 5 * 4 + 6);
+        assert_eq!(data_bytes(&batch.slice(0, 2)), 2 * 8 + 3 * 4 + 3);
+    }
+}

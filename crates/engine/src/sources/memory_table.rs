@@ -1,0 +1,80 @@
+//! The `Memory` table engine: rows kept in RAM as Arrow batches for the life of
+//! the process, with reads counted like any other source.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::Result;
+use datafusion::datasource::MemTable;
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::{Expr, TableType};
+use datafusion::physical_plan::ExecutionPlan;
+
+use super::counting::CountingExec;
+
+#[derive(Debug)]
+pub struct MemoryTable {
+    inner: MemTable,
+    /// The column definitions as written, for SHOW CREATE TABLE.
+    pub create_statement: String,
+}
+
+impl MemoryTable {
+    pub fn new(schema: SchemaRef, create_statement: String) -> Result<Self> {
+        Ok(MemoryTable { inner: MemTable::try_new(schema, vec![vec![]])?, create_statement })
+    }
+}
+
+#[async_trait]
+impl TableProvider for MemoryTable {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        Ok(CountingExec::new(self.inner.scan(state, projection, filters, limit).await?))
+    }
+
+    async fn insert_into(
+        &self,
+        state: &dyn Session,
+        input: Arc<dyn ExecutionPlan>,
+        insert_op: InsertOp,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        self.inner.insert_into(state, input, insert_op).await
+    }
+}
+
+impl MemoryTable {
+    /// Total rows and in-memory bytes, for system.tables.
+    pub async fn totals(&self) -> (u64, u64) {
+        let mut rows = 0u64;
+        let mut bytes = 0u64;
+        for partition in &self.inner.batches {
+            for batch in partition.read().await.iter() {
+                rows += batch.num_rows() as u64;
+                bytes += batch.get_array_memory_size() as u64;
+            }
+        }
+        (rows, bytes)
+    }
+
+    /// Removes every row (TRUNCATE).
+    pub async fn truncate(&self) {
+        for partition in &self.inner.batches {
+            partition.write().await.clear();
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! Table sources: generated tables (`numbers`, `zeros`), the Memory engine, and
+//! the counting wrapper that feeds rows and bytes read into the query summary.
+
+pub mod counting;
+pub mod memory_table;
+pub mod numbers;

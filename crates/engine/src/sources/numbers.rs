@@ -1,0 +1,350 @@
+//! `numbers(N)`, `numbers(start, N)`, `numbers_mt(N)`, `zeros(N)` and the
+//! unbounded `system.numbers`.
+//!
+//! Batches are generated on demand, never materialized, so `numbers(1e9)` costs
+//! one block of memory. The source declares that `number` ascends within each
+//! partition, which lets the optimizer skip sorts and use merge-based operators.
+//! `numbers_mt` splits its range into one contiguous partition per thread.
+
+use std::fmt;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use async_trait::async_trait;
+use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions, UInt8Array, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::{Expr, TableType};
+use datafusion::physical_expr::{EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr};
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::expressions::Column;
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties, RecordBatchStream};
+use futures::Stream;
+use strata_common::{ErrorCode, StrataError};
+
+use crate::query_context::QueryContext;
+
+/// What the source generates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generator {
+    /// `number UInt64`, counting up.
+    Numbers,
+    /// `zero UInt8`, always 0.
+    Zeros,
+}
+
+impl Generator {
+    fn schema(self) -> SchemaRef {
+        Arc::new(Schema::new(vec![match self {
+            Generator::Numbers => Field::new("number", DataType::UInt64, false),
+            Generator::Zeros => Field::new("zero", DataType::UInt8, false),
+        }]))
+    }
+
+    /// Bytes ClickHouse counts as read per row.
+    fn row_bytes(self) -> u64 {
+        match self {
+            Generator::Numbers => 8,
+            Generator::Zeros => 1,
+        }
+    }
+}
+
+/// A table of generated rows: `start..start+count` (`count` None means unbounded).
+#[derive(Debug, Clone)]
+pub struct NumbersTable {
+    generator: Generator,
+    start: u64,
+    count: Option<u64>,
+    /// `numbers_mt`: split into `max_threads` partitions.
+    multithreaded: bool,
+}
+
+impl NumbersTable {
+    pub fn new(generator: Generator, start: u64, count: Option<u64>, multithreaded: bool) -> Self {
+        NumbersTable { generator, start, count, multithreaded }
+    }
+}
+
+#[async_trait]
+impl TableProvider for NumbersTable {
+    fn schema(&self) -> SchemaRef {
+        self.generator.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::View
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        _filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let count = match (self.count, limit) {
+            (Some(c), Some(l)) => Some(c.min(l as u64)),
+            (c, None) => c,
+            (None, Some(l)) => Some(l as u64),
+        };
+        let partitions = if self.multithreaded { state.config().target_partitions().max(1) } else { 1 };
+        let ranges = split_range(self.start, count, partitions);
+        let with_column = projection.is_none_or(|p| !p.is_empty());
+        Ok(Arc::new(NumbersExec::new(self.generator, ranges, with_column, state.config().batch_size())))
+    }
+}
+
+/// Splits `start..start+count` into `parts` contiguous ranges of near-equal size.
+fn split_range(start: u64, count: Option<u64>, parts: usize) -> Vec<(u64, Option<u64>)> {
+    match count {
+        None => vec![(start, None)],
+        Some(count) => {
+            let parts = parts.max(1) as u64;
+            let base = count / parts;
+            let extra = count % parts;
+            let mut next = start;
+            (0..parts)
+                .map(|i| {
+                    let len = base + u64::from(i < extra);
+                    let range = (next, Some(len));
+                    next = next.wrapping_add(len);
+                    range
+                })
+                .collect()
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct NumbersExec {
+    generator: Generator,
+    ranges: Vec<(u64, Option<u64>)>,
+    with_column: bool,
+    block_size: usize,
+    schema: SchemaRef,
+    properties: Arc<PlanProperties>,
+}
+
+impl NumbersExec {
+    fn new(generator: Generator, ranges: Vec<(u64, Option<u64>)>, with_column: bool, block_size: usize) -> Self {
+        let schema = if with_column { generator.schema() } else { Arc::new(Schema::empty()) };
+        let mut equivalence = EquivalenceProperties::new(Arc::clone(&schema));
+        if with_column && generator == Generator::Numbers {
+            let column: Arc<dyn PhysicalExpr> = Arc::new(Column::new("number", 0));
+            if let Some(ordering) = LexOrdering::new(vec![PhysicalSortExpr::new_default(column)]) {
+                equivalence.add_ordering(ordering);
+            }
+        }
+        let bounded = ranges.iter().all(|(_, c)| c.is_some());
+        let properties = PlanProperties::new(
+            equivalence,
+            Partitioning::UnknownPartitioning(ranges.len()),
+            EmissionType::Incremental,
+            if bounded { Boundedness::Bounded } else { Boundedness::Unbounded { requires_infinite_memory: false } },
+        );
+        NumbersExec { generator, ranges, with_column, block_size: block_size.max(1), schema, properties: Arc::new(properties) }
+    }
+}
+
+impl DisplayAs for NumbersExec {
+    fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        let total: Option<u64> = self.ranges.iter().map(|(_, c)| *c).sum();
+        match total {
+            Some(total) => write!(f, "NumbersExec: {:?}, rows={total}, partitions={}", self.generator, self.ranges.len()),
+            None => write!(f, "NumbersExec: {:?}, unbounded", self.generator),
+        }
+    }
+}
+
+impl ExecutionPlan for NumbersExec {
+    fn name(&self) -> &str {
+        "NumbersExec"
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        vec![]
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    fn with_new_children(self: Arc<Self>, _children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {
+        Ok(self)
+    }
+
+    fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+        let (start, count) = self.ranges[partition];
+        let query = context.session_config().get_extension::<QueryContext>();
+        Ok(Box::pin(NumbersStream {
+            generator: self.generator,
+            next: start,
+            remaining: count,
+            with_column: self.with_column,
+            block_size: self.block_size as u64,
+            schema: Arc::clone(&self.schema),
+            query,
+        }))
+    }
+}
+
+struct NumbersStream {
+    generator: Generator,
+    next: u64,
+    remaining: Option<u64>,
+    with_column: bool,
+    block_size: u64,
+    schema: SchemaRef,
+    query: Option<Arc<QueryContext>>,
+}
+
+impl NumbersStream {
+    fn next_batch(&mut self) -> Option<Result<RecordBatch>> {
+        if let Some(query) = &self.query {
+            if let Err(e) = query.check() {
+                return Some(Err(e));
+            }
+        }
+        let rows = match self.remaining {
+            Some(0) => return None,
+            Some(r) => r.min(self.block_size),
+            None => self.block_size,
+        };
+        let first = self.next;
+        self.next = self.next.wrapping_add(rows);
+        if let Some(r) = self.remaining.as_mut() {
+            *r -= rows;
+        }
+        if let Some(query) = &self.query {
+            query.add_read(rows, rows * self.generator.row_bytes());
+        }
+        let columns: Vec<ArrayRef> = if !self.with_column {
+            vec![]
+        } else {
+            match self.generator {
+                Generator::Numbers => vec![Arc::new(UInt64Array::from_iter_values((0..rows).map(|i| first.wrapping_add(i))))],
+                Generator::Zeros => vec![Arc::new(UInt8Array::from(vec![0u8; rows as usize]))],
+            }
+        };
+        let options = RecordBatchOptions::new().with_row_count(Some(rows as usize));
+        Some(RecordBatch::try_new_with_options(Arc::clone(&self.schema), columns, &options).map_err(Into::into))
+    }
+}
+
+impl Stream for NumbersStream {
+    type Item = Result<RecordBatch>;
+
+    fn poll_next(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        Poll::Ready(self.next_batch())
+    }
+}
+
+impl RecordBatchStream for NumbersStream {
+    fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+}
+
+/// The table functions `numbers`, `numbers_mt` and `zeros`.
+#[derive(Debug)]
+pub struct NumbersFunction {
+    name: &'static str,
+    generator: Generator,
+    multithreaded: bool,
+}
+
+impl NumbersFunction {
+    pub fn all() -> Vec<NumbersFunction> {
+        vec![
+            NumbersFunction { name: "numbers", generator: Generator::Numbers, multithreaded: false },
+            NumbersFunction { name: "numbers_mt", generator: Generator::Numbers, multithreaded: true },
+            NumbersFunction { name: "zeros", generator: Generator::Zeros, multithreaded: false },
+            NumbersFunction { name: "zeros_mt", generator: Generator::Zeros, multithreaded: true },
+        ]
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// A constant argument as ClickHouse accepts it: an integer, or a float that is
+/// a whole number (`1e9`, `1000000000.`).
+fn count_argument(function: &str, expr: &Expr) -> Result<u64> {
+    let bad = || {
+        Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!("Illegal argument {expr} of table function {function}: the value is not representable as UInt64"),
+        )
+        .into_datafusion())
+    };
+    let Expr::Literal(value, _) = expr else { return bad() };
+    match value {
+        ScalarValue::Int64(Some(v)) if *v >= 0 => Ok(*v as u64),
+        ScalarValue::UInt64(Some(v)) => Ok(*v),
+        ScalarValue::Float64(Some(v)) if v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v < 1.8e19 => Ok(*v as u64),
+        ScalarValue::Decimal128(Some(v), _, scale) => {
+            let divisor = 10i128.pow(u32::try_from(*scale).unwrap_or(0));
+            if *v >= 0 && v % divisor == 0 { Ok((v / divisor) as u64) } else { bad() }
+        }
+        _ => bad(),
+    }
+}
+
+impl TableFunctionImpl for NumbersFunction {
+    fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
+        let exprs = args.exprs();
+        let (start, count) = match exprs {
+            [count] => (0, count_argument(self.name, count)?),
+            [start, count] if self.generator == Generator::Numbers => {
+                (count_argument(self.name, start)?, count_argument(self.name, count)?)
+            }
+            _ => {
+                return plan_err!("Table function {} takes {} arguments, got {}", self.name,
+                    if self.generator == Generator::Numbers { "1 or 2" } else { "1" }, exprs.len());
+            }
+        };
+        Ok(Arc::new(NumbersTable::new(self.generator, start, Some(count), self.multithreaded)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_split_evenly_and_cover_everything() {
+        let ranges = split_range(10, Some(10), 3);
+        assert_eq!(ranges, vec![(10, Some(4)), (14, Some(3)), (17, Some(3))]);
+        assert_eq!(split_range(0, Some(2), 4).iter().map(|r| r.1.unwrap()).sum::<u64>(), 2);
+        assert_eq!(split_range(5, None, 4), vec![(5, None)]);
+    }
+
+    #[test]
+    fn stream_stops_exactly_at_the_end() {
+        let mut stream = NumbersStream {
+            generator: Generator::Numbers,
+            next: 3,
+            remaining: Some(10),
+            with_column: true,
+            block_size: 4,
+            schema: Generator::Numbers.schema(),
+            query: None,
+        };
+        let sizes: Vec<usize> = std::iter::from_fn(|| stream.next_batch()).map(|b| b.unwrap().num_rows()).collect();
+        assert_eq!(sizes, vec![4, 4, 2]);
+    }
+
+}

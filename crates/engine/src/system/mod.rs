@@ -1,0 +1,282 @@
+//! The `system` database: `one`, `numbers`, `settings`, `functions`,
+//! `databases`, `tables`, `columns`.
+//!
+//! Introspection tables are computed when scanned, from the catalog and the
+//! querying session's settings, so they always show the current state.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray, UInt8Array, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::{CatalogProvider, Session, TableProvider};
+use datafusion::common::Result;
+use datafusion::datasource::MemTable;
+use datafusion::execution::session_state::SessionState;
+use datafusion::logical_expr::{Expr, TableType};
+use datafusion::physical_plan::ExecutionPlan;
+use strata_common::settings::{SETTINGS, Settings};
+use strata_common::types::clickhouse_type_name;
+
+use crate::query_context::QueryContext;
+use crate::sources::counting::CountingExec;
+use crate::sources::memory_table::MemoryTable;
+
+/// Names of the system database and the catalog that holds every database.
+pub const SYSTEM_DATABASE: &str = "system";
+pub const CATALOG: &str = "strata";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SystemTableKind {
+    One,
+    Settings,
+    Functions,
+    Databases,
+    Tables,
+    Columns,
+}
+
+impl SystemTableKind {
+    pub const ALL: [SystemTableKind; 6] = [
+        SystemTableKind::One,
+        SystemTableKind::Settings,
+        SystemTableKind::Functions,
+        SystemTableKind::Databases,
+        SystemTableKind::Tables,
+        SystemTableKind::Columns,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SystemTableKind::One => "one",
+            SystemTableKind::Settings => "settings",
+            SystemTableKind::Functions => "functions",
+            SystemTableKind::Databases => "databases",
+            SystemTableKind::Tables => "tables",
+            SystemTableKind::Columns => "columns",
+        }
+    }
+
+    fn schema(self) -> SchemaRef {
+        let s = |name: &str| Field::new(name, DataType::Utf8, false);
+        let u8 = |name: &str| Field::new(name, DataType::UInt8, false);
+        let fields = match self {
+            SystemTableKind::One => vec![u8("dummy")],
+            SystemTableKind::Settings => {
+                vec![s("name"), s("value"), u8("changed"), s("description"), s("type"), s("default")]
+            }
+            SystemTableKind::Functions => vec![s("name"), u8("is_aggregate"), u8("case_insensitive"), s("alias_to")],
+            SystemTableKind::Databases => vec![s("name"), s("engine"), s("comment")],
+            SystemTableKind::Tables => vec![
+                s("database"),
+                s("name"),
+                s("engine"),
+                u8("is_temporary"),
+                Field::new("total_rows", DataType::UInt64, true),
+                Field::new("total_bytes", DataType::UInt64, true),
+            ],
+            SystemTableKind::Columns => vec![
+                s("database"),
+                s("table"),
+                s("name"),
+                s("type"),
+                Field::new("position", DataType::UInt64, false),
+                s("default_kind"),
+                s("default_expression"),
+                s("comment"),
+            ],
+        };
+        Arc::new(Schema::new(fields))
+    }
+}
+
+#[derive(Debug)]
+pub struct SystemTable {
+    kind: SystemTableKind,
+}
+
+impl SystemTable {
+    pub fn new(kind: SystemTableKind) -> Self {
+        SystemTable { kind }
+    }
+}
+
+fn strings(values: Vec<String>) -> ArrayRef {
+    Arc::new(StringArray::from(values))
+}
+
+fn flags(values: Vec<bool>) -> ArrayRef {
+    Arc::new(UInt8Array::from(values.into_iter().map(u8::from).collect::<Vec<_>>()))
+}
+
+/// Engine name of a table as system.tables shows it.
+pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
+    let any = table.as_ref() as &dyn std::any::Any;
+    if any.is::<MemoryTable>() {
+        "Memory"
+    } else if any.is::<SystemTable>() {
+        "SystemTable"
+    } else {
+        "View"
+    }
+}
+
+/// Databases in display order.
+pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
+    let mut names = catalog.schema_names();
+    names.sort();
+    names
+}
+
+async fn table_rows(state: &SessionState, catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+    let _ = state;
+    let mut columns: [Vec<String>; 3] = Default::default();
+    let mut temporary = Vec::new();
+    let mut total_rows = Vec::new();
+    let mut total_bytes = Vec::new();
+    for database in database_names(catalog) {
+        let Some(schema) = catalog.schema(&database) else { continue };
+        let mut tables = schema.table_names();
+        tables.sort();
+        for name in tables {
+            let Some(table) = schema.table(&name).await? else { continue };
+            let any = table.as_ref() as &dyn std::any::Any;
+            let totals = match any.downcast_ref::<MemoryTable>() {
+                Some(memory) => Some(memory.totals().await),
+                None => None,
+            };
+            columns[0].push(database.clone());
+            columns[1].push(name.clone());
+            columns[2].push(engine_name(&table).to_string());
+            temporary.push(false);
+            total_rows.push(totals.map(|t| t.0));
+            total_bytes.push(totals.map(|t| t.1));
+        }
+    }
+    let [databases, names, engines] = columns;
+    Ok(vec![
+        strings(databases),
+        strings(names),
+        strings(engines),
+        flags(temporary),
+        Arc::new(UInt64Array::from(total_rows)),
+        Arc::new(UInt64Array::from(total_bytes)),
+    ])
+}
+
+async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+    let mut text: [Vec<String>; 7] = Default::default();
+    let mut positions = Vec::new();
+    for database in database_names(catalog) {
+        let Some(schema) = catalog.schema(&database) else { continue };
+        let mut tables = schema.table_names();
+        tables.sort();
+        for name in tables {
+            let Some(table) = schema.table(&name).await? else { continue };
+            for (i, field) in table.schema().fields().iter().enumerate() {
+                text[0].push(database.clone());
+                text[1].push(name.clone());
+                text[2].push(field.name().clone());
+                text[3].push(clickhouse_type_name(field.data_type(), field.is_nullable()));
+                text[4].push(String::new());
+                text[5].push(String::new());
+                text[6].push(String::new());
+                positions.push(i as u64 + 1);
+            }
+        }
+    }
+    let [d, t, n, ty, kind, expr, comment] = text;
+    Ok(vec![
+        strings(d),
+        strings(t),
+        strings(n),
+        strings(ty),
+        Arc::new(UInt64Array::from(positions)),
+        strings(kind),
+        strings(expr),
+        strings(comment),
+    ])
+}
+
+fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
+    let mut text: [Vec<String>; 5] = Default::default();
+    let mut changed = Vec::new();
+    for def in SETTINGS {
+        text[0].push(def.name.to_string());
+        text[1].push(settings.get(def.name).map(|v| v.to_string()).unwrap_or_default());
+        changed.push(settings.is_changed(def.name));
+        text[2].push(def.description.to_string());
+        text[3].push(Settings::type_name(def).to_string());
+        text[4].push(def.default.to_string());
+    }
+    let [name, value, description, kind, default] = text;
+    vec![strings(name), strings(value), flags(changed), strings(description), strings(kind), strings(default)]
+}
+
+fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
+    let mut rows: Vec<(String, bool, String)> = Vec::new();
+    for (name, udf) in state.scalar_functions() {
+        let alias_to = if udf.name() != name { udf.name().to_string() } else { String::new() };
+        rows.push((name.clone(), false, alias_to));
+    }
+    for (name, udaf) in state.aggregate_functions() {
+        let alias_to = if udaf.name() != name { udaf.name().to_string() } else { String::new() };
+        rows.push((name.clone(), true, alias_to));
+    }
+    for name in crate::session::SQL_LEVEL_FUNCTIONS {
+        rows.push((name.to_string(), false, String::new()));
+    }
+    rows.sort();
+    rows.dedup_by(|a, b| a.0 == b.0);
+    let case_insensitive: Vec<bool> = rows.iter().map(|r| r.0.chars().all(|c| !c.is_ascii_uppercase())).collect();
+    vec![
+        strings(rows.iter().map(|r| r.0.clone()).collect()),
+        flags(rows.iter().map(|r| r.1).collect()),
+        flags(case_insensitive),
+        strings(rows.iter().map(|r| r.2.clone()).collect()),
+    ]
+}
+
+#[async_trait]
+impl TableProvider for SystemTable {
+    fn schema(&self) -> SchemaRef {
+        self.kind.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::View
+    }
+
+    async fn scan(
+        &self,
+        session: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let state = session
+            .as_any()
+            .downcast_ref::<SessionState>()
+            .expect("Strata always plans with a SessionState");
+        let catalog = state.catalog_list().catalog(CATALOG).expect("the strata catalog exists");
+        let query = session.config().get_extension::<QueryContext>();
+        let default_settings = Settings::default();
+        let settings = query.as_ref().map_or(&default_settings, |q| &q.settings);
+        let columns = match self.kind {
+            SystemTableKind::One => vec![flags(vec![false])],
+            SystemTableKind::Settings => settings_rows(settings),
+            SystemTableKind::Functions => function_rows(state),
+            SystemTableKind::Databases => {
+                let names = database_names(&catalog);
+                let engines = names.iter().map(|n| if n == SYSTEM_DATABASE { "Memory" } else { "Atomic" }.to_string()).collect();
+                let comments = vec![String::new(); names.len()];
+                vec![strings(names), strings(engines), strings(comments)]
+            }
+            SystemTableKind::Tables => table_rows(state, &catalog).await?,
+            SystemTableKind::Columns => column_rows(&catalog).await?,
+        };
+        let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
+        let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;
+        Ok(CountingExec::new(table.scan(session, projection, filters, limit).await?))
+    }
+}

@@ -1,0 +1,190 @@
+//! Pretty, PrettyCompact and Vertical: human-oriented layouts with box drawing.
+//!
+//! Column widths depend on every value, so rows are rendered to text as they
+//! arrive and laid out at the end, up to `output_format_pretty_max_rows`.
+
+use std::io::Write;
+
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::record_batch::RecordBatch;
+
+use crate::value::{Style, ValueOptions, is_numeric, write_value};
+use crate::{FormatOptions, ResultWriter, Statistics};
+
+fn width(text: &str) -> usize {
+    text.chars().count()
+}
+
+fn render_rows(batch: &RecordBatch, values: ValueOptions, limit: usize, rows: &mut Vec<Vec<String>>) -> usize {
+    let mut skipped = 0;
+    for row in 0..batch.num_rows() {
+        if rows.len() >= limit {
+            skipped += 1;
+            continue;
+        }
+        let cells = batch
+            .columns()
+            .iter()
+            .map(|column| {
+                let mut cell = String::new();
+                write_value(column.as_ref(), row, Style::Raw, values, &mut cell);
+                cell
+            })
+            .collect();
+        rows.push(cells);
+    }
+    skipped
+}
+
+pub(crate) struct PrettyWriter {
+    compact: bool,
+    names: Vec<String>,
+    right_aligned: Vec<bool>,
+    options: FormatOptions,
+    rows: Vec<Vec<String>>,
+    total_rows: usize,
+}
+
+impl PrettyWriter {
+    pub(crate) fn new(compact: bool, schema: SchemaRef, options: FormatOptions) -> Self {
+        PrettyWriter {
+            compact,
+            names: schema.fields().iter().map(|f| f.name().clone()).collect(),
+            right_aligned: schema.fields().iter().map(|f| is_numeric(f.data_type())).collect(),
+            options,
+            rows: Vec::new(),
+            total_rows: 0,
+        }
+    }
+
+    fn pad(text: &str, width_wanted: usize, right: bool, fill: char) -> String {
+        let padding: String = std::iter::repeat_n(fill, width_wanted.saturating_sub(width(text))).collect();
+        if right { format!("{padding}{text}") } else { format!("{text}{padding}") }
+    }
+
+    fn render(&self) -> String {
+        if self.rows.is_empty() {
+            return String::new();
+        }
+        let widths: Vec<usize> = (0..self.names.len())
+            .map(|c| self.rows.iter().map(|r| width(&r[c])).chain([width(&self.names[c])]).max().unwrap_or(0))
+            .collect();
+        let prefix_width = if self.options.pretty_row_numbers { self.rows.len().to_string().len() + 2 } else { 0 };
+        let blank_prefix = " ".repeat(prefix_width);
+        let line = |left: &str, fill: char, mid: &str, right: &str| -> String {
+            let mut s = blank_prefix.clone();
+            s.push_str(left);
+            for (c, w) in widths.iter().enumerate() {
+                if c > 0 {
+                    s.push_str(mid);
+                }
+                s.extend(std::iter::repeat_n(fill, w + 2));
+            }
+            s.push_str(right);
+            s.push('\n');
+            s
+        };
+        let mut out = String::new();
+        if self.compact {
+            out.push_str(&blank_prefix);
+            out.push('┌');
+            for (c, w) in widths.iter().enumerate() {
+                if c > 0 {
+                    out.push('┬');
+                }
+                out.push('─');
+                out.push_str(&Self::pad(&self.names[c], *w, self.right_aligned[c], '─'));
+                out.push('─');
+            }
+            out.push_str("┐\n");
+        } else {
+            out.push_str(&line("┏", '━', "┳", "┓"));
+            out.push_str(&blank_prefix);
+            out.push('┃');
+            for (c, w) in widths.iter().enumerate() {
+                if c > 0 {
+                    out.push('┃');
+                }
+                out.push(' ');
+                out.push_str(&Self::pad(&self.names[c], *w, self.right_aligned[c], ' '));
+                out.push(' ');
+            }
+            out.push_str("┃\n");
+            out.push_str(&line("┡", '━', "╇", "┩"));
+        }
+        for (i, row) in self.rows.iter().enumerate() {
+            if !self.compact && i > 0 {
+                out.push_str(&line("├", '─', "┼", "┤"));
+            }
+            if self.options.pretty_row_numbers {
+                out.push_str(&Self::pad(&format!("{}. ", i + 1), prefix_width, true, ' '));
+            }
+            out.push('│');
+            for (c, w) in widths.iter().enumerate() {
+                if c > 0 {
+                    out.push('│');
+                }
+                out.push(' ');
+                out.push_str(&Self::pad(&row[c], *w, self.right_aligned[c], ' '));
+                out.push(' ');
+            }
+            out.push_str("│\n");
+        }
+        out.push_str(&line("└", '─', "┴", "┘"));
+        if self.total_rows > self.rows.len() {
+            out.push_str(&format!("  Showed {} out of {} rows.\n", self.rows.len(), self.total_rows));
+        }
+        out
+    }
+}
+
+impl ResultWriter for PrettyWriter {
+    fn write_batch(&mut self, _out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        self.total_rows += batch.num_rows();
+        render_rows(batch, self.options.values, self.options.pretty_max_rows, &mut self.rows);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        out.write_all(self.render().as_bytes())
+    }
+}
+
+pub(crate) struct VerticalWriter {
+    names: Vec<String>,
+    rows_written: usize,
+}
+
+impl VerticalWriter {
+    pub(crate) fn new(schema: SchemaRef) -> Self {
+        VerticalWriter { names: schema.fields().iter().map(|f| f.name().clone()).collect(), rows_written: 0 }
+    }
+}
+
+impl ResultWriter for VerticalWriter {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        let name_width = self.names.iter().map(|n| width(n)).max().unwrap_or(0);
+        let mut rows = Vec::new();
+        render_rows(batch, ValueOptions::default(), usize::MAX, &mut rows);
+        let mut text = String::new();
+        for row in rows {
+            if self.rows_written > 0 {
+                text.push('\n');
+            }
+            self.rows_written += 1;
+            let title = format!("Row {}:", self.rows_written);
+            text.push_str(&title);
+            text.push('\n');
+            text.extend(std::iter::repeat_n('─', width(&title)));
+            text.push('\n');
+            for (name, value) in self.names.iter().zip(row) {
+                text.push_str(&format!("{}:{} {}\n", name, " ".repeat(name_width - width(name)), value));
+            }
+        }
+        out.write_all(text.as_bytes())
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,396 @@
+//! Rendering one Arrow value as ClickHouse writes it in each text style.
+//!
+//! Output compatibility is judged byte for byte, so numbers, dates, NULLs and
+//! string escaping follow ClickHouse exactly: floats in shortest round-trip form
+//! with JavaScript-style exponents, `\N` for NULL in TSV and CSV, `\'` escapes in
+//! TSV, doubled quotes in CSV, `\/` in JSON.
+
+use std::fmt::Write;
+
+use chrono::{DateTime, NaiveDate};
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::*;
+
+/// How a value is written; each output format uses one style for top-level values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// TabSeparated: strings escaped with backslashes, NULL as `\N`.
+    Escaped,
+    /// Inside arrays and tuples, and in SQL: strings in single quotes, NULL as `NULL`.
+    Quoted,
+    /// CSV: strings and dates in double quotes, NULL as `\N`.
+    Csv,
+    /// JSON formats: strings JSON-escaped, NULL as `null`, non-finite floats as `null`.
+    Json,
+    /// Pretty and Vertical: strings as they are, NULL as `ᴺᵁᴸᴸ`.
+    Raw,
+}
+
+/// Options that change how individual values look.
+#[derive(Debug, Clone, Copy)]
+pub struct ValueOptions {
+    pub json_quote_64bit_integers: bool,
+}
+
+impl Default for ValueOptions {
+    fn default() -> Self {
+        ValueOptions { json_quote_64bit_integers: false }
+    }
+}
+
+/// True for types ClickHouse right-aligns in Pretty formats.
+pub fn is_numeric(data_type: &DataType) -> bool {
+    data_type.is_numeric()
+}
+
+/// Appends row `row` of `array` to `out` in `style`.
+pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOptions, out: &mut String) {
+    if array.is_null(row) {
+        out.push_str(match style {
+            Style::Escaped | Style::Csv => "\\N",
+            Style::Quoted => "NULL",
+            Style::Json => "null",
+            Style::Raw => "ᴺᵁᴸᴸ",
+        });
+        return;
+    }
+    macro_rules! int {
+        ($t:ty, $wide:expr) => {{
+            let v = array.as_primitive::<$t>().value(row);
+            if $wide && style == Style::Json && options.json_quote_64bit_integers {
+                let _ = write!(out, "\"{v}\"");
+            } else {
+                let _ = write!(out, "{v}");
+            }
+        }};
+    }
+    match array.data_type() {
+        DataType::Null => out.push_str(if style == Style::Json { "null" } else { "\\N" }),
+        DataType::Boolean => {
+            out.push_str(if array.as_boolean().value(row) { "true" } else { "false" });
+        }
+        DataType::UInt8 => int!(UInt8Type, false),
+        DataType::UInt16 => int!(UInt16Type, false),
+        DataType::UInt32 => int!(UInt32Type, false),
+        DataType::UInt64 => int!(UInt64Type, true),
+        DataType::Int8 => int!(Int8Type, false),
+        DataType::Int16 => int!(Int16Type, false),
+        DataType::Int32 => int!(Int32Type, false),
+        DataType::Int64 => int!(Int64Type, true),
+        DataType::Float32 => {
+            let v = array.as_primitive::<Float32Type>().value(row);
+            write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), style, out);
+        }
+        DataType::Float64 => {
+            let v = array.as_primitive::<Float64Type>().value(row);
+            write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), style, out);
+        }
+        DataType::Utf8 => write_string(array.as_string::<i32>().value(row), style, out),
+        DataType::LargeUtf8 => write_string(array.as_string::<i64>().value(row), style, out),
+        DataType::Utf8View => write_string(array.as_string_view().value(row), style, out),
+        DataType::Binary => write_string(&String::from_utf8_lossy(array.as_binary::<i32>().value(row)), style, out),
+        DataType::FixedSizeBinary(_) => {
+            let bytes = array.as_fixed_size_binary().value(row);
+            write_string(&String::from_utf8_lossy(bytes), style, out)
+        }
+        DataType::Date32 => {
+            let days = array.as_primitive::<Date32Type>().value(row);
+            let date = NaiveDate::from_num_days_from_ce_opt(days + 719_163);
+            let text = date.map(|d| d.format("%Y-%m-%d").to_string()).unwrap_or_else(|| days.to_string());
+            write_quoted_text(&text, style, out);
+        }
+        DataType::Timestamp(unit, _) => {
+            let text = format_timestamp(array, row, *unit);
+            write_quoted_text(&text, style, out);
+        }
+        DataType::Decimal128(_, scale) => {
+            let v = array.as_primitive::<Decimal128Type>().value(row);
+            out.push_str(&format_decimal(v, *scale));
+        }
+        DataType::List(_) => {
+            let list = array.as_list::<i32>();
+            write_list(list.value(row).as_ref(), style, options, out);
+        }
+        DataType::LargeList(_) => {
+            let list = array.as_list::<i64>();
+            write_list(list.value(row).as_ref(), style, options, out);
+        }
+        DataType::Struct(_) => {
+            let s = array.as_struct();
+            let nested = nested_style(style);
+            let (open, close) = if style == Style::Json { ('[', ']') } else { ('(', ')') };
+            let mut text = String::new();
+            text.push(open);
+            for (i, column) in s.columns().iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                write_value(column.as_ref(), row, nested, options, &mut text);
+            }
+            text.push(close);
+            write_composite(&text, style, out);
+        }
+        DataType::Dictionary(_, _) => {
+            let dict = array.as_any_dictionary();
+            let key = dict.normalized_keys()[row];
+            write_value(dict.values().as_ref(), key, style, options, out);
+        }
+        _ => {
+            let formatter = datafusion::arrow::util::display::ArrayFormatter::try_new(array, &Default::default());
+            match formatter {
+                Ok(f) => write_string(&f.value(row).to_string(), style, out),
+                Err(_) => out.push_str("?"),
+            }
+        }
+    }
+}
+
+fn nested_style(style: Style) -> Style {
+    if style == Style::Json { Style::Json } else { Style::Quoted }
+}
+
+fn write_list(values: &dyn Array, style: Style, options: ValueOptions, out: &mut String) {
+    let nested = nested_style(style);
+    let mut text = String::from("[");
+    for i in 0..values.len() {
+        if i > 0 {
+            text.push(',');
+        }
+        write_value(values, i, nested, options, &mut text);
+    }
+    text.push(']');
+    write_composite(&text, style, out);
+}
+
+/// Arrays and tuples are written in quoted style (whose strings are already
+/// escaped); CSV then quotes the whole text as one field.
+fn write_composite(text: &str, style: Style, out: &mut String) {
+    match style {
+        Style::Csv => write_csv_string(text, out),
+        Style::Escaped | Style::Quoted | Style::Json | Style::Raw => out.push_str(text),
+    }
+}
+
+/// Dates and times are bare in TSV and Pretty, quoted elsewhere.
+fn write_quoted_text(text: &str, style: Style, out: &mut String) {
+    match style {
+        Style::Escaped | Style::Raw => out.push_str(text),
+        Style::Quoted => {
+            out.push('\'');
+            out.push_str(text);
+            out.push('\'');
+        }
+        Style::Csv | Style::Json => {
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
+    }
+}
+
+fn write_string(s: &str, style: Style, out: &mut String) {
+    match style {
+        Style::Escaped => escape_tsv(s, out),
+        Style::Raw => out.push_str(s),
+        Style::Quoted => {
+            out.push('\'');
+            escape_tsv(s, out);
+            out.push('\'');
+        }
+        Style::Csv => write_csv_string(s, out),
+        Style::Json => write_json_string(s, out),
+    }
+}
+
+fn escape_tsv(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\'' => out.push_str("\\'"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn write_csv_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        if c == '"' {
+            out.push('"');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+pub fn write_json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '/' => out.push_str("\\/"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `scientific` is Rust's shortest round-trip form (`1.5e22`), or None when not finite.
+fn write_float(scientific: Option<String>, is_nan: bool, negative: bool, style: Style, out: &mut String) {
+    match scientific {
+        Some(sci) => out.push_str(&float_text(&sci)),
+        None if style == Style::Json => out.push_str("null"),
+        None if is_nan => out.push_str("nan"),
+        None => out.push_str(if negative { "-inf" } else { "inf" }),
+    }
+}
+
+/// Lays out shortest round-trip digits as ClickHouse does: plain decimal notation
+/// for exponents from -6 to 20, `1e21` / `1e-7` style beyond.
+fn float_text(scientific: &str) -> String {
+    let (mantissa, exponent) = scientific.split_once('e').expect("{:e} always has an exponent");
+    let exponent: i32 = exponent.parse().expect("valid exponent");
+    let negative = mantissa.starts_with('-');
+    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let mut text = String::new();
+    if negative {
+        text.push('-');
+    }
+    if digits == "0" {
+        text.push('0');
+        return text;
+    }
+    if exponent >= 21 || exponent < -6 {
+        text.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            text.push('.');
+            text.push_str(&digits[1..]);
+        }
+        let _ = write!(text, "e{exponent}");
+    } else if exponent >= 0 {
+        let point = exponent as usize + 1;
+        if digits.len() <= point {
+            text.push_str(&digits);
+            text.extend(std::iter::repeat_n('0', point - digits.len()));
+        } else {
+            text.push_str(&digits[..point]);
+            text.push('.');
+            text.push_str(&digits[point..]);
+        }
+    } else {
+        text.push_str("0.");
+        text.extend(std::iter::repeat_n('0', (-exponent - 1) as usize));
+        text.push_str(&digits);
+    }
+    text
+}
+
+fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit) -> String {
+    let (raw, per_second, digits) = match unit {
+        TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1, 0),
+        TimeUnit::Millisecond => (array.as_primitive::<TimestampMillisecondType>().value(row), 1_000, 3),
+        TimeUnit::Microsecond => (array.as_primitive::<TimestampMicrosecondType>().value(row), 1_000_000, 6),
+        TimeUnit::Nanosecond => (array.as_primitive::<TimestampNanosecondType>().value(row), 1_000_000_000, 9),
+    };
+    let seconds = raw.div_euclid(per_second);
+    let fraction = raw.rem_euclid(per_second);
+    let Some(time) = DateTime::from_timestamp(seconds, 0) else {
+        return raw.to_string();
+    };
+    let mut text = time.format("%Y-%m-%d %H:%M:%S").to_string();
+    if digits > 0 {
+        let _ = write!(text, ".{fraction:0digits$}");
+    }
+    text
+}
+
+fn format_decimal(value: i128, scale: i8) -> String {
+    if scale <= 0 {
+        return value.to_string();
+    }
+    let scale = scale as u32;
+    let divisor = 10i128.pow(scale);
+    let sign = if value < 0 { "-" } else { "" };
+    let abs = value.unsigned_abs();
+    let whole = abs / divisor as u128;
+    let fraction = abs % divisor as u128;
+    if fraction == 0 {
+        return format!("{sign}{whole}");
+    }
+    let fraction = format!("{fraction:0width$}", width = scale as usize);
+    format!("{sign}{whole}.{}", fraction.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64_text(v: f64) -> String {
+        let mut out = String::new();
+        write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), Style::Escaped, &mut out);
+        out
+    }
+
+    #[test]
+    fn floats_follow_clickhouse() {
+        let cases = [
+            (1.5, "1.5"),
+            (1.0 / 3.0, "0.3333333333333333"),
+            (1e9, "1000000000"),
+            (1e100, "1e100"),
+            (-0.0, "-0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e-5, "0.00001"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1e-8, "1e-8"),
+            (1.5e-10, "1.5e-10"),
+            (1.5e22, "1.5e22"),
+            (1e20, "100000000000000000000"),
+            (12345678901234567890.0, "12345678901234567000"),
+            (5e-324, "5e-324"),
+            (f64::NAN, "nan"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(f64_text(value), expected, "{value:e}");
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_per_style() {
+        let mut out = String::new();
+        write_string("a'b\tc\\d\ne", Style::Escaped, &mut out);
+        assert_eq!(out, "a\\'b\\tc\\\\d\\ne");
+        out.clear();
+        write_string("a\"b,c", Style::Csv, &mut out);
+        assert_eq!(out, "\"a\"\"b,c\"");
+        out.clear();
+        write_string("é/ü\u{1}\"", Style::Json, &mut out);
+        assert_eq!(out, "\"é\\/ü\\u0001\\\"\"");
+    }
+
+    #[test]
+    fn decimals_drop_trailing_zeros() {
+        assert_eq!(format_decimal(1500, 3), "1.5");
+        assert_eq!(format_decimal(-1500, 3), "-1.5");
+        assert_eq!(format_decimal(2000, 3), "2");
+        assert_eq!(format_decimal(5, 2), "0.05");
+    }
+}

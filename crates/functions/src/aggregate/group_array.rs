@@ -1,0 +1,114 @@
+//! `groupArray(x)`: the non-NULL values of a group as an array, in input order
+//! within each thread.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray};
+use datafusion::arrow::buffer::OffsetBuffer;
+use datafusion::arrow::compute::{concat, filter, is_not_null};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct GroupArray {
+    signature: Signature,
+}
+
+impl Default for GroupArray {
+    fn default() -> Self {
+        GroupArray { signature: Signature::any(1, Volatility::Immutable) }
+    }
+}
+
+fn list_type(item: &DataType) -> DataType {
+    DataType::List(Arc::new(Field::new("item", item.clone(), false)))
+}
+
+impl AggregateUDFImpl for GroupArray {
+    fn name(&self) -> &str {
+        "groupArray"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        Ok(list_type(&arg_types[0]))
+    }
+
+    fn is_nullable(&self) -> bool {
+        false
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        let item = args.input_fields[0].data_type();
+        Ok(vec![Arc::new(Field::new(format!("{}[values]", args.name), list_type(item), true))])
+    }
+
+    fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        let DataType::List(item) = args.return_field.data_type() else {
+            unreachable!("groupArray returns a list")
+        };
+        Ok(Box::new(GroupArrayAccumulator { item_type: item.data_type().clone(), parts: Vec::new(), bytes: 0 }))
+    }
+}
+
+#[derive(Debug)]
+struct GroupArrayAccumulator {
+    item_type: DataType,
+    parts: Vec<ArrayRef>,
+    bytes: usize,
+}
+
+impl GroupArrayAccumulator {
+    fn push(&mut self, values: &ArrayRef) -> Result<()> {
+        let kept = if values.null_count() > 0 { filter(values, &is_not_null(values)?)? } else { Arc::clone(values) };
+        if !kept.is_empty() {
+            self.bytes += kept.get_array_memory_size();
+            self.parts.push(kept);
+        }
+        Ok(())
+    }
+
+    fn as_list(&self) -> Result<ListArray> {
+        let values = if self.parts.is_empty() {
+            datafusion::arrow::array::new_empty_array(&self.item_type)
+        } else {
+            let refs: Vec<&dyn Array> = self.parts.iter().map(|p| p.as_ref()).collect();
+            concat(&refs)?
+        };
+        let field = Arc::new(Field::new("item", self.item_type.clone(), false));
+        Ok(ListArray::try_new(field, OffsetBuffer::from_lengths([values.len()]), values, None)?)
+    }
+}
+
+impl Accumulator for GroupArrayAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        self.push(&values[0])
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        Ok(ScalarValue::List(Arc::new(self.as_list()?)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.bytes
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        Ok(vec![self.evaluate()?])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists = states[0].as_list::<i32>();
+        for i in 0..lists.len() {
+            if lists.is_valid(i) {
+                self.push(&lists.value(i))?;
+            }
+        }
+        Ok(())
+    }
+}

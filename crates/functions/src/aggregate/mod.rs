@@ -1,0 +1,7 @@
+//! ClickHouse aggregate functions whose results or types differ from DataFusion's.
+
+pub mod arg_min_max;
+pub mod count;
+pub mod group_array;
+pub mod sketch;
+pub mod uniq;

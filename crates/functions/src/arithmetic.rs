@@ -1,0 +1,457 @@
+//! ClickHouse arithmetic: `plus`, `minus`, `multiply`, `divide`, `modulo`,
+//! `intDiv`, `intDivOrZero`, `negate`.
+//!
+//! ClickHouse widens integer results by one size (`UInt8 + UInt8` is `UInt16`),
+//! makes subtraction signed, keeps the divisor's width for `%`, and wraps on
+//! overflow. Later layers (the aggregation method choice above all) depend on
+//! those result types, so the SQL front rewrites `+ - * / %` on numbers into these
+//! functions. Integers are computed in 64 bits with wrapping and narrowed to the
+//! result type, which gives the same bits as computing in the result type.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
+use datafusion::arrow::compute::kernels::{cast, numeric};
+use datafusion::arrow::datatypes::*;
+use datafusion::common::{Result, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use strata_common::{ErrorCode, StrataError};
+
+use crate::int_cast::{narrow_from_i64, narrow_from_u64, to_i64_wrapping, to_u64_wrapping};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ArithmeticOp {
+    Plus,
+    Minus,
+    Multiply,
+    Divide,
+    Modulo,
+    IntDiv,
+    IntDivOrZero,
+}
+
+impl ArithmeticOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            ArithmeticOp::Plus => "plus",
+            ArithmeticOp::Minus => "minus",
+            ArithmeticOp::Multiply => "multiply",
+            ArithmeticOp::Divide => "divide",
+            ArithmeticOp::Modulo => "modulo",
+            ArithmeticOp::IntDiv => "intDiv",
+            ArithmeticOp::IntDivOrZero => "intDivOrZero",
+        }
+    }
+
+    pub const ALL: [ArithmeticOp; 7] = [
+        ArithmeticOp::Plus,
+        ArithmeticOp::Minus,
+        ArithmeticOp::Multiply,
+        ArithmeticOp::Divide,
+        ArithmeticOp::Modulo,
+        ArithmeticOp::IntDiv,
+        ArithmeticOp::IntDivOrZero,
+    ];
+}
+
+/// Integer shape of a type: (signed, size in bytes).
+fn int_shape(t: &DataType) -> Option<(bool, u8)> {
+    Some(match t {
+        DataType::UInt8 | DataType::Boolean => (false, 1),
+        DataType::UInt16 => (false, 2),
+        DataType::UInt32 => (false, 4),
+        DataType::UInt64 => (false, 8),
+        DataType::Int8 => (true, 1),
+        DataType::Int16 => (true, 2),
+        DataType::Int32 => (true, 4),
+        DataType::Int64 => (true, 8),
+        _ => return None,
+    })
+}
+
+fn is_float(t: &DataType) -> bool {
+    matches!(t, DataType::Float32 | DataType::Float64 | DataType::Float16)
+}
+
+pub fn int_type(signed: bool, size: u8) -> DataType {
+    match (signed, size) {
+        (false, 1) => DataType::UInt8,
+        (false, 2) => DataType::UInt16,
+        (false, 4) => DataType::UInt32,
+        (false, _) => DataType::UInt64,
+        (true, 1) => DataType::Int8,
+        (true, 2) => DataType::Int16,
+        (true, 4) => DataType::Int32,
+        (true, _) => DataType::Int64,
+    }
+}
+
+fn next_size(size: u8) -> u8 {
+    (size * 2).min(8)
+}
+
+/// True if ClickHouse arithmetic applies to this pair (numbers, and dates with integers).
+pub fn supports(op: ArithmeticOp, left: &DataType, right: &DataType) -> bool {
+    result_type(op, left, right).is_ok()
+}
+
+/// ClickHouse's result type for `op(left, right)`.
+pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
+    let l_num = int_shape(left).is_some() || is_float(left);
+    let r_num = int_shape(right).is_some() || is_float(right);
+    if !(l_num && r_num) {
+        return date_result_type(op, left, right);
+    }
+    let any_float = is_float(left) || is_float(right);
+    let (ls, lsize) = int_shape(left).unwrap_or((true, if *left == DataType::Float32 { 4 } else { 8 }));
+    let (rs, rsize) = int_shape(right).unwrap_or((true, if *right == DataType::Float32 { 4 } else { 8 }));
+    Ok(match op {
+        ArithmeticOp::Divide => DataType::Float64,
+        _ if any_float && !matches!(op, ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero) => DataType::Float64,
+        ArithmeticOp::Plus | ArithmeticOp::Multiply => int_type(ls || rs, next_size(lsize.max(rsize))),
+        ArithmeticOp::Minus => int_type(true, next_size(lsize.max(rsize))),
+        ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => {
+            if is_float(left) {
+                int_type(true, lsize)
+            } else {
+                int_type(ls || rs, lsize)
+            }
+        }
+        ArithmeticOp::Modulo => {
+            if ls {
+                int_type(true, next_size(rsize))
+            } else {
+                int_type(false, rsize)
+            }
+        }
+    })
+}
+
+fn date_result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
+    let is_int = |t: &DataType| int_shape(t).is_some();
+    match (op, left, right) {
+        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Date32, r) if is_int(r) => Ok(DataType::Date32),
+        (ArithmeticOp::Plus, l, DataType::Date32) if is_int(l) => Ok(DataType::Date32),
+        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Timestamp(TimeUnit::Second, tz), r) if is_int(r) => {
+            Ok(DataType::Timestamp(TimeUnit::Second, tz.clone()))
+        }
+        (ArithmeticOp::Plus, l, DataType::Timestamp(TimeUnit::Second, tz)) if is_int(l) => {
+            Ok(DataType::Timestamp(TimeUnit::Second, tz.clone()))
+        }
+        (ArithmeticOp::Minus, DataType::Date32, DataType::Date32) => Ok(DataType::Int32),
+        (ArithmeticOp::Minus, DataType::Timestamp(TimeUnit::Second, _), DataType::Timestamp(TimeUnit::Second, _)) => {
+            Ok(DataType::Int32)
+        }
+        _ => plan_err!("Illegal types {left} and {right} of arguments of function {}", op.name()),
+    }
+}
+
+/// A ClickHouse arithmetic function as a DataFusion scalar UDF.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Arithmetic {
+    op: ArithmeticOp,
+    signature: Signature,
+}
+
+impl Arithmetic {
+    pub fn new(op: ArithmeticOp) -> Self {
+        Arithmetic { op, signature: Signature::any(2, Volatility::Immutable) }
+    }
+}
+
+impl ScalarUDFImpl for Arithmetic {
+    fn name(&self) -> &str {
+        self.op.name()
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        let (l, r) = (normalize(&arg_types[0]), normalize(&arg_types[1]));
+        if let Ok(t) = result_type(self.op, &l, &r) {
+            return Ok(t);
+        }
+        fallback_types(self.op, &arg_types[0], &arg_types[1]).map(|(_, _, result)| result).map_err(|_| {
+            StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!(
+                    "Illegal types {} and {} of arguments of function {}",
+                    strata_common::types::clickhouse_type_name(&arg_types[0], false),
+                    strata_common::types::clickhouse_type_name(&arg_types[1], false),
+                    self.op.name()
+                ),
+            )
+            .into_datafusion()
+        })
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
+        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let rows = args.number_rows;
+        let all_scalar = args.args.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let left = args.args[0].to_array(rows)?;
+        let right = args.args[1].to_array(rows)?;
+        let clickhouse = result_type(self.op, &normalize(left.data_type()), &normalize(right.data_type())).is_ok();
+        let result = if clickhouse {
+            evaluate(self.op, &left, &right, args.return_type())?
+        } else {
+            evaluate_fallback(self.op, &left, &right)?
+        };
+        if all_scalar {
+            Ok(ColumnarValue::Scalar(datafusion::common::ScalarValue::try_from_array(&result, 0)?))
+        } else {
+            Ok(ColumnarValue::Array(result))
+        }
+    }
+}
+
+fn datafusion_operator(op: ArithmeticOp) -> Option<datafusion::logical_expr::Operator> {
+    use datafusion::logical_expr::Operator;
+    Some(match op {
+        ArithmeticOp::Plus => Operator::Plus,
+        ArithmeticOp::Minus => Operator::Minus,
+        ArithmeticOp::Multiply => Operator::Multiply,
+        ArithmeticOp::Divide => Operator::Divide,
+        ArithmeticOp::Modulo => Operator::Modulo,
+        ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => return None,
+    })
+}
+
+/// Types outside ClickHouse's integer and float rules (decimals, intervals,
+/// timestamps with intervals) follow DataFusion's arithmetic:
+/// (left input type, right input type, result type).
+fn fallback_types(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<(DataType, DataType, DataType)> {
+    use datafusion::logical_expr::type_coercion::binary::BinaryTypeCoercer;
+    let Some(operator) = datafusion_operator(op) else {
+        return plan_err!("Illegal types {left} and {right} of arguments of function {}", op.name());
+    };
+    let coercer = BinaryTypeCoercer::new(left, &operator, right);
+    let (l, r) = coercer.get_input_types()?;
+    let result = BinaryTypeCoercer::new(&l, &operator, &r).get_result_type()?;
+    Ok((l, r, result))
+}
+
+fn evaluate_fallback(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef) -> Result<ArrayRef> {
+    let (l_type, r_type, _) = fallback_types(op, left.data_type(), right.data_type())?;
+    let l = cast::cast(left, &l_type)?;
+    let r = cast::cast(right, &r_type)?;
+    Ok(match op {
+        ArithmeticOp::Plus => numeric::add_wrapping(&l, &r)?,
+        ArithmeticOp::Minus => numeric::sub_wrapping(&l, &r)?,
+        ArithmeticOp::Multiply => numeric::mul_wrapping(&l, &r)?,
+        ArithmeticOp::Divide => numeric::div(&l, &r).map_err(|_| division_by_zero())?,
+        ArithmeticOp::Modulo => numeric::rem(&l, &r).map_err(|_| division_by_zero())?,
+        ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => unreachable!("no fallback for integer division"),
+    })
+}
+
+/// Nulls and booleans compute as UInt8; a NULL literal has type Null.
+fn normalize(t: &DataType) -> DataType {
+    match t {
+        DataType::Null => DataType::UInt8,
+        DataType::Boolean => DataType::UInt8,
+        other => other.clone(),
+    }
+}
+
+fn as_arithmetic_input(array: &ArrayRef) -> Result<ArrayRef> {
+    match array.data_type() {
+        DataType::Null => Ok(cast::cast(array, &DataType::UInt8)?),
+        DataType::Boolean => Ok(cast::cast(array, &DataType::UInt8)?),
+        _ => Ok(Arc::clone(array)),
+    }
+}
+
+fn division_by_zero() -> datafusion::error::DataFusionError {
+    StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
+}
+
+pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &DataType) -> Result<ArrayRef> {
+    let left = as_arithmetic_input(left)?;
+    let right = as_arithmetic_input(right)?;
+    if let Some(dates) = evaluate_dates(op, &left, &right, result)? {
+        return Ok(dates);
+    }
+    if *result == DataType::Float64 {
+        let l = cast::cast(&left, &DataType::Float64)?;
+        let r = cast::cast(&right, &DataType::Float64)?;
+        let l = l.as_primitive::<Float64Type>();
+        let r = r.as_primitive::<Float64Type>();
+        let out: PrimitiveArray<Float64Type> = match op {
+            ArithmeticOp::Plus => datafusion::arrow::compute::binary(l, r, |a, b| a + b)?,
+            ArithmeticOp::Minus => datafusion::arrow::compute::binary(l, r, |a, b| a - b)?,
+            ArithmeticOp::Multiply => datafusion::arrow::compute::binary(l, r, |a, b| a * b)?,
+            ArithmeticOp::Divide => datafusion::arrow::compute::binary(l, r, |a, b| a / b)?,
+            ArithmeticOp::Modulo => datafusion::arrow::compute::binary(l, r, |a, b| a % b)?,
+            ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => unreachable!("integer division has integer results"),
+        };
+        return Ok(Arc::new(out));
+    }
+    let (signed, _) = int_shape(result).expect("integer result type");
+    let operands_signed = int_shape(left.data_type()).is_none_or(|s| s.0) || int_shape(right.data_type()).is_none_or(|s| s.0);
+    let float_operand = is_float(left.data_type()) || is_float(right.data_type());
+    if signed || operands_signed || float_operand {
+        let l = to_i64_wrapping(&left)?;
+        let r = to_i64_wrapping(&right)?;
+        let out: PrimitiveArray<Int64Type> = match op {
+            ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_add)?,
+            ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_sub)?,
+            ArithmeticOp::Multiply => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_mul)?,
+            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
+                if b == 0 {
+                    return Err(datafusion::arrow::error::ArrowError::DivideByZero);
+                }
+                Ok(if op == ArithmeticOp::IntDiv { a.wrapping_div(b) } else { a.wrapping_rem(b) })
+            })
+            .map_err(|_| division_by_zero())?,
+            ArithmeticOp::IntDivOrZero => {
+                datafusion::arrow::compute::binary(&l, &r, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) })?
+            }
+            ArithmeticOp::Divide => unreachable!("divide returns Float64"),
+        };
+        narrow_from_i64(&out, result)
+    } else {
+        let l = to_u64_wrapping(&left)?;
+        let r = to_u64_wrapping(&right)?;
+        let out: PrimitiveArray<UInt64Type> = match op {
+            ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_add)?,
+            ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_sub)?,
+            ArithmeticOp::Multiply => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_mul)?,
+            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
+                if b == 0 {
+                    return Err(datafusion::arrow::error::ArrowError::DivideByZero);
+                }
+                Ok(if op == ArithmeticOp::IntDiv { a / b } else { a % b })
+            })
+            .map_err(|_| division_by_zero())?,
+            ArithmeticOp::IntDivOrZero => {
+                datafusion::arrow::compute::binary(&l, &r, |a, b| if b == 0 { 0 } else { a / b })?
+            }
+            ArithmeticOp::Divide => unreachable!("divide returns Float64"),
+        };
+        narrow_from_u64(&out, result)
+    }
+}
+
+fn evaluate_dates(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &DataType) -> Result<Option<ArrayRef>> {
+    let l_temporal = left.data_type().is_temporal();
+    let r_temporal = right.data_type().is_temporal();
+    if !l_temporal && !r_temporal {
+        return Ok(None);
+    }
+    // Dates are day counts and DateTimes second counts: compute on those numbers.
+    let as_i64 = |a: &ArrayRef| -> Result<PrimitiveArray<Int64Type>> {
+        match a.data_type() {
+            DataType::Date32 => Ok(cast::cast(&cast::cast(a, &DataType::Int32)?, &DataType::Int64)?.as_primitive().clone()),
+            DataType::Timestamp(TimeUnit::Second, _) => Ok(a.as_primitive::<TimestampSecondType>().reinterpret_cast()),
+            _ => to_i64_wrapping(a),
+        }
+    };
+    let l = as_i64(left)?;
+    let r = as_i64(right)?;
+    let out: PrimitiveArray<Int64Type> = match op {
+        ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_add)?,
+        ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_sub)?,
+        _ => return exec_err!("unsupported date arithmetic {}", op.name()),
+    };
+    let out: ArrayRef = match result {
+        DataType::Date32 => cast::cast(&cast::cast(&out, &DataType::Int32)?, &DataType::Date32)?,
+        DataType::Timestamp(TimeUnit::Second, tz) => {
+            Arc::new(out.reinterpret_cast::<TimestampSecondType>().with_timezone_opt(tz.clone()))
+        }
+        other => narrow_from_i64(&out, other)?,
+    };
+    Ok(Some(out))
+}
+
+/// `negate(x)`, ClickHouse's unary minus: unsigned types become signed of the next size.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Negate {
+    signature: Signature,
+}
+
+impl Default for Negate {
+    fn default() -> Self {
+        Negate { signature: Signature::any(1, Volatility::Immutable) }
+    }
+}
+
+pub fn negate_result_type(t: &DataType) -> Option<DataType> {
+    match t {
+        DataType::Float32 | DataType::Float64 => Some(t.clone()),
+        other => {
+            let (signed, size) = int_shape(other)?;
+            Some(if signed { other.clone() } else { int_type(true, next_size(size)) })
+        }
+    }
+}
+
+impl ScalarUDFImpl for Negate {
+    fn name(&self) -> &str {
+        "negate"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        match negate_result_type(&normalize(&arg_types[0])) {
+            Some(t) => Ok(t),
+            None => plan_err!("Illegal type {} of argument of function negate", arg_types[0]),
+        }
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
+        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let result_type = args.return_type().clone();
+        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
+        let input = as_arithmetic_input(&args.args[0].to_array(args.number_rows)?)?;
+        let out: ArrayRef = if is_float(&result_type) {
+            numeric::neg_wrapping(&input)?
+        } else {
+            let wide = to_i64_wrapping(&input)?;
+            let negated: PrimitiveArray<Int64Type> = wide.unary(|v: i64| v.wrapping_neg());
+            narrow_from_i64(&negated, &result_type)?
+        };
+        if scalar {
+            Ok(ColumnarValue::Scalar(datafusion::common::ScalarValue::try_from_array(&out, 0)?))
+        } else {
+            Ok(ColumnarValue::Array(out))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ArithmeticOp::*;
+    use DataType::*;
+
+    #[test]
+    fn result_types_match_clickhouse() {
+        assert_eq!(result_type(Modulo, &UInt64, &UInt16).unwrap(), UInt16);
+        assert_eq!(result_type(Plus, &UInt8, &UInt16).unwrap(), UInt32);
+        assert_eq!(result_type(Plus, &UInt8, &UInt8).unwrap(), UInt16);
+        assert_eq!(result_type(Plus, &UInt64, &Int8).unwrap(), Int64);
+        assert_eq!(result_type(Minus, &UInt8, &UInt8).unwrap(), Int16);
+        assert_eq!(result_type(Multiply, &Float32, &Float32).unwrap(), Float64);
+        assert_eq!(result_type(IntDiv, &UInt8, &Int64).unwrap(), Int8);
+        assert_eq!(result_type(IntDiv, &Float32, &UInt8).unwrap(), Int32);
+        assert_eq!(result_type(Modulo, &Int8, &UInt8).unwrap(), Int16);
+        assert_eq!(result_type(Modulo, &Int32, &UInt16).unwrap(), Int32);
+        assert_eq!(result_type(Modulo, &UInt8, &Int64).unwrap(), UInt64);
+        assert_eq!(result_type(Divide, &UInt8, &UInt8).unwrap(), Float64);
+        assert!(result_type(Plus, &Utf8, &UInt8).is_err());
+    }
+}

@@ -1,0 +1,239 @@
+//! Type conversion functions: `toUInt8` … `toInt64`, `toFloat32/64`, `toString`,
+//! `toDate`, `toDateTime`.
+//!
+//! Numbers convert with ClickHouse's wrapping semantics; strings are parsed and a
+//! string that is not a value of the target type fails with CANNOT_PARSE_TEXT
+//! rather than becoming NULL.
+
+use std::sync::Arc;
+
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Date32Array, StringArray, TimestampSecondArray};
+use datafusion::arrow::compute::kernels::cast;
+use datafusion::arrow::datatypes::*;
+use datafusion::common::{Result, ScalarValue, exec_err};
+use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use strata_common::types::clickhouse_type_name;
+use strata_common::{ErrorCode, StrataError};
+use strata_formats::value::{Style, ValueOptions, write_value};
+
+use crate::int_cast::{narrow_from_i64, to_i64_wrapping};
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ConvertTo {
+    name: &'static str,
+    target: DataType,
+    signature: Signature,
+}
+
+impl ConvertTo {
+    pub fn new(name: &'static str, target: DataType) -> Self {
+        ConvertTo { name, target, signature: Signature::any(1, Volatility::Immutable) }
+    }
+
+    /// Every conversion function with its target type.
+    pub fn all() -> Vec<ConvertTo> {
+        [
+            ("toUInt8", DataType::UInt8),
+            ("toUInt16", DataType::UInt16),
+            ("toUInt32", DataType::UInt32),
+            ("toUInt64", DataType::UInt64),
+            ("toInt8", DataType::Int8),
+            ("toInt16", DataType::Int16),
+            ("toInt32", DataType::Int32),
+            ("toInt64", DataType::Int64),
+            ("toFloat32", DataType::Float32),
+            ("toFloat64", DataType::Float64),
+            ("toString", DataType::Utf8),
+            ("toDate", DataType::Date32),
+            ("toDateTime", DataType::Timestamp(TimeUnit::Second, None)),
+        ]
+        .into_iter()
+        .map(|(name, target)| ConvertTo::new(name, target))
+        .collect()
+    }
+}
+
+fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionError {
+    let code = match target {
+        DataType::Date32 => ErrorCode::CANNOT_PARSE_DATE,
+        DataType::Timestamp(..) => ErrorCode::CANNOT_PARSE_DATETIME,
+        _ => ErrorCode::CANNOT_PARSE_TEXT,
+    };
+    StrataError::new(code, format!("Cannot parse string '{text}' as {}", clickhouse_type_name(target, false)))
+        .into_datafusion()
+}
+
+fn parse_date(text: &str) -> Option<NaiveDate> {
+    let text = text.trim();
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .or_else(|| parse_datetime(text).map(|dt| dt.date()))
+}
+
+fn parse_datetime(text: &str) -> Option<NaiveDateTime> {
+    let text = text.trim();
+    NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S")
+        .or_else(|_| NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S"))
+        .or_else(|_| NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f"))
+        .ok()
+        .or_else(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)))
+}
+
+const EPOCH_DAYS_FROM_CE: i32 = 719_163;
+
+fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
+    let strings = cast::cast(strings, &DataType::Utf8)?;
+    let strings = strings.as_string::<i32>();
+    match target {
+        DataType::Date32 => {
+            let mut out = Vec::with_capacity(strings.len());
+            for s in strings.iter() {
+                out.push(match s {
+                    None => None,
+                    Some(s) => Some(
+                        parse_date(s).ok_or_else(|| parse_error(s, target))?.num_days_from_ce() - EPOCH_DAYS_FROM_CE,
+                    ),
+                });
+            }
+            Ok(Arc::new(Date32Array::from(out)))
+        }
+        DataType::Timestamp(_, tz) => {
+            let mut out = Vec::with_capacity(strings.len());
+            for s in strings.iter() {
+                out.push(match s {
+                    None => None,
+                    Some(s) => Some(parse_datetime(s).ok_or_else(|| parse_error(s, target))?.and_utc().timestamp()),
+                });
+            }
+            Ok(Arc::new(TimestampSecondArray::from(out).with_timezone_opt(tz.clone())))
+        }
+        DataType::Float32 | DataType::Float64 => {
+            let mut out = Vec::with_capacity(strings.len());
+            for s in strings.iter() {
+                out.push(match s {
+                    None => None,
+                    Some(s) => Some(parse_float(s).ok_or_else(|| parse_error(s, target))?),
+                });
+            }
+            let floats: ArrayRef = Arc::new(datafusion::arrow::array::Float64Array::from(out));
+            Ok(cast::cast(&floats, target)?)
+        }
+        _ => {
+            let mut out = Vec::with_capacity(strings.len());
+            for s in strings.iter() {
+                out.push(match s {
+                    None => None,
+                    Some(s) => Some(parse_integer(s).ok_or_else(|| parse_error(s, target))?),
+                });
+            }
+            let wide = datafusion::arrow::array::Int64Array::from(out);
+            narrow_from_i64(&wide, target)
+        }
+    }
+}
+
+fn parse_float(s: &str) -> Option<f64> {
+    let t = s.trim();
+    match t.to_ascii_lowercase().as_str() {
+        "nan" => Some(f64::NAN),
+        "inf" | "+inf" => Some(f64::INFINITY),
+        "-inf" => Some(f64::NEG_INFINITY),
+        _ => t.parse().ok(),
+    }
+}
+
+/// Parses an integer; like ClickHouse, a value outside the target type keeps
+/// its low bits (`toUInt8('300')` is 44), so only the 64-bit range is checked here.
+fn parse_integer(s: &str) -> Option<i64> {
+    let v: i128 = s.trim().parse().ok()?;
+    (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&v).then_some(v as i64)
+}
+
+/// Renders any value as `toString` does: like TabSeparated, without escaping.
+fn to_strings(array: &dyn Array) -> ArrayRef {
+    let mut out = Vec::with_capacity(array.len());
+    let mut text = String::new();
+    for row in 0..array.len() {
+        if array.is_null(row) {
+            out.push(None);
+        } else {
+            text.clear();
+            write_value(array, row, Style::Raw, ValueOptions::default(), &mut text);
+            out.push(Some(text.clone()));
+        }
+    }
+    Arc::new(StringArray::from(out))
+}
+
+pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
+    let source = array.data_type();
+    if source == target {
+        return Ok(Arc::clone(array));
+    }
+    if *target == DataType::Utf8 {
+        return Ok(to_strings(array.as_ref()));
+    }
+    if matches!(source, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) {
+        return convert_strings(array.as_ref(), target);
+    }
+    match target {
+        DataType::Float32 | DataType::Float64 => Ok(cast::cast(array, target)?),
+        DataType::Date32 => match source {
+            DataType::Timestamp(..) => Ok(cast::cast(array, target)?),
+            _ => {
+                let days = to_i64_wrapping(array)?;
+                Ok(cast::cast(&narrow_from_i64(&days, &DataType::Int32)?, target)?)
+            }
+        },
+        DataType::Timestamp(unit, tz) => match source {
+            DataType::Date32 | DataType::Timestamp(..) => Ok(cast::cast(array, &DataType::Timestamp(*unit, tz.clone()))?),
+            _ => {
+                let seconds = to_i64_wrapping(array)?;
+                Ok(Arc::new(seconds.reinterpret_cast::<TimestampSecondType>().with_timezone_opt(tz.clone())))
+            }
+        },
+        _ => match source {
+            DataType::Timestamp(unit, _) if *unit != TimeUnit::Second => {
+                let seconds = cast::cast(array, &DataType::Timestamp(TimeUnit::Second, None))?;
+                narrow_from_i64(&to_i64_wrapping(&seconds)?, target)
+            }
+            _ => narrow_from_i64(&to_i64_wrapping(array)?, target),
+        },
+    }
+}
+
+impl ScalarUDFImpl for ConvertTo {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(self.target.clone())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
+        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        match &args.args[0] {
+            ColumnarValue::Scalar(scalar) => {
+                let array = scalar.to_array()?;
+                let out = convert(&array, &self.target)?;
+                Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+            }
+            ColumnarValue::Array(array) => {
+                if array.data_type().is_nested() && self.target != DataType::Utf8 {
+                    return exec_err!("cannot convert {} with {}", array.data_type(), self.name);
+                }
+                Ok(ColumnarValue::Array(convert(array, &self.target)?))
+            }
+        }
+    }
+}

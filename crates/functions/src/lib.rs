@@ -1,0 +1,73 @@
+//! ClickHouse functions for DataFusion.
+//!
+//! Where ClickHouse and DataFusion disagree on a function's result or type
+//! (`count` is UInt64, `number % 10000` is UInt16, `uniq` is an adaptive
+//! sketch), Strata registers its own implementation under ClickHouse's name so
+//! queries return what ClickHouse users expect. Everything else comes from
+//! DataFusion's built-in library.
+
+pub mod aggregate;
+pub mod arithmetic;
+pub mod conversion;
+pub mod hashing;
+pub mod int_cast;
+pub mod misc;
+
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::logical_expr::ReturnFieldArgs;
+use datafusion::functions_aggregate::first_last::{first_value_udaf, last_value_udaf};
+use datafusion::logical_expr::{AggregateUDF, ScalarUDF};
+
+use aggregate::arg_min_max::ArgMinMax;
+use aggregate::count::Count;
+use aggregate::group_array::GroupArray;
+use aggregate::uniq::{Uniq, UniqKind};
+use arithmetic::{Arithmetic, ArithmeticOp, Negate};
+use conversion::ConvertTo;
+use hashing::{HashFunction, HashKind};
+use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
+
+/// Scalar functions Strata adds or replaces.
+pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
+    let mut functions: Vec<ScalarUDF> = Vec::new();
+    for op in ArithmeticOp::ALL {
+        functions.push(ScalarUDF::new_from_impl(Arithmetic::new(op)));
+    }
+    functions.push(ScalarUDF::new_from_impl(Negate::default()));
+    for conversion in ConvertTo::all() {
+        functions.push(ScalarUDF::new_from_impl(conversion));
+    }
+    for kind in [HashKind::IntHash32, HashKind::IntHash64, HashKind::SipHash64] {
+        functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
+    }
+    functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
+    functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
+    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(Readable::Size)));
+    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(Readable::Quantity)));
+    functions.into_iter().map(Arc::new).collect()
+}
+
+/// Aggregate functions Strata adds or replaces.
+pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
+    vec![
+        Arc::new(AggregateUDF::new_from_impl(Count::default())),
+        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::Uniq))),
+        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined))),
+        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact))),
+        Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(false))),
+        Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(true))),
+        Arc::new(AggregateUDF::new_from_impl(GroupArray::default())),
+        Arc::new(first_value_udaf().as_ref().clone().with_aliases(["any"])),
+        Arc::new(last_value_udaf().as_ref().clone().with_aliases(["anyLast"])),
+    ]
+}
+
+/// The result field of a function that is NULL exactly when an argument is,
+/// so non-NULL inputs give a non-Nullable ClickHouse type.
+pub(crate) fn null_propagating_field(name: &str, data_type: DataType, args: &ReturnFieldArgs) -> FieldRef {
+    let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
+    Arc::new(Field::new(name, data_type, nullable))
+}

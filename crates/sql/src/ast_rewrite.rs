@@ -1,0 +1,285 @@
+//! Rewrites of the parsed statement that make DataFusion plan it as ClickHouse would.
+//!
+//! - A bare `UNION` / `INTERSECT` / `EXCEPT` takes ALL or DISTINCT from the
+//!   `*_default_mode` settings (or fails with EXPECTED_ALL_OR_DISTINCT).
+//! - Unaliased select items get ClickHouse's column names.
+//! - `+ - * / %` and unary minus become ClickHouse's `plus`, `minus`, ...,
+//!   `negate`, so results get ClickHouse's types (`number % 10000` is UInt16).
+//! - `nan` and `inf` are float literals, as in ClickHouse.
+//! - `if` and `multiIf` become `CASE`, so only the taken branch is evaluated.
+//! - Per-query constants (`getSetting`, `currentDatabase`, `version`,
+//!   `getServerSetting`) become literals.
+//! - Function names resolve exactly first, then case-insensitively, as ClickHouse does.
+
+use std::ops::ControlFlow;
+
+use datafusion::sql::sqlparser::ast::{
+    BinaryOperator, CaseWhen, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments,
+    Ident, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
+    UnaryOperator, Value, VisitMut, VisitorMut,
+};
+use datafusion::sql::sqlparser::tokenizer::Span;
+use strata_common::settings::{SettingValue, Settings};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::naming::column_name;
+
+/// What the rewrites need to know about the session.
+pub struct AstContext<'a> {
+    pub settings: &'a Settings,
+    pub current_database: &'a str,
+    pub version: &'a str,
+    /// The value of a server setting, as text, if it exists.
+    pub server_setting: &'a dyn Fn(&str) -> Option<String>,
+    /// The registered spelling of a function name, if one matches.
+    pub resolve_function: &'a dyn Fn(&str) -> Option<String>,
+}
+
+pub fn rewrite_statement(statement: &mut Statement, ctx: &AstContext) -> Result<()> {
+    let mut visitor = Rewriter { ctx };
+    match statement.visit(&mut visitor) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(err) => Err(err),
+    }
+}
+
+struct Rewriter<'a, 'b> {
+    ctx: &'a AstContext<'b>,
+}
+
+impl VisitorMut for Rewriter<'_, '_> {
+    type Break = StrataError;
+
+    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<StrataError> {
+        if let Err(e) = self.apply_set_modes(&mut query.body) {
+            return ControlFlow::Break(e);
+        }
+        name_select_items(&mut query.body);
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<StrataError> {
+        match self.rewrite_expr(expr) {
+            Ok(Some(new)) => *expr = new,
+            Ok(None) => {}
+            Err(e) => return ControlFlow::Break(e),
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn string_literal(s: &str) -> Expr {
+    Expr::value(Value::SingleQuotedString(s.to_string()))
+}
+
+fn function_args(args: &FunctionArguments) -> Option<Vec<&Expr>> {
+    match args {
+        FunctionArguments::None => Some(Vec::new()),
+        FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect(),
+        FunctionArguments::Subquery(_) => None,
+    }
+}
+
+fn string_argument(function: &str, args: &[&Expr]) -> Result<String> {
+    match args {
+        [Expr::Value(v)] => match &v.value {
+            Value::SingleQuotedString(s) => Ok(s.clone()),
+            _ => Err(StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!("The argument of function {function} should be a constant string"),
+            )),
+        },
+        _ => Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!("Number of arguments for function {function} doesn't match: passed {}, should be 1", args.len()),
+        )),
+    }
+}
+
+impl Rewriter<'_, '_> {
+    fn apply_set_modes(&self, body: &mut SetExpr) -> Result<()> {
+        if let SetExpr::SetOperation { left, op, set_quantifier, right } = body {
+            self.apply_set_modes(left)?;
+            self.apply_set_modes(right)?;
+            if *set_quantifier == SetQuantifier::None {
+                let (setting, word) = match op {
+                    SetOperator::Union => ("union_default_mode", "UNION"),
+                    SetOperator::Intersect => ("intersect_default_mode", "INTERSECT"),
+                    SetOperator::Except | SetOperator::Minus => ("except_default_mode", "EXCEPT"),
+                };
+                *set_quantifier = match self.ctx.settings.get_string(setting).as_str() {
+                    "ALL" => SetQuantifier::All,
+                    "DISTINCT" => SetQuantifier::Distinct,
+                    _ => {
+                        return Err(StrataError::new(
+                            ErrorCode::EXPECTED_ALL_OR_DISTINCT,
+                            format!(
+                                "Expected ALL or DISTINCT after {word}. Write `{word} ALL` to keep duplicate rows or `{word} DISTINCT` to remove them, or set `{setting}` to choose what a bare {word} means"
+                            ),
+                        ));
+                    }
+                };
+            }
+        }
+        Ok(())
+    }
+
+    fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
+        match expr {
+            Expr::BinaryOp { left, op, right } => {
+                let name = match op {
+                    BinaryOperator::Plus => "plus",
+                    BinaryOperator::Minus => "minus",
+                    BinaryOperator::Multiply => "multiply",
+                    BinaryOperator::Divide => "divide",
+                    BinaryOperator::Modulo => "modulo",
+                    _ => return Ok(None),
+                };
+                return Ok(Some(call(name, vec![(**left).clone(), (**right).clone()])));
+            }
+            Expr::UnaryOp { op: UnaryOperator::Minus, expr: inner } => {
+                if matches!(inner.as_ref(), Expr::Value(v) if matches!(v.value, Value::Number(..))) {
+                    return Ok(None);
+                }
+                return Ok(Some(call("negate", vec![(**inner).clone()])));
+            }
+            Expr::Identifier(ident) if ident.quote_style.is_none() => {
+                let literal = match ident.value.to_ascii_lowercase().as_str() {
+                    "nan" => "NaN",
+                    "inf" => "inf",
+                    _ => return Ok(None),
+                };
+                return Ok(Some(Expr::value(Value::Number(literal.to_string(), false))));
+            }
+            _ => {}
+        }
+        let Expr::Function(f) = expr else { return Ok(None) };
+        if f.over.is_some() {
+            return Ok(None);
+        }
+        let written = f.name.to_string();
+        let Some(args) = function_args(&f.args) else { return Ok(None) };
+        let constant = match written.as_str() {
+            "if" => {
+                if args.len() != 3 {
+                    return Err(arity("if", args.len(), "3"));
+                }
+                return Ok(Some(case(&[args[0].clone(), args[1].clone()], Some(args[2].clone()))));
+            }
+            "multiIf" => {
+                if args.len() < 3 || args.len() % 2 == 0 {
+                    return Err(arity("multiIf", args.len(), "an odd number, at least 3"));
+                }
+                let pairs: Vec<Expr> = args[..args.len() - 1].iter().map(|e| (*e).clone()).collect();
+                return Ok(Some(case(&pairs, Some(args[args.len() - 1].clone()))));
+            }
+            "getSetting" => {
+                let name = string_argument("getSetting", &args)?;
+                match self.ctx.settings.get(&name)? {
+                    SettingValue::UInt64(v) => Expr::value(Value::Number(v.to_string(), false)),
+                    SettingValue::Bool(b) => Expr::value(Value::Boolean(b)),
+                    SettingValue::Float(v) => Expr::value(Value::Number(format!("{v:?}"), false)),
+                    SettingValue::String(s) => string_literal(&s),
+                }
+            }
+            "getServerSetting" => {
+                let name = string_argument("getServerSetting", &args)?;
+                match (self.ctx.server_setting)(&name) {
+                    Some(v) if v.parse::<u64>().is_ok() => Expr::value(Value::Number(v, false)),
+                    Some(v) => string_literal(&v),
+                    None => {
+                        return Err(StrataError::new(
+                            ErrorCode::UNKNOWN_SETTING,
+                            format!("Unknown server setting '{name}'"),
+                        ));
+                    }
+                }
+            }
+            "currentDatabase" if args.is_empty() => string_literal(self.ctx.current_database),
+            "version" if args.is_empty() => string_literal(self.ctx.version),
+            _ => {
+                // DataFusion lower-cases unquoted function names; quoting keeps
+                // ClickHouse's camelCase names (`toTypeName`) as registered.
+                let registered = (self.ctx.resolve_function)(&written).unwrap_or_else(|| written.clone());
+                let is_plain = f.name.0.len() == 1;
+                if is_plain && registered.chars().any(|c| c.is_ascii_uppercase()) || registered != written {
+                    let mut renamed = f.clone();
+                    renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', registered))]);
+                    return Ok(Some(Expr::Function(renamed)));
+                }
+                return Ok(None);
+            }
+        };
+        Ok(Some(constant))
+    }
+}
+
+/// A plain call `name(args...)`.
+fn call(name: &str, args: Vec<Expr>) -> Expr {
+    Expr::Function(Function {
+        name: ObjectName(vec![ObjectNamePart::Identifier(Ident::new(name))]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args.into_iter().map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e))).collect(),
+            clauses: vec![],
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: vec![],
+    })
+}
+
+fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+        format!("Number of arguments for function {function} doesn't match: passed {passed}, should be {expected}"),
+    )
+}
+
+/// `CASE WHEN c1 THEN r1 WHEN c2 THEN r2 ... ELSE e END` from `[c1, r1, c2, r2, ...]`.
+fn case(pairs: &[Expr], otherwise: Option<Expr>) -> Expr {
+    let conditions = pairs
+        .chunks_exact(2)
+        .map(|pair| CaseWhen { condition: pair[0].clone(), result: pair[1].clone() })
+        .collect();
+    Expr::Case {
+        case_token: datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        end_token: datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        operand: None,
+        conditions,
+        else_result: otherwise.map(Box::new),
+    }
+}
+
+/// Aliases unaliased select items with ClickHouse's names, in every SELECT of a
+/// set operation (subqueries are reached by the visitor separately).
+fn name_select_items(body: &mut SetExpr) {
+    match body {
+        SetExpr::Select(select) => {
+            for item in &mut select.projection {
+                if let SelectItem::UnnamedExpr(expr) = item {
+                    if matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
+                        continue;
+                    }
+                    let alias = Ident { value: column_name(expr), quote_style: Some('"'), span: Span::empty() };
+                    *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
+                }
+            }
+        }
+        SetExpr::SetOperation { left, right, .. } => {
+            name_select_items(left);
+            name_select_items(right);
+        }
+        _ => {}
+    }
+}

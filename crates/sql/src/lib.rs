@@ -1,0 +1,15 @@
+//! The ClickHouse SQL front end.
+//!
+//! Text becomes statements ([`parser`]); statements are rewritten so DataFusion
+//! plans them with ClickHouse's meaning ([`ast_rewrite`], naming from
+//! [`naming`]); the resulting logical plan gets ClickHouse's literal and
+//! arithmetic typing ([`plan_rewrite`]). Executing statements is the engine's job.
+
+pub mod ast_rewrite;
+pub mod naming;
+pub mod parser;
+pub mod plan_rewrite;
+
+pub use ast_rewrite::{AstContext, rewrite_statement};
+pub use parser::{ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses, statement_spans};
+pub use plan_rewrite::PlanRewriter;

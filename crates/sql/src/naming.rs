@@ -1,0 +1,225 @@
+//! ClickHouse's names for unaliased result columns.
+//!
+//! ClickHouse names a column after its expression written in function form:
+//! `number % 10000` is `modulo(number, 10000)`, `count(*)` is `count()`, `1e9` is
+//! `1000000000.`. Headers in TSVWithNames, JSON and Pretty output show these names,
+//! so the SQL front aliases every unaliased select item with them before planning.
+
+use datafusion::sql::sqlparser::ast::{
+    BinaryOperator, CastKind, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
+};
+
+/// The ClickHouse column name of `expr`.
+pub fn column_name(expr: &Expr) -> String {
+    let mut out = String::new();
+    write_expr(expr, &mut out);
+    out
+}
+
+fn function(name: &str, args: &[&Expr], out: &mut String) {
+    out.push_str(name);
+    out.push('(');
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_expr(arg, out);
+    }
+    out.push(')');
+}
+
+fn binary_function(op: &BinaryOperator) -> Option<&'static str> {
+    Some(match op {
+        BinaryOperator::Plus => "plus",
+        BinaryOperator::Minus => "minus",
+        BinaryOperator::Multiply => "multiply",
+        BinaryOperator::Divide => "divide",
+        BinaryOperator::Modulo => "modulo",
+        BinaryOperator::Eq => "equals",
+        BinaryOperator::NotEq => "notEquals",
+        BinaryOperator::Lt => "less",
+        BinaryOperator::Gt => "greater",
+        BinaryOperator::LtEq => "lessOrEquals",
+        BinaryOperator::GtEq => "greaterOrEquals",
+        BinaryOperator::And => "and",
+        BinaryOperator::Or => "or",
+        BinaryOperator::StringConcat => "concat",
+        _ => return None,
+    })
+}
+
+/// Number literals as ClickHouse prints them: integers as written, floats in
+/// shortest form with a trailing `.` when whole (`1e9` is `1000000000.`).
+pub fn number_literal(text: &str) -> String {
+    if text.parse::<u64>().is_ok() {
+        return text.to_string();
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => {
+            let formatted = strata_formats_float(v);
+            if formatted.contains(['.', 'e']) { formatted } else { format!("{formatted}.") }
+        }
+        _ => text.to_string(),
+    }
+}
+
+fn strata_formats_float(v: f64) -> String {
+    use datafusion::arrow::array::Float64Array;
+    let array = Float64Array::from(vec![v]);
+    let mut out = String::new();
+    strata_formats::value::write_value(&array, 0, strata_formats::Style::Raw, Default::default(), &mut out);
+    out
+}
+
+fn write_value(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(text, _) => out.push_str(&number_literal(text)),
+        Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
+            out.push('\'');
+            for c in s.chars() {
+                match c {
+                    '\'' => out.push_str("\\'"),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\t' => out.push_str("\\t"),
+                    c => out.push(c),
+                }
+            }
+            out.push('\'');
+        }
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Null => out.push_str("NULL"),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn write_expr(expr: &Expr, out: &mut String) {
+    match expr {
+        Expr::Identifier(ident) => out.push_str(&ident.value),
+        Expr::CompoundIdentifier(parts) => {
+            let names: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
+            out.push_str(&names.join("."));
+        }
+        Expr::Value(v) => write_value(&v.value, out),
+        Expr::Nested(inner) => write_expr(inner, out),
+        Expr::UnaryOp { op: UnaryOperator::Minus, expr } => match expr.as_ref() {
+            Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
+                out.push('-');
+                write_value(&v.value, out);
+            }
+            inner => function("negate", &[inner], out),
+        },
+        Expr::UnaryOp { op: UnaryOperator::Not, expr } => function("not", &[expr], out),
+        Expr::UnaryOp { op: UnaryOperator::Plus, expr } => write_expr(expr, out),
+        Expr::BinaryOp { left, op, right } => match binary_function(op) {
+            Some(name) => function(name, &[left, right], out),
+            None => out.push_str(&expr.to_string()),
+        },
+        Expr::IsNull(inner) => function("isNull", &[inner], out),
+        Expr::IsNotNull(inner) => function("isNotNull", &[inner], out),
+        Expr::Between { expr, negated, low, high } => {
+            out.push_str(if *negated { "notBetween(" } else { "between(" });
+            write_expr(expr, out);
+            out.push_str(", ");
+            write_expr(low, out);
+            out.push_str(", ");
+            write_expr(high, out);
+            out.push(')');
+        }
+        Expr::Like { negated, expr, pattern, .. } => {
+            function(if *negated { "notLike" } else { "like" }, &[expr, pattern], out)
+        }
+        Expr::InList { expr, list, negated } => {
+            out.push_str(if *negated { "notIn(" } else { "in(" });
+            write_expr(expr, out);
+            out.push_str(", (");
+            for (i, item) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(item, out);
+            }
+            out.push_str("))");
+        }
+        Expr::Cast { kind: CastKind::Cast | CastKind::DoubleColon, expr, data_type, .. } => {
+            out.push_str("CAST(");
+            write_expr(expr, out);
+            out.push_str(&format!(", '{data_type}')"));
+        }
+        Expr::Array(array) => {
+            out.push('[');
+            for (i, item) in array.elem.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(item, out);
+            }
+            out.push(']');
+        }
+        Expr::Tuple(items) => {
+            out.push('(');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(item, out);
+            }
+            out.push(')');
+        }
+        Expr::Function(f) if f.over.is_none() && f.filter.is_none() => {
+            let name = f.name.to_string();
+            let FunctionArguments::List(list) = &f.args else {
+                out.push_str(&name);
+                out.push_str("()");
+                return;
+            };
+            let mut args: Vec<&Expr> = Vec::new();
+            for arg in &list.args {
+                match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(e),
+                    FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if name.eq_ignore_ascii_case("count") => {}
+                    _ => {
+                        out.push_str(&expr.to_string());
+                        return;
+                    }
+                }
+            }
+            let distinct = list.duplicate_treatment.is_some_and(|d| d.to_string() == "DISTINCT");
+            if distinct {
+                let mut joined = String::new();
+                function("", &args, &mut joined);
+                out.push_str(&format!("{name}(DISTINCT {}", &joined[1..]));
+            } else {
+                function(&name, &args, out);
+            }
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+
+    fn name_of(sql: &str) -> String {
+        let expr = Parser::new(&ClickHouseDialect {}).try_with_sql(sql).unwrap().parse_expr().unwrap();
+        column_name(&expr)
+    }
+
+    #[test]
+    fn names_follow_clickhouse() {
+        assert_eq!(name_of("number % 10000"), "modulo(number, 10000)");
+        assert_eq!(name_of("0 + (number % 10000)"), "plus(0, modulo(number, 10000))");
+        assert_eq!(name_of("count()"), "count()");
+        assert_eq!(name_of("count(*)"), "count()");
+        assert_eq!(name_of("1e9"), "1000000000.");
+        assert_eq!(name_of("1.5"), "1.5");
+        assert_eq!(name_of("-1"), "-1");
+        assert_eq!(name_of("'a''b'"), "'a\\'b'");
+        assert_eq!(name_of("toTypeName(1)"), "toTypeName(1)");
+        assert_eq!(name_of("[1, 2]"), "[1, 2]");
+        assert_eq!(name_of("a = 1 AND b"), "and(equals(a, 1), b)");
+    }
+}

@@ -1,0 +1,221 @@
+//! Parsing ClickHouse SQL text into statements.
+//!
+//! sqlparser's ClickHouse dialect does the parsing; this module turns its errors
+//! into SYNTAX_ERROR with the position and what was expected, and keeps each
+//! statement's source text for the query log and error messages.
+
+use datafusion::sql::sqlparser::ast::Statement;
+use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+use datafusion::sql::sqlparser::parser::{Parser, ParserError};
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use strata_common::{ErrorCode, Result, StrataError};
+
+/// Deepest expression nesting accepted; deeper input is a syntax error, not a stack overflow.
+const MAX_NESTING: usize = 256;
+
+/// A parsed statement with the text it came from.
+#[derive(Debug, Clone)]
+pub struct ParsedStatement {
+    pub statement: Statement,
+    pub text: String,
+}
+
+/// Splits `sql` into statements on top-level semicolons, keeping each statement's
+/// original text (a later statement's syntax error must not stop earlier ones).
+pub fn split_statements(sql: &str) -> Result<Vec<String>> {
+    Ok(statement_spans(sql)?.into_iter().map(|span| sql[span].trim().to_string()).collect())
+}
+
+/// Byte ranges of the statements in `sql`, each ending before its semicolon.
+pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
+    let dialect = ClickHouseDialect {};
+    let tokens = Tokenizer::new(&dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    let offset = |line: u64, column: u64| char_offset(sql, line, column);
+    let mut statements = Vec::new();
+    let mut begin: Option<usize> = None;
+    for token in &tokens {
+        match token.token {
+            Token::SemiColon => {
+                if let Some(b) = begin.take() {
+                    statements.push(b..offset(token.span.start.line, token.span.start.column));
+                }
+            }
+            Token::Whitespace(_) => {}
+            _ if begin.is_none() => begin = Some(offset(token.span.start.line, token.span.start.column)),
+            _ => {}
+        }
+    }
+    if let Some(b) = begin {
+        statements.push(b..sql.len());
+    }
+    Ok(statements)
+}
+
+/// `FORMAT` and `SETTINGS` clauses that end a query.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrailingClauses {
+    pub format: Option<String>,
+    /// (name, value as written, unquoted)
+    pub settings: Vec<(String, String)>,
+}
+
+/// Splits trailing `FORMAT name` and `SETTINGS k = v, ...` clauses off a query.
+/// They are found on tokens at parenthesis depth 0, and only where everything
+/// after them is such clauses, so a column named `format` is left alone.
+pub fn split_trailing_clauses(sql: &str) -> Result<(String, TrailingClauses)> {
+    let dialect = ClickHouseDialect {};
+    let tokens: Vec<TokenWithSpan> = Tokenizer::new(&dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?
+        .into_iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_) | Token::SemiColon))
+        .collect();
+    let mut depth = 0i32;
+    for (i, token) in tokens.iter().enumerate() {
+        match &token.token {
+            Token::LParen | Token::LBracket => depth += 1,
+            Token::RParen | Token::RBracket => depth -= 1,
+            Token::Word(w) if depth == 0 && matches!(w.keyword, Keyword::FORMAT | Keyword::SETTINGS) => {
+                if let Some(clauses) = parse_clauses(&tokens[i..]) {
+                    let cut = char_offset(sql, token.span.start.line, token.span.start.column);
+                    return Ok((sql[..cut].trim_end().to_string(), clauses));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((sql.to_string(), TrailingClauses::default()))
+}
+
+fn parse_clauses(tokens: &[TokenWithSpan]) -> Option<TrailingClauses> {
+    let mut clauses = TrailingClauses::default();
+    let mut i = 0;
+    let word = |t: Option<&TokenWithSpan>| match t.map(|t| &t.token) {
+        Some(Token::Word(w)) => Some(w.value.clone()),
+        _ => None,
+    };
+    while i < tokens.len() {
+        let Token::Word(w) = &tokens[i].token else { return None };
+        match w.keyword {
+            Keyword::FORMAT if clauses.format.is_none() => {
+                clauses.format = Some(word(tokens.get(i + 1))?);
+                i += 2;
+            }
+            Keyword::SETTINGS => {
+                i += 1;
+                loop {
+                    let name = word(tokens.get(i))?;
+                    if tokens.get(i + 1).map(|t| &t.token) != Some(&Token::Eq) {
+                        return None;
+                    }
+                    i += 2;
+                    let negative = tokens.get(i).map(|t| &t.token) == Some(&Token::Minus);
+                    if negative {
+                        i += 1;
+                    }
+                    let value = match tokens.get(i).map(|t| &t.token)? {
+                        Token::Number(n, _) => n.clone(),
+                        Token::SingleQuotedString(s) => s.clone(),
+                        Token::Word(w) => w.value.clone(),
+                        _ => return None,
+                    };
+                    clauses.settings.push((name, if negative { format!("-{value}") } else { value }));
+                    i += 1;
+                    if tokens.get(i).map(|t| &t.token) == Some(&Token::Comma) {
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(clauses)
+}
+
+/// The byte offset of a 1-based (line, column) character position.
+fn char_offset(sql: &str, line: u64, column: u64) -> usize {
+    let mut line_start = 0;
+    for _ in 1..line {
+        match sql[line_start..].find('\n') {
+            Some(i) => line_start += i + 1,
+            None => return sql.len(),
+        }
+    }
+    sql[line_start..].char_indices().nth(column.saturating_sub(1) as usize).map_or(sql.len(), |(i, _)| line_start + i)
+}
+
+/// Parses exactly one statement.
+pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = Parser::new(&dialect)
+        .with_recursion_limit(MAX_NESTING)
+        .try_with_sql(sql)
+        .map_err(|e| parser_error(sql, e))?;
+    let statement = parser.parse_statement().map_err(|e| parser_error(sql, e))?;
+    while parser.consume_token(&Token::SemiColon) {}
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax_error(
+            sql,
+            &format!("Expected end of query, found: {} at {}", next.token, next.span.start),
+        ));
+    }
+    Ok(ParsedStatement { statement, text: sql.to_string() })
+}
+
+fn parser_error(sql: &str, error: ParserError) -> StrataError {
+    match error {
+        ParserError::RecursionLimitExceeded => StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            format!("Maximum parse depth ({MAX_NESTING}) exceeded. Consider rising max_parser_depth parameter"),
+        ),
+        ParserError::TokenizerError(msg) | ParserError::ParserError(msg) => syntax_error(sql, &msg),
+    }
+}
+
+fn syntax_error(sql: &str, detail: &str) -> StrataError {
+    let shown: String = sql.chars().take(200).collect();
+    StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Syntax error: {detail}. In query: {shown}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_top_level_semicolons_only() {
+        let parts = split_statements("SELECT 1; SELECT ';' ;; SELECT 2").unwrap();
+        assert_eq!(parts, vec!["SELECT 1", "SELECT ';'", "SELECT 2"]);
+    }
+
+    #[test]
+    fn syntax_errors_carry_code_62_and_position() {
+        let err = parse_statement("SELEC 1").unwrap_err();
+        assert_eq!(err.code, ErrorCode::SYNTAX_ERROR);
+        let err = parse_statement("SELECT 1 FROM").unwrap_err();
+        assert_eq!(err.code, ErrorCode::SYNTAX_ERROR);
+        assert!(err.message.contains("Expected"), "{}", err.message);
+    }
+
+    #[test]
+    fn trailing_clauses_are_split_off() {
+        let (body, c) = split_trailing_clauses("SELECT 1 SETTINGS max_threads = 2, x = 'a' FORMAT JSON").unwrap();
+        assert_eq!(body, "SELECT 1");
+        assert_eq!(c.format.as_deref(), Some("JSON"));
+        assert_eq!(c.settings, vec![("max_threads".into(), "2".into()), ("x".into(), "a".into())]);
+        let (body, c) = split_trailing_clauses("SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)").unwrap();
+        assert_eq!(body, "SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)");
+        assert_eq!(c, TrailingClauses::default());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let sql = format!("SELECT {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert_eq!(parse_statement(&sql).unwrap_err().code, ErrorCode::SYNTAX_ERROR);
+    }
+}

@@ -1,0 +1,230 @@
+//! Rewrites of DataFusion's logical plan that give it ClickHouse's semantics,
+//! applied after SQL planning and before DataFusion's analyzer coerces types.
+//!
+//! - Integer literals take the smallest type that holds them (`10000` is UInt16,
+//!   `-1` is Int8), as ClickHouse types them.
+//! - `+ - * / %` and unary minus on numbers become ClickHouse's `plus`, `minus`,
+//!   ... with ClickHouse's result types (`number % 10000` is UInt16).
+//! - Aggregates ClickHouse never makes NULL for non-NULL input (`sum`, `min`,
+//!   `avg`, `any`, ...) get their default (0, or nan for `avg`) where DataFusion
+//!   would return NULL, i.e. over empty input.
+//!
+//! Output column names never change: a rewritten expression whose name would
+//! differ is aliased back to the name DataFusion planned.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
+use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::{BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit};
+use strata_functions::arithmetic::{self, ArithmeticOp};
+
+/// Applies the rewrites with the arithmetic functions found in `functions`.
+pub struct PlanRewriter {
+    functions: HashMap<String, Arc<ScalarUDF>>,
+}
+
+impl PlanRewriter {
+    pub fn new(functions: &[Arc<ScalarUDF>]) -> Self {
+        let wanted = ["plus", "minus", "multiply", "divide", "modulo", "negate"];
+        let functions = functions
+            .iter()
+            .filter(|f| wanted.contains(&f.name()))
+            .map(|f| (f.name().to_string(), Arc::clone(f)))
+            .collect();
+        PlanRewriter { functions }
+    }
+
+    pub fn rewrite(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+        let rewritten = plan.transform_up_with_subqueries(|node| self.rewrite_node(node))?;
+        Ok(rewritten.data)
+    }
+
+    fn rewrite_node(&self, node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+        if matches!(node, LogicalPlan::Limit(_) | LogicalPlan::TableScan(_) | LogicalPlan::Extension(_)) {
+            return Ok(Transformed::no(node));
+        }
+        let schema = input_schema(&node);
+        let keeps_names = matches!(node, LogicalPlan::Projection(_) | LogicalPlan::Aggregate(_) | LogicalPlan::Window(_));
+        let rewritten = node.map_expressions(|expr| {
+            let before = if keeps_names { Some(expr.schema_name().to_string()) } else { None };
+            let new = expr.transform_up(|e| self.rewrite_expr(e, &schema))?;
+            if !new.transformed {
+                return Ok(new);
+            }
+            match before {
+                Some(name) if new.data.schema_name().to_string() != name => {
+                    Ok(Transformed::yes(new.data.alias(name)))
+                }
+                _ => Ok(new),
+            }
+        })?;
+        let changed = rewritten.transformed;
+        let mut node = rewritten.data;
+        if changed {
+            node = node.recompute_schema()?;
+        }
+        if let LogicalPlan::Aggregate(_) = &node {
+            if let Some(wrapped) = default_empty_aggregates(&node, &schema)? {
+                return Ok(Transformed::yes(wrapped));
+            }
+        }
+        Ok(if changed { Transformed::yes(node) } else { Transformed::no(node) })
+    }
+
+    fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
+        let udf = Arc::clone(self.functions.get(name).expect("arithmetic functions are registered"));
+        Expr::ScalarFunction(ScalarFunction::new_udf(udf, args))
+    }
+
+    fn rewrite_expr(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
+        match expr {
+            Expr::Literal(ScalarValue::Int64(Some(v)), meta) => {
+                Ok(Transformed::yes(Expr::Literal(smallest_integer(v), meta)))
+            }
+            Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
+                let op_kind = match op {
+                    Operator::Plus => Some(ArithmeticOp::Plus),
+                    Operator::Minus => Some(ArithmeticOp::Minus),
+                    Operator::Multiply => Some(ArithmeticOp::Multiply),
+                    Operator::Divide => Some(ArithmeticOp::Divide),
+                    Operator::Modulo => Some(ArithmeticOp::Modulo),
+                    _ => None,
+                };
+                if let Some(kind) = op_kind {
+                    let (lt, rt) = (left.get_type(schema)?, right.get_type(schema)?);
+                    if arithmetic::supports(kind, &lt, &rt) {
+                        return Ok(Transformed::yes(self.call(kind.name(), vec![*left, *right])));
+                    }
+                }
+                Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right })))
+            }
+            Expr::Negative(inner) => {
+                let t = inner.get_type(schema)?;
+                if arithmetic::negate_result_type(&t).is_some() {
+                    Ok(Transformed::yes(self.call("negate", vec![*inner])))
+                } else {
+                    Ok(Transformed::no(Expr::Negative(inner)))
+                }
+            }
+            other => Ok(Transformed::no(other)),
+        }
+    }
+}
+
+/// ClickHouse types an integer literal by its value: the smallest unsigned type
+/// for non-negative values, the smallest signed type for negative ones.
+pub fn smallest_integer(v: i64) -> ScalarValue {
+    if v >= 0 {
+        let u = v as u64;
+        if u <= u64::from(u8::MAX) {
+            ScalarValue::UInt8(Some(u as u8))
+        } else if u <= u64::from(u16::MAX) {
+            ScalarValue::UInt16(Some(u as u16))
+        } else if u <= u64::from(u32::MAX) {
+            ScalarValue::UInt32(Some(u as u32))
+        } else {
+            ScalarValue::UInt64(Some(u))
+        }
+    } else if v >= i64::from(i8::MIN) {
+        ScalarValue::Int8(Some(v as i8))
+    } else if v >= i64::from(i16::MIN) {
+        ScalarValue::Int16(Some(v as i16))
+    } else if v >= i64::from(i32::MIN) {
+        ScalarValue::Int32(Some(v as i32))
+    } else {
+        ScalarValue::Int64(Some(v))
+    }
+}
+
+fn input_schema(node: &LogicalPlan) -> DFSchemaRef {
+    let inputs = node.inputs();
+    match inputs.as_slice() {
+        [] => Arc::new(DFSchema::empty()),
+        [one] => Arc::clone(one.schema()),
+        [first, rest @ ..] => {
+            let mut merged = first.schema().as_ref().clone();
+            for other in rest {
+                merged.merge(other.schema());
+            }
+            Arc::new(merged)
+        }
+    }
+}
+
+/// The value ClickHouse returns for an aggregate over no rows, where it is not NULL.
+fn empty_default(function: &str, data_type: &datafusion::arrow::datatypes::DataType) -> Option<ScalarValue> {
+    match function {
+        "avg" => Some(ScalarValue::Float64(Some(f64::NAN))),
+        "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
+            ScalarValue::new_default(data_type).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Wraps an Aggregate in a projection that replaces NULL results of aggregates
+/// over non-NULL input with ClickHouse's defaults, keeping names and qualifiers.
+fn default_empty_aggregates(node: &LogicalPlan, input: &DFSchemaRef) -> Result<Option<LogicalPlan>> {
+    let LogicalPlan::Aggregate(aggregate) = node else { return Ok(None) };
+    let schema = node.schema();
+    let groups = schema.fields().len() - aggregate.aggr_expr.len();
+    let mut changed = false;
+    let mut exprs = Vec::with_capacity(schema.fields().len());
+    for (i, (qualifier, field)) in schema.iter().enumerate() {
+        let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+        let replacement = if i >= groups && field.is_nullable() {
+            match unalias(&aggregate.aggr_expr[i - groups]) {
+                Expr::AggregateFunction(f) => {
+                    let inputs_non_null =
+                        f.params.args.iter().all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
+                    match empty_default(f.func.name(), field.data_type()) {
+                        Some(default) if inputs_non_null && f.params.filter.is_none() => Some(default),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match replacement {
+            Some(default) => {
+                changed = true;
+                let coalesced = datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
+                exprs.push(coalesced.alias_qualified(qualifier.cloned(), field.name()));
+            }
+            None => exprs.push(column),
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    Ok(Some(LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(node.clone()))?)))
+}
+
+fn unalias(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Alias(alias) => unalias(&alias.expr),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_literals_take_the_smallest_type() {
+        assert_eq!(smallest_integer(0), ScalarValue::UInt8(Some(0)));
+        assert_eq!(smallest_integer(255), ScalarValue::UInt8(Some(255)));
+        assert_eq!(smallest_integer(10_000), ScalarValue::UInt16(Some(10_000)));
+        assert_eq!(smallest_integer(400_000_000), ScalarValue::UInt32(Some(400_000_000)));
+        assert_eq!(smallest_integer(1 << 40), ScalarValue::UInt64(Some(1 << 40)));
+        assert_eq!(smallest_integer(-1), ScalarValue::Int8(Some(-1)));
+        assert_eq!(smallest_integer(-129), ScalarValue::Int16(Some(-129)));
+        assert_eq!(smallest_integer(i64::MIN), ScalarValue::Int64(Some(i64::MIN)));
+    }
+}

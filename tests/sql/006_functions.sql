@@ -1,0 +1,12 @@
+-- Hashes, readable formatting, conditionals.
+SELECT intHash32(1), intHash64(1), sipHash64('hello'), sipHash64(1);
+SELECT intHash64(number) FROM numbers(3);
+SELECT formatReadableSize(1234567890), formatReadableSize(0), formatReadableSize(100), formatReadableSize(1536);
+SELECT formatReadableQuantity(1234567890), formatReadableQuantity(999), formatReadableQuantity(1000);
+SELECT if(number > 1, 'big', 'small'), multiIf(number < 1, 'zero', number < 2, 'one', 'many') FROM numbers(3);
+SELECT toTypeName(if(number > 5, 1, 1000)) FROM numbers(1);
+SELECT if(number = 0, 0, 10 / number) FROM numbers(3);
+SELECT currentDatabase();
+SELECT SUM(number), COUNT(), Max(number) FROM numbers(4);
+SELECT no_such_function(1); -- { serverError UNKNOWN_FUNCTION }
+SELECT if(1, 2); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
