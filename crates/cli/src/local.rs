@@ -70,7 +70,10 @@ pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, Strin
 pub type Running = Arc<Mutex<Option<Arc<QueryContext>>>>;
 
 pub fn run(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("Cannot start the runtime: {e}");
@@ -165,7 +168,12 @@ struct BatchOptions {
     ignore_error: bool,
 }
 
-async fn run_batch(session: &mut Session, text: &str, options: &BatchOptions, running: &Running) -> ExitCode {
+async fn run_batch(
+    session: &mut Session,
+    text: &str,
+    options: &BatchOptions,
+    running: &Running,
+) -> ExitCode {
     let statements = match strata_sql::split_statements(text) {
         Ok(s) => s,
         Err(e) => {
@@ -175,7 +183,15 @@ async fn run_batch(session: &mut Session, text: &str, options: &BatchOptions, ru
     };
     let mut stdout = BufWriter::new(std::io::stdout().lock());
     for statement in statements {
-        match run_statement(session, &statement, options.default_format, &mut stdout, running).await {
+        match run_statement(
+            session,
+            &statement,
+            options.default_format,
+            &mut stdout,
+            running,
+        )
+        .await
+        {
             Ok(summary) => {
                 let _ = stdout.flush();
                 if options.time {
@@ -223,7 +239,11 @@ fn history_path() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".strata_history"))
 }
 
-async fn interactive_loop(session: &mut Session, default_format: OutputFormat, running: &Running) -> ExitCode {
+async fn interactive_loop(
+    session: &mut Session,
+    default_format: OutputFormat,
+    running: &Running,
+) -> ExitCode {
     let mut editor = match rustyline::DefaultEditor::new() {
         Ok(editor) => editor,
         Err(e) => {
@@ -235,14 +255,23 @@ async fn interactive_loop(session: &mut Session, default_format: OutputFormat, r
     if let Some(path) = &history {
         let _ = editor.load_history(path);
     }
-    println!("Strata {} local. Statements end with ';'. Type exit or quit to leave.\n", strata_engine::session::VERSION);
+    println!(
+        "Strata {} local. Statements end with ';'. Type exit or quit to leave.\n",
+        strata_engine::session::VERSION
+    );
     let mut buffer = String::new();
     loop {
-        let prompt = if buffer.is_empty() { "strata :) " } else { ":-] " };
+        let prompt = if buffer.is_empty() {
+            "strata :) "
+        } else {
+            ":-] "
+        };
         match editor.readline(prompt) {
             Ok(line) => {
                 let trimmed = line.trim();
-                if buffer.is_empty() && ["exit", "quit", "exit;", "quit;", "q", "\\q"].contains(&trimmed) {
+                if buffer.is_empty()
+                    && ["exit", "quit", "exit;", "quit;", "q", "\\q"].contains(&trimmed)
+                {
                     break;
                 }
                 if !buffer.is_empty() {
@@ -271,7 +300,12 @@ async fn interactive_loop(session: &mut Session, default_format: OutputFormat, r
     ExitCode::SUCCESS
 }
 
-async fn run_interactive(session: &mut Session, text: &str, default_format: OutputFormat, running: &Running) {
+async fn run_interactive(
+    session: &mut Session,
+    text: &str,
+    default_format: OutputFormat,
+    running: &Running,
+) {
     let statements = match strata_sql::split_statements(text) {
         Ok(s) => s,
         Err(e) => {
@@ -294,13 +328,31 @@ mod tests {
 
     #[test]
     fn settings_are_taken_from_the_command_line() {
-        let args: Vec<String> =
-            ["strata", "local", "--max_threads=2", "-q", "SELECT 1", "--max_block_size", "100", "--format", "JSON"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+        let args: Vec<String> = [
+            "strata",
+            "local",
+            "--max_threads=2",
+            "-q",
+            "SELECT 1",
+            "--max_block_size",
+            "100",
+            "--format",
+            "JSON",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let (rest, settings) = split_setting_args(args);
-        assert_eq!(rest, vec!["strata", "local", "-q", "SELECT 1", "--format", "JSON"]);
-        assert_eq!(settings, vec![("max_threads".into(), "2".into()), ("max_block_size".into(), "100".into())]);
+        assert_eq!(
+            rest,
+            vec!["strata", "local", "-q", "SELECT 1", "--format", "JSON"]
+        );
+        assert_eq!(
+            settings,
+            vec![
+                ("max_threads".into(), "2".into()),
+                ("max_block_size".into(), "100".into())
+            ]
+        );
     }
 }

@@ -7,7 +7,11 @@ use clap::{Parser, Subcommand};
 use strata_cli::local;
 
 #[derive(Parser)]
-#[command(name = "strata", version, about = "Strata: a ClickHouse-compatible analytical database")]
+#[command(
+    name = "strata",
+    version,
+    about = "Strata: a ClickHouse-compatible analytical database"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

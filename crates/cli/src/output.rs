@@ -8,19 +8,9 @@ use futures::StreamExt;
 use strata_common::Result;
 use strata_engine::{QueryContext, QueryResult};
 use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
-use strata_functions::misc::{readable_quantity, readable_size};
-
-/// Sizes in powers of 1000, as ClickHouse reports bytes processed.
-fn decimal_size(bytes: f64) -> String {
-    const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
-    let mut value = bytes;
-    let mut unit = 0;
-    while value.abs() >= 1000.0 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{value:.2} {}", UNITS[unit])
-}
+use strata_functions::misc::{
+    readable_decimal_size as decimal_size, readable_quantity, readable_size,
+};
 
 /// What a finished statement reports.
 pub struct Summary {
@@ -61,7 +51,10 @@ impl Summary {
                 decimal_size(per_second(self.bytes_read as f64)),
             ));
         }
-        text.push_str(&format!("\nPeak memory usage: {}.", readable_size(self.peak_memory as f64)));
+        text.push_str(&format!(
+            "\nPeak memory usage: {}.",
+            readable_size(self.peak_memory as f64)
+        ));
         text
     }
 }
@@ -71,20 +64,37 @@ pub fn format_options(query: &QueryContext) -> FormatOptions {
     FormatOptions {
         pretty_max_rows: settings.get_u64("output_format_pretty_max_rows") as usize,
         pretty_row_numbers: settings.get_bool("output_format_pretty_row_numbers"),
-        csv_delimiter: settings.get_string("format_csv_delimiter").bytes().next().unwrap_or(b','),
-        values: ValueOptions { json_quote_64bit_integers: settings.get_bool("output_format_json_quote_64bit_integers") },
+        csv_delimiter: settings
+            .get_string("format_csv_delimiter")
+            .bytes()
+            .next()
+            .unwrap_or(b','),
+        values: ValueOptions {
+            json_quote_64bit_integers: settings.get_bool("output_format_json_quote_64bit_integers"),
+        },
     }
 }
 
 /// Streams `result` to `out` in `format`; returns the number of rows written.
 /// A progress line is drawn on stderr while the query runs longer than half a
 /// second, when stderr is a terminal.
-pub async fn write_result(mut result: QueryResult, default_format: OutputFormat, out: &mut dyn Write) -> Result<u64> {
+pub async fn write_result(
+    mut result: QueryResult,
+    default_format: OutputFormat,
+    out: &mut dyn Write,
+) -> Result<u64> {
     let format = result.format.unwrap_or(default_format);
     let query = Arc::clone(&result.query);
-    let progress = std::io::stderr().is_terminal().then(|| spawn_progress(Arc::clone(&query)));
+    let progress = std::io::stderr()
+        .is_terminal()
+        .then(|| spawn_progress(Arc::clone(&query)));
     let outcome = async {
-        let mut writer = new_writer(format, Arc::clone(&result.schema), format_options(&query), out)?;
+        let mut writer = new_writer(
+            format,
+            Arc::clone(&result.schema),
+            format_options(&query),
+            out,
+        )?;
         let mut rows = 0u64;
         while let Some(batch) = result.stream.next().await {
             let batch = batch?;

@@ -29,7 +29,10 @@ fn expected_error(sql: &str, end: usize) -> Option<String> {
     let rest = &sql[end..];
     let line = rest.split('\n').next().unwrap_or("");
     let start = line.find("serverError")?;
-    let name = line[start + "serverError".len()..].trim().trim_end_matches('}').trim();
+    let name = line[start + "serverError".len()..]
+        .trim()
+        .trim_end_matches('}')
+        .trim();
     Some(name.to_string())
 }
 
@@ -47,18 +50,35 @@ async fn run_file(path: &Path) -> Result<(), String> {
         let statement = sql[span.clone()].trim();
         let expected = expected_error(&sql, span.end + 1);
         let mut statement_output = Vec::new();
-        let result = run_statement(&mut session, statement, OutputFormat::TabSeparated, &mut statement_output, &running).await;
+        let result = run_statement(
+            &mut session,
+            statement,
+            OutputFormat::TabSeparated,
+            &mut statement_output,
+            &running,
+        )
+        .await;
         match (result, expected) {
             (Ok(_), None) => output.extend_from_slice(&statement_output),
-            (Ok(_), Some(name)) => return Err(format!("`{statement}` succeeded but should fail with {name}")),
+            (Ok(_), Some(name)) => {
+                return Err(format!(
+                    "`{statement}` succeeded but should fail with {name}"
+                ));
+            }
             (Err(e), None) => return Err(format!("`{statement}` failed: {e}")),
             (Err(e), Some(name)) if e.code.name == name => {}
-            (Err(e), Some(name)) => return Err(format!("`{statement}` should fail with {name}, got: {e}")),
+            (Err(e), Some(name)) => {
+                return Err(format!("`{statement}` should fail with {name}, got: {e}"));
+            }
         }
     }
     let actual = String::from_utf8_lossy(&output);
     if actual != reference {
-        return Err(format!("output differs from {}:\n{}", reference_path.display(), diff(&reference, &actual)));
+        return Err(format!(
+            "output differs from {}:\n{}",
+            reference_path.display(),
+            diff(&reference, &actual)
+        ));
     }
     Ok(())
 }
@@ -69,7 +89,13 @@ fn diff(expected: &str, actual: &str) -> String {
     for i in 0..e.len().max(a.len()) {
         let (x, y) = (e.get(i).copied(), a.get(i).copied());
         if x != y {
-            text.push_str(&format!("  line {}: expected {:?}\n  line {}:   actual {:?}\n", i + 1, x, i + 1, y));
+            text.push_str(&format!(
+                "  line {}: expected {:?}\n  line {}:   actual {:?}\n",
+                i + 1,
+                x,
+                i + 1,
+                y
+            ));
         }
     }
     text
@@ -77,12 +103,19 @@ fn diff(expected: &str, actual: &str) -> String {
 
 #[test]
 fn sql_files_match_their_references() {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     let files = test_files();
     assert!(!files.is_empty(), "no SQL tests found");
     let mut failures = Vec::new();
     for file in &files {
-        let name = file.file_name().expect("file name").to_string_lossy().to_string();
+        let name = file
+            .file_name()
+            .expect("file name")
+            .to_string_lossy()
+            .to_string();
         match runtime.block_on(run_file(file)) {
             Ok(()) => println!("ok   {name}"),
             Err(e) => {
@@ -91,5 +124,10 @@ fn sql_files_match_their_references() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} SQL files failed: {failures:?}", failures.len(), files.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} SQL files failed: {failures:?}",
+        failures.len(),
+        files.len()
+    );
 }

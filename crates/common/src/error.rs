@@ -70,6 +70,7 @@ error_codes! {
     TOO_MANY_ROWS = 158,
     TIMEOUT_EXCEEDED = 159,
     READONLY = 164,
+    TOO_DEEP_AST = 167,
     MULTIPLE_EXPRESSIONS_FOR_ALIAS = 179,
     ILLEGAL_AGGREGATION = 184,
     NOT_AN_AGGREGATE = 215,
@@ -103,7 +104,10 @@ pub type Result<T, E = StrataError> = std::result::Result<T, E>;
 
 impl StrataError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        StrataError { code, message: message.into() }
+        StrataError {
+            code,
+            message: message.into(),
+        }
     }
 
     /// Wraps this error for transport through DataFusion, which gives it back
@@ -133,10 +137,13 @@ impl StrataError {
             DataFusionError::Collection(mut errors) if !errors.is_empty() => {
                 Self::from_datafusion(errors.remove(0))
             }
-            DataFusionError::SQL(err, _) => Self::new(ErrorCode::SYNTAX_ERROR, format!("Syntax error: {err}")),
-            DataFusionError::ResourcesExhausted(msg) => {
-                Self::new(ErrorCode::MEMORY_LIMIT_EXCEEDED, format!("Memory limit exceeded: {msg}"))
+            DataFusionError::SQL(err, _) => {
+                Self::new(ErrorCode::SYNTAX_ERROR, format!("Syntax error: {err}"))
             }
+            DataFusionError::ResourcesExhausted(msg) => Self::new(
+                ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                format!("Memory limit exceeded: {msg}"),
+            ),
             DataFusionError::SchemaError(err, _) => {
                 Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string()))
             }
@@ -148,14 +155,19 @@ impl StrataError {
                     Self::classify_message(ErrorKind::Execution, &msg)
                 }
             }
-            DataFusionError::NotImplemented(msg) => {
-                Self::new(ErrorCode::NOT_IMPLEMENTED, format!("Not implemented: {}", strip_backtrace(&msg)))
+            DataFusionError::NotImplemented(msg) => Self::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("Not implemented: {}", strip_backtrace(&msg)),
+            ),
+            DataFusionError::Plan(msg) => {
+                Self::classify_message(ErrorKind::Plan, &strip_backtrace(&msg))
             }
-            DataFusionError::Plan(msg) => Self::classify_message(ErrorKind::Plan, &strip_backtrace(&msg)),
             DataFusionError::Execution(msg) => {
                 Self::classify_message(ErrorKind::Execution, &strip_backtrace(&msg))
             }
-            other => Self::classify_message(ErrorKind::Execution, &strip_backtrace(&other.to_string())),
+            other => {
+                Self::classify_message(ErrorKind::Execution, &strip_backtrace(&other.to_string()))
+            }
         }
     }
 
@@ -164,7 +176,9 @@ impl StrataError {
             ErrorCode::UNKNOWN_TABLE
         } else if msg.starts_with("Invalid function") || msg.contains("Unknown function") {
             ErrorCode::UNKNOWN_FUNCTION
-        } else if msg.contains("No field named") || msg.contains("not found in") && msg.contains("column") {
+        } else if msg.contains("No field named")
+            || msg.contains("not found in") && msg.contains("column")
+        {
             ErrorCode::UNKNOWN_IDENTIFIER
         } else if msg.contains("Ambiguous reference") || msg.contains("ambiguous") {
             ErrorCode::AMBIGUOUS_COLUMN_NAME
@@ -180,9 +194,14 @@ impl StrataError {
             || msg.contains("only supports signed numeric")
         {
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
-        } else if msg.contains("Cannot cast") || msg.contains("Unsupported CAST") || msg.contains("Cast error") {
+        } else if msg.contains("Cannot cast")
+            || msg.contains("Unsupported CAST")
+            || msg.contains("Cast error")
+        {
             ErrorCode::CANNOT_CONVERT_TYPE
-        } else if msg.contains("must appear in the GROUP BY clause") || msg.contains("is not in GROUP BY") {
+        } else if msg.contains("must appear in the GROUP BY clause")
+            || msg.contains("is not in GROUP BY")
+        {
             ErrorCode::NOT_AN_AGGREGATE
         } else if msg.contains("Projections require unique expression names") {
             ErrorCode::MULTIPLE_EXPRESSIONS_FOR_ALIAS
@@ -214,7 +233,11 @@ fn strip_backtrace(msg: &str) -> String {
 impl fmt::Display for StrataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message = self.message.trim_end_matches('.');
-        write!(f, "Code: {}. DB::Exception: {}. ({})", self.code.code, message, self.code.name)
+        write!(
+            f,
+            "Code: {}. DB::Exception: {}. ({})",
+            self.code.code, message, self.code.name
+        )
     }
 }
 
@@ -253,13 +276,17 @@ mod tests {
     #[test]
     fn display_matches_clickhouse_shape() {
         let e = StrataError::new(ErrorCode::UNKNOWN_TABLE, "Table default.t does not exist.");
-        assert_eq!(e.to_string(), "Code: 60. DB::Exception: Table default.t does not exist. (UNKNOWN_TABLE)");
+        assert_eq!(
+            e.to_string(),
+            "Code: 60. DB::Exception: Table default.t does not exist. (UNKNOWN_TABLE)"
+        );
     }
 
     #[test]
     fn strata_errors_survive_a_trip_through_datafusion() {
         let original = StrataError::new(ErrorCode::UNKNOWN_SETTING, "Unknown setting 'x'");
-        let df = DataFusionError::Context("ctx".into(), Box::new(original.clone().into_datafusion()));
+        let df =
+            DataFusionError::Context("ctx".into(), Box::new(original.clone().into_datafusion()));
         assert_eq!(StrataError::from_datafusion(df), original);
     }
 

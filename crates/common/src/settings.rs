@@ -207,7 +207,9 @@ impl Settings {
     /// `max_threads` resolved to a thread count.
     pub fn max_threads(&self) -> usize {
         match self.get_u64("max_threads") {
-            0 => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            0 => std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
             n => n as usize,
         }
     }
@@ -218,13 +220,20 @@ impl Settings {
 }
 
 fn unknown_setting(name: &str) -> StrataError {
-    StrataError::new(ErrorCode::UNKNOWN_SETTING, format!("Unknown setting '{name}'"))
+    StrataError::new(
+        ErrorCode::UNKNOWN_SETTING,
+        format!("Unknown setting '{name}'"),
+    )
 }
 
 fn bad_value(def: &SettingDef, value: &str) -> StrataError {
     StrataError::new(
         ErrorCode::CANNOT_PARSE_TEXT,
-        format!("Cannot parse '{value}' as {} for setting '{}'", def.kind.type_name(), def.name),
+        format!(
+            "Cannot parse '{value}' as {} for setting '{}'",
+            def.kind.type_name(),
+            def.name
+        ),
     )
 }
 
@@ -236,12 +245,16 @@ fn parse_value(def: &SettingDef, value: &str) -> Result<SettingValue> {
             "0" | "false" => Ok(SettingValue::Bool(false)),
             _ => Err(bad_value(def, value)),
         },
-        SettingKind::UInt64 => parse_u64(trimmed).map(SettingValue::UInt64).ok_or_else(|| bad_value(def, value)),
+        SettingKind::UInt64 => parse_u64(trimmed)
+            .map(SettingValue::UInt64)
+            .ok_or_else(|| bad_value(def, value)),
         SettingKind::MaxThreads => {
             if trimmed.eq_ignore_ascii_case("auto") {
                 Ok(SettingValue::UInt64(0))
             } else {
-                parse_u64(trimmed).map(SettingValue::UInt64).ok_or_else(|| bad_value(def, value))
+                parse_u64(trimmed)
+                    .map(SettingValue::UInt64)
+                    .ok_or_else(|| bad_value(def, value))
             }
         }
         SettingKind::Float => trimmed
@@ -261,7 +274,11 @@ fn parse_value(def: &SettingDef, value: &str) -> Result<SettingValue> {
                     format!(
                         "Unexpected value of {}: '{value}'. Must be one of [{}]",
                         def.name,
-                        words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", ")
+                        words
+                            .iter()
+                            .map(|w| format!("'{w}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 ))
             }
@@ -285,7 +302,12 @@ mod tests {
     #[test]
     fn registry_is_sorted_and_defaults_parse() {
         for pair in SETTINGS.windows(2) {
-            assert!(pair[0].name < pair[1].name, "{} before {}", pair[0].name, pair[1].name);
+            assert!(
+                pair[0].name < pair[1].name,
+                "{} before {}",
+                pair[0].name,
+                pair[1].name
+            );
         }
         for def in SETTINGS {
             parse_value(def, def.default).unwrap();
@@ -295,7 +317,10 @@ mod tests {
     #[test]
     fn set_validates_names_and_values() {
         let mut s = Settings::default();
-        assert_eq!(s.set("no_such_setting", "1").unwrap_err().code, ErrorCode::UNKNOWN_SETTING);
+        assert_eq!(
+            s.set("no_such_setting", "1").unwrap_err().code,
+            ErrorCode::UNKNOWN_SETTING
+        );
         assert!(s.set("max_threads", "lots").is_err());
         s.set("max_threads", "3").unwrap();
         assert_eq!(s.max_threads(), 3);

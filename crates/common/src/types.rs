@@ -51,12 +51,20 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
             format!("Decimal({p}, {s})")
         }
         DataType::Decimal256(p, s) => format!("Decimal({p}, {s})"),
-        DataType::List(f) | DataType::LargeList(f) | DataType::FixedSizeList(f, _) | DataType::ListView(f) => {
-            format!("Array({})", clickhouse_type_name(f.data_type(), f.is_nullable()))
+        DataType::List(f)
+        | DataType::LargeList(f)
+        | DataType::FixedSizeList(f, _)
+        | DataType::ListView(f) => {
+            format!(
+                "Array({})",
+                clickhouse_type_name(f.data_type(), f.is_nullable())
+            )
         }
         DataType::Struct(fields) => {
-            let parts: Vec<String> =
-                fields.iter().map(|f| clickhouse_type_name(f.data_type(), f.is_nullable())).collect();
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
+                .collect();
             format!("Tuple({})", parts.join(", "))
         }
         DataType::Map(entries, _) => match entries.data_type() {
@@ -84,7 +92,11 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
 fn can_be_inside_nullable(data_type: &DataType) -> bool {
     !matches!(
         data_type,
-        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) | DataType::Struct(_) | DataType::Map(..)
+        DataType::List(_)
+            | DataType::LargeList(_)
+            | DataType::FixedSizeList(..)
+            | DataType::Struct(_)
+            | DataType::Map(..)
     )
 }
 
@@ -97,7 +109,10 @@ pub struct ColumnType {
 
 /// Parses a ClickHouse type name such as `Nullable(UInt64)` or `Array(String)`.
 pub fn parse_clickhouse_type(name: &str) -> Result<ColumnType> {
-    let mut parser = TypeParser { input: name, pos: 0 };
+    let mut parser = TypeParser {
+        input: name,
+        pos: 0,
+    };
     let parsed = parser.parse_type()?;
     parser.skip_ws();
     if parser.pos != name.len() {
@@ -107,7 +122,10 @@ pub fn parse_clickhouse_type(name: &str) -> Result<ColumnType> {
 }
 
 fn unknown_type(name: &str) -> StrataError {
-    StrataError::new(ErrorCode::UNKNOWN_TYPE, format!("Unknown data type family: {name}"))
+    StrataError::new(
+        ErrorCode::UNKNOWN_TYPE,
+        format!("Unknown data type family: {name}"),
+    )
 }
 
 struct TypeParser<'a> {
@@ -146,7 +164,11 @@ impl TypeParser<'_> {
     }
 
     fn expect(&mut self, ch: char) -> Result<()> {
-        if self.eat(ch) { Ok(()) } else { Err(unknown_type(self.input)) }
+        if self.eat(ch) {
+            Ok(())
+        } else {
+            Err(unknown_type(self.input))
+        }
     }
 
     fn number(&mut self) -> Result<u64> {
@@ -155,7 +177,9 @@ impl TypeParser<'_> {
         while self.input[self.pos..].starts_with(|c: char| c.is_ascii_digit()) {
             self.pos += 1;
         }
-        self.input[start..self.pos].parse().map_err(|_| unknown_type(self.input))
+        self.input[start..self.pos]
+            .parse()
+            .map_err(|_| unknown_type(self.input))
     }
 
     fn quoted(&mut self) -> Result<String> {
@@ -172,13 +196,21 @@ impl TypeParser<'_> {
 
     fn parse_type(&mut self) -> Result<ColumnType> {
         let name = self.ident().to_string();
-        let plain = |data_type| Ok(ColumnType { data_type, nullable: false });
+        let plain = |data_type| {
+            Ok(ColumnType {
+                data_type,
+                nullable: false,
+            })
+        };
         match name.to_ascii_lowercase().as_str() {
             "nullable" => {
                 self.expect('(')?;
                 let inner = self.parse_type()?;
                 self.expect(')')?;
-                Ok(ColumnType { data_type: inner.data_type, nullable: true })
+                Ok(ColumnType {
+                    data_type: inner.data_type,
+                    nullable: true,
+                })
             }
             "lowcardinality" => {
                 self.expect('(')?;
@@ -190,14 +222,22 @@ impl TypeParser<'_> {
                 self.expect('(')?;
                 let inner = self.parse_type()?;
                 self.expect(')')?;
-                plain(DataType::List(Arc::new(Field::new("item", inner.data_type, inner.nullable))))
+                plain(DataType::List(Arc::new(Field::new(
+                    "item",
+                    inner.data_type,
+                    inner.nullable,
+                ))))
             }
             "tuple" => {
                 self.expect('(')?;
                 let mut fields = Vec::new();
                 loop {
                     let item = self.parse_type()?;
-                    fields.push(Field::new(format!("{}", fields.len() + 1), item.data_type, item.nullable));
+                    fields.push(Field::new(
+                        format!("{}", fields.len() + 1),
+                        item.data_type,
+                        item.nullable,
+                    ));
                     if !self.eat(',') {
                         break;
                     }
@@ -216,7 +256,11 @@ impl TypeParser<'_> {
                 self.expect('(')?;
                 let first = self.number()? as u8;
                 let (precision, scale) = if lower == "decimal" {
-                    let scale = if self.eat(',') { self.number()? as i8 } else { 0 };
+                    let scale = if self.eat(',') {
+                        self.number()? as i8
+                    } else {
+                        0
+                    };
                     (first, scale)
                 } else {
                     let precision = match lower.as_str() {
@@ -247,7 +291,11 @@ impl TypeParser<'_> {
             "datetime64" => {
                 self.expect('(')?;
                 let precision = self.number()?;
-                let tz = if self.eat(',') { Some(self.quoted()?.into()) } else { None };
+                let tz = if self.eat(',') {
+                    Some(self.quoted()?.into())
+                } else {
+                    None
+                };
                 self.expect(')')?;
                 let unit = match precision {
                     0 => TimeUnit::Second,
@@ -271,7 +319,10 @@ impl TypeParser<'_> {
             "bool" | "boolean" => plain(DataType::Boolean),
             "date" | "date32" => plain(DataType::Date32),
             "uuid" => plain(DataType::FixedSizeBinary(16)),
-            "nothing" => Ok(ColumnType { data_type: DataType::Null, nullable: true }),
+            "nothing" => Ok(ColumnType {
+                data_type: DataType::Null,
+                nullable: true,
+            }),
             _ => Err(unknown_type(self.input)),
         }
     }
@@ -299,7 +350,10 @@ mod tests {
             "Bool",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
-            assert_eq!(clickhouse_type_name(&parsed.data_type, parsed.nullable), name);
+            assert_eq!(
+                clickhouse_type_name(&parsed.data_type, parsed.nullable),
+                name
+            );
         }
     }
 

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use datafusion::common::{DataFusionError, Result};
-use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryPool, MemoryReservation};
+use datafusion::execution::memory_pool::{
+    MemoryConsumer, MemoryLimit, MemoryPool, MemoryReservation,
+};
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, StrataError};
 use strata_functions::misc::readable_size;
@@ -69,7 +71,10 @@ impl QueryContext {
     /// call this between blocks so a long query stops promptly.
     pub fn check(&self) -> Result<()> {
         if self.cancelled.load(Ordering::Relaxed) {
-            return Err(StrataError::new(ErrorCode::QUERY_WAS_CANCELLED, "Query was cancelled").into_datafusion());
+            return Err(
+                StrataError::new(ErrorCode::QUERY_WAS_CANCELLED, "Query was cancelled")
+                    .into_datafusion(),
+            );
         }
         if let Some(limit) = self.deadline {
             let elapsed = self.started.elapsed();
@@ -100,7 +105,11 @@ pub struct QueryMemoryPool {
 
 impl QueryMemoryPool {
     pub fn new(limit: Option<usize>) -> Self {
-        QueryMemoryPool { limit, reserved: AtomicUsize::new(0), peak: AtomicUsize::new(0) }
+        QueryMemoryPool {
+            limit,
+            reserved: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+        }
     }
 
     pub fn peak(&self) -> usize {
@@ -114,7 +123,12 @@ impl QueryMemoryPool {
 
 impl std::fmt::Display for QueryMemoryPool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "QueryMemoryPool(reserved={}, peak={})", self.reserved(), self.peak())
+        write!(
+            f,
+            "QueryMemoryPool(reserved={}, peak={})",
+            self.reserved(),
+            self.peak()
+        )
     }
 }
 
@@ -150,7 +164,12 @@ impl MemoryPool for QueryMemoryPool {
                     ))));
                 }
             }
-            match self.reserved.compare_exchange_weak(current, wanted, Ordering::Relaxed, Ordering::Relaxed) {
+            match self.reserved.compare_exchange_weak(
+                current,
+                wanted,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
                 Ok(_) => {
                     self.note_peak(wanted);
                     return Ok(());
@@ -185,7 +204,10 @@ mod tests {
         a.try_grow(600).unwrap();
         let b = MemoryConsumer::new("b").register(&pool);
         let err = b.try_grow(600).unwrap_err();
-        assert_eq!(StrataError::from(err).code, ErrorCode::MEMORY_LIMIT_EXCEEDED);
+        assert_eq!(
+            StrataError::from(err).code,
+            ErrorCode::MEMORY_LIMIT_EXCEEDED
+        );
         a.shrink(500);
         b.try_grow(600).unwrap();
         assert_eq!(pool.reserved(), 700);

@@ -11,25 +11,31 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
-use datafusion::catalog::{CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider};
+use datafusion::catalog::{
+    CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider,
+};
+use datafusion::execution::FunctionRegistry;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
-use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{ExecutionPlan, collect, displayable, execute_stream};
 use datafusion::prelude::SessionConfig;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Query, Set, ShowCreateObject, Statement, Use, Value,
+    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Query, Set, ShowCreateObject,
+    Statement, Use, Value,
 };
 use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
-use strata_sql::{AstContext, PlanRewriter, TrailingClauses, parse_statement, rewrite_statement, split_trailing_clauses};
+use strata_sql::{
+    AstContext, PlanRewriter, TrailingClauses, parse_statement, rewrite_statement,
+    split_trailing_clauses,
+};
 
 use crate::query_context::QueryContext;
 use crate::sources::memory_table::MemoryTable;
@@ -37,7 +43,14 @@ use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
-pub const SQL_LEVEL_FUNCTIONS: &[&str] = &["if", "multiIf", "getSetting", "getServerSetting", "currentDatabase", "version"];
+pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
+    "if",
+    "multiIf",
+    "getSetting",
+    "getServerSetting",
+    "currentDatabase",
+    "version",
+];
 
 pub const DEFAULT_DATABASE: &str = "default";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -59,8 +72,14 @@ impl Engine {
         for kind in SystemTableKind::ALL {
             system.register_table(kind.name().to_string(), Arc::new(SystemTable::new(kind)))?;
         }
-        system.register_table("numbers".to_string(), Arc::new(NumbersTable::new(Generator::Numbers, 0, None, false)))?;
-        system.register_table("zeros".to_string(), Arc::new(NumbersTable::new(Generator::Zeros, 0, None, false)))?;
+        system.register_table(
+            "numbers".to_string(),
+            Arc::new(NumbersTable::new(Generator::Numbers, 0, None, false)),
+        )?;
+        system.register_table(
+            "zeros".to_string(),
+            Arc::new(NumbersTable::new(Generator::Zeros, 0, None, false)),
+        )?;
         catalog.register_schema(SYSTEM_DATABASE, system)?;
         catalog.register_schema(DEFAULT_DATABASE, Arc::new(MemorySchemaProvider::new()))?;
 
@@ -72,9 +91,17 @@ impl Engine {
         // A single-stream source (`numbers`, a Memory table) stays one ordered stream,
         // as in ClickHouse, so `LIMIT` without `ORDER BY` returns its first rows;
         // parallel sources (`numbers_mt`) bring their own partitions.
-        config.options_mut().optimizer.enable_round_robin_repartition = false;
-        let mut state = SessionStateBuilder::new().with_config(config).with_default_features().build();
-        state.catalog_list().register_catalog(CATALOG.to_string(), Arc::clone(&catalog));
+        config
+            .options_mut()
+            .optimizer
+            .enable_round_robin_repartition = false;
+        let mut state = SessionStateBuilder::new()
+            .with_config(config)
+            .with_default_features()
+            .build();
+        state
+            .catalog_list()
+            .register_catalog(CATALOG.to_string(), Arc::clone(&catalog));
 
         let scalar = strata_functions::scalar_functions();
         for udf in &scalar {
@@ -89,7 +116,10 @@ impl Engine {
             let name = function.name().to_string();
             table_functions.insert(
                 name.clone(),
-                Arc::new(datafusion::catalog::TableFunction::new(name, Arc::new(function))),
+                Arc::new(datafusion::catalog::TableFunction::new(
+                    name,
+                    Arc::new(function),
+                )),
             );
         }
         let base = builder.build();
@@ -113,7 +143,13 @@ impl Engine {
             ("max_server_memory_usage", "0".to_string()),
             ("max_server_memory_usage_to_ram_ratio", "0.9".to_string()),
         ];
-        Ok(Arc::new(Engine { rewriter: PlanRewriter::new(&scalar), base, catalog, function_names, server_settings }))
+        Ok(Arc::new(Engine {
+            rewriter: PlanRewriter::new(&scalar),
+            base,
+            catalog,
+            function_names,
+            server_settings,
+        }))
     }
 
     fn resolve_function(&self, name: &str) -> Option<String> {
@@ -130,7 +166,10 @@ impl Engine {
     }
 
     fn server_setting(&self, name: &str) -> Option<String> {
-        self.server_settings.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone())
+        self.server_settings
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
     }
 
     /// A DataFusion state for one query: its settings, memory pool and counters.
@@ -143,12 +182,21 @@ impl Engine {
             .with_extension(Arc::clone(query));
         config.options_mut().catalog.default_schema = query.current_database.clone();
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
-        let runtime = RuntimeEnvBuilder::new().with_memory_pool(pool).build_arc()?;
-        Ok(SessionStateBuilder::new_from_existing(self.base.clone()).with_config(config).with_runtime_env(runtime).build())
+        let runtime = RuntimeEnvBuilder::new()
+            .with_memory_pool(pool)
+            .build_arc()?;
+        Ok(SessionStateBuilder::new_from_existing(self.base.clone())
+            .with_config(config)
+            .with_runtime_env(runtime)
+            .build())
     }
 
     pub fn new_session(self: &Arc<Self>) -> Session {
-        Session { engine: Arc::clone(self), settings: Settings::default(), current_database: DEFAULT_DATABASE.to_string() }
+        Session {
+            engine: Arc::clone(self),
+            settings: Settings::default(),
+            current_database: DEFAULT_DATABASE.to_string(),
+        }
     }
 }
 
@@ -204,9 +252,14 @@ fn strings_result(column: &str, rows: Vec<String>) -> Result<(SchemaRef, Vec<Rec
 /// Splits the first word off `text` if it is one of `words` (case-insensitive).
 fn strip_keyword<'a>(text: &'a str, words: &[&'a str]) -> Option<(&'a str, &'a str)> {
     let trimmed = text.trim_start();
-    let end = trimmed.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(trimmed.len());
+    let end = trimmed
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(trimmed.len());
     let word = &trimmed[..end];
-    words.iter().find(|w| w.eq_ignore_ascii_case(word)).map(|w| (*w, &trimmed[end..]))
+    words
+        .iter()
+        .find(|w| w.eq_ignore_ascii_case(word))
+        .map(|w| (*w, &trimmed[end..]))
 }
 
 impl Session {
@@ -222,31 +275,50 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["DESCRIBE", "DESC"]) {
             return self.describe(rest).await;
         }
-        let (text, clauses) = if is_query(text) { split_trailing_clauses(text)? } else { (text.to_string(), TrailingClauses::default()) };
+        let (text, clauses) = if is_query(text) {
+            split_trailing_clauses(text)?
+        } else {
+            (text.to_string(), TrailingClauses::default())
+        };
         let parsed = parse_statement(&text)?;
         match parsed.statement {
             Statement::Query(query) => self.select(query, &clauses).await,
             Statement::Insert(_) => {
                 self.check_writable()?;
-                let (plan, state, query) = self.plan(parsed.statement, self.settings.clone()).await?;
+                let (plan, state, query) =
+                    self.plan(parsed.statement, self.settings.clone()).await?;
                 let physical = state.create_physical_plan(&plan).await?;
                 collect(physical, state.task_ctx()).await?;
                 Ok(StatementOutcome::Done(query))
             }
             Statement::CreateTable(create) => self.create_table(create).await,
-            Statement::CreateDatabase { db_name, if_not_exists, .. } => {
+            Statement::CreateDatabase {
+                db_name,
+                if_not_exists,
+                ..
+            } => {
                 self.check_writable()?;
                 let name = single_name(&db_name)?;
                 if self.engine.catalog.schema(&name).is_some() {
                     if if_not_exists {
                         return self.done();
                     }
-                    return Err(StrataError::new(ErrorCode::DATABASE_ALREADY_EXISTS, format!("Database {name} already exists")));
+                    return Err(StrataError::new(
+                        ErrorCode::DATABASE_ALREADY_EXISTS,
+                        format!("Database {name} already exists"),
+                    ));
                 }
-                self.engine.catalog.register_schema(&name, Arc::new(MemorySchemaProvider::new()))?;
+                self.engine
+                    .catalog
+                    .register_schema(&name, Arc::new(MemorySchemaProvider::new()))?;
                 self.done()
             }
-            Statement::Drop { object_type, if_exists, names, .. } => self.drop(object_type, if_exists, &names).await,
+            Statement::Drop {
+                object_type,
+                if_exists,
+                names,
+                ..
+            } => self.drop(object_type, if_exists, &names).await,
             Statement::Truncate(truncate) => {
                 self.check_writable()?;
                 for target in &truncate.table_names {
@@ -255,7 +327,9 @@ impl Session {
                 }
                 self.done()
             }
-            Statement::Set(Set::SingleAssignment { variable, values, .. }) => {
+            Statement::Set(Set::SingleAssignment {
+                variable, values, ..
+            }) => {
                 if self.settings.get_u64("readonly") == 1 {
                     return Err(StrataError::new(
                         ErrorCode::READONLY,
@@ -264,7 +338,10 @@ impl Session {
                 }
                 let name = variable.to_string();
                 let [value] = values.as_slice() else {
-                    return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "SET takes exactly one value"));
+                    return Err(StrataError::new(
+                        ErrorCode::BAD_ARGUMENTS,
+                        "SET takes exactly one value",
+                    ));
                 };
                 self.settings.set(&name, &value_text(value)?)?;
                 self.done()
@@ -272,7 +349,10 @@ impl Session {
             Statement::Use(Use::Object(name) | Use::Database(name) | Use::Schema(name)) => {
                 let database = single_name(&name)?;
                 if self.engine.catalog.schema(&database).is_none() {
-                    return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                    return Err(StrataError::new(
+                        ErrorCode::UNKNOWN_DATABASE,
+                        format!("Database {database} does not exist"),
+                    ));
                 }
                 self.current_database = database;
                 self.done()
@@ -286,7 +366,10 @@ impl Session {
                     None => self.current_database.clone(),
                 };
                 if self.engine.catalog.schema(&database).is_none() {
-                    return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                    return Err(StrataError::new(
+                        ErrorCode::UNKNOWN_DATABASE,
+                        format!("Database {database} does not exist"),
+                    ));
                 }
                 let sql = format!(
                     "SELECT name FROM system.tables WHERE database = '{}' ORDER BY name",
@@ -294,21 +377,31 @@ impl Session {
                 );
                 Box::pin(self.execute(&sql)).await
             }
-            Statement::ShowCreate { obj_type: ShowCreateObject::Table, obj_name } => {
+            Statement::ShowCreate {
+                obj_type: ShowCreateObject::Table,
+                obj_name,
+            } => {
                 let table = self.memory_table(&obj_name).await?;
-                let (schema, batches) = strings_result("statement", vec![table.create_statement.clone()])?;
+                let (schema, batches) =
+                    strings_result("statement", vec![table.create_statement.clone()])?;
                 self.rows(schema, batches)
             }
             other => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Statement is not supported yet: {}", other.to_string().chars().take(100).collect::<String>()),
+                format!(
+                    "Statement is not supported yet: {}",
+                    other.to_string().chars().take(100).collect::<String>()
+                ),
             )),
         }
     }
 
     fn check_writable(&self) -> Result<()> {
         if self.settings.get_u64("readonly") > 0 {
-            return Err(StrataError::new(ErrorCode::READONLY, "Cannot execute query in readonly mode"));
+            return Err(StrataError::new(
+                ErrorCode::READONLY,
+                "Cannot execute query in readonly mode",
+            ));
         }
         Ok(())
     }
@@ -318,7 +411,9 @@ impl Session {
     }
 
     fn done(&self) -> Result<StatementOutcome> {
-        Ok(StatementOutcome::Done(self.new_query(self.settings.clone())))
+        Ok(StatementOutcome::Done(
+            self.new_query(self.settings.clone()),
+        ))
     }
 
     fn rows(&self, schema: SchemaRef, batches: Vec<RecordBatch>) -> Result<StatementOutcome> {
@@ -332,31 +427,48 @@ impl Session {
     }
 
     /// Parses, rewrites and plans `statement` with `settings`.
-    async fn plan(&self, mut statement: Statement, settings: Settings) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+    async fn plan(
+        &self,
+        mut statement: Statement,
+        settings: Settings,
+    ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+        self.rewrite(&mut statement, &settings)?;
+        let query = self.new_query(settings);
+        let state = self.engine.query_state(&query)?;
+        let plan = state
+            .statement_to_plan(DFStatement::Statement(Box::new(statement)))
+            .await?;
+        let plan = self.engine.rewriter.rewrite(plan)?;
+        Ok((plan, state, query))
+    }
+
+    /// Rewrites a parsed statement to ClickHouse's meaning for this session.
+    fn rewrite(&self, statement: &mut Statement, settings: &Settings) -> Result<()> {
         let engine = &self.engine;
         let server_setting = |name: &str| engine.server_setting(name);
         let resolve_function = |name: &str| engine.resolve_function(name);
         let context = AstContext {
-            settings: &settings,
+            settings,
             current_database: &self.current_database,
             version: VERSION,
             server_setting: &server_setting,
             resolve_function: &resolve_function,
         };
-        rewrite_statement(&mut statement, &context)?;
-        let query = self.new_query(settings);
-        let state = engine.query_state(&query)?;
-        let plan = state.statement_to_plan(DFStatement::Statement(Box::new(statement))).await?;
-        let plan = engine.rewriter.rewrite(plan)?;
-        Ok((plan, state, query))
+        rewrite_statement(statement, &context)
     }
 
     /// The output format and settings of a query, from its trailing clauses and
     /// any the parser attached to the query itself.
-    fn query_options(&self, query: &mut Query, clauses: &TrailingClauses) -> Result<(Option<OutputFormat>, Settings)> {
+    fn query_options(
+        &self,
+        query: &mut Query,
+        clauses: &TrailingClauses,
+    ) -> Result<(Option<OutputFormat>, Settings)> {
         let format = match (query.format_clause.take(), &clauses.format) {
             (_, Some(name)) => Some(OutputFormat::from_name(name)?),
-            (Some(FormatClause::Identifier(ident)), None) => Some(OutputFormat::from_name(&ident.value)?),
+            (Some(FormatClause::Identifier(ident)), None) => {
+                Some(OutputFormat::from_name(&ident.value)?)
+            }
             (Some(FormatClause::Null), None) => Some(OutputFormat::Null),
             (None, None) => None,
         };
@@ -371,9 +483,15 @@ impl Session {
             for (name, value) in &changes {
                 settings.set(name, value)?;
             }
-            let readonly = self.settings.get_u64("readonly").max(settings.get_u64("readonly"));
+            let readonly = self
+                .settings
+                .get_u64("readonly")
+                .max(settings.get_u64("readonly"));
             if readonly == 1 {
-                if let Some(name) = list_changes(&self.settings, &settings).into_iter().find(|n| *n != "readonly") {
+                if let Some(name) = list_changes(&self.settings, &settings)
+                    .into_iter()
+                    .find(|n| *n != "readonly")
+                {
                     return Err(StrataError::new(
                         ErrorCode::READONLY,
                         format!("Cannot modify '{name}' setting in readonly mode"),
@@ -384,12 +502,21 @@ impl Session {
         Ok((format, settings))
     }
 
-    async fn select(&mut self, mut query: Box<Query>, clauses: &TrailingClauses) -> Result<StatementOutcome> {
+    async fn select(
+        &mut self,
+        mut query: Box<Query>,
+        clauses: &TrailingClauses,
+    ) -> Result<StatementOutcome> {
         let (format, settings) = self.query_options(&mut query, clauses)?;
         let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;
         let physical = state.create_physical_plan(&plan).await?;
         let stream = execute_stream(physical, state.task_ctx())?;
-        Ok(StatementOutcome::Rows(QueryResult { schema: stream.schema(), stream, format, query: query_context }))
+        Ok(StatementOutcome::Rows(QueryResult {
+            schema: stream.schema(),
+            stream,
+            format,
+            query: query_context,
+        }))
     }
 
     async fn explain(&mut self, rest: &str) -> Result<StatementOutcome> {
@@ -398,23 +525,16 @@ impl Session {
         let (body, clauses) = split_trailing_clauses(body.trim())?;
         let parsed = parse_statement(&body)?;
         let Statement::Query(mut query) = parsed.statement else {
-            return Err(StrataError::new(ErrorCode::NOT_IMPLEMENTED, "EXPLAIN supports SELECT queries"));
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "EXPLAIN supports SELECT queries",
+            ));
         };
         let (_, settings) = self.query_options(&mut query, &clauses)?;
         let lines: Vec<String> = match kind {
             "SYNTAX" | "AST" => {
                 let mut statement = Statement::Query(query);
-                let engine = &self.engine;
-                let server_setting = |name: &str| engine.server_setting(name);
-                let resolve_function = |name: &str| engine.resolve_function(name);
-                let context = AstContext {
-                    settings: &settings,
-                    current_database: &self.current_database,
-                    version: VERSION,
-                    server_setting: &server_setting,
-                    resolve_function: &resolve_function,
-                };
-                rewrite_statement(&mut statement, &context)?;
+                self.rewrite(&mut statement, &settings)?;
                 vec![statement.to_string()]
             }
             _ => {
@@ -422,24 +542,37 @@ impl Session {
                 match kind {
                     "PLAN" => {
                         let optimized = state.optimize(&plan)?;
-                        optimized.display_indent().to_string().lines().map(str::to_string).collect()
+                        optimized
+                            .display_indent()
+                            .to_string()
+                            .lines()
+                            .map(str::to_string)
+                            .collect()
                     }
                     "PIPELINE" => {
                         let physical = state.create_physical_plan(&plan).await?;
-                        displayable(physical.as_ref()).indent(true).to_string().lines().map(str::to_string).collect()
-                    }
-                    _ => {
-                        let physical: Arc<dyn ExecutionPlan> = state.create_physical_plan(&plan).await?;
-                        let mut stream = execute_stream(Arc::clone(&physical), state.task_ctx())?;
-                        while let Some(batch) = stream.next().await {
-                            batch?;
-                        }
-                        datafusion::physical_plan::display::DisplayableExecutionPlan::with_metrics(physical.as_ref())
+                        displayable(physical.as_ref())
                             .indent(true)
                             .to_string()
                             .lines()
                             .map(str::to_string)
                             .collect()
+                    }
+                    _ => {
+                        let physical: Arc<dyn ExecutionPlan> =
+                            state.create_physical_plan(&plan).await?;
+                        let mut stream = execute_stream(Arc::clone(&physical), state.task_ctx())?;
+                        while let Some(batch) = stream.next().await {
+                            batch?;
+                        }
+                        datafusion::physical_plan::display::DisplayableExecutionPlan::with_metrics(
+                            physical.as_ref(),
+                        )
+                        .indent(true)
+                        .to_string()
+                        .lines()
+                        .map(str::to_string)
+                        .collect()
                     }
                 }
             }
@@ -450,30 +583,57 @@ impl Session {
 
     async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
         let body = rest.trim();
-        let schema: SchemaRef = if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
-            let inner = body.trim_start_matches('(').trim_end_matches(')');
-            let (inner, clauses) = split_trailing_clauses(inner)?;
-            let parsed = parse_statement(&inner)?;
-            let Statement::Query(mut query) = parsed.statement else {
-                return Err(StrataError::new(ErrorCode::SYNTAX_ERROR, "DESCRIBE expects a table or a query"));
+        let schema: SchemaRef =
+            if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
+                let inner = body.trim_start_matches('(').trim_end_matches(')');
+                let (inner, clauses) = split_trailing_clauses(inner)?;
+                let parsed = parse_statement(&inner)?;
+                let Statement::Query(mut query) = parsed.statement else {
+                    return Err(StrataError::new(
+                        ErrorCode::SYNTAX_ERROR,
+                        "DESCRIBE expects a table or a query",
+                    ));
+                };
+                let (_, settings) = self.query_options(&mut query, &clauses)?;
+                let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
+                Arc::new(plan.schema().as_arrow().clone())
+            } else {
+                let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+                let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
+                let Statement::Query(query) = parsed.statement else {
+                    unreachable!("a SELECT parses as a query")
+                };
+                let (plan, _, _) = self
+                    .plan(Statement::Query(query), self.settings.clone())
+                    .await?;
+                Arc::new(plan.schema().as_arrow().clone())
             };
-            let (_, settings) = self.query_options(&mut query, &clauses)?;
-            let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
-            Arc::new(plan.schema().as_arrow().clone())
-        } else {
-            let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
-            let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
-            let Statement::Query(query) = parsed.statement else { unreachable!("a SELECT parses as a query") };
-            let (plan, _, _) = self.plan(Statement::Query(query), self.settings.clone()).await?;
-            Arc::new(plan.schema().as_arrow().clone())
-        };
-        let columns = ["name", "type", "default_type", "default_expression", "comment", "codec_expression", "ttl_expression"];
-        let out_schema = Arc::new(Schema::new(columns.iter().map(|c| Field::new(*c, DataType::Utf8, false)).collect::<Vec<_>>()));
+        let columns = [
+            "name",
+            "type",
+            "default_type",
+            "default_expression",
+            "comment",
+            "codec_expression",
+            "ttl_expression",
+        ];
+        let out_schema = Arc::new(Schema::new(
+            columns
+                .iter()
+                .map(|c| Field::new(*c, DataType::Utf8, false))
+                .collect::<Vec<_>>(),
+        ));
         let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-        let types: Vec<String> = schema.fields().iter().map(|f| clickhouse_type_name(f.data_type(), f.is_nullable())).collect();
+        let types: Vec<String> = schema
+            .fields()
+            .iter()
+            .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
+            .collect();
         let empty = vec![String::new(); names.len()];
-        let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> =
-            vec![Arc::new(StringArray::from(names)), Arc::new(StringArray::from(types))];
+        let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
+            Arc::new(StringArray::from(names)),
+            Arc::new(StringArray::from(types)),
+        ];
         for _ in 2..columns.len() {
             arrays.push(Arc::new(StringArray::from(empty.clone())));
         }
@@ -483,29 +643,48 @@ impl Session {
 
     /// `db.table` or `table` in the current database.
     fn table_name(&self, name: &ObjectName) -> Result<(String, String)> {
-        let parts: Vec<String> = name.0.iter().map(|p| p.to_string().trim_matches(['`', '"']).to_string()).collect();
+        let parts: Vec<String> = name
+            .0
+            .iter()
+            .map(|p| p.to_string().trim_matches(['`', '"']).to_string())
+            .collect();
         match parts.as_slice() {
             [table] => Ok((self.current_database.clone(), table.clone())),
             [database, table] => Ok((database.clone(), table.clone())),
-            _ => Err(StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Invalid table name {name}"))),
+            _ => Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!("Invalid table name {name}"),
+            )),
         }
     }
 
     fn database(&self, name: &str) -> Result<Arc<dyn SchemaProvider>> {
-        self.engine
-            .catalog
-            .schema(name)
-            .ok_or_else(|| StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {name} does not exist")))
+        self.engine.catalog.schema(name).ok_or_else(|| {
+            StrataError::new(
+                ErrorCode::UNKNOWN_DATABASE,
+                format!("Database {name} does not exist"),
+            )
+        })
     }
 
     async fn memory_table(&self, name: &ObjectName) -> Result<Arc<MemoryTable>> {
         let (database, table) = self.table_name(name)?;
-        let provider = self.database(&database)?.table(&table).await?.ok_or_else(|| {
-            StrataError::new(ErrorCode::UNKNOWN_TABLE, format!("Table {database}.{table} does not exist"))
-        })?;
+        let provider = self
+            .database(&database)?
+            .table(&table)
+            .await?
+            .ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::UNKNOWN_TABLE,
+                    format!("Table {database}.{table} does not exist"),
+                )
+            })?;
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
         any.downcast::<MemoryTable>().map_err(|_| {
-            StrataError::new(ErrorCode::NOT_IMPLEMENTED, format!("{database}.{table} is not a Memory table"))
+            StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("{database}.{table} is not a Memory table"),
+            )
         })
     }
 
@@ -513,14 +692,20 @@ impl Session {
         self.check_writable()?;
         let (database, table) = self.table_name(&create.name)?;
         if database == SYSTEM_DATABASE {
-            return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "Cannot create tables in the system database"));
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Cannot create tables in the system database",
+            ));
         }
         let schema_provider = self.database(&database)?;
         if schema_provider.table_exist(&table) {
             if create.if_not_exists {
                 return self.done();
             }
-            return Err(StrataError::new(ErrorCode::TABLE_ALREADY_EXISTS, format!("Table {database}.{table} already exists")));
+            return Err(StrataError::new(
+                ErrorCode::TABLE_ALREADY_EXISTS,
+                format!("Table {database}.{table} already exists"),
+            ));
         }
         let engine = table_engine(&create.table_options.to_string());
         match engine.as_deref() {
@@ -532,21 +717,36 @@ impl Session {
                 ));
             }
             None => {
-                return Err(StrataError::new(ErrorCode::ENGINE_REQUIRED, "Table engine is not specified in CREATE query"));
+                return Err(StrataError::new(
+                    ErrorCode::ENGINE_REQUIRED,
+                    "Table engine is not specified in CREATE query",
+                ));
             }
         }
         let mut fields = Vec::new();
         for column in &create.columns {
             let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
-            if fields.iter().any(|f: &Field| f.name() == &column.name.value) {
-                return Err(StrataError::new(ErrorCode::DUPLICATE_COLUMN, format!("Column {} specified more than once", column.name.value)));
+            if fields
+                .iter()
+                .any(|f: &Field| f.name() == &column.name.value)
+            {
+                return Err(StrataError::new(
+                    ErrorCode::DUPLICATE_COLUMN,
+                    format!("Column {} specified more than once", column.name.value),
+                ));
             }
-            fields.push(Field::new(column.name.value.clone(), parsed.data_type, parsed.nullable));
+            fields.push(Field::new(
+                column.name.value.clone(),
+                parsed.data_type,
+                parsed.nullable,
+            ));
         }
         let mut data = Vec::new();
         let schema: SchemaRef = match &create.query {
             Some(query) => {
-                let (plan, state, _) = self.plan(Statement::Query(query.clone()), self.settings.clone()).await?;
+                let (plan, state, _) = self
+                    .plan(Statement::Query(query.clone()), self.settings.clone())
+                    .await?;
                 let physical = state.create_physical_plan(&plan).await?;
                 data = collect(physical, state.task_ctx()).await?;
                 let result_schema = Arc::new(plan.schema().as_arrow().clone());
@@ -560,21 +760,37 @@ impl Session {
                 }
             }
             None if fields.is_empty() => {
-                return Err(StrataError::new(ErrorCode::INCORRECT_QUERY, "CREATE TABLE needs columns or AS SELECT"));
+                return Err(StrataError::new(
+                    ErrorCode::INCORRECT_QUERY,
+                    "CREATE TABLE needs columns or AS SELECT",
+                ));
             }
             None => Arc::new(Schema::new(fields)),
         };
         let column_list: Vec<String> = schema
             .fields()
             .iter()
-            .map(|f| format!("    `{}` {}", f.name(), clickhouse_type_name(f.data_type(), f.is_nullable())))
+            .map(|f| {
+                format!(
+                    "    `{}` {}",
+                    f.name(),
+                    clickhouse_type_name(f.data_type(), f.is_nullable())
+                )
+            })
             .collect();
-        let statement = format!("CREATE TABLE {database}.{table}\n(\n{}\n)\nENGINE = Memory", column_list.join(",\n"));
+        let statement = format!(
+            "CREATE TABLE {database}.{table}\n(\n{}\n)\nENGINE = Memory",
+            column_list.join(",\n")
+        );
         let memory = MemoryTable::new(Arc::clone(&schema), statement)?;
         if !data.is_empty() {
-            let state = self.engine.query_state(&self.new_query(self.settings.clone()))?;
-            let source = datafusion::datasource::MemTable::try_new(Arc::clone(&schema), vec![data])?;
-            let source_plan = datafusion::catalog::TableProvider::scan(&source, &state, None, &[], None).await?;
+            let state = self
+                .engine
+                .query_state(&self.new_query(self.settings.clone()))?;
+            let source =
+                datafusion::datasource::MemTable::try_new(Arc::clone(&schema), vec![data])?;
+            let source_plan =
+                datafusion::catalog::TableProvider::scan(&source, &state, None, &[], None).await?;
             let insert = datafusion::catalog::TableProvider::insert_into(
                 &memory,
                 &state,
@@ -588,14 +804,22 @@ impl Session {
         self.done()
     }
 
-    async fn drop(&mut self, object_type: ObjectType, if_exists: bool, names: &[ObjectName]) -> Result<StatementOutcome> {
+    async fn drop(
+        &mut self,
+        object_type: ObjectType,
+        if_exists: bool,
+        names: &[ObjectName],
+    ) -> Result<StatementOutcome> {
         self.check_writable()?;
         for name in names {
             match object_type {
                 ObjectType::Table | ObjectType::View => {
                     let (database, table) = self.table_name(name)?;
                     if database == SYSTEM_DATABASE {
-                        return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, "Cannot drop system tables"));
+                        return Err(StrataError::new(
+                            ErrorCode::BAD_ARGUMENTS,
+                            "Cannot drop system tables",
+                        ));
                     }
                     let provider = match self.engine.catalog.schema(&database) {
                         Some(p) => p,
@@ -603,23 +827,41 @@ impl Session {
                         None => self.database(&database)?,
                     };
                     if provider.deregister_table(&table)?.is_none() && !if_exists {
-                        return Err(StrataError::new(ErrorCode::UNKNOWN_TABLE, format!("Table {database}.{table} does not exist")));
+                        return Err(StrataError::new(
+                            ErrorCode::UNKNOWN_TABLE,
+                            format!("Table {database}.{table} does not exist"),
+                        ));
                     }
                 }
                 ObjectType::Database | ObjectType::Schema => {
                     let database = single_name(name)?;
                     if database == SYSTEM_DATABASE || database == DEFAULT_DATABASE {
-                        return Err(StrataError::new(ErrorCode::BAD_ARGUMENTS, format!("Cannot drop database {database}")));
+                        return Err(StrataError::new(
+                            ErrorCode::BAD_ARGUMENTS,
+                            format!("Cannot drop database {database}"),
+                        ));
                     }
-                    if self.engine.catalog.deregister_schema(&database, true)?.is_none() && !if_exists {
-                        return Err(StrataError::new(ErrorCode::UNKNOWN_DATABASE, format!("Database {database} does not exist")));
+                    if self
+                        .engine
+                        .catalog
+                        .deregister_schema(&database, true)?
+                        .is_none()
+                        && !if_exists
+                    {
+                        return Err(StrataError::new(
+                            ErrorCode::UNKNOWN_DATABASE,
+                            format!("Database {database} does not exist"),
+                        ));
                     }
                     if self.current_database == database {
                         self.current_database = DEFAULT_DATABASE.to_string();
                     }
                 }
                 other => {
-                    return Err(StrataError::new(ErrorCode::NOT_IMPLEMENTED, format!("DROP {other} is not supported")));
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        format!("DROP {other} is not supported"),
+                    ));
                 }
             }
         }
@@ -645,7 +887,10 @@ fn list_changes(before: &Settings, after: &Settings) -> Vec<&'static str> {
 fn single_name(name: &ObjectName) -> Result<String> {
     match name.0.as_slice() {
         [part] => Ok(part.to_string().trim_matches(['`', '"']).to_string()),
-        _ => Err(StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Invalid database name {name}"))),
+        _ => Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            format!("Invalid database name {name}"),
+        )),
     }
 }
 
@@ -653,8 +898,13 @@ fn single_name(name: &ObjectName) -> Result<String> {
 fn table_engine(options: &str) -> Option<String> {
     let upper = options.to_ascii_uppercase();
     let at = upper.find("ENGINE")?;
-    let rest = options[at + "ENGINE".len()..].trim_start().trim_start_matches('=').trim_start();
-    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let rest = options[at + "ENGINE".len()..]
+        .trim_start()
+        .trim_start_matches('=')
+        .trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
     (end > 0).then(|| rest[..end].to_string())
 }
 
@@ -665,7 +915,10 @@ mod tests {
     #[test]
     fn finds_the_table_engine() {
         assert_eq!(table_engine("ENGINE = Memory").as_deref(), Some("Memory"));
-        assert_eq!(table_engine("ENGINE=MergeTree() ORDER BY a").as_deref(), Some("MergeTree"));
+        assert_eq!(
+            table_engine("ENGINE=MergeTree() ORDER BY a").as_deref(),
+            Some("MergeTree")
+        );
         assert_eq!(table_engine(""), None);
     }
 }

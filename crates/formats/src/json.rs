@@ -40,7 +40,13 @@ impl ResultWriter for JsonEachRowWriter {
                 }
                 text.push_str(&self.keys[i]);
                 text.push(':');
-                write_value(column.as_ref(), row, Style::Json, self.options.values, &mut text);
+                write_value(
+                    column.as_ref(),
+                    row,
+                    Style::Json,
+                    self.options.values,
+                    &mut text,
+                );
             }
             text.push_str("}\n");
         }
@@ -74,13 +80,24 @@ impl JsonWriter {
             write_json_string(field.name(), &mut key);
             let mut type_name = String::new();
             write_json_string(&types[i], &mut type_name);
-            head.push_str(&format!("\t\t{{\n\t\t\t\"name\": {key},\n\t\t\t\"type\": {type_name}\n\t\t}}"));
-            head.push_str(if i + 1 < schema.fields().len() { ",\n" } else { "\n" });
+            head.push_str(&format!(
+                "\t\t{{\n\t\t\t\"name\": {key},\n\t\t\t\"type\": {type_name}\n\t\t}}"
+            ));
+            head.push_str(if i + 1 < schema.fields().len() {
+                ",\n"
+            } else {
+                "\n"
+            });
             keys.push(key);
         }
         head.push_str("\t],\n\n\t\"data\":\n\t[\n");
         out.write_all(head.as_bytes())?;
-        Ok(JsonWriter { compact, keys, options, rows: 0 })
+        Ok(JsonWriter {
+            compact,
+            keys,
+            options,
+            rows: 0,
+        })
     }
 }
 
@@ -98,7 +115,13 @@ impl ResultWriter for JsonWriter {
                     if i > 0 {
                         text.push_str(", ");
                     }
-                    write_value(column.as_ref(), row, Style::Json, self.options.values, &mut text);
+                    write_value(
+                        column.as_ref(),
+                        row,
+                        Style::Json,
+                        self.options.values,
+                        &mut text,
+                    );
                 }
                 text.push(']');
             } else {
@@ -107,8 +130,18 @@ impl ResultWriter for JsonWriter {
                     text.push_str("\t\t\t");
                     text.push_str(&self.keys[i]);
                     text.push_str(": ");
-                    write_value(column.as_ref(), row, Style::Json, self.options.values, &mut text);
-                    text.push_str(if i + 1 < batch.num_columns() { ",\n" } else { "\n" });
+                    write_value(
+                        column.as_ref(),
+                        row,
+                        Style::Json,
+                        self.options.values,
+                        &mut text,
+                    );
+                    text.push_str(if i + 1 < batch.num_columns() {
+                        ",\n"
+                    } else {
+                        "\n"
+                    });
                 }
                 text.push_str("\t\t}");
             }

@@ -45,7 +45,9 @@ impl OutputFormat {
             "TabSeparated" | "TSV" => OutputFormat::TabSeparated,
             "TabSeparatedRaw" | "TSVRaw" | "Raw" => OutputFormat::TabSeparatedRaw,
             "TabSeparatedWithNames" | "TSVWithNames" => OutputFormat::TabSeparatedWithNames,
-            "TabSeparatedWithNamesAndTypes" | "TSVWithNamesAndTypes" => OutputFormat::TabSeparatedWithNamesAndTypes,
+            "TabSeparatedWithNamesAndTypes" | "TSVWithNamesAndTypes" => {
+                OutputFormat::TabSeparatedWithNamesAndTypes
+            }
             "CSV" => OutputFormat::Csv,
             "CSVWithNames" => OutputFormat::CsvWithNames,
             "JSONEachRow" | "JSONLines" | "NDJSON" => OutputFormat::JsonEachRow,
@@ -56,7 +58,10 @@ impl OutputFormat {
             "Vertical" => OutputFormat::Vertical,
             "Null" => OutputFormat::Null,
             _ => {
-                return Err(StrataError::new(ErrorCode::UNKNOWN_FORMAT, format!("Unknown output format {name}")));
+                return Err(StrataError::new(
+                    ErrorCode::UNKNOWN_FORMAT,
+                    format!("Unknown output format {name}"),
+                ));
             }
         })
     }
@@ -96,7 +101,12 @@ pub struct FormatOptions {
 
 impl Default for FormatOptions {
     fn default() -> Self {
-        FormatOptions { pretty_max_rows: 10_000, pretty_row_numbers: true, csv_delimiter: b',', values: ValueOptions::default() }
+        FormatOptions {
+            pretty_max_rows: 10_000,
+            pretty_row_numbers: true,
+            csv_delimiter: b',',
+            values: ValueOptions::default(),
+        }
     }
 }
 
@@ -127,14 +137,21 @@ pub fn new_writer(
         | OutputFormat::TabSeparatedWithNames
         | OutputFormat::TabSeparatedWithNamesAndTypes
         | OutputFormat::Csv
-        | OutputFormat::CsvWithNames => Box::new(text::TextWriter::new(format, schema, options, out)?),
+        | OutputFormat::CsvWithNames => {
+            Box::new(text::TextWriter::new(format, schema, options, out)?)
+        }
         OutputFormat::JsonEachRow => Box::new(json::JsonEachRowWriter::new(schema, options)),
-        OutputFormat::Json | OutputFormat::JsonCompact => {
-            Box::new(json::JsonWriter::new(format == OutputFormat::JsonCompact, schema, options, out)?)
-        }
-        OutputFormat::Pretty | OutputFormat::PrettyCompact => {
-            Box::new(pretty::PrettyWriter::new(format == OutputFormat::PrettyCompact, schema, options))
-        }
+        OutputFormat::Json | OutputFormat::JsonCompact => Box::new(json::JsonWriter::new(
+            format == OutputFormat::JsonCompact,
+            schema,
+            options,
+            out,
+        )?),
+        OutputFormat::Pretty | OutputFormat::PrettyCompact => Box::new(pretty::PrettyWriter::new(
+            format == OutputFormat::PrettyCompact,
+            schema,
+            options,
+        )),
         OutputFormat::Vertical => Box::new(pretty::VerticalWriter::new(schema)),
         OutputFormat::Null => Box::new(NullWriter),
     })
@@ -158,7 +175,11 @@ pub fn write_all(
 
 /// ClickHouse type names of the result columns.
 pub(crate) fn column_types(schema: &SchemaRef) -> Vec<String> {
-    schema.fields().iter().map(|f| clickhouse_type_name(f.data_type(), f.is_nullable())).collect()
+    schema
+        .fields()
+        .iter()
+        .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
+        .collect()
 }
 
 struct NullWriter;

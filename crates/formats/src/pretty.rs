@@ -15,7 +15,12 @@ fn width(text: &str) -> usize {
     text.chars().count()
 }
 
-fn render_rows(batch: &RecordBatch, values: ValueOptions, limit: usize, rows: &mut Vec<Vec<String>>) -> usize {
+fn render_rows(
+    batch: &RecordBatch,
+    values: ValueOptions,
+    limit: usize,
+    rows: &mut Vec<Vec<String>>,
+) -> usize {
     let mut skipped = 0;
     for row in 0..batch.num_rows() {
         if rows.len() >= limit {
@@ -50,7 +55,11 @@ impl PrettyWriter {
         PrettyWriter {
             compact,
             names: schema.fields().iter().map(|f| f.name().clone()).collect(),
-            right_aligned: schema.fields().iter().map(|f| is_numeric(f.data_type())).collect(),
+            right_aligned: schema
+                .fields()
+                .iter()
+                .map(|f| is_numeric(f.data_type()))
+                .collect(),
             options,
             rows: Vec::new(),
             total_rows: 0,
@@ -58,8 +67,13 @@ impl PrettyWriter {
     }
 
     fn pad(text: &str, width_wanted: usize, right: bool, fill: char) -> String {
-        let padding: String = std::iter::repeat_n(fill, width_wanted.saturating_sub(width(text))).collect();
-        if right { format!("{padding}{text}") } else { format!("{text}{padding}") }
+        let padding: String =
+            std::iter::repeat_n(fill, width_wanted.saturating_sub(width(text))).collect();
+        if right {
+            format!("{padding}{text}")
+        } else {
+            format!("{text}{padding}")
+        }
     }
 
     fn render(&self) -> String {
@@ -67,9 +81,20 @@ impl PrettyWriter {
             return String::new();
         }
         let widths: Vec<usize> = (0..self.names.len())
-            .map(|c| self.rows.iter().map(|r| width(&r[c])).chain([width(&self.names[c])]).max().unwrap_or(0))
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .map(|r| width(&r[c]))
+                    .chain([width(&self.names[c])])
+                    .max()
+                    .unwrap_or(0)
+            })
             .collect();
-        let prefix_width = if self.options.pretty_row_numbers { self.rows.len().to_string().len() + 2 } else { 0 };
+        let prefix_width = if self.options.pretty_row_numbers {
+            self.rows.len().to_string().len() + 2
+        } else {
+            0
+        };
         let blank_prefix = " ".repeat(prefix_width);
         let line = |left: &str, fill: char, mid: &str, right: &str| -> String {
             let mut s = blank_prefix.clone();
@@ -132,7 +157,11 @@ impl PrettyWriter {
         }
         out.push_str(&line("└", '─', "┴", "┘"));
         if self.total_rows > self.rows.len() {
-            out.push_str(&format!("  Showed {} out of {} rows.\n", self.rows.len(), self.total_rows));
+            out.push_str(&format!(
+                "  Showed {} out of {} rows.\n",
+                self.rows.len(),
+                self.total_rows
+            ));
         }
         out
     }
@@ -141,7 +170,12 @@ impl PrettyWriter {
 impl ResultWriter for PrettyWriter {
     fn write_batch(&mut self, _out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
         self.total_rows += batch.num_rows();
-        render_rows(batch, self.options.values, self.options.pretty_max_rows, &mut self.rows);
+        render_rows(
+            batch,
+            self.options.values,
+            self.options.pretty_max_rows,
+            &mut self.rows,
+        );
         Ok(())
     }
 
@@ -157,7 +191,10 @@ pub(crate) struct VerticalWriter {
 
 impl VerticalWriter {
     pub(crate) fn new(schema: SchemaRef) -> Self {
-        VerticalWriter { names: schema.fields().iter().map(|f| f.name().clone()).collect(), rows_written: 0 }
+        VerticalWriter {
+            names: schema.fields().iter().map(|f| f.name().clone()).collect(),
+            rows_written: 0,
+        }
     }
 }
 
@@ -178,7 +215,12 @@ impl ResultWriter for VerticalWriter {
             text.extend(std::iter::repeat_n('─', width(&title)));
             text.push('\n');
             for (name, value) in self.names.iter().zip(row) {
-                text.push_str(&format!("{}:{} {}\n", name, " ".repeat(name_width - width(name)), value));
+                text.push_str(&format!(
+                    "{}:{} {}\n",
+                    name,
+                    " ".repeat(name_width - width(name)),
+                    value
+                ));
             }
         }
         out.write_all(text.as_bytes())

@@ -23,11 +23,18 @@ impl TextWriter {
         out: &mut dyn Write,
     ) -> std::io::Result<Self> {
         let (style, delimiter) = match format {
-            OutputFormat::Csv | OutputFormat::CsvWithNames => (Style::Csv, options.csv_delimiter as char),
+            OutputFormat::Csv | OutputFormat::CsvWithNames => {
+                (Style::Csv, options.csv_delimiter as char)
+            }
             OutputFormat::TabSeparatedRaw => (Style::Raw, '\t'),
             _ => (Style::Escaped, '\t'),
         };
-        let mut writer = TextWriter { style, delimiter, options, line: String::new() };
+        let mut writer = TextWriter {
+            style,
+            delimiter,
+            options,
+            line: String::new(),
+        };
         let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
         match format {
             OutputFormat::TabSeparatedWithNames => writer.write_header(out, &names)?,
@@ -69,7 +76,13 @@ impl ResultWriter for TextWriter {
                 if i > 0 {
                     self.line.push(self.delimiter);
                 }
-                write_value(column.as_ref(), row, self.style, self.options.values, &mut self.line);
+                write_value(
+                    column.as_ref(),
+                    row,
+                    self.style,
+                    self.options.values,
+                    &mut self.line,
+                );
             }
             self.line.push('\n');
         }

@@ -34,7 +34,9 @@ pub struct ValueOptions {
 
 impl Default for ValueOptions {
     fn default() -> Self {
-        ValueOptions { json_quote_64bit_integers: false }
+        ValueOptions {
+            json_quote_64bit_integers: false,
+        }
     }
 }
 
@@ -44,7 +46,13 @@ pub fn is_numeric(data_type: &DataType) -> bool {
 }
 
 /// Appends row `row` of `array` to `out` in `style`.
-pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOptions, out: &mut String) {
+pub fn write_value(
+    array: &dyn Array,
+    row: usize,
+    style: Style,
+    options: ValueOptions,
+    out: &mut String,
+) {
     if array.is_null(row) {
         out.push_str(match style {
             Style::Escaped | Style::Csv => "\\N",
@@ -67,7 +75,11 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
     match array.data_type() {
         DataType::Null => out.push_str(if style == Style::Json { "null" } else { "\\N" }),
         DataType::Boolean => {
-            out.push_str(if array.as_boolean().value(row) { "true" } else { "false" });
+            out.push_str(if array.as_boolean().value(row) {
+                "true"
+            } else {
+                "false"
+            });
         }
         DataType::UInt8 => int!(UInt8Type, false),
         DataType::UInt16 => int!(UInt16Type, false),
@@ -79,16 +91,32 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
         DataType::Int64 => int!(Int64Type, true),
         DataType::Float32 => {
             let v = array.as_primitive::<Float32Type>().value(row);
-            write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), style, out);
+            write_float(
+                v.is_finite().then(|| format!("{v:e}")),
+                v.is_nan(),
+                v.is_sign_negative(),
+                style,
+                out,
+            );
         }
         DataType::Float64 => {
             let v = array.as_primitive::<Float64Type>().value(row);
-            write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), style, out);
+            write_float(
+                v.is_finite().then(|| format!("{v:e}")),
+                v.is_nan(),
+                v.is_sign_negative(),
+                style,
+                out,
+            );
         }
         DataType::Utf8 => write_string(array.as_string::<i32>().value(row), style, out),
         DataType::LargeUtf8 => write_string(array.as_string::<i64>().value(row), style, out),
         DataType::Utf8View => write_string(array.as_string_view().value(row), style, out),
-        DataType::Binary => write_string(&String::from_utf8_lossy(array.as_binary::<i32>().value(row)), style, out),
+        DataType::Binary => write_string(
+            &String::from_utf8_lossy(array.as_binary::<i32>().value(row)),
+            style,
+            out,
+        ),
         DataType::FixedSizeBinary(_) => {
             let bytes = array.as_fixed_size_binary().value(row);
             write_string(&String::from_utf8_lossy(bytes), style, out)
@@ -96,7 +124,9 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
         DataType::Date32 => {
             let days = array.as_primitive::<Date32Type>().value(row);
             let date = NaiveDate::from_num_days_from_ce_opt(days + 719_163);
-            let text = date.map(|d| d.format("%Y-%m-%d").to_string()).unwrap_or_else(|| days.to_string());
+            let text = date
+                .map(|d| d.format("%Y-%m-%d").to_string())
+                .unwrap_or_else(|| days.to_string());
             write_quoted_text(&text, style, out);
         }
         DataType::Timestamp(unit, _) => {
@@ -118,7 +148,11 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
         DataType::Struct(_) => {
             let s = array.as_struct();
             let nested = nested_style(style);
-            let (open, close) = if style == Style::Json { ('[', ']') } else { ('(', ')') };
+            let (open, close) = if style == Style::Json {
+                ('[', ']')
+            } else {
+                ('(', ')')
+            };
             let mut text = String::new();
             text.push(open);
             for (i, column) in s.columns().iter().enumerate() {
@@ -136,7 +170,10 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
             write_value(dict.values().as_ref(), key, style, options, out);
         }
         _ => {
-            let formatter = datafusion::arrow::util::display::ArrayFormatter::try_new(array, &Default::default());
+            let formatter = datafusion::arrow::util::display::ArrayFormatter::try_new(
+                array,
+                &Default::default(),
+            );
             match formatter {
                 Ok(f) => write_string(&f.value(row).to_string(), style, out),
                 Err(_) => out.push_str("?"),
@@ -146,7 +183,11 @@ pub fn write_value(array: &dyn Array, row: usize, style: Style, options: ValueOp
 }
 
 fn nested_style(style: Style) -> Style {
-    if style == Style::Json { Style::Json } else { Style::Quoted }
+    if style == Style::Json {
+        Style::Json
+    } else {
+        Style::Quoted
+    }
 }
 
 fn write_list(values: &dyn Array, style: Style, options: ValueOptions, out: &mut String) {
@@ -251,7 +292,13 @@ pub fn write_json_string(s: &str, out: &mut String) {
 }
 
 /// `scientific` is Rust's shortest round-trip form (`1.5e22`), or None when not finite.
-fn write_float(scientific: Option<String>, is_nan: bool, negative: bool, style: Style, out: &mut String) {
+fn write_float(
+    scientific: Option<String>,
+    is_nan: bool,
+    negative: bool,
+    style: Style,
+    out: &mut String,
+) {
     match scientific {
         Some(sci) => out.push_str(&float_text(&sci)),
         None if style == Style::Json => out.push_str("null"),
@@ -263,7 +310,9 @@ fn write_float(scientific: Option<String>, is_nan: bool, negative: bool, style: 
 /// Lays out shortest round-trip digits as ClickHouse does: plain decimal notation
 /// for exponents from -6 to 20, `1e21` / `1e-7` style beyond.
 fn float_text(scientific: &str) -> String {
-    let (mantissa, exponent) = scientific.split_once('e').expect("{:e} always has an exponent");
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("{:e} always has an exponent");
     let exponent: i32 = exponent.parse().expect("valid exponent");
     let negative = mantissa.starts_with('-');
     let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -303,9 +352,21 @@ fn float_text(scientific: &str) -> String {
 fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit) -> String {
     let (raw, per_second, digits) = match unit {
         TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1, 0),
-        TimeUnit::Millisecond => (array.as_primitive::<TimestampMillisecondType>().value(row), 1_000, 3),
-        TimeUnit::Microsecond => (array.as_primitive::<TimestampMicrosecondType>().value(row), 1_000_000, 6),
-        TimeUnit::Nanosecond => (array.as_primitive::<TimestampNanosecondType>().value(row), 1_000_000_000, 9),
+        TimeUnit::Millisecond => (
+            array.as_primitive::<TimestampMillisecondType>().value(row),
+            1_000,
+            3,
+        ),
+        TimeUnit::Microsecond => (
+            array.as_primitive::<TimestampMicrosecondType>().value(row),
+            1_000_000,
+            6,
+        ),
+        TimeUnit::Nanosecond => (
+            array.as_primitive::<TimestampNanosecondType>().value(row),
+            1_000_000_000,
+            9,
+        ),
     };
     let seconds = raw.div_euclid(per_second);
     let fraction = raw.rem_euclid(per_second);
@@ -342,7 +403,13 @@ mod tests {
 
     fn f64_text(v: f64) -> String {
         let mut out = String::new();
-        write_float(v.is_finite().then(|| format!("{v:e}")), v.is_nan(), v.is_sign_negative(), Style::Escaped, &mut out);
+        write_float(
+            v.is_finite().then(|| format!("{v:e}")),
+            v.is_nan(),
+            v.is_sign_negative(),
+            Style::Escaped,
+            &mut out,
+        );
         out
     }
 

@@ -14,7 +14,9 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
 use datafusion::arrow::compute::kernels::{cast, numeric};
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, exec_err, plan_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
 use strata_common::{ErrorCode, StrataError};
 
 use crate::int_cast::{narrow_from_i64, narrow_from_u64, to_i64_wrapping, to_u64_wrapping};
@@ -103,12 +105,18 @@ pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Resul
         return date_result_type(op, left, right);
     }
     let any_float = is_float(left) || is_float(right);
-    let (ls, lsize) = int_shape(left).unwrap_or((true, if *left == DataType::Float32 { 4 } else { 8 }));
-    let (rs, rsize) = int_shape(right).unwrap_or((true, if *right == DataType::Float32 { 4 } else { 8 }));
+    let (ls, lsize) =
+        int_shape(left).unwrap_or((true, if *left == DataType::Float32 { 4 } else { 8 }));
+    let (rs, rsize) =
+        int_shape(right).unwrap_or((true, if *right == DataType::Float32 { 4 } else { 8 }));
     Ok(match op {
         ArithmeticOp::Divide => DataType::Float64,
-        _ if any_float && !matches!(op, ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero) => DataType::Float64,
-        ArithmeticOp::Plus | ArithmeticOp::Multiply => int_type(ls || rs, next_size(lsize.max(rsize))),
+        _ if any_float && !matches!(op, ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero) => {
+            DataType::Float64
+        }
+        ArithmeticOp::Plus | ArithmeticOp::Multiply => {
+            int_type(ls || rs, next_size(lsize.max(rsize)))
+        }
         ArithmeticOp::Minus => int_type(true, next_size(lsize.max(rsize))),
         ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => {
             if is_float(left) {
@@ -130,19 +138,28 @@ pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Resul
 fn date_result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
     let is_int = |t: &DataType| int_shape(t).is_some();
     match (op, left, right) {
-        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Date32, r) if is_int(r) => Ok(DataType::Date32),
-        (ArithmeticOp::Plus, l, DataType::Date32) if is_int(l) => Ok(DataType::Date32),
-        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Timestamp(TimeUnit::Second, tz), r) if is_int(r) => {
-            Ok(DataType::Timestamp(TimeUnit::Second, tz.clone()))
+        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Date32, r) if is_int(r) => {
+            Ok(DataType::Date32)
         }
+        (ArithmeticOp::Plus, l, DataType::Date32) if is_int(l) => Ok(DataType::Date32),
+        (
+            ArithmeticOp::Plus | ArithmeticOp::Minus,
+            DataType::Timestamp(TimeUnit::Second, tz),
+            r,
+        ) if is_int(r) => Ok(DataType::Timestamp(TimeUnit::Second, tz.clone())),
         (ArithmeticOp::Plus, l, DataType::Timestamp(TimeUnit::Second, tz)) if is_int(l) => {
             Ok(DataType::Timestamp(TimeUnit::Second, tz.clone()))
         }
         (ArithmeticOp::Minus, DataType::Date32, DataType::Date32) => Ok(DataType::Int32),
-        (ArithmeticOp::Minus, DataType::Timestamp(TimeUnit::Second, _), DataType::Timestamp(TimeUnit::Second, _)) => {
-            Ok(DataType::Int32)
-        }
-        _ => plan_err!("Illegal types {left} and {right} of arguments of function {}", op.name()),
+        (
+            ArithmeticOp::Minus,
+            DataType::Timestamp(TimeUnit::Second, _),
+            DataType::Timestamp(TimeUnit::Second, _),
+        ) => Ok(DataType::Int32),
+        _ => plan_err!(
+            "Illegal types {left} and {right} of arguments of function {}",
+            op.name()
+        ),
     }
 }
 
@@ -155,7 +172,10 @@ pub struct Arithmetic {
 
 impl Arithmetic {
     pub fn new(op: ArithmeticOp) -> Self {
-        Arithmetic { op, signature: Signature::any(2, Volatility::Immutable) }
+        Arithmetic {
+            op,
+            signature: Signature::any(2, Volatility::Immutable),
+        }
     }
 }
 
@@ -173,41 +193,55 @@ impl ScalarUDFImpl for Arithmetic {
         if let Ok(t) = result_type(self.op, &l, &r) {
             return Ok(t);
         }
-        fallback_types(self.op, &arg_types[0], &arg_types[1]).map(|(_, _, result)| result).map_err(|_| {
-            StrataError::new(
-                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!(
-                    "Illegal types {} and {} of arguments of function {}",
-                    strata_common::types::clickhouse_type_name(&arg_types[0], false),
-                    strata_common::types::clickhouse_type_name(&arg_types[1], false),
-                    self.op.name()
-                ),
-            )
-            .into_datafusion()
-        })
+        fallback_types(self.op, &arg_types[0], &arg_types[1])
+            .map(|(_, _, result)| result)
+            .map_err(|_| {
+                StrataError::new(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!(
+                        "Illegal types {} and {} of arguments of function {}",
+                        strata_common::types::clickhouse_type_name(&arg_types[0], false),
+                        strata_common::types::clickhouse_type_name(&arg_types[1], false),
+                        self.op.name()
+                    ),
+                )
+                .into_datafusion()
+            })
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(crate::null_propagating_field(
+            self.name(),
+            self.return_type(&types)?,
+            &args,
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let rows = args.number_rows;
-        let all_scalar = args.args.iter().all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let all_scalar = args
+            .args
+            .iter()
+            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let left = args.args[0].to_array(rows)?;
         let right = args.args[1].to_array(rows)?;
-        let clickhouse = result_type(self.op, &normalize(left.data_type()), &normalize(right.data_type())).is_ok();
+        let clickhouse = result_type(
+            self.op,
+            &normalize(left.data_type()),
+            &normalize(right.data_type()),
+        )
+        .is_ok();
         let result = if clickhouse {
             evaluate(self.op, &left, &right, args.return_type())?
         } else {
             evaluate_fallback(self.op, &left, &right)?
         };
-        if all_scalar {
-            Ok(ColumnarValue::Scalar(datafusion::common::ScalarValue::try_from_array(&result, 0)?))
-        } else {
-            Ok(ColumnarValue::Array(result))
-        }
+        crate::columnar(result, all_scalar)
     }
 }
 
@@ -226,10 +260,17 @@ fn datafusion_operator(op: ArithmeticOp) -> Option<datafusion::logical_expr::Ope
 /// Types outside ClickHouse's integer and float rules (decimals, intervals,
 /// timestamps with intervals) follow DataFusion's arithmetic:
 /// (left input type, right input type, result type).
-fn fallback_types(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<(DataType, DataType, DataType)> {
+fn fallback_types(
+    op: ArithmeticOp,
+    left: &DataType,
+    right: &DataType,
+) -> Result<(DataType, DataType, DataType)> {
     use datafusion::logical_expr::type_coercion::binary::BinaryTypeCoercer;
     let Some(operator) = datafusion_operator(op) else {
-        return plan_err!("Illegal types {left} and {right} of arguments of function {}", op.name());
+        return plan_err!(
+            "Illegal types {left} and {right} of arguments of function {}",
+            op.name()
+        );
     };
     let coercer = BinaryTypeCoercer::new(left, &operator, right);
     let (l, r) = coercer.get_input_types()?;
@@ -247,7 +288,9 @@ fn evaluate_fallback(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef) -> Res
         ArithmeticOp::Multiply => numeric::mul_wrapping(&l, &r)?,
         ArithmeticOp::Divide => numeric::div(&l, &r).map_err(|_| division_by_zero())?,
         ArithmeticOp::Modulo => numeric::rem(&l, &r).map_err(|_| division_by_zero())?,
-        ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => unreachable!("no fallback for integer division"),
+        ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => {
+            unreachable!("no fallback for integer division")
+        }
     })
 }
 
@@ -272,7 +315,12 @@ fn division_by_zero() -> datafusion::error::DataFusionError {
     StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
 }
 
-pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &DataType) -> Result<ArrayRef> {
+pub(crate) fn evaluate(
+    op: ArithmeticOp,
+    left: &ArrayRef,
+    right: &ArrayRef,
+    result: &DataType,
+) -> Result<ArrayRef> {
     let left = as_arithmetic_input(left)?;
     let right = as_arithmetic_input(right)?;
     if let Some(dates) = evaluate_dates(op, &left, &right, result)? {
@@ -289,12 +337,15 @@ pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, resu
             ArithmeticOp::Multiply => datafusion::arrow::compute::binary(l, r, |a, b| a * b)?,
             ArithmeticOp::Divide => datafusion::arrow::compute::binary(l, r, |a, b| a / b)?,
             ArithmeticOp::Modulo => datafusion::arrow::compute::binary(l, r, |a, b| a % b)?,
-            ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => unreachable!("integer division has integer results"),
+            ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => {
+                unreachable!("integer division has integer results")
+            }
         };
         return Ok(Arc::new(out));
     }
     let (signed, _) = int_shape(result).expect("integer result type");
-    let operands_signed = int_shape(left.data_type()).is_none_or(|s| s.0) || int_shape(right.data_type()).is_none_or(|s| s.0);
+    let operands_signed = int_shape(left.data_type()).is_none_or(|s| s.0)
+        || int_shape(right.data_type()).is_none_or(|s| s.0);
     let float_operand = is_float(left.data_type()) || is_float(right.data_type());
     if signed || operands_signed || float_operand {
         let l = to_i64_wrapping(&left)?;
@@ -302,17 +353,25 @@ pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, resu
         let out: PrimitiveArray<Int64Type> = match op {
             ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_add)?,
             ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_sub)?,
-            ArithmeticOp::Multiply => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_mul)?,
-            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
-                if b == 0 {
-                    return Err(datafusion::arrow::error::ArrowError::DivideByZero);
-                }
-                Ok(if op == ArithmeticOp::IntDiv { a.wrapping_div(b) } else { a.wrapping_rem(b) })
-            })
-            .map_err(|_| division_by_zero())?,
-            ArithmeticOp::IntDivOrZero => {
-                datafusion::arrow::compute::binary(&l, &r, |a, b| if b == 0 { 0 } else { a.wrapping_div(b) })?
+            ArithmeticOp::Multiply => {
+                datafusion::arrow::compute::binary(&l, &r, i64::wrapping_mul)?
             }
+            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => {
+                datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
+                    if b == 0 {
+                        return Err(datafusion::arrow::error::ArrowError::DivideByZero);
+                    }
+                    Ok(if op == ArithmeticOp::IntDiv {
+                        a.wrapping_div(b)
+                    } else {
+                        a.wrapping_rem(b)
+                    })
+                })
+                .map_err(|_| division_by_zero())?
+            }
+            ArithmeticOp::IntDivOrZero => datafusion::arrow::compute::binary(&l, &r, |a, b| {
+                if b == 0 { 0 } else { a.wrapping_div(b) }
+            })?,
             ArithmeticOp::Divide => unreachable!("divide returns Float64"),
         };
         narrow_from_i64(&out, result)
@@ -322,14 +381,22 @@ pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, resu
         let out: PrimitiveArray<UInt64Type> = match op {
             ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_add)?,
             ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_sub)?,
-            ArithmeticOp::Multiply => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_mul)?,
-            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
-                if b == 0 {
-                    return Err(datafusion::arrow::error::ArrowError::DivideByZero);
-                }
-                Ok(if op == ArithmeticOp::IntDiv { a / b } else { a % b })
-            })
-            .map_err(|_| division_by_zero())?,
+            ArithmeticOp::Multiply => {
+                datafusion::arrow::compute::binary(&l, &r, u64::wrapping_mul)?
+            }
+            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => {
+                datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
+                    if b == 0 {
+                        return Err(datafusion::arrow::error::ArrowError::DivideByZero);
+                    }
+                    Ok(if op == ArithmeticOp::IntDiv {
+                        a / b
+                    } else {
+                        a % b
+                    })
+                })
+                .map_err(|_| division_by_zero())?
+            }
             ArithmeticOp::IntDivOrZero => {
                 datafusion::arrow::compute::binary(&l, &r, |a, b| if b == 0 { 0 } else { a / b })?
             }
@@ -339,7 +406,12 @@ pub(crate) fn evaluate(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, resu
     }
 }
 
-fn evaluate_dates(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &DataType) -> Result<Option<ArrayRef>> {
+fn evaluate_dates(
+    op: ArithmeticOp,
+    left: &ArrayRef,
+    right: &ArrayRef,
+    result: &DataType,
+) -> Result<Option<ArrayRef>> {
     let l_temporal = left.data_type().is_temporal();
     let r_temporal = right.data_type().is_temporal();
     if !l_temporal && !r_temporal {
@@ -348,8 +420,15 @@ fn evaluate_dates(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &
     // Dates are day counts and DateTimes second counts: compute on those numbers.
     let as_i64 = |a: &ArrayRef| -> Result<PrimitiveArray<Int64Type>> {
         match a.data_type() {
-            DataType::Date32 => Ok(cast::cast(&cast::cast(a, &DataType::Int32)?, &DataType::Int64)?.as_primitive().clone()),
-            DataType::Timestamp(TimeUnit::Second, _) => Ok(a.as_primitive::<TimestampSecondType>().reinterpret_cast()),
+            DataType::Date32 => Ok(cast::cast(
+                &cast::cast(a, &DataType::Int32)?,
+                &DataType::Int64,
+            )?
+            .as_primitive()
+            .clone()),
+            DataType::Timestamp(TimeUnit::Second, _) => {
+                Ok(a.as_primitive::<TimestampSecondType>().reinterpret_cast())
+            }
             _ => to_i64_wrapping(a),
         }
     };
@@ -362,9 +441,10 @@ fn evaluate_dates(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef, result: &
     };
     let out: ArrayRef = match result {
         DataType::Date32 => cast::cast(&cast::cast(&out, &DataType::Int32)?, &DataType::Date32)?,
-        DataType::Timestamp(TimeUnit::Second, tz) => {
-            Arc::new(out.reinterpret_cast::<TimestampSecondType>().with_timezone_opt(tz.clone()))
-        }
+        DataType::Timestamp(TimeUnit::Second, tz) => Arc::new(
+            out.reinterpret_cast::<TimestampSecondType>()
+                .with_timezone_opt(tz.clone()),
+        ),
         other => narrow_from_i64(&out, other)?,
     };
     Ok(Some(out))
@@ -378,7 +458,9 @@ pub struct Negate {
 
 impl Default for Negate {
     fn default() -> Self {
-        Negate { signature: Signature::any(1, Volatility::Immutable) }
+        Negate {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
 }
 
@@ -387,7 +469,11 @@ pub fn negate_result_type(t: &DataType) -> Option<DataType> {
         DataType::Float32 | DataType::Float64 => Some(t.clone()),
         other => {
             let (signed, size) = int_shape(other)?;
-            Some(if signed { other.clone() } else { int_type(true, next_size(size)) })
+            Some(if signed {
+                other.clone()
+            } else {
+                int_type(true, next_size(size))
+            })
         }
     }
 }
@@ -404,13 +490,24 @@ impl ScalarUDFImpl for Negate {
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         match negate_result_type(&normalize(&arg_types[0])) {
             Some(t) => Ok(t),
-            None => plan_err!("Illegal type {} of argument of function negate", arg_types[0]),
+            None => plan_err!(
+                "Illegal type {} of argument of function negate",
+                arg_types[0]
+            ),
         }
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(crate::null_propagating_field(
+            self.name(),
+            self.return_type(&types)?,
+            &args,
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -424,11 +521,7 @@ impl ScalarUDFImpl for Negate {
             let negated: PrimitiveArray<Int64Type> = wide.unary(|v: i64| v.wrapping_neg());
             narrow_from_i64(&negated, &result_type)?
         };
-        if scalar {
-            Ok(ColumnarValue::Scalar(datafusion::common::ScalarValue::try_from_array(&out, 0)?))
-        } else {
-            Ok(ColumnarValue::Array(out))
-        }
+        crate::columnar(out, scalar)
     }
 }
 

@@ -8,11 +8,15 @@
 use std::sync::Arc;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Date32Array, StringArray, TimestampSecondArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Date32Array, StringArray, TimestampSecondArray,
+};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, ScalarValue, exec_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::value::{Style, ValueOptions, write_value};
@@ -28,7 +32,11 @@ pub struct ConvertTo {
 
 impl ConvertTo {
     pub fn new(name: &'static str, target: DataType) -> Self {
-        ConvertTo { name, target, signature: Signature::any(1, Volatility::Immutable) }
+        ConvertTo {
+            name,
+            target,
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
 
     /// Every conversion function with its target type.
@@ -60,8 +68,14 @@ fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionEr
         DataType::Timestamp(..) => ErrorCode::CANNOT_PARSE_DATETIME,
         _ => ErrorCode::CANNOT_PARSE_TEXT,
     };
-    StrataError::new(code, format!("Cannot parse string '{text}' as {}", clickhouse_type_name(target, false)))
-        .into_datafusion()
+    StrataError::new(
+        code,
+        format!(
+            "Cannot parse string '{text}' as {}",
+            clickhouse_type_name(target, false)
+        ),
+    )
+    .into_datafusion()
 }
 
 fn parse_date(text: &str) -> Option<NaiveDate> {
@@ -77,7 +91,11 @@ fn parse_datetime(text: &str) -> Option<NaiveDateTime> {
         .or_else(|_| NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S"))
         .or_else(|_| NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M:%S%.f"))
         .ok()
-        .or_else(|| NaiveDate::parse_from_str(text, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)))
+        .or_else(|| {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+        })
 }
 
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
@@ -92,7 +110,10 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
                 out.push(match s {
                     None => None,
                     Some(s) => Some(
-                        parse_date(s).ok_or_else(|| parse_error(s, target))?.num_days_from_ce() - EPOCH_DAYS_FROM_CE,
+                        parse_date(s)
+                            .ok_or_else(|| parse_error(s, target))?
+                            .num_days_from_ce()
+                            - EPOCH_DAYS_FROM_CE,
                     ),
                 });
             }
@@ -103,10 +124,17 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
             for s in strings.iter() {
                 out.push(match s {
                     None => None,
-                    Some(s) => Some(parse_datetime(s).ok_or_else(|| parse_error(s, target))?.and_utc().timestamp()),
+                    Some(s) => Some(
+                        parse_datetime(s)
+                            .ok_or_else(|| parse_error(s, target))?
+                            .and_utc()
+                            .timestamp(),
+                    ),
                 });
             }
-            Ok(Arc::new(TimestampSecondArray::from(out).with_timezone_opt(tz.clone())))
+            Ok(Arc::new(
+                TimestampSecondArray::from(out).with_timezone_opt(tz.clone()),
+            ))
         }
         DataType::Float32 | DataType::Float64 => {
             let mut out = Vec::with_capacity(strings.len());
@@ -147,7 +175,9 @@ fn parse_float(s: &str) -> Option<f64> {
 /// its low bits (`toUInt8('300')` is 44), so only the 64-bit range is checked here.
 fn parse_integer(s: &str) -> Option<i64> {
     let v: i128 = s.trim().parse().ok()?;
-    (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&v).then_some(v as i64)
+    (i128::from(i64::MIN)..=i128::from(u64::MAX))
+        .contains(&v)
+        .then_some(v as i64)
 }
 
 /// Renders any value as `toString` does: like TabSeparated, without escaping.
@@ -174,7 +204,10 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
     if *target == DataType::Utf8 {
         return Ok(to_strings(array.as_ref()));
     }
-    if matches!(source, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View) {
+    if matches!(
+        source,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    ) {
         return convert_strings(array.as_ref(), target);
     }
     match target {
@@ -183,14 +216,23 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             DataType::Timestamp(..) => Ok(cast::cast(array, target)?),
             _ => {
                 let days = to_i64_wrapping(array)?;
-                Ok(cast::cast(&narrow_from_i64(&days, &DataType::Int32)?, target)?)
+                Ok(cast::cast(
+                    &narrow_from_i64(&days, &DataType::Int32)?,
+                    target,
+                )?)
             }
         },
         DataType::Timestamp(unit, tz) => match source {
-            DataType::Date32 | DataType::Timestamp(..) => Ok(cast::cast(array, &DataType::Timestamp(*unit, tz.clone()))?),
+            DataType::Date32 | DataType::Timestamp(..) => {
+                Ok(cast::cast(array, &DataType::Timestamp(*unit, tz.clone()))?)
+            }
             _ => {
                 let seconds = to_i64_wrapping(array)?;
-                Ok(Arc::new(seconds.reinterpret_cast::<TimestampSecondType>().with_timezone_opt(tz.clone())))
+                Ok(Arc::new(
+                    seconds
+                        .reinterpret_cast::<TimestampSecondType>()
+                        .with_timezone_opt(tz.clone()),
+                ))
             }
         },
         _ => match source {
@@ -217,8 +259,16 @@ impl ScalarUDFImpl for ConvertTo {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(crate::null_propagating_field(
+            self.name(),
+            self.return_type(&types)?,
+            &args,
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

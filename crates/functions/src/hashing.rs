@@ -8,8 +8,10 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array};
 use datafusion::arrow::datatypes::*;
-use datafusion::common::{Result, ScalarValue, exec_err};
-use datafusion::logical_expr::{ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility};
+use datafusion::common::{Result, exec_err};
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
 
 use crate::int_cast::to_u64_wrapping;
 
@@ -55,7 +57,10 @@ pub struct HashFunction {
 
 impl HashFunction {
     pub fn new(kind: HashKind) -> Self {
-        HashFunction { kind, signature: Signature::any(1, Volatility::Immutable) }
+        HashFunction {
+            kind,
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
 }
 
@@ -69,10 +74,14 @@ fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> Result<()> {
     }
     match array.data_type() {
         DataType::Utf8 => out.extend_from_slice(array.as_string::<i32>().value(row).as_bytes()),
-        DataType::LargeUtf8 => out.extend_from_slice(array.as_string::<i64>().value(row).as_bytes()),
+        DataType::LargeUtf8 => {
+            out.extend_from_slice(array.as_string::<i64>().value(row).as_bytes())
+        }
         DataType::Utf8View => out.extend_from_slice(array.as_string_view().value(row).as_bytes()),
         DataType::Binary => out.extend_from_slice(array.as_binary::<i32>().value(row)),
-        DataType::FixedSizeBinary(_) => out.extend_from_slice(array.as_fixed_size_binary().value(row)),
+        DataType::FixedSizeBinary(_) => {
+            out.extend_from_slice(array.as_fixed_size_binary().value(row))
+        }
         DataType::UInt8 => le!(UInt8Type),
         DataType::UInt16 => le!(UInt16Type),
         DataType::UInt32 => le!(UInt32Type),
@@ -83,10 +92,12 @@ fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> Result<()> {
         DataType::Int64 => le!(Int64Type),
         DataType::Float32 => le!(Float32Type),
         DataType::Float64 => le!(Float64Type),
-        DataType::Date32 => out.extend_from_slice(&(array.as_primitive::<Date32Type>().value(row) as u16).to_le_bytes()),
-        DataType::Timestamp(TimeUnit::Second, _) => {
-            out.extend_from_slice(&(array.as_primitive::<TimestampSecondType>().value(row) as u32).to_le_bytes())
-        }
+        DataType::Date32 => out.extend_from_slice(
+            &(array.as_primitive::<Date32Type>().value(row) as u16).to_le_bytes(),
+        ),
+        DataType::Timestamp(TimeUnit::Second, _) => out.extend_from_slice(
+            &(array.as_primitive::<TimestampSecondType>().value(row) as u32).to_le_bytes(),
+        ),
         other => return exec_err!("sipHash64 does not support arguments of type {other}"),
     }
     Ok(())
@@ -106,12 +117,24 @@ impl ScalarUDFImpl for HashFunction {
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(if self.kind == HashKind::IntHash32 { DataType::UInt32 } else { DataType::UInt64 })
+        Ok(if self.kind == HashKind::IntHash32 {
+            DataType::UInt32
+        } else {
+            DataType::UInt64
+        })
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(crate::null_propagating_field(
+            self.name(),
+            self.return_type(&types)?,
+            &args,
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -120,7 +143,11 @@ impl ScalarUDFImpl for HashFunction {
         let out: ArrayRef = match self.kind {
             HashKind::IntHash32 | HashKind::IntHash64 => {
                 if !input.data_type().is_integer() {
-                    return exec_err!("Illegal type {} of argument of function {}", input.data_type(), self.name());
+                    return exec_err!(
+                        "Illegal type {} of argument of function {}",
+                        input.data_type(),
+                        self.name()
+                    );
                 }
                 let keys = to_u64_wrapping(&input)?;
                 if self.kind == HashKind::IntHash32 {
@@ -143,11 +170,7 @@ impl ScalarUDFImpl for HashFunction {
                 Arc::new(UInt64Array::from(hashes))
             }
         };
-        if scalar {
-            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
-        } else {
-            Ok(ColumnarValue::Array(out))
-        }
+        crate::columnar(out, scalar)
     }
 }
 

@@ -14,24 +14,48 @@ macro_rules! widen {
     ($array:expr, $target:ty, $as:ty) => {{
         let a = $array;
         match a.data_type() {
-            DataType::UInt8 => a.as_primitive::<UInt8Type>().unary::<_, $target>(|v| v as $as),
-            DataType::UInt16 => a.as_primitive::<UInt16Type>().unary::<_, $target>(|v| v as $as),
-            DataType::UInt32 => a.as_primitive::<UInt32Type>().unary::<_, $target>(|v| v as $as),
-            DataType::UInt64 => a.as_primitive::<UInt64Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Int8 => a.as_primitive::<Int8Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Int16 => a.as_primitive::<Int16Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Int32 => a.as_primitive::<Int32Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Int64 => a.as_primitive::<Int64Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Float32 => a.as_primitive::<Float32Type>().unary::<_, $target>(|v| v as i64 as $as),
-            DataType::Float64 => a.as_primitive::<Float64Type>().unary::<_, $target>(|v| v as i64 as $as),
+            DataType::UInt8 => a
+                .as_primitive::<UInt8Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::UInt16 => a
+                .as_primitive::<UInt16Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::UInt32 => a
+                .as_primitive::<UInt32Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::UInt64 => a
+                .as_primitive::<UInt64Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Int8 => a
+                .as_primitive::<Int8Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Int16 => a
+                .as_primitive::<Int16Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Int32 => a
+                .as_primitive::<Int32Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Int64 => a
+                .as_primitive::<Int64Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Float32 => a
+                .as_primitive::<Float32Type>()
+                .unary::<_, $target>(|v| v as i64 as $as),
+            DataType::Float64 => a
+                .as_primitive::<Float64Type>()
+                .unary::<_, $target>(|v| v as i64 as $as),
             DataType::Boolean | DataType::Null => {
                 let as_u8 = cast::cast(a, &DataType::UInt8)?;
-                as_u8.as_primitive::<UInt8Type>().unary::<_, $target>(|v| v as $as)
+                as_u8
+                    .as_primitive::<UInt8Type>()
+                    .unary::<_, $target>(|v| v as $as)
             }
-            DataType::Date32 => a.as_primitive::<Date32Type>().unary::<_, $target>(|v| v as $as),
-            DataType::Timestamp(TimeUnit::Second, _) => {
-                a.as_primitive::<TimestampSecondType>().unary::<_, $target>(|v| v as $as)
-            }
+            DataType::Date32 => a
+                .as_primitive::<Date32Type>()
+                .unary::<_, $target>(|v| v as $as),
+            DataType::Timestamp(TimeUnit::Second, _) => a
+                .as_primitive::<TimestampSecondType>()
+                .unary::<_, $target>(|v| v as $as),
             other => return exec_err!("cannot convert {other} to an integer"),
         }
     }};
@@ -90,6 +114,9 @@ mod tests {
         let narrow = narrow.as_any().downcast_ref::<UInt8Array>().unwrap();
         assert_eq!(narrow.values().as_ref(), &[44, 255, 200]);
         let signed = narrow_from_i64(&wide, &DataType::Int8).unwrap();
-        assert_eq!(signed.as_primitive::<Int8Type>().values().as_ref(), &[44, -1, -56]);
+        assert_eq!(
+            signed.as_primitive::<Int8Type>().values().as_ref(),
+            &[44, -1, -56]
+        );
     }
 }

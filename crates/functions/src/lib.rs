@@ -16,8 +16,8 @@ pub mod misc;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::logical_expr::ReturnFieldArgs;
 use datafusion::functions_aggregate::first_last::{first_value_udaf, last_value_udaf};
+use datafusion::logical_expr::ReturnFieldArgs;
 use datafusion::logical_expr::{AggregateUDF, ScalarUDF};
 
 use aggregate::arg_min_max::ArgMinMax;
@@ -39,14 +39,22 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for conversion in ConvertTo::all() {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }
-    for kind in [HashKind::IntHash32, HashKind::IntHash64, HashKind::SipHash64] {
+    for kind in [
+        HashKind::IntHash32,
+        HashKind::IntHash64,
+        HashKind::SipHash64,
+    ] {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
-    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(Readable::Size)));
-    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(Readable::Quantity)));
+    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(
+        Readable::Size,
+    )));
+    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(
+        Readable::Quantity,
+    )));
     functions.into_iter().map(Arc::new).collect()
 }
 
@@ -55,7 +63,9 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
     vec![
         Arc::new(AggregateUDF::new_from_impl(Count::default())),
         Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::Uniq))),
-        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined))),
+        Arc::new(AggregateUDF::new_from_impl(Uniq::new(
+            UniqKind::UniqCombined,
+        ))),
         Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact))),
         Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(false))),
         Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(true))),
@@ -67,7 +77,26 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
 
 /// The result field of a function that is NULL exactly when an argument is,
 /// so non-NULL inputs give a non-Nullable ClickHouse type.
-pub(crate) fn null_propagating_field(name: &str, data_type: DataType, args: &ReturnFieldArgs) -> FieldRef {
+pub(crate) fn null_propagating_field(
+    name: &str,
+    data_type: DataType,
+    args: &ReturnFieldArgs,
+) -> FieldRef {
     let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
     Arc::new(Field::new(name, data_type, nullable))
+}
+
+/// A function's result: a scalar when every argument was a scalar, else an array.
+pub(crate) fn columnar(
+    out: datafusion::arrow::array::ArrayRef,
+    scalar: bool,
+) -> datafusion::common::Result<datafusion::logical_expr::ColumnarValue> {
+    use datafusion::logical_expr::ColumnarValue;
+    if scalar {
+        Ok(ColumnarValue::Scalar(
+            datafusion::common::ScalarValue::try_from_array(&out, 0)?,
+        ))
+    } else {
+        Ok(ColumnarValue::Array(out))
+    }
 }

@@ -19,7 +19,9 @@ pub struct ToTypeName {
 
 impl Default for ToTypeName {
     fn default() -> Self {
-        ToTypeName { signature: Signature::any(1, Volatility::Immutable) }
+        ToTypeName {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
 }
 
@@ -61,7 +63,10 @@ pub struct ClockFunction {
 
 impl ClockFunction {
     pub fn new(clock: Clock) -> Self {
-        ClockFunction { clock, signature: Signature::nullary(Volatility::Stable) }
+        ClockFunction {
+            clock,
+            signature: Signature::nullary(Volatility::Stable),
+        }
     }
 }
 
@@ -86,7 +91,11 @@ impl ScalarUDFImpl for ClockFunction {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let _ = args;
-        Ok(Arc::new(Field::new(self.name(), self.return_type(&[])?, false)))
+        Ok(Arc::new(Field::new(
+            self.name(),
+            self.return_type(&[])?,
+            false,
+        )))
     }
 
     fn invoke_with_args(&self, _args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -112,32 +121,57 @@ pub struct FormatReadable {
 
 impl FormatReadable {
     pub fn new(kind: Readable) -> Self {
-        FormatReadable { kind, signature: Signature::any(1, Volatility::Immutable) }
+        FormatReadable {
+            kind,
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
+}
+
+/// `value` scaled down by `base` until it is below it, with two decimals and the unit.
+fn readable(value: f64, base: f64, units: &[&str]) -> String {
+    let mut value = value;
+    let mut unit = 0;
+    while value.abs() >= base && unit + 1 < units.len() {
+        value /= base;
+        unit += 1;
+    }
+    format!("{value:.2}{}", units[unit])
 }
 
 /// `1.15 GiB`: powers of 1024 with binary unit names.
 pub fn readable_size(bytes: f64) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes;
-    let mut unit = 0;
-    while value.abs() >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.2} {}", UNITS[unit])
+    readable(
+        bytes,
+        1024.0,
+        &[" B", " KiB", " MiB", " GiB", " TiB", " PiB", " EiB"],
+    )
+}
+
+/// `1.23 GB`: powers of 1000, as ClickHouse reports bytes processed.
+pub fn readable_decimal_size(bytes: f64) -> String {
+    readable(
+        bytes,
+        1000.0,
+        &[" B", " KB", " MB", " GB", " TB", " PB", " EB"],
+    )
 }
 
 /// `1.23 billion`: powers of 1000 with English names.
 pub fn readable_quantity(count: f64) -> String {
-    const UNITS: [&str; 7] = ["", " thousand", " million", " billion", " trillion", " quadrillion", " quintillion"];
-    let mut value = count;
-    let mut unit = 0;
-    while value.abs() >= 1000.0 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    format!("{value:.2}{}", UNITS[unit])
+    readable(
+        count,
+        1000.0,
+        &[
+            "",
+            " thousand",
+            " million",
+            " billion",
+            " trillion",
+            " quadrillion",
+            " quintillion",
+        ],
+    )
 }
 
 impl ScalarUDFImpl for FormatReadable {
@@ -157,8 +191,16 @@ impl ScalarUDFImpl for FormatReadable {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args.arg_fields.iter().map(|f| f.data_type().clone()).collect();
-        Ok(crate::null_propagating_field(self.name(), self.return_type(&types)?, &args))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(crate::null_propagating_field(
+            self.name(),
+            self.return_type(&types)?,
+            &args,
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -167,12 +209,19 @@ impl ScalarUDFImpl for FormatReadable {
         if !input.data_type().is_numeric() {
             return Err(strata_common::StrataError::new(
                 strata_common::ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!("Illegal type {} of argument of function {}", clickhouse_type_name(input.data_type(), false), self.name()),
+                format!(
+                    "Illegal type {} of argument of function {}",
+                    clickhouse_type_name(input.data_type(), false),
+                    self.name()
+                ),
             )
             .into_datafusion());
         }
         let values = cast::cast(&input, &DataType::Float64)?;
-        let values = values.as_any().downcast_ref::<datafusion::arrow::array::Float64Array>().expect("cast to f64");
+        let values = values
+            .as_any()
+            .downcast_ref::<datafusion::arrow::array::Float64Array>()
+            .expect("cast to f64");
         let out: StringArray = values
             .iter()
             .map(|v| {
@@ -183,11 +232,7 @@ impl ScalarUDFImpl for FormatReadable {
             })
             .collect();
         let out: ArrayRef = Arc::new(out);
-        if scalar {
-            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
-        } else {
-            Ok(ColumnarValue::Array(out))
-        }
+        crate::columnar(out, scalar)
     }
 }
 

@@ -14,9 +14,9 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CaseWhen, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments,
-    Ident, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
-    UnaryOperator, Value, VisitMut, VisitorMut,
+    BinaryOperator, CaseWhen, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
+    FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
+    SetQuantifier, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -98,14 +98,23 @@ fn string_argument(function: &str, args: &[&Expr]) -> Result<String> {
         },
         _ => Err(StrataError::new(
             ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-            format!("Number of arguments for function {function} doesn't match: passed {}, should be 1", args.len()),
+            format!(
+                "Number of arguments for function {function} doesn't match: passed {}, should be 1",
+                args.len()
+            ),
         )),
     }
 }
 
 impl Rewriter<'_, '_> {
     fn apply_set_modes(&self, body: &mut SetExpr) -> Result<()> {
-        if let SetExpr::SetOperation { left, op, set_quantifier, right } = body {
+        if let SetExpr::SetOperation {
+            left,
+            op,
+            set_quantifier,
+            right,
+        } = body
+        {
             self.apply_set_modes(left)?;
             self.apply_set_modes(right)?;
             if *set_quantifier == SetQuantifier::None {
@@ -144,8 +153,12 @@ impl Rewriter<'_, '_> {
                 };
                 return Ok(Some(call(name, vec![(**left).clone(), (**right).clone()])));
             }
-            Expr::UnaryOp { op: UnaryOperator::Minus, expr: inner } => {
-                if matches!(inner.as_ref(), Expr::Value(v) if matches!(v.value, Value::Number(..))) {
+            Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr: inner,
+            } => {
+                if matches!(inner.as_ref(), Expr::Value(v) if matches!(v.value, Value::Number(..)))
+                {
                     return Ok(None);
                 }
                 return Ok(Some(call("negate", vec![(**inner).clone()])));
@@ -160,24 +173,34 @@ impl Rewriter<'_, '_> {
             }
             _ => {}
         }
-        let Expr::Function(f) = expr else { return Ok(None) };
+        let Expr::Function(f) = expr else {
+            return Ok(None);
+        };
         if f.over.is_some() {
             return Ok(None);
         }
         let written = f.name.to_string();
-        let Some(args) = function_args(&f.args) else { return Ok(None) };
+        let Some(args) = function_args(&f.args) else {
+            return Ok(None);
+        };
         let constant = match written.as_str() {
             "if" => {
                 if args.len() != 3 {
                     return Err(arity("if", args.len(), "3"));
                 }
-                return Ok(Some(case(&[args[0].clone(), args[1].clone()], Some(args[2].clone()))));
+                return Ok(Some(case(
+                    &[args[0].clone(), args[1].clone()],
+                    Some(args[2].clone()),
+                )));
             }
             "multiIf" => {
                 if args.len() < 3 || args.len() % 2 == 0 {
                     return Err(arity("multiIf", args.len(), "an odd number, at least 3"));
                 }
-                let pairs: Vec<Expr> = args[..args.len() - 1].iter().map(|e| (*e).clone()).collect();
+                let pairs: Vec<Expr> = args[..args.len() - 1]
+                    .iter()
+                    .map(|e| (*e).clone())
+                    .collect();
                 return Ok(Some(case(&pairs, Some(args[args.len() - 1].clone()))));
             }
             "getSetting" => {
@@ -207,11 +230,16 @@ impl Rewriter<'_, '_> {
             _ => {
                 // DataFusion lower-cases unquoted function names; quoting keeps
                 // ClickHouse's camelCase names (`toTypeName`) as registered.
-                let registered = (self.ctx.resolve_function)(&written).unwrap_or_else(|| written.clone());
+                let registered =
+                    (self.ctx.resolve_function)(&written).unwrap_or_else(|| written.clone());
                 let is_plain = f.name.0.len() == 1;
-                if is_plain && registered.chars().any(|c| c.is_ascii_uppercase()) || registered != written {
+                if is_plain && registered.chars().any(|c| c.is_ascii_uppercase())
+                    || registered != written
+                {
                     let mut renamed = f.clone();
-                    renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', registered))]);
+                    renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+                        '"', registered,
+                    ))]);
                     return Ok(Some(Expr::Function(renamed)));
                 }
                 return Ok(None);
@@ -229,7 +257,10 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
         parameters: FunctionArguments::None,
         args: FunctionArguments::List(FunctionArgumentList {
             duplicate_treatment: None,
-            args: args.into_iter().map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e))).collect(),
+            args: args
+                .into_iter()
+                .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
+                .collect(),
             clauses: vec![],
         }),
         filter: None,
@@ -242,7 +273,9 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
 fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
     StrataError::new(
         ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-        format!("Number of arguments for function {function} doesn't match: passed {passed}, should be {expected}"),
+        format!(
+            "Number of arguments for function {function} doesn't match: passed {passed}, should be {expected}"
+        ),
     )
 }
 
@@ -250,10 +283,14 @@ fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
 fn case(pairs: &[Expr], otherwise: Option<Expr>) -> Expr {
     let conditions = pairs
         .chunks_exact(2)
-        .map(|pair| CaseWhen { condition: pair[0].clone(), result: pair[1].clone() })
+        .map(|pair| CaseWhen {
+            condition: pair[0].clone(),
+            result: pair[1].clone(),
+        })
         .collect();
     Expr::Case {
-        case_token: datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        case_token: datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken::empty(
+        ),
         end_token: datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
         operand: None,
         conditions,
@@ -271,8 +308,15 @@ fn name_select_items(body: &mut SetExpr) {
                     if matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
                         continue;
                     }
-                    let alias = Ident { value: column_name(expr), quote_style: Some('"'), span: Span::empty() };
-                    *item = SelectItem::ExprWithAlias { expr: expr.clone(), alias };
+                    let alias = Ident {
+                        value: column_name(expr),
+                        quote_style: Some('"'),
+                        span: Span::empty(),
+                    };
+                    *item = SelectItem::ExprWithAlias {
+                        expr: expr.clone(),
+                        alias,
+                    };
                 }
             }
         }

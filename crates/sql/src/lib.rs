@@ -6,10 +6,15 @@
 //! arithmetic typing ([`plan_rewrite`]). Executing statements is the engine's job.
 
 pub mod ast_rewrite;
+pub mod depth;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
-pub use parser::{ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses, statement_spans};
+pub use depth::check_depth;
+pub use parser::{
+    ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses,
+    statement_spans,
+};
 pub use plan_rewrite::PlanRewriter;

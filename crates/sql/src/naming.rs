@@ -6,7 +6,8 @@
 //! so the SQL front aliases every unaliased select item with them before planning.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator, Value,
+    BinaryOperator, CastKind, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator,
+    Value,
 };
 
 /// The ClickHouse column name of `expr`.
@@ -57,7 +58,11 @@ pub fn number_literal(text: &str) -> String {
     match text.parse::<f64>() {
         Ok(v) if v.is_finite() => {
             let formatted = strata_formats_float(v);
-            if formatted.contains(['.', 'e']) { formatted } else { format!("{formatted}.") }
+            if formatted.contains(['.', 'e']) {
+                formatted
+            } else {
+                format!("{formatted}.")
+            }
         }
         _ => text.to_string(),
     }
@@ -67,7 +72,13 @@ fn strata_formats_float(v: f64) -> String {
     use datafusion::arrow::array::Float64Array;
     let array = Float64Array::from(vec![v]);
     let mut out = String::new();
-    strata_formats::value::write_value(&array, 0, strata_formats::Style::Raw, Default::default(), &mut out);
+    strata_formats::value::write_value(
+        &array,
+        0,
+        strata_formats::Style::Raw,
+        Default::default(),
+        &mut out,
+    );
     out
 }
 
@@ -102,22 +113,36 @@ fn write_expr(expr: &Expr, out: &mut String) {
         }
         Expr::Value(v) => write_value(&v.value, out),
         Expr::Nested(inner) => write_expr(inner, out),
-        Expr::UnaryOp { op: UnaryOperator::Minus, expr } => match expr.as_ref() {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => match expr.as_ref() {
             Expr::Value(v) if matches!(v.value, Value::Number(..)) => {
                 out.push('-');
                 write_value(&v.value, out);
             }
             inner => function("negate", &[inner], out),
         },
-        Expr::UnaryOp { op: UnaryOperator::Not, expr } => function("not", &[expr], out),
-        Expr::UnaryOp { op: UnaryOperator::Plus, expr } => write_expr(expr, out),
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr,
+        } => function("not", &[expr], out),
+        Expr::UnaryOp {
+            op: UnaryOperator::Plus,
+            expr,
+        } => write_expr(expr, out),
         Expr::BinaryOp { left, op, right } => match binary_function(op) {
             Some(name) => function(name, &[left, right], out),
             None => out.push_str(&expr.to_string()),
         },
         Expr::IsNull(inner) => function("isNull", &[inner], out),
         Expr::IsNotNull(inner) => function("isNotNull", &[inner], out),
-        Expr::Between { expr, negated, low, high } => {
+        Expr::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => {
             out.push_str(if *negated { "notBetween(" } else { "between(" });
             write_expr(expr, out);
             out.push_str(", ");
@@ -126,10 +151,21 @@ fn write_expr(expr: &Expr, out: &mut String) {
             write_expr(high, out);
             out.push(')');
         }
-        Expr::Like { negated, expr, pattern, .. } => {
-            function(if *negated { "notLike" } else { "like" }, &[expr, pattern], out)
-        }
-        Expr::InList { expr, list, negated } => {
+        Expr::Like {
+            negated,
+            expr,
+            pattern,
+            ..
+        } => function(
+            if *negated { "notLike" } else { "like" },
+            &[expr, pattern],
+            out,
+        ),
+        Expr::InList {
+            expr,
+            list,
+            negated,
+        } => {
             out.push_str(if *negated { "notIn(" } else { "in(" });
             write_expr(expr, out);
             out.push_str(", (");
@@ -141,7 +177,12 @@ fn write_expr(expr: &Expr, out: &mut String) {
             }
             out.push_str("))");
         }
-        Expr::Cast { kind: CastKind::Cast | CastKind::DoubleColon, expr, data_type, .. } => {
+        Expr::Cast {
+            kind: CastKind::Cast | CastKind::DoubleColon,
+            expr,
+            data_type,
+            ..
+        } => {
             out.push_str("CAST(");
             write_expr(expr, out);
             out.push_str(&format!(", '{data_type}')"));
@@ -177,14 +218,17 @@ fn write_expr(expr: &Expr, out: &mut String) {
             for arg in &list.args {
                 match arg {
                     FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => args.push(e),
-                    FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if name.eq_ignore_ascii_case("count") => {}
+                    FunctionArg::Unnamed(FunctionArgExpr::Wildcard)
+                        if name.eq_ignore_ascii_case("count") => {}
                     _ => {
                         out.push_str(&expr.to_string());
                         return;
                     }
                 }
             }
-            let distinct = list.duplicate_treatment.is_some_and(|d| d.to_string() == "DISTINCT");
+            let distinct = list
+                .duplicate_treatment
+                .is_some_and(|d| d.to_string() == "DISTINCT");
             if distinct {
                 let mut joined = String::new();
                 function("", &args, &mut joined);
@@ -204,14 +248,21 @@ mod tests {
     use datafusion::sql::sqlparser::parser::Parser;
 
     fn name_of(sql: &str) -> String {
-        let expr = Parser::new(&ClickHouseDialect {}).try_with_sql(sql).unwrap().parse_expr().unwrap();
+        let expr = Parser::new(&ClickHouseDialect {})
+            .try_with_sql(sql)
+            .unwrap()
+            .parse_expr()
+            .unwrap();
         column_name(&expr)
     }
 
     #[test]
     fn names_follow_clickhouse() {
         assert_eq!(name_of("number % 10000"), "modulo(number, 10000)");
-        assert_eq!(name_of("0 + (number % 10000)"), "plus(0, modulo(number, 10000))");
+        assert_eq!(
+            name_of("0 + (number % 10000)"),
+            "plus(0, modulo(number, 10000))"
+        );
         assert_eq!(name_of("count()"), "count()");
         assert_eq!(name_of("count(*)"), "count()");
         assert_eq!(name_of("1e9"), "1000000000.");

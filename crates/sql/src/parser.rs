@@ -6,8 +6,8 @@
 
 use datafusion::sql::sqlparser::ast::Statement;
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
-use datafusion::sql::sqlparser::parser::{Parser, ParserError};
 use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::parser::{Parser, ParserError};
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -24,7 +24,10 @@ pub struct ParsedStatement {
 /// Splits `sql` into statements on top-level semicolons, keeping each statement's
 /// original text (a later statement's syntax error must not stop earlier ones).
 pub fn split_statements(sql: &str) -> Result<Vec<String>> {
-    Ok(statement_spans(sql)?.into_iter().map(|span| sql[span].trim().to_string()).collect())
+    Ok(statement_spans(sql)?
+        .into_iter()
+        .map(|span| sql[span].trim().to_string())
+        .collect())
 }
 
 /// Byte ranges of the statements in `sql`, each ending before its semicolon.
@@ -44,7 +47,9 @@ pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
                 }
             }
             Token::Whitespace(_) => {}
-            _ if begin.is_none() => begin = Some(offset(token.span.start.line, token.span.start.column)),
+            _ if begin.is_none() => {
+                begin = Some(offset(token.span.start.line, token.span.start.column))
+            }
             _ => {}
         }
     }
@@ -78,7 +83,9 @@ pub fn split_trailing_clauses(sql: &str) -> Result<(String, TrailingClauses)> {
         match &token.token {
             Token::LParen | Token::LBracket => depth += 1,
             Token::RParen | Token::RBracket => depth -= 1,
-            Token::Word(w) if depth == 0 && matches!(w.keyword, Keyword::FORMAT | Keyword::SETTINGS) => {
+            Token::Word(w)
+                if depth == 0 && matches!(w.keyword, Keyword::FORMAT | Keyword::SETTINGS) =>
+            {
                 if let Some(clauses) = parse_clauses(&tokens[i..]) {
                     let cut = char_offset(sql, token.span.start.line, token.span.start.column);
                     return Ok((sql[..cut].trim_end().to_string(), clauses));
@@ -98,7 +105,9 @@ fn parse_clauses(tokens: &[TokenWithSpan]) -> Option<TrailingClauses> {
         _ => None,
     };
     while i < tokens.len() {
-        let Token::Word(w) = &tokens[i].token else { return None };
+        let Token::Word(w) = &tokens[i].token else {
+            return None;
+        };
         match w.keyword {
             Keyword::FORMAT if clauses.format.is_none() => {
                 clauses.format = Some(word(tokens.get(i + 1))?);
@@ -122,7 +131,9 @@ fn parse_clauses(tokens: &[TokenWithSpan]) -> Option<TrailingClauses> {
                         Token::Word(w) => w.value.clone(),
                         _ => return None,
                     };
-                    clauses.settings.push((name, if negative { format!("-{value}") } else { value }));
+                    clauses
+                        .settings
+                        .push((name, if negative { format!("-{value}") } else { value }));
                     i += 1;
                     if tokens.get(i).map(|t| &t.token) == Some(&Token::Comma) {
                         i += 1;
@@ -146,7 +157,10 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
             None => return sql.len(),
         }
     }
-    sql[line_start..].char_indices().nth(column.saturating_sub(1) as usize).map_or(sql.len(), |(i, _)| line_start + i)
+    sql[line_start..]
+        .char_indices()
+        .nth(column.saturating_sub(1) as usize)
+        .map_or(sql.len(), |(i, _)| line_start + i)
 }
 
 /// Parses exactly one statement.
@@ -157,22 +171,31 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
         .try_with_sql(sql)
         .map_err(|e| parser_error(sql, e))?;
     let statement = parser.parse_statement().map_err(|e| parser_error(sql, e))?;
+    crate::depth::check_depth(&statement)?;
     while parser.consume_token(&Token::SemiColon) {}
     let next = parser.peek_token();
     if next.token != Token::EOF {
         return Err(syntax_error(
             sql,
-            &format!("Expected end of query, found: {} at {}", next.token, next.span.start),
+            &format!(
+                "Expected end of query, found: {} at {}",
+                next.token, next.span.start
+            ),
         ));
     }
-    Ok(ParsedStatement { statement, text: sql.to_string() })
+    Ok(ParsedStatement {
+        statement,
+        text: sql.to_string(),
+    })
 }
 
 fn parser_error(sql: &str, error: ParserError) -> StrataError {
     match error {
         ParserError::RecursionLimitExceeded => StrataError::new(
             ErrorCode::SYNTAX_ERROR,
-            format!("Maximum parse depth ({MAX_NESTING}) exceeded. Consider rising max_parser_depth parameter"),
+            format!(
+                "Maximum parse depth ({MAX_NESTING}) exceeded. Consider rising max_parser_depth parameter"
+            ),
         ),
         ParserError::TokenizerError(msg) | ParserError::ParserError(msg) => syntax_error(sql, &msg),
     }
@@ -180,7 +203,10 @@ fn parser_error(sql: &str, error: ParserError) -> StrataError {
 
 fn syntax_error(sql: &str, detail: &str) -> StrataError {
     let shown: String = sql.chars().take(200).collect();
-    StrataError::new(ErrorCode::SYNTAX_ERROR, format!("Syntax error: {detail}. In query: {shown}"))
+    StrataError::new(
+        ErrorCode::SYNTAX_ERROR,
+        format!("Syntax error: {detail}. In query: {shown}"),
+    )
 }
 
 #[cfg(test)]
@@ -204,18 +230,31 @@ mod tests {
 
     #[test]
     fn trailing_clauses_are_split_off() {
-        let (body, c) = split_trailing_clauses("SELECT 1 SETTINGS max_threads = 2, x = 'a' FORMAT JSON").unwrap();
+        let (body, c) =
+            split_trailing_clauses("SELECT 1 SETTINGS max_threads = 2, x = 'a' FORMAT JSON")
+                .unwrap();
         assert_eq!(body, "SELECT 1");
         assert_eq!(c.format.as_deref(), Some("JSON"));
-        assert_eq!(c.settings, vec![("max_threads".into(), "2".into()), ("x".into(), "a".into())]);
-        let (body, c) = split_trailing_clauses("SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)").unwrap();
-        assert_eq!(body, "SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)");
+        assert_eq!(
+            c.settings,
+            vec![("max_threads".into(), "2".into()), ("x".into(), "a".into())]
+        );
+        let (body, c) =
+            split_trailing_clauses("SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)")
+                .unwrap();
+        assert_eq!(
+            body,
+            "SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)"
+        );
         assert_eq!(c, TrailingClauses::default());
     }
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let sql = format!("SELECT {}1{}", "(".repeat(10_000), ")".repeat(10_000));
-        assert_eq!(parse_statement(&sql).unwrap_err().code, ErrorCode::SYNTAX_ERROR);
+        assert_eq!(
+            parse_statement(&sql).unwrap_err().code,
+            ErrorCode::SYNTAX_ERROR
+        );
     }
 }

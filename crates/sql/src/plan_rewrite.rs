@@ -18,7 +18,9 @@ use std::sync::Arc;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
-use datafusion::logical_expr::{BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit};
+use datafusion::logical_expr::{
+    BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
+};
 use strata_functions::arithmetic::{self, ArithmeticOp};
 
 /// Applies the rewrites with the arithmetic functions found in `functions`.
@@ -39,17 +41,27 @@ impl PlanRewriter {
 
     pub fn rewrite(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
         let rewritten = plan.transform_up_with_subqueries(|node| self.rewrite_node(node))?;
-        Ok(rewritten.data)
+        comparisons_as_uint8(rewritten.data)
     }
 
     fn rewrite_node(&self, node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
-        if matches!(node, LogicalPlan::Limit(_) | LogicalPlan::TableScan(_) | LogicalPlan::Extension(_)) {
+        if matches!(
+            node,
+            LogicalPlan::Limit(_) | LogicalPlan::TableScan(_) | LogicalPlan::Extension(_)
+        ) {
             return Ok(Transformed::no(node));
         }
         let schema = input_schema(&node);
-        let keeps_names = matches!(node, LogicalPlan::Projection(_) | LogicalPlan::Aggregate(_) | LogicalPlan::Window(_));
+        let keeps_names = matches!(
+            node,
+            LogicalPlan::Projection(_) | LogicalPlan::Aggregate(_) | LogicalPlan::Window(_)
+        );
         let rewritten = node.map_expressions(|expr| {
-            let before = if keeps_names { Some(expr.schema_name().to_string()) } else { None };
+            let before = if keeps_names {
+                Some(expr.schema_name().to_string())
+            } else {
+                None
+            };
             let new = expr.transform_up(|e| self.rewrite_expr(e, &schema))?;
             if !new.transformed {
                 return Ok(new);
@@ -62,20 +74,26 @@ impl PlanRewriter {
             }
         })?;
         let changed = rewritten.transformed;
-        let mut node = rewritten.data;
-        if changed {
-            node = node.recompute_schema()?;
-        }
+        // A child's types may have changed even where this node's expressions did not.
+        let node = rewritten.data.recompute_schema()?;
         if let LogicalPlan::Aggregate(_) = &node {
             if let Some(wrapped) = default_empty_aggregates(&node, &schema)? {
                 return Ok(Transformed::yes(wrapped));
             }
         }
-        Ok(if changed { Transformed::yes(node) } else { Transformed::no(node) })
+        Ok(if changed {
+            Transformed::yes(node)
+        } else {
+            Transformed::no(node)
+        })
     }
 
     fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
-        let udf = Arc::clone(self.functions.get(name).expect("arithmetic functions are registered"));
+        let udf = Arc::clone(
+            self.functions
+                .get(name)
+                .expect("arithmetic functions are registered"),
+        );
         Expr::ScalarFunction(ScalarFunction::new_udf(udf, args))
     }
 
@@ -96,10 +114,16 @@ impl PlanRewriter {
                 if let Some(kind) = op_kind {
                     let (lt, rt) = (left.get_type(schema)?, right.get_type(schema)?);
                     if arithmetic::supports(kind, &lt, &rt) {
-                        return Ok(Transformed::yes(self.call(kind.name(), vec![*left, *right])));
+                        return Ok(Transformed::yes(
+                            self.call(kind.name(), vec![*left, *right]),
+                        ));
                     }
                 }
-                Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right })))
+                Ok(Transformed::no(Expr::BinaryExpr(BinaryExpr {
+                    left,
+                    op,
+                    right,
+                })))
             }
             Expr::Negative(inner) => {
                 let t = inner.get_type(schema)?;
@@ -139,6 +163,81 @@ pub fn smallest_integer(v: i64) -> ScalarValue {
     }
 }
 
+/// ClickHouse's comparisons and logical operators return UInt8 (`SELECT 1 = 1`
+/// prints `1`), while DataFusion's return Boolean. Result columns computed by
+/// such an operator in the query's final projection are cast to UInt8; inner
+/// expressions stay Boolean so filters and joins keep working.
+fn comparisons_as_uint8(plan: LogicalPlan) -> Result<LogicalPlan> {
+    match plan {
+        LogicalPlan::Projection(projection) => {
+            let exprs = projection
+                .expr
+                .into_iter()
+                .map(|expr| {
+                    let (inner, name) = match expr {
+                        Expr::Alias(alias) => (*alias.expr, Some((alias.relation, alias.name))),
+                        other => (other, None),
+                    };
+                    if !is_boolean_operator(&inner) {
+                        return match name {
+                            Some((relation, name)) => inner.alias_qualified(relation, name),
+                            None => inner,
+                        };
+                    }
+                    let display = inner.schema_name().to_string();
+                    let cast = Expr::Cast(datafusion::logical_expr::Cast::new(
+                        Box::new(inner),
+                        datafusion::arrow::datatypes::DataType::UInt8,
+                    ));
+                    match name {
+                        Some((relation, name)) => cast.alias_qualified(relation, name),
+                        None => cast.alias(display),
+                    }
+                })
+                .collect::<Vec<_>>();
+            Ok(LogicalPlan::Projection(Projection::try_new(
+                exprs,
+                projection.input,
+            )?))
+        }
+        LogicalPlan::Sort(_) | LogicalPlan::Limit(_) | LogicalPlan::Distinct(_) => {
+            let rebuilt =
+                plan.map_children(|child| comparisons_as_uint8(child).map(Transformed::yes))?;
+            rebuilt.data.recompute_schema()
+        }
+        other => Ok(other),
+    }
+}
+
+fn is_boolean_operator(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryExpr(BinaryExpr { op, .. }) => matches!(
+            op,
+            Operator::Eq
+                | Operator::NotEq
+                | Operator::Lt
+                | Operator::LtEq
+                | Operator::Gt
+                | Operator::GtEq
+                | Operator::And
+                | Operator::Or
+                | Operator::IsDistinctFrom
+                | Operator::IsNotDistinctFrom
+                | Operator::LikeMatch
+                | Operator::NotLikeMatch
+        ),
+        Expr::Not(_)
+        | Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::Like(_)
+        | Expr::InList(_)
+        | Expr::Between(_)
+        | Expr::InSubquery(_)
+        | Expr::Exists(_) => true,
+        _ => false,
+    }
+}
+
 fn input_schema(node: &LogicalPlan) -> DFSchemaRef {
     let inputs = node.inputs();
     match inputs.as_slice() {
@@ -155,7 +254,10 @@ fn input_schema(node: &LogicalPlan) -> DFSchemaRef {
 }
 
 /// The value ClickHouse returns for an aggregate over no rows, where it is not NULL.
-fn empty_default(function: &str, data_type: &datafusion::arrow::datatypes::DataType) -> Option<ScalarValue> {
+fn empty_default(
+    function: &str,
+    data_type: &datafusion::arrow::datatypes::DataType,
+) -> Option<ScalarValue> {
     match function {
         "avg" => Some(ScalarValue::Float64(Some(f64::NAN))),
         "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
@@ -167,8 +269,13 @@ fn empty_default(function: &str, data_type: &datafusion::arrow::datatypes::DataT
 
 /// Wraps an Aggregate in a projection that replaces NULL results of aggregates
 /// over non-NULL input with ClickHouse's defaults, keeping names and qualifiers.
-fn default_empty_aggregates(node: &LogicalPlan, input: &DFSchemaRef) -> Result<Option<LogicalPlan>> {
-    let LogicalPlan::Aggregate(aggregate) = node else { return Ok(None) };
+fn default_empty_aggregates(
+    node: &LogicalPlan,
+    input: &DFSchemaRef,
+) -> Result<Option<LogicalPlan>> {
+    let LogicalPlan::Aggregate(aggregate) = node else {
+        return Ok(None);
+    };
     let schema = node.schema();
     let groups = schema.fields().len() - aggregate.aggr_expr.len();
     let mut changed = false;
@@ -178,10 +285,15 @@ fn default_empty_aggregates(node: &LogicalPlan, input: &DFSchemaRef) -> Result<O
         let replacement = if i >= groups && field.is_nullable() {
             match unalias(&aggregate.aggr_expr[i - groups]) {
                 Expr::AggregateFunction(f) => {
-                    let inputs_non_null =
-                        f.params.args.iter().all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
+                    let inputs_non_null = f
+                        .params
+                        .args
+                        .iter()
+                        .all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
                     match empty_default(f.func.name(), field.data_type()) {
-                        Some(default) if inputs_non_null && f.params.filter.is_none() => Some(default),
+                        Some(default) if inputs_non_null && f.params.filter.is_none() => {
+                            Some(default)
+                        }
                         _ => None,
                     }
                 }
@@ -193,7 +305,8 @@ fn default_empty_aggregates(node: &LogicalPlan, input: &DFSchemaRef) -> Result<O
         match replacement {
             Some(default) => {
                 changed = true;
-                let coalesced = datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
+                let coalesced =
+                    datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
                 exprs.push(coalesced.alias_qualified(qualifier.cloned(), field.name()));
             }
             None => exprs.push(column),
@@ -202,7 +315,10 @@ fn default_empty_aggregates(node: &LogicalPlan, input: &DFSchemaRef) -> Result<O
     if !changed {
         return Ok(None);
     }
-    Ok(Some(LogicalPlan::Projection(Projection::try_new(exprs, Arc::new(node.clone()))?)))
+    Ok(Some(LogicalPlan::Projection(Projection::try_new(
+        exprs,
+        Arc::new(node.clone()),
+    )?)))
 }
 
 fn unalias(expr: &Expr) -> &Expr {
@@ -221,10 +337,19 @@ mod tests {
         assert_eq!(smallest_integer(0), ScalarValue::UInt8(Some(0)));
         assert_eq!(smallest_integer(255), ScalarValue::UInt8(Some(255)));
         assert_eq!(smallest_integer(10_000), ScalarValue::UInt16(Some(10_000)));
-        assert_eq!(smallest_integer(400_000_000), ScalarValue::UInt32(Some(400_000_000)));
-        assert_eq!(smallest_integer(1 << 40), ScalarValue::UInt64(Some(1 << 40)));
+        assert_eq!(
+            smallest_integer(400_000_000),
+            ScalarValue::UInt32(Some(400_000_000))
+        );
+        assert_eq!(
+            smallest_integer(1 << 40),
+            ScalarValue::UInt64(Some(1 << 40))
+        );
         assert_eq!(smallest_integer(-1), ScalarValue::Int8(Some(-1)));
         assert_eq!(smallest_integer(-129), ScalarValue::Int16(Some(-129)));
-        assert_eq!(smallest_integer(i64::MIN), ScalarValue::Int64(Some(i64::MIN)));
+        assert_eq!(
+            smallest_integer(i64::MIN),
+            ScalarValue::Int64(Some(i64::MIN))
+        );
     }
 }

@@ -17,7 +17,11 @@ use crate::query_context::QueryContext;
 
 /// Uncompressed bytes of the data in a batch, as ClickHouse counts bytes read.
 pub fn data_bytes(batch: &RecordBatch) -> u64 {
-    batch.columns().iter().map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64).sum()
+    batch
+        .columns()
+        .iter()
+        .map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64)
+        .sum()
 }
 
 #[derive(Debug)]
@@ -57,11 +61,18 @@ impl ExecutionPlan for CountingExec {
         Ok(TreeNodeRecursion::Continue)
     }
 
-    fn with_new_children(self: Arc<Self>, mut children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {
+    fn with_new_children(
+        self: Arc<Self>,
+        mut children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
         Ok(CountingExec::new(children.remove(0)))
     }
 
-    fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+    fn execute(
+        &self,
+        partition: usize,
+        context: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
         let query = context.session_config().get_extension::<QueryContext>();
         let input = self.input.execute(partition, context)?;
         let schema = input.schema();
@@ -91,7 +102,10 @@ mod tests {
         ]));
         let batch = RecordBatch::try_new(
             schema,
-            vec![Arc::new(UInt64Array::from(vec![1, 2, 3, 4])), Arc::new(StringArray::from(vec!["a", "bb", "", "ccc"]))],
+            vec![
+                Arc::new(UInt64Array::from(vec![1, 2, 3, 4])),
+                Arc::new(StringArray::from(vec!["a", "bb", "", "ccc"])),
+            ],
         )
         .unwrap();
         assert_eq!(data_bytes(&batch), 4 * 8 + 5 * 4 + 6);

@@ -23,7 +23,10 @@ pub struct MemoryTable {
 
 impl MemoryTable {
     pub fn new(schema: SchemaRef, create_statement: String) -> Result<Self> {
-        Ok(MemoryTable { inner: MemTable::try_new(schema, vec![vec![]])?, create_statement })
+        Ok(MemoryTable {
+            inner: MemTable::try_new(schema, vec![vec![]])?,
+            create_statement,
+        })
     }
 }
 
@@ -44,7 +47,9 @@ impl TableProvider for MemoryTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        Ok(CountingExec::new(self.inner.scan(state, projection, filters, limit).await?))
+        Ok(CountingExec::new(
+            self.inner.scan(state, projection, filters, limit).await?,
+        ))
     }
 
     async fn insert_into(

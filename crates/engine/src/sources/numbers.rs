@@ -12,17 +12,24 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use async_trait::async_trait;
-use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions, UInt8Array, UInt64Array};
+use datafusion::arrow::array::{
+    ArrayRef, RecordBatch, RecordBatchOptions, UInt8Array, UInt64Array,
+};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{Expr, TableType};
-use datafusion::physical_expr::{EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr};
+use datafusion::physical_expr::{
+    EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr,
+};
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::expressions::Column;
-use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties, RecordBatchStream};
+use datafusion::physical_plan::metrics::{BaselineMetrics, ExecutionPlanMetricsSet, MetricsSet};
+use datafusion::physical_plan::{
+    DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties, RecordBatchStream,
+};
 use futures::Stream;
 use strata_common::{ErrorCode, StrataError};
 
@@ -66,7 +73,12 @@ pub struct NumbersTable {
 
 impl NumbersTable {
     pub fn new(generator: Generator, start: u64, count: Option<u64>, multithreaded: bool) -> Self {
-        NumbersTable { generator, start, count, multithreaded }
+        NumbersTable {
+            generator,
+            start,
+            count,
+            multithreaded,
+        }
     }
 }
 
@@ -92,10 +104,19 @@ impl TableProvider for NumbersTable {
             (c, None) => c,
             (None, Some(l)) => Some(l as u64),
         };
-        let partitions = if self.multithreaded { state.config().target_partitions().max(1) } else { 1 };
+        let partitions = if self.multithreaded {
+            state.config().target_partitions().max(1)
+        } else {
+            1
+        };
         let ranges = split_range(self.start, count, partitions);
         let with_column = projection.is_none_or(|p| !p.is_empty());
-        Ok(Arc::new(NumbersExec::new(self.generator, ranges, with_column, state.config().batch_size())))
+        Ok(Arc::new(NumbersExec::new(
+            self.generator,
+            ranges,
+            with_column,
+            state.config().batch_size(),
+        )))
     }
 }
 
@@ -128,11 +149,21 @@ pub struct NumbersExec {
     block_size: usize,
     schema: SchemaRef,
     properties: Arc<PlanProperties>,
+    metrics: ExecutionPlanMetricsSet,
 }
 
 impl NumbersExec {
-    fn new(generator: Generator, ranges: Vec<(u64, Option<u64>)>, with_column: bool, block_size: usize) -> Self {
-        let schema = if with_column { generator.schema() } else { Arc::new(Schema::empty()) };
+    fn new(
+        generator: Generator,
+        ranges: Vec<(u64, Option<u64>)>,
+        with_column: bool,
+        block_size: usize,
+    ) -> Self {
+        let schema = if with_column {
+            generator.schema()
+        } else {
+            Arc::new(Schema::empty())
+        };
         let mut equivalence = EquivalenceProperties::new(Arc::clone(&schema));
         if with_column && generator == Generator::Numbers {
             let column: Arc<dyn PhysicalExpr> = Arc::new(Column::new("number", 0));
@@ -140,14 +171,23 @@ impl NumbersExec {
                 equivalence.add_ordering(ordering);
             }
         }
-        let bounded = ranges.iter().all(|(_, c)| c.is_some());
+        // Declared bounded even for `system.numbers`: as in ClickHouse, a query over
+        // it runs until a LIMIT, `max_execution_time` or cancellation stops it.
         let properties = PlanProperties::new(
             equivalence,
             Partitioning::UnknownPartitioning(ranges.len()),
             EmissionType::Incremental,
-            if bounded { Boundedness::Bounded } else { Boundedness::Unbounded { requires_infinite_memory: false } },
+            Boundedness::Bounded,
         );
-        NumbersExec { generator, ranges, with_column, block_size: block_size.max(1), schema, properties: Arc::new(properties) }
+        NumbersExec {
+            generator,
+            ranges,
+            with_column,
+            block_size: block_size.max(1),
+            schema,
+            properties: Arc::new(properties),
+            metrics: ExecutionPlanMetricsSet::new(),
+        }
     }
 }
 
@@ -155,7 +195,12 @@ impl DisplayAs for NumbersExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         let total: Option<u64> = self.ranges.iter().map(|(_, c)| *c).sum();
         match total {
-            Some(total) => write!(f, "NumbersExec: {:?}, rows={total}, partitions={}", self.generator, self.ranges.len()),
+            Some(total) => write!(
+                f,
+                "NumbersExec: {:?}, rows={total}, partitions={}",
+                self.generator,
+                self.ranges.len()
+            ),
             None => write!(f, "NumbersExec: {:?}, unbounded", self.generator),
         }
     }
@@ -181,12 +226,24 @@ impl ExecutionPlan for NumbersExec {
         Ok(TreeNodeRecursion::Continue)
     }
 
-    fn with_new_children(self: Arc<Self>, _children: Vec<Arc<dyn ExecutionPlan>>) -> Result<Arc<dyn ExecutionPlan>> {
+    fn with_new_children(
+        self: Arc<Self>,
+        _children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
         Ok(self)
     }
 
-    fn execute(&self, partition: usize, context: Arc<TaskContext>) -> Result<SendableRecordBatchStream> {
+    fn metrics(&self) -> Option<MetricsSet> {
+        Some(self.metrics.clone_inner())
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        context: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
         let (start, count) = self.ranges[partition];
+        let baseline = BaselineMetrics::new(&self.metrics, partition);
         let query = context.session_config().get_extension::<QueryContext>();
         Ok(Box::pin(NumbersStream {
             generator: self.generator,
@@ -196,6 +253,7 @@ impl ExecutionPlan for NumbersExec {
             block_size: self.block_size as u64,
             schema: Arc::clone(&self.schema),
             query,
+            baseline: Some(baseline),
         }))
     }
 }
@@ -208,6 +266,7 @@ struct NumbersStream {
     block_size: u64,
     schema: SchemaRef,
     query: Option<Arc<QueryContext>>,
+    baseline: Option<BaselineMetrics>,
 }
 
 impl NumbersStream {
@@ -234,12 +293,17 @@ impl NumbersStream {
             vec![]
         } else {
             match self.generator {
-                Generator::Numbers => vec![Arc::new(UInt64Array::from_iter_values((0..rows).map(|i| first.wrapping_add(i))))],
+                Generator::Numbers => vec![Arc::new(UInt64Array::from_iter_values(
+                    (0..rows).map(|i| first.wrapping_add(i)),
+                ))],
                 Generator::Zeros => vec![Arc::new(UInt8Array::from(vec![0u8; rows as usize]))],
             }
         };
         let options = RecordBatchOptions::new().with_row_count(Some(rows as usize));
-        Some(RecordBatch::try_new_with_options(Arc::clone(&self.schema), columns, &options).map_err(Into::into))
+        Some(
+            RecordBatch::try_new_with_options(Arc::clone(&self.schema), columns, &options)
+                .map_err(Into::into),
+        )
     }
 }
 
@@ -247,7 +311,16 @@ impl Stream for NumbersStream {
     type Item = Result<RecordBatch>;
 
     fn poll_next(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        Poll::Ready(self.next_batch())
+        let started = std::time::Instant::now();
+        let batch = self.next_batch();
+        if let Some(baseline) = &self.baseline {
+            baseline.elapsed_compute().add_duration(started.elapsed());
+        }
+        let poll = Poll::Ready(batch);
+        match &self.baseline {
+            Some(baseline) => baseline.record_poll(poll),
+            None => poll,
+        }
     }
 }
 
@@ -268,10 +341,26 @@ pub struct NumbersFunction {
 impl NumbersFunction {
     pub fn all() -> Vec<NumbersFunction> {
         vec![
-            NumbersFunction { name: "numbers", generator: Generator::Numbers, multithreaded: false },
-            NumbersFunction { name: "numbers_mt", generator: Generator::Numbers, multithreaded: true },
-            NumbersFunction { name: "zeros", generator: Generator::Zeros, multithreaded: false },
-            NumbersFunction { name: "zeros_mt", generator: Generator::Zeros, multithreaded: true },
+            NumbersFunction {
+                name: "numbers",
+                generator: Generator::Numbers,
+                multithreaded: false,
+            },
+            NumbersFunction {
+                name: "numbers_mt",
+                generator: Generator::Numbers,
+                multithreaded: true,
+            },
+            NumbersFunction {
+                name: "zeros",
+                generator: Generator::Zeros,
+                multithreaded: false,
+            },
+            NumbersFunction {
+                name: "zeros_mt",
+                generator: Generator::Zeros,
+                multithreaded: true,
+            },
         ]
     }
 
@@ -290,14 +379,24 @@ fn count_argument(function: &str, expr: &Expr) -> Result<u64> {
         )
         .into_datafusion())
     };
-    let Expr::Literal(value, _) = expr else { return bad() };
+    let Expr::Literal(value, _) = expr else {
+        return bad();
+    };
     match value {
         ScalarValue::Int64(Some(v)) if *v >= 0 => Ok(*v as u64),
         ScalarValue::UInt64(Some(v)) => Ok(*v),
-        ScalarValue::Float64(Some(v)) if v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v < 1.8e19 => Ok(*v as u64),
+        ScalarValue::Float64(Some(v))
+            if v.is_finite() && *v >= 0.0 && v.fract() == 0.0 && *v < 1.8e19 =>
+        {
+            Ok(*v as u64)
+        }
         ScalarValue::Decimal128(Some(v), _, scale) => {
             let divisor = 10i128.pow(u32::try_from(*scale).unwrap_or(0));
-            if *v >= 0 && v % divisor == 0 { Ok((v / divisor) as u64) } else { bad() }
+            if *v >= 0 && v % divisor == 0 {
+                Ok((v / divisor) as u64)
+            } else {
+                bad()
+            }
         }
         _ => bad(),
     }
@@ -308,15 +407,29 @@ impl TableFunctionImpl for NumbersFunction {
         let exprs = args.exprs();
         let (start, count) = match exprs {
             [count] => (0, count_argument(self.name, count)?),
-            [start, count] if self.generator == Generator::Numbers => {
-                (count_argument(self.name, start)?, count_argument(self.name, count)?)
-            }
+            [start, count] if self.generator == Generator::Numbers => (
+                count_argument(self.name, start)?,
+                count_argument(self.name, count)?,
+            ),
             _ => {
-                return plan_err!("Table function {} takes {} arguments, got {}", self.name,
-                    if self.generator == Generator::Numbers { "1 or 2" } else { "1" }, exprs.len());
+                return plan_err!(
+                    "Table function {} takes {} arguments, got {}",
+                    self.name,
+                    if self.generator == Generator::Numbers {
+                        "1 or 2"
+                    } else {
+                        "1"
+                    },
+                    exprs.len()
+                );
             }
         };
-        Ok(Arc::new(NumbersTable::new(self.generator, start, Some(count), self.multithreaded)))
+        Ok(Arc::new(NumbersTable::new(
+            self.generator,
+            start,
+            Some(count),
+            self.multithreaded,
+        )))
     }
 }
 
@@ -328,7 +441,13 @@ mod tests {
     fn ranges_split_evenly_and_cover_everything() {
         let ranges = split_range(10, Some(10), 3);
         assert_eq!(ranges, vec![(10, Some(4)), (14, Some(3)), (17, Some(3))]);
-        assert_eq!(split_range(0, Some(2), 4).iter().map(|r| r.1.unwrap()).sum::<u64>(), 2);
+        assert_eq!(
+            split_range(0, Some(2), 4)
+                .iter()
+                .map(|r| r.1.unwrap())
+                .sum::<u64>(),
+            2
+        );
         assert_eq!(split_range(5, None, 4), vec![(5, None)]);
     }
 
@@ -342,9 +461,11 @@ mod tests {
             block_size: 4,
             schema: Generator::Numbers.schema(),
             query: None,
+            baseline: None,
         };
-        let sizes: Vec<usize> = std::iter::from_fn(|| stream.next_batch()).map(|b| b.unwrap().num_rows()).collect();
+        let sizes: Vec<usize> = std::iter::from_fn(|| stream.next_batch())
+            .map(|b| b.unwrap().num_rows())
+            .collect();
         assert_eq!(sizes, vec![4, 4, 2]);
     }
-
 }

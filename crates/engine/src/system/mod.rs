@@ -63,9 +63,21 @@ impl SystemTableKind {
         let fields = match self {
             SystemTableKind::One => vec![u8("dummy")],
             SystemTableKind::Settings => {
-                vec![s("name"), s("value"), u8("changed"), s("description"), s("type"), s("default")]
+                vec![
+                    s("name"),
+                    s("value"),
+                    u8("changed"),
+                    s("description"),
+                    s("type"),
+                    s("default"),
+                ]
             }
-            SystemTableKind::Functions => vec![s("name"), u8("is_aggregate"), u8("case_insensitive"), s("alias_to")],
+            SystemTableKind::Functions => vec![
+                s("name"),
+                u8("is_aggregate"),
+                u8("case_insensitive"),
+                s("alias_to"),
+            ],
             SystemTableKind::Databases => vec![s("name"), s("engine"), s("comment")],
             SystemTableKind::Tables => vec![
                 s("database"),
@@ -106,7 +118,9 @@ fn strings(values: Vec<String>) -> ArrayRef {
 }
 
 fn flags(values: Vec<bool>) -> ArrayRef {
-    Arc::new(UInt8Array::from(values.into_iter().map(u8::from).collect::<Vec<_>>()))
+    Arc::new(UInt8Array::from(
+        values.into_iter().map(u8::from).collect::<Vec<_>>(),
+    ))
 }
 
 /// Engine name of a table as system.tables shows it.
@@ -128,18 +142,25 @@ pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
     names
 }
 
-async fn table_rows(state: &SessionState, catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+async fn table_rows(
+    state: &SessionState,
+    catalog: &Arc<dyn CatalogProvider>,
+) -> Result<Vec<ArrayRef>> {
     let _ = state;
     let mut columns: [Vec<String>; 3] = Default::default();
     let mut temporary = Vec::new();
     let mut total_rows = Vec::new();
     let mut total_bytes = Vec::new();
     for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else { continue };
+        let Some(schema) = catalog.schema(&database) else {
+            continue;
+        };
         let mut tables = schema.table_names();
         tables.sort();
         for name in tables {
-            let Some(table) = schema.table(&name).await? else { continue };
+            let Some(table) = schema.table(&name).await? else {
+                continue;
+            };
             let any = table.as_ref() as &dyn std::any::Any;
             let totals = match any.downcast_ref::<MemoryTable>() {
                 Some(memory) => Some(memory.totals().await),
@@ -168,11 +189,15 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
     let mut text: [Vec<String>; 7] = Default::default();
     let mut positions = Vec::new();
     for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else { continue };
+        let Some(schema) = catalog.schema(&database) else {
+            continue;
+        };
         let mut tables = schema.table_names();
         tables.sort();
         for name in tables {
-            let Some(table) = schema.table(&name).await? else { continue };
+            let Some(table) = schema.table(&name).await? else {
+                continue;
+            };
             for (i, field) in table.schema().fields().iter().enumerate() {
                 text[0].push(database.clone());
                 text[1].push(name.clone());
@@ -203,24 +228,44 @@ fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
     let mut changed = Vec::new();
     for def in SETTINGS {
         text[0].push(def.name.to_string());
-        text[1].push(settings.get(def.name).map(|v| v.to_string()).unwrap_or_default());
+        text[1].push(
+            settings
+                .get(def.name)
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        );
         changed.push(settings.is_changed(def.name));
         text[2].push(def.description.to_string());
         text[3].push(Settings::type_name(def).to_string());
         text[4].push(def.default.to_string());
     }
     let [name, value, description, kind, default] = text;
-    vec![strings(name), strings(value), flags(changed), strings(description), strings(kind), strings(default)]
+    vec![
+        strings(name),
+        strings(value),
+        flags(changed),
+        strings(description),
+        strings(kind),
+        strings(default),
+    ]
 }
 
 fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
     let mut rows: Vec<(String, bool, String)> = Vec::new();
     for (name, udf) in state.scalar_functions() {
-        let alias_to = if udf.name() != name { udf.name().to_string() } else { String::new() };
+        let alias_to = if udf.name() != name {
+            udf.name().to_string()
+        } else {
+            String::new()
+        };
         rows.push((name.clone(), false, alias_to));
     }
     for (name, udaf) in state.aggregate_functions() {
-        let alias_to = if udaf.name() != name { udaf.name().to_string() } else { String::new() };
+        let alias_to = if udaf.name() != name {
+            udaf.name().to_string()
+        } else {
+            String::new()
+        };
         rows.push((name.clone(), true, alias_to));
     }
     for name in crate::session::SQL_LEVEL_FUNCTIONS {
@@ -228,7 +273,10 @@ fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
     }
     rows.sort();
     rows.dedup_by(|a, b| a.0 == b.0);
-    let case_insensitive: Vec<bool> = rows.iter().map(|r| r.0.chars().all(|c| !c.is_ascii_uppercase())).collect();
+    let case_insensitive: Vec<bool> = rows
+        .iter()
+        .map(|r| r.0.chars().all(|c| !c.is_ascii_uppercase()))
+        .collect();
     vec![
         strings(rows.iter().map(|r| r.0.clone()).collect()),
         flags(rows.iter().map(|r| r.1).collect()),
@@ -258,7 +306,10 @@ impl TableProvider for SystemTable {
             .as_any()
             .downcast_ref::<SessionState>()
             .expect("Strata always plans with a SessionState");
-        let catalog = state.catalog_list().catalog(CATALOG).expect("the strata catalog exists");
+        let catalog = state
+            .catalog_list()
+            .catalog(CATALOG)
+            .expect("the strata catalog exists");
         let query = session.config().get_extension::<QueryContext>();
         let default_settings = Settings::default();
         let settings = query.as_ref().map_or(&default_settings, |q| &q.settings);
@@ -268,7 +319,17 @@ impl TableProvider for SystemTable {
             SystemTableKind::Functions => function_rows(state),
             SystemTableKind::Databases => {
                 let names = database_names(&catalog);
-                let engines = names.iter().map(|n| if n == SYSTEM_DATABASE { "Memory" } else { "Atomic" }.to_string()).collect();
+                let engines = names
+                    .iter()
+                    .map(|n| {
+                        if n == SYSTEM_DATABASE {
+                            "Memory"
+                        } else {
+                            "Atomic"
+                        }
+                        .to_string()
+                    })
+                    .collect();
                 let comments = vec![String::new(); names.len()];
                 vec![strings(names), strings(engines), strings(comments)]
             }
@@ -277,6 +338,8 @@ impl TableProvider for SystemTable {
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;
-        Ok(CountingExec::new(table.scan(session, projection, filters, limit).await?))
+        Ok(CountingExec::new(
+            table.scan(session, projection, filters, limit).await?,
+        ))
     }
 }

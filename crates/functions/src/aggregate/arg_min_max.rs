@@ -19,7 +19,10 @@ pub struct ArgMinMax {
 
 impl ArgMinMax {
     pub fn new(max: bool) -> Self {
-        ArgMinMax { max, signature: Signature::any(2, Volatility::Immutable) }
+        ArgMinMax {
+            max,
+            signature: Signature::any(2, Volatility::Immutable),
+        }
     }
 }
 
@@ -38,15 +41,28 @@ impl AggregateUDFImpl for ArgMinMax {
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
         Ok(vec![
-            Arc::new(Field::new(format!("{}[arg]", args.name), args.input_fields[0].data_type().clone(), true)),
-            Arc::new(Field::new(format!("{}[val]", args.name), args.input_fields[1].data_type().clone(), true)),
+            Arc::new(Field::new(
+                format!("{}[arg]", args.name),
+                args.input_fields[0].data_type().clone(),
+                true,
+            )),
+            Arc::new(Field::new(
+                format!("{}[val]", args.name),
+                args.input_fields[1].data_type().clone(),
+                true,
+            )),
         ])
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let arg_type = args.return_field.data_type().clone();
         let val_type = args.expr_fields[1].data_type().clone();
-        Ok(Box::new(ArgMinMaxAccumulator { max: self.max, best: None, arg_type, val_type }))
+        Ok(Box::new(ArgMinMaxAccumulator {
+            max: self.max,
+            best: None,
+            arg_type,
+            val_type,
+        }))
     }
 }
 
@@ -61,11 +77,19 @@ struct ArgMinMaxAccumulator {
 
 impl ArgMinMaxAccumulator {
     fn better(&self, candidate: Ordering) -> bool {
-        if self.max { candidate == Ordering::Greater } else { candidate == Ordering::Less }
+        if self.max {
+            candidate == Ordering::Greater
+        } else {
+            candidate == Ordering::Less
+        }
     }
 
     fn absorb(&mut self, args: &ArrayRef, vals: &ArrayRef) -> Result<()> {
-        let comparator = datafusion::arrow::array::make_comparator(vals.as_ref(), vals.as_ref(), SortOptions::default())?;
+        let comparator = datafusion::arrow::array::make_comparator(
+            vals.as_ref(),
+            vals.as_ref(),
+            SortOptions::default(),
+        )?;
         let mut best_row: Option<usize> = None;
         for row in 0..vals.len() {
             if vals.is_null(row) {
@@ -81,7 +105,9 @@ impl ArgMinMaxAccumulator {
         let val = ScalarValue::try_from_array(vals, row)?;
         let replace = match &self.best {
             None => true,
-            Some((_, current)) => current.partial_cmp(&val).is_some_and(|o| self.better(o.reverse())),
+            Some((_, current)) => current
+                .partial_cmp(&val)
+                .is_some_and(|o| self.better(o.reverse())),
         };
         if replace {
             self.best = Some((ScalarValue::try_from_array(args, row)?, val));
@@ -98,7 +124,8 @@ impl Accumulator for ArgMinMaxAccumulator {
     fn evaluate(&mut self) -> Result<ScalarValue> {
         match &self.best {
             Some((arg, _)) => Ok(arg.clone()),
-            None => ScalarValue::new_zero(&self.arg_type).or_else(|_| ScalarValue::try_from(&self.arg_type)),
+            None => ScalarValue::new_zero(&self.arg_type)
+                .or_else(|_| ScalarValue::try_from(&self.arg_type)),
         }
     }
 
@@ -109,7 +136,10 @@ impl Accumulator for ArgMinMaxAccumulator {
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         match &self.best {
             Some((arg, val)) => Ok(vec![arg.clone(), val.clone()]),
-            None => Ok(vec![ScalarValue::try_from(&self.arg_type)?, ScalarValue::try_from(&self.val_type)?]),
+            None => Ok(vec![
+                ScalarValue::try_from(&self.arg_type)?,
+                ScalarValue::try_from(&self.val_type)?,
+            ]),
         }
     }
 

@@ -45,7 +45,11 @@ impl AggregateUDFImpl for Count {
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(vec![Arc::new(Field::new(format!("{}[count]", args.name), DataType::UInt64, false))])
+        Ok(vec![Arc::new(Field::new(
+            format!("{}[count]", args.name),
+            DataType::UInt64,
+            false,
+        ))])
     }
 
     fn accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
@@ -56,7 +60,10 @@ impl AggregateUDFImpl for Count {
         true
     }
 
-    fn create_groups_accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn GroupsAccumulator>> {
+    fn create_groups_accumulator(
+        &self,
+        _args: AccumulatorArgs,
+    ) -> Result<Box<dyn GroupsAccumulator>> {
         Ok(Box::new(CountGroups { counts: Vec::new() }))
     }
 
@@ -67,7 +74,8 @@ impl AggregateUDFImpl for Count {
 
 /// Rows that count: all of them for `count()`, the non-NULL ones for `count(x)`.
 fn counted(values: &[ArrayRef], filter: Option<&BooleanArray>, row: usize) -> bool {
-    values.first().is_none_or(|v| v.is_valid(row)) && filter.is_none_or(|f| f.is_valid(row) && f.value(row))
+    values.first().is_none_or(|v| v.is_valid(row))
+        && filter.is_none_or(|f| f.is_valid(row) && f.value(row))
 }
 
 #[derive(Debug)]
@@ -144,7 +152,12 @@ impl GroupsAccumulator for CountGroups {
         Ok(vec![self.emit(emit_to)])
     }
 
-    fn merge_batch(&mut self, values: &[ArrayRef], group_indices: &[usize], total_num_groups: usize) -> Result<()> {
+    fn merge_batch(
+        &mut self,
+        values: &[ArrayRef],
+        group_indices: &[usize],
+        total_num_groups: usize,
+    ) -> Result<()> {
         self.counts.resize(total_num_groups, 0);
         let partial = values[0].as_primitive::<UInt64Type>();
         for (row, &g) in group_indices.iter().enumerate() {
@@ -153,9 +166,15 @@ impl GroupsAccumulator for CountGroups {
         Ok(())
     }
 
-    fn convert_to_state(&self, values: &[ArrayRef], opt_filter: Option<&BooleanArray>) -> Result<Vec<ArrayRef>> {
+    fn convert_to_state(
+        &self,
+        values: &[ArrayRef],
+        opt_filter: Option<&BooleanArray>,
+    ) -> Result<Vec<ArrayRef>> {
         let rows = values.first().map_or(0, |v| v.len());
-        let counts: UInt64Array = (0..rows).map(|row| Some(u64::from(counted(values, opt_filter, row)))).collect();
+        let counts: UInt64Array = (0..rows)
+            .map(|row| Some(u64::from(counted(values, opt_filter, row))))
+            .collect();
         Ok(vec![Arc::new(counts)])
     }
 

@@ -18,7 +18,9 @@ pub struct GroupArray {
 
 impl Default for GroupArray {
     fn default() -> Self {
-        GroupArray { signature: Signature::any(1, Volatility::Immutable) }
+        GroupArray {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
     }
 }
 
@@ -45,14 +47,22 @@ impl AggregateUDFImpl for GroupArray {
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
         let item = args.input_fields[0].data_type();
-        Ok(vec![Arc::new(Field::new(format!("{}[values]", args.name), list_type(item), true))])
+        Ok(vec![Arc::new(Field::new(
+            format!("{}[values]", args.name),
+            list_type(item),
+            true,
+        ))])
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let DataType::List(item) = args.return_field.data_type() else {
             unreachable!("groupArray returns a list")
         };
-        Ok(Box::new(GroupArrayAccumulator { item_type: item.data_type().clone(), parts: Vec::new(), bytes: 0 }))
+        Ok(Box::new(GroupArrayAccumulator {
+            item_type: item.data_type().clone(),
+            parts: Vec::new(),
+            bytes: 0,
+        }))
     }
 }
 
@@ -65,7 +75,11 @@ struct GroupArrayAccumulator {
 
 impl GroupArrayAccumulator {
     fn push(&mut self, values: &ArrayRef) -> Result<()> {
-        let kept = if values.null_count() > 0 { filter(values, &is_not_null(values)?)? } else { Arc::clone(values) };
+        let kept = if values.null_count() > 0 {
+            filter(values, &is_not_null(values)?)?
+        } else {
+            Arc::clone(values)
+        };
         if !kept.is_empty() {
             self.bytes += kept.get_array_memory_size();
             self.parts.push(kept);
@@ -81,7 +95,12 @@ impl GroupArrayAccumulator {
             concat(&refs)?
         };
         let field = Arc::new(Field::new("item", self.item_type.clone(), false));
-        Ok(ListArray::try_new(field, OffsetBuffer::from_lengths([values.len()]), values, None)?)
+        Ok(ListArray::try_new(
+            field,
+            OffsetBuffer::from_lengths([values.len()]),
+            values,
+            None,
+        )?)
     }
 }
 

@@ -52,8 +52,15 @@ pub struct UniqSketch {
 
 impl UniqSketch {
     pub fn new(precision: u8) -> Self {
-        assert!((4..=18).contains(&precision), "HyperLogLog precision out of range");
-        UniqSketch { precision, exact: IdentitySet::default(), registers: Vec::new() }
+        assert!(
+            (4..=18).contains(&precision),
+            "HyperLogLog precision out of range"
+        );
+        UniqSketch {
+            precision,
+            exact: IdentitySet::default(),
+            registers: Vec::new(),
+        }
     }
 
     fn is_exact(&self) -> bool {
@@ -153,7 +160,9 @@ impl UniqSketch {
             0 if body.len() % 8 == 0 => {
                 sketch.exact.reserve(body.len() / 8);
                 for chunk in body.chunks_exact(8) {
-                    sketch.exact.insert(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+                    sketch
+                        .exact
+                        .insert(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
                 }
             }
             1 if body.len() == 1 << precision => sketch.registers = body.to_vec(),
@@ -233,7 +242,8 @@ impl ExactSet {
         let mut set = ExactSet::default();
         set.values.reserve(bytes.len() / 16);
         for chunk in bytes.chunks_exact(16) {
-            set.values.insert(u128::from_le_bytes(chunk.try_into().expect("16 bytes")));
+            set.values
+                .insert(u128::from_le_bytes(chunk.try_into().expect("16 bytes")));
         }
         Ok(set)
     }
@@ -258,7 +268,10 @@ mod tests {
 
     #[test]
     fn exact_up_to_the_limit() {
-        assert_eq!(sketch_of(0..EXACT_LIMIT as u64, 14).estimate(), EXACT_LIMIT as u64);
+        assert_eq!(
+            sketch_of(0..EXACT_LIMIT as u64, 14).estimate(),
+            EXACT_LIMIT as u64
+        );
         assert_eq!(sketch_of(0..0, 14).estimate(), 0);
     }
 

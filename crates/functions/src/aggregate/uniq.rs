@@ -8,7 +8,9 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::hash_utils::{HLL_RANDOM_STATE, QualityRandomState, create_hashes};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, Volatility};
+use datafusion::logical_expr::{
+    Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, Volatility,
+};
 
 use super::sketch::{ExactSet, UniqSketch};
 use crate::int_cast::to_i64_wrapping;
@@ -37,36 +39,57 @@ pub struct Uniq {
 
 impl Uniq {
     pub fn new(kind: UniqKind) -> Self {
-        Uniq { kind, signature: Signature::variadic_any(Volatility::Immutable) }
+        Uniq {
+            kind,
+            signature: Signature::variadic_any(Volatility::Immutable),
+        }
     }
 }
 
 /// The keys one batch contributes: a key per row, `None` where a NULL argument
 /// or the filter excludes the row.
-fn batch_keys(kind: UniqKind, values: &[ArrayRef], filter: Option<&BooleanArray>) -> Result<Vec<Option<u128>>> {
+fn batch_keys(
+    kind: UniqKind,
+    values: &[ArrayRef],
+    filter: Option<&BooleanArray>,
+) -> Result<Vec<Option<u128>>> {
     let rows = values[0].len();
-    let mut keys: Vec<Option<u128>> = if kind == UniqKind::UniqExact && values.len() == 1 && values[0].data_type().is_integer() {
-        let signed = values[0].data_type().is_signed_integer();
-        let wide = to_i64_wrapping(&values[0])?;
-        (0..rows)
-            .map(|i| {
-                let v = wide.value(i);
-                Some(if signed { v as i128 as u128 } else { v as u64 as u128 })
-            })
-            .collect()
-    } else {
-        let mut first = vec![0u64; rows];
-        create_hashes(values, &HLL_RANDOM_STATE, &mut first)?;
-        if kind == UniqKind::UniqExact {
-            let mut second = vec![0u64; rows];
-            create_hashes(values, &QualityRandomState::with_seed(0x9e37_79b9_7f4a_7c15), &mut second)?;
-            first.iter().zip(second).map(|(a, b)| Some((u128::from(*a) << 64) | u128::from(b))).collect()
+    let mut keys: Vec<Option<u128>> =
+        if kind == UniqKind::UniqExact && values.len() == 1 && values[0].data_type().is_integer() {
+            let signed = values[0].data_type().is_signed_integer();
+            let wide = to_i64_wrapping(&values[0])?;
+            (0..rows)
+                .map(|i| {
+                    let v = wide.value(i);
+                    Some(if signed {
+                        v as i128 as u128
+                    } else {
+                        v as u64 as u128
+                    })
+                })
+                .collect()
         } else {
-            first.into_iter().map(|h| Some(u128::from(h))).collect()
-        }
-    };
+            let mut first = vec![0u64; rows];
+            create_hashes(values, &HLL_RANDOM_STATE, &mut first)?;
+            if kind == UniqKind::UniqExact {
+                let mut second = vec![0u64; rows];
+                create_hashes(
+                    values,
+                    &QualityRandomState::with_seed(0x9e37_79b9_7f4a_7c15),
+                    &mut second,
+                )?;
+                first
+                    .iter()
+                    .zip(second)
+                    .map(|(a, b)| Some((u128::from(*a) << 64) | u128::from(b)))
+                    .collect()
+            } else {
+                first.into_iter().map(|h| Some(u128::from(h))).collect()
+            }
+        };
     for (row, key) in keys.iter_mut().enumerate() {
-        let excluded = values.iter().any(|v| v.is_null(row)) || filter.is_some_and(|f| !(f.is_valid(row) && f.value(row)));
+        let excluded = values.iter().any(|v| v.is_null(row))
+            || filter.is_some_and(|f| !(f.is_valid(row) && f.value(row)));
         if excluded {
             *key = None;
         }
@@ -150,19 +173,33 @@ impl AggregateUDFImpl for Uniq {
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        Ok(vec![Arc::new(Field::new(format!("{}[state]", args.name), DataType::Binary, true))])
+        Ok(vec![Arc::new(Field::new(
+            format!("{}[state]", args.name),
+            DataType::Binary,
+            true,
+        ))])
     }
 
     fn accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        Ok(Box::new(UniqAccumulator { kind: self.kind, state: UniqState::new(self.kind) }))
+        Ok(Box::new(UniqAccumulator {
+            kind: self.kind,
+            state: UniqState::new(self.kind),
+        }))
     }
 
     fn groups_accumulator_supported(&self, _args: AccumulatorArgs) -> bool {
         true
     }
 
-    fn create_groups_accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn GroupsAccumulator>> {
-        Ok(Box::new(UniqGroups { kind: self.kind, states: Vec::new(), bytes: 0 }))
+    fn create_groups_accumulator(
+        &self,
+        _args: AccumulatorArgs,
+    ) -> Result<Box<dyn GroupsAccumulator>> {
+        Ok(Box::new(UniqGroups {
+            kind: self.kind,
+            states: Vec::new(),
+            bytes: 0,
+        }))
     }
 
     fn default_value(&self, _data_type: &DataType) -> Result<ScalarValue> {
@@ -226,7 +263,11 @@ impl UniqGroups {
         taken
     }
 
-    fn update_group(&mut self, group: usize, apply: impl FnOnce(&mut UniqState) -> Result<()>) -> Result<()> {
+    fn update_group(
+        &mut self,
+        group: usize,
+        apply: impl FnOnce(&mut UniqState) -> Result<()>,
+    ) -> Result<()> {
         let state = &mut self.states[group];
         let before = state.size();
         apply(state)?;
@@ -262,12 +303,21 @@ impl GroupsAccumulator for UniqGroups {
     }
 
     fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
-        let serialized: Vec<Vec<u8>> = self.take(emit_to).iter().map(UniqState::serialize).collect();
+        let serialized: Vec<Vec<u8>> = self
+            .take(emit_to)
+            .iter()
+            .map(UniqState::serialize)
+            .collect();
         let array = BinaryArray::from_iter_values(serialized.iter());
         Ok(vec![Arc::new(array)])
     }
 
-    fn merge_batch(&mut self, values: &[ArrayRef], group_indices: &[usize], total_num_groups: usize) -> Result<()> {
+    fn merge_batch(
+        &mut self,
+        values: &[ArrayRef],
+        group_indices: &[usize],
+        total_num_groups: usize,
+    ) -> Result<()> {
         self.grow(total_num_groups);
         let partial = values[0].as_binary::<i32>();
         for (row, &group) in group_indices.iter().enumerate() {
@@ -279,7 +329,11 @@ impl GroupsAccumulator for UniqGroups {
         Ok(())
     }
 
-    fn convert_to_state(&self, values: &[ArrayRef], opt_filter: Option<&BooleanArray>) -> Result<Vec<ArrayRef>> {
+    fn convert_to_state(
+        &self,
+        values: &[ArrayRef],
+        opt_filter: Option<&BooleanArray>,
+    ) -> Result<Vec<ArrayRef>> {
         let keys = batch_keys(self.kind, values, opt_filter)?;
         let serialized: Vec<Vec<u8>> = keys
             .into_iter()
@@ -291,7 +345,9 @@ impl GroupsAccumulator for UniqGroups {
                 state.serialize()
             })
             .collect();
-        Ok(vec![Arc::new(BinaryArray::from_iter_values(serialized.iter()))])
+        Ok(vec![Arc::new(BinaryArray::from_iter_values(
+            serialized.iter(),
+        ))])
     }
 
     fn size(&self) -> usize {

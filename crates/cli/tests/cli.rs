@@ -1,0 +1,207 @@
+//! End-to-end tests of the `strata` binary: how `strata local` takes SQL,
+//! reports errors and exits, as a user or a script sees it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn strata(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .output()
+        .expect("strata runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+#[test]
+fn runs_several_statements_and_prints_tab_separated_when_piped() {
+    let out = strata(&[
+        "local",
+        "-q",
+        "SELECT 1; SELECT number, 'x' FROM numbers(2)",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "1\n0\tx\n1\tx\n");
+}
+
+#[test]
+fn errors_have_clickhouse_shape_and_set_the_exit_code() {
+    let out = strata(&["local", "-q", "SELECT 1; SELEC 2; SELECT 3"]);
+    assert_eq!(out.status.code(), Some(62));
+    assert_eq!(stdout(&out), "1\n");
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("Code: 62. DB::Exception: Syntax error"),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with("(SYNTAX_ERROR)"), "{err}");
+}
+
+#[test]
+fn ignore_error_goes_on_after_a_failed_statement() {
+    let out = strata(&[
+        "local",
+        "--ignore-error",
+        "-q",
+        "SELECT 1; SELECT * FROM missing; SELECT 3",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "1\n3\n");
+    assert!(stderr(&out).contains("(UNKNOWN_TABLE)"));
+}
+
+#[test]
+fn reads_queries_from_stdin_and_files() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["local"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"SELECT 40 + 2;\nSELECT 'done'")
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(stdout(&out), "42\ndone\n");
+
+    let dir = std::env::temp_dir().join(format!("strata-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("q.sql");
+    std::fs::write(
+        &file,
+        "SELECT count() FROM numbers(10);\n-- a comment\nSELECT 7;\n",
+    )
+    .expect("write file");
+    let out = strata(&[
+        "local",
+        "--queries-file",
+        file.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(stdout(&out), "10\n7\n");
+    let out = strata(&[
+        "local",
+        "--queries-file",
+        dir.join("missing.sql").to_str().expect("path"),
+    ]);
+    assert!(stderr(&out).contains("(FILE_DOESNT_EXIST)"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn format_flag_and_settings_flags() {
+    let out = strata(&[
+        "local",
+        "--format",
+        "CSVWithNames",
+        "--max_block_size=3",
+        "-q",
+        "SELECT getSetting('max_block_size') AS b",
+    ]);
+    assert_eq!(stdout(&out), "\"b\"\n3\n");
+    let out = strata(&["local", "--no_such_setting=1", "-q", "SELECT 1"]);
+    assert!(!out.status.success());
+    let out = strata(&["local", "--format", "Nope", "-q", "SELECT 1"]);
+    assert!(stderr(&out).contains("(UNKNOWN_FORMAT)"));
+}
+
+#[test]
+fn summary_reports_counted_rows_and_bytes() {
+    let out = strata(&[
+        "local",
+        "--print-profile-events",
+        "-q",
+        "SELECT sum(number) FROM numbers(1000)",
+    ]);
+    assert_eq!(stdout(&out), "499500\n");
+    let err = stderr(&out);
+    assert!(err.contains("1 row in set. Elapsed: "), "{err}");
+    assert!(
+        err.contains("Processed 1.00 thousand rows, 8.00 KB"),
+        "{err}"
+    );
+    assert!(err.contains("Peak memory usage: "), "{err}");
+}
+
+#[test]
+fn max_execution_time_stops_an_endless_query() {
+    let out = strata(&[
+        "local",
+        "-q",
+        "SELECT count() FROM system.numbers SETTINGS max_execution_time = 0.3; SELECT 1",
+    ]);
+    assert_eq!(out.status.code(), Some(159));
+    assert!(
+        stderr(&out).contains("(TIMEOUT_EXCEEDED)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn memory_limit_fails_the_query_and_the_next_one_runs() {
+    let out = strata(&[
+        "local",
+        "--ignore-error",
+        "-q",
+        "SELECT number % 100000 AS k, groupArray(number) FROM numbers(1000000) GROUP BY k SETTINGS max_memory_usage = 1000000; SELECT 'next'",
+    ]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("Code: 241. DB::Exception:") && err.contains("(MEMORY_LIMIT_EXCEEDED)"),
+        "{err}"
+    );
+    assert_eq!(stdout(&out), "next\n");
+}
+
+#[test]
+fn interrupt_cancels_the_running_query() {
+    let child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["local", "-q", "SELECT count() FROM system.numbers"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(700));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("wait");
+    let err = stderr(&out);
+    assert!(err.contains("(QUERY_WAS_CANCELLED)"), "{err}");
+    assert_eq!(out.status.code(), Some((394 % 256) as i32));
+}
+
+#[test]
+fn explain_shows_plans_and_measured_operators() {
+    let out = strata(&[
+        "local",
+        "-q",
+        "EXPLAIN PIPELINE SELECT sum(number) FROM numbers_mt(100)",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("NumbersExec") && text.contains("AggregateExec"),
+        "{text}"
+    );
+    let out = strata(&[
+        "local",
+        "-q",
+        "EXPLAIN ANALYZE SELECT sum(number) FROM numbers_mt(100)",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("output_rows=100"), "{text}");
+    let out = strata(&["local", "-q", "EXPLAIN SELECT 1 + 1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
