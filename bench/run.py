@@ -27,7 +27,7 @@ STRATA = TARGET / "release" / "strata"
 
 PYTHON_ENGINES = {
     "chdb": "import chdb, sys; sys.stdout.write(chdb.query(sys.argv[1], 'TSV').bytes().decode())",
-    "duckdb": "import duckdb, sys; print(duckdb.sql(sys.argv[1]).fetchall()[0][0])",
+    "duckdb": "import duckdb, sys; c = duckdb.connect(); c.execute('SET enable_progress_bar = false'); print(c.sql(sys.argv[1]).fetchall()[0][0])",
 }
 
 

@@ -193,3 +193,83 @@ impl ResultWriter for NullWriter {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use datafusion::arrow::array::{ArrayRef, Float64Array, StringArray, UInt64Array};
+    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+
+    use super::*;
+
+    fn sample() -> (SchemaRef, RecordBatch) {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("number", DataType::UInt64, false),
+            Field::new("s", DataType::Utf8, false),
+            Field::new("f", DataType::Float64, true),
+        ]));
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(vec![0, 1])),
+            Arc::new(StringArray::from(vec!["0", "a/b"])),
+            Arc::new(Float64Array::from(vec![Some(1.5), None])),
+        ];
+        let batch = RecordBatch::try_new(Arc::clone(&schema), columns).unwrap();
+        (schema, batch)
+    }
+
+    fn render(format: OutputFormat) -> String {
+        let (schema, batch) = sample();
+        let statistics = Statistics {
+            elapsed_seconds: 0.5,
+            rows_read: 2,
+            bytes_read: 16,
+        };
+        let mut out = Vec::new();
+        write_all(
+            format,
+            schema,
+            &[batch],
+            FormatOptions::default(),
+            &statistics,
+            &mut out,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn json_has_clickhouse_layout() {
+        let expected = "{\n\t\"meta\":\n\t[\n\t\t{\n\t\t\t\"name\": \"number\",\n\t\t\t\"type\": \"UInt64\"\n\t\t},\n\t\t{\n\t\t\t\"name\": \"s\",\n\t\t\t\"type\": \"String\"\n\t\t},\n\t\t{\n\t\t\t\"name\": \"f\",\n\t\t\t\"type\": \"Nullable(Float64)\"\n\t\t}\n\t],\n\n\t\"data\":\n\t[\n\t\t{\n\t\t\t\"number\": 0,\n\t\t\t\"s\": \"0\",\n\t\t\t\"f\": 1.5\n\t\t},\n\t\t{\n\t\t\t\"number\": 1,\n\t\t\t\"s\": \"a\\/b\",\n\t\t\t\"f\": null\n\t\t}\n\t],\n\n\t\"rows\": 2,\n\n\t\"statistics\":\n\t{\n\t\t\"elapsed\": 0.5,\n\t\t\"rows_read\": 2,\n\t\t\"bytes_read\": 16\n\t}\n}\n";
+        assert_eq!(render(OutputFormat::Json), expected);
+    }
+
+    #[test]
+    fn json_compact_rows_are_arrays() {
+        let text = render(OutputFormat::JsonCompact);
+        assert!(
+            text.contains("\t\"data\":\n\t[\n\t\t[0, \"0\", 1.5],\n\t\t[1, \"a\\/b\", null]\n\t],"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn empty_json_result_keeps_its_shape() {
+        let (schema, _) = sample();
+        let mut out = Vec::new();
+        write_all(
+            OutputFormat::Json,
+            schema,
+            &[],
+            FormatOptions::default(),
+            &Statistics::default(),
+            &mut out,
+        )
+        .unwrap();
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .contains("\t\"data\":\n\t[\n\n\t],\n\n\t\"rows\": 0,")
+        );
+    }
+}
