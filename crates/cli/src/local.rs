@@ -70,6 +70,16 @@ pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, Strin
 pub type Running = Arc<Mutex<Option<Arc<QueryContext>>>>;
 
 pub fn run(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
+    // Installed before anything else, so an early Ctrl-C cancels rather than kills.
+    let running: Running = Arc::new(Mutex::new(None));
+    {
+        let running = Arc::clone(&running);
+        let _ = ctrlc::set_handler(move || {
+            if let Some(query) = running.lock().expect("lock").as_ref() {
+                query.cancel();
+            }
+        });
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -80,7 +90,7 @@ pub fn run(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(run_async(args, settings))
+    runtime.block_on(run_async(args, settings, running))
 }
 
 fn exit_code(error: &StrataError) -> ExitCode {
@@ -88,7 +98,7 @@ fn exit_code(error: &StrataError) -> ExitCode {
     ExitCode::from(if code == 0 { 1 } else { code })
 }
 
-async fn run_async(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
+async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Running) -> ExitCode {
     let engine = match Engine::new() {
         Ok(engine) => engine,
         Err(e) => {
@@ -115,16 +125,6 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode
         None if stdout_is_terminal => OutputFormat::PrettyCompact,
         None => OutputFormat::TabSeparated,
     };
-    let running: Running = Arc::new(Mutex::new(None));
-    {
-        let running = Arc::clone(&running);
-        let _ = ctrlc::set_handler(move || {
-            if let Some(query) = running.lock().expect("lock").as_ref() {
-                query.cancel();
-            }
-        });
-    }
-
     let mut batch = args.query.join(";\n");
     for file in &args.queries_file {
         match std::fs::read_to_string(file) {

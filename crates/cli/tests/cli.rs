@@ -171,7 +171,7 @@ fn interrupt_cancels_the_running_query() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(Duration::from_millis(700));
+    std::thread::sleep(Duration::from_millis(1500));
     let status = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
