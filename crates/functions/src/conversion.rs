@@ -259,16 +259,7 @@ impl ScalarUDFImpl for ConvertTo {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
-        Ok(crate::null_propagating_field(
-            self.name(),
-            self.return_type(&types)?,
-            &args,
-        ))
+        crate::null_propagating_field(self, &args)
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

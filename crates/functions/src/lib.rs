@@ -78,12 +78,20 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
 /// The result field of a function that is NULL exactly when an argument is,
 /// so non-NULL inputs give a non-Nullable ClickHouse type.
 pub(crate) fn null_propagating_field(
-    name: &str,
-    data_type: DataType,
+    udf: &dyn datafusion::logical_expr::ScalarUDFImpl,
     args: &ReturnFieldArgs,
-) -> FieldRef {
+) -> datafusion::common::Result<FieldRef> {
+    let types: Vec<DataType> = args
+        .arg_fields
+        .iter()
+        .map(|f| f.data_type().clone())
+        .collect();
     let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
-    Arc::new(Field::new(name, data_type, nullable))
+    Ok(Arc::new(Field::new(
+        udf.name(),
+        udf.return_type(&types)?,
+        nullable,
+    )))
 }
 
 /// A function's result: a scalar when every argument was a scalar, else an array.
