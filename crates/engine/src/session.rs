@@ -457,6 +457,21 @@ impl Session {
         rewrite_statement(statement, &context)
     }
 
+    /// Parses text that must be a query (the body of EXPLAIN or DESCRIBE), with
+    /// the settings its SETTINGS clause gives.
+    fn parse_query(
+        &self,
+        text: &str,
+        not_a_query: (ErrorCode, &str),
+    ) -> Result<(Box<Query>, Settings)> {
+        let (body, clauses) = split_trailing_clauses(text)?;
+        let Statement::Query(mut query) = parse_statement(&body)?.statement else {
+            return Err(StrataError::new(not_a_query.0, not_a_query.1));
+        };
+        let (_, settings) = self.query_options(&mut query, &clauses)?;
+        Ok((query, settings))
+    }
+
     /// The output format and settings of a query, from its trailing clauses and
     /// any the parser attached to the query itself.
     fn query_options(
@@ -522,15 +537,13 @@ impl Session {
     async fn explain(&mut self, rest: &str) -> Result<StatementOutcome> {
         let kinds = ["PLAN", "PIPELINE", "ANALYZE", "SYNTAX", "AST"];
         let (kind, body) = strip_keyword(rest, &kinds).unwrap_or(("PLAN", rest));
-        let (body, clauses) = split_trailing_clauses(body.trim())?;
-        let parsed = parse_statement(&body)?;
-        let Statement::Query(mut query) = parsed.statement else {
-            return Err(StrataError::new(
+        let (query, settings) = self.parse_query(
+            body.trim(),
+            (
                 ErrorCode::NOT_IMPLEMENTED,
                 "EXPLAIN supports SELECT queries",
-            ));
-        };
-        let (_, settings) = self.query_options(&mut query, &clauses)?;
+            ),
+        )?;
         let lines: Vec<String> = match kind {
             "SYNTAX" | "AST" => {
                 let mut statement = Statement::Query(query);
@@ -586,15 +599,13 @@ impl Session {
         let schema: SchemaRef =
             if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
                 let inner = body.trim_start_matches('(').trim_end_matches(')');
-                let (inner, clauses) = split_trailing_clauses(inner)?;
-                let parsed = parse_statement(&inner)?;
-                let Statement::Query(mut query) = parsed.statement else {
-                    return Err(StrataError::new(
+                let (query, settings) = self.parse_query(
+                    inner,
+                    (
                         ErrorCode::SYNTAX_ERROR,
                         "DESCRIBE expects a table or a query",
-                    ));
-                };
-                let (_, settings) = self.query_options(&mut query, &clauses)?;
+                    ),
+                )?;
                 let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
                 Arc::new(plan.schema().as_arrow().clone())
             } else {

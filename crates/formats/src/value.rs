@@ -72,6 +72,18 @@ pub fn write_value(
             }
         }};
     }
+    macro_rules! float {
+        ($t:ty) => {{
+            let v = array.as_primitive::<$t>().value(row);
+            write_float(
+                v.is_finite().then(|| format!("{v:e}")),
+                v.is_nan(),
+                v.is_sign_negative(),
+                style,
+                out,
+            );
+        }};
+    }
     match array.data_type() {
         DataType::Null => out.push_str(if style == Style::Json { "null" } else { "\\N" }),
         DataType::Boolean => {
@@ -89,26 +101,8 @@ pub fn write_value(
         DataType::Int16 => int!(Int16Type, false),
         DataType::Int32 => int!(Int32Type, false),
         DataType::Int64 => int!(Int64Type, true),
-        DataType::Float32 => {
-            let v = array.as_primitive::<Float32Type>().value(row);
-            write_float(
-                v.is_finite().then(|| format!("{v:e}")),
-                v.is_nan(),
-                v.is_sign_negative(),
-                style,
-                out,
-            );
-        }
-        DataType::Float64 => {
-            let v = array.as_primitive::<Float64Type>().value(row);
-            write_float(
-                v.is_finite().then(|| format!("{v:e}")),
-                v.is_nan(),
-                v.is_sign_negative(),
-                style,
-                out,
-            );
-        }
+        DataType::Float32 => float!(Float32Type),
+        DataType::Float64 => float!(Float64Type),
         DataType::Utf8 => write_string(array.as_string::<i32>().value(row), style, out),
         DataType::LargeUtf8 => write_string(array.as_string::<i64>().value(row), style, out),
         DataType::Utf8View => write_string(array.as_string_view().value(row), style, out),

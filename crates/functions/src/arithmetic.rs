@@ -339,62 +339,54 @@ pub(crate) fn evaluate(
         || int_shape(right.data_type()).is_none_or(|s| s.0);
     let float_operand = is_float(left.data_type()) || is_float(right.data_type());
     if signed || operands_signed || float_operand {
-        let l = to_i64_wrapping(&left)?;
-        let r = to_i64_wrapping(&right)?;
-        let out: PrimitiveArray<Int64Type> = match op {
-            ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_add)?,
-            ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, i64::wrapping_sub)?,
-            ArithmeticOp::Multiply => {
-                datafusion::arrow::compute::binary(&l, &r, i64::wrapping_mul)?
-            }
-            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => {
-                datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
-                    if b == 0 {
-                        return Err(datafusion::arrow::error::ArrowError::DivideByZero);
-                    }
-                    Ok(if op == ArithmeticOp::IntDiv {
-                        a.wrapping_div(b)
-                    } else {
-                        a.wrapping_rem(b)
-                    })
-                })
-                .map_err(|_| division_by_zero())?
-            }
-            ArithmeticOp::IntDivOrZero => datafusion::arrow::compute::binary(&l, &r, |a, b| {
-                if b == 0 { 0 } else { a.wrapping_div(b) }
-            })?,
-            ArithmeticOp::Divide => unreachable!("divide returns Float64"),
-        };
-        narrow_from_i64(&out, result)
+        narrow_from_i64(
+            &integer_op(op, &to_i64_wrapping(&left)?, &to_i64_wrapping(&right)?)?,
+            result,
+        )
     } else {
-        let l = to_u64_wrapping(&left)?;
-        let r = to_u64_wrapping(&right)?;
-        let out: PrimitiveArray<UInt64Type> = match op {
-            ArithmeticOp::Plus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_add)?,
-            ArithmeticOp::Minus => datafusion::arrow::compute::binary(&l, &r, u64::wrapping_sub)?,
-            ArithmeticOp::Multiply => {
-                datafusion::arrow::compute::binary(&l, &r, u64::wrapping_mul)?
-            }
-            ArithmeticOp::IntDiv | ArithmeticOp::Modulo => {
-                datafusion::arrow::compute::try_binary(&l, &r, |a, b| {
-                    if b == 0 {
-                        return Err(datafusion::arrow::error::ArrowError::DivideByZero);
-                    }
-                    Ok(if op == ArithmeticOp::IntDiv {
-                        a / b
-                    } else {
-                        a % b
-                    })
-                })
-                .map_err(|_| division_by_zero())?
-            }
-            ArithmeticOp::IntDivOrZero => {
-                datafusion::arrow::compute::binary(&l, &r, |a, b| if b == 0 { 0 } else { a / b })?
-            }
-            ArithmeticOp::Divide => unreachable!("divide returns Float64"),
-        };
-        narrow_from_u64(&out, result)
+        narrow_from_u64(
+            &integer_op(op, &to_u64_wrapping(&left)?, &to_u64_wrapping(&right)?)?,
+            result,
+        )
     }
+}
+
+/// Integer arithmetic in 64 bits with wrapping; division by zero is an error
+/// except for `intDivOrZero`, which gives 0.
+fn integer_op<T>(
+    op: ArithmeticOp,
+    l: &PrimitiveArray<T>,
+    r: &PrimitiveArray<T>,
+) -> Result<PrimitiveArray<T>>
+where
+    T: ArrowPrimitiveType,
+    T::Native: ArrowNativeTypeOp,
+{
+    use datafusion::arrow::compute::{binary, try_binary};
+    Ok(match op {
+        ArithmeticOp::Plus => binary(l, r, |a, b| a.add_wrapping(b))?,
+        ArithmeticOp::Minus => binary(l, r, |a, b| a.sub_wrapping(b))?,
+        ArithmeticOp::Multiply => binary(l, r, |a, b| a.mul_wrapping(b))?,
+        ArithmeticOp::IntDiv | ArithmeticOp::Modulo => try_binary(l, r, |a, b| {
+            if b.is_zero() {
+                return Err(datafusion::arrow::error::ArrowError::DivideByZero);
+            }
+            Ok(if op == ArithmeticOp::IntDiv {
+                a.div_wrapping(b)
+            } else {
+                a.mod_wrapping(b)
+            })
+        })
+        .map_err(|_| division_by_zero())?,
+        ArithmeticOp::IntDivOrZero => binary(l, r, |a, b| {
+            if b.is_zero() {
+                T::Native::ZERO
+            } else {
+                a.div_wrapping(b)
+            }
+        })?,
+        ArithmeticOp::Divide => unreachable!("divide returns Float64"),
+    })
 }
 
 fn evaluate_dates(
