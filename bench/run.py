@@ -1,129 +1,160 @@
 #!/usr/bin/env python3
 """Runs Strata, ClickHouse (chdb) and DuckDB side by side on the same queries.
 
-    python3 bench/run.py [--scale small|full] [--only NAME] [--engines strata,chdb,duckdb] [--runs 5]
+    python3 bench/run.py [--scale small|full|sizes] [--only NAME] [--engines strata,chdb,duckdb]
+                         [--runs 5] [--warmup 1] [--memory-limit none|sweep|SIZE]
 
-Each query runs in a fresh process, engines alternating (A B C A B C ...), after
-one warm-up run each. Time is the process's wall time; peak memory is the
-process's maximum resident set size as the kernel reports it (wait4 rusage).
-Results are checked against the workload's expected value and against each
-other. Strata is built in release mode first if needed.
+The first run creates a pinned Python environment (bench/requirements.txt) in
+build/bench/venv and re-runs itself there; Strata is built in release mode.
+Each query runs in a fresh process, engines alternating (A B C A B C ...),
+after warm-up runs. Query time is what each engine measured around the query;
+process time and peak RSS (wait4) are the OS's. Every answer is checked
+against the workload's expectation and against the other engines.
 """
 import argparse
-import json
+import datetime
+import hashlib
 import os
-import platform
-import statistics
 import subprocess
 import sys
-import time
-import tomllib
+import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKLOADS = ROOT / "bench" / "workloads"
-TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-STRATA = TARGET / "release" / "strata"
-
-PYTHON_ENGINES = {
-    "chdb": "import chdb, sys; sys.stdout.write(chdb.query(sys.argv[1], 'TSV').bytes().decode())",
-    "duckdb": "import duckdb, sys; c = duckdb.connect(); c.execute('SET enable_progress_bar = false'); print(c.sql(sys.argv[1]).fetchall()[0][0])",
-}
+BUILD = ROOT / "build" / "bench"
+VENV = BUILD / "venv"
+REQUIREMENTS = ROOT / "bench" / "requirements.txt"
 
 
-def command(engine, sql):
-    if engine == "strata":
-        return [str(STRATA), "local", "-q", sql]
-    return [sys.executable, "-c", PYTHON_ENGINES[engine], sql]
+def ensure_environment():
+    """Re-executes under build/bench/venv with the pinned requirements installed.
+    System site packages stay visible so an already installed pinned version is
+    reused instead of downloaded again; pins still win inside the venv."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / "requirements.sha256"
+    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not (stamp.exists() and stamp.read_text() == digest):
+        print(f"setting up {VENV} from {REQUIREMENTS.name} ...", file=sys.stderr)
+        venv.EnvBuilder(with_pip=True, system_site_packages=True, clear=True).create(VENV)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-r", str(REQUIREMENTS)], check=True)
+        stamp.write_text(digest)
+    if Path(sys.prefix).resolve() != VENV.resolve():
+        os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
-def run_once(engine, sql):
-    """Runs one query in a fresh process: (seconds, peak RSS bytes, stdout)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command(engine, sql), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = proc.stdout.read()  # results are one line; stderr is read after
-    err = proc.stderr.read()
-    # wait4 gives this child's own peak RSS (ru_maxrss is in KiB on Linux).
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{engine} failed: {err.decode(errors='replace').strip()[:500]}")
-    return elapsed, usage.ru_maxrss * 1024, out.decode().strip()
+def strata_binary():
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    return target / "release" / "strata"
 
 
-def machine():
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    mem = next((int(l.split()[1]) * 1024 for l in open("/proc/meminfo") if l.startswith("MemTotal")), 0)
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory_bytes": mem, "platform": platform.platform()}
-
-
-def versions(engines):
-    found = {}
-    if "strata" in engines:
-        found["strata"] = subprocess.run([str(STRATA), "--version"], capture_output=True, text=True).stdout.strip()
-    for engine in ("chdb", "duckdb"):
-        if engine in engines:
-            code = f"import {engine}; print({engine}.__version__)"
-            found[engine] = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip()
-    return found
-
-
-def human_bytes(n):
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.1f} {unit}"
-        n /= 1024
+def memory_limits(workload, option):
+    from harness.workload import parse_size
+    if option == "none":
+        return [0]
+    if option == "sweep":
+        return workload.memory_limits or [0]
+    return [parse_size(option)]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", default="small", choices=["small", "full"])
+    parser.add_argument("--scale", default="small", choices=["small", "full", "sizes"])
     parser.add_argument("--only", action="append", help="workload name (repeatable)")
     parser.add_argument("--engines", default="strata,chdb,duckdb")
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--output", default=str(ROOT / "build" / "bench" / "results.json"))
+    parser.add_argument("--runs", type=int, default=5, help="counted runs per engine (at least 5 for reports)")
+    parser.add_argument("--warmup", type=int, default=1)
+    parser.add_argument("--memory-limit", default="none", help="none, sweep (the workload's list), or a size")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds before a run is killed")
+    parser.add_argument("--output", default=str(BUILD / "results.json"))
+    parser.add_argument("--no-venv", action="store_true", help="use the current Python as is")
     args = parser.parse_args()
-    engines = args.engines.split(",")
+    if not args.no_venv:
+        ensure_environment()
 
+    sys.path.insert(0, str(ROOT / "bench"))
+    from harness import check, engines as engine_commands, machine, measure, report, stats, workload as workloads
+
+    engines = args.engines.split(",")
+    unknown = [e for e in engines if e not in workloads.ENGINES]
+    if unknown:
+        parser.error(f"unknown engines {unknown}; known: {', '.join(workloads.ENGINES)}")
+    binary = strata_binary()
     if "strata" in engines:
         subprocess.run(["cargo", "build", "--release", "-p", "strata-cli"], cwd=ROOT, check=True)
 
-    workloads = [tomllib.loads(p.read_text()) for p in sorted(WORKLOADS.glob("*.toml"))]
+    selected = workloads.load_all(ROOT / "bench" / "workloads")
     if args.only:
-        workloads = [w for w in workloads if w["name"] in args.only]
+        selected = [w for w in selected if w.name in args.only]
+        if not selected:
+            parser.error(f"no workload named {args.only}")
 
-    report = {"machine": machine(), "versions": versions(engines), "scale": args.scale, "results": []}
-    print(f"# {report['machine']['cpu']}, {report['machine']['cores']} cores; {report['versions']}")
-    print(f"{'workload':<18} {'engine':<8} {'median s':>9} {'min s':>8} {'max s':>8} {'peak RSS':>11} {'time vs strata':>15}")
-    for workload in workloads:
-        n = workload["scales"][args.scale]
-        expected = str(eval(workload["expected"].format(n=n)))  # arithmetic on the scale only
-        runs = {engine: [] for engine in engines}
-        outputs = {}
-        for round_index in range(args.runs + 1):
-            for engine in engines:
-                sql = workload["sql"][engine].format(n=n)
-                seconds, rss, out = run_once(engine, sql)
-                outputs[engine] = out
-                if round_index > 0:
-                    runs[engine].append({"seconds": seconds, "peak_rss": rss})
-        strata_median = None
-        for engine in engines:
-            times = [r["seconds"] for r in runs[engine]]
-            median = statistics.median(times)
-            if engine == "strata":
-                strata_median = median
-            peak = max(r["peak_rss"] for r in runs[engine])
-            ratio = f"{median / strata_median:.2f}x" if strata_median else "-"
-            flag = "" if outputs[engine] == expected else f"  MISMATCH: got {outputs[engine]!r}, expected {expected!r}"
-            print(f"{workload['name']:<18} {engine:<8} {median:>9.3f} {min(times):>8.3f} {max(times):>8.3f} "
-                  f"{human_bytes(peak):>11} {ratio:>15}{flag}")
-            report["results"].append({"workload": workload["name"], "n": n, "engine": engine, "runs": runs[engine],
-                                      "median_seconds": median, "peak_rss": peak, "output": outputs[engine],
-                                      "correct": outputs[engine] == expected})
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(report, indent=2))
-    print(f"\nAll runs: {args.output}")
+    versions = {e: subprocess.run(engine_commands.version_command(e, binary), capture_output=True,
+                                  text=True).stdout.strip() for e in engines}
+    description = machine.describe()
+    date = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    print(f"# {date}: {description['cpu']}, {description['cores']} cores, "
+          f"{report.human_bytes(description['memory_bytes'])} RAM, cgroup limit "
+          f"{report.human_bytes(description['cgroup_memory_limit']) if description['cgroup_memory_limit'] else 'none'}")
+    print("# " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    print("# query s: medians measured by each engine around the query; process s includes start-up.")
+    print(report.HEADER)
+
+    results = []
+    mismatches = 0
+    for w in selected:
+        for n in w.sizes(args.scale):
+            for limit in memory_limits(w, args.memory_limit):
+                runs = {e: [] for e in engines}
+                outputs = {}
+                for round_index in range(args.warmup + args.runs):
+                    for e in engines:
+                        sql = w.sql[e].format(n=n)
+                        run = measure.run_process(engine_commands.command(e, sql, limit, binary), args.timeout)
+                        if round_index >= args.warmup or run.error:
+                            runs[e].append(run)
+                        if not run.error:
+                            outputs.setdefault(e, run.output)
+                case = []
+                for e in engines:
+                    errors = [r.error for r in runs[e] if r.error]
+                    status = "ok"
+                    if errors:
+                        status = "failed: " + errors[0].splitlines()[-1][:120]
+                    else:
+                        wrong = check.check_expected(w, n, outputs[e])
+                        if wrong is None and e != engines[0] and engines[0] in outputs:
+                            different = check.compare(outputs[engines[0]], outputs[e], w.compare_columns, w.tolerance)
+                            if different:
+                                wrong = f"differs from {engines[0]}: {different}"
+                        if wrong:
+                            status = "MISMATCH " + wrong
+                            mismatches += 1
+                    ok_runs = [r for r in runs[e] if not r.error]
+                    case.append({"workload": w.name, "n": n, "memory_limit": limit, "engine": e, "status": status,
+                                 "query_seconds": stats.summarize([r.query_seconds for r in ok_runs]),
+                                 "wall_seconds": stats.summarize([r.wall_seconds for r in ok_runs]),
+                                 "peak_rss": max((r.peak_rss for r in runs[e]), default=None),
+                                 "output": outputs.get(e, "")[:2000],
+                                 "runs": [r.__dict__ | {"output": None} for r in runs[e]]})
+                base = case[0] if case[0]["engine"] == "strata" else None
+                for r in case:
+                    q = (r["query_seconds"] or {}).get("median")
+                    bq = ((base or {}).get("query_seconds") or {}).get("median")
+                    r["time_ratio"] = stats.ratio(q, bq)
+                    r["rss_ratio"] = stats.ratio(r["peak_rss"], (base or {}).get("peak_rss"))
+                    print(report.row(r), flush=True)
+                results.extend(case)
+
+    full = {"date": date, "machine": description, "versions": versions, "scale": args.scale,
+            "runs": args.runs, "warmup": args.warmup, "results": results}
+    report.write_json(args.output, full)
+    markdown = Path(args.output).with_suffix(".md")
+    markdown.write_text(report.markdown_table(results, description, versions, date) + "\n")
+    plots = report.plot(results, Path(args.output).parent / "plots")
+    print(f"\nAll runs: {args.output}; table: {markdown}" + "".join(f"\nplot: {p}" for p in plots))
+    if mismatches:
+        print(f"\n!!! {mismatches} WRONG OR DIFFERING ANSWERS: see status above !!!", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
