@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use rustyline::error::ReadlineError;
-use strata_common::settings::setting_def;
+use strata_common::settings::{Scope, Settings, setting_def};
 use strata_common::{Result, StrataError};
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
 use strata_formats::OutputFormat;
@@ -41,7 +41,8 @@ pub struct LocalArgs {
 }
 
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
-/// the argument list, as clickhouse-local accepts settings on its command line.
+/// the argument list, as clickhouse-local accepts settings on its command line;
+/// server settings (`--max_server_memory_usage`) are taken out the same way.
 pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
     let mut rest = Vec::new();
     let mut settings = Vec::new();
@@ -52,7 +53,7 @@ pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, Strin
                 Some((n, v)) => (n.to_string(), Some(v.to_string())),
                 None => (body.to_string(), None),
             };
-            if setting_def(&name).is_some() {
+            if setting_def(&name).is_some() || Scope::Server.find(&name).is_some() {
                 let value = match value {
                     Some(v) => v,
                     None => iter.next().unwrap_or_default(),
@@ -99,7 +100,17 @@ fn exit_code(error: &StrataError) -> ExitCode {
 }
 
 async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Running) -> ExitCode {
-    let engine = match Engine::new() {
+    let (server_args, query_args): (Vec<_>, Vec<_>) = settings
+        .iter()
+        .partition(|(name, _)| Scope::Server.find(name).is_some());
+    let mut server_settings = Settings::server();
+    for (name, value) in server_args {
+        if let Err(e) = server_settings.set(name, value) {
+            eprintln!("{e}");
+            return exit_code(&e);
+        }
+    }
+    let engine = match Engine::with_server_settings(server_settings) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("{e}");
@@ -107,7 +118,7 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         }
     };
     let mut session = engine.new_session();
-    for (name, value) in &settings {
+    for (name, value) in query_args {
         if let Err(e) = session.settings.set(name, value) {
             eprintln!("{e}");
             return exit_code(&e);

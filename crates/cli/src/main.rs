@@ -23,7 +23,13 @@ enum Command {
     Local(local::LocalArgs),
 }
 
+/// Counts every heap byte (for system.asynchronous_metrics) over mimalloc.
+#[global_allocator]
+static ALLOCATOR: strata_memory::allocator::StrataAllocator =
+    strata_memory::allocator::strata_allocator();
+
 fn main() -> ExitCode {
+    strata_memory::allocator::mark_installed();
     // Settings may be given as `--name=value`; take them out before clap sees them.
     let (args, settings) = local::split_setting_args(std::env::args().collect());
     let cli = Cli::parse_from(args);

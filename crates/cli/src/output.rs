@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use strata_common::Result;
-use strata_engine::{QueryContext, QueryResult};
-use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
-use strata_functions::misc::{
+use strata_common::readable::{
     readable_decimal_size as decimal_size, readable_quantity, readable_size,
 };
+use strata_engine::{QueryContext, QueryResult};
+use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
 
 /// What a finished statement reports.
 pub struct Summary {

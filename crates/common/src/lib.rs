@@ -5,6 +5,7 @@
 //! one error table and one list of settings instead of each keeping its own.
 
 pub mod error;
+pub mod readable;
 pub mod settings;
 pub mod types;
 

@@ -66,6 +66,12 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them",
     },
     SettingDef {
+        name: "log_queries",
+        kind: SettingKind::Bool,
+        default: "1",
+        description: "Record each query's start, end, figures and error in system.query_log",
+    },
+    SettingDef {
         name: "max_block_size",
         kind: SettingKind::UInt64,
         default: "65409",
@@ -88,6 +94,18 @@ pub static SETTINGS: &[SettingDef] = &[
         kind: SettingKind::MaxThreads,
         default: "auto",
         description: "Threads (partitions) a query uses; auto means one per CPU core",
+    },
+    SettingDef {
+        name: "memory_overcommit_ratio_denominator",
+        kind: SettingKind::UInt64,
+        default: "1073741824",
+        description: "Bytes that count as one unit of overcommit: when the server limit is reached, the query with the largest ratio of its memory to this is stopped; 0 exempts the query",
+    },
+    SettingDef {
+        name: "memory_usage_overcommit_max_wait_microseconds",
+        kind: SettingKind::UInt64,
+        default: "5000000",
+        description: "How long a query waits for memory to be freed by a query chosen to stop before it fails itself",
     },
     SettingDef {
         name: "output_format_json_quote_64bit_integers",
@@ -121,8 +139,46 @@ pub static SETTINGS: &[SettingDef] = &[
     },
 ];
 
+/// Settings of the whole process, fixed at start-up (`--name=value` on the
+/// command line). Keep sorted by name.
+pub static SERVER_SETTINGS: &[SettingDef] = &[
+    SettingDef {
+        name: "max_server_memory_usage",
+        kind: SettingKind::UInt64,
+        default: "0",
+        description: "Bytes of tracked memory the whole process may use; 0 derives it from max_server_memory_usage_to_ram_ratio",
+    },
+    SettingDef {
+        name: "max_server_memory_usage_to_ram_ratio",
+        kind: SettingKind::Float,
+        default: "0.9",
+        description: "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0",
+    },
+];
+
 pub fn setting_def(name: &str) -> Option<&'static SettingDef> {
     SETTINGS.iter().find(|def| def.name == name)
+}
+
+/// Which registry a set of values belongs to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Scope {
+    #[default]
+    Query,
+    Server,
+}
+
+impl Scope {
+    pub fn registry(self) -> &'static [SettingDef] {
+        match self {
+            Scope::Query => SETTINGS,
+            Scope::Server => SERVER_SETTINGS,
+        }
+    }
+
+    pub fn find(self, name: &str) -> Option<&'static SettingDef> {
+        self.registry().iter().find(|def| def.name == name)
+    }
 }
 
 /// A typed setting value after validation.
@@ -148,13 +204,22 @@ impl std::fmt::Display for SettingValue {
 /// Settings values of one session or one query: defaults plus what was changed.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
+    scope: Scope,
     changed: BTreeMap<&'static str, SettingValue>,
 }
 
 impl Settings {
+    /// Server settings at their defaults.
+    pub fn server() -> Self {
+        Settings {
+            scope: Scope::Server,
+            changed: BTreeMap::new(),
+        }
+    }
+
     /// Validates and stores `value` (as the user wrote it, unquoted) for `name`.
     pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
-        let def = setting_def(name).ok_or_else(|| unknown_setting(name))?;
+        let def = self.scope.find(name).ok_or_else(|| unknown_setting(name))?;
         let parsed = parse_value(def, value)?;
         self.changed.insert(def.name, parsed);
         Ok(())
@@ -172,7 +237,7 @@ impl Settings {
     }
 
     pub fn get(&self, name: &str) -> Result<SettingValue> {
-        let def = setting_def(name).ok_or_else(|| unknown_setting(name))?;
+        let def = self.scope.find(name).ok_or_else(|| unknown_setting(name))?;
         Ok(match self.changed.get(def.name) {
             Some(value) => value.clone(),
             None => parse_value(def, def.default).expect("setting defaults are valid"),

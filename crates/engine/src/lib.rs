@@ -5,10 +5,14 @@
 //! and get back either a stream of record batches to format or a finished
 //! statement; both carry the [`QueryContext`] whose counters make the summary.
 
+pub mod instance;
+pub mod process_list;
 pub mod query_context;
+pub mod query_log;
 pub mod session;
 pub mod sources;
 pub mod system;
 
+pub use instance::Instance;
 pub use query_context::QueryContext;
 pub use session::{Engine, QueryResult, Session, StatementOutcome};

@@ -1,50 +1,71 @@
-//! Per-query accounting: rows and bytes read by sources, tracked memory with its
-//! peak and limit, cancellation and the execution deadline.
+//! Per-query accounting: identity and text, rows and bytes read by sources,
+//! result rows, the query's memory account, cancellation and the deadline.
 //!
 //! Every figure in the query summary comes from here and is counted as it
 //! happens; nothing is estimated after the fact.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime};
 
-use datafusion::common::{DataFusionError, Result};
-use datafusion::execution::memory_pool::{
-    MemoryConsumer, MemoryLimit, MemoryPool, MemoryReservation,
-};
+use datafusion::common::Result;
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, StrataError};
-use strata_functions::misc::readable_size;
+use strata_memory::{QueryLimits, QueryMemory, ServerMemory};
 
 /// Counters a query's sources and operators update while it runs.
 #[derive(Debug)]
 pub struct QueryContext {
+    pub query_id: String,
+    /// The statement as the user wrote it.
+    pub text: String,
     pub started: Instant,
+    pub start_time: SystemTime,
     rows_read: AtomicU64,
     bytes_read: AtomicU64,
+    result_rows: AtomicU64,
     cancelled: AtomicBool,
+    running: AtomicBool,
+    finished: AtomicBool,
     deadline: Option<Duration>,
-    pub memory: Arc<QueryMemoryPool>,
+    /// The query's memory account; DataFusion operators reserve through it.
+    pub memory: Arc<QueryMemory>,
     /// The settings the query runs with (session settings plus its SETTINGS clause).
     pub settings: Settings,
     pub current_database: String,
 }
 
 impl QueryContext {
-    pub fn new(settings: Settings, current_database: String) -> Arc<Self> {
-        let memory_limit = match settings.get_u64("max_memory_usage") {
-            0 => None,
-            limit => Some(limit as usize),
+    pub fn new(
+        text: String,
+        settings: Settings,
+        current_database: String,
+        server_memory: &Arc<ServerMemory>,
+    ) -> Arc<Self> {
+        let query_id = uuid::Uuid::new_v4().to_string();
+        let limits = QueryLimits {
+            max_memory_usage: settings.get_u64("max_memory_usage") as usize,
+            overcommit_ratio_denominator: settings.get_u64("memory_overcommit_ratio_denominator")
+                as usize,
+            overcommit_max_wait: Duration::from_micros(
+                settings.get_u64("memory_usage_overcommit_max_wait_microseconds"),
+            ),
         };
         let seconds = settings.get_f64("max_execution_time");
         let max_execution_time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
         Arc::new(QueryContext {
+            memory: server_memory.new_query(query_id.clone(), limits),
+            query_id,
+            text,
             started: Instant::now(),
+            start_time: SystemTime::now(),
             rows_read: AtomicU64::new(0),
             bytes_read: AtomicU64::new(0),
+            result_rows: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
+            running: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
             deadline: max_execution_time,
-            memory: Arc::new(QueryMemoryPool::new(memory_limit)),
             settings,
             current_database,
         })
@@ -63,13 +84,47 @@ impl QueryContext {
         self.bytes_read.load(Ordering::Relaxed)
     }
 
+    pub fn add_result_rows(&self, rows: u64) {
+        self.result_rows.fetch_add(rows, Ordering::Relaxed);
+    }
+
+    pub fn result_rows(&self) -> u64 {
+        self.result_rows.load(Ordering::Relaxed)
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Marks the query as running; true the first time.
+    pub fn begin(&self) -> bool {
+        !self.running.swap(true, Ordering::Relaxed)
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.load(Ordering::Relaxed)
+    }
+
+    /// Marks the query ended; true the first time, so it is logged once.
+    pub fn mark_finished(&self) -> bool {
+        !self.finished.swap(true, Ordering::Relaxed)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Ordering::Relaxed)
+    }
+
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
     }
 
-    /// Fails if the query was cancelled or ran past `max_execution_time`; sources
-    /// call this between blocks so a long query stops promptly.
+    /// Fails if the query was cancelled, ran past `max_execution_time`, or was
+    /// selected to stop by the memory overcommit policy; sources call this
+    /// between blocks so a long query stops promptly.
     pub fn check(&self) -> Result<()> {
+        self.memory
+            .check_stopped()
+            .map_err(StrataError::into_datafusion)?;
         if self.cancelled.load(Ordering::Relaxed) {
             return Err(
                 StrataError::new(ErrorCode::QUERY_WAS_CANCELLED, "Query was cancelled")
@@ -91,128 +146,5 @@ impl QueryContext {
             }
         }
         Ok(())
-    }
-}
-
-/// The memory pool of one query: every reservation DataFusion operators make
-/// is counted here, the peak is kept, and `max_memory_usage` is enforced.
-#[derive(Debug)]
-pub struct QueryMemoryPool {
-    limit: Option<usize>,
-    reserved: AtomicUsize,
-    peak: AtomicUsize,
-}
-
-impl QueryMemoryPool {
-    pub fn new(limit: Option<usize>) -> Self {
-        QueryMemoryPool {
-            limit,
-            reserved: AtomicUsize::new(0),
-            peak: AtomicUsize::new(0),
-        }
-    }
-
-    pub fn peak(&self) -> usize {
-        self.peak.load(Ordering::Relaxed)
-    }
-
-    fn note_peak(&self, now: usize) {
-        self.peak.fetch_max(now, Ordering::Relaxed);
-    }
-}
-
-impl std::fmt::Display for QueryMemoryPool {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "QueryMemoryPool(reserved={}, peak={})",
-            self.reserved(),
-            self.peak()
-        )
-    }
-}
-
-impl MemoryPool for QueryMemoryPool {
-    fn name(&self) -> &str {
-        "QueryMemoryPool"
-    }
-
-    fn grow(&self, _reservation: &MemoryReservation, additional: usize) {
-        let now = self.reserved.fetch_add(additional, Ordering::Relaxed) + additional;
-        self.note_peak(now);
-    }
-
-    fn shrink(&self, _reservation: &MemoryReservation, shrink: usize) {
-        self.reserved.fetch_sub(shrink, Ordering::Relaxed);
-    }
-
-    fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> Result<()> {
-        let mut current = self.reserved.load(Ordering::Relaxed);
-        loop {
-            let wanted = current + additional;
-            if let Some(limit) = self.limit {
-                if wanted > limit {
-                    return Err(DataFusionError::External(Box::new(StrataError::new(
-                        ErrorCode::MEMORY_LIMIT_EXCEEDED,
-                        format!(
-                            "Query memory limit exceeded: would use {} (attempt to allocate chunk of {} bytes) by {}, maximum: {}",
-                            readable_size(wanted as f64),
-                            additional,
-                            reservation.consumer().name(),
-                            readable_size(limit as f64)
-                        ),
-                    ))));
-                }
-            }
-            match self.reserved.compare_exchange_weak(
-                current,
-                wanted,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => {
-                    self.note_peak(wanted);
-                    return Ok(());
-                }
-                Err(actual) => current = actual,
-            }
-        }
-    }
-
-    fn reserved(&self) -> usize {
-        self.reserved.load(Ordering::Relaxed)
-    }
-
-    fn memory_limit(&self) -> MemoryLimit {
-        match self.limit {
-            Some(limit) => MemoryLimit::Finite(limit),
-            None => MemoryLimit::Infinite,
-        }
-    }
-
-    fn register(&self, _consumer: &MemoryConsumer) {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pool_tracks_peak_and_enforces_limit() {
-        let pool: Arc<dyn MemoryPool> = Arc::new(QueryMemoryPool::new(Some(1000)));
-        let a = MemoryConsumer::new("a").register(&pool);
-        a.try_grow(600).unwrap();
-        let b = MemoryConsumer::new("b").register(&pool);
-        let err = b.try_grow(600).unwrap_err();
-        assert_eq!(
-            StrataError::from(err).code,
-            ErrorCode::MEMORY_LIMIT_EXCEEDED
-        );
-        a.shrink(500);
-        b.try_grow(600).unwrap();
-        assert_eq!(pool.reserved(), 700);
-        drop(a);
-        drop(b);
-        assert_eq!(pool.reserved(), 0);
     }
 }

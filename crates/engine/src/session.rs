@@ -37,7 +37,9 @@ use strata_sql::{
     split_trailing_clauses,
 };
 
+use crate::instance::Instance;
 use crate::query_context::QueryContext;
+use crate::query_log::LogType;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
@@ -62,11 +64,16 @@ pub struct Engine {
     rewriter: PlanRewriter,
     /// Lower-case spelling to registered spelling, for case-insensitive lookups.
     function_names: HashMap<String, String>,
-    server_settings: Vec<(&'static str, String)>,
+    instance: Arc<Instance>,
 }
 
 impl Engine {
+    /// An engine with the server settings at their defaults.
     pub fn new() -> Result<Arc<Self>> {
+        Self::with_server_settings(Settings::server())
+    }
+
+    pub fn with_server_settings(server_settings: Settings) -> Result<Arc<Self>> {
         let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
         let system = Arc::new(MemorySchemaProvider::new());
         for kind in SystemTableKind::ALL {
@@ -139,16 +146,12 @@ impl Engine {
                 function_names.insert(lower, name);
             }
         }
-        let server_settings = vec![
-            ("max_server_memory_usage", "0".to_string()),
-            ("max_server_memory_usage_to_ram_ratio", "0.9".to_string()),
-        ];
         Ok(Arc::new(Engine {
             rewriter: PlanRewriter::new(&scalar),
             base,
             catalog,
             function_names,
-            server_settings,
+            instance: Instance::new(server_settings)?,
         }))
     }
 
@@ -165,11 +168,25 @@ impl Engine {
         self.function_names.get(&name.to_lowercase()).cloned()
     }
 
-    fn server_setting(&self, name: &str) -> Option<String> {
-        self.server_settings
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone())
+    pub fn instance(&self) -> &Arc<Instance> {
+        &self.instance
+    }
+
+    /// Opens a query: its context, memory account and place in system.processes.
+    fn open_query(
+        &self,
+        text: &str,
+        settings: Settings,
+        current_database: &str,
+    ) -> Arc<QueryContext> {
+        let query = QueryContext::new(
+            text.to_string(),
+            settings,
+            current_database.to_string(),
+            &self.instance.memory,
+        );
+        self.instance.processes.add(&query);
+        query
     }
 
     /// A DataFusion state for one query: its settings, memory pool and counters.
@@ -179,7 +196,8 @@ impl Engine {
         config = config
             .with_target_partitions(settings.max_threads())
             .with_batch_size(settings.get_u64("max_block_size").max(1) as usize)
-            .with_extension(Arc::clone(query));
+            .with_extension(Arc::clone(query))
+            .with_extension(Arc::clone(&self.instance));
         config.options_mut().catalog.default_schema = query.current_database.clone();
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
         let runtime = RuntimeEnvBuilder::new()
@@ -196,6 +214,8 @@ impl Engine {
             engine: Arc::clone(self),
             settings: Settings::default(),
             current_database: DEFAULT_DATABASE.to_string(),
+            statement_text: String::new(),
+            current_query: parking_lot::Mutex::new(None),
         }
     }
 }
@@ -222,6 +242,10 @@ pub struct Session {
     engine: Arc<Engine>,
     pub settings: Settings,
     pub current_database: String,
+    /// The statement being executed and the query opened for it, so failures
+    /// are logged against the right query.
+    statement_text: String,
+    current_query: parking_lot::Mutex<Option<Arc<QueryContext>>>,
 }
 
 fn value_text(expr: &Expr) -> Result<String> {
@@ -267,13 +291,90 @@ impl Session {
         &self.engine
     }
 
-    /// Executes one statement (text without a trailing semicolon).
+    /// Executes one statement (text without a trailing semicolon) and records
+    /// it in system.query_log: a statement that fails before running is
+    /// logged here, one that returns rows when its stream ends.
     pub async fn execute(&mut self, text: &str) -> Result<StatementOutcome> {
+        self.statement_text = text.to_string();
+        *self.current_query.lock() = None;
+        let outcome = self.execute_statement(text).await;
+        let instance = Arc::clone(&self.engine.instance);
+        match outcome {
+            Ok(StatementOutcome::Done(query)) => {
+                self.log_start(&query);
+                if query.mark_finished() {
+                    instance
+                        .query_log
+                        .record(LogType::QueryFinish, &query, None);
+                }
+                Ok(StatementOutcome::Done(query))
+            }
+            Ok(StatementOutcome::Rows(mut result)) => {
+                self.log_start(&result.query);
+                result.stream = Box::pin(LoggedStream {
+                    inner: result.stream,
+                    query: Arc::clone(&result.query),
+                    instance,
+                });
+                Ok(StatementOutcome::Rows(result))
+            }
+            Err(error) => {
+                let query = self.current_query.lock().take();
+                let query = query.unwrap_or_else(|| self.new_query(self.settings.clone()));
+                let kind = if query.is_running() {
+                    LogType::ExceptionWhileProcessing
+                } else {
+                    LogType::ExceptionBeforeStart
+                };
+                if query.mark_finished() {
+                    instance.query_log.record(kind, &query, Some(&error));
+                }
+                Err(error)
+            }
+        }
+    }
+
+    /// `SYSTEM ...` commands. System logs are written as queries end, so
+    /// FLUSH LOGS has nothing to wait for; it is accepted because ClickHouse
+    /// users run it before reading system.query_log.
+    fn system_command(&self, rest: &str) -> Result<StatementOutcome> {
+        let words: Vec<String> = rest.split_whitespace().map(str::to_uppercase).collect();
+        match words
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["FLUSH", "LOGS", ..] => self.done(),
+            _ => Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!(
+                    "Syntax error: unknown SYSTEM command 'SYSTEM {}'",
+                    rest.trim()
+                ),
+            )),
+        }
+    }
+
+    /// Logs QueryStart once, when the query begins to run.
+    fn log_start(&self, query: &Arc<QueryContext>) {
+        if query.begin() {
+            self.engine
+                .instance
+                .query_log
+                .record(LogType::QueryStart, query, None);
+        }
+    }
+
+    async fn execute_statement(&mut self, text: &str) -> Result<StatementOutcome> {
         if let Some((_, rest)) = strip_keyword(text, &["EXPLAIN"]) {
             return self.explain(rest).await;
         }
         if let Some((_, rest)) = strip_keyword(text, &["DESCRIBE", "DESC"]) {
             return self.describe(rest).await;
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
+            return self.system_command(rest);
         }
         let (text, clauses) = if is_query(text) {
             split_trailing_clauses(text)?
@@ -288,6 +389,7 @@ impl Session {
                 let (plan, state, query) =
                     self.plan(parsed.statement, self.settings.clone()).await?;
                 let physical = state.create_physical_plan(&plan).await?;
+                self.log_start(&query);
                 collect(physical, state.task_ctx()).await?;
                 Ok(StatementOutcome::Done(query))
             }
@@ -407,7 +509,11 @@ impl Session {
     }
 
     fn new_query(&self, settings: Settings) -> Arc<QueryContext> {
-        QueryContext::new(settings, self.current_database.clone())
+        let query = self
+            .engine
+            .open_query(&self.statement_text, settings, &self.current_database);
+        *self.current_query.lock() = Some(Arc::clone(&query));
+        query
     }
 
     fn done(&self) -> Result<StatementOutcome> {
@@ -445,7 +551,7 @@ impl Session {
     /// Rewrites a parsed statement to ClickHouse's meaning for this session.
     fn rewrite(&self, statement: &mut Statement, settings: &Settings) -> Result<()> {
         let engine = &self.engine;
-        let server_setting = |name: &str| engine.server_setting(name);
+        let server_setting = |name: &str| engine.instance.server_setting(name);
         let resolve_function = |name: &str| engine.resolve_function(name);
         let context = AstContext {
             settings,
@@ -525,6 +631,7 @@ impl Session {
         let (format, settings) = self.query_options(&mut query, clauses)?;
         let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;
         let physical = state.create_physical_plan(&plan).await?;
+        self.log_start(&query_context);
         let stream = execute_stream(physical, state.task_ctx())?;
         Ok(StatementOutcome::Rows(QueryResult {
             schema: stream.schema(),
@@ -881,6 +988,70 @@ impl Session {
 }
 
 /// Whether a statement is a query (where trailing FORMAT and SETTINGS clauses belong).
+/// A result stream that counts result rows and writes the query's last
+/// system.query_log entry when it ends, fails, or is dropped unfinished.
+struct LoggedStream {
+    inner: SendableRecordBatchStream,
+    query: Arc<QueryContext>,
+    instance: Arc<Instance>,
+}
+
+impl LoggedStream {
+    fn finish(&self, error: Option<&StrataError>) {
+        if self.query.mark_finished() {
+            let kind = match error {
+                Some(_) => LogType::ExceptionWhileProcessing,
+                None => LogType::QueryFinish,
+            };
+            self.instance.query_log.record(kind, &self.query, error);
+        }
+    }
+}
+
+impl futures::Stream for LoggedStream {
+    type Item = datafusion::common::Result<RecordBatch>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.inner.poll_next_unpin(cx) {
+            std::task::Poll::Ready(Some(Ok(batch))) => {
+                self.query.add_result_rows(batch.num_rows() as u64);
+                std::task::Poll::Ready(Some(Ok(batch)))
+            }
+            std::task::Poll::Ready(Some(Err(e))) => {
+                // Classified once here, so the log and the caller see the same error.
+                let error = StrataError::from_datafusion(e);
+                self.finish(Some(&error));
+                std::task::Poll::Ready(Some(Err(error.into_datafusion())))
+            }
+            std::task::Poll::Ready(None) => {
+                self.finish(None);
+                std::task::Poll::Ready(None)
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl datafusion::physical_plan::RecordBatchStream for LoggedStream {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+}
+
+impl Drop for LoggedStream {
+    fn drop(&mut self) {
+        if self.query.is_cancelled() {
+            let error = StrataError::new(ErrorCode::QUERY_WAS_CANCELLED, "Query was cancelled");
+            self.finish(Some(&error));
+        } else {
+            self.finish(None);
+        }
+    }
+}
+
 fn is_query(text: &str) -> bool {
     let trimmed = text.trim_start();
     trimmed.starts_with('(') || strip_keyword(trimmed, &["SELECT", "WITH"]).is_some()

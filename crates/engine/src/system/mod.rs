@@ -1,5 +1,6 @@
 //! The `system` database: `one`, `numbers`, `settings`, `functions`,
-//! `databases`, `tables`, `columns`.
+//! `databases`, `tables`, `columns`, and (in [`server`]) the tables about the
+//! running process.
 //!
 //! Introspection tables are computed when scanned, from the catalog and the
 //! querying session's settings, so they always show the current state.
@@ -18,7 +19,10 @@ use datafusion::physical_plan::ExecutionPlan;
 use strata_common::settings::{SETTINGS, Settings};
 use strata_common::types::clickhouse_type_name;
 
+use crate::instance::Instance;
 use crate::query_context::QueryContext;
+
+pub mod server;
 use crate::sources::counting::CountingExec;
 use crate::sources::memory_table::MemoryTable;
 
@@ -34,16 +38,24 @@ pub enum SystemTableKind {
     Databases,
     Tables,
     Columns,
+    ServerSettings,
+    AsynchronousMetrics,
+    Processes,
+    QueryLog,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 6] = [
+    pub const ALL: [SystemTableKind; 10] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
         SystemTableKind::Databases,
         SystemTableKind::Tables,
         SystemTableKind::Columns,
+        SystemTableKind::ServerSettings,
+        SystemTableKind::AsynchronousMetrics,
+        SystemTableKind::Processes,
+        SystemTableKind::QueryLog,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +66,10 @@ impl SystemTableKind {
             SystemTableKind::Databases => "databases",
             SystemTableKind::Tables => "tables",
             SystemTableKind::Columns => "columns",
+            SystemTableKind::ServerSettings => "server_settings",
+            SystemTableKind::AsynchronousMetrics => "asynchronous_metrics",
+            SystemTableKind::Processes => "processes",
+            SystemTableKind::QueryLog => "query_log",
         }
     }
 
@@ -97,6 +113,10 @@ impl SystemTableKind {
                 s("default_expression"),
                 s("comment"),
             ],
+            SystemTableKind::ServerSettings => server::server_settings_fields(),
+            SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_fields(),
+            SystemTableKind::Processes => server::processes_fields(),
+            SystemTableKind::QueryLog => server::query_log_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -311,6 +331,10 @@ impl TableProvider for SystemTable {
             .catalog(CATALOG)
             .expect("the strata catalog exists");
         let query = session.config().get_extension::<QueryContext>();
+        let instance = session
+            .config()
+            .get_extension::<Instance>()
+            .expect("every query state carries the instance");
         let default_settings = Settings::default();
         let settings = query.as_ref().map_or(&default_settings, |q| &q.settings);
         let columns = match self.kind {
@@ -335,6 +359,10 @@ impl TableProvider for SystemTable {
             }
             SystemTableKind::Tables => table_rows(state, &catalog).await?,
             SystemTableKind::Columns => column_rows(&catalog).await?,
+            SystemTableKind::ServerSettings => server::server_settings_rows(&instance),
+            SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_rows(&instance),
+            SystemTableKind::Processes => server::processes_rows(&instance),
+            SystemTableKind::QueryLog => server::query_log_rows(&instance),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

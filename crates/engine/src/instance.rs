@@ -1,0 +1,93 @@
+//! What every session of one Strata process shares at run time: the server
+//! settings, the memory budget and tracker, the running queries and the query
+//! log. System tables read it through the query's DataFusion config.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_common::Result;
+use strata_common::settings::{SERVER_SETTINGS, Settings};
+use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
+
+use crate::process_list::ProcessList;
+use crate::query_log::QueryLog;
+
+/// How often the memory budget re-reads RAM and the cgroup limit.
+pub const BUDGET_REFRESH: Duration = Duration::from_secs(5);
+
+#[derive(Debug)]
+pub struct Instance {
+    pub server_settings: Settings,
+    pub memory: Arc<ServerMemory>,
+    pub processes: ProcessList,
+    pub query_log: QueryLog,
+}
+
+/// A server setting as `system.server_settings` and `getServerSetting` show it.
+#[derive(Debug, Clone)]
+pub struct ServerSettingRow {
+    pub name: &'static str,
+    pub value: String,
+    pub default: &'static str,
+    pub changed: bool,
+    pub description: &'static str,
+    pub kind: &'static str,
+    /// Where the value came from.
+    pub source: String,
+}
+
+impl Instance {
+    pub fn new(server_settings: Settings) -> Result<Arc<Self>> {
+        let memory = ServerMemory::new(
+            BudgetConfig::from_settings(&server_settings),
+            SystemProbe::default(),
+        );
+        memory.watch(BUDGET_REFRESH);
+        Ok(Arc::new(Instance {
+            server_settings,
+            memory,
+            processes: ProcessList::default(),
+            query_log: QueryLog::default(),
+        }))
+    }
+
+    /// Server settings with their effective values. The memory limit shows
+    /// the bytes in force and how they were derived, not just what was set.
+    pub fn server_setting_rows(&self) -> Vec<ServerSettingRow> {
+        SERVER_SETTINGS
+            .iter()
+            .map(|def| {
+                let changed = self.server_settings.is_changed(def.name);
+                let configured = self
+                    .server_settings
+                    .get(def.name)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default();
+                let (value, source) = if def.name == "max_server_memory_usage" {
+                    let budget = self.memory.budget();
+                    (budget.limit.to_string(), budget.source)
+                } else if changed {
+                    (configured, "command line".to_string())
+                } else {
+                    (configured, "default".to_string())
+                };
+                ServerSettingRow {
+                    name: def.name,
+                    value,
+                    default: def.default,
+                    changed,
+                    description: def.description,
+                    kind: Settings::type_name(def),
+                    source,
+                }
+            })
+            .collect()
+    }
+
+    pub fn server_setting(&self, name: &str) -> Option<String> {
+        self.server_setting_rows()
+            .into_iter()
+            .find(|row| row.name == name)
+            .map(|row| row.value)
+    }
+}

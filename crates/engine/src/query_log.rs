@@ -1,0 +1,101 @@
+//! `system.query_log`: what each query did, kept in memory.
+//!
+//! One entry when a query starts and one when it ends (finished, or failed
+//! before or while running), as ClickHouse records them. Entries are written
+//! at once rather than flushed periodically, so `SYSTEM FLUSH LOGS` has
+//! nothing to wait for. The log is bounded: the oldest entries go first.
+
+use std::collections::VecDeque;
+use std::time::SystemTime;
+
+use parking_lot::Mutex;
+use strata_common::StrataError;
+
+use crate::query_context::QueryContext;
+
+/// Entries kept before the oldest are dropped.
+pub const QUERY_LOG_CAPACITY: usize = 100_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogType {
+    QueryStart,
+    QueryFinish,
+    ExceptionBeforeStart,
+    ExceptionWhileProcessing,
+}
+
+impl LogType {
+    pub fn name(self) -> &'static str {
+        match self {
+            LogType::QueryStart => "QueryStart",
+            LogType::QueryFinish => "QueryFinish",
+            LogType::ExceptionBeforeStart => "ExceptionBeforeStart",
+            LogType::ExceptionWhileProcessing => "ExceptionWhileProcessing",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct QueryLogEntry {
+    pub kind: LogType,
+    pub event_time: SystemTime,
+    pub query_start_time: SystemTime,
+    pub query_duration_ms: u64,
+    pub query_id: String,
+    pub query: String,
+    pub current_database: String,
+    pub read_rows: u64,
+    pub read_bytes: u64,
+    pub result_rows: u64,
+    /// Tracked bytes the query still held when the entry was written.
+    pub memory_usage: u64,
+    pub peak_memory_usage: u64,
+    pub exception_code: i32,
+    pub exception: String,
+}
+
+#[derive(Debug, Default)]
+pub struct QueryLog {
+    entries: Mutex<VecDeque<QueryLogEntry>>,
+}
+
+impl QueryLog {
+    /// Records an event of `query`; `error` for the exception kinds.
+    pub fn record(&self, kind: LogType, query: &QueryContext, error: Option<&StrataError>) {
+        if !query.settings.get_bool("log_queries") {
+            return;
+        }
+        let finished = kind != LogType::QueryStart;
+        let entry = QueryLogEntry {
+            kind,
+            event_time: SystemTime::now(),
+            query_start_time: query.start_time,
+            query_duration_ms: if finished {
+                query.started.elapsed().as_millis() as u64
+            } else {
+                0
+            },
+            query_id: query.query_id.clone(),
+            query: query.text.clone(),
+            current_database: query.current_database.clone(),
+            read_rows: query.rows_read(),
+            read_bytes: query.bytes_read(),
+            result_rows: query.result_rows(),
+            memory_usage: datafusion::execution::memory_pool::MemoryPool::reserved(
+                query.memory.as_ref(),
+            ) as u64,
+            peak_memory_usage: query.memory.peak() as u64,
+            exception_code: error.map_or(0, |e| e.code.code),
+            exception: error.map_or_else(String::new, |e| e.to_string()),
+        };
+        let mut entries = self.entries.lock();
+        if entries.len() == QUERY_LOG_CAPACITY {
+            entries.pop_front();
+        }
+        entries.push_back(entry);
+    }
+
+    pub fn entries(&self) -> Vec<QueryLogEntry> {
+        self.entries.lock().iter().cloned().collect()
+    }
+}

@@ -1,0 +1,224 @@
+//! System tables about the running process rather than the catalog:
+//! `server_settings`, `asynchronous_metrics`, `processes` and `query_log`.
+
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use datafusion::arrow::array::{
+    ArrayRef, Date32Array, Float64Array, Int32Array, StringArray, TimestampSecondArray, UInt8Array,
+    UInt64Array,
+};
+use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
+use strata_memory::{allocator, process};
+
+use crate::instance::Instance;
+
+fn s(name: &str) -> Field {
+    Field::new(name, DataType::Utf8, false)
+}
+
+fn u64(name: &str) -> Field {
+    Field::new(name, DataType::UInt64, false)
+}
+
+fn datetime(name: &str) -> Field {
+    Field::new(name, DataType::Timestamp(TimeUnit::Second, None), false)
+}
+
+fn strings(values: impl IntoIterator<Item = String>) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(values))
+}
+
+fn numbers(values: impl IntoIterator<Item = u64>) -> ArrayRef {
+    Arc::new(UInt64Array::from_iter_values(values))
+}
+
+fn seconds(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+pub fn server_settings_fields() -> Vec<Field> {
+    vec![
+        s("name"),
+        s("value"),
+        s("default"),
+        Field::new("changed", DataType::UInt8, false),
+        s("description"),
+        s("type"),
+        s("source"),
+    ]
+}
+
+pub fn server_settings_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let rows = instance.server_setting_rows();
+    vec![
+        strings(rows.iter().map(|r| r.name.to_string())),
+        strings(rows.iter().map(|r| r.value.clone())),
+        strings(rows.iter().map(|r| r.default.to_string())),
+        Arc::new(UInt8Array::from_iter_values(
+            rows.iter().map(|r| u8::from(r.changed)),
+        )),
+        strings(rows.iter().map(|r| r.description.to_string())),
+        strings(rows.iter().map(|r| r.kind.to_string())),
+        strings(rows.iter().map(|r| r.source.clone())),
+    ]
+}
+
+pub fn asynchronous_metrics_fields() -> Vec<Field> {
+    vec![
+        s("metric"),
+        Field::new("value", DataType::Float64, false),
+        s("description"),
+    ]
+}
+
+/// Metrics computed when the table is read. Tracked and allocated memory sit
+/// side by side so a gap between them (untracked memory) is visible.
+pub fn asynchronous_metrics_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let memory = &instance.memory;
+    let budget = memory.budget();
+    let resident = process::resident();
+    let mut rows: Vec<(&str, f64, &str)> = vec![
+        (
+            "MemoryTracking",
+            memory.reserved() as f64,
+            "Bytes reserved through the memory tracker by all queries now",
+        ),
+        (
+            "MemoryTrackingPeak",
+            memory.peak() as f64,
+            "The most bytes the memory tracker held at once since start-up",
+        ),
+        (
+            "MemoryResident",
+            resident.current as f64,
+            "The process's resident set size, as the kernel reports it",
+        ),
+        (
+            "MemoryResidentMax",
+            resident.peak as f64,
+            "The process's peak resident set size, as the kernel reports it",
+        ),
+        (
+            "MemoryVirtual",
+            resident.virtual_size as f64,
+            "The process's virtual memory size",
+        ),
+        (
+            "ServerMemoryLimit",
+            budget.limit as f64,
+            "The server memory limit in force (see system.server_settings for its source)",
+        ),
+        (
+            "OSMemoryTotal",
+            budget.physical_memory.unwrap_or(0) as f64,
+            "Physical RAM; 0 when unknown",
+        ),
+        (
+            "CGroupMemoryLimit",
+            budget.cgroup.as_ref().map_or(0, |c| c.bytes) as f64,
+            "The memory limit of the process's cgroup; 0 when it has none",
+        ),
+        (
+            "OvercommitDecisions",
+            memory.decision_count() as f64,
+            "Queries stopped by the overcommit policy since start-up",
+        ),
+    ];
+    if let Some(allocated) = allocator::allocated_bytes() {
+        rows.push((
+            "AllocatorAllocated",
+            allocated as f64,
+            "Live heap bytes counted by the global allocator (exact to 1 MiB per thread)",
+        ));
+    }
+    vec![
+        strings(rows.iter().map(|r| r.0.to_string())),
+        Arc::new(Float64Array::from_iter_values(rows.iter().map(|r| r.1))),
+        strings(rows.iter().map(|r| r.2.to_string())),
+    ]
+}
+
+pub fn processes_fields() -> Vec<Field> {
+    vec![
+        s("query_id"),
+        s("query"),
+        s("current_database"),
+        Field::new("elapsed", DataType::Float64, false),
+        u64("read_rows"),
+        u64("read_bytes"),
+        u64("result_rows"),
+        u64("memory_usage"),
+        u64("peak_memory_usage"),
+    ]
+}
+
+pub fn processes_rows(instance: &Instance) -> Vec<ArrayRef> {
+    use datafusion::execution::memory_pool::MemoryPool;
+    let queries = instance.processes.running();
+    vec![
+        strings(queries.iter().map(|q| q.query_id.clone())),
+        strings(queries.iter().map(|q| q.text.clone())),
+        strings(queries.iter().map(|q| q.current_database.clone())),
+        Arc::new(Float64Array::from_iter_values(
+            queries.iter().map(|q| q.started.elapsed().as_secs_f64()),
+        )),
+        numbers(queries.iter().map(|q| q.rows_read())),
+        numbers(queries.iter().map(|q| q.bytes_read())),
+        numbers(queries.iter().map(|q| q.result_rows())),
+        numbers(queries.iter().map(|q| q.memory.reserved() as u64)),
+        numbers(queries.iter().map(|q| q.memory.peak() as u64)),
+    ]
+}
+
+pub fn query_log_fields() -> Vec<Field> {
+    vec![
+        s("type"),
+        Field::new("event_date", DataType::Date32, false),
+        datetime("event_time"),
+        datetime("query_start_time"),
+        u64("query_duration_ms"),
+        u64("read_rows"),
+        u64("read_bytes"),
+        u64("result_rows"),
+        u64("memory_usage"),
+        u64("peak_memory_usage"),
+        s("current_database"),
+        s("query"),
+        s("query_id"),
+        Field::new("exception_code", DataType::Int32, false),
+        s("exception"),
+    ]
+}
+
+pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let entries = instance.query_log.entries();
+    vec![
+        strings(entries.iter().map(|e| e.kind.name().to_string())),
+        Arc::new(Date32Array::from_iter_values(
+            entries
+                .iter()
+                .map(|e| (seconds(e.event_time) / 86_400) as i32),
+        )),
+        Arc::new(TimestampSecondArray::from_iter_values(
+            entries.iter().map(|e| seconds(e.event_time)),
+        )),
+        Arc::new(TimestampSecondArray::from_iter_values(
+            entries.iter().map(|e| seconds(e.query_start_time)),
+        )),
+        numbers(entries.iter().map(|e| e.query_duration_ms)),
+        numbers(entries.iter().map(|e| e.read_rows)),
+        numbers(entries.iter().map(|e| e.read_bytes)),
+        numbers(entries.iter().map(|e| e.result_rows)),
+        numbers(entries.iter().map(|e| e.memory_usage)),
+        numbers(entries.iter().map(|e| e.peak_memory_usage)),
+        strings(entries.iter().map(|e| e.current_database.clone())),
+        strings(entries.iter().map(|e| e.query.clone())),
+        strings(entries.iter().map(|e| e.query_id.clone())),
+        Arc::new(Int32Array::from_iter_values(
+            entries.iter().map(|e| e.exception_code),
+        )),
+        strings(entries.iter().map(|e| e.exception.clone())),
+    ]
+}
