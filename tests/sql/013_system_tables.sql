@@ -18,3 +18,7 @@ SELECT 1 SETTINGS max_threads = 1, readonly = 1; -- { serverError READONLY }
 SET readonly = 1;
 SET max_threads = 2; -- { serverError READONLY }
 SELECT 'reads still work';
+SELECT metric FROM system.asynchronous_metrics WHERE metric IN ('MemoryTracking', 'MemoryResident', 'ServerMemoryLimit', 'OSMemoryTotal') AND value >= 0 ORDER BY metric;
+SELECT count() FROM system.processes WHERE query LIKE '%FROM system.processes%';
+SELECT type, exception_code FROM system.query_log WHERE query LIKE '%reads still work%' AND query NOT LIKE '%query_log%';
+SELECT type, exception_code FROM system.query_log WHERE query LIKE 'SET max_threads = 2%';

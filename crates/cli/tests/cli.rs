@@ -205,3 +205,76 @@ fn explain_shows_plans_and_measured_operators() {
     let out = strata(&["local", "-q", "EXPLAIN SELECT 1 + 1"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// A memory cgroup made for one test and removed afterwards.
+struct TestCgroup {
+    dir: std::path::PathBuf,
+}
+
+impl TestCgroup {
+    /// Creates a child of this process's own memory cgroup (v1 or v2) with
+    /// `limit` bytes; Err says why that is not possible here.
+    fn create(limit: u64) -> Result<TestCgroup, String> {
+        let own = std::fs::read_to_string("/proc/self/cgroup").map_err(|e| e.to_string())?;
+        let name = format!("strata-test-{}", std::process::id());
+        for line in own.lines() {
+            let fields: Vec<&str> = line.splitn(3, ':').collect();
+            let [hierarchy, controllers, path] = fields[..] else {
+                continue;
+            };
+            let (base, limit_file) = if controllers.split(',').any(|c| c == "memory") {
+                ("/sys/fs/cgroup/memory", "memory.limit_in_bytes")
+            } else if hierarchy == "0" && controllers.is_empty() {
+                ("/sys/fs/cgroup", "memory.max")
+            } else {
+                continue;
+            };
+            let dir = std::path::Path::new(base)
+                .join(path.trim_start_matches('/'))
+                .join(&name);
+            if std::fs::create_dir(&dir).is_err() {
+                continue;
+            }
+            let group = TestCgroup { dir };
+            if std::fs::write(group.dir.join(limit_file), limit.to_string()).is_ok() {
+                return Ok(group);
+            }
+        }
+        Err("no writable memory cgroup (needs root and a memory controller delegated to this cgroup)".into())
+    }
+}
+
+impl Drop for TestCgroup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+#[test]
+fn reports_the_budget_of_the_cgroup_it_runs_in() {
+    let group = match TestCgroup::create(1 << 30) {
+        Ok(group) => group,
+        Err(reason) => {
+            eprintln!("skipped reports_the_budget_of_the_cgroup_it_runs_in: {reason}");
+            return;
+        }
+    };
+    let query =
+        "SELECT value, source FROM system.server_settings WHERE name = 'max_server_memory_usage'";
+    let script = format!(
+        "echo $$ > '{}/cgroup.procs' && exec '{}' local -q \"{query}\"",
+        group.dir.display(),
+        env!("CARGO_BIN_EXE_strata")
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .expect("sh runs");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (value, source) = text.trim().split_once('\t').expect("two columns");
+    // 0.9 x 1 GiB: the cgroup's limit, not the machine's RAM.
+    assert_eq!(value, (((1u64 << 30) as f64 * 0.9) as u64).to_string());
+    assert!(source.contains("cgroup limit 1.00 GiB"), "{source}");
+}
