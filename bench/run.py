@@ -42,7 +42,9 @@ def ensure_environment():
         os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
 
 
-def strata_binary():
+def strata_binary(override):
+    if override:
+        return Path(override).resolve()
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     return target / "release" / "strata"
 
@@ -66,6 +68,8 @@ def main():
     parser.add_argument("--memory-limit", default="none", help="none, sweep (the workload's list), or a size")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds before a run is killed")
     parser.add_argument("--output", default=str(BUILD / "results.json"))
+    parser.add_argument("--strata-binary", help="a prebuilt strata to measure instead of building one "
+                        "(to compare two builds)")
     parser.add_argument("--no-venv", action="store_true", help="use the current Python as is")
     args = parser.parse_args()
     if not args.no_venv:
@@ -78,8 +82,8 @@ def main():
     unknown = [e for e in engines if e not in workloads.ENGINES]
     if unknown:
         parser.error(f"unknown engines {unknown}; known: {', '.join(workloads.ENGINES)}")
-    binary = strata_binary()
-    if "strata" in engines:
+    binary = strata_binary(args.strata_binary)
+    if "strata" in engines and not args.strata_binary:
         subprocess.run(["cargo", "build", "--release", "-p", "strata-cli"], cwd=ROOT, check=True)
 
     selected = workloads.load_all(ROOT / "bench" / "workloads")

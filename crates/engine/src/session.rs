@@ -129,7 +129,13 @@ impl Engine {
                 )),
             );
         }
-        let base = builder.build();
+        // Strata's operator choices run first, on the plan as the planner wrote it.
+        let mut physical_rules = strata_execution::physical_optimizer_rules();
+        physical_rules
+            .extend(datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules);
+        let base = builder
+            .with_physical_optimizer_rules(physical_rules)
+            .build();
 
         let mut function_names = HashMap::new();
         let names = base

@@ -219,6 +219,13 @@ impl ScalarUDFImpl for Arithmetic {
             .args
             .iter()
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        if let (ColumnarValue::Array(left), ColumnarValue::Scalar(right)) =
+            (&args.args[0], &args.args[1])
+        {
+            if let Some(result) = by_constant_divisor(self.op, left, right, args.return_type())? {
+                return Ok(ColumnarValue::Array(result));
+            }
+        }
         let left = args.args[0].to_array(rows)?;
         let right = args.args[1].to_array(rows)?;
         let clickhouse = result_type(
@@ -349,6 +356,44 @@ pub(crate) fn evaluate(
             result,
         )
     }
+}
+
+/// `x % c` and `intDiv(x, c)` for unsigned `x` and a constant unsigned `c`:
+/// the divisor is strength-reduced once to a multiply and shift, because a
+/// hardware 64-bit division per row dominates `GROUP BY number % 10000`.
+/// None when the operands are not of that shape (the general path handles them).
+fn by_constant_divisor(
+    op: ArithmeticOp,
+    left: &ArrayRef,
+    right: &datafusion::common::ScalarValue,
+    result: &DataType,
+) -> Result<Option<ArrayRef>> {
+    use datafusion::common::ScalarValue;
+    if !matches!(op, ArithmeticOp::Modulo | ArithmeticOp::IntDiv) {
+        return Ok(None);
+    }
+    let divisor = match right {
+        ScalarValue::UInt8(Some(v)) => u64::from(*v),
+        ScalarValue::UInt16(Some(v)) => u64::from(*v),
+        ScalarValue::UInt32(Some(v)) => u64::from(*v),
+        ScalarValue::UInt64(Some(v)) => *v,
+        _ => return Ok(None),
+    };
+    let unsigned_left = matches!(
+        left.data_type(),
+        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64
+    );
+    let unsigned_result = int_shape(result).is_some_and(|(signed, _)| !signed);
+    if divisor == 0 || !unsigned_left || !unsigned_result {
+        return Ok(None);
+    }
+    let reduced = strength_reduce::StrengthReducedU64::new(divisor);
+    let values = to_u64_wrapping(left)?;
+    let out: PrimitiveArray<UInt64Type> = match op {
+        ArithmeticOp::Modulo => values.unary(|a| a % reduced),
+        _ => values.unary(|a| a / reduced),
+    };
+    Ok(Some(narrow_from_u64(&out, result)?))
 }
 
 /// Integer arithmetic in 64 bits with wrapping; division by zero is an error

@@ -1,0 +1,146 @@
+//! GROUP BY methods against each other: every query is run with a narrow key
+//! (Strata's dense operator) and with the same key widened to Int64
+//! (DataFusion's hash aggregation), at 1, 2 and 8 threads, over inputs chosen
+//! for their edges: empty, one row, one key, keys at the type limits, NULL
+//! keys, sparse and dense key sets, skew.
+
+use futures::StreamExt;
+use strata_engine::{Engine, Session, StatementOutcome};
+
+async fn lines(session: &mut Session, sql: &str) -> Vec<String> {
+    let mut result = match session.execute(sql).await {
+        Ok(StatementOutcome::Rows(result)) => result,
+        Ok(StatementOutcome::Done(_)) => panic!("{sql}: no rows"),
+        Err(e) => panic!("{sql}: {e}"),
+    };
+    let mut batches = Vec::new();
+    while let Some(batch) = result.stream.next().await {
+        batches.push(batch.unwrap_or_else(|e| panic!("{sql}: {e}")));
+    }
+    let text = datafusion::arrow::util::pretty::pretty_format_batches(&batches)
+        .unwrap()
+        .to_string();
+    // Rows only, without the header and borders.
+    text.lines()
+        .skip(3)
+        .filter(|l| l.starts_with('|'))
+        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>().join("|"))
+        .collect()
+}
+
+async fn plan(session: &mut Session, sql: &str) -> String {
+    lines(session, &format!("EXPLAIN PIPELINE {sql}"))
+        .await
+        .join("\n")
+}
+
+const AGGREGATES: &str = "count() AS c, count(v) AS cv, sum(v) AS s, min(v) AS lo, max(v) AS hi, avg(v) AS mean, uniqExact(v) AS ue, uniq(v) AS u";
+
+/// (key expression, value expression, source) triples.
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        "number % 7",
+        "intHash32(number) % 1000",
+        "numbers_mt(200000)",
+    ),
+    ("number % 10000", "number", "numbers_mt(300000)"),
+    (
+        "toInt16(intHash32(number))",
+        "toInt64(number) - 150000",
+        "numbers_mt(300000)",
+    ),
+    (
+        "toInt8(intHash32(number))",
+        "intHash32(number)",
+        "numbers_mt(100000)",
+    ),
+    (
+        "toUInt16(65535 - number % 2)",
+        "number",
+        "numbers_mt(50000)",
+    ),
+    (
+        "toInt16(-32768 + number % 2)",
+        "number",
+        "numbers_mt(50000)",
+    ),
+    (
+        "toUInt16((number % 100) * 600)",
+        "number % 13",
+        "numbers_mt(100000)",
+    ),
+    ("toUInt8(7)", "number", "numbers_mt(100000)"),
+    ("number % 2 = 0", "number", "numbers_mt(10000)"),
+    (
+        "if(number % 3 = 0, NULL, toInt8(number))",
+        "number",
+        "numbers_mt(30000)",
+    ),
+    (
+        "if(number % 5 = 0, NULL, toUInt8(number))",
+        "if(number % 7 = 0, NULL, number)",
+        "numbers_mt(30000)",
+    ),
+    (
+        "toUInt16(if(intHash32(number) % 3 = 0, 1, number))",
+        "number",
+        "numbers_mt(100000)",
+    ),
+    ("number % 10", "number", "numbers_mt(1)"),
+    ("number % 10", "number", "numbers_mt(0)"),
+    (
+        "number % 10",
+        "number",
+        "(SELECT number FROM numbers_mt(1000) WHERE number > 5000)",
+    ),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dense_and_hash_methods_agree_at_every_thread_count() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    for (key, value, source) in CASES {
+        for threads in [1, 2, 8] {
+            // The outer query prints keys of both methods the same way.
+            let query = |key: String| {
+                format!(
+                    "SELECT toInt64(k) AS key, c, cv, s, lo, hi, mean, ue, u FROM (SELECT {key} AS k, {AGGREGATES} FROM (SELECT number, {value} AS v FROM {source}) GROUP BY k) ORDER BY key SETTINGS max_threads = {threads}"
+                )
+            };
+            let dense = query(key.to_string());
+            let hash = query(format!("toInt64({key})"));
+            let dense_plan = plan(&mut session, &dense).await;
+            assert!(
+                dense_plan.contains("StrataAggregateExec: method=dense"),
+                "{dense}\n{dense_plan}"
+            );
+            let hash_plan = plan(&mut session, &hash).await;
+            assert!(
+                !hash_plan.contains("StrataAggregateExec"),
+                "{hash}\n{hash_plan}"
+            );
+            let expected = lines(&mut session, &hash).await;
+            let got = lines(&mut session, &dense).await;
+            assert_eq!(got, expected, "{dense}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsupported_shapes_fall_back_to_hash_aggregation() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    for sql in [
+        // Two keys, a wide key, an aggregate without a groups accumulator.
+        "SELECT number % 10 AS a, number % 3 AS b, count() FROM numbers(100) GROUP BY a, b",
+        "SELECT number AS k, count() FROM numbers(100) GROUP BY k",
+        "SELECT number % 10 AS k, groupArray(number) FROM numbers(100) GROUP BY k",
+    ] {
+        let explained = plan(&mut session, sql).await;
+        assert!(
+            !explained.contains("StrataAggregateExec"),
+            "{sql}\n{explained}"
+        );
+        assert!(explained.contains("AggregateExec"), "{sql}\n{explained}");
+    }
+}

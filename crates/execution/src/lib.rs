@@ -1,0 +1,16 @@
+//! Strata's physical operators, for the work where DataFusion's general
+//! operators leave speed on the table, and the physical optimizer rules that
+//! put them in plans. Anything a rule does not match keeps DataFusion's
+//! operator, so every query still runs.
+
+pub mod aggregate;
+
+use std::sync::Arc;
+
+use datafusion::physical_optimizer::PhysicalOptimizerRule;
+
+/// Strata's rules, to run before DataFusion's own (they match the plan the
+/// physical planner produced, before distribution is enforced).
+pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+    vec![Arc::new(aggregate::rule::ChooseAggregation)]
+}
