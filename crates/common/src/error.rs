@@ -131,7 +131,11 @@ impl StrataError {
             DataFusionError::Context(_, inner) => Self::from_datafusion(*inner),
             DataFusionError::Shared(shared) => match std::sync::Arc::try_unwrap(shared) {
                 Ok(inner) => Self::from_datafusion(inner),
-                Err(shared) => Self::classify_message(ErrorKind::Execution, &shared.to_string()),
+                // Several partitions hold this error (a hash join's build side):
+                // find a Strata error inside by reference before reading text.
+                Err(shared) => find_strata_error(&shared).unwrap_or_else(|| {
+                    Self::classify_message(ErrorKind::Execution, &shared.to_string())
+                }),
             },
             DataFusionError::Diagnostic(_, inner) => Self::from_datafusion(*inner),
             DataFusionError::Collection(mut errors) if !errors.is_empty() => {
@@ -146,6 +150,9 @@ impl StrataError {
             ),
             DataFusionError::SchemaError(err, _) => {
                 Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string()))
+            }
+            DataFusionError::ArrowError(err, _) if find_in_arrow(&err).is_some() => {
+                find_in_arrow(&err).expect("checked above")
             }
             DataFusionError::ArrowError(err, _) => {
                 let msg = err.to_string();
@@ -230,6 +237,38 @@ fn strip_backtrace(msg: &str) -> String {
     }
 }
 
+/// A Strata error carried somewhere inside `error`, found without taking
+/// ownership (shared errors cannot be unwrapped).
+fn find_strata_error(error: &DataFusionError) -> Option<StrataError> {
+    match error {
+        DataFusionError::External(inner) => find_in_boxed(inner.as_ref()),
+        DataFusionError::Context(_, inner) => find_strata_error(inner),
+        DataFusionError::Shared(inner) => find_strata_error(inner),
+        DataFusionError::Diagnostic(_, inner) => find_strata_error(inner),
+        DataFusionError::ArrowError(inner, _) => find_in_arrow(inner),
+        _ => None,
+    }
+}
+
+fn find_in_boxed(error: &(dyn std::error::Error + Send + Sync + 'static)) -> Option<StrataError> {
+    if let Some(strata) = error.downcast_ref::<StrataError>() {
+        return Some(strata.clone());
+    }
+    if let Some(inner) = error.downcast_ref::<DataFusionError>() {
+        return find_strata_error(inner);
+    }
+    error
+        .downcast_ref::<datafusion::arrow::error::ArrowError>()
+        .and_then(find_in_arrow)
+}
+
+fn find_in_arrow(error: &datafusion::arrow::error::ArrowError) -> Option<StrataError> {
+    match error {
+        datafusion::arrow::error::ArrowError::ExternalError(inner) => find_in_boxed(inner.as_ref()),
+        _ => None,
+    }
+}
+
 impl fmt::Display for StrataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let message = self.message.trim_end_matches('.');
@@ -287,6 +326,22 @@ mod tests {
         let original = StrataError::new(ErrorCode::UNKNOWN_SETTING, "Unknown setting 'x'");
         let df =
             DataFusionError::Context("ctx".into(), Box::new(original.clone().into_datafusion()));
+        assert_eq!(StrataError::from_datafusion(df), original);
+    }
+
+    #[test]
+    fn strata_errors_survive_shared_and_arrow_wrapping() {
+        let original = StrataError::new(ErrorCode::MEMORY_LIMIT_EXCEEDED, "over");
+        // A hash join's build error is shared by every probing partition.
+        let shared = std::sync::Arc::new(original.clone().into_datafusion());
+        let held_elsewhere = std::sync::Arc::clone(&shared);
+        let df = DataFusionError::Shared(shared);
+        assert_eq!(StrataError::from_datafusion(df), original);
+        drop(held_elsewhere);
+        let arrow = datafusion::arrow::error::ArrowError::ExternalError(Box::new(
+            original.clone().into_datafusion(),
+        ));
+        let df = DataFusionError::ArrowError(Box::new(arrow), None);
         assert_eq!(StrataError::from_datafusion(df), original);
     }
 

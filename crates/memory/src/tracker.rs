@@ -677,7 +677,10 @@ mod tests {
                         }
                         std::thread::sleep(Duration::from_millis(1));
                     }
-                    (id, true)
+                    // Release, then look once more: a query can only be chosen
+                    // while it holds memory, so after this nothing can choose it.
+                    drop(r);
+                    (id, q.check_stopped().is_ok())
                 })
             })
             .collect();
