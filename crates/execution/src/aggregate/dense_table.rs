@@ -70,59 +70,97 @@ impl DenseTable {
             + self.slots.capacity() * size_of::<usize>()
     }
 
-    /// The table's states, ready to merge.
-    pub fn finish(mut self) -> Result<TableStates> {
-        let first = self.occupied.iter().position(|&o| o);
-        let states = match first {
-            // Nothing was added: no accumulator holds a group to emit.
-            None => Vec::new(),
-            Some(_) => self
-                .accumulators
-                .iter_mut()
-                .map(|a| a.state(EmitTo::All))
-                .collect::<Result<_>>()?,
-        };
-        Ok(TableStates {
-            states,
+    /// The finished table, ready to merge.
+    pub fn finish(self) -> FinishedTable {
+        FinishedTable {
+            accumulators: self.accumulators,
             occupied: self.occupied,
-        })
+        }
     }
 }
 
-/// A finished table: per aggregate, its state columns with one row per slot.
-pub struct TableStates {
-    states: Vec<Vec<ArrayRef>>,
+/// A table whose input is exhausted.
+pub struct FinishedTable {
+    accumulators: Vec<Box<dyn GroupsAccumulator>>,
     occupied: Vec<bool>,
 }
 
-impl TableStates {
+impl FinishedTable {
     fn occupied_range(&self) -> Option<(usize, usize)> {
         let first = self.occupied.iter().position(|&o| o)?;
         let last = self.occupied.iter().rposition(|&o| o)?;
         Some((first, last))
     }
+
+    fn into_states(mut self) -> Result<TableStates> {
+        Ok(TableStates {
+            states: self
+                .accumulators
+                .iter_mut()
+                .map(|a| a.state(EmitTo::All))
+                .collect::<Result<_>>()?,
+            occupied: self.occupied,
+        })
+    }
+
+    /// The results of a table that needs no merge: its occupied slots only.
+    fn evaluate(mut self, keys: DenseKeys, schema: &SchemaRef) -> Result<RecordBatch> {
+        let groups: Vec<usize> = (0..self.occupied.len())
+            .filter(|&s| self.occupied[s])
+            .collect();
+        let rows = UInt32Array::from_iter_values(groups.iter().map(|&s| s as u32));
+        let mut columns = vec![keys.keys_of(&groups)];
+        for accumulator in &mut self.accumulators {
+            let all = accumulator.evaluate(EmitTo::All)?;
+            columns.push(take(all.as_ref(), &rows, None)?);
+        }
+        Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+    }
+}
+
+/// A table's intermediate states: per aggregate, state columns with one row
+/// per slot.
+struct TableStates {
+    states: Vec<Vec<ArrayRef>>,
+    occupied: Vec<bool>,
 }
 
 /// Merges the tables with `workers` threads; each returns one batch of its
-/// share of the groups (key column first, then each aggregate's result).
+/// share of the groups (key column first, then each aggregate's result). A
+/// single table is evaluated directly, without a round trip through states.
 pub fn merge_parallel(
-    tables: Vec<TableStates>,
+    tables: Vec<FinishedTable>,
     keys: DenseKeys,
     aggregates: &[Arc<AggregateFunctionExpr>],
     schema: &SchemaRef,
     workers: usize,
 ) -> Result<Vec<RecordBatch>> {
-    let tables: Vec<TableStates> = tables
+    let mut tables: Vec<FinishedTable> = tables
         .into_iter()
         .filter(|t| t.occupied_range().is_some())
         .collect();
     let Some((low, high)) = tables
         .iter()
-        .filter_map(TableStates::occupied_range)
+        .filter_map(FinishedTable::occupied_range)
         .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     else {
         return Ok(Vec::new());
     };
+    if tables.len() == 1 {
+        let table = tables.pop().expect("one table");
+        return Ok(vec![table.evaluate(keys, schema)?]);
+    }
+    // Each table's states are extracted on its own thread.
+    let tables: Vec<TableStates> = std::thread::scope(|scope| {
+        let handles: Vec<_> = tables
+            .into_iter()
+            .map(|t| scope.spawn(move || t.into_states()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("state worker panicked"))
+            .collect::<Result<Vec<_>>>()
+    })?;
     let blocks = (low / MERGE_BLOCK_SLOTS)..=(high / MERGE_BLOCK_SLOTS);
     let workers = workers.clamp(1, blocks.clone().count());
     let results: Vec<Result<Option<RecordBatch>>> = std::thread::scope(|scope| {

@@ -25,7 +25,7 @@ use datafusion::physical_plan::{
 use futures::{StreamExt, TryStreamExt};
 
 use super::dense_keys::DenseKeys;
-use super::dense_table::{DenseTable, TableStates, merge_parallel};
+use super::dense_table::{DenseTable, FinishedTable, merge_parallel};
 
 #[derive(Debug)]
 pub struct DenseAggregateExec {
@@ -98,7 +98,7 @@ async fn build_table(
     context: Arc<TaskContext>,
     partition: usize,
     metrics: BaselineMetrics,
-) -> Result<(TableStates, MemoryReservation)> {
+) -> Result<(FinishedTable, MemoryReservation)> {
     let reservation = MemoryConsumer::new(format!("StrataAggregate[{partition}]"))
         .register(context.memory_pool());
     let mut table = DenseTable::new(spec.keys, &spec.aggregates)?;
@@ -136,7 +136,7 @@ async fn build_table(
         timer.done();
     }
     // The states stay reserved until the merge has consumed them.
-    Ok((table.finish()?, reservation))
+    Ok((table.finish(), reservation))
 }
 
 fn join_error(error: tokio::task::JoinError) -> datafusion::error::DataFusionError {
