@@ -14,19 +14,7 @@ pub fn resident() -> Resident {
     let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
         return Resident::default();
     };
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| {
-                rest.trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map_or(0, |kib| kib * 1024)
-    };
+    let field = |name: &str| kib_field(&status, name).unwrap_or(0);
     Resident {
         current: field("VmRSS:"),
         peak: field("VmHWM:"),
@@ -36,9 +24,13 @@ pub fn resident() -> Resident {
 
 /// Physical RAM in bytes from `/proc/meminfo`, None where unreadable.
 pub fn physical_memory(meminfo: &str) -> Option<u64> {
-    meminfo
-        .lines()
-        .find_map(|line| line.strip_prefix("MemTotal:"))
+    kib_field(meminfo, "MemTotal:")
+}
+
+/// A `Name:   1234 kB` line of a /proc file, in bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(name))
         .and_then(|rest| {
             rest.trim()
                 .trim_end_matches("kB")
