@@ -151,10 +151,10 @@ impl StrataError {
             DataFusionError::SchemaError(err, _) => {
                 Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string()))
             }
-            DataFusionError::ArrowError(err, _) if find_in_arrow(&err).is_some() => {
-                find_in_arrow(&err).expect("checked above")
-            }
             DataFusionError::ArrowError(err, _) => {
+                if let Some(strata) = find_in_arrow(&err) {
+                    return strata;
+                }
                 let msg = err.to_string();
                 if msg.contains("Divide by zero") {
                     Self::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero")

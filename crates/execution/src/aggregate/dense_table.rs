@@ -158,7 +158,7 @@ pub fn merge_parallel(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("state worker panicked"))
+            .map(|h| h.join().map_err(|_| worker_panicked())?)
             .collect::<Result<Vec<_>>>()
     })?;
     let blocks = (low / MERGE_BLOCK_SLOTS)..=(high / MERGE_BLOCK_SLOTS);
@@ -183,7 +183,7 @@ pub fn merge_parallel(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("merge worker panicked"))
+            .map(|h| h.join().map_err(|_| worker_panicked())?)
             .collect()
     });
     let mut batches = Vec::new();
@@ -191,6 +191,10 @@ pub fn merge_parallel(
         batches.extend(result?);
     }
     Ok(batches)
+}
+
+fn worker_panicked() -> datafusion::error::DataFusionError {
+    datafusion::common::internal_datafusion_err!("a GROUP BY merge worker panicked")
 }
 
 /// Merges the groups in `share` (slots, ascending) from every table.
