@@ -10,3 +10,5 @@ SELECT currentDatabase();
 SELECT SUM(number), COUNT(), Max(number) FROM numbers(4);
 SELECT no_such_function(1); -- { serverError UNKNOWN_FUNCTION }
 SELECT if(1, 2); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT substr('hello world', 1, 5), substring('hello', 2), left('hello', 2), repeat('ab', 3);
+SELECT substring(toString(number), 1, 1) AS d, count() FROM numbers(100) GROUP BY d ORDER BY d;

@@ -2,7 +2,8 @@
 //! applied after SQL planning and before DataFusion's analyzer coerces types.
 //!
 //! - Integer literals take the smallest type that holds them (`10000` is UInt16,
-//!   `-1` is Int8), as ClickHouse types them.
+//!   `-1` is Int8), as ClickHouse types them; passed to a DataFusion function
+//!   whose signature refuses narrow integers (`substr`), they are Int64 again.
 //! - `+ - * / %` and unary minus on numbers become ClickHouse's `plus`, `minus`,
 //!   ... with ClickHouse's result types (`number % 10000` is UInt16).
 //! - Aggregates ClickHouse never makes NULL for non-NULL input (`sum`, `min`,
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
     BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
 };
@@ -133,8 +135,64 @@ impl PlanRewriter {
                     Ok(Transformed::no(Expr::Negative(inner)))
                 }
             }
+            Expr::ScalarFunction(ScalarFunction { func, args }) => {
+                // DataFusion functions with exact integer signatures (`substr(s,
+                // Int64, Int64)`) refuse the narrow types ClickHouse gives
+                // literals; widen those literals back where the narrow ones do
+                // not fit the signature.
+                let fields = args
+                    .iter()
+                    .map(|a| Ok(a.to_field(schema.as_ref())?.1))
+                    .collect::<Result<Vec<_>>>()?;
+                if !args.iter().any(is_narrow_literal)
+                    || fields_with_udf(&fields, func.as_ref()).is_ok()
+                {
+                    return Ok(Transformed::no(Expr::ScalarFunction(ScalarFunction {
+                        func,
+                        args,
+                    })));
+                }
+                let args = args.into_iter().map(widen_literal).collect();
+                Ok(Transformed::yes(Expr::ScalarFunction(
+                    ScalarFunction::new_udf(func, args),
+                )))
+            }
             other => Ok(Transformed::no(other)),
         }
+    }
+}
+
+fn is_narrow_literal(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Literal(
+            ScalarValue::UInt8(Some(_))
+                | ScalarValue::UInt16(Some(_))
+                | ScalarValue::UInt32(Some(_))
+                | ScalarValue::Int8(Some(_))
+                | ScalarValue::Int16(Some(_))
+                | ScalarValue::Int32(Some(_)),
+            _
+        )
+    )
+}
+
+fn widen_literal(expr: Expr) -> Expr {
+    let wide = |v: i64| ScalarValue::Int64(Some(v));
+    match expr {
+        Expr::Literal(value, meta) => {
+            let value = match value {
+                ScalarValue::UInt8(Some(v)) => wide(v.into()),
+                ScalarValue::UInt16(Some(v)) => wide(v.into()),
+                ScalarValue::UInt32(Some(v)) => wide(v.into()),
+                ScalarValue::Int8(Some(v)) => wide(v.into()),
+                ScalarValue::Int16(Some(v)) => wide(v.into()),
+                ScalarValue::Int32(Some(v)) => wide(v.into()),
+                other => other,
+            };
+            Expr::Literal(value, meta)
+        }
+        other => other,
     }
 }
 
