@@ -111,10 +111,44 @@ impl Engine {
             .register_catalog(CATALOG.to_string(), Arc::clone(&catalog));
 
         let scalar = strata_functions::scalar_functions();
+        let aggregates = strata_functions::aggregate_functions();
+        // A DataFusion built-in sharing a name or alias with a Strata function
+        // is removed entirely: every rebuild of a state re-registers functions
+        // by name and alias in hash order, so a built-in still reachable under
+        // another alias (`current_timestamp` for `now`) would win the shared
+        // name back at random.
+        let ours: std::collections::HashSet<String> = scalar
+            .iter()
+            .flat_map(|f| std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned()))
+            .chain(aggregates.iter().flat_map(|f| {
+                std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned())
+            }))
+            .collect();
+        let shares_a_name = |name: &str, aliases: &[String]| {
+            ours.contains(name) || aliases.iter().any(|a| ours.contains(a))
+        };
+        let clashing_scalars: Vec<String> = state
+            .scalar_functions()
+            .iter()
+            .filter(|(_, f)| shares_a_name(f.name(), f.aliases()))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in clashing_scalars {
+            state.deregister_udf(&key)?;
+        }
+        let clashing_aggregates: Vec<String> = state
+            .aggregate_functions()
+            .iter()
+            .filter(|(_, f)| shares_a_name(f.name(), f.aliases()))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in clashing_aggregates {
+            state.deregister_udaf(&key)?;
+        }
         for udf in &scalar {
             state.register_udf(Arc::clone(udf))?;
         }
-        for udaf in strata_functions::aggregate_functions() {
+        for udaf in aggregates {
             state.register_udaf(udaf)?;
         }
         let mut builder = SessionStateBuilder::new_from_existing(state);
