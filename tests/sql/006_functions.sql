@@ -12,3 +12,6 @@ SELECT no_such_function(1); -- { serverError UNKNOWN_FUNCTION }
 SELECT if(1, 2); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT substr('hello world', 1, 5), substring('hello', 2), left('hello', 2), repeat('ab', 3);
 SELECT substring(toString(number), 1, 1) AS d, count() FROM numbers(100) GROUP BY d ORDER BY d;
+SELECT length('héllo'), lengthUTF8('héllo'), char_length('héllo'), length([1, 2, 3]), length(''), toTypeName(length('a'));
+SELECT length(groupArray(number)) FROM numbers(7);
+SELECT length(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }

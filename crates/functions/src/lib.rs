@@ -11,6 +11,7 @@ pub mod arithmetic;
 pub mod conversion;
 pub mod hashing;
 pub mod int_cast;
+pub mod length;
 pub mod misc;
 
 use std::sync::Arc;
@@ -47,6 +48,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
+        functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
+    }
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
     functions.push(ScalarUDF::new_from_impl(FormatReadable::new(

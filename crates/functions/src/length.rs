@@ -1,0 +1,117 @@
+//! `length(x)` counts bytes of a string and elements of an array, and
+//! `lengthUTF8(s)` (also `char_length`, `character_length`) counts code
+//! points, both as UInt64, as ClickHouse does. DataFusion's `length` counts
+//! characters as Int32 and turns an array into its text first, so both are
+//! Strata's own.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array};
+use datafusion::arrow::compute::kernels::{cast, length};
+use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::common::Result;
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
+use strata_common::{ErrorCode, StrataError};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counting {
+    /// Bytes of a string, elements of an array.
+    Length,
+    /// Unicode code points of a string.
+    LengthUtf8,
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Length {
+    counting: Counting,
+    signature: Signature,
+    aliases: Vec<String>,
+}
+
+impl Length {
+    pub fn new(counting: Counting) -> Self {
+        let aliases = match counting {
+            Counting::Length => vec![],
+            Counting::LengthUtf8 => vec!["char_length".into(), "character_length".into()],
+        };
+        Length {
+            counting,
+            signature: Signature::any(1, Volatility::Immutable),
+            aliases,
+        }
+    }
+
+    fn accepts(&self, data_type: &DataType) -> bool {
+        let string = matches!(
+            data_type,
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null
+        );
+        let bytes_or_array = matches!(
+            data_type,
+            DataType::Binary
+                | DataType::LargeBinary
+                | DataType::List(_)
+                | DataType::LargeList(_)
+                | DataType::FixedSizeList(_, _)
+        );
+        string || (self.counting == Counting::Length && bytes_or_array)
+    }
+}
+
+impl ScalarUDFImpl for Length {
+    fn name(&self) -> &str {
+        match self.counting {
+            Counting::Length => "length",
+            Counting::LengthUtf8 => "lengthUTF8",
+        }
+    }
+
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        if self.accepts(&arg_types[0]) {
+            return Ok(DataType::UInt64);
+        }
+        Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!(
+                "Illegal type {} of argument of function {}",
+                arg_types[0],
+                self.name()
+            ),
+        )
+        .into_datafusion())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        crate::null_propagating_field(self, &args)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
+        let input = args.args[0].to_array(args.number_rows)?;
+        let counts: ArrayRef = match (self.counting, input.data_type()) {
+            (_, DataType::Null) => cast::cast(&input, &DataType::UInt64)?,
+            (Counting::Length, _) => cast::cast(&length::length(&input)?, &DataType::UInt64)?,
+            (Counting::LengthUtf8, _) => {
+                let text = cast::cast(&input, &DataType::Utf8)?;
+                let text = text.as_string::<i32>();
+                Arc::new(
+                    text.iter()
+                        .map(|s| s.map(|s| s.chars().count() as u64))
+                        .collect::<UInt64Array>(),
+                )
+            }
+        };
+        debug_assert_eq!(counts.len(), input.len());
+        crate::columnar(counts, scalar)
+    }
+}
