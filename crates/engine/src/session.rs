@@ -119,29 +119,30 @@ impl Engine {
         // name back at random.
         let ours: std::collections::HashSet<String> = scalar
             .iter()
-            .flat_map(|f| std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned()))
-            .chain(aggregates.iter().flat_map(|f| {
-                std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned())
-            }))
+            .flat_map(|f| all_names(f.name(), f.aliases()))
+            .chain(
+                aggregates
+                    .iter()
+                    .flat_map(|f| all_names(f.name(), f.aliases())),
+            )
             .collect();
-        let shares_a_name = |name: &str, aliases: &[String]| {
-            ours.contains(name) || aliases.iter().any(|a| ours.contains(a))
-        };
+        let clashes =
+            |name: &str, aliases: &[String]| all_names(name, aliases).any(|n| ours.contains(&n));
         let clashing_scalars: Vec<String> = state
             .scalar_functions()
             .iter()
-            .filter(|(_, f)| shares_a_name(f.name(), f.aliases()))
+            .filter(|(_, f)| clashes(f.name(), f.aliases()))
+            .map(|(key, _)| key.clone())
+            .collect();
+        let clashing_aggregates: Vec<String> = state
+            .aggregate_functions()
+            .iter()
+            .filter(|(_, f)| clashes(f.name(), f.aliases()))
             .map(|(key, _)| key.clone())
             .collect();
         for key in clashing_scalars {
             state.deregister_udf(&key)?;
         }
-        let clashing_aggregates: Vec<String> = state
-            .aggregate_functions()
-            .iter()
-            .filter(|(_, f)| shares_a_name(f.name(), f.aliases()))
-            .map(|(key, _)| key.clone())
-            .collect();
         for key in clashing_aggregates {
             state.deregister_udaf(&key)?;
         }
@@ -286,6 +287,11 @@ pub struct Session {
     /// are logged against the right query.
     statement_text: String,
     current_query: parking_lot::Mutex<Option<Arc<QueryContext>>>,
+}
+
+/// A function's name followed by its aliases.
+fn all_names<'a>(name: &'a str, aliases: &'a [String]) -> impl Iterator<Item = String> + 'a {
+    std::iter::once(name.to_string()).chain(aliases.iter().cloned())
 }
 
 fn value_text(expr: &Expr) -> Result<String> {
