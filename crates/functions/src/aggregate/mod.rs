@@ -3,5 +3,6 @@
 pub mod arg_min_max;
 pub mod count;
 pub mod group_array;
+pub mod sampled_set;
 pub mod sketch;
 pub mod uniq;

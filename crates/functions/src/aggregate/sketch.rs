@@ -1,12 +1,12 @@
-//! Distinct-count state for `uniq`, `uniqCombined` and `uniqExact`.
+//! Distinct-count states for `uniqCombined` and `uniqExact`.
 //!
-//! `uniq` and `uniqCombined` keep the 64-bit hashes themselves while a state holds
-//! at most [`EXACT_LIMIT`] of them (exact up to hash collisions, which at 64 bits
-//! are negligible), then switch to a HyperLogLog whose estimate uses Ertl's
-//! improved estimator ("New cardinality estimation algorithms for HyperLogLog
-//! sketches", 2017), unbiased over the whole range: the standard error is
-//! 1.04/sqrt(2^precision), 0.81% for uniq (2^14 registers) and 0.29% for
-//! uniqCombined (2^17). `uniqExact` keeps every value (integers) or a 128-bit hash.
+//! `uniqCombined` keeps the 64-bit hashes themselves while a state holds at
+//! most [`EXACT_LIMIT`] of them (exact up to hash collisions, which at 64 bits
+//! are negligible), then switches to a HyperLogLog of 2^17 registers whose
+//! estimate uses Ertl's improved estimator ("New cardinality estimation
+//! algorithms for HyperLogLog sketches", 2017), unbiased over the whole range:
+//! the standard error is 1.04/sqrt(2^precision), 0.29% for 2^17 registers.
+//! `uniqExact` keeps every value (integers) or a 128-bit hash.
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -48,6 +48,15 @@ pub struct UniqSketch {
     exact: IdentitySet<u64>,
     /// Empty while exact; `2^precision` registers afterwards.
     registers: Vec<u8>,
+}
+
+/// Registers of `uniqCombined`'s HyperLogLog.
+pub const COMBINED_PRECISION: u8 = 17;
+
+impl Default for UniqSketch {
+    fn default() -> Self {
+        UniqSketch::new(COMBINED_PRECISION)
+    }
 }
 
 impl UniqSketch {

@@ -1,10 +1,17 @@
 //! `uniq`, `uniqCombined` and `uniqExact` as DataFusion aggregate functions, with
 //! group accumulators so GROUP BY keeps one compact state per group.
+//!
+//! Each function is one [`DistinctState`]: `uniq` a [`SampledSet`] of 32-bit
+//! hashes (ClickHouse's algorithm and hash, so integer results equal
+//! ClickHouse's), `uniqCombined` a [`UniqSketch`], `uniqExact` an [`ExactSet`].
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, BooleanArray, UInt64Array};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BinaryArray, BooleanArray, UInt64Array,
+};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float32Type, Float64Type, TimeUnit};
 use datafusion::common::hash_utils::{HLL_RANDOM_STATE, QualityRandomState, create_hashes};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -12,23 +19,15 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, Volatility,
 };
 
+use super::sampled_set::SampledSet;
 use super::sketch::{ExactSet, UniqSketch};
-use crate::int_cast::to_i64_wrapping;
+use crate::int_cast::{to_i64_wrapping, to_u64_wrapping};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UniqKind {
     Uniq,
     UniqCombined,
     UniqExact,
-}
-
-impl UniqKind {
-    fn precision(self) -> u8 {
-        match self {
-            UniqKind::UniqCombined => 17,
-            _ => 14,
-        }
-    }
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -46,109 +45,211 @@ impl Uniq {
     }
 }
 
-/// The keys one batch contributes: a key per row, `None` where a NULL argument
-/// or the filter excludes the row.
-fn batch_keys(
-    kind: UniqKind,
-    values: &[ArrayRef],
-    filter: Option<&BooleanArray>,
-) -> Result<Vec<Option<u128>>> {
-    let rows = values[0].len();
-    let mut keys: Vec<Option<u128>> =
-        if kind == UniqKind::UniqExact && values.len() == 1 && values[0].data_type().is_integer() {
-            let signed = values[0].data_type().is_signed_integer();
-            let wide = to_i64_wrapping(&values[0])?;
-            (0..rows)
-                .map(|i| {
-                    let v = wide.value(i);
-                    Some(if signed {
-                        v as i128 as u128
-                    } else {
-                        v as u64 as u128
-                    })
-                })
-                .collect()
-        } else {
-            let mut first = vec![0u64; rows];
-            create_hashes(values, &HLL_RANDOM_STATE, &mut first)?;
-            if kind == UniqKind::UniqExact {
-                let mut second = vec![0u64; rows];
-                create_hashes(
-                    values,
-                    &QualityRandomState::with_seed(0x9e37_79b9_7f4a_7c15),
-                    &mut second,
-                )?;
-                first
-                    .iter()
-                    .zip(second)
-                    .map(|(a, b)| Some((u128::from(*a) << 64) | u128::from(b)))
-                    .collect()
-            } else {
-                first.into_iter().map(|h| Some(u128::from(h))).collect()
+/// One group's distinct-count state, and how a batch's rows become its keys.
+trait DistinctState: Default + Send + Sync + std::fmt::Debug + 'static {
+    type Key: Copy + Send;
+
+    /// One key per row; rows excluded by NULLs or a filter are skipped later.
+    fn keys(values: &[ArrayRef]) -> Result<Vec<Self::Key>>;
+    /// Returns the heap bytes the state grew by.
+    fn insert(&mut self, key: Self::Key) -> usize;
+    /// A hint that `key` will be inserted soon.
+    fn prefetch(&self, _key: Self::Key) {}
+    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize>;
+    fn serialize(&self, out: &mut Vec<u8>);
+    fn count(&self) -> u64;
+    fn heap_bytes(&self) -> usize;
+}
+
+/// The MurmurHash3 finalizer: ClickHouse's hash of a 64-bit value for `uniq`.
+fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl DistinctState for SampledSet {
+    type Key = u32;
+
+    /// Numbers hash as ClickHouse hashes them: integers by value (signed ones
+    /// sign-extended), floats by bit pattern with -0 as 0. Other types and
+    /// several arguments use a 64-bit hash of the row.
+    fn keys(values: &[ArrayRef]) -> Result<Vec<u32>> {
+        let from_u64 = |v: u64| mix64(v) as u32;
+        if let [array] = values {
+            match array.data_type() {
+                t if t.is_integer()
+                    || matches!(
+                        t,
+                        DataType::Boolean
+                            | DataType::Date32
+                            | DataType::Timestamp(TimeUnit::Second, _)
+                    ) =>
+                {
+                    let wide = to_u64_wrapping(array)?;
+                    return Ok(wide.values().iter().map(|&v| from_u64(v)).collect());
+                }
+                DataType::Float64 => {
+                    let floats = array.as_primitive::<Float64Type>();
+                    return Ok(floats
+                        .values()
+                        .iter()
+                        .map(|&v| from_u64(if v == 0.0 { 0 } else { v.to_bits() }))
+                        .collect());
+                }
+                DataType::Float32 => {
+                    let floats = array.as_primitive::<Float32Type>();
+                    return Ok(floats
+                        .values()
+                        .iter()
+                        .map(|&v| from_u64(if v == 0.0 { 0 } else { u64::from(v.to_bits()) }))
+                        .collect());
+                }
+                _ => {}
             }
-        };
-    for (row, key) in keys.iter_mut().enumerate() {
-        let excluded = values.iter().any(|v| v.is_null(row))
-            || filter.is_some_and(|f| !(f.is_valid(row) && f.value(row)));
-        if excluded {
-            *key = None;
         }
-    }
-    Ok(keys)
-}
-
-/// One group's state.
-#[derive(Debug, Clone)]
-enum UniqState {
-    Sketch(UniqSketch),
-    Exact(ExactSet),
-}
-
-impl UniqState {
-    fn new(kind: UniqKind) -> Self {
-        match kind {
-            UniqKind::UniqExact => UniqState::Exact(ExactSet::default()),
-            _ => UniqState::Sketch(UniqSketch::new(kind.precision())),
-        }
+        let mut hashes = vec![0u64; values[0].len()];
+        create_hashes(values, &HLL_RANDOM_STATE, &mut hashes)?;
+        Ok(hashes.into_iter().map(from_u64).collect())
     }
 
-    fn insert(&mut self, key: u128) {
-        match self {
-            UniqState::Sketch(s) => s.insert(key as u64),
-            UniqState::Exact(s) => s.insert(key),
-        }
+    fn insert(&mut self, key: u32) -> usize {
+        SampledSet::insert(self, key)
+    }
+
+    fn prefetch(&self, key: u32) {
+        SampledSet::prefetch(self, key)
+    }
+
+    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
+        SampledSet::merge_serialized(self, bytes)
+    }
+
+    fn serialize(&self, out: &mut Vec<u8>) {
+        SampledSet::serialize(self, out)
     }
 
     fn count(&self) -> u64 {
-        match self {
-            UniqState::Sketch(s) => s.estimate(),
-            UniqState::Exact(s) => s.len(),
-        }
+        self.estimate()
     }
 
-    fn serialize(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        match self {
-            UniqState::Sketch(s) => s.serialize(&mut out),
-            UniqState::Exact(s) => s.serialize(&mut out),
-        }
-        out
+    fn heap_bytes(&self) -> usize {
+        SampledSet::heap_bytes(self)
+    }
+}
+
+impl DistinctState for UniqSketch {
+    type Key = u64;
+
+    fn keys(values: &[ArrayRef]) -> Result<Vec<u64>> {
+        let mut hashes = vec![0u64; values[0].len()];
+        create_hashes(values, &HLL_RANDOM_STATE, &mut hashes)?;
+        Ok(hashes)
     }
 
-    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<()> {
-        match self {
-            UniqState::Sketch(s) => s.merge(&UniqSketch::deserialize(bytes)?),
-            UniqState::Exact(s) => s.merge(&ExactSet::deserialize(bytes)?),
-        }
-        Ok(())
+    fn insert(&mut self, key: u64) -> usize {
+        let before = self.size();
+        UniqSketch::insert(self, key);
+        self.size().saturating_sub(before)
     }
 
-    fn size(&self) -> usize {
-        match self {
-            UniqState::Sketch(s) => s.size(),
-            UniqState::Exact(s) => s.size(),
-        }
+    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
+        let before = self.size();
+        self.merge(&UniqSketch::deserialize(bytes)?);
+        Ok(self.size().saturating_sub(before))
     }
+
+    fn serialize(&self, out: &mut Vec<u8>) {
+        UniqSketch::serialize(self, out)
+    }
+
+    fn count(&self) -> u64 {
+        self.estimate()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.size()
+    }
+}
+
+impl DistinctState for ExactSet {
+    type Key = u128;
+
+    /// A single integer argument is its own key; anything else a 128-bit hash.
+    fn keys(values: &[ArrayRef]) -> Result<Vec<u128>> {
+        if let [array] = values
+            && array.data_type().is_integer()
+        {
+            let signed = array.data_type().is_signed_integer();
+            let wide = to_i64_wrapping(array)?;
+            return Ok(wide
+                .values()
+                .iter()
+                .map(|&v| if signed { v as i128 as u128 } else { v as u64 as u128 })
+                .collect());
+        }
+        let rows = values[0].len();
+        let mut first = vec![0u64; rows];
+        create_hashes(values, &HLL_RANDOM_STATE, &mut first)?;
+        let mut second = vec![0u64; rows];
+        create_hashes(
+            values,
+            &QualityRandomState::with_seed(0x9e37_79b9_7f4a_7c15),
+            &mut second,
+        )?;
+        Ok(first
+            .into_iter()
+            .zip(second)
+            .map(|(a, b)| (u128::from(a) << 64) | u128::from(b))
+            .collect())
+    }
+
+    fn insert(&mut self, key: u128) -> usize {
+        let before = self.size();
+        ExactSet::insert(self, key);
+        self.size().saturating_sub(before)
+    }
+
+    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
+        let before = self.size();
+        self.merge(&ExactSet::deserialize(bytes)?);
+        Ok(self.size().saturating_sub(before))
+    }
+
+    fn serialize(&self, out: &mut Vec<u8>) {
+        ExactSet::serialize(self, out)
+    }
+
+    fn count(&self) -> u64 {
+        self.len()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.size()
+    }
+}
+
+/// Which rows count: `None` when every row does (no NULLs, no filter).
+fn included_rows(values: &[ArrayRef], filter: Option<&BooleanArray>) -> Option<Vec<bool>> {
+    if filter.is_none() && values.iter().all(|v| v.null_count() == 0) {
+        return None;
+    }
+    Some(
+        (0..values[0].len())
+            .map(|row| {
+                values.iter().all(|v| v.is_valid(row))
+                    && filter.is_none_or(|f| f.is_valid(row) && f.value(row))
+            })
+            .collect(),
+    )
+}
+
+fn serialized<S: DistinctState>(state: &S) -> Vec<u8> {
+    let mut out = Vec::new();
+    state.serialize(&mut out);
+    out
 }
 
 impl AggregateUDFImpl for Uniq {
@@ -181,10 +282,11 @@ impl AggregateUDFImpl for Uniq {
     }
 
     fn accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        Ok(Box::new(UniqAccumulator {
-            kind: self.kind,
-            state: UniqState::new(self.kind),
-        }))
+        Ok(match self.kind {
+            UniqKind::Uniq => Box::new(UniqAccumulator::<SampledSet>::default()),
+            UniqKind::UniqCombined => Box::new(UniqAccumulator::<UniqSketch>::default()),
+            UniqKind::UniqExact => Box::new(UniqAccumulator::<ExactSet>::default()),
+        })
     }
 
     fn groups_accumulator_supported(&self, _args: AccumulatorArgs) -> bool {
@@ -195,11 +297,11 @@ impl AggregateUDFImpl for Uniq {
         &self,
         _args: AccumulatorArgs,
     ) -> Result<Box<dyn GroupsAccumulator>> {
-        Ok(Box::new(UniqGroups {
-            kind: self.kind,
-            states: Vec::new(),
-            bytes: 0,
-        }))
+        Ok(match self.kind {
+            UniqKind::Uniq => Box::new(UniqGroups::<SampledSet>::default()),
+            UniqKind::UniqCombined => Box::new(UniqGroups::<UniqSketch>::default()),
+            UniqKind::UniqExact => Box::new(UniqGroups::<ExactSet>::default()),
+        })
     }
 
     fn default_value(&self, _data_type: &DataType) -> Result<ScalarValue> {
@@ -207,16 +309,19 @@ impl AggregateUDFImpl for Uniq {
     }
 }
 
-#[derive(Debug)]
-struct UniqAccumulator {
-    kind: UniqKind,
-    state: UniqState,
+#[derive(Debug, Default)]
+struct UniqAccumulator<S> {
+    state: S,
 }
 
-impl Accumulator for UniqAccumulator {
+impl<S: DistinctState> Accumulator for UniqAccumulator<S> {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        for key in batch_keys(self.kind, values, None)?.into_iter().flatten() {
-            self.state.insert(key);
+        let keys = S::keys(values)?;
+        let included = included_rows(values, None);
+        for (row, key) in keys.into_iter().enumerate() {
+            if included.as_ref().is_none_or(|rows| rows[row]) {
+                self.state.insert(key);
+            }
         }
         Ok(())
     }
@@ -226,11 +331,11 @@ impl Accumulator for UniqAccumulator {
     }
 
     fn size(&self) -> usize {
-        self.state.size()
+        size_of::<Self>() + self.state.heap_bytes()
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(vec![ScalarValue::Binary(Some(self.state.serialize()))])
+        Ok(vec![ScalarValue::Binary(Some(serialized(&self.state)))])
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
@@ -241,42 +346,42 @@ impl Accumulator for UniqAccumulator {
     }
 }
 
-struct UniqGroups {
-    kind: UniqKind,
-    states: Vec<UniqState>,
-    /// Tracked size of all states, kept current so `size()` is cheap.
+/// How far ahead of the insert the prefetch runs: enough rows to cover a
+/// memory access, few enough that the hinted lines are still cached.
+const PREFETCH_DISTANCE: usize = 16;
+
+struct UniqGroups<S> {
+    states: Vec<S>,
+    /// Heap bytes of all states, kept current so `size()` is cheap.
     bytes: usize,
+    _state: PhantomData<S>,
 }
 
-impl UniqGroups {
+impl<S> Default for UniqGroups<S> {
+    fn default() -> Self {
+        UniqGroups {
+            states: Vec::new(),
+            bytes: 0,
+            _state: PhantomData,
+        }
+    }
+}
+
+impl<S: DistinctState> UniqGroups<S> {
     fn grow(&mut self, total: usize) {
-        while self.states.len() < total {
-            let state = UniqState::new(self.kind);
-            self.bytes += state.size();
-            self.states.push(state);
+        if self.states.len() < total {
+            self.states.resize_with(total, S::default);
         }
     }
 
-    fn take(&mut self, emit_to: EmitTo) -> Vec<UniqState> {
+    fn take(&mut self, emit_to: EmitTo) -> Vec<S> {
         let taken = emit_to.take_needed(&mut self.states);
-        self.bytes = self.states.iter().map(UniqState::size).sum();
+        self.bytes = self.states.iter().map(S::heap_bytes).sum();
         taken
-    }
-
-    fn update_group(
-        &mut self,
-        group: usize,
-        apply: impl FnOnce(&mut UniqState) -> Result<()>,
-    ) -> Result<()> {
-        let state = &mut self.states[group];
-        let before = state.size();
-        apply(state)?;
-        self.bytes = self.bytes + state.size() - before;
-        Ok(())
     }
 }
 
-impl GroupsAccumulator for UniqGroups {
+impl<S: DistinctState> GroupsAccumulator for UniqGroups<S> {
     fn update_batch(
         &mut self,
         values: &[ArrayRef],
@@ -285,13 +390,17 @@ impl GroupsAccumulator for UniqGroups {
         total_num_groups: usize,
     ) -> Result<()> {
         self.grow(total_num_groups);
-        let keys = batch_keys(self.kind, values, opt_filter)?;
-        for (&group, key) in group_indices.iter().zip(keys) {
-            if let Some(key) = key {
-                self.update_group(group, |s| {
-                    s.insert(key);
-                    Ok(())
-                })?;
+        let keys = S::keys(values)?;
+        let included = included_rows(values, opt_filter);
+        let states = &mut self.states;
+        // Rows of one batch land in many groups; the prefetch overlaps the
+        // cache misses of upcoming rows with the work on this one.
+        for row in 0..keys.len() {
+            if let Some(ahead) = keys.get(row + PREFETCH_DISTANCE) {
+                states[group_indices[row + PREFETCH_DISTANCE]].prefetch(*ahead);
+            }
+            if included.as_ref().is_none_or(|rows| rows[row]) {
+                self.bytes += states[group_indices[row]].insert(keys[row]);
             }
         }
         Ok(())
@@ -303,12 +412,8 @@ impl GroupsAccumulator for UniqGroups {
     }
 
     fn state(&mut self, emit_to: EmitTo) -> Result<Vec<ArrayRef>> {
-        let serialized: Vec<Vec<u8>> = self
-            .take(emit_to)
-            .iter()
-            .map(UniqState::serialize)
-            .collect();
-        let array = BinaryArray::from_iter_values(serialized.iter());
+        let taken = self.take(emit_to);
+        let array = BinaryArray::from_iter_values(taken.iter().map(serialized));
         Ok(vec![Arc::new(array)])
     }
 
@@ -322,8 +427,7 @@ impl GroupsAccumulator for UniqGroups {
         let partial = values[0].as_binary::<i32>();
         for (row, &group) in group_indices.iter().enumerate() {
             if partial.is_valid(row) {
-                let bytes = partial.value(row);
-                self.update_group(group, |s| s.merge_serialized(bytes))?;
+                self.bytes += self.states[group].merge_serialized(partial.value(row))?;
             }
         }
         Ok(())
@@ -334,23 +438,19 @@ impl GroupsAccumulator for UniqGroups {
         values: &[ArrayRef],
         opt_filter: Option<&BooleanArray>,
     ) -> Result<Vec<ArrayRef>> {
-        let keys = batch_keys(self.kind, values, opt_filter)?;
-        let serialized: Vec<Vec<u8>> = keys
-            .into_iter()
-            .map(|key| {
-                let mut state = UniqState::new(self.kind);
-                if let Some(key) = key {
-                    state.insert(key);
-                }
-                state.serialize()
-            })
-            .collect();
-        Ok(vec![Arc::new(BinaryArray::from_iter_values(
-            serialized.iter(),
-        ))])
+        let keys = S::keys(values)?;
+        let included = included_rows(values, opt_filter);
+        let array = BinaryArray::from_iter_values(keys.into_iter().enumerate().map(|(row, key)| {
+            let mut state = S::default();
+            if included.as_ref().is_none_or(|rows| rows[row]) {
+                state.insert(key);
+            }
+            serialized(&state)
+        }));
+        Ok(vec![Arc::new(array)])
     }
 
     fn size(&self) -> usize {
-        self.bytes + self.states.capacity() * std::mem::size_of::<UniqState>()
+        self.bytes + self.states.capacity() * size_of::<S>()
     }
 }
