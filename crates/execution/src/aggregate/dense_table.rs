@@ -1,10 +1,16 @@
 //! One thread's dense GROUP BY table, and the parallel merge of several.
 //!
-//! The aggregate states are DataFusion `GroupsAccumulator`s whose group index
-//! is the key's slot, so every aggregate function with a groups accumulator
-//! works here unchanged. A table remembers which slots it touched; the merge
-//! visits only those, so a sparse key set (`k % 100` in 65,537 slots) costs
-//! what its 100 keys cost.
+//! The aggregate states are groups accumulators whose group index is the
+//! key's slot, so every aggregate function with a groups accumulator works
+//! here unchanged. A table remembers which slots it touched; the merge visits
+//! only those, so a sparse key set (`k % 100` in 65,537 slots) costs what its
+//! 100 keys cost.
+//!
+//! The merge divides the slots among workers. Functions with in-place states
+//! ([`NativeGroups`], e.g. `uniq`) hand each worker its slots' states
+//! directly, and the worker merges them object to object. Other functions go
+//! through DataFusion's state arrays, which for count, sum, min and max are a
+//! few bytes per group.
 
 use std::sync::Arc;
 
@@ -14,6 +20,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::Result;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
+use strata_functions::aggregate::native::{NativeGroups, native_groups};
 
 use super::dense_keys::DenseKeys;
 
@@ -22,9 +29,38 @@ use super::dense_keys::DenseKeys;
 /// over every worker, while each worker reads runs of neighbouring slots.
 pub const MERGE_BLOCK_SLOTS: usize = 1024;
 
+/// One aggregate's states in a table.
+enum SlotStates {
+    DataFusion(Box<dyn GroupsAccumulator>),
+    Native(Box<dyn NativeGroups>),
+}
+
+impl SlotStates {
+    fn new(aggregate: &AggregateFunctionExpr) -> Result<Self> {
+        Ok(match native_groups(aggregate.fun()) {
+            Some(native) => SlotStates::Native(native),
+            None => SlotStates::DataFusion(aggregate.create_groups_accumulator()?),
+        })
+    }
+
+    fn groups(&mut self) -> &mut dyn GroupsAccumulator {
+        match self {
+            SlotStates::DataFusion(a) => a.as_mut(),
+            SlotStates::Native(a) => a.as_mut(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            SlotStates::DataFusion(a) => a.size(),
+            SlotStates::Native(a) => a.size(),
+        }
+    }
+}
+
 pub struct DenseTable {
     keys: DenseKeys,
-    accumulators: Vec<Box<dyn GroupsAccumulator>>,
+    accumulators: Vec<SlotStates>,
     occupied: Vec<bool>,
     slots: Vec<usize>,
 }
@@ -35,7 +71,7 @@ impl DenseTable {
             keys,
             accumulators: aggregates
                 .iter()
-                .map(|a| a.create_groups_accumulator())
+                .map(|a| SlotStates::new(a))
                 .collect::<Result<_>>()?,
             occupied: vec![false; keys.slots()],
             slots: Vec::new(),
@@ -58,14 +94,16 @@ impl DenseTable {
         for ((accumulator, args), filter) in
             self.accumulators.iter_mut().zip(arguments).zip(filters)
         {
-            accumulator.update_batch(args, &self.slots, filter.as_ref(), total)?;
+            accumulator
+                .groups()
+                .update_batch(args, &self.slots, filter.as_ref(), total)?;
         }
         Ok(())
     }
 
     /// Bytes the states hold, for the memory reservation.
     pub fn size(&self) -> usize {
-        self.accumulators.iter().map(|a| a.size()).sum::<usize>()
+        self.accumulators.iter().map(SlotStates::size).sum::<usize>()
             + self.occupied.capacity()
             + self.slots.capacity() * size_of::<usize>()
     }
@@ -81,7 +119,7 @@ impl DenseTable {
 
 /// A table whose input is exhausted.
 pub struct FinishedTable {
-    accumulators: Vec<Box<dyn GroupsAccumulator>>,
+    accumulators: Vec<SlotStates>,
     occupied: Vec<bool>,
 }
 
@@ -92,15 +130,33 @@ impl FinishedTable {
         Some((first, last))
     }
 
-    fn into_states(mut self) -> Result<TableStates> {
-        Ok(TableStates {
-            states: self
-                .accumulators
-                .iter_mut()
-                .map(|a| a.state(EmitTo::All))
-                .collect::<Result<_>>()?,
+    /// Prepares the merge: the table's state arrays of DataFusion's
+    /// functions, and per aggregate its native states divided among the
+    /// workers by `owner(slot)` (no parts for DataFusion's functions).
+    fn into_states(
+        self,
+        workers: usize,
+        owner: &dyn Fn(usize) -> usize,
+    ) -> Result<(TableStates, Vec<Vec<Box<dyn NativeGroups>>>)> {
+        let mut arrays = Vec::with_capacity(self.accumulators.len());
+        let mut native = Vec::with_capacity(self.accumulators.len());
+        for accumulator in self.accumulators {
+            match accumulator {
+                SlotStates::DataFusion(mut a) => {
+                    arrays.push(Some(a.state(EmitTo::All)?));
+                    native.push(Vec::new());
+                }
+                SlotStates::Native(a) => {
+                    arrays.push(None);
+                    native.push(a.split(workers, owner));
+                }
+            }
+        }
+        let states = TableStates {
+            arrays,
             occupied: self.occupied,
-        })
+        };
+        Ok((states, native))
     }
 
     /// The results of a table that needs no merge: its occupied slots only.
@@ -111,18 +167,25 @@ impl FinishedTable {
         let rows = UInt32Array::from_iter_values(groups.iter().map(|&s| s as u32));
         let mut columns = vec![keys.keys_of(&groups)];
         for accumulator in &mut self.accumulators {
-            let all = accumulator.evaluate(EmitTo::All)?;
+            let all = accumulator.groups().evaluate(EmitTo::All)?;
             columns.push(take(all.as_ref(), &rows, None)?);
         }
         Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
     }
 }
 
-/// A table's intermediate states: per aggregate, state columns with one row
-/// per slot.
+/// What every merge worker reads of a table: per aggregate, DataFusion's
+/// state columns with one row per slot (none for native aggregates).
 struct TableStates {
-    states: Vec<Vec<ArrayRef>>,
+    arrays: Vec<Option<Vec<ArrayRef>>>,
     occupied: Vec<bool>,
+}
+
+/// What one worker merges: the state arrays of every table, and its own
+/// part of each native aggregate from every table (`[aggregate][table]`).
+struct WorkerInput<'a> {
+    tables: &'a [TableStates],
+    native: Vec<Vec<Box<dyn NativeGroups>>>,
 }
 
 /// Merges the tables with `workers` threads; each returns one batch of its
@@ -150,23 +213,41 @@ pub fn merge_parallel(
         let table = tables.pop().expect("one table");
         return Ok(vec![table.evaluate(keys, schema)?]);
     }
+    let blocks = (low / MERGE_BLOCK_SLOTS)..=(high / MERGE_BLOCK_SLOTS);
+    let workers = workers.clamp(1, blocks.clone().count());
+    let owner = move |slot: usize| (slot / MERGE_BLOCK_SLOTS) % workers;
     // Each table's states are extracted on its own thread.
-    let tables: Vec<TableStates> = std::thread::scope(|scope| {
+    let prepared: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = tables
             .into_iter()
-            .map(|t| scope.spawn(move || t.into_states()))
+            .map(|t| scope.spawn(move || t.into_states(workers, &owner)))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().map_err(|_| worker_panicked())?)
             .collect::<Result<Vec<_>>>()
     })?;
-    let blocks = (low / MERGE_BLOCK_SLOTS)..=(high / MERGE_BLOCK_SLOTS);
-    let workers = workers.clamp(1, blocks.clone().count());
+    let mut inputs: Vec<Vec<Vec<Box<dyn NativeGroups>>>> = (0..workers)
+        .map(|_| (0..aggregates.len()).map(|_| Vec::new()).collect())
+        .collect();
+    let mut tables = Vec::with_capacity(prepared.len());
+    for (table, native) in prepared {
+        tables.push(table);
+        for (aggregate, parts) in native.into_iter().enumerate() {
+            for (worker, part) in parts.into_iter().enumerate() {
+                inputs[worker][aggregate].push(part);
+            }
+        }
+    }
     let results: Vec<Result<Option<RecordBatch>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|worker| {
-                let tables = &tables;
+        let handles: Vec<_> = inputs
+            .into_iter()
+            .enumerate()
+            .map(|(worker, native)| {
+                let input = WorkerInput {
+                    tables: &tables,
+                    native,
+                };
                 let blocks = blocks.clone();
                 scope.spawn(move || {
                     let share: Vec<usize> = blocks
@@ -177,7 +258,7 @@ pub fn merge_parallel(
                             start..end
                         })
                         .collect();
-                    merge_share(tables, &share, keys, aggregates, schema)
+                    merge_share(input, &share, keys, aggregates, schema)
                 })
             })
             .collect();
@@ -199,30 +280,68 @@ fn worker_panicked() -> datafusion::error::DataFusionError {
 
 /// Merges the groups in `share` (slots, ascending) from every table.
 fn merge_share(
-    tables: &[TableStates],
+    input: WorkerInput,
     share: &[usize],
     keys: DenseKeys,
     aggregates: &[Arc<AggregateFunctionExpr>],
     schema: &SchemaRef,
 ) -> Result<Option<RecordBatch>> {
-    // Local group numbers for the share's slots that any table occupies.
-    let mut local = vec![u32::MAX; keys.slots()];
-    let mut groups = Vec::new();
-    for &slot in share {
-        if tables.iter().any(|t| t.occupied[slot]) {
-            local[slot] = groups.len() as u32;
-            groups.push(slot);
-        }
-    }
+    let tables = input.tables;
+    let groups: Vec<usize> = share
+        .iter()
+        .copied()
+        .filter(|&slot| tables.iter().any(|t| t.occupied[slot]))
+        .collect();
     if groups.is_empty() {
         return Ok(None);
     }
-    let mut accumulators: Vec<Box<dyn GroupsAccumulator>> = aggregates
-        .iter()
-        .map(|a| a.create_groups_accumulator())
-        .collect::<Result<_>>()?;
+    let slots = UInt32Array::from_iter_values(groups.iter().map(|&s| s as u32));
+    let mut columns = vec![keys.keys_of(&groups)];
+    for (index, (aggregate, native)) in aggregates.iter().zip(input.native).enumerate() {
+        let merged = if native.is_empty() {
+            merge_arrays(tables, index, aggregate, &groups, keys.slots())?
+        } else {
+            merge_native(native, &groups, &slots)?
+        };
+        columns.push(merged);
+    }
+    Ok(Some(RecordBatch::try_new(Arc::clone(schema), columns)?))
+}
+
+/// Merges one native aggregate's parts into the first; its results for `groups`.
+fn merge_native(
+    parts: Vec<Box<dyn NativeGroups>>,
+    groups: &[usize],
+    slots: &UInt32Array,
+) -> Result<ArrayRef> {
+    let mut parts = parts.into_iter();
+    let mut merged = parts.next().expect("a part per table");
+    for mut part in parts {
+        merged.merge_groups(part.as_mut(), groups)?;
+    }
+    let all = merged.evaluate(EmitTo::All)?;
+    Ok(take(all.as_ref(), slots, None)?)
+}
+
+/// Merges one aggregate's state arrays from every table into a fresh
+/// accumulator numbered by position in `groups`; its results for `groups`.
+fn merge_arrays(
+    tables: &[TableStates],
+    index: usize,
+    aggregate: &AggregateFunctionExpr,
+    groups: &[usize],
+    total_slots: usize,
+) -> Result<ArrayRef> {
+    let mut local = vec![u32::MAX; total_slots];
+    for (position, &slot) in groups.iter().enumerate() {
+        local[slot] = position as u32;
+    }
+    let mut accumulator = aggregate.create_groups_accumulator()?;
     for table in tables {
-        let rows: Vec<u32> = share
+        let states = table.arrays[index]
+            .as_ref()
+            .expect("an aggregate has the same kind of states in every table");
+        let rows: Vec<u32> = groups
             .iter()
             .filter(|&&slot| table.occupied[slot])
             .map(|&slot| slot as u32)
@@ -232,17 +351,11 @@ fn merge_share(
         }
         let group_indices: Vec<usize> = rows.iter().map(|&r| local[r as usize] as usize).collect();
         let rows = UInt32Array::from(rows);
-        for (accumulator, states) in accumulators.iter_mut().zip(&table.states) {
-            let taken = states
-                .iter()
-                .map(|column| take(column.as_ref(), &rows, None))
-                .collect::<std::result::Result<Vec<_>, _>>()?;
-            accumulator.merge_batch(&taken, &group_indices, groups.len())?;
-        }
+        let taken = states
+            .iter()
+            .map(|column| take(column.as_ref(), &rows, None))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        accumulator.merge_batch(&taken, &group_indices, groups.len())?;
     }
-    let mut columns = vec![keys.keys_of(&groups)];
-    for accumulator in &mut accumulators {
-        columns.push(accumulator.evaluate(EmitTo::All)?);
-    }
-    Ok(Some(RecordBatch::try_new(Arc::clone(schema), columns)?))
+    accumulator.evaluate(EmitTo::All)
 }

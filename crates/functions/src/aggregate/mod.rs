@@ -3,6 +3,7 @@
 pub mod arg_min_max;
 pub mod count;
 pub mod group_array;
+pub mod native;
 pub mod sampled_set;
 pub mod sketch;
 pub mod uniq;

@@ -102,6 +102,33 @@ impl SampledSet {
         Ok(self.heap_bytes().saturating_sub(before))
     }
 
+    /// Merges another state in place, keeping the larger table of the two;
+    /// returns how many bytes this state's table grew (or shrank) by.
+    pub fn merge(&mut self, other: &mut SampledSet) -> isize {
+        if other.len == 0 {
+            return 0;
+        }
+        let before = self.heap_bytes() as isize;
+        if other.len > self.len {
+            std::mem::swap(self, other);
+        }
+        if other.skip > self.skip {
+            self.skip = other.skip;
+            self.rebuild(self.degree);
+        }
+        let wanted = degree_for((self.len + other.len) as usize);
+        if wanted > self.degree {
+            self.rebuild(wanted);
+        }
+        if other.has_zero {
+            self.insert(0);
+        }
+        for &h in other.cells.iter().filter(|&&h| h != 0) {
+            self.insert(h);
+        }
+        self.heap_bytes() as isize - before
+    }
+
     /// ClickHouse's estimate: the count scaled by `2^skip` plus a
     /// pseudo-random remainder (so results do not all end in zeros), then
     /// corrected for values whose 32-bit hashes collided.
@@ -283,6 +310,18 @@ mod tests {
             }
             assert_eq!(merged.estimate(), whole.estimate());
         }
+    }
+
+    #[test]
+    fn merge_in_place_equals_one_pass() {
+        let whole = set_of(0..300_000);
+        let mut small = set_of(250_000..300_000);
+        let mut large = set_of(0..260_000);
+        small.merge(&mut large);
+        assert_eq!(small.estimate(), whole.estimate());
+        let mut empty = SampledSet::default();
+        empty.merge(&mut set_of(0..10));
+        assert_eq!(empty.estimate(), 10);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! hashes (ClickHouse's algorithm and hash, so integer results equal
 //! ClickHouse's), `uniqCombined` a [`UniqSketch`], `uniqExact` an [`ExactSet`].
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, Volatility,
 };
 
+use super::native::NativeGroups;
 use super::sampled_set::SampledSet;
 use super::sketch::{ExactSet, UniqSketch};
 use crate::int_cast::{to_i64_wrapping, to_u64_wrapping};
@@ -43,6 +45,14 @@ impl Uniq {
             signature: Signature::variadic_any(Volatility::Immutable),
         }
     }
+
+    pub fn native_groups(&self) -> Box<dyn NativeGroups> {
+        match self.kind {
+            UniqKind::Uniq => Box::new(UniqGroups::<SampledSet>::default()),
+            UniqKind::UniqCombined => Box::new(UniqGroups::<UniqSketch>::default()),
+            UniqKind::UniqExact => Box::new(UniqGroups::<ExactSet>::default()),
+        }
+    }
 }
 
 /// One group's distinct-count state, and how a batch's rows become its keys.
@@ -56,6 +66,8 @@ trait DistinctState: Default + Send + Sync + std::fmt::Debug + 'static {
     /// A hint that `key` will be inserted soon.
     fn prefetch(&self, _key: Self::Key) {}
     fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize>;
+    /// Merges another state in place; returns the change in heap bytes.
+    fn merge(&mut self, other: &mut Self) -> isize;
     fn serialize(&self, out: &mut Vec<u8>);
     fn count(&self) -> u64;
     fn heap_bytes(&self) -> usize;
@@ -127,6 +139,10 @@ impl DistinctState for SampledSet {
         SampledSet::merge_serialized(self, bytes)
     }
 
+    fn merge(&mut self, other: &mut Self) -> isize {
+        SampledSet::merge(self, other)
+    }
+
     fn serialize(&self, out: &mut Vec<u8>) {
         SampledSet::serialize(self, out)
     }
@@ -156,9 +172,14 @@ impl DistinctState for UniqSketch {
     }
 
     fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
-        let before = self.size();
-        self.merge(&UniqSketch::deserialize(bytes)?);
-        Ok(self.size().saturating_sub(before))
+        let grown = DistinctState::merge(self, &mut UniqSketch::deserialize(bytes)?);
+        Ok(grown.max(0) as usize)
+    }
+
+    fn merge(&mut self, other: &mut Self) -> isize {
+        let before = self.size() as isize;
+        UniqSketch::merge(self, other);
+        self.size() as isize - before
     }
 
     fn serialize(&self, out: &mut Vec<u8>) {
@@ -213,9 +234,14 @@ impl DistinctState for ExactSet {
     }
 
     fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
-        let before = self.size();
-        self.merge(&ExactSet::deserialize(bytes)?);
-        Ok(self.size().saturating_sub(before))
+        let grown = DistinctState::merge(self, &mut ExactSet::deserialize(bytes)?);
+        Ok(grown.max(0) as usize)
+    }
+
+    fn merge(&mut self, other: &mut Self) -> isize {
+        let before = self.size() as isize;
+        ExactSet::merge(self, other);
+        self.size() as isize - before
     }
 
     fn serialize(&self, out: &mut Vec<u8>) {
@@ -297,11 +323,7 @@ impl AggregateUDFImpl for Uniq {
         &self,
         _args: AccumulatorArgs,
     ) -> Result<Box<dyn GroupsAccumulator>> {
-        Ok(match self.kind {
-            UniqKind::Uniq => Box::new(UniqGroups::<SampledSet>::default()),
-            UniqKind::UniqCombined => Box::new(UniqGroups::<UniqSketch>::default()),
-            UniqKind::UniqExact => Box::new(UniqGroups::<ExactSet>::default()),
-        })
+        Ok(self.native_groups())
     }
 
     fn default_value(&self, _data_type: &DataType) -> Result<ScalarValue> {
@@ -452,5 +474,46 @@ impl<S: DistinctState> GroupsAccumulator for UniqGroups<S> {
 
     fn size(&self) -> usize {
         self.bytes + self.states.capacity() * size_of::<S>()
+    }
+}
+
+impl<S: DistinctState> NativeGroups for UniqGroups<S> {
+    fn split(
+        self: Box<Self>,
+        parts: usize,
+        owner: &dyn Fn(usize) -> usize,
+    ) -> Vec<Box<dyn NativeGroups>> {
+        let total = self.states.len();
+        let mut split: Vec<UniqGroups<S>> = (0..parts)
+            .map(|_| {
+                let mut part = UniqGroups::default();
+                part.grow(total);
+                part
+            })
+            .collect();
+        for (group, state) in self.states.into_iter().enumerate() {
+            let part = &mut split[owner(group)];
+            part.bytes += state.heap_bytes();
+            part.states[group] = state;
+        }
+        split
+            .into_iter()
+            .map(|part| Box::new(part) as Box<dyn NativeGroups>)
+            .collect()
+    }
+
+    fn merge_groups(&mut self, other: &mut dyn NativeGroups, groups: &[usize]) -> Result<()> {
+        let Some(other) = other.as_any_mut().downcast_mut::<UniqGroups<S>>() else {
+            return datafusion::common::internal_err!("merging states of different functions");
+        };
+        for &group in groups {
+            let delta = self.states[group].merge(&mut other.states[group]);
+            self.bytes = self.bytes.saturating_add_signed(delta);
+        }
+        Ok(())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }
