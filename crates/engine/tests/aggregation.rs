@@ -1,8 +1,8 @@
 //! GROUP BY methods against each other: every query is run with a narrow key
-//! (Strata's dense operator) and with the same key widened to Int64
-//! (DataFusion's hash aggregation), at 1, 2 and 8 threads, over inputs chosen
-//! for their edges: empty, one row, one key, keys at the type limits, NULL
-//! keys, sparse and dense key sets, skew.
+//! (Strata's dense method), with the same key widened to Int64 (Strata's hash
+//! method) and through DataFusion's hash aggregation as the reference, at 1,
+//! 2 and 8 threads, over inputs chosen for their edges: empty, one row, one
+//! key, keys at the type limits, NULL keys, sparse and dense key sets, skew.
 
 use futures::StreamExt;
 use strata_engine::{Engine, Session, StatementOutcome};
@@ -96,32 +96,67 @@ const CASES: &[(&str, &str, &str)] = &[
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn dense_and_hash_methods_agree_at_every_thread_count() {
+async fn every_method_agrees_with_datafusion_at_every_thread_count() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
     for (key, value, source) in CASES {
         for threads in [1, 2, 8] {
             // The outer query prints keys of both methods the same way.
-            let query = |key: String| {
+            let query = |key: String, rows: &str| {
                 format!(
-                    "SELECT toInt64(k) AS key, c, cv, s, lo, hi, mean, ue, u FROM (SELECT {key} AS k, {AGGREGATES} FROM (SELECT number, {value} AS v FROM {source}) GROUP BY k) ORDER BY key SETTINGS max_threads = {threads}"
+                    "SELECT toInt64(k) AS key, c, cv, s, lo, hi, mean, ue, u, n FROM (SELECT {key} AS k, {AGGREGATES}, {rows} AS n FROM (SELECT number, {value} AS v FROM {source}) GROUP BY k) ORDER BY key SETTINGS max_threads = {threads}"
                 )
             };
-            let dense = query(key.to_string());
-            let hash = query(format!("toInt64({key})"));
-            let dense_plan = plan(&mut session, &dense).await;
-            assert!(
-                dense_plan.contains("StrataAggregateExec: method=dense"),
-                "{dense}\n{dense_plan}"
+            let dense = query(key.to_string(), "count()");
+            let hash = query(format!("toInt64({key})"), "count()");
+            // argMax has no groups accumulator, so this one stays DataFusion's.
+            let reference = query(format!("toInt64({key})"), "count() + argMax(0, 0)");
+            let expected = lines(&mut session, &reference).await;
+            assert_uses(&mut session, &dense, "method=dense").await;
+            // A constant key is sorted input, which DataFusion streams.
+            if !plan(&mut session, &hash).await.contains("ordering_mode=Sorted") {
+                assert_uses(&mut session, &hash, "method=hash").await;
+            }
+            for sql in [&dense, &hash] {
+                assert_eq!(lines(&mut session, sql).await, expected, "{sql}");
+            }
+            assert_uses(&mut session, &reference, "AggregateExec: mode=").await;
+        }
+    }
+}
+
+async fn assert_uses(session: &mut Session, sql: &str, operator: &str) {
+    let explained = plan(session, sql).await;
+    assert!(explained.contains(operator), "{sql}\n{explained}");
+}
+
+/// Several keys and string keys take the hash method.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn hash_method_handles_wide_and_composite_keys() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    for (keys, names) in [
+        ("toString(number % 1000) AS a", "a"),
+        ("number % 7 AS a, toString(intHash32(number) % 50) AS b", "a, b"),
+        ("if(number % 4 = 0, NULL, number % 300) AS a, number % 2 = 0 AS b", "a, b"),
+        ("intHash64(number) AS a", "a"),
+    ] {
+        for threads in [1, 2, 8] {
+            let query = |rows: &str| {
+                format!(
+                    "SELECT {keys}, {rows} AS n, uniq(number) AS u, uniqExact(number % 100) AS e, sum(number) AS s FROM numbers_mt(200000) GROUP BY {names} ORDER BY {names} SETTINGS max_threads = {threads}"
+                )
+            };
+            let hash = query("count()");
+            // argMax has no groups accumulator, so this one stays DataFusion's.
+            let reference = query("count() + argMax(0, 0)");
+            assert_uses(&mut session, &hash, "method=hash").await;
+            assert_uses(&mut session, &reference, "AggregateExec: mode=").await;
+            assert_eq!(
+                lines(&mut session, &hash).await,
+                lines(&mut session, &reference).await,
+                "{hash}"
             );
-            let hash_plan = plan(&mut session, &hash).await;
-            assert!(
-                !hash_plan.contains("StrataAggregateExec"),
-                "{hash}\n{hash_plan}"
-            );
-            let expected = lines(&mut session, &hash).await;
-            let got = lines(&mut session, &dense).await;
-            assert_eq!(got, expected, "{dense}");
         }
     }
 }
@@ -131,7 +166,8 @@ async fn unsupported_shapes_fall_back_to_hash_aggregation() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
     for sql in [
-        // Two keys, a wide key, an aggregate without a groups accumulator.
+        // Without a native state the hash method gains nothing over
+        // DataFusion's; an aggregate without a groups accumulator.
         "SELECT number % 10 AS a, number % 3 AS b, count() FROM numbers(100) GROUP BY a, b",
         "SELECT number AS k, count() FROM numbers(100) GROUP BY k",
         "SELECT number % 10 AS k, groupArray(number) FROM numbers(100) GROUP BY k",

@@ -1,5 +1,7 @@
-//! The dense GROUP BY operator: one table per input partition, built
-//! concurrently, then a parallel merge; one output partition.
+//! Strata's GROUP BY operator: one table per input partition, built
+//! concurrently, then a parallel merge; one output partition. The method
+//! (dense array or hash table) is fixed when the plan is made, from the key
+//! types, and `EXPLAIN` shows it.
 
 use std::fmt;
 use std::sync::Arc;
@@ -25,14 +27,99 @@ use datafusion::physical_plan::{
 use futures::{StreamExt, TryStreamExt};
 
 use super::dense_keys::DenseKeys;
-use super::dense_table::{DenseTable, FinishedTable, merge_parallel};
+use super::dense_table::{self, DenseTable};
+use super::hash_table::{self, HashTable};
+
+/// How rows find their group.
+#[derive(Debug, Clone)]
+pub enum Method {
+    /// One key of at most 16 bits, whose value is its slot in an array.
+    Dense(DenseKeys),
+    /// Any keys, interned in a hash table; the schema is the keys'.
+    Hash(SchemaRef),
+}
+
+impl Method {
+    fn name(&self) -> &'static str {
+        match self {
+            Method::Dense(keys) => keys.method_name(),
+            Method::Hash(_) => "hash",
+        }
+    }
+}
+
+/// One input partition's table.
+enum Table {
+    Dense(DenseTable),
+    Hash(HashTable),
+}
+
+impl Table {
+    fn new(method: &Method, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
+        Ok(match method {
+            Method::Dense(keys) => Table::Dense(DenseTable::new(*keys, aggregates)?),
+            Method::Hash(key_schema) => Table::Hash(HashTable::new(key_schema, aggregates)?),
+        })
+    }
+
+    fn update(
+        &mut self,
+        key_columns: &[ArrayRef],
+        arguments: &[Vec<ArrayRef>],
+        filters: &[Option<BooleanArray>],
+    ) -> Result<()> {
+        match self {
+            Table::Dense(t) => t.update(&key_columns[0], arguments, filters),
+            Table::Hash(t) => t.update(key_columns, arguments, filters),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Table::Dense(t) => t.size(),
+            Table::Hash(t) => t.size(),
+        }
+    }
+}
+
+/// Merges the partitions' tables into result batches.
+fn merge(
+    method: &Method,
+    tables: Vec<Table>,
+    aggregates: &[Arc<AggregateFunctionExpr>],
+    schema: &SchemaRef,
+    workers: usize,
+) -> Result<Vec<RecordBatch>> {
+    match method {
+        Method::Dense(keys) => {
+            let tables = tables
+                .into_iter()
+                .map(|t| match t {
+                    Table::Dense(t) => t,
+                    Table::Hash(_) => unreachable!("a dense plan builds dense tables"),
+                })
+                .collect();
+            dense_table::merge_parallel(tables, *keys, aggregates, schema, workers)
+        }
+        Method::Hash(key_schema) => {
+            let tables = tables
+                .into_iter()
+                .map(|t| match t {
+                    Table::Hash(t) => t,
+                    Table::Dense(_) => unreachable!("a hash plan builds hash tables"),
+                })
+                .collect();
+            hash_table::merge_parallel(tables, key_schema, aggregates, schema, workers)
+        }
+    }
+}
 
 #[derive(Debug)]
-pub struct DenseAggregateExec {
+pub struct StrataAggregateExec {
     input: Arc<dyn ExecutionPlan>,
-    key: Arc<dyn PhysicalExpr>,
-    key_name: String,
-    keys: DenseKeys,
+    /// The GROUP BY expressions and their output names.
+    keys: Vec<(Arc<dyn PhysicalExpr>, String)>,
+    method: Method,
     aggregates: Vec<Arc<AggregateFunctionExpr>>,
     filters: Vec<Option<Arc<dyn PhysicalExpr>>>,
     schema: SchemaRef,
@@ -40,11 +127,11 @@ pub struct DenseAggregateExec {
     metrics: ExecutionPlanMetricsSet,
 }
 
-impl DenseAggregateExec {
+impl StrataAggregateExec {
     pub fn new(
         input: Arc<dyn ExecutionPlan>,
-        key: (Arc<dyn PhysicalExpr>, String),
-        keys: DenseKeys,
+        keys: Vec<(Arc<dyn PhysicalExpr>, String)>,
+        method: Method,
         aggregates: Vec<Arc<AggregateFunctionExpr>>,
         filters: Vec<Option<Arc<dyn PhysicalExpr>>>,
         schema: SchemaRef,
@@ -55,11 +142,15 @@ impl DenseAggregateExec {
             EmissionType::Final,
             Boundedness::Bounded,
         ));
-        DenseAggregateExec {
+        assert!(!keys.is_empty(), "a GROUP BY has keys");
+        assert!(
+            !matches!(method, Method::Dense(_)) || keys.len() == 1,
+            "the dense method takes one key"
+        );
+        StrataAggregateExec {
             input,
-            key: key.0,
-            key_name: key.1,
             keys,
+            method,
             aggregates,
             filters,
             schema,
@@ -69,15 +160,19 @@ impl DenseAggregateExec {
     }
 }
 
-impl DisplayAs for DenseAggregateExec {
+impl DisplayAs for StrataAggregateExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         let aggregates: Vec<&str> = self.aggregates.iter().map(|a| a.name()).collect();
+        let keys: Vec<String> = self
+            .keys
+            .iter()
+            .map(|(expr, name)| format!("{expr} as {name}"))
+            .collect();
         write!(
             f,
-            "StrataAggregateExec: method={}, key={} as {}, aggr=[{}], merge=parallel",
-            self.keys.method_name(),
-            self.key,
-            self.key_name,
+            "StrataAggregateExec: method={}, keys=[{}], aggr=[{}], merge=parallel",
+            self.method.name(),
+            keys.join(", "),
             aggregates.join(", ")
         )
     }
@@ -86,8 +181,8 @@ impl DisplayAs for DenseAggregateExec {
 /// Everything a partition's build task needs, cheap to clone.
 #[derive(Clone)]
 struct BuildSpec {
-    key: Arc<dyn PhysicalExpr>,
-    keys: DenseKeys,
+    keys: Vec<Arc<dyn PhysicalExpr>>,
+    method: Method,
     aggregates: Vec<Arc<AggregateFunctionExpr>>,
     filters: Vec<Option<Arc<dyn PhysicalExpr>>>,
 }
@@ -98,15 +193,19 @@ async fn build_table(
     context: Arc<TaskContext>,
     partition: usize,
     metrics: BaselineMetrics,
-) -> Result<(FinishedTable, MemoryReservation)> {
+) -> Result<(Table, MemoryReservation)> {
     let reservation = MemoryConsumer::new(format!("StrataAggregate[{partition}]"))
         .register(context.memory_pool());
-    let mut table = DenseTable::new(spec.keys, &spec.aggregates)?;
+    let mut table = Table::new(&spec.method, &spec.aggregates)?;
     reservation.try_resize(table.size())?;
     while let Some(batch) = input.next().await {
         let batch = batch?;
         let timer = metrics.elapsed_compute().timer();
-        let key_column = spec.key.evaluate(&batch)?.into_array(batch.num_rows())?;
+        let key_columns = spec
+            .keys
+            .iter()
+            .map(|k| k.evaluate(&batch)?.into_array(batch.num_rows()))
+            .collect::<Result<Vec<ArrayRef>>>()?;
         let arguments = spec
             .aggregates
             .iter()
@@ -131,19 +230,19 @@ async fn build_table(
                     .transpose()
             })
             .collect::<Result<Vec<_>>>()?;
-        table.update(&key_column, &arguments, &filters)?;
+        table.update(&key_columns, &arguments, &filters)?;
         reservation.try_resize(table.size())?;
         timer.done();
     }
     // The states stay reserved until the merge has consumed them.
-    Ok((table.finish(), reservation))
+    Ok((table, reservation))
 }
 
 fn join_error(error: tokio::task::JoinError) -> datafusion::error::DataFusionError {
     datafusion::error::DataFusionError::ExecutionJoin(Box::new(error))
 }
 
-impl ExecutionPlan for DenseAggregateExec {
+impl ExecutionPlan for StrataAggregateExec {
     fn name(&self) -> &str {
         "StrataAggregateExec"
     }
@@ -160,7 +259,13 @@ impl ExecutionPlan for DenseAggregateExec {
         &self,
         f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
     ) -> Result<TreeNodeRecursion> {
-        let mut recursion = f(&self.key)?;
+        let mut recursion = TreeNodeRecursion::Continue;
+        for (key, _) in &self.keys {
+            if recursion == TreeNodeRecursion::Stop {
+                return Ok(recursion);
+            }
+            recursion = f(key)?;
+        }
         for aggregate in &self.aggregates {
             for expression in aggregate.expressions() {
                 if recursion == TreeNodeRecursion::Stop {
@@ -182,10 +287,10 @@ impl ExecutionPlan for DenseAggregateExec {
         self: Arc<Self>,
         mut children: Vec<Arc<dyn ExecutionPlan>>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        Ok(Arc::new(DenseAggregateExec::new(
+        Ok(Arc::new(StrataAggregateExec::new(
             children.remove(0),
-            (Arc::clone(&self.key), self.key_name.clone()),
-            self.keys,
+            self.keys.clone(),
+            self.method.clone(),
             self.aggregates.clone(),
             self.filters.clone(),
             Arc::clone(&self.schema),
@@ -203,8 +308,8 @@ impl ExecutionPlan for DenseAggregateExec {
     ) -> Result<SendableRecordBatchStream> {
         assert_eq!(partition, 0, "StrataAggregateExec has one output partition");
         let spec = BuildSpec {
-            key: Arc::clone(&self.key),
-            keys: self.keys,
+            keys: self.keys.iter().map(|(k, _)| Arc::clone(k)).collect(),
+            method: self.method.clone(),
             aggregates: self.aggregates.clone(),
             filters: self.filters.clone(),
         };
@@ -230,7 +335,7 @@ impl ExecutionPlan for DenseAggregateExec {
         let workers = context.session_config().target_partitions();
         let schema = Arc::clone(&self.schema);
         let aggregates = self.aggregates.clone();
-        let keys = self.keys;
+        let method = self.method.clone();
         let merged = async move {
             let mut tables = Vec::with_capacity(builds.len());
             let mut reservations = Vec::with_capacity(builds.len());
@@ -242,7 +347,7 @@ impl ExecutionPlan for DenseAggregateExec {
             let merge_schema = Arc::clone(&schema);
             let batches = SpawnedTask::spawn_blocking(move || {
                 let timer = merge_time.timer();
-                let batches = merge_parallel(tables, keys, &aggregates, &merge_schema, workers);
+                let batches = merge(&method, tables, &aggregates, &merge_schema, workers);
                 timer.done();
                 batches
             })

@@ -12,4 +12,7 @@
 pub mod dense_keys;
 pub mod dense_table;
 pub mod exec;
+pub mod group_states;
+pub mod hash_table;
+pub mod merge;
 pub mod rule;

@@ -1,10 +1,17 @@
 //! Chooses Strata's GROUP BY operator where it applies.
 //!
 //! The physical planner writes a GROUP BY as a final aggregate over a partial
-//! one. Where the single key is 8 or 16 bits wide and every aggregate has a
-//! groups accumulator, the pair becomes one `StrataAggregateExec` (dense
-//! method, parallel merge). Everything else keeps DataFusion's hash
-//! aggregation, which `EXPLAIN` shows as `AggregateExec`.
+//! one. Where every aggregate has a groups accumulator, the pair becomes one
+//! `StrataAggregateExec`:
+//! - with the dense method when the single key is 8 or 16 bits wide;
+//! - with the hash method when some aggregate has in-place states (the
+//!   `uniq` family), whose merge DataFusion would serialize, and the input
+//!   is not sorted on the keys.
+//!
+//! Everything else keeps DataFusion's hash aggregation, which `EXPLAIN`
+//! shows as `AggregateExec`: for count, sum, min and max its partial and
+//! final stages already merge in parallel by hash partition, and it streams
+//! sorted input.
 
 use std::sync::Arc;
 
@@ -15,8 +22,12 @@ use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::aggregates::{AggregateExec, AggregateMode};
 
+use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::physical_plan::InputOrderMode;
+use strata_functions::aggregate::native::native_groups;
+
 use super::dense_keys::DenseKeys;
-use super::exec::DenseAggregateExec;
+use super::exec::{Method, StrataAggregateExec};
 
 #[derive(Debug, Default)]
 pub struct ChooseAggregation;
@@ -28,7 +39,7 @@ impl PhysicalOptimizerRule for ChooseAggregation {
         _config: &ConfigOptions,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         plan.transform_up(|node| {
-            Ok(match dense_replacement(&node)? {
+            Ok(match replacement(&node)? {
                 Some(replacement) => Transformed::yes(replacement),
                 None => Transformed::no(node),
             })
@@ -45,7 +56,7 @@ impl PhysicalOptimizerRule for ChooseAggregation {
     }
 }
 
-fn dense_replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>> {
     let Some(last) = node.downcast_ref::<AggregateExec>() else {
         return Ok(None);
     };
@@ -62,14 +73,9 @@ fn dense_replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Exe
         return Ok(None);
     }
     let group_by = partial.group_expr();
-    if !group_by.is_single() || group_by.expr().len() != 1 {
+    if !group_by.is_single() || group_by.expr().is_empty() {
         return Ok(None);
     }
-    let (key, key_name) = &group_by.expr()[0];
-    let key_type = key.data_type(&partial.input_schema())?;
-    let Some(keys) = DenseKeys::for_type(&key_type) else {
-        return Ok(None);
-    };
     let supported = partial
         .aggr_expr()
         .iter()
@@ -77,10 +83,37 @@ fn dense_replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Exe
     if !supported {
         return Ok(None);
     }
-    Ok(Some(Arc::new(DenseAggregateExec::new(
+    let input_schema = partial.input_schema();
+    let keys = group_by.expr().to_vec();
+    let method = match keys.as_slice() {
+        [(key, _)] => DenseKeys::for_type(&key.data_type(&input_schema)?).map(Method::Dense),
+        _ => None,
+    };
+    let method = match method {
+        Some(dense) => dense,
+        // Sorted input keeps DataFusion's streaming aggregation, which
+        // holds one group at a time.
+        None if *partial.input_order_mode() == InputOrderMode::Linear
+            && partial.aggr_expr().iter().any(|a| native_groups(a.fun()).is_some()) =>
+        {
+            let fields = keys
+                .iter()
+                .map(|(expr, name)| {
+                    Ok(Field::new(
+                        name,
+                        expr.data_type(&input_schema)?,
+                        expr.nullable(&input_schema)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Method::Hash(Arc::new(Schema::new(fields)))
+        }
+        None => return Ok(None),
+    };
+    Ok(Some(Arc::new(StrataAggregateExec::new(
         Arc::clone(partial.input()),
-        (Arc::clone(key), key_name.clone()),
         keys,
+        method,
         partial.aggr_expr().to_vec(),
         partial.filter_expr().to_vec(),
         last.schema(),

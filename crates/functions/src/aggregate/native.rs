@@ -21,9 +21,16 @@ pub trait NativeGroups: GroupsAccumulator {
     /// parts an empty state for it.
     fn split(self: Box<Self>, parts: usize, owner: &dyn Fn(usize) -> usize) -> Vec<Box<dyn NativeGroups>>;
 
-    /// Merges the states of `groups` from `other`, an accumulator of the same
-    /// function and numbering; what it leaves in `other` is unspecified.
-    fn merge_groups(&mut self, other: &mut dyn NativeGroups, groups: &[usize]) -> Result<()>;
+    /// Merges group `sources[i]` of `other`, an accumulator of the same
+    /// function, into group `targets[i]` of this one, which grows to
+    /// `total_groups`; what it leaves in `other` is unspecified.
+    fn merge_groups(
+        &mut self,
+        other: &mut dyn NativeGroups,
+        targets: &[usize],
+        sources: &[usize],
+        total_groups: usize,
+    ) -> Result<()>;
 
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }

@@ -502,12 +502,20 @@ impl<S: DistinctState> NativeGroups for UniqGroups<S> {
             .collect()
     }
 
-    fn merge_groups(&mut self, other: &mut dyn NativeGroups, groups: &[usize]) -> Result<()> {
+    fn merge_groups(
+        &mut self,
+        other: &mut dyn NativeGroups,
+        targets: &[usize],
+        sources: &[usize],
+        total_groups: usize,
+    ) -> Result<()> {
         let Some(other) = other.as_any_mut().downcast_mut::<UniqGroups<S>>() else {
             return datafusion::common::internal_err!("merging states of different functions");
         };
-        for &group in groups {
-            let delta = self.states[group].merge(&mut other.states[group]);
+        assert_eq!(targets.len(), sources.len(), "one target per source group");
+        self.grow(total_groups);
+        for (&target, &source) in targets.iter().zip(sources) {
+            let delta = self.states[target].merge(&mut other.states[source]);
             self.bytes = self.bytes.saturating_add_signed(delta);
         }
         Ok(())

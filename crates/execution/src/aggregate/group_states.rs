@@ -1,0 +1,94 @@
+//! One aggregate's per-group states in a thread's table: Strata's in-place
+//! states where the function has them, DataFusion's groups accumulator
+//! otherwise, and how each is handed to the merge workers.
+
+use datafusion::arrow::array::ArrayRef;
+use datafusion::common::Result;
+use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
+use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
+use strata_functions::aggregate::native::{NativeGroups, native_groups};
+
+pub enum GroupStates {
+    DataFusion(Box<dyn GroupsAccumulator>),
+    Native(Box<dyn NativeGroups>),
+}
+
+/// One aggregate's states of a finished table, ready for the merge.
+pub enum MergeStates {
+    /// DataFusion's state columns, one row per group, read by every worker.
+    Arrays(Vec<ArrayRef>),
+    /// One part per worker, holding the states of that worker's groups.
+    Native(Vec<Box<dyn NativeGroups>>),
+}
+
+impl GroupStates {
+    pub fn new(aggregate: &AggregateFunctionExpr) -> Result<Self> {
+        Ok(match native_groups(aggregate.fun()) {
+            Some(native) => GroupStates::Native(native),
+            None => GroupStates::DataFusion(aggregate.create_groups_accumulator()?),
+        })
+    }
+
+    pub fn groups(&mut self) -> &mut dyn GroupsAccumulator {
+        match self {
+            GroupStates::DataFusion(a) => a.as_mut(),
+            GroupStates::Native(a) => a.as_mut(),
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        match self {
+            GroupStates::DataFusion(a) => a.size(),
+            GroupStates::Native(a) => a.size(),
+        }
+    }
+
+    /// Native states divided among `workers` by `owner(group)`; DataFusion's
+    /// as state arrays.
+    pub fn into_merge_states(
+        self,
+        workers: usize,
+        owner: &dyn Fn(usize) -> usize,
+    ) -> Result<MergeStates> {
+        Ok(match self {
+            GroupStates::DataFusion(mut a) => MergeStates::Arrays(a.state(EmitTo::All)?),
+            GroupStates::Native(a) => MergeStates::Native(a.split(workers, owner)),
+        })
+    }
+}
+
+/// A table's state arrays per aggregate (`None` for native aggregates).
+pub type TableArrays = Vec<Option<Vec<ArrayRef>>>;
+/// One worker's native parts, `[aggregate][table]`.
+pub type NativeParts = Vec<Vec<Box<dyn NativeGroups>>>;
+
+/// Splits each table's merge states into what all workers read (state
+/// arrays, `None` for native aggregates) and each worker's own native parts,
+/// indexed by worker.
+pub fn distribute(
+    tables: Vec<Vec<MergeStates>>,
+    workers: usize,
+) -> (Vec<TableArrays>, Vec<NativeParts>) {
+    let aggregates = tables.first().map_or(0, Vec::len);
+    let mut native: Vec<NativeParts> = (0..workers)
+        .map(|_| (0..aggregates).map(|_| Vec::new()).collect())
+        .collect();
+    let mut arrays = Vec::with_capacity(tables.len());
+    for table in tables {
+        let mut table_arrays = Vec::with_capacity(aggregates);
+        for (aggregate, states) in table.into_iter().enumerate() {
+            match states {
+                MergeStates::Arrays(columns) => table_arrays.push(Some(columns)),
+                MergeStates::Native(parts) => {
+                    assert_eq!(parts.len(), workers, "one native part per worker");
+                    table_arrays.push(None);
+                    for (worker, part) in parts.into_iter().enumerate() {
+                        native[worker][aggregate].push(part);
+                    }
+                }
+            }
+        }
+        arrays.push(table_arrays);
+    }
+    (arrays, native)
+}

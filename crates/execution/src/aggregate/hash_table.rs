@@ -1,0 +1,243 @@
+//! One thread's hash GROUP BY table, and the parallel merge of several.
+//!
+//! For keys too wide to index an array (64-bit integers, strings, several
+//! columns), each input partition interns its keys in its own hash table
+//! (DataFusion's `GroupValues`, specialized per key type) and numbers its
+//! groups in order of first appearance. The merge partitions every table's
+//! groups by a hash of the key: worker `w` owns partition `w` of every table,
+//! interns those keys into a table of its own and merges their states. No key
+//! reaches two workers, so workers share nothing but read-only inputs.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::Result;
+use datafusion::common::hash_utils::{QualityRandomState, create_hashes};
+use datafusion::logical_expr::EmitTo;
+use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
+use datafusion::physical_plan::aggregates::group_values::{GroupValues, new_group_values};
+use datafusion::physical_plan::aggregates::order::GroupOrdering;
+use strata_functions::aggregate::native::{NativeGroups, native_groups};
+
+use super::group_states::{GroupStates, MergeStates, TableArrays, distribute};
+use super::merge::{run_workers, take_rows};
+
+/// The hash that sends a key to its merge worker. It must differ from the
+/// one inside the tables, or each worker's table would see keys whose hashes
+/// all agree in the low bits.
+const PARTITION_SEED: u64 = 0x5bd1_e995_7f4a_7c15;
+
+pub struct HashTable {
+    group_values: Box<dyn GroupValues>,
+    accumulators: Vec<GroupStates>,
+    groups: Vec<usize>,
+}
+
+impl HashTable {
+    pub fn new(key_schema: &SchemaRef, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
+        Ok(HashTable {
+            group_values: new_group_values(Arc::clone(key_schema), &GroupOrdering::None)?,
+            accumulators: aggregates
+                .iter()
+                .map(|a| GroupStates::new(a))
+                .collect::<Result<_>>()?,
+            groups: Vec::new(),
+        })
+    }
+
+    /// Adds one batch: its key columns, each aggregate's argument columns and
+    /// each aggregate's FILTER mask.
+    pub fn update(
+        &mut self,
+        key_columns: &[ArrayRef],
+        arguments: &[Vec<ArrayRef>],
+        filters: &[Option<BooleanArray>],
+    ) -> Result<()> {
+        self.group_values.intern(key_columns, &mut self.groups)?;
+        let total = self.group_values.len();
+        for ((accumulator, args), filter) in
+            self.accumulators.iter_mut().zip(arguments).zip(filters)
+        {
+            accumulator
+                .groups()
+                .update_batch(args, &self.groups, filter.as_ref(), total)?;
+        }
+        Ok(())
+    }
+
+    /// Bytes the keys and states hold, for the memory reservation.
+    pub fn size(&self) -> usize {
+        self.group_values.size()
+            + self.accumulators.iter().map(GroupStates::size).sum::<usize>()
+            + self.groups.capacity() * size_of::<usize>()
+    }
+
+    fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {
+        let mut columns = self.group_values.emit(EmitTo::All)?;
+        for accumulator in &mut self.accumulators {
+            columns.push(accumulator.groups().evaluate(EmitTo::All)?);
+        }
+        Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+    }
+}
+
+/// A finished table's keys, each worker's rows of them, and its states.
+struct PreparedTable {
+    keys: Vec<ArrayRef>,
+    rows_by_worker: Vec<Vec<u32>>,
+    states: Vec<MergeStates>,
+}
+
+fn prepare(mut table: HashTable, workers: usize) -> Result<PreparedTable> {
+    let keys = table.group_values.emit(EmitTo::All)?;
+    let mut hashes = vec![0u64; keys[0].len()];
+    create_hashes(&keys, &QualityRandomState::with_seed(PARTITION_SEED), &mut hashes)?;
+    // The high bits, scaled to the worker count, so any count spreads evenly.
+    let owners: Vec<usize> = hashes
+        .iter()
+        .map(|&h| (((h >> 32) * workers as u64) >> 32) as usize)
+        .collect();
+    let mut rows_by_worker = vec![Vec::new(); workers];
+    for (row, &owner) in owners.iter().enumerate() {
+        rows_by_worker[owner].push(row as u32);
+    }
+    let owner = |group: usize| owners[group];
+    let states = table
+        .accumulators
+        .into_iter()
+        .map(|a| a.into_merge_states(workers, &owner))
+        .collect::<Result<_>>()?;
+    Ok(PreparedTable {
+        keys,
+        rows_by_worker,
+        states,
+    })
+}
+
+/// Merges the tables with `workers` threads; each returns one batch of its
+/// keys (key columns first, then each aggregate's result). A single table is
+/// evaluated directly, without a merge.
+pub fn merge_parallel(
+    tables: Vec<HashTable>,
+    key_schema: &SchemaRef,
+    aggregates: &[Arc<AggregateFunctionExpr>],
+    schema: &SchemaRef,
+    workers: usize,
+) -> Result<Vec<RecordBatch>> {
+    let mut tables: Vec<HashTable> = tables
+        .into_iter()
+        .filter(|t| !t.group_values.is_empty())
+        .collect();
+    match tables.len() {
+        0 => return Ok(Vec::new()),
+        1 => return Ok(vec![tables.pop().expect("one table").evaluate(schema)?]),
+        _ => {}
+    }
+    let workers = workers.max(1);
+    let prepared = run_workers(tables, |table| prepare(table, workers))?;
+    let mut keys = Vec::with_capacity(prepared.len());
+    let mut rows = Vec::with_capacity(prepared.len());
+    let mut states = Vec::with_capacity(prepared.len());
+    for table in prepared {
+        keys.push(table.keys);
+        rows.push(table.rows_by_worker);
+        states.push(table.states);
+    }
+    let (arrays, native) = distribute(states, workers);
+    let shared = Shared {
+        keys: &keys,
+        rows: &rows,
+        arrays: &arrays,
+        key_schema,
+        aggregates,
+        schema,
+    };
+    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> = native.into_iter().enumerate().collect();
+    let results = run_workers(inputs, |(worker, native)| shared.merge_partition(worker, native))?;
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// What every merge worker reads.
+struct Shared<'a> {
+    keys: &'a [Vec<ArrayRef>],
+    rows: &'a [Vec<Vec<u32>>],
+    arrays: &'a [TableArrays],
+    key_schema: &'a SchemaRef,
+    aggregates: &'a [Arc<AggregateFunctionExpr>],
+    schema: &'a SchemaRef,
+}
+
+impl Shared<'_> {
+    /// Merges partition `worker` of every table.
+    fn merge_partition(
+        &self,
+        worker: usize,
+        native: Vec<Vec<Box<dyn NativeGroups>>>,
+    ) -> Result<Option<RecordBatch>> {
+        let mut group_values = new_group_values(Arc::clone(self.key_schema), &GroupOrdering::None)?;
+        let mut merged: Vec<MergedStates> = self
+            .aggregates
+            .iter()
+            .zip(native)
+            .map(|(aggregate, parts)| -> Result<MergedStates> {
+                Ok(if parts.is_empty() {
+                    MergedStates::DataFusion(aggregate.create_groups_accumulator()?)
+                } else {
+                    let fresh = native_groups(aggregate.fun())
+                        .expect("a function with native parts has native states");
+                    MergedStates::Native(fresh, parts.into_iter())
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mut targets = Vec::new();
+        for (table, keys) in self.keys.iter().enumerate() {
+            let rows = &self.rows[table][worker];
+            let mut part: Vec<Option<Box<dyn NativeGroups>>> = merged
+                .iter_mut()
+                .map(|m| match m {
+                    MergedStates::Native(_, parts) => parts.next(),
+                    MergedStates::DataFusion(_) => None,
+                })
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            group_values.intern(&take_rows(keys, rows)?, &mut targets)?;
+            let total = group_values.len();
+            let sources: Vec<usize> = rows.iter().map(|&r| r as usize).collect();
+            for (index, states) in merged.iter_mut().enumerate() {
+                match states {
+                    MergedStates::DataFusion(accumulator) => {
+                        let columns = self.arrays[table][index]
+                            .as_ref()
+                            .expect("an aggregate has the same kind of states in every table");
+                        accumulator.merge_batch(&take_rows(columns, rows)?, &targets, total)?;
+                    }
+                    MergedStates::Native(accumulator, _) => {
+                        let mut source = part[index].take().expect("a native part per table");
+                        accumulator.merge_groups(source.as_mut(), &targets, &sources, total)?;
+                    }
+                }
+            }
+        }
+        if group_values.is_empty() {
+            return Ok(None);
+        }
+        let mut columns = group_values.emit(EmitTo::All)?;
+        for states in &mut merged {
+            columns.push(match states {
+                MergedStates::DataFusion(a) => a.evaluate(EmitTo::All)?,
+                MergedStates::Native(a, _) => a.evaluate(EmitTo::All)?,
+            });
+        }
+        Ok(Some(RecordBatch::try_new(Arc::clone(self.schema), columns)?))
+    }
+}
+
+/// One aggregate's states in a merge worker's table; a native one also
+/// holds the worker's parts of it, one per table, in table order.
+enum MergedStates {
+    DataFusion(Box<dyn datafusion::logical_expr::GroupsAccumulator>),
+    Native(Box<dyn NativeGroups>, std::vec::IntoIter<Box<dyn NativeGroups>>),
+}
