@@ -22,7 +22,7 @@ use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 use strata_functions::aggregate::native::NativeGroups;
 
 use super::dense_keys::DenseKeys;
-use super::group_states::{GroupStates, MergeStates, TableArrays, distribute};
+use super::group_states::{GroupStates, MergeStates, TableArrays, distribute, update_all};
 use super::merge::{run_workers, take_rows};
 
 /// Slots per unit of merge work: workers take blocks in turn (block `b` goes
@@ -63,14 +63,7 @@ impl DenseTable {
             self.occupied[slot] = true;
         }
         let total = self.keys.slots();
-        for ((accumulator, args), filter) in
-            self.accumulators.iter_mut().zip(arguments).zip(filters)
-        {
-            accumulator
-                .groups()
-                .update_batch(args, &self.slots, filter.as_ref(), total)?;
-        }
-        Ok(())
+        update_all(&mut self.accumulators, arguments, filters, &self.slots, total)
     }
 
     /// Bytes the states hold, for the memory reservation.

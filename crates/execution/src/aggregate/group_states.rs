@@ -2,7 +2,7 @@
 //! states where the function has them, DataFusion's groups accumulator
 //! otherwise, and how each is handed to the merge workers.
 
-use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::array::{ArrayRef, BooleanArray};
 use datafusion::common::Result;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
@@ -55,6 +55,23 @@ impl GroupStates {
             GroupStates::Native(a) => MergeStates::Native(a.split(workers, owner)),
         })
     }
+}
+
+/// Feeds one batch to every aggregate of a table: row `i` goes to group
+/// `groups[i]`, and the table has `total_groups` groups.
+pub fn update_all(
+    states: &mut [GroupStates],
+    arguments: &[Vec<ArrayRef>],
+    filters: &[Option<BooleanArray>],
+    groups: &[usize],
+    total_groups: usize,
+) -> Result<()> {
+    for ((state, args), filter) in states.iter_mut().zip(arguments).zip(filters) {
+        state
+            .groups()
+            .update_batch(args, groups, filter.as_ref(), total_groups)?;
+    }
+    Ok(())
 }
 
 /// A table's state arrays per aggregate (`None` for native aggregates).

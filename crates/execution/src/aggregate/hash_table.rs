@@ -20,7 +20,7 @@ use datafusion::physical_plan::aggregates::group_values::{GroupValues, new_group
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
 use strata_functions::aggregate::native::{NativeGroups, native_groups};
 
-use super::group_states::{GroupStates, MergeStates, TableArrays, distribute};
+use super::group_states::{GroupStates, MergeStates, TableArrays, distribute, update_all};
 use super::merge::{run_workers, take_rows};
 
 /// The hash that sends a key to its merge worker. It must differ from the
@@ -56,14 +56,7 @@ impl HashTable {
     ) -> Result<()> {
         self.group_values.intern(key_columns, &mut self.groups)?;
         let total = self.group_values.len();
-        for ((accumulator, args), filter) in
-            self.accumulators.iter_mut().zip(arguments).zip(filters)
-        {
-            accumulator
-                .groups()
-                .update_batch(args, &self.groups, filter.as_ref(), total)?;
-        }
-        Ok(())
+        update_all(&mut self.accumulators, arguments, filters, &self.groups, total)
     }
 
     /// Bytes the keys and states hold, for the memory reservation.
