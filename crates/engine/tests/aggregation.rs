@@ -114,7 +114,10 @@ async fn every_method_agrees_with_datafusion_at_every_thread_count() {
             let expected = lines(&mut session, &reference).await;
             assert_uses(&mut session, &dense, "method=dense").await;
             // A constant key is sorted input, which DataFusion streams.
-            if !plan(&mut session, &hash).await.contains("ordering_mode=Sorted") {
+            if !plan(&mut session, &hash)
+                .await
+                .contains("ordering_mode=Sorted")
+            {
                 assert_uses(&mut session, &hash, "method=hash").await;
             }
             for sql in [&dense, &hash] {
@@ -137,8 +140,14 @@ async fn hash_method_handles_wide_and_composite_keys() {
     let mut session = engine.new_session();
     for (keys, names) in [
         ("toString(number % 1000) AS a", "a"),
-        ("number % 7 AS a, toString(intHash32(number) % 50) AS b", "a, b"),
-        ("if(number % 4 = 0, NULL, number % 300) AS a, number % 2 = 0 AS b", "a, b"),
+        (
+            "number % 7 AS a, toString(intHash32(number) % 50) AS b",
+            "a, b",
+        ),
+        (
+            "if(number % 4 = 0, NULL, number % 300) AS a, number % 2 = 0 AS b",
+            "a, b",
+        ),
         ("intHash64(number) AS a", "a"),
     ] {
         for threads in [1, 2, 8] {

@@ -63,12 +63,21 @@ impl DenseTable {
             self.occupied[slot] = true;
         }
         let total = self.keys.slots();
-        update_all(&mut self.accumulators, arguments, filters, &self.slots, total)
+        update_all(
+            &mut self.accumulators,
+            arguments,
+            filters,
+            &self.slots,
+            total,
+        )
     }
 
     /// Bytes the states hold, for the memory reservation.
     pub fn size(&self) -> usize {
-        self.accumulators.iter().map(GroupStates::size).sum::<usize>()
+        self.accumulators
+            .iter()
+            .map(GroupStates::size)
+            .sum::<usize>()
             + self.occupied.capacity()
             + self.slots.capacity() * size_of::<usize>()
     }
@@ -136,12 +145,15 @@ pub fn merge_parallel(
     })?;
     let (arrays, native) = distribute(states, workers);
     let (arrays, occupied) = (&arrays, &occupied);
-    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> = native.into_iter().enumerate().collect();
+    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> =
+        native.into_iter().enumerate().collect();
     let results = run_workers(inputs, |(worker, native)| {
         let groups: Vec<usize> = blocks
             .clone()
             .filter(|b| b % workers == worker)
-            .flat_map(|b| (b * MERGE_BLOCK_SLOTS).max(low)..((b + 1) * MERGE_BLOCK_SLOTS).min(high + 1))
+            .flat_map(|b| {
+                (b * MERGE_BLOCK_SLOTS).max(low)..((b + 1) * MERGE_BLOCK_SLOTS).min(high + 1)
+            })
             .filter(|&slot| occupied.iter().any(|o| o[slot]))
             .collect();
         merge_share(arrays, occupied, native, &groups, keys, aggregates, schema)
@@ -180,7 +192,10 @@ fn merge_share(
                 if rows.is_empty() {
                     continue;
                 }
-                let targets: Vec<usize> = rows.iter().map(|&r| position[r as usize] as usize).collect();
+                let targets: Vec<usize> = rows
+                    .iter()
+                    .map(|&r| position[r as usize] as usize)
+                    .collect();
                 let states = table[index]
                     .as_ref()
                     .expect("an aggregate has the same kind of states in every table");

@@ -56,13 +56,23 @@ impl HashTable {
     ) -> Result<()> {
         self.group_values.intern(key_columns, &mut self.groups)?;
         let total = self.group_values.len();
-        update_all(&mut self.accumulators, arguments, filters, &self.groups, total)
+        update_all(
+            &mut self.accumulators,
+            arguments,
+            filters,
+            &self.groups,
+            total,
+        )
     }
 
     /// Bytes the keys and states hold, for the memory reservation.
     pub fn size(&self) -> usize {
         self.group_values.size()
-            + self.accumulators.iter().map(GroupStates::size).sum::<usize>()
+            + self
+                .accumulators
+                .iter()
+                .map(GroupStates::size)
+                .sum::<usize>()
             + self.groups.capacity() * size_of::<usize>()
     }
 
@@ -85,7 +95,11 @@ struct PreparedTable {
 fn prepare(mut table: HashTable, workers: usize) -> Result<PreparedTable> {
     let keys = table.group_values.emit(EmitTo::All)?;
     let mut hashes = vec![0u64; keys[0].len()];
-    create_hashes(&keys, &QualityRandomState::with_seed(PARTITION_SEED), &mut hashes)?;
+    create_hashes(
+        &keys,
+        &QualityRandomState::with_seed(PARTITION_SEED),
+        &mut hashes,
+    )?;
     // The high bits, scaled to the worker count, so any count spreads evenly.
     let owners: Vec<usize> = hashes
         .iter()
@@ -146,8 +160,11 @@ pub fn merge_parallel(
         aggregates,
         schema,
     };
-    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> = native.into_iter().enumerate().collect();
-    let results = run_workers(inputs, |(worker, native)| shared.merge_partition(worker, native))?;
+    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> =
+        native.into_iter().enumerate().collect();
+    let results = run_workers(inputs, |(worker, native)| {
+        shared.merge_partition(worker, native)
+    })?;
     Ok(results.into_iter().flatten().collect())
 }
 
@@ -224,7 +241,10 @@ impl Shared<'_> {
                 MergedStates::Native(a, _) => a.evaluate(EmitTo::All)?,
             });
         }
-        Ok(Some(RecordBatch::try_new(Arc::clone(self.schema), columns)?))
+        Ok(Some(RecordBatch::try_new(
+            Arc::clone(self.schema),
+            columns,
+        )?))
     }
 }
 
@@ -232,5 +252,8 @@ impl Shared<'_> {
 /// holds the worker's parts of it, one per table, in table order.
 enum MergedStates {
     DataFusion(Box<dyn datafusion::logical_expr::GroupsAccumulator>),
-    Native(Box<dyn NativeGroups>, std::vec::IntoIter<Box<dyn NativeGroups>>),
+    Native(
+        Box<dyn NativeGroups>,
+        std::vec::IntoIter<Box<dyn NativeGroups>>,
+    ),
 }

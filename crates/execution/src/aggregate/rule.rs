@@ -94,7 +94,10 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
         // Sorted input keeps DataFusion's streaming aggregation, which
         // holds one group at a time.
         None if *partial.input_order_mode() == InputOrderMode::Linear
-            && partial.aggr_expr().iter().any(|a| native_groups(a.fun()).is_some()) =>
+            && partial
+                .aggr_expr()
+                .iter()
+                .any(|a| native_groups(a.fun()).is_some()) =>
         {
             let fields = keys
                 .iter()

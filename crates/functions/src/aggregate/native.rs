@@ -19,7 +19,11 @@ pub trait NativeGroups: GroupsAccumulator {
     /// Divides the groups among `parts` accumulators that keep this one's
     /// group numbering: part `owner(g)` holds group `g`'s state and the other
     /// parts an empty state for it.
-    fn split(self: Box<Self>, parts: usize, owner: &dyn Fn(usize) -> usize) -> Vec<Box<dyn NativeGroups>>;
+    fn split(
+        self: Box<Self>,
+        parts: usize,
+        owner: &dyn Fn(usize) -> usize,
+    ) -> Vec<Box<dyn NativeGroups>>;
 
     /// Merges group `sources[i]` of `other`, an accumulator of the same
     /// function, into group `targets[i]` of this one, which grows to
@@ -38,5 +42,8 @@ pub trait NativeGroups: GroupsAccumulator {
 /// The in-place groups accumulator of an aggregate function, where Strata
 /// has one for it.
 pub fn native_groups(function: &AggregateUDF) -> Option<Box<dyn NativeGroups>> {
-    function.inner().downcast_ref::<Uniq>().map(Uniq::native_groups)
+    function
+        .inner()
+        .downcast_ref::<Uniq>()
+        .map(Uniq::native_groups)
 }

@@ -73,9 +73,7 @@ impl SampledSet {
             let cell = self.cells.as_ptr().wrapping_add(self.home(hash));
             // SAFETY: prefetching is a hint; it never faults or reads.
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    cell.cast(),
-                )
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(cell.cast())
             };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -137,7 +135,8 @@ impl SampledSet {
             return u64::from(self.len);
         }
         let low_bits = (1u64 << self.skip) - 1;
-        let scaled = (u64::from(self.len) << self.skip) + (crc32c_u64(u64::from(self.len)) & low_bits);
+        let scaled =
+            (u64::from(self.len) << self.skip) + (crc32c_u64(u64::from(self.len)) & low_bits);
         let buckets = (1u64 << 32) as f64;
         (buckets * (buckets.ln() - (buckets - scaled as f64).ln())).round() as u64
     }
@@ -246,7 +245,8 @@ fn parse(bytes: &[u8]) -> Result<(u8, &[u8])> {
         }
     }
     let hashes = &rest[used.min(rest.len())..];
-    if used == 0 || skip > 32 || count > u64::from(MAX_ELEMENTS) || hashes.len() as u64 != count * 4 {
+    if used == 0 || skip > 32 || count > u64::from(MAX_ELEMENTS) || hashes.len() as u64 != count * 4
+    {
         return exec_err!("corrupt uniq state");
     }
     Ok((skip, hashes))
@@ -292,7 +292,13 @@ mod tests {
     #[test]
     fn equals_clickhouse_for_numbers() {
         // `SELECT uniq(number) FROM numbers(n)` in ClickHouse.
-        for (n, expected) in [(0, 0), (1000, 1000), (70_000, 70_359), (200_000, 199_902), (1_000_000, 1_001_943)] {
+        for (n, expected) in [
+            (0, 0),
+            (1000, 1000),
+            (70_000, 70_359),
+            (200_000, 199_902),
+            (1_000_000, 1_001_943),
+        ] {
             assert_eq!(set_of(0..n).estimate(), expected, "n = {n}");
         }
     }

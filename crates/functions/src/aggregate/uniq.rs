@@ -9,9 +9,7 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BinaryArray, BooleanArray, UInt64Array,
-};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float32Type, Float64Type, TimeUnit};
 use datafusion::common::hash_utils::{HLL_RANDOM_STATE, QualityRandomState, create_hashes};
 use datafusion::common::{Result, ScalarValue};
@@ -208,7 +206,13 @@ impl DistinctState for ExactSet {
             return Ok(wide
                 .values()
                 .iter()
-                .map(|&v| if signed { v as i128 as u128 } else { v as u64 as u128 })
+                .map(|&v| {
+                    if signed {
+                        v as i128 as u128
+                    } else {
+                        v as u64 as u128
+                    }
+                })
                 .collect());
         }
         let rows = values[0].len();
@@ -462,13 +466,14 @@ impl<S: DistinctState> GroupsAccumulator for UniqGroups<S> {
     ) -> Result<Vec<ArrayRef>> {
         let keys = S::keys(values)?;
         let included = included_rows(values, opt_filter);
-        let array = BinaryArray::from_iter_values(keys.into_iter().enumerate().map(|(row, key)| {
-            let mut state = S::default();
-            if included.as_ref().is_none_or(|rows| rows[row]) {
-                state.insert(key);
-            }
-            serialized(&state)
-        }));
+        let array =
+            BinaryArray::from_iter_values(keys.into_iter().enumerate().map(|(row, key)| {
+                let mut state = S::default();
+                if included.as_ref().is_none_or(|rows| rows[row]) {
+                    state.insert(key);
+                }
+                serialized(&state)
+            }));
         Ok(vec![Arc::new(array)])
     }
 
