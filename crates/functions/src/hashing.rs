@@ -27,13 +27,17 @@ pub fn int_hash32(key: u64) -> u32 {
 }
 
 pub fn int_hash64(key: u64) -> u64 {
-    let mut x = key ^ 0x4cf2_d2ba_ae6d_a887;
+    murmur_finalizer(key ^ 0x4cf2_d2ba_ae6d_a887)
+}
+
+/// The MurmurHash3 64-bit finalizer: `intHash64` without its salt, and
+/// ClickHouse's hash of a number for `uniq`.
+pub fn murmur_finalizer(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^= x >> 33;
-    x
+    x ^ (x >> 33)
 }
 
 fn sip_hash64(bytes: &[u8]) -> u64 {

@@ -175,32 +175,30 @@ fn merge_share(
         return Ok(None);
     }
     let slots = UInt32Array::from_iter_values(groups.iter().map(|&s| s as u32));
+    // Per table, the share's slots it occupies and their positions in `groups`.
+    let table_rows: Vec<(Vec<u32>, Vec<usize>)> = occupied
+        .iter()
+        .map(|table_occupied| {
+            groups
+                .iter()
+                .enumerate()
+                .filter(|(_, slot)| table_occupied[**slot])
+                .map(|(position, &slot)| (slot as u32, position))
+                .unzip()
+        })
+        .collect();
     let mut columns = vec![keys.keys_of(groups)];
     for (index, (aggregate, parts)) in aggregates.iter().zip(native).enumerate() {
         let merged = if parts.is_empty() {
-            let mut position = vec![u32::MAX; keys.slots()];
-            for (i, &slot) in groups.iter().enumerate() {
-                position[slot] = i as u32;
-            }
             let mut accumulator = aggregate.create_groups_accumulator()?;
-            for (table, table_occupied) in arrays.iter().zip(occupied) {
-                let rows: Vec<u32> = groups
-                    .iter()
-                    .filter(|&&slot| table_occupied[slot])
-                    .map(|&slot| slot as u32)
-                    .collect();
+            for (table, (rows, targets)) in arrays.iter().zip(&table_rows) {
                 if rows.is_empty() {
                     continue;
                 }
-                let targets: Vec<usize> = rows
-                    .iter()
-                    .map(|&r| position[r as usize] as usize)
-                    .collect();
                 let states = table[index]
                     .as_ref()
                     .expect("an aggregate has the same kind of states in every table");
-                let taken = take_rows(states, &rows)?;
-                accumulator.merge_batch(&taken, &targets, groups.len())?;
+                accumulator.merge_batch(&take_rows(states, rows)?, targets, groups.len())?;
             }
             accumulator.evaluate(EmitTo::All)?
         } else {

@@ -80,6 +80,20 @@ impl Table {
             Table::Hash(t) => t.size(),
         }
     }
+
+    fn into_dense(self) -> DenseTable {
+        match self {
+            Table::Dense(t) => t,
+            Table::Hash(_) => unreachable!("a dense plan builds dense tables"),
+        }
+    }
+
+    fn into_hash(self) -> HashTable {
+        match self {
+            Table::Hash(t) => t,
+            Table::Dense(_) => unreachable!("a hash plan builds hash tables"),
+        }
+    }
 }
 
 /// Merges the partitions' tables into result batches.
@@ -92,23 +106,11 @@ fn merge(
 ) -> Result<Vec<RecordBatch>> {
     match method {
         Method::Dense(keys) => {
-            let tables = tables
-                .into_iter()
-                .map(|t| match t {
-                    Table::Dense(t) => t,
-                    Table::Hash(_) => unreachable!("a dense plan builds dense tables"),
-                })
-                .collect();
+            let tables = tables.into_iter().map(Table::into_dense).collect();
             dense_table::merge_parallel(tables, *keys, aggregates, schema, workers)
         }
         Method::Hash(key_schema) => {
-            let tables = tables
-                .into_iter()
-                .map(|t| match t {
-                    Table::Hash(t) => t,
-                    Table::Dense(_) => unreachable!("a hash plan builds hash tables"),
-                })
-                .collect();
+            let tables = tables.into_iter().map(Table::into_hash).collect();
             hash_table::merge_parallel(tables, key_schema, aggregates, schema, workers)
         }
     }
@@ -259,28 +261,15 @@ impl ExecutionPlan for StrataAggregateExec {
         &self,
         f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
     ) -> Result<TreeNodeRecursion> {
-        let mut recursion = TreeNodeRecursion::Continue;
-        for (key, _) in &self.keys {
-            if recursion == TreeNodeRecursion::Stop {
-                return Ok(recursion);
-            }
-            recursion = f(key)?;
-        }
-        for aggregate in &self.aggregates {
-            for expression in aggregate.expressions() {
-                if recursion == TreeNodeRecursion::Stop {
-                    return Ok(recursion);
-                }
-                recursion = f(&expression)?;
+        let keys = self.keys.iter().map(|(key, _)| Arc::clone(key));
+        let arguments = self.aggregates.iter().flat_map(|a| a.expressions());
+        let filters = self.filters.iter().flatten().cloned();
+        for expression in keys.chain(arguments).chain(filters) {
+            if f(&expression)? == TreeNodeRecursion::Stop {
+                return Ok(TreeNodeRecursion::Stop);
             }
         }
-        for filter in self.filters.iter().flatten() {
-            if recursion == TreeNodeRecursion::Stop {
-                return Ok(recursion);
-            }
-            recursion = f(filter)?;
-        }
-        Ok(recursion)
+        Ok(TreeNodeRecursion::Continue)
     }
 
     fn with_new_children(

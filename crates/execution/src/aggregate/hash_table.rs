@@ -196,20 +196,13 @@ impl Shared<'_> {
                 } else {
                     let fresh = native_groups(aggregate.fun())
                         .expect("a function with native parts has native states");
-                    MergedStates::Native(fresh, parts.into_iter())
+                    MergedStates::Native(fresh, parts)
                 })
             })
             .collect::<Result<_>>()?;
         let mut targets = Vec::new();
         for (table, keys) in self.keys.iter().enumerate() {
             let rows = &self.rows[table][worker];
-            let mut part: Vec<Option<Box<dyn NativeGroups>>> = merged
-                .iter_mut()
-                .map(|m| match m {
-                    MergedStates::Native(_, parts) => parts.next(),
-                    MergedStates::DataFusion(_) => None,
-                })
-                .collect();
             if rows.is_empty() {
                 continue;
             }
@@ -224,9 +217,13 @@ impl Shared<'_> {
                             .expect("an aggregate has the same kind of states in every table");
                         accumulator.merge_batch(&take_rows(columns, rows)?, &targets, total)?;
                     }
-                    MergedStates::Native(accumulator, _) => {
-                        let mut source = part[index].take().expect("a native part per table");
-                        accumulator.merge_groups(source.as_mut(), &targets, &sources, total)?;
+                    MergedStates::Native(accumulator, parts) => {
+                        accumulator.merge_groups(
+                            parts[table].as_mut(),
+                            &targets,
+                            &sources,
+                            total,
+                        )?;
                     }
                 }
             }
@@ -249,11 +246,8 @@ impl Shared<'_> {
 }
 
 /// One aggregate's states in a merge worker's table; a native one also
-/// holds the worker's parts of it, one per table, in table order.
+/// holds the worker's parts of it, indexed by table.
 enum MergedStates {
     DataFusion(Box<dyn datafusion::logical_expr::GroupsAccumulator>),
-    Native(
-        Box<dyn NativeGroups>,
-        std::vec::IntoIter<Box<dyn NativeGroups>>,
-    ),
+    Native(Box<dyn NativeGroups>, Vec<Box<dyn NativeGroups>>),
 }

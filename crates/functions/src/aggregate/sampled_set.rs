@@ -3,7 +3,7 @@
 //!
 //! A state keeps every distinct hash whose low `skip` bits are zero. When it
 //! would hold more than [`MAX_ELEMENTS`], `skip` grows by one and the hashes
-//! that no longer qualify are dropped, so a state never exceeds 256 KiB. The
+//! that no longer qualify are dropped, so a table never exceeds 512 KiB. The
 //! estimate scales the count back up by `2^skip` and corrects for collisions
 //! among 32-bit hashes. Which hashes survive depends only on the set of values
 //! seen, never on insertion or merge order, so the result is deterministic
@@ -23,6 +23,9 @@ pub const MAX_ELEMENTS: u32 = 1 << 16;
 const INITIAL_DEGREE: u8 = 4;
 /// The largest table: [`MAX_ELEMENTS`] at half load.
 const MAX_DEGREE: u8 = 17;
+/// The highest sampling degree a state can reach: at 16, at most 2^16 of
+/// the 2^32 possible hashes qualify, which never exceeds [`MAX_ELEMENTS`].
+const MAX_SKIP: u8 = 16;
 
 #[derive(Debug, Clone, Default)]
 pub struct SampledSet {
@@ -85,18 +88,10 @@ impl SampledSet {
     pub fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
         let (skip, hashes) = parse(bytes)?;
         let before = self.heap_bytes();
-        if skip > self.skip {
-            self.skip = skip;
-            self.rebuild(self.degree);
-        }
-        // Room for the union up front, so the table doubles at most once.
-        let wanted = degree_for(self.len as usize + hashes.len());
-        if wanted > self.degree {
-            self.rebuild(wanted);
-        }
-        for chunk in hashes.chunks_exact(4) {
-            self.insert(u32::from_le_bytes(chunk.try_into().expect("4 bytes")));
-        }
+        let hashes = hashes
+            .chunks_exact(4)
+            .map(|chunk| u32::from_le_bytes(chunk.try_into().expect("4 bytes")));
+        self.absorb(skip, hashes.len(), hashes);
         Ok(self.heap_bytes().saturating_sub(before))
     }
 
@@ -110,21 +105,29 @@ impl SampledSet {
         if other.len > self.len {
             std::mem::swap(self, other);
         }
-        if other.skip > self.skip {
-            self.skip = other.skip;
+        let zero = other.has_zero.then_some(0);
+        let hashes = zero
+            .into_iter()
+            .chain(other.cells.iter().copied().filter(|&h| h != 0));
+        self.absorb(other.skip, other.len as usize, hashes);
+        self.heap_bytes() as isize - before
+    }
+
+    /// Adds `count` hashes of a state sampled at degree `skip`: this state
+    /// first samples at least as coarsely, and makes room for the union, so
+    /// the table grows at most once.
+    fn absorb(&mut self, skip: u8, count: usize, hashes: impl Iterator<Item = u32>) {
+        if skip > self.skip {
+            self.skip = skip;
             self.rebuild(self.degree);
         }
-        let wanted = degree_for((self.len + other.len) as usize);
+        let wanted = degree_for(self.len as usize + count);
         if wanted > self.degree {
             self.rebuild(wanted);
         }
-        if other.has_zero {
-            self.insert(0);
+        for hash in hashes {
+            self.insert(hash);
         }
-        for &h in other.cells.iter().filter(|&&h| h != 0) {
-            self.insert(h);
-        }
-        self.heap_bytes() as isize - before
     }
 
     /// ClickHouse's estimate: the count scaled by `2^skip` plus a
@@ -201,6 +204,7 @@ impl SampledSet {
         if self.len > MAX_ELEMENTS {
             while self.len > MAX_ELEMENTS {
                 self.skip += 1;
+                debug_assert!(self.skip <= MAX_SKIP, "sampling past the hash width");
                 self.rebuild(self.degree);
             }
         } else if self.len as usize * 4 > self.cells.len() * 3 {
@@ -245,7 +249,10 @@ fn parse(bytes: &[u8]) -> Result<(u8, &[u8])> {
         }
     }
     let hashes = &rest[used.min(rest.len())..];
-    if used == 0 || skip > 32 || count > u64::from(MAX_ELEMENTS) || hashes.len() as u64 != count * 4
+    if used == 0
+        || skip > MAX_SKIP
+        || count > u64::from(MAX_ELEMENTS)
+        || hashes.len() as u64 != count * 4
     {
         return exec_err!("corrupt uniq state");
     }
@@ -268,17 +275,11 @@ fn crc32c_u64(value: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashing::murmur_finalizer;
 
-    /// ClickHouse's hash of an integer for `uniq`: the MurmurHash3
-    /// finalizer, truncated to 32 bits.
+    /// ClickHouse's hash of an integer for `uniq`.
     fn hash(v: u64) -> u32 {
-        let mut x = v;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^= x >> 33;
-        x as u32
+        murmur_finalizer(v) as u32
     }
 
     fn set_of(values: impl Iterator<Item = u64>) -> SampledSet {

@@ -6,7 +6,6 @@
 //! ClickHouse's), `uniqCombined` a [`UniqSketch`], `uniqExact` an [`ExactSet`].
 
 use std::any::Any;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, BooleanArray, UInt64Array};
@@ -21,6 +20,7 @@ use datafusion::logical_expr::{
 use super::native::NativeGroups;
 use super::sampled_set::SampledSet;
 use super::sketch::{ExactSet, UniqSketch};
+use crate::hashing::murmur_finalizer;
 use crate::int_cast::{to_i64_wrapping, to_u64_wrapping};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,15 +71,6 @@ trait DistinctState: Default + Send + Sync + std::fmt::Debug + 'static {
     fn heap_bytes(&self) -> usize;
 }
 
-/// The MurmurHash3 finalizer: ClickHouse's hash of a 64-bit value for `uniq`.
-fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
 impl DistinctState for SampledSet {
     type Key = u32;
 
@@ -87,7 +78,7 @@ impl DistinctState for SampledSet {
     /// sign-extended), floats by bit pattern with -0 as 0. Other types and
     /// several arguments use a 64-bit hash of the row.
     fn keys(values: &[ArrayRef]) -> Result<Vec<u32>> {
-        let from_u64 = |v: u64| mix64(v) as u32;
+        let from_u64 = |v: u64| murmur_finalizer(v) as u32;
         if let [array] = values {
             match array.data_type() {
                 t if t.is_integer()
@@ -376,21 +367,11 @@ impl<S: DistinctState> Accumulator for UniqAccumulator<S> {
 /// memory access, few enough that the hinted lines are still cached.
 const PREFETCH_DISTANCE: usize = 16;
 
+#[derive(Default)]
 struct UniqGroups<S> {
     states: Vec<S>,
     /// Heap bytes of all states, kept current so `size()` is cheap.
     bytes: usize,
-    _state: PhantomData<S>,
-}
-
-impl<S> Default for UniqGroups<S> {
-    fn default() -> Self {
-        UniqGroups {
-            states: Vec::new(),
-            bytes: 0,
-            _state: PhantomData,
-        }
-    }
 }
 
 impl<S: DistinctState> UniqGroups<S> {
