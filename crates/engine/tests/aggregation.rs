@@ -1,8 +1,9 @@
 //! GROUP BY methods against each other: every query is run with a narrow key
-//! (Strata's dense method), with the same key widened to Int64 (Strata's hash
-//! method) and through DataFusion's hash aggregation as the reference, at 1,
-//! 2 and 8 threads, over inputs chosen for their edges: empty, one row, one
-//! key, keys at the type limits, NULL keys, sparse and dense key sets, skew.
+//! (Strata's dense method), with the same key widened to Int64 (the packed
+//! fixed-width method), as a string (the general hash method) and through
+//! DataFusion's hash aggregation as the reference, at 1, 2 and 8 threads,
+//! over inputs chosen for their edges: empty, one row, one key, keys at the
+//! type limits, NULL keys, sparse and dense key sets, skew.
 
 use futures::StreamExt;
 use strata_engine::{Engine, Session, StatementOutcome};
@@ -108,19 +109,22 @@ async fn every_method_agrees_with_datafusion_at_every_thread_count() {
                 )
             };
             let dense = query(key.to_string(), "count()");
-            let hash = query(format!("toInt64({key})"), "count()");
+            let fixed = query(format!("toInt64({key})"), "count()");
+            let hash = query(format!("toString(toInt64({key}))"), "count()");
             // argMax has no groups accumulator, so this one stays DataFusion's.
             let reference = query(format!("toInt64({key})"), "count() + argMax(0, 0)");
             let expected = lines(&mut session, &reference).await;
             assert_uses(&mut session, &dense, "method=dense").await;
             // A constant key is sorted input, which DataFusion streams.
-            if !plan(&mut session, &hash)
+            if !plan(&mut session, &fixed)
                 .await
                 .contains("ordering_mode=Sorted")
             {
+                // key64, or keys128 when a NULL flag makes it 65 bits.
+                assert_uses(&mut session, &fixed, "method=key").await;
                 assert_uses(&mut session, &hash, "method=hash").await;
             }
-            for sql in [&dense, &hash] {
+            for sql in [&dense, &fixed, &hash] {
                 assert_eq!(lines(&mut session, sql).await, expected, "{sql}");
             }
             assert_uses(&mut session, &reference, "AggregateExec: mode=").await;
@@ -133,22 +137,42 @@ async fn assert_uses(session: &mut Session, sql: &str, operator: &str) {
     assert!(explained.contains(operator), "{sql}\n{explained}");
 }
 
-/// Several keys and string keys take the hash method.
+/// Several keys, wide keys and string keys take the packed or the hash
+/// method, whichever the types allow.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn hash_method_handles_wide_and_composite_keys() {
+async fn packed_and_hash_methods_handle_wide_and_composite_keys() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
-    for (keys, names) in [
-        ("toString(number % 1000) AS a", "a"),
+    for (keys, names, method) in [
+        ("toString(number % 1000) AS a", "a", "hash"),
         (
             "number % 7 AS a, toString(intHash32(number) % 50) AS b",
             "a, b",
+            "hash",
         ),
         (
             "if(number % 4 = 0, NULL, number % 300) AS a, number % 2 = 0 AS b",
             "a, b",
+            "keys64",
         ),
-        ("intHash64(number) AS a", "a"),
+        (
+            "toUInt8(number % 7) AS a, toInt16(number % 301) - 150 AS b, if(number % 5 = 0, NULL, toInt32(intHash32(number) % 1000) - 500) AS c",
+            "a, b, c",
+            "keys128",
+        ),
+        (
+            "toDate('2020-01-01') + toInt32(number % 400) AS a, toInt8(number % 3) - 1 AS b",
+            "a, b",
+            "keys64",
+        ),
+        ("toInt32(intHash32(number)) AS a", "a", "key32"),
+        // More groups than a table holds before it splits into buckets.
+        ("intHash64(number) AS a", "a", "key64"),
+        (
+            "number * 1000 AS a, toInt64(number) - 5 AS b",
+            "a, b",
+            "keys128",
+        ),
     ] {
         for threads in [1, 2, 8] {
             let query = |rows: &str| {
@@ -159,7 +183,7 @@ async fn hash_method_handles_wide_and_composite_keys() {
             let hash = query("count()");
             // argMax has no groups accumulator, so this one stays DataFusion's.
             let reference = query("count() + argMax(0, 0)");
-            assert_uses(&mut session, &hash, "method=hash").await;
+            assert_uses(&mut session, &hash, &format!("method={method},")).await;
             assert_uses(&mut session, &reference, "AggregateExec: mode=").await;
             assert_eq!(
                 lines(&mut session, &hash).await,
@@ -175,9 +199,10 @@ async fn unsupported_shapes_fall_back_to_hash_aggregation() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
     for sql in [
-        // Without a native state the hash method gains nothing over
-        // DataFusion's; an aggregate without a groups accumulator.
-        "SELECT number % 10 AS a, number % 3 AS b, count() FROM numbers(100) GROUP BY a, b",
+        // String keys without a native state: the hash method gains
+        // nothing over DataFusion's; sorted input, which DataFusion streams;
+        // an aggregate without a groups accumulator.
+        "SELECT toString(number % 10) AS a, count() FROM numbers(100) GROUP BY a",
         "SELECT number AS k, count() FROM numbers(100) GROUP BY k",
         "SELECT number % 10 AS k, groupArray(number) FROM numbers(100) GROUP BY k",
     ] {
@@ -188,4 +213,21 @@ async fn unsupported_shapes_fall_back_to_hash_aggregation() {
         );
         assert!(explained.contains("AggregateExec"), "{sql}\n{explained}");
     }
+}
+
+/// A thread's table splits into buckets once large, and the merge of split
+/// tables gives every key once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_tables_split_into_buckets_and_merge_exactly() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    let sql = "SELECT count() AS groups, sum(c) AS rows, max(c) AS most FROM (SELECT intHash64(number % 150000) AS k, count() AS c FROM numbers_mt(600000) GROUP BY k) SETTINGS max_threads = 2";
+    assert_eq!(lines(&mut session, sql).await, ["|150000|600000|4|"]);
+    let analyzed = lines(&mut session, &format!("EXPLAIN ANALYZE {sql}"))
+        .await
+        .join("\n");
+    assert!(
+        analyzed.contains("method=key64") && analyzed.contains("two_level_tables=2"),
+        "{analyzed}"
+    );
 }

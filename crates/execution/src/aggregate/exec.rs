@@ -1,7 +1,7 @@
 //! Strata's GROUP BY operator: one table per input partition, built
 //! concurrently, then a parallel merge; one output partition. The method
-//! (dense array or hash table) is fixed when the plan is made, from the key
-//! types, and `EXPLAIN` shows it.
+//! (dense array, packed fixed-width keys or general hash table) is fixed when
+//! the plan is made, from the key types, and `EXPLAIN` shows it.
 
 use std::fmt;
 use std::sync::Arc;
@@ -28,6 +28,8 @@ use futures::{StreamExt, TryStreamExt};
 
 use super::dense_keys::DenseKeys;
 use super::dense_table::{self, DenseTable};
+use super::fixed_keys::{FixedKeys, WordWidth};
+use super::fixed_table::{self, FixedTable};
 use super::hash_table::{self, HashTable};
 
 /// How rows find their group.
@@ -35,6 +37,8 @@ use super::hash_table::{self, HashTable};
 pub enum Method {
     /// One key of at most 16 bits, whose value is its slot in an array.
     Dense(DenseKeys),
+    /// Integer, boolean and date keys packed into a 64- or 128-bit word.
+    Fixed(FixedKeys),
     /// Any keys, interned in a hash table; the schema is the keys'.
     Hash(SchemaRef),
 }
@@ -43,6 +47,7 @@ impl Method {
     fn name(&self) -> &'static str {
         match self {
             Method::Dense(keys) => keys.method_name(),
+            Method::Fixed(keys) => keys.method_name(),
             Method::Hash(_) => "hash",
         }
     }
@@ -51,6 +56,8 @@ impl Method {
 /// One input partition's table.
 enum Table {
     Dense(DenseTable),
+    Fixed64(FixedTable<u64>),
+    Fixed128(FixedTable<u128>),
     Hash(HashTable),
 }
 
@@ -58,6 +65,10 @@ impl Table {
     fn new(method: &Method, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
         Ok(match method {
             Method::Dense(keys) => Table::Dense(DenseTable::new(*keys, aggregates)?),
+            Method::Fixed(keys) => match keys.width() {
+                WordWidth::Bits64 => Table::Fixed64(FixedTable::new(keys.clone(), aggregates)?),
+                WordWidth::Bits128 => Table::Fixed128(FixedTable::new(keys.clone(), aggregates)?),
+            },
             Method::Hash(key_schema) => Table::Hash(HashTable::new(key_schema, aggregates)?),
         })
     }
@@ -70,6 +81,8 @@ impl Table {
     ) -> Result<()> {
         match self {
             Table::Dense(t) => t.update(&key_columns[0], arguments, filters),
+            Table::Fixed64(t) => t.update(key_columns, arguments, filters),
+            Table::Fixed128(t) => t.update(key_columns, arguments, filters),
             Table::Hash(t) => t.update(key_columns, arguments, filters),
         }
     }
@@ -77,23 +90,33 @@ impl Table {
     fn size(&self) -> usize {
         match self {
             Table::Dense(t) => t.size(),
+            Table::Fixed64(t) => t.size(),
+            Table::Fixed128(t) => t.size(),
             Table::Hash(t) => t.size(),
         }
     }
 
-    fn into_dense(self) -> DenseTable {
+    /// Whether the table has split into buckets.
+    fn is_two_level(&self) -> bool {
         match self {
-            Table::Dense(t) => t,
-            Table::Hash(_) => unreachable!("a dense plan builds dense tables"),
+            Table::Fixed64(t) => t.is_two_level(),
+            Table::Fixed128(t) => t.is_two_level(),
+            Table::Dense(_) | Table::Hash(_) => false,
         }
     }
+}
 
-    fn into_hash(self) -> HashTable {
-        match self {
-            Table::Hash(t) => t,
-            Table::Dense(_) => unreachable!("a hash plan builds hash tables"),
-        }
-    }
+/// A plan's tables, all of its method's kind.
+macro_rules! tables_of_kind {
+    ($tables:expr, $kind:path) => {
+        $tables
+            .into_iter()
+            .map(|table| match table {
+                $kind(table) => table,
+                _ => unreachable!("a plan builds tables of its method's kind"),
+            })
+            .collect()
+    };
 }
 
 /// Merges the partitions' tables into result batches.
@@ -106,11 +129,21 @@ fn merge(
 ) -> Result<Vec<RecordBatch>> {
     match method {
         Method::Dense(keys) => {
-            let tables = tables.into_iter().map(Table::into_dense).collect();
+            let tables = tables_of_kind!(tables, Table::Dense);
             dense_table::merge_parallel(tables, *keys, aggregates, schema, workers)
         }
+        Method::Fixed(keys) => match keys.width() {
+            WordWidth::Bits64 => {
+                let tables = tables_of_kind!(tables, Table::Fixed64);
+                fixed_table::merge_parallel(tables, keys, aggregates, schema, workers)
+            }
+            WordWidth::Bits128 => {
+                let tables = tables_of_kind!(tables, Table::Fixed128);
+                fixed_table::merge_parallel(tables, keys, aggregates, schema, workers)
+            }
+        },
         Method::Hash(key_schema) => {
-            let tables = tables.into_iter().map(Table::into_hash).collect();
+            let tables = tables_of_kind!(tables, Table::Hash);
             hash_table::merge_parallel(tables, key_schema, aggregates, schema, workers)
         }
     }
@@ -320,6 +353,7 @@ impl ExecutionPlan for StrataAggregateExec {
             )));
         }
         let merge_time = MetricBuilder::new(&self.metrics).subset_time("merge_time", 0);
+        let two_level_tables = MetricBuilder::new(&self.metrics).counter("two_level_tables", 0);
         let output_rows = MetricBuilder::new(&self.metrics).output_rows(0);
         let workers = context.session_config().target_partitions();
         let schema = Arc::clone(&self.schema);
@@ -330,6 +364,7 @@ impl ExecutionPlan for StrataAggregateExec {
             let mut reservations = Vec::with_capacity(builds.len());
             for build in builds {
                 let (table, reservation) = build.join_unwind().await.map_err(join_error)??;
+                two_level_tables.add(usize::from(table.is_two_level()));
                 tables.push(table);
                 reservations.push(reservation);
             }

@@ -2,11 +2,15 @@
 //! states where the function has them, DataFusion's groups accumulator
 //! otherwise, and how each is handed to the merge workers.
 
+use std::sync::Arc;
+
 use datafusion::arrow::array::{ArrayRef, BooleanArray};
 use datafusion::common::Result;
 use datafusion::logical_expr::{EmitTo, GroupsAccumulator};
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 use strata_functions::aggregate::native::{NativeGroups, native_groups};
+
+use super::merge::take_rows;
 
 pub enum GroupStates {
     DataFusion(Box<dyn GroupsAccumulator>),
@@ -108,4 +112,80 @@ pub fn distribute(
         arrays.push(table_arrays);
     }
     (arrays, native)
+}
+
+/// A merge worker's states, one entry per aggregate, into which its share of
+/// every table merges; a native entry also holds the worker's parts of that
+/// aggregate, indexed by table.
+pub struct WorkerStates(Vec<WorkerState>);
+
+enum WorkerState {
+    DataFusion(Box<dyn GroupsAccumulator>),
+    Native(Box<dyn NativeGroups>, Vec<Box<dyn NativeGroups>>),
+}
+
+impl WorkerStates {
+    pub fn new(aggregates: &[Arc<AggregateFunctionExpr>], native: NativeParts) -> Result<Self> {
+        let states = aggregates
+            .iter()
+            .zip(native)
+            .map(|(aggregate, parts)| {
+                Ok(if parts.is_empty() {
+                    WorkerState::DataFusion(aggregate.create_groups_accumulator()?)
+                } else {
+                    let fresh = native_groups(aggregate.fun())
+                        .expect("a function with native parts has native states");
+                    WorkerState::Native(fresh, parts)
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(WorkerStates(states))
+    }
+
+    /// Merges groups `sources` of table `table` into this worker's groups
+    /// `targets`, of which there are `total`.
+    pub fn merge_table(
+        &mut self,
+        arrays: &[TableArrays],
+        table: usize,
+        sources: &[u32],
+        targets: &[usize],
+        total: usize,
+    ) -> Result<()> {
+        debug_assert_eq!(sources.len(), targets.len());
+        let mut source_groups = Vec::new();
+        for (index, state) in self.0.iter_mut().enumerate() {
+            match state {
+                WorkerState::DataFusion(accumulator) => {
+                    let columns = arrays[table][index]
+                        .as_ref()
+                        .expect("an aggregate has the same kind of states in every table");
+                    accumulator.merge_batch(&take_rows(columns, sources)?, targets, total)?;
+                }
+                WorkerState::Native(accumulator, parts) => {
+                    if source_groups.is_empty() {
+                        source_groups = sources.iter().map(|&s| s as usize).collect();
+                    }
+                    accumulator.merge_groups(
+                        parts[table].as_mut(),
+                        targets,
+                        &source_groups,
+                        total,
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each aggregate's results, in group order.
+    pub fn evaluate(self) -> Result<Vec<ArrayRef>> {
+        self.0
+            .into_iter()
+            .map(|state| match state {
+                WorkerState::DataFusion(mut a) => a.evaluate(EmitTo::All),
+                WorkerState::Native(mut a, _) => a.evaluate(EmitTo::All),
+            })
+            .collect()
+    }
 }

@@ -10,6 +10,10 @@
 
 use std::sync::Arc;
 
+use super::group_states::{
+    GroupStates, MergeStates, NativeParts, TableArrays, WorkerStates, distribute, update_all,
+};
+use super::merge::{run_workers, take_rows};
 use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::Result;
@@ -18,10 +22,6 @@ use datafusion::logical_expr::EmitTo;
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 use datafusion::physical_plan::aggregates::group_values::{GroupValues, new_group_values};
 use datafusion::physical_plan::aggregates::order::GroupOrdering;
-use strata_functions::aggregate::native::{NativeGroups, native_groups};
-
-use super::group_states::{GroupStates, MergeStates, TableArrays, distribute, update_all};
-use super::merge::{run_workers, take_rows};
 
 /// The hash that sends a key to its merge worker. It must differ from the
 /// one inside the tables, or each worker's table would see keys whose hashes
@@ -160,8 +160,7 @@ pub fn merge_parallel(
         aggregates,
         schema,
     };
-    let inputs: Vec<(usize, Vec<Vec<Box<dyn NativeGroups>>>)> =
-        native.into_iter().enumerate().collect();
+    let inputs: Vec<(usize, NativeParts)> = native.into_iter().enumerate().collect();
     let results = run_workers(inputs, |(worker, native)| {
         shared.merge_partition(worker, native)
     })?;
@@ -180,26 +179,9 @@ struct Shared<'a> {
 
 impl Shared<'_> {
     /// Merges partition `worker` of every table.
-    fn merge_partition(
-        &self,
-        worker: usize,
-        native: Vec<Vec<Box<dyn NativeGroups>>>,
-    ) -> Result<Option<RecordBatch>> {
+    fn merge_partition(&self, worker: usize, native: NativeParts) -> Result<Option<RecordBatch>> {
         let mut group_values = new_group_values(Arc::clone(self.key_schema), &GroupOrdering::None)?;
-        let mut merged: Vec<MergedStates> = self
-            .aggregates
-            .iter()
-            .zip(native)
-            .map(|(aggregate, parts)| -> Result<MergedStates> {
-                Ok(if parts.is_empty() {
-                    MergedStates::DataFusion(aggregate.create_groups_accumulator()?)
-                } else {
-                    let fresh = native_groups(aggregate.fun())
-                        .expect("a function with native parts has native states");
-                    MergedStates::Native(fresh, parts)
-                })
-            })
-            .collect::<Result<_>>()?;
+        let mut states = WorkerStates::new(self.aggregates, native)?;
         let mut targets = Vec::new();
         for (table, keys) in self.keys.iter().enumerate() {
             let rows = &self.rows[table][worker];
@@ -207,47 +189,16 @@ impl Shared<'_> {
                 continue;
             }
             group_values.intern(&take_rows(keys, rows)?, &mut targets)?;
-            let total = group_values.len();
-            let sources: Vec<usize> = rows.iter().map(|&r| r as usize).collect();
-            for (index, states) in merged.iter_mut().enumerate() {
-                match states {
-                    MergedStates::DataFusion(accumulator) => {
-                        let columns = self.arrays[table][index]
-                            .as_ref()
-                            .expect("an aggregate has the same kind of states in every table");
-                        accumulator.merge_batch(&take_rows(columns, rows)?, &targets, total)?;
-                    }
-                    MergedStates::Native(accumulator, parts) => {
-                        accumulator.merge_groups(
-                            parts[table].as_mut(),
-                            &targets,
-                            &sources,
-                            total,
-                        )?;
-                    }
-                }
-            }
+            states.merge_table(self.arrays, table, rows, &targets, group_values.len())?;
         }
         if group_values.is_empty() {
             return Ok(None);
         }
         let mut columns = group_values.emit(EmitTo::All)?;
-        for states in &mut merged {
-            columns.push(match states {
-                MergedStates::DataFusion(a) => a.evaluate(EmitTo::All)?,
-                MergedStates::Native(a, _) => a.evaluate(EmitTo::All)?,
-            });
-        }
+        columns.extend(states.evaluate()?);
         Ok(Some(RecordBatch::try_new(
             Arc::clone(self.schema),
             columns,
         )?))
     }
-}
-
-/// One aggregate's states in a merge worker's table; a native one also
-/// holds the worker's parts of it, indexed by table.
-enum MergedStates {
-    DataFusion(Box<dyn datafusion::logical_expr::GroupsAccumulator>),
-    Native(Box<dyn NativeGroups>, Vec<Box<dyn NativeGroups>>),
 }

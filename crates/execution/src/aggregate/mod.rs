@@ -1,17 +1,27 @@
 //! GROUP BY without cliffs.
 //!
-//! A GROUP BY's cost is mostly finding each row's group. For keys of 8 or 16
-//! bits the key itself is the group's slot in an array ([`dense_keys`]): no
-//! hashing, no probing. Each input partition fills its own table
-//! ([`dense_table`]); the tables are then merged in parallel, each worker
-//! taking an interleaved share of the key space so work is even however the
-//! keys cluster, and only over the slots some table occupies. The operator
-//! ([`exec`]) is chosen by a planner rule ([`rule`]); other key shapes keep
-//! DataFusion's hash aggregation.
+//! A GROUP BY's cost is mostly finding each row's group, and the method is
+//! chosen from the key types:
+//! - keys of 8 or 16 bits are their group's slot in an array
+//!   ([`dense_keys`], [`dense_table`]): no hashing, no probing;
+//! - integer, boolean and date keys that fit side by side in 64 or 128 bits
+//!   are packed into one word ([`fixed_keys`]) and found in an
+//!   open-addressing table that splits into 256 buckets when large
+//!   ([`fixed_table`]);
+//! - any other keys (strings, several columns of them) go to DataFusion's
+//!   per-type group tables ([`hash_table`]).
+//!
+//! Each input partition fills its own table, then the tables merge in
+//! parallel, each worker owning a disjoint share of the keys: interleaved
+//! blocks of slots, buckets, or hash partitions. Aggregate states are shared
+//! by all three ([`group_states`]). The operator ([`exec`]) is chosen by a
+//! planner rule ([`rule`]); other plans keep DataFusion's hash aggregation.
 
 pub mod dense_keys;
 pub mod dense_table;
 pub mod exec;
+pub mod fixed_keys;
+pub mod fixed_table;
 pub mod group_states;
 pub mod hash_table;
 pub mod merge;

@@ -4,14 +4,16 @@
 //! one. Where every aggregate has a groups accumulator, the pair becomes one
 //! `StrataAggregateExec`:
 //! - with the dense method when the single key is 8 or 16 bits wide;
-//! - with the hash method when some aggregate has in-place states (the
-//!   `uniq` family), whose merge DataFusion would serialize, and the input
-//!   is not sorted on the keys.
+//! - otherwise, when the input is not sorted on the keys, with the packed
+//!   method when the keys fit in 128 bits;
+//! - and with the hash method when they do not but some aggregate has
+//!   in-place states (the `uniq` family), whose merge DataFusion would
+//!   serialize.
 //!
 //! Everything else keeps DataFusion's hash aggregation, which `EXPLAIN`
-//! shows as `AggregateExec`: for count, sum, min and max its partial and
-//! final stages already merge in parallel by hash partition, and it streams
-//! sorted input.
+//! shows as `AggregateExec`: for string keys with count, sum, min and max its
+//! partial and final stages already merge in parallel by hash partition, and
+//! it streams sorted input, holding one group at a time.
 
 use std::sync::Arc;
 
@@ -22,12 +24,13 @@ use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::aggregates::{AggregateExec, AggregateMode};
 
-use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::physical_plan::InputOrderMode;
 use strata_functions::aggregate::native::native_groups;
 
 use super::dense_keys::DenseKeys;
 use super::exec::{Method, StrataAggregateExec};
+use super::fixed_keys::FixedKeys;
 
 #[derive(Debug, Default)]
 pub struct ChooseAggregation;
@@ -85,33 +88,37 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
     }
     let input_schema = partial.input_schema();
     let keys = group_by.expr().to_vec();
-    let method = match keys.as_slice() {
-        [(key, _)] => DenseKeys::for_type(&key.data_type(&input_schema)?).map(Method::Dense),
+    let fields = keys
+        .iter()
+        .map(|(expr, name)| {
+            Ok(Field::new(
+                name,
+                expr.data_type(&input_schema)?,
+                expr.nullable(&input_schema)?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Sorted input keeps DataFusion's streaming aggregation, which holds one
+    // group at a time.
+    let unordered = *partial.input_order_mode() == InputOrderMode::Linear;
+    let native = partial
+        .aggr_expr()
+        .iter()
+        .any(|a| native_groups(a.fun()).is_some());
+    let types: Vec<(DataType, bool)> = fields
+        .iter()
+        .map(|f| (f.data_type().clone(), f.is_nullable()))
+        .collect();
+    let dense = match types.as_slice() {
+        [(data_type, _)] => DenseKeys::for_type(data_type),
         _ => None,
     };
-    let method = match method {
-        Some(dense) => dense,
-        // Sorted input keeps DataFusion's streaming aggregation, which
-        // holds one group at a time.
-        None if *partial.input_order_mode() == InputOrderMode::Linear
-            && partial
-                .aggr_expr()
-                .iter()
-                .any(|a| native_groups(a.fun()).is_some()) =>
-        {
-            let fields = keys
-                .iter()
-                .map(|(expr, name)| {
-                    Ok(Field::new(
-                        name,
-                        expr.data_type(&input_schema)?,
-                        expr.nullable(&input_schema)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            Method::Hash(Arc::new(Schema::new(fields)))
-        }
-        None => return Ok(None),
+    let method = match (dense, FixedKeys::for_types(&types)) {
+        (Some(dense), _) => Method::Dense(dense),
+        _ if !unordered => return Ok(None),
+        (None, Some(fixed)) => Method::Fixed(fixed),
+        (None, None) if native => Method::Hash(Arc::new(Schema::new(fields))),
+        (None, None) => return Ok(None),
     };
     Ok(Some(Arc::new(StrataAggregateExec::new(
         Arc::clone(partial.input()),
