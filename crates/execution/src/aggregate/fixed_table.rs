@@ -43,9 +43,6 @@ pub const MAX_GROUPS: usize = EMPTY as usize;
 /// How many rows ahead an insert prefetches its cell: enough to cover a
 /// cache miss with the work of the rows between.
 const PREFETCH_DISTANCE: usize = 8;
-/// Cells below this many bytes stay in the core's caches, where a prefetch
-/// only costs an instruction per row.
-const PREFETCH_MIN_BYTES: usize = 1 << 20;
 
 /// Packed to 4-byte alignment: 12 bytes for a 64-bit word rather than 16,
 /// 20 for a 128-bit one rather than 32, so more cells share a cache line.
@@ -84,14 +81,16 @@ impl<W: PackedWord> Cells<W> {
     /// The group of `word`, which becomes `new_group` if it is not here yet.
     #[inline(always)]
     fn find_or_insert(&mut self, word: W, hash: u64, new_group: u32) -> u32 {
-        if 4 * (self.len + 1) > 3 * self.cells.len() {
-            self.grow();
-        }
         let mask = self.cells.len() - 1;
         let mut index = hash as usize & mask;
         loop {
             let cell = &mut self.cells[index];
             if cell.group == EMPTY {
+                // The load check sits here, not before the probe, so a hit
+                // pays nothing for it.
+                if 4 * (self.len + 1) > 3 * (mask + 1) {
+                    return self.grow_and_insert(word, hash, new_group);
+                }
                 *cell = Cell {
                     word,
                     group: new_group,
@@ -108,6 +107,11 @@ impl<W: PackedWord> Cells<W> {
 
     #[cold]
     #[inline(never)]
+    fn grow_and_insert(&mut self, word: W, hash: u64, new_group: u32) -> u32 {
+        self.grow();
+        self.find_or_insert(word, hash, new_group)
+    }
+
     fn grow(&mut self) {
         let old = std::mem::replace(self, Cells::with_capacity(self.cells.len() * 2));
         for cell in old.occupied() {
@@ -172,15 +176,6 @@ impl<W: PackedWord> WordIndex<W> {
         self.levels.len() == BUCKETS
     }
 
-    #[inline]
-    fn cells_for(&mut self, hash: u64) -> &mut Cells<W> {
-        if self.levels.len() == 1 {
-            &mut self.levels[0]
-        } else {
-            &mut self.levels[bucket_of(hash)]
-        }
-    }
-
     /// Writes the group of each word into `groups` (cleared first), adding
     /// groups for new words.
     fn intern(&mut self, words: &[W], groups: &mut Vec<usize>) -> Result<()> {
@@ -188,24 +183,39 @@ impl<W: PackedWord> WordIndex<W> {
             return resources_err!("a GROUP BY table holds at most {MAX_GROUPS} groups per thread");
         }
         groups.clear();
-        groups.reserve(words.len());
-        let hashes: Vec<u64> = words.iter().map(|w| w.hash()).collect();
-        let prefetch = self.bytes() >= PREFETCH_MIN_BYTES;
-        for (row, (&word, &hash)) in words.iter().zip(&hashes).enumerate() {
-            if prefetch && let Some(&ahead) = hashes.get(row + PREFETCH_DISTANCE) {
-                self.cells_for(ahead).prefetch(ahead);
+        groups.resize(words.len(), 0);
+        if self.is_two_level() {
+            let hashes: Vec<u64> = words.iter().map(|w| w.hash()).collect();
+            for (row, (&word, &hash)) in words.iter().zip(&hashes).enumerate() {
+                if let Some(&ahead) = hashes.get(row + PREFETCH_DISTANCE) {
+                    self.levels[bucket_of(ahead)].prefetch(ahead);
+                }
+                let cells = &mut self.levels[bucket_of(hash)];
+                groups[row] = Self::number(cells, &mut self.groups, word, hash);
             }
-            let new_group = self.groups as u32;
-            let group = self.cells_for(hash).find_or_insert(word, hash, new_group);
-            if group == new_group {
-                self.groups += 1;
+        } else {
+            // A one-level table has fewer than TWO_LEVEL_THRESHOLD groups,
+            // small enough to stay in the core's caches without prefetching.
+            let cells = &mut self.levels[0];
+            for (group, &word) in groups.iter_mut().zip(words) {
+                *group = Self::number(cells, &mut self.groups, word, word.hash());
             }
-            groups.push(group as usize);
         }
         if !self.is_two_level() && self.groups >= TWO_LEVEL_THRESHOLD {
             self.split();
         }
         Ok(())
+    }
+
+    /// The group of `word` in `cells`, numbering it next if it is new.
+    #[inline(always)]
+    fn number(cells: &mut Cells<W>, groups: &mut usize, word: W, hash: u64) -> usize {
+        let new_group = *groups as u32;
+        let group = cells.find_or_insert(word, hash, new_group);
+        if group == new_group {
+            *groups += 1;
+        }
+        group as usize
     }
 
     /// Cells that hold `keys` without growing.
