@@ -501,8 +501,13 @@ impl<S: DistinctState> NativeGroups for UniqGroups<S> {
         assert_eq!(targets.len(), sources.len(), "one target per source group");
         self.grow(total_groups);
         for (&target, &source) in targets.iter().zip(sources) {
+            let source_bytes = other.states[source].heap_bytes();
             let delta = self.states[target].merge(&mut other.states[source]);
             self.bytes = self.bytes.saturating_add_signed(delta);
+            // The merge may have swapped the target's old state into the
+            // source; freeing it now keeps the merge's peak at the inputs'.
+            other.states[source] = S::default();
+            other.bytes = other.bytes - source_bytes + other.states[source].heap_bytes();
         }
         Ok(())
     }
