@@ -132,6 +132,12 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "1 forbids writes and setting changes, 2 forbids writes only",
     },
     SettingDef {
+        name: "strata_group_by_operators",
+        kind: SettingKind::Bool,
+        default: "1",
+        description: "0 leaves every GROUP BY to DataFusion's AggregateExec instead of Strata's dense, packed-key and hash operators, to compare the two",
+    },
+    SettingDef {
         name: "union_default_mode",
         kind: SettingKind::Enum(SET_MODES),
         default: "",

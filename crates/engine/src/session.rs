@@ -244,10 +244,15 @@ impl Engine {
         let runtime = RuntimeEnvBuilder::new()
             .with_memory_pool(pool)
             .build_arc()?;
-        Ok(SessionStateBuilder::new_from_existing(self.base.clone())
+        let mut builder = SessionStateBuilder::new_from_existing(self.base.clone())
             .with_config(config)
-            .with_runtime_env(runtime)
-            .build())
+            .with_runtime_env(runtime);
+        if !settings.get_bool("strata_group_by_operators") {
+            builder = builder.with_physical_optimizer_rules(
+                datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules,
+            );
+        }
+        Ok(builder.build())
     }
 
     pub fn new_session(self: &Arc<Self>) -> Session {

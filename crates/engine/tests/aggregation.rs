@@ -195,7 +195,7 @@ async fn packed_and_hash_methods_handle_wide_and_composite_keys() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unsupported_shapes_fall_back_to_hash_aggregation() {
+async fn unsupported_shapes_and_the_off_setting_fall_back_to_hash_aggregation() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
     for sql in [
@@ -205,6 +205,8 @@ async fn unsupported_shapes_fall_back_to_hash_aggregation() {
         "SELECT toString(number % 10) AS a, count() FROM numbers(100) GROUP BY a",
         "SELECT number AS k, count() FROM numbers(100) GROUP BY k",
         "SELECT number % 10 AS k, groupArray(number) FROM numbers(100) GROUP BY k",
+        // The setting that turns Strata's operators off, for comparisons.
+        "SELECT number % 10 AS k, count() FROM numbers_mt(100) GROUP BY k SETTINGS strata_group_by_operators = 0",
     ] {
         let explained = plan(&mut session, sql).await;
         assert!(

@@ -41,10 +41,7 @@ impl DenseTable {
     pub fn new(keys: DenseKeys, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
         Ok(DenseTable {
             keys,
-            accumulators: aggregates
-                .iter()
-                .map(|a| GroupStates::new(a))
-                .collect::<Result<_>>()?,
+            accumulators: GroupStates::for_each(aggregates)?,
             occupied: vec![false; keys.slots()],
             slots: Vec::new(),
         })
@@ -74,10 +71,7 @@ impl DenseTable {
 
     /// Bytes the states hold, for the memory reservation.
     pub fn size(&self) -> usize {
-        self.accumulators
-            .iter()
-            .map(GroupStates::size)
-            .sum::<usize>()
+        GroupStates::total_size(&self.accumulators)
             + self.occupied.capacity()
             + self.slots.capacity() * size_of::<usize>()
     }

@@ -263,10 +263,7 @@ impl<W: PackedWord> FixedTable<W> {
         Ok(FixedTable {
             keys,
             index: WordIndex::new(),
-            accumulators: aggregates
-                .iter()
-                .map(|a| GroupStates::new(a))
-                .collect::<Result<_>>()?,
+            accumulators: GroupStates::for_each(aggregates)?,
             words: Vec::new(),
             groups: Vec::new(),
         })
@@ -294,11 +291,7 @@ impl<W: PackedWord> FixedTable<W> {
     /// Bytes the cells and states hold, for the memory reservation.
     pub fn size(&self) -> usize {
         self.index.bytes()
-            + self
-                .accumulators
-                .iter()
-                .map(GroupStates::size)
-                .sum::<usize>()
+            + GroupStates::total_size(&self.accumulators)
             + self.words.capacity() * size_of::<W>()
             + self.groups.capacity() * size_of::<usize>()
     }

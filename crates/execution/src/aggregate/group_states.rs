@@ -33,6 +33,15 @@ impl GroupStates {
         })
     }
 
+    /// One table's states: one per aggregate, in order.
+    pub fn for_each(aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Vec<Self>> {
+        aggregates.iter().map(|a| GroupStates::new(a)).collect()
+    }
+
+    pub fn total_size(states: &[GroupStates]) -> usize {
+        states.iter().map(GroupStates::size).sum()
+    }
+
     pub fn groups(&mut self) -> &mut dyn GroupsAccumulator {
         match self {
             GroupStates::DataFusion(a) => a.as_mut(),

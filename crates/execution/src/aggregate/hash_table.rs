@@ -38,10 +38,7 @@ impl HashTable {
     pub fn new(key_schema: &SchemaRef, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
         Ok(HashTable {
             group_values: new_group_values(Arc::clone(key_schema), &GroupOrdering::None)?,
-            accumulators: aggregates
-                .iter()
-                .map(|a| GroupStates::new(a))
-                .collect::<Result<_>>()?,
+            accumulators: GroupStates::for_each(aggregates)?,
             groups: Vec::new(),
         })
     }
@@ -68,11 +65,7 @@ impl HashTable {
     /// Bytes the keys and states hold, for the memory reservation.
     pub fn size(&self) -> usize {
         self.group_values.size()
-            + self
-                .accumulators
-                .iter()
-                .map(GroupStates::size)
-                .sum::<usize>()
+            + GroupStates::total_size(&self.accumulators)
             + self.groups.capacity() * size_of::<usize>()
     }
 
