@@ -1,0 +1,89 @@
+//! Parts: a sorted run of rows, written once into its own directory and
+//! never changed; merges and mutations write new parts.
+//!
+//! A part's directory holds, in ClickHouse's names where a file has one:
+//! - `columns.txt`: each column's name and ClickHouse type, so a part reads
+//!   back without the table's metadata (and after the table's columns change);
+//! - `count.txt`: the number of rows;
+//! - `<column>.bin`: one compressed block per granule of the column;
+//! - `<column>.mrk2`: a mark per granule, the block's offset and row count;
+//! - `primary.idx`: the sorting key's values at the first row of each granule;
+//! - `checksums.txt`: the size and xxHash64 of every other file.
+//!
+//! Parts are written under a `tmp_` name, synced, and renamed into place, so
+//! a crash leaves either no part or a whole one; `tmp_` leftovers are removed
+//! when the table is opened.
+
+pub mod array_bytes;
+pub mod name;
+pub mod reader;
+pub mod writer;
+
+/// Prefix of a part directory still being written.
+pub const TEMPORARY_PREFIX: &str = "tmp_";
+/// Rows per granule unless the table says otherwise, as in ClickHouse.
+pub const DEFAULT_GRANULARITY: usize = 8192;
+
+const COLUMNS_FILE: &str = "columns.txt";
+const COUNT_FILE: &str = "count.txt";
+const CHECKSUMS_FILE: &str = "checksums.txt";
+const PRIMARY_INDEX_FILE: &str = "primary.idx";
+const DATA_SUFFIX: &str = ".bin";
+const MARKS_SUFFIX: &str = ".mrk2";
+/// Bytes of one mark: the block's offset and the granule's rows, u64 each.
+const MARK_BYTES: usize = 16;
+
+/// A column name as a file name: bytes other than ASCII letters, digits and
+/// `_` are written `%XX`, so every name maps to one safe file name.
+pub fn escape_file_name(column: &str) -> String {
+    let mut escaped = String::with_capacity(column.len());
+    for byte in column.bytes() {
+        if byte.is_ascii_alphanumeric() || byte == b'_' {
+            escaped.push(byte as char);
+        } else {
+            escaped.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    escaped
+}
+
+/// `name` with tabs, newlines and backslashes escaped, for one-line text files.
+fn escape_line(name: &str) -> String {
+    name.replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+}
+
+fn unescape_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_column_names_become_safe_file_names() {
+        assert_eq!(escape_file_name("plain_Name1"), "plain_Name1");
+        assert_eq!(escape_file_name("a.b/c d"), "a%2Eb%2Fc%20d");
+        assert_eq!(escape_file_name("é"), "%C3%A9");
+        for name in ["tab\there", "new\nline", "back\\slash", "plain"] {
+            assert_eq!(unescape_line(&escape_line(name)), name);
+            assert!(!escape_line(name).contains(['\t', '\n']));
+        }
+    }
+}

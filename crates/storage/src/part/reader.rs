@@ -1,0 +1,258 @@
+//! Opens a written part and reads its columns granule by granule.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, make_array};
+use datafusion::arrow::compute::concat;
+use datafusion::arrow::datatypes::{DataType, Field};
+use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::types::parse_clickhouse_type;
+use twox_hash::XxHash64;
+
+use super::name::PartName;
+use super::{
+    CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARK_BYTES, MARKS_SUFFIX,
+    PRIMARY_INDEX_FILE, array_bytes, escape_file_name, unescape_line,
+};
+use crate::compression::read_block;
+
+/// A granule's place in a column's data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    pub offset: u64,
+    pub rows: u64,
+}
+
+/// A part on disk, with the metadata every read needs.
+#[derive(Debug)]
+pub struct Part {
+    pub name: PartName,
+    pub dir: PathBuf,
+    pub rows: u64,
+    /// The columns the part was written with, in order.
+    pub columns: Vec<Field>,
+    /// Size and xxHash64 of every file but `checksums.txt`, by file name.
+    pub files: BTreeMap<String, (u64, u64)>,
+    /// Rows of each granule.
+    pub granules: Vec<u64>,
+}
+
+impl Part {
+    /// Opens the part in `dir`: its name, columns and row count, and checks
+    /// that every file it lists is there with the size it lists.
+    pub fn open(dir: &Path) -> Result<Part> {
+        let file_name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| corrupted(dir, "the part directory has no name"))?;
+        let name = PartName::parse(file_name)?;
+        let listing = read_text(dir, CHECKSUMS_FILE)?;
+        let mut files = BTreeMap::new();
+        for line in listing.lines() {
+            let mut fields = line.split('\t');
+            let (Some(file), Some(bytes), Some(hash), None) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                return Err(corrupted(dir, &format!("bad checksums line {line:?}")));
+            };
+            let bytes: u64 = bytes
+                .parse()
+                .map_err(|_| corrupted(dir, &format!("bad size in {line:?}")))?;
+            let hash = u64::from_str_radix(hash, 16)
+                .map_err(|_| corrupted(dir, &format!("bad checksum in {line:?}")))?;
+            let actual = fs::metadata(dir.join(file)).map_err(|_| {
+                StrataError::new(
+                    ErrorCode::NO_FILE_IN_DATA_PART,
+                    format!("No file {file} in data part {}", dir.display()),
+                )
+            })?;
+            if actual.len() != bytes {
+                return Err(corrupted(
+                    dir,
+                    &format!("{file} has {} bytes, {bytes} expected", actual.len()),
+                ));
+            }
+            files.insert(file.to_string(), (bytes, hash));
+        }
+        let rows: u64 = read_text(dir, COUNT_FILE)?
+            .trim()
+            .parse()
+            .map_err(|_| corrupted(dir, "count.txt is not a number"))?;
+        let mut columns = Vec::new();
+        for line in read_text(dir, COLUMNS_FILE)?.lines() {
+            let Some((column, type_name)) = line.split_once('\t') else {
+                return Err(corrupted(dir, &format!("bad columns line {line:?}")));
+            };
+            let parsed = parse_clickhouse_type(type_name)?;
+            columns.push(Field::new(
+                unescape_line(column),
+                parsed.data_type,
+                parsed.nullable,
+            ));
+        }
+        let mut part = Part {
+            name,
+            dir: dir.to_path_buf(),
+            rows,
+            columns,
+            files,
+            granules: Vec::new(),
+        };
+        if let Some(first) = part.columns.first() {
+            part.granules = part.marks(first.name())?.iter().map(|m| m.rows).collect();
+        }
+        if part.granules.iter().sum::<u64>() != rows {
+            return Err(corrupted(dir, "the granules do not add up to count.txt"));
+        }
+        Ok(part)
+    }
+
+    /// Bytes of all the part's files.
+    pub fn bytes_on_disk(&self) -> u64 {
+        let listing = fs::metadata(self.dir.join(CHECKSUMS_FILE)).map_or(0, |m| m.len());
+        self.files.values().map(|(bytes, _)| bytes).sum::<u64>() + listing
+    }
+
+    pub fn column(&self, name: &str) -> Option<&Field> {
+        self.columns.iter().find(|f| f.name() == name)
+    }
+
+    /// The marks of `column`, one per granule.
+    pub fn marks(&self, column: &str) -> Result<Vec<Mark>> {
+        let bytes = self.read_file(&format!("{}{MARKS_SUFFIX}", escape_file_name(column)))?;
+        if bytes.len() % MARK_BYTES != 0 {
+            return Err(corrupted(
+                &self.dir,
+                &format!("marks of {column} are cut short"),
+            ));
+        }
+        Ok(bytes
+            .chunks_exact(MARK_BYTES)
+            .map(|mark| Mark {
+                offset: u64::from_le_bytes(mark[..8].try_into().expect("8 bytes")),
+                rows: u64::from_le_bytes(mark[8..].try_into().expect("8 bytes")),
+            })
+            .collect())
+    }
+
+    /// Rows of granules `granules` of `column`, as one array.
+    pub fn read_column(&self, column: &str, granules: Range<usize>) -> Result<ArrayRef> {
+        let field = self.column(column).ok_or_else(|| {
+            StrataError::new(
+                ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
+                format!("There is no column {column} in part {}", self.name),
+            )
+        })?;
+        let marks = self.marks(column)?;
+        assert!(
+            granules.end <= marks.len(),
+            "granules {granules:?} of a part with {}",
+            marks.len()
+        );
+        if granules.is_empty() {
+            return Ok(datafusion::arrow::array::new_empty_array(field.data_type()));
+        }
+        let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(column));
+        let path = self.dir.join(&file_name);
+        let file_size = self.files.get(&file_name).map_or(0, |(bytes, _)| *bytes);
+        let start = marks[granules.start].offset;
+        let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
+        let mut bytes = vec![0u8; end.saturating_sub(start) as usize];
+        let mut file = File::open(&path).map_err(|e| read_error(&path, e))?;
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|e| read_error(&path, e))?;
+        let mut arrays = Vec::with_capacity(granules.len());
+        let mut rest = bytes.as_slice();
+        for mark in &marks[granules] {
+            let (block, used) = read_block(rest)?;
+            rest = &rest[used..];
+            let mut encoded = block.as_slice();
+            let array = make_array(array_bytes::decode(field.data_type(), &mut encoded)?);
+            if array.len() as u64 != mark.rows {
+                return Err(corrupted(
+                    &self.dir,
+                    &format!("a granule of {column} has the wrong row count"),
+                ));
+            }
+            arrays.push(array);
+        }
+        single(arrays)
+    }
+
+    /// The primary key's values at the first row of each granule, one array
+    /// per key column of types `key_types`.
+    pub fn primary_index(&self, key_types: &[DataType]) -> Result<Vec<ArrayRef>> {
+        let bytes = self.read_file(PRIMARY_INDEX_FILE)?;
+        let mut rest = bytes.as_slice();
+        key_types
+            .iter()
+            .map(|data_type| {
+                let (block, used) = read_block(rest)?;
+                rest = &rest[used..];
+                let mut encoded = block.as_slice();
+                Ok(make_array(array_bytes::decode(data_type, &mut encoded)?))
+            })
+            .collect()
+    }
+
+    /// Reads every file and compares its checksum (CHECK TABLE).
+    pub fn verify_checksums(&self) -> Result<()> {
+        for (file, (_, expected)) in &self.files {
+            let actual = XxHash64::oneshot(0, &self.read_file(file)?);
+            if actual != *expected {
+                return Err(StrataError::new(
+                    ErrorCode::CHECKSUM_DOESNT_MATCH,
+                    format!("Checksum doesn't match for {file} in part {}", self.name),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn read_file(&self, name: &str) -> Result<Vec<u8>> {
+        let path = self.dir.join(name);
+        fs::read(&path).map_err(|e| read_error(&path, e))
+    }
+}
+
+fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {
+    if arrays.len() == 1 {
+        return Ok(arrays.pop().expect("one array"));
+    }
+    let refs: Vec<&dyn datafusion::arrow::array::Array> = arrays.iter().map(Arc::as_ref).collect();
+    concat(&refs).map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))
+}
+
+fn read_text(dir: &Path, name: &str) -> Result<String> {
+    let path = dir.join(name);
+    fs::read_to_string(&path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            StrataError::new(
+                ErrorCode::NO_FILE_IN_DATA_PART,
+                format!("No file {name} in data part {}", dir.display()),
+            )
+        } else {
+            read_error(&path, e)
+        }
+    })
+}
+
+fn read_error(path: &Path, error: std::io::Error) -> StrataError {
+    StrataError::new(
+        ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
+        format!("Cannot read {}: {error}", path.display()),
+    )
+}
+
+fn corrupted(dir: &Path, what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::CORRUPTED_DATA,
+        format!("Corrupted data part {}: {what}", dir.display()),
+    )
+}

@@ -1,0 +1,251 @@
+//! Writes one part from rows already sorted by the table's sorting key.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::hash::Hasher;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use datafusion::arrow::compute::{cast, take};
+use datafusion::arrow::datatypes::{Field, Schema};
+use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
+use twox_hash::XxHash64;
+
+use super::name::PartName;
+use super::{
+    CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARKS_SUFFIX, PRIMARY_INDEX_FILE,
+    TEMPORARY_PREFIX, array_bytes, escape_file_name, escape_line,
+};
+use crate::compression::{Codec, write_block};
+
+/// What a part's writer needs to know about the table.
+pub struct PartLayout<'a> {
+    /// Each column's codec, in the batch's column order.
+    pub codecs: &'a [Codec],
+    /// Batch columns of the primary key, a prefix of the sorting key.
+    pub primary_key: &'a [usize],
+    /// Rows per granule.
+    pub granularity: usize,
+}
+
+/// Sizes of one written column, for `system.parts_columns`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ColumnSizes {
+    pub compressed: u64,
+    pub uncompressed: u64,
+    /// Data and marks files together.
+    pub on_disk: u64,
+}
+
+/// Writes `batch` as part `name` under `table_dir` and returns the sizes of
+/// each column. The part appears under its name only once it is complete
+/// and synced.
+pub fn write_part(
+    table_dir: &Path,
+    name: &PartName,
+    batch: &RecordBatch,
+    layout: &PartLayout,
+) -> Result<Vec<ColumnSizes>> {
+    assert!(layout.granularity > 0, "a granule has at least one row");
+    assert_eq!(
+        layout.codecs.len(),
+        batch.num_columns(),
+        "one codec per column"
+    );
+    let final_dir = table_dir.join(name.to_string());
+    if final_dir.exists() {
+        return Err(StrataError::new(
+            ErrorCode::DIRECTORY_ALREADY_EXISTS,
+            format!("Part directory {} already exists", final_dir.display()),
+        ));
+    }
+    let batch = &canonical(batch)?;
+    let temporary = table_dir.join(format!("{TEMPORARY_PREFIX}insert_{name}"));
+    if temporary.exists() {
+        fs::remove_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
+    }
+    fs::create_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
+    let result = write_files(&temporary, batch, layout);
+    let sizes = match result {
+        Ok(sizes) => sizes,
+        Err(error) => {
+            // Best effort: a leftover is removed when the table opens anyway.
+            let _ = fs::remove_dir_all(&temporary);
+            return Err(error);
+        }
+    };
+    fs::rename(&temporary, &final_dir).map_err(|e| io_error(&final_dir, e))?;
+    sync_directory(table_dir)?;
+    Ok(sizes)
+}
+
+/// `batch` with each column in the Arrow type its ClickHouse type reads back
+/// as (a dictionary as plain strings, a Date64 as Date32), so a part's
+/// `columns.txt` alone says how to decode its files.
+fn canonical(batch: &RecordBatch) -> Result<RecordBatch> {
+    let schema = batch.schema();
+    let mut fields = Vec::with_capacity(batch.num_columns());
+    let mut columns = Vec::with_capacity(batch.num_columns());
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        let read_as = parse_clickhouse_type(&clickhouse_type_name(
+            field.data_type(),
+            field.is_nullable(),
+        ))?;
+        if &read_as.data_type == field.data_type() {
+            fields.push(field.as_ref().clone());
+            columns.push(Arc::clone(column));
+        } else {
+            fields.push(Field::new(
+                field.name(),
+                read_as.data_type.clone(),
+                read_as.nullable,
+            ));
+            columns.push(cast(column, &read_as.data_type)?);
+        }
+    }
+    Ok(RecordBatch::try_new(
+        Arc::new(Schema::new(fields)),
+        columns,
+    )?)
+}
+
+fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<Vec<ColumnSizes>> {
+    let rows = batch.num_rows();
+    let granule_starts: Vec<usize> = (0..rows).step_by(layout.granularity).collect();
+    let mut checksums = BTreeMap::new();
+    let mut sizes = Vec::with_capacity(batch.num_columns());
+    let mut encoded = Vec::new();
+    let mut block = Vec::new();
+    for ((field, column), &codec) in batch
+        .schema()
+        .fields()
+        .iter()
+        .zip(batch.columns())
+        .zip(layout.codecs)
+    {
+        let file_name = escape_file_name(field.name());
+        let mut data = HashedFile::create(dir, &format!("{file_name}{DATA_SUFFIX}"))?;
+        let mut marks = HashedFile::create(dir, &format!("{file_name}{MARKS_SUFFIX}"))?;
+        let mut column_sizes = ColumnSizes::default();
+        for &start in &granule_starts {
+            let granule_rows = layout.granularity.min(rows - start);
+            encoded.clear();
+            array_bytes::encode(&column.slice(start, granule_rows).to_data(), &mut encoded);
+            block.clear();
+            write_block(codec, &encoded, &mut block)?;
+            marks.write(&data.bytes.to_le_bytes())?;
+            marks.write(&(granule_rows as u64).to_le_bytes())?;
+            data.write(&block)?;
+            column_sizes.uncompressed += encoded.len() as u64;
+        }
+        column_sizes.compressed = data.bytes;
+        column_sizes.on_disk = data.bytes + marks.bytes;
+        data.finish(&mut checksums)?;
+        marks.finish(&mut checksums)?;
+        sizes.push(column_sizes);
+    }
+
+    let mut index = HashedFile::create(dir, PRIMARY_INDEX_FILE)?;
+    let starts = UInt64Array::from_iter_values(granule_starts.iter().map(|&s| s as u64));
+    for &key in layout.primary_key {
+        let firsts = take(batch.column(key).as_ref(), &starts, None)?;
+        encoded.clear();
+        array_bytes::encode(&firsts.to_data(), &mut encoded);
+        block.clear();
+        write_block(Codec::Lz4, &encoded, &mut block)?;
+        index.write(&block)?;
+    }
+    index.finish(&mut checksums)?;
+
+    let mut columns = String::new();
+    for field in batch.schema().fields() {
+        columns.push_str(&format!(
+            "{}\t{}\n",
+            escape_line(field.name()),
+            clickhouse_type_name(field.data_type(), field.is_nullable())
+        ));
+    }
+    let mut columns_file = HashedFile::create(dir, COLUMNS_FILE)?;
+    columns_file.write(columns.as_bytes())?;
+    columns_file.finish(&mut checksums)?;
+
+    let mut count = HashedFile::create(dir, COUNT_FILE)?;
+    count.write(rows.to_string().as_bytes())?;
+    count.finish(&mut checksums)?;
+
+    let mut listing = String::new();
+    for (file, (bytes, hash)) in &checksums {
+        listing.push_str(&format!("{file}\t{bytes}\t{hash:016x}\n"));
+    }
+    let mut checksums_file = HashedFile::create(dir, CHECKSUMS_FILE)?;
+    checksums_file.write(listing.as_bytes())?;
+    checksums_file.finish(&mut BTreeMap::new())?;
+    Ok(sizes)
+}
+
+/// A file being written, with its size and running checksum.
+struct HashedFile {
+    path: PathBuf,
+    name: String,
+    out: BufWriter<File>,
+    hasher: XxHash64,
+    bytes: u64,
+}
+
+impl HashedFile {
+    fn create(dir: &Path, name: &str) -> Result<Self> {
+        let path = dir.join(name);
+        let file = File::create(&path).map_err(|e| io_error(&path, e))?;
+        Ok(HashedFile {
+            path,
+            name: name.to_string(),
+            out: BufWriter::with_capacity(1 << 20, file),
+            hasher: XxHash64::with_seed(0),
+            bytes: 0,
+        })
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| io_error(&self.path, e))?;
+        self.hasher.write(bytes);
+        self.bytes += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Flushes and syncs the file and records its size and checksum.
+    fn finish(self, checksums: &mut BTreeMap<String, (u64, u64)>) -> Result<()> {
+        let file = self
+            .out
+            .into_inner()
+            .map_err(|e| io_error(&self.path, e.into_error()))?;
+        file.sync_all().map_err(|e| {
+            StrataError::new(
+                ErrorCode::CANNOT_FSYNC,
+                format!("Cannot fsync {}: {e}", self.path.display()),
+            )
+        })?;
+        checksums.insert(self.name, (self.bytes, self.hasher.finish()));
+        Ok(())
+    }
+}
+
+fn sync_directory(dir: &Path) -> Result<()> {
+    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| {
+        StrataError::new(
+            ErrorCode::CANNOT_FSYNC,
+            format!("Cannot fsync directory {}: {e}", dir.display()),
+        )
+    })
+}
+
+pub(crate) fn io_error(path: &Path, error: std::io::Error) -> StrataError {
+    StrataError::new(
+        ErrorCode::CANNOT_WRITE_TO_FILE_DESCRIPTOR,
+        format!("Cannot write {}: {error}", path.display()),
+    )
+}

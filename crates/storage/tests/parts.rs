@@ -1,0 +1,188 @@
+//! Parts written and read back: every type, granule ranges, the primary
+//! index, sizes, and damage reported as errors.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, BooleanArray, Date32Array, Decimal128Array, DictionaryArray,
+    FixedSizeBinaryArray, Float64Array, Int64Array, ListArray, RecordBatch, StringArray,
+    TimestampSecondArray, UInt8Array,
+};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
+use strata_common::error::ErrorCode;
+use strata_storage::compression::Codec;
+use strata_storage::part::name::PartName;
+use strata_storage::part::reader::Part;
+use strata_storage::part::writer::{PartLayout, write_part};
+
+const ROWS: usize = 20_000;
+
+fn sample() -> RecordBatch {
+    let n = ROWS as i64;
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(Int64Array::from_iter_values(0..n)),
+        Arc::new(StringArray::from_iter_values((0..n).map(|i| i.to_string()))),
+        Arc::new(UInt8Array::from_iter(
+            (0..n).map(|i| (i % 5 != 0).then_some(i as u8)),
+        )),
+        Arc::new(Float64Array::from_iter_values(
+            (0..n).map(|i| i as f64 / 3.0),
+        )),
+        Arc::new(Date32Array::from_iter_values(
+            (0..n).map(|i| (i / 1000) as i32),
+        )),
+        Arc::new(TimestampSecondArray::from_iter_values(0..n).with_timezone("UTC")),
+        Arc::new(
+            Decimal128Array::from_iter_values((0..n).map(i128::from))
+                .with_precision_and_scale(18, 2)
+                .unwrap(),
+        ),
+        Arc::new(BooleanArray::from_iter((0..n).map(|i| Some(i % 3 == 0)))),
+        Arc::new(
+            FixedSizeBinaryArray::try_from_iter((0..n).map(|i| (i as u32).to_le_bytes())).unwrap(),
+        ),
+        Arc::new(
+            (0..n)
+                .map(|i| ["red", "green", "blue"][(i % 3) as usize])
+                .collect::<DictionaryArray<Int32Type>>(),
+        ),
+        Arc::new(ListArray::from_iter_primitive::<Int64Type, _, _>(
+            (0..n).map(|i| Some((0..i % 4).map(Some).collect::<Vec<_>>())),
+        )),
+    ];
+    let fields: Vec<Field> = [
+        "A", "S", "maybe", "f", "d", "t", "dec", "b", "fixed", "color", "list",
+    ]
+    .iter()
+    .zip(&columns)
+    .map(|(name, c)| Field::new(*name, c.data_type().clone(), c.null_count() > 0))
+    .collect();
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).unwrap()
+}
+
+fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
+    let name = PartName::inserted("all", 1);
+    let codecs = vec![codec; batch.num_columns()];
+    write_part(
+        dir,
+        &name,
+        batch,
+        &PartLayout {
+            codecs: &codecs,
+            primary_key: &[0],
+            granularity: 8192,
+        },
+    )
+    .unwrap();
+    Part::open(&dir.join(name.to_string())).unwrap()
+}
+
+#[test]
+fn every_column_reads_back_whole_and_by_granule() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = sample();
+    let part = write(dir.path(), &batch, Codec::Lz4);
+    assert_eq!(part.rows, ROWS as u64);
+    assert_eq!(part.granules, [8192, 8192, 3616]);
+    assert_eq!(part.columns.len(), batch.num_columns());
+    part.verify_checksums().unwrap();
+    for (index, field) in batch.schema().fields().iter().enumerate() {
+        // A dictionary reads back as the plain strings of LowCardinality(String).
+        let read_as = part.column(field.name()).unwrap().data_type();
+        assert_eq!(
+            read_as == field.data_type(),
+            field.name() != "color",
+            "{read_as} for {field}"
+        );
+        let expected = cast(batch.column(index), read_as).unwrap();
+        let whole = part.read_column(field.name(), 0..3).unwrap();
+        assert_eq!(whole.as_ref(), expected.as_ref(), "{}", field.name());
+        let middle = part.read_column(field.name(), 1..2).unwrap();
+        assert_eq!(
+            middle.as_ref(),
+            expected.slice(8192, 8192).as_ref(),
+            "{}",
+            field.name()
+        );
+    }
+    let index = part.primary_index(&[DataType::Int64]).unwrap();
+    assert_eq!(
+        index[0].as_ref(),
+        &Int64Array::from(vec![0, 8192, 16384]) as &dyn Array
+    );
+    // No temporary directory is left behind.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["all_1_1_0"]);
+}
+
+#[test]
+fn codecs_trade_size_for_speed_and_none_stores_raw() {
+    let batch = sample();
+    let mut sizes = Vec::new();
+    for codec in [Codec::None, Codec::Lz4, Codec::Zstd(3)] {
+        let dir = tempfile::tempdir().unwrap();
+        let part = write(dir.path(), &batch, codec);
+        let a = part.read_column("A", 0..3).unwrap();
+        assert_eq!(a.as_ref(), batch.column(0).as_ref());
+        sizes.push(part.bytes_on_disk());
+    }
+    assert!(sizes[1] < sizes[0] && sizes[2] < sizes[1], "{sizes:?}");
+}
+
+#[test]
+fn damage_is_an_error_not_wrong_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = write(dir.path(), &sample(), Codec::Lz4);
+    let data = part.dir.join("S.bin");
+    let mut bytes = std::fs::read(&data).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&data, &bytes).unwrap();
+    let error = part.read_column("S", 0..3).unwrap_err();
+    assert!(
+        matches!(
+            error.code,
+            ErrorCode::CHECKSUM_DOESNT_MATCH | ErrorCode::CORRUPTED_DATA
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        part.verify_checksums().unwrap_err().code,
+        ErrorCode::CHECKSUM_DOESNT_MATCH
+    );
+    // A truncated file no longer matches its listed size.
+    std::fs::write(&data, &bytes[..middle]).unwrap();
+    assert_eq!(
+        Part::open(&part.dir).unwrap_err().code,
+        ErrorCode::CORRUPTED_DATA
+    );
+    std::fs::remove_file(&data).unwrap();
+    assert_eq!(
+        Part::open(&part.dir).unwrap_err().code,
+        ErrorCode::NO_FILE_IN_DATA_PART
+    );
+}
+
+#[test]
+fn an_existing_part_is_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let batch = sample();
+    write(dir.path(), &batch, Codec::Lz4);
+    let codecs = vec![Codec::Lz4; batch.num_columns()];
+    let error = write_part(
+        dir.path(),
+        &PartName::inserted("all", 1),
+        &batch,
+        &PartLayout {
+            codecs: &codecs,
+            primary_key: &[0],
+            granularity: 8192,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::DIRECTORY_ALREADY_EXISTS);
+}
