@@ -10,6 +10,7 @@ use clap::Args;
 use rustyline::error::ReadlineError;
 use strata_common::settings::{Scope, Settings, setting_def};
 use strata_common::{Result, StrataError};
+use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
 use strata_formats::OutputFormat;
 
@@ -38,6 +39,10 @@ pub struct LocalArgs {
     /// Go on with the next statement after one fails.
     #[arg(long = "ignore-error")]
     ignore_error: bool,
+    /// Directory for databases, table definitions and MergeTree parts; kept
+    /// across runs. Without it, a temporary directory removed on exit.
+    #[arg(long = "path")]
+    path: Option<PathBuf>,
 }
 
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
@@ -110,13 +115,21 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
             return exit_code(&e);
         }
     }
-    let engine = match Engine::with_server_settings(server_settings) {
+    let data_path = match &args.path {
+        Some(dir) => DataPath::open(dir),
+        None => DataPath::temporary(),
+    };
+    let engine = match data_path.and_then(|path| Engine::open(server_settings, path)) {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("{e}");
             return exit_code(&e);
         }
     };
+    if let Err(e) = engine.load_tables().await {
+        eprintln!("{e}");
+        return exit_code(&e);
+    }
     let mut session = engine.new_session();
     for (name, value) in query_args {
         if let Err(e) = session.settings.set(name, value) {

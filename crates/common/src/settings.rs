@@ -84,6 +84,12 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "Seconds a query may run before it fails with TIMEOUT_EXCEEDED; 0 means no limit",
     },
     SettingDef {
+        name: "max_insert_block_size",
+        kind: SettingKind::UInt64,
+        default: "1048449",
+        description: "Rows an INSERT gathers into one block; each block becomes one part per partition of a MergeTree table",
+    },
+    SettingDef {
         name: "max_memory_usage",
         kind: SettingKind::UInt64,
         default: "0",

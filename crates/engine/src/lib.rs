@@ -5,6 +5,7 @@
 //! and get back either a stream of record batches to format or a finished
 //! statement; both carry the [`QueryContext`] whose counters make the summary.
 
+pub mod data_path;
 pub mod instance;
 pub mod process_list;
 pub mod query_context;
@@ -12,6 +13,7 @@ pub mod query_log;
 pub mod session;
 pub mod sources;
 pub mod system;
+pub mod table_definition;
 
 pub use instance::Instance;
 pub use query_context::QueryContext;

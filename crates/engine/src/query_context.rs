@@ -24,6 +24,8 @@ pub struct QueryContext {
     rows_read: AtomicU64,
     bytes_read: AtomicU64,
     result_rows: AtomicU64,
+    written_rows: AtomicU64,
+    written_bytes: AtomicU64,
     cancelled: AtomicBool,
     running: AtomicBool,
     finished: AtomicBool,
@@ -62,6 +64,8 @@ impl QueryContext {
             rows_read: AtomicU64::new(0),
             bytes_read: AtomicU64::new(0),
             result_rows: AtomicU64::new(0),
+            written_rows: AtomicU64::new(0),
+            written_bytes: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
             running: AtomicBool::new(false),
             finished: AtomicBool::new(false),
@@ -82,6 +86,20 @@ impl QueryContext {
 
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read.load(Ordering::Relaxed)
+    }
+
+    /// Rows an INSERT stored and the bytes their parts take on disk.
+    pub fn add_written(&self, rows: u64, bytes: u64) {
+        self.written_rows.fetch_add(rows, Ordering::Relaxed);
+        self.written_bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    pub fn written_rows(&self) -> u64 {
+        self.written_rows.load(Ordering::Relaxed)
+    }
+
+    pub fn written_bytes(&self) -> u64 {
+        self.written_bytes.load(Ordering::Relaxed)
     }
 
     pub fn add_result_rows(&self, rows: u64) {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::TableProvider;
 use datafusion::catalog::{
     CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider,
 };
@@ -19,13 +20,14 @@ use datafusion::execution::SendableRecordBatchStream;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::LogicalPlan;
+use datafusion::logical_expr::dml::InsertOp;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{ExecutionPlan, collect, displayable, execute_stream};
 use datafusion::prelude::SessionConfig;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Query, Set, ShowCreateObject,
-    Statement, Use, Value,
+    ColumnOption, CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
+    ShowCreateObject, Statement, Use, Value,
 };
 use futures::StreamExt;
 use strata_common::settings::Settings;
@@ -33,16 +35,20 @@ use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::{
-    AstContext, PlanRewriter, TrailingClauses, parse_statement, rewrite_statement,
-    split_trailing_clauses,
+    AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table, parse_statement,
+    rewrite_statement, split_create_table, split_trailing_clauses,
 };
+use strata_storage::merge_tree::MergeTreeTable;
 
+use crate::data_path::DataPath;
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::query_log::LogType;
 use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
+use crate::table_definition::{ColumnExtras, MergeTreeDefinition, column_codecs, create_statement};
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
 pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
@@ -65,6 +71,7 @@ pub struct Engine {
     /// Lower-case spelling to registered spelling, for case-insensitive lookups.
     function_names: HashMap<String, String>,
     instance: Arc<Instance>,
+    data_path: DataPath,
 }
 
 impl Engine {
@@ -73,7 +80,14 @@ impl Engine {
         Self::with_server_settings(Settings::server())
     }
 
+    /// An engine whose tables live in a temporary directory.
     pub fn with_server_settings(server_settings: Settings) -> Result<Arc<Self>> {
+        Self::open(server_settings, DataPath::temporary()?)
+    }
+
+    /// An engine whose tables live under `data_path`; call
+    /// [`Engine::load_tables`] to bring back the tables stored there.
+    pub fn open(server_settings: Settings, data_path: DataPath) -> Result<Arc<Self>> {
         let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
         let system = Arc::new(MemorySchemaProvider::new());
         for kind in SystemTableKind::ALL {
@@ -193,7 +207,34 @@ impl Engine {
             catalog,
             function_names,
             instance: Instance::new(server_settings)?,
+            data_path,
         }))
+    }
+
+    /// Recreates the databases and tables stored in the data path, with the
+    /// parts their directories hold.
+    pub async fn load_tables(self: &Arc<Self>) -> Result<()> {
+        let mut session = self.new_session();
+        session.attaching = true;
+        for (database, statements) in self.data_path.stored()? {
+            if self.catalog.schema(&database).is_none() {
+                self.catalog
+                    .register_schema(&database, Arc::new(MemorySchemaProvider::new()))?;
+            }
+            for statement in statements {
+                session.execute(&statement).await.map_err(|e| {
+                    StrataError::new(
+                        e.code,
+                        format!("Cannot load a table of database {database}: {}", e.message),
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn data_path(&self) -> &DataPath {
+        &self.data_path
     }
 
     fn resolve_function(&self, name: &str) -> Option<String> {
@@ -262,6 +303,7 @@ impl Engine {
             current_database: DEFAULT_DATABASE.to_string(),
             statement_text: String::new(),
             current_query: parking_lot::Mutex::new(None),
+            attaching: false,
         }
     }
 }
@@ -292,6 +334,9 @@ pub struct Session {
     /// are logged against the right query.
     statement_text: String,
     current_query: parking_lot::Mutex<Option<Arc<QueryContext>>>,
+    /// Set while stored tables are loaded: CREATE then opens existing data
+    /// and stores nothing.
+    attaching: bool,
 }
 
 /// A function's name followed by its aliases.
@@ -427,6 +472,12 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
         }
+        if is_create_table(text) {
+            let split = split_create_table(text)?;
+            if let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement {
+                return self.create_table(create, split.engine, split.codecs).await;
+            }
+        }
         let (text, clauses) = if is_query(text) {
             split_trailing_clauses(text)?
         } else {
@@ -444,7 +495,7 @@ impl Session {
                 collect(physical, state.task_ctx()).await?;
                 Ok(StatementOutcome::Done(query))
             }
-            Statement::CreateTable(create) => self.create_table(create).await,
+            Statement::CreateTable(create) => self.create_table(create, None, Vec::new()).await,
             Statement::CreateDatabase {
                 db_name,
                 if_not_exists,
@@ -461,6 +512,7 @@ impl Session {
                         format!("Database {name} already exists"),
                     ));
                 }
+                self.engine.data_path.create_database(&name)?;
                 self.engine
                     .catalog
                     .register_schema(&name, Arc::new(MemorySchemaProvider::new()))?;
@@ -475,8 +527,10 @@ impl Session {
             Statement::Truncate(truncate) => {
                 self.check_writable()?;
                 for target in &truncate.table_names {
-                    let table = self.memory_table(&target.name).await?;
-                    table.truncate().await;
+                    match self.user_table(&target.name).await? {
+                        UserTable::Memory(table) => table.truncate().await,
+                        UserTable::MergeTree(table) => table.data.truncate()?,
+                    }
                 }
                 self.done()
             }
@@ -534,10 +588,36 @@ impl Session {
                 obj_type: ShowCreateObject::Table,
                 obj_name,
             } => {
-                let table = self.memory_table(&obj_name).await?;
-                let (schema, batches) =
-                    strings_result("statement", vec![table.create_statement.clone()])?;
+                let statement = match self.user_table(&obj_name).await? {
+                    UserTable::Memory(table) => table.create_statement.clone(),
+                    UserTable::MergeTree(table) => table.create_statement.clone(),
+                };
+                let (schema, batches) = strings_result("statement", vec![statement])?;
                 self.rows(schema, batches)
+            }
+            Statement::OptimizeTable {
+                name,
+                partition,
+                include_final,
+                deduplicate,
+                ..
+            } => {
+                self.check_writable()?;
+                if deduplicate.is_some() {
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        "OPTIMIZE ... DEDUPLICATE is not supported yet",
+                    ));
+                }
+                let UserTable::MergeTree(table) = self.user_table(&name).await? else {
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        "OPTIMIZE is supported only for MergeTree tables",
+                    ));
+                };
+                let partition_id = partition.map(|p| partition_id_text(&p)).transpose()?;
+                table.optimize(partition_id.as_deref(), include_final)?;
+                self.done()
             }
             other => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
@@ -836,7 +916,8 @@ impl Session {
         })
     }
 
-    async fn memory_table(&self, name: &ObjectName) -> Result<Arc<MemoryTable>> {
+    /// A user table (Memory or MergeTree) by name.
+    async fn user_table(&self, name: &ObjectName) -> Result<UserTable> {
         let (database, table) = self.table_name(name)?;
         let provider = self
             .database(&database)?
@@ -849,15 +930,26 @@ impl Session {
                 )
             })?;
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
-        any.downcast::<MemoryTable>().map_err(|_| {
-            StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                format!("{database}.{table} is not a Memory table"),
-            )
-        })
+        let any = match any.downcast::<MemoryTable>() {
+            Ok(memory) => return Ok(UserTable::Memory(memory)),
+            Err(other) => other,
+        };
+        any.downcast::<MergeTreeProvider>()
+            .map(UserTable::MergeTree)
+            .map_err(|_| {
+                StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("{database}.{table} is not a Memory or MergeTree table"),
+                )
+            })
     }
 
-    async fn create_table(&mut self, create: CreateTable) -> Result<StatementOutcome> {
+    async fn create_table(
+        &mut self,
+        create: CreateTable,
+        engine: Option<EngineClause>,
+        codecs: Vec<(usize, String)>,
+    ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let (database, table) = self.table_name(&create.name)?;
         if database == SYSTEM_DATABASE {
@@ -876,23 +968,24 @@ impl Session {
                 format!("Table {database}.{table} already exists"),
             ));
         }
-        let engine = table_engine(&create.table_options.to_string());
-        match engine.as_deref() {
-            Some("Memory") => {}
-            Some(other) => {
+        let Some(engine) = engine else {
+            return Err(StrataError::new(
+                ErrorCode::ENGINE_REQUIRED,
+                "Table engine is not specified in CREATE query",
+            ));
+        };
+        let merge_tree = match engine.name.as_str() {
+            "Memory" => None,
+            "MergeTree" => Some(MergeTreeDefinition::from_clause(&engine)?),
+            other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
-                    format!("Table engine {other} is not supported yet; Memory is"),
+                    format!("Table engine {other} is not supported yet; Memory and MergeTree are"),
                 ));
             }
-            None => {
-                return Err(StrataError::new(
-                    ErrorCode::ENGINE_REQUIRED,
-                    "Table engine is not specified in CREATE query",
-                ));
-            }
-        }
+        };
         let mut fields = Vec::new();
+        let mut extras = Vec::new();
         for column in &create.columns {
             let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
             if fields
@@ -904,29 +997,49 @@ impl Session {
                     format!("Column {} specified more than once", column.name.value),
                 ));
             }
+            let mut extra = ColumnExtras::default();
+            for option in &column.options {
+                match &option.option {
+                    ColumnOption::Default(expr) => extra.default = Some(expr.clone()),
+                    ColumnOption::Null | ColumnOption::NotNull => {}
+                    other => {
+                        return Err(StrataError::new(
+                            ErrorCode::NOT_IMPLEMENTED,
+                            format!("Column option {other} is not supported yet"),
+                        ));
+                    }
+                }
+            }
             fields.push(Field::new(
                 column.name.value.clone(),
                 parsed.data_type,
                 parsed.nullable,
             ));
+            extras.push(extra);
+        }
+        for (position, codec) in codecs {
+            let extra = extras.get_mut(position).ok_or_else(|| {
+                StrataError::new(ErrorCode::SYNTAX_ERROR, "CODEC outside a column definition")
+            })?;
+            extra.codec = Some(codec);
         }
         let mut data = Vec::new();
         let schema: SchemaRef = match &create.query {
+            Some(_) if !fields.is_empty() => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    "CREATE TABLE with both a column list and AS SELECT is not supported yet",
+                ));
+            }
             Some(query) => {
                 let (plan, state, _) = self
                     .plan(Statement::Query(query.clone()), self.settings.clone())
                     .await?;
                 let physical = state.create_physical_plan(&plan).await?;
                 data = collect(physical, state.task_ctx()).await?;
-                let result_schema = Arc::new(plan.schema().as_arrow().clone());
-                if fields.is_empty() {
-                    result_schema
-                } else {
-                    return Err(StrataError::new(
-                        ErrorCode::NOT_IMPLEMENTED,
-                        "CREATE TABLE with both a column list and AS SELECT is not supported yet",
-                    ));
-                }
+                let schema = Arc::new(plan.schema().as_arrow().clone());
+                extras = vec![ColumnExtras::default(); schema.fields().len()];
+                schema
             }
             None if fields.is_empty() => {
                 return Err(StrataError::new(
@@ -936,41 +1049,117 @@ impl Session {
             }
             None => Arc::new(Schema::new(fields)),
         };
-        let column_list: Vec<String> = schema
-            .fields()
-            .iter()
-            .map(|f| {
-                format!(
-                    "    `{}` {}",
-                    f.name(),
-                    clickhouse_type_name(f.data_type(), f.is_nullable())
-                )
-            })
-            .collect();
-        let statement = format!(
-            "CREATE TABLE {database}.{table}\n(\n{}\n)\nENGINE = Memory",
-            column_list.join(",\n")
-        );
-        let memory = MemoryTable::new(Arc::clone(&schema), statement)?;
+        let statement = create_statement(&database, &table, &schema, &extras, merge_tree.as_ref());
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
+        let defaults = self.column_defaults(&state, &schema, &extras)?;
+        let provider: Arc<dyn TableProvider> = match &merge_tree {
+            None => Arc::new(MemoryTable::new(
+                Arc::clone(&schema),
+                statement.clone(),
+                defaults,
+            )?),
+            Some(definition) => {
+                let dir = self.engine.data_path.table_data(&database, &table);
+                if !self.attaching && dir.exists() {
+                    return Err(StrataError::new(
+                        ErrorCode::DIRECTORY_ALREADY_EXISTS,
+                        format!("Directory for table data {} already exists", dir.display()),
+                    ));
+                }
+                let mut compiled = definition.clone();
+                self.rewrite_exprs(&mut compiled.partition_by)?;
+                self.rewrite_exprs(&mut compiled.order_by)?;
+                let data = MergeTreeTable::open(
+                    &dir,
+                    Arc::clone(&schema),
+                    compiled.compile_keys(&state, &schema)?,
+                    column_codecs(&extras)?,
+                    definition.settings.clone(),
+                )?;
+                Arc::new(MergeTreeProvider::new(
+                    format!("{database}.{table}"),
+                    data,
+                    statement.clone(),
+                    defaults,
+                ))
+            }
+        };
         if !data.is_empty() {
-            let state = self
-                .engine
-                .query_state(&self.new_query(self.settings.clone()))?;
             let source =
                 datafusion::datasource::MemTable::try_new(Arc::clone(&schema), vec![data])?;
-            let source_plan =
-                datafusion::catalog::TableProvider::scan(&source, &state, None, &[], None).await?;
-            let insert = datafusion::catalog::TableProvider::insert_into(
-                &memory,
-                &state,
-                source_plan,
-                datafusion::logical_expr::dml::InsertOp::Append,
-            )
-            .await?;
+            let source_plan = source.scan(&state, None, &[], None).await?;
+            let insert = provider
+                .insert_into(&state, source_plan, InsertOp::Append)
+                .await?;
             collect(insert, state.task_ctx()).await?;
         }
-        schema_provider.register_table(table, Arc::new(memory))?;
+        if !self.attaching {
+            self.engine
+                .data_path
+                .store_table(&database, &table, &statement)?;
+        }
+        schema_provider.register_table(table, provider)?;
         self.done()
+    }
+
+    /// `exprs` with ClickHouse's meaning, as a SELECT's would get: function
+    /// names resolved case-insensitively, `if` and friends rewritten.
+    fn rewrite_exprs(&self, exprs: &mut [datafusion::sql::sqlparser::ast::Expr]) -> Result<()> {
+        use datafusion::sql::sqlparser::ast::{SelectItem, SetExpr};
+        if exprs.is_empty() {
+            return Ok(());
+        }
+        let list: Vec<String> = exprs.iter().map(|e| e.to_string()).collect();
+        let mut statement = parse_statement(&format!("SELECT {}", list.join(", ")))?.statement;
+        self.rewrite(&mut statement, &self.settings)?;
+        let Statement::Query(query) = statement else {
+            unreachable!("a SELECT parses as a query");
+        };
+        let SetExpr::Select(select) = *query.body else {
+            unreachable!("a SELECT without set operations");
+        };
+        assert_eq!(
+            select.projection.len(),
+            exprs.len(),
+            "one item per expression"
+        );
+        for (slot, item) in exprs.iter_mut().zip(select.projection) {
+            match item {
+                SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
+                    *slot = expr
+                }
+                other => unreachable!("a key expression parsed as {other}"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Each column's `DEFAULT` as an expression of the column's type.
+    fn column_defaults(
+        &self,
+        state: &SessionState,
+        schema: &SchemaRef,
+        extras: &[ColumnExtras],
+    ) -> Result<HashMap<String, datafusion::logical_expr::Expr>> {
+        let empty = datafusion::common::DFSchema::empty();
+        let mut defaults = HashMap::new();
+        for (field, extra) in schema.fields().iter().zip(extras) {
+            let Some(default) = &extra.default else {
+                continue;
+            };
+            let expr = state.create_logical_expr_from_sql_expr(
+                datafusion::sql::sqlparser::ast::ExprWithAlias {
+                    expr: default.clone(),
+                    alias: None,
+                },
+                &empty,
+            )?;
+            let expr = datafusion::logical_expr::cast(expr, field.data_type().clone());
+            defaults.insert(field.name().clone(), expr);
+        }
+        Ok(defaults)
     }
 
     async fn drop(
@@ -995,11 +1184,15 @@ impl Session {
                         None if if_exists => continue,
                         None => self.database(&database)?,
                     };
-                    if provider.deregister_table(&table)?.is_none() && !if_exists {
-                        return Err(StrataError::new(
-                            ErrorCode::UNKNOWN_TABLE,
-                            format!("Table {database}.{table} does not exist"),
-                        ));
+                    match provider.deregister_table(&table)? {
+                        Some(removed) => self.remove_table_files(&database, &table, removed)?,
+                        None if if_exists => {}
+                        None => {
+                            return Err(StrataError::new(
+                                ErrorCode::UNKNOWN_TABLE,
+                                format!("Table {database}.{table} does not exist"),
+                            ));
+                        }
                     }
                 }
                 ObjectType::Database | ObjectType::Schema => {
@@ -1010,17 +1203,22 @@ impl Session {
                             format!("Cannot drop database {database}"),
                         ));
                     }
-                    if self
-                        .engine
-                        .catalog
-                        .deregister_schema(&database, true)?
-                        .is_none()
-                        && !if_exists
-                    {
-                        return Err(StrataError::new(
-                            ErrorCode::UNKNOWN_DATABASE,
-                            format!("Database {database} does not exist"),
-                        ));
+                    match self.engine.catalog.deregister_schema(&database, true)? {
+                        Some(removed) => {
+                            for table in removed.table_names() {
+                                if let Some(provider) = removed.table(&table).await? {
+                                    self.remove_table_files(&database, &table, provider)?;
+                                }
+                            }
+                            self.engine.data_path.drop_database(&database)?;
+                        }
+                        None if if_exists => {}
+                        None => {
+                            return Err(StrataError::new(
+                                ErrorCode::UNKNOWN_DATABASE,
+                                format!("Database {database} does not exist"),
+                            ));
+                        }
                     }
                     if self.current_database == database {
                         self.current_database = DEFAULT_DATABASE.to_string();
@@ -1035,6 +1233,47 @@ impl Session {
             }
         }
         self.done()
+    }
+}
+
+impl Session {
+    /// Removes a dropped table's stored definition and data.
+    fn remove_table_files(
+        &self,
+        database: &str,
+        table: &str,
+        provider: Arc<dyn TableProvider>,
+    ) -> Result<()> {
+        let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+        if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
+            merge_tree.data.remove_files()?;
+        }
+        self.engine.data_path.remove_table(database, table)
+    }
+}
+
+/// A table users create.
+enum UserTable {
+    Memory(Arc<MemoryTable>),
+    MergeTree(Arc<MergeTreeProvider>),
+}
+
+/// The partition id an `OPTIMIZE ... PARTITION` names: `ID 'id'` or a value
+/// written as its id reads (`PARTITION 202401`, `PARTITION tuple()`).
+fn partition_id_text(partition: &Partition) -> Result<String> {
+    match partition {
+        Partition::Identifier(id) => Ok(id.value.clone()),
+        Partition::Expr(Expr::Value(value)) => Ok(match &value.value {
+            Value::SingleQuotedString(text) => text.replace('-', ""),
+            other => other.to_string(),
+        }),
+        Partition::Expr(Expr::Function(f)) if f.to_string().eq_ignore_ascii_case("tuple()") => {
+            Ok(strata_storage::merge_tree::keys::WHOLE_TABLE_PARTITION.to_string())
+        }
+        other => Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("PARTITION {other} is not supported yet; use PARTITION ID 'id'"),
+        )),
     }
 }
 
@@ -1124,34 +1363,5 @@ fn single_name(name: &ObjectName) -> Result<String> {
             ErrorCode::SYNTAX_ERROR,
             format!("Invalid database name {name}"),
         )),
-    }
-}
-
-/// The engine named in `ENGINE = Name[(...)]` within the table options text.
-fn table_engine(options: &str) -> Option<String> {
-    let upper = options.to_ascii_uppercase();
-    let at = upper.find("ENGINE")?;
-    let rest = options[at + "ENGINE".len()..]
-        .trim_start()
-        .trim_start_matches('=')
-        .trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    (end > 0).then(|| rest[..end].to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_the_table_engine() {
-        assert_eq!(table_engine("ENGINE = Memory").as_deref(), Some("Memory"));
-        assert_eq!(
-            table_engine("ENGINE=MergeTree() ORDER BY a").as_deref(),
-            Some("MergeTree")
-        );
-        assert_eq!(table_engine(""), None);
     }
 }

@@ -6,12 +6,14 @@
 //! arithmetic typing ([`plan_rewrite`]). Executing statements is the engine's job.
 
 pub mod ast_rewrite;
+pub mod create_table;
 pub mod depth;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
+pub use create_table::{CreateTableText, EngineClause, is_create_table, split_create_table};
 pub use depth::check_depth;
 pub use parser::{
     ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses,

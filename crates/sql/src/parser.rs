@@ -201,7 +201,7 @@ fn parser_error(sql: &str, error: ParserError) -> StrataError {
     }
 }
 
-fn syntax_error(sql: &str, detail: &str) -> StrataError {
+pub(crate) fn syntax_error(sql: &str, detail: &str) -> StrataError {
     let shown: String = sql.chars().take(200).collect();
     StrataError::new(
         ErrorCode::SYNTAX_ERROR,

@@ -42,7 +42,15 @@ impl PlanRewriter {
     }
 
     pub fn rewrite(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
-        let rewritten = plan.transform_up_with_subqueries(|node| self.rewrite_node(node))?;
+        // An INSERT's VALUES are already typed as the table's columns, and a
+        // VALUES node keeps the schema it was planned with.
+        let inserting = matches!(plan, LogicalPlan::Dml(_));
+        let rewritten = plan.transform_up_with_subqueries(|node| {
+            if inserting && matches!(node, LogicalPlan::Values(_)) {
+                return Ok(Transformed::no(node));
+            }
+            self.rewrite_node(node)
+        })?;
         comparisons_as_uint8(rewritten.data)
     }
 

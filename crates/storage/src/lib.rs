@@ -7,4 +7,5 @@
 //! calls here, and nothing here reaches back up.
 
 pub mod compression;
+pub mod merge_tree;
 pub mod part;

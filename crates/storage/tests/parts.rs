@@ -70,8 +70,10 @@ fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
         batch,
         &PartLayout {
             codecs: &codecs,
-            primary_key: &[0],
+            primary_key: &[Arc::clone(batch.column(0))],
             granularity: 8192,
+            partition: "tuple()",
+            minmax_columns: &[4],
         },
     )
     .unwrap();
@@ -109,8 +111,23 @@ fn every_column_reads_back_whole_and_by_granule() {
     let index = part.primary_index(&[DataType::Int64]).unwrap();
     assert_eq!(
         index[0].as_ref(),
-        &Int64Array::from(vec![0, 8192, 16384]) as &dyn Array
+        &Int64Array::from(vec![0, 8192, 16384, 19999]) as &dyn Array
     );
+    // The partition key's column keeps its bounds; others keep none.
+    assert_eq!(
+        part.minmax("d").unwrap().unwrap().as_ref(),
+        &Date32Array::from(vec![0, 19]) as &dyn Array
+    );
+    assert!(part.minmax("A").unwrap().is_none());
+    assert_eq!(part.partition().unwrap(), "tuple()");
+    let sizes = part.column_sizes().unwrap();
+    assert_eq!(sizes.len(), batch.num_columns());
+    let (name, a) = &sizes[0];
+    assert_eq!(name, "A");
+    assert!(a.uncompressed >= 8 * ROWS as u64, "{a:?}");
+    let data_file = std::fs::metadata(part.dir.join("A.bin")).unwrap().len();
+    assert_eq!(a.compressed, data_file);
+    assert!(a.on_disk > a.compressed);
     // No temporary directory is left behind.
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -179,8 +196,10 @@ fn an_existing_part_is_never_overwritten() {
         &batch,
         &PartLayout {
             codecs: &codecs,
-            primary_key: &[0],
+            primary_key: &[Arc::clone(batch.column(0))],
             granularity: 8192,
+            partition: "tuple()",
+            minmax_columns: &[4],
         },
     )
     .unwrap_err();

@@ -1,6 +1,7 @@
 //! The `Memory` table engine: rows kept in RAM as Arrow batches for the life of
 //! the process, with reads counted like any other source.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -19,13 +20,20 @@ pub struct MemoryTable {
     inner: MemTable,
     /// The column definitions as written, for SHOW CREATE TABLE.
     pub create_statement: String,
+    /// `DEFAULT` expressions by column, for inserts that leave columns out.
+    defaults: HashMap<String, Expr>,
 }
 
 impl MemoryTable {
-    pub fn new(schema: SchemaRef, create_statement: String) -> Result<Self> {
+    pub fn new(
+        schema: SchemaRef,
+        create_statement: String,
+        defaults: HashMap<String, Expr>,
+    ) -> Result<Self> {
         Ok(MemoryTable {
             inner: MemTable::try_new(schema, vec![vec![]])?,
             create_statement,
+            defaults,
         })
     }
 }
@@ -38,6 +46,10 @@ impl TableProvider for MemoryTable {
 
     fn table_type(&self) -> TableType {
         TableType::Base
+    }
+
+    fn get_column_default(&self, column: &str) -> Option<&Expr> {
+        self.defaults.get(column)
     }
 
     async fn scan(

@@ -1,6 +1,7 @@
-//! Table sources: generated tables (`numbers`, `zeros`), the Memory engine, and
-//! the counting wrapper that feeds rows and bytes read into the query summary.
+//! Table sources: generated tables (`numbers`, `zeros`), the Memory and
+//! MergeTree engines, and the counting wrapper that feeds rows and bytes read into the query summary.
 
 pub mod counting;
 pub mod memory_table;
+pub mod merge_tree_table;
 pub mod numbers;

@@ -1,6 +1,6 @@
 //! The `system` database: `one`, `numbers`, `settings`, `functions`,
-//! `databases`, `tables`, `columns`, and (in [`server`]) the tables about the
-//! running process.
+//! `databases`, `tables`, `columns`, the MergeTree parts (in [`parts`]), and
+//! (in [`server`]) the tables about the running process.
 //!
 //! Introspection tables are computed when scanned, from the catalog and the
 //! querying session's settings, so they always show the current state.
@@ -22,9 +22,11 @@ use strata_common::types::clickhouse_type_name;
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
 
+pub mod parts;
 pub mod server;
 use crate::sources::counting::CountingExec;
 use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_tree_table::MergeTreeProvider;
 
 /// Names of the system database and the catalog that holds every database.
 pub const SYSTEM_DATABASE: &str = "system";
@@ -42,10 +44,12 @@ pub enum SystemTableKind {
     AsynchronousMetrics,
     Processes,
     QueryLog,
+    Parts,
+    PartsColumns,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 10] = [
+    pub const ALL: [SystemTableKind; 12] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -56,6 +60,8 @@ impl SystemTableKind {
         SystemTableKind::AsynchronousMetrics,
         SystemTableKind::Processes,
         SystemTableKind::QueryLog,
+        SystemTableKind::Parts,
+        SystemTableKind::PartsColumns,
     ];
 
     pub fn name(self) -> &'static str {
@@ -70,6 +76,8 @@ impl SystemTableKind {
             SystemTableKind::AsynchronousMetrics => "asynchronous_metrics",
             SystemTableKind::Processes => "processes",
             SystemTableKind::QueryLog => "query_log",
+            SystemTableKind::Parts => "parts",
+            SystemTableKind::PartsColumns => "parts_columns",
         }
     }
 
@@ -117,6 +125,8 @@ impl SystemTableKind {
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_fields(),
             SystemTableKind::Processes => server::processes_fields(),
             SystemTableKind::QueryLog => server::query_log_fields(),
+            SystemTableKind::Parts => parts::parts_fields(),
+            SystemTableKind::PartsColumns => parts::parts_columns_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -148,6 +158,8 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
     let any = table.as_ref() as &dyn std::any::Any;
     if any.is::<MemoryTable>() {
         "Memory"
+    } else if any.is::<MergeTreeProvider>() {
+        "MergeTree"
     } else if any.is::<SystemTable>() {
         "SystemTable"
     } else {
@@ -182,9 +194,11 @@ async fn table_rows(
                 continue;
             };
             let any = table.as_ref() as &dyn std::any::Any;
-            let totals = match any.downcast_ref::<MemoryTable>() {
-                Some(memory) => Some(memory.totals().await),
-                None => None,
+            let totals = if let Some(memory) = any.downcast_ref::<MemoryTable>() {
+                Some(memory.totals().await)
+            } else {
+                any.downcast_ref::<MergeTreeProvider>()
+                    .map(MergeTreeProvider::totals)
             };
             columns[0].push(database.clone());
             columns[1].push(name.clone());
@@ -363,6 +377,8 @@ impl TableProvider for SystemTable {
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_rows(&instance),
             SystemTableKind::Processes => server::processes_rows(&instance),
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
+            SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
+            SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

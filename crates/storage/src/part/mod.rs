@@ -7,7 +7,12 @@
 //! - `count.txt`: the number of rows;
 //! - `<column>.bin`: one compressed block per granule of the column;
 //! - `<column>.mrk2`: a mark per granule, the block's offset and row count;
-//! - `primary.idx`: the sorting key's values at the first row of each granule;
+//! - `primary.idx`: the primary key's values at the first row of each
+//!   granule and at the part's last row;
+//! - `uncompressed_sizes.txt`: each column's bytes before compression;
+//! - `minmax_<column>.idx`: the least and greatest value of each column the
+//!   partition key reads, so a filter on them can skip the part;
+//! - `partition.txt`: the partition's value as text;
 //! - `checksums.txt`: the size and xxHash64 of every other file.
 //!
 //! Parts are written under a `tmp_` name, synced, and renamed into place, so
@@ -28,6 +33,8 @@ const COLUMNS_FILE: &str = "columns.txt";
 const COUNT_FILE: &str = "count.txt";
 const CHECKSUMS_FILE: &str = "checksums.txt";
 const PRIMARY_INDEX_FILE: &str = "primary.idx";
+const PARTITION_FILE: &str = "partition.txt";
+const UNCOMPRESSED_SIZES_FILE: &str = "uncompressed_sizes.txt";
 const DATA_SUFFIX: &str = ".bin";
 const MARKS_SUFFIX: &str = ".mrk2";
 /// Bytes of one mark: the block's offset and the granule's rows, u64 each.
@@ -45,6 +52,10 @@ pub fn escape_file_name(column: &str) -> String {
         }
     }
     escaped
+}
+
+fn minmax_file(column: &str) -> String {
+    format!("minmax_{}.idx", escape_file_name(column))
 }
 
 /// `name` with tabs, newlines and backslashes escaped, for one-line text files.

@@ -15,9 +15,11 @@ use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
 
 use super::name::PartName;
+use super::writer::ColumnSizes;
 use super::{
     CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARK_BYTES, MARKS_SUFFIX,
-    PRIMARY_INDEX_FILE, array_bytes, escape_file_name, unescape_line,
+    PARTITION_FILE, PRIMARY_INDEX_FILE, UNCOMPRESSED_SIZES_FILE, array_bytes, escape_file_name,
+    minmax_file, unescape_line,
 };
 use crate::compression::read_block;
 
@@ -185,8 +187,8 @@ impl Part {
         single(arrays)
     }
 
-    /// The primary key's values at the first row of each granule, one array
-    /// per key column of types `key_types`.
+    /// The primary key's values at the first row of each granule and at the
+    /// last row, one array per key column of types `key_types`.
     pub fn primary_index(&self, key_types: &[DataType]) -> Result<Vec<ArrayRef>> {
         let bytes = self.read_file(PRIMARY_INDEX_FILE)?;
         let mut rest = bytes.as_slice();
@@ -199,6 +201,65 @@ impl Part {
                 Ok(make_array(array_bytes::decode(data_type, &mut encoded)?))
             })
             .collect()
+    }
+
+    /// Each column's sizes: data bytes before and after compression, and
+    /// its data and marks files on disk.
+    pub fn column_sizes(&self) -> Result<Vec<(String, ColumnSizes)>> {
+        let listing = read_text(&self.dir, UNCOMPRESSED_SIZES_FILE)?;
+        let mut uncompressed = BTreeMap::new();
+        for line in listing.lines() {
+            let (column, bytes) = line
+                .split_once('\t')
+                .and_then(|(c, b)| Some((unescape_line(c), b.parse::<u64>().ok()?)))
+                .ok_or_else(|| corrupted(&self.dir, &format!("bad size line {line:?}")))?;
+            uncompressed.insert(column, bytes);
+        }
+        let file_bytes = |name: String| self.files.get(&name).map_or(0, |(bytes, _)| *bytes);
+        Ok(self
+            .columns
+            .iter()
+            .map(|field| {
+                let file = escape_file_name(field.name());
+                let compressed = file_bytes(format!("{file}{DATA_SUFFIX}"));
+                let marks = file_bytes(format!("{file}{MARKS_SUFFIX}"));
+                let sizes = ColumnSizes {
+                    compressed,
+                    uncompressed: uncompressed.get(field.name()).copied().unwrap_or(0),
+                    on_disk: compressed + marks,
+                };
+                (field.name().clone(), sizes)
+            })
+            .collect())
+    }
+
+    /// The partition's value as text.
+    pub fn partition(&self) -> Result<String> {
+        read_text(&self.dir, PARTITION_FILE)
+    }
+
+    /// The least and greatest value of `column`, a column the partition key
+    /// reads, as a two-row array; `None` if the part keeps no such index.
+    pub fn minmax(&self, column: &str) -> Result<Option<ArrayRef>> {
+        let file = minmax_file(column);
+        if !self.files.contains_key(&file) {
+            return Ok(None);
+        }
+        let field = self.column(column).ok_or_else(|| {
+            corrupted(&self.dir, &format!("{file} names a column the part lacks"))
+        })?;
+        let bytes = self.read_file(&file)?;
+        let array = make_array(array_bytes::decode(
+            field.data_type(),
+            &mut bytes.as_slice(),
+        )?);
+        if array.len() != 2 {
+            return Err(corrupted(
+                &self.dir,
+                &format!("{file} is not a min and a max"),
+            ));
+        }
+        Ok(Some(array))
     }
 
     /// Reads every file and compares its checksum (CHECK TABLE).

@@ -7,17 +7,21 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, UInt64Array};
 use datafusion::arrow::compute::{cast, take};
 use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::common::ScalarValue;
+use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
+use datafusion::logical_expr::Accumulator;
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
 use super::name::PartName;
 use super::{
-    CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARKS_SUFFIX, PRIMARY_INDEX_FILE,
-    TEMPORARY_PREFIX, array_bytes, escape_file_name, escape_line,
+    CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARKS_SUFFIX, PARTITION_FILE,
+    PRIMARY_INDEX_FILE, TEMPORARY_PREFIX, UNCOMPRESSED_SIZES_FILE, array_bytes, escape_file_name,
+    escape_line, minmax_file,
 };
 use crate::compression::{Codec, write_block};
 
@@ -25,10 +29,16 @@ use crate::compression::{Codec, write_block};
 pub struct PartLayout<'a> {
     /// Each column's codec, in the batch's column order.
     pub codecs: &'a [Codec],
-    /// Batch columns of the primary key, a prefix of the sorting key.
-    pub primary_key: &'a [usize],
+    /// The primary key's values for every row of the batch, one array per
+    /// key expression; the index keeps each granule's first row.
+    pub primary_key: &'a [ArrayRef],
     /// Rows per granule.
     pub granularity: usize,
+    /// The partition's value as `system.parts` shows it.
+    pub partition: &'a str,
+    /// Batch columns the partition key reads; the part keeps each one's
+    /// minimum and maximum so filters on them can skip the whole part.
+    pub minmax_columns: &'a [usize],
 }
 
 /// Sizes of one written column, for `system.parts_columns`.
@@ -149,9 +159,17 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
     }
 
     let mut index = HashedFile::create(dir, PRIMARY_INDEX_FILE)?;
-    let starts = UInt64Array::from_iter_values(granule_starts.iter().map(|&s| s as u64));
-    for &key in layout.primary_key {
-        let firsts = take(batch.column(key).as_ref(), &starts, None)?;
+    // Each granule's first row, then the part's last row, so the last
+    // granule's keys are bounded too.
+    let starts = UInt64Array::from_iter_values(
+        granule_starts
+            .iter()
+            .map(|&s| s as u64)
+            .chain(rows.checked_sub(1).map(|last| last as u64)),
+    );
+    for key in layout.primary_key {
+        assert_eq!(key.len(), rows, "a primary key value per row");
+        let firsts = take(key.as_ref(), &starts, None)?;
         encoded.clear();
         array_bytes::encode(&firsts.to_data(), &mut encoded);
         block.clear();
@@ -159,6 +177,37 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
         index.write(&block)?;
     }
     index.finish(&mut checksums)?;
+
+    for &column in layout.minmax_columns {
+        let values = batch.column(column);
+        let mut min = MinAccumulator::try_new(values.data_type())?;
+        let mut max = MaxAccumulator::try_new(values.data_type())?;
+        min.update_batch(std::slice::from_ref(values))?;
+        max.update_batch(std::slice::from_ref(values))?;
+        let bounds = ScalarValue::iter_to_array([min.evaluate()?, max.evaluate()?])?;
+        encoded.clear();
+        array_bytes::encode(&bounds.to_data(), &mut encoded);
+        let name = batch.schema().field(column).name().clone();
+        let mut file = HashedFile::create(dir, &minmax_file(&name))?;
+        file.write(&encoded)?;
+        file.finish(&mut checksums)?;
+    }
+
+    let mut uncompressed = String::new();
+    for (field, column_sizes) in batch.schema().fields().iter().zip(&sizes) {
+        uncompressed.push_str(&format!(
+            "{}\t{}\n",
+            escape_line(field.name()),
+            column_sizes.uncompressed
+        ));
+    }
+    let mut sizes_file = HashedFile::create(dir, UNCOMPRESSED_SIZES_FILE)?;
+    sizes_file.write(uncompressed.as_bytes())?;
+    sizes_file.finish(&mut checksums)?;
+
+    let mut partition = HashedFile::create(dir, PARTITION_FILE)?;
+    partition.write(layout.partition.as_bytes())?;
+    partition.finish(&mut checksums)?;
 
     let mut columns = String::new();
     for field in batch.schema().fields() {

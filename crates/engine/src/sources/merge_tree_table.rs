@@ -1,0 +1,327 @@
+//! The `MergeTree` table engine as DataFusion sees it: scans that read only
+//! the needed columns of the parts and granules a filter can match, and
+//! inserts that become parts, all visible together when the INSERT ends.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use async_trait::async_trait;
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::compute::concat_batches;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::{Session, TableProvider};
+use datafusion::common::{DFSchema, Result};
+use datafusion::datasource::sink::{DataSink, DataSinkExec};
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::utils::conjunction;
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
+use datafusion::physical_plan::metrics::MetricsSet;
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
+use futures::StreamExt;
+use strata_common::{ErrorCode, StrataError};
+use strata_storage::merge_tree::{
+    DataPart, MergeTreeScanExec, MergeTreeTable, select_granules, select_merge,
+};
+
+use super::counting::CountingExec;
+use crate::query_context::QueryContext;
+
+#[derive(Debug)]
+pub struct MergeTreeProvider {
+    /// `database.table`, for EXPLAIN and errors.
+    name: String,
+    pub data: Arc<MergeTreeTable>,
+    /// The definition as SHOW CREATE TABLE prints it.
+    pub create_statement: String,
+    /// `DEFAULT` expressions by column, for inserts that leave columns out.
+    defaults: HashMap<String, Expr>,
+    /// Set while a background merge of this table runs.
+    merging: Arc<AtomicBool>,
+}
+
+impl MergeTreeProvider {
+    pub fn new(
+        name: String,
+        data: MergeTreeTable,
+        create_statement: String,
+        defaults: HashMap<String, Expr>,
+    ) -> Self {
+        MergeTreeProvider {
+            name,
+            data: Arc::new(data),
+            create_statement,
+            defaults,
+            merging: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Rows and bytes on disk of the active parts, for system.tables.
+    pub fn totals(&self) -> (u64, u64) {
+        let parts = self.data.snapshot();
+        (
+            parts.iter().map(|p| p.part.rows).sum(),
+            parts.iter().map(|p| p.part.bytes_on_disk()).sum(),
+        )
+    }
+
+    /// OPTIMIZE TABLE: merges the parts of each partition (or of
+    /// `partition_id` only); with `final_`, down to one part per partition.
+    pub fn optimize(&self, partition_id: Option<&str>, final_: bool) -> strata_common::Result<()> {
+        loop {
+            let mut merged_any = false;
+            for (id, parts) in self.data.parts_by_partition() {
+                if partition_id.is_some_and(|wanted| wanted != id) || parts.len() < 2 {
+                    continue;
+                }
+                let width = parts
+                    .len()
+                    .min(self.data.settings().max_parts_to_merge_at_once.max(2));
+                if self.data.merge(&parts[..width])?.is_some() {
+                    merged_any = true;
+                }
+            }
+            if !final_ || !merged_any {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl TableProvider for MergeTreeProvider {
+    fn schema(&self) -> SchemaRef {
+        Arc::clone(self.data.schema())
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    fn get_column_default(&self, column: &str) -> Option<&Expr> {
+        self.defaults.get(column)
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        // Filters choose granules; the rows in them are filtered again above.
+        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        _limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let schema = Arc::clone(self.data.schema());
+        let filter = match conjunction(filters.iter().cloned()) {
+            Some(expr) => {
+                let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+                Some(state.create_physical_expr(expr, &df_schema)?)
+            }
+            None => None,
+        };
+        let parts = self.data.snapshot();
+        let total_granules = parts.iter().map(|p| p.granules()).sum();
+        let ranges = select_granules(&schema, self.data.keys(), &parts, filter.as_ref())
+            .map_err(StrataError::into_datafusion)?;
+        let projected = match projection {
+            Some(columns) => Arc::new(schema.project(columns)?),
+            None => schema,
+        };
+        let streams = state.config().target_partitions();
+        Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
+            self.name.clone(),
+            projected,
+            ranges,
+            total_granules,
+            streams,
+        ))))
+    }
+
+    async fn insert_into(
+        &self,
+        _state: &dyn Session,
+        input: Arc<dyn ExecutionPlan>,
+        insert_op: InsertOp,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        if insert_op != InsertOp::Append {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("{insert_op} into a MergeTree table is not supported"),
+            )
+            .into_datafusion());
+        }
+        let sink = MergeTreeSink {
+            data: Arc::clone(&self.data),
+            merging: Arc::clone(&self.merging),
+            name: self.name.clone(),
+        };
+        Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
+    }
+}
+
+/// Starts a background merge if the selector finds one and none runs for
+/// this table; it goes on while the selector finds more.
+fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
+    let Some(sources) = select_merge(&data.parts_by_partition(), data.settings()) else {
+        return;
+    };
+    if merging.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let data = Arc::clone(data);
+    let merging = Arc::clone(merging);
+    std::thread::spawn(move || {
+        let mut next = Some(sources);
+        while let Some(sources) = next {
+            // A failed background merge leaves the parts as they were.
+            if data.merge(&sources).is_err() {
+                break;
+            }
+            next = select_merge(&data.parts_by_partition(), data.settings());
+        }
+        merging.store(false, Ordering::Release);
+    });
+}
+
+/// Gathers inserted rows into blocks of `max_insert_block_size` rows and
+/// writes each as parts; the parts become visible together at the end, or
+/// are removed if any block fails.
+struct MergeTreeSink {
+    data: Arc<MergeTreeTable>,
+    merging: Arc<AtomicBool>,
+    name: String,
+}
+
+impl fmt::Debug for MergeTreeSink {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "MergeTreeSink({})", self.name)
+    }
+}
+
+impl DisplayAs for MergeTreeSink {
+    fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "MergeTreeSink: table={}", self.name)
+    }
+}
+
+impl MergeTreeSink {
+    async fn write_block(
+        &self,
+        batches: Vec<RecordBatch>,
+    ) -> strata_common::Result<Vec<Arc<DataPart>>> {
+        let data = Arc::clone(&self.data);
+        tokio::task::spawn_blocking(move || {
+            // The planner's literal typing can leave a narrower type than the column's.
+            let batches = batches
+                .iter()
+                .map(|batch| conform(batch, data.schema()))
+                .collect::<strata_common::Result<Vec<_>>>()?;
+            let block = concat_batches(data.schema(), &batches)?;
+            drop(batches);
+            data.write(&block)
+        })
+        .await
+        .map_err(|e| {
+            StrataError::new(ErrorCode::LOGICAL_ERROR, format!("Insert task failed: {e}"))
+        })?
+    }
+}
+
+/// `batch` with its columns cast to the table's types, by position.
+fn conform(batch: &RecordBatch, schema: &SchemaRef) -> strata_common::Result<RecordBatch> {
+    if batch.num_columns() != schema.fields().len() {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_COLUMNS_DOESNT_MATCH,
+            format!(
+                "Inserted rows have {} columns, the table has {}",
+                batch.num_columns(),
+                schema.fields().len()
+            ),
+        ));
+    }
+    let columns = batch
+        .columns()
+        .iter()
+        .zip(schema.fields())
+        .map(|(column, field)| {
+            if column.data_type() == field.data_type() {
+                Ok(Arc::clone(column))
+            } else {
+                Ok(datafusion::arrow::compute::cast(column, field.data_type())?)
+            }
+        })
+        .collect::<strata_common::Result<Vec<_>>>()?;
+    Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+}
+
+#[async_trait]
+impl DataSink for MergeTreeSink {
+    fn metrics(&self) -> Option<MetricsSet> {
+        None
+    }
+
+    fn schema(&self) -> &SchemaRef {
+        self.data.schema()
+    }
+
+    async fn write_all(
+        &self,
+        mut data: SendableRecordBatchStream,
+        context: &Arc<TaskContext>,
+    ) -> Result<u64> {
+        let query = context.session_config().get_extension::<QueryContext>();
+        let block_rows = query.as_ref().map_or(1_048_449, |q| {
+            q.settings.get_u64("max_insert_block_size").max(1) as usize
+        });
+        let mut written: Vec<Arc<DataPart>> = Vec::new();
+        let mut pending: Vec<RecordBatch> = Vec::new();
+        let mut pending_rows = 0usize;
+        let mut total = 0u64;
+        let result: Result<()> = async {
+            while let Some(batch) = data.next().await {
+                let batch = batch?;
+                pending_rows += batch.num_rows();
+                total += batch.num_rows() as u64;
+                pending.push(batch);
+                if pending_rows >= block_rows {
+                    let block = std::mem::take(&mut pending);
+                    pending_rows = 0;
+                    written.extend(
+                        self.write_block(block)
+                            .await
+                            .map_err(StrataError::into_datafusion)?,
+                    );
+                }
+            }
+            if !pending.is_empty() {
+                let block = std::mem::take(&mut pending);
+                written.extend(
+                    self.write_block(block)
+                        .await
+                        .map_err(StrataError::into_datafusion)?,
+                );
+            }
+            Ok(())
+        }
+        .await;
+        if let Err(error) = result {
+            self.data.discard(written);
+            return Err(error);
+        }
+        if let Some(query) = &query {
+            let bytes: u64 = written.iter().map(|p| p.part.bytes_on_disk()).sum();
+            query.add_written(total, bytes);
+        }
+        self.data.commit(written);
+        schedule_merge(&self.data, &self.merging);
+        Ok(total)
+    }
+}

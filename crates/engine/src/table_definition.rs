@@ -1,0 +1,262 @@
+//! From a `CREATE TABLE` to a table: the engine clause checked and compiled
+//! (keys to physical expressions, codecs, table settings), and the
+//! definition written back as the one canonical statement that
+//! `SHOW CREATE TABLE` prints and the data path stores for restarts.
+
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::DFSchema;
+use datafusion::execution::session_state::SessionState;
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::sql::sqlparser::ast::{Expr as SqlExpr, ExprWithAlias};
+use strata_common::types::clickhouse_type_name;
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::EngineClause;
+use strata_storage::compression::Codec;
+use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
+
+/// One column as declared: its `DEFAULT` and `CODEC` as written.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnExtras {
+    pub default: Option<SqlExpr>,
+    pub codec: Option<String>,
+}
+
+/// A MergeTree table's definition, checked.
+#[derive(Debug, Clone)]
+pub struct MergeTreeDefinition {
+    pub partition_by: Vec<SqlExpr>,
+    pub order_by: Vec<SqlExpr>,
+    pub primary_key: Vec<SqlExpr>,
+    pub settings: MergeTreeSettings,
+    /// Settings as written, for SHOW CREATE TABLE.
+    pub settings_text: Vec<(String, String)>,
+}
+
+/// `(a, b)` as its elements, `tuple()` as none, anything else as itself.
+fn key_elements(expr: Option<&SqlExpr>) -> Vec<SqlExpr> {
+    match expr {
+        None => Vec::new(),
+        Some(SqlExpr::Tuple(elements)) => elements.clone(),
+        Some(SqlExpr::Nested(inner)) => vec![(**inner).clone()],
+        Some(SqlExpr::Function(f))
+            if f.name.to_string().eq_ignore_ascii_case("tuple")
+                && f.args
+                    .to_string()
+                    .trim_matches(['(', ')'])
+                    .trim()
+                    .is_empty() =>
+        {
+            Vec::new()
+        }
+        Some(other) => vec![other.clone()],
+    }
+}
+
+fn show_key(elements: &[SqlExpr]) -> String {
+    match elements {
+        [] => "tuple()".to_string(),
+        [one] => one.to_string(),
+        many => format!(
+            "({})",
+            many.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+impl MergeTreeDefinition {
+    pub fn from_clause(engine: &EngineClause) -> Result<MergeTreeDefinition> {
+        if !engine.arguments.is_empty() {
+            return Err(StrataError::new(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Engine MergeTree takes no arguments; use ORDER BY, PARTITION BY and SETTINGS",
+            ));
+        }
+        let order_by = key_elements(engine.order_by.as_ref());
+        let primary_key = key_elements(engine.primary_key.as_ref());
+        if engine.order_by.is_none() && engine.primary_key.is_none() {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "ORDER BY or PRIMARY KEY clause is missing. Consider using extended storage definition syntax with ORDER BY or PRIMARY KEY clause",
+            ));
+        }
+        // Without ORDER BY the primary key is the sorting key.
+        let order_by = if engine.order_by.is_none() {
+            primary_key.clone()
+        } else {
+            order_by
+        };
+        let is_prefix = primary_key.len() <= order_by.len()
+            && primary_key
+                .iter()
+                .zip(&order_by)
+                .all(|(p, o)| p.to_string() == o.to_string());
+        if !is_prefix {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Primary key must be a prefix of the sorting key, but the primary key is {} and the sorting key is {}",
+                    show_key(&primary_key),
+                    show_key(&order_by)
+                ),
+            ));
+        }
+        let mut settings = MergeTreeSettings::default();
+        for (name, value) in &engine.settings {
+            let number = || {
+                value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| {
+                        StrataError::new(
+                            ErrorCode::BAD_ARGUMENTS,
+                            format!("Setting {name} must be a positive integer, got {value}"),
+                        )
+                    })
+            };
+            match name.as_str() {
+                "index_granularity" => settings.index_granularity = number()?,
+                "min_parts_to_merge_at_once" => settings.parts_to_merge = number()?,
+                "max_parts_to_merge_at_once" => settings.max_parts_to_merge_at_once = number()?,
+                other => {
+                    return Err(StrataError::new(
+                        ErrorCode::UNKNOWN_SETTING,
+                        format!("Unknown setting '{other}' for storage MergeTree"),
+                    ));
+                }
+            }
+        }
+        Ok(MergeTreeDefinition {
+            partition_by: key_elements(engine.partition_by.as_ref()),
+            order_by,
+            primary_key,
+            settings,
+            settings_text: engine.settings.clone(),
+        })
+    }
+
+    /// The keys as physical expressions over the table's columns.
+    pub fn compile_keys(&self, state: &SessionState, schema: &SchemaRef) -> Result<TableKeys> {
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        let compile = |exprs: &[SqlExpr]| -> Result<Vec<Arc<dyn PhysicalExpr>>> {
+            exprs
+                .iter()
+                .map(|expr| {
+                    let logical = state.create_logical_expr_from_sql_expr(
+                        ExprWithAlias {
+                            expr: expr.clone(),
+                            alias: None,
+                        },
+                        &df_schema,
+                    )?;
+                    Ok(state.create_physical_expr(logical, &df_schema)?)
+                })
+                .collect()
+        };
+        let primary_len = if self.primary_key.is_empty() {
+            self.order_by.len()
+        } else {
+            self.primary_key.len()
+        };
+        Ok(TableKeys::new(
+            compile(&self.partition_by)?,
+            compile(&self.order_by)?,
+            primary_len,
+        ))
+    }
+
+    /// The engine clause as SHOW CREATE TABLE prints it.
+    fn clause_text(&self) -> String {
+        let mut text = "ENGINE = MergeTree".to_string();
+        if !self.partition_by.is_empty() {
+            text.push_str(&format!("\nPARTITION BY {}", show_key(&self.partition_by)));
+        }
+        if !self.primary_key.is_empty() && self.primary_key.len() != self.order_by.len() {
+            text.push_str(&format!("\nPRIMARY KEY {}", show_key(&self.primary_key)));
+        }
+        text.push_str(&format!("\nORDER BY {}", show_key(&self.order_by)));
+        let mut settings = self.settings_text.clone();
+        if !settings.iter().any(|(name, _)| name == "index_granularity") {
+            settings.insert(
+                0,
+                (
+                    "index_granularity".to_string(),
+                    self.settings.index_granularity.to_string(),
+                ),
+            );
+        }
+        let shown: Vec<String> = settings
+            .iter()
+            .map(|(name, value)| format!("{name} = {value}"))
+            .collect();
+        text.push_str(&format!("\nSETTINGS {}", shown.join(", ")));
+        text
+    }
+}
+
+/// Each column's codec, LZ4 where none is given.
+pub fn column_codecs(extras: &[ColumnExtras]) -> Result<Vec<Codec>> {
+    extras
+        .iter()
+        .map(|column| match &column.codec {
+            Some(text) => Codec::parse(text),
+            None => Ok(Codec::default()),
+        })
+        .collect()
+}
+
+/// The canonical `CREATE TABLE` for a table.
+pub fn create_statement(
+    database: &str,
+    table: &str,
+    schema: &SchemaRef,
+    extras: &[ColumnExtras],
+    merge_tree: Option<&MergeTreeDefinition>,
+) -> String {
+    let columns: Vec<String> = schema
+        .fields()
+        .iter()
+        .zip(extras)
+        .map(|(field, extra)| {
+            let mut line = format!(
+                "    `{}` {}",
+                field.name().replace('`', "\\`"),
+                clickhouse_type_name(field.data_type(), field.is_nullable())
+            );
+            if let Some(default) = &extra.default {
+                line.push_str(&format!(" DEFAULT {default}"));
+            }
+            if let Some(codec) = &extra.codec {
+                line.push_str(&format!(" CODEC({codec})"));
+            }
+            line
+        })
+        .collect();
+    let engine = match merge_tree {
+        Some(definition) => definition.clause_text(),
+        None => "ENGINE = Memory".to_string(),
+    };
+    format!(
+        "CREATE TABLE {}.{}\n(\n{}\n)\n{engine}",
+        quote_name(database),
+        quote_name(table),
+        columns.join(",\n")
+    )
+}
+
+/// A name as an identifier, backquoted unless it is a plain word.
+fn quote_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        name.to_string()
+    } else {
+        format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
+    }
+}

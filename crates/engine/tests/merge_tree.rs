@@ -1,0 +1,296 @@
+//! MergeTree tables through the engine: what survives a restart, what a
+//! crash leaves behind, how much a filtered read touches, and what a query
+//! sees while merges replace the parts under it.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use futures::StreamExt;
+use strata_common::StrataError;
+use strata_common::settings::Settings;
+use strata_engine::data_path::DataPath;
+use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
+
+/// Runs one statement to the end: its query context and rows, or its error.
+async fn run(
+    session: &mut Session,
+    sql: &str,
+) -> Result<(Arc<QueryContext>, Vec<RecordBatch>), StrataError> {
+    match session.execute(sql).await? {
+        StatementOutcome::Rows(mut result) => {
+            let mut batches = Vec::new();
+            while let Some(batch) = result.stream.next().await {
+                batches.push(batch.map_err(StrataError::from)?);
+            }
+            Ok((result.query, batches))
+        }
+        StatementOutcome::Done(query) => Ok((query, Vec::new())),
+    }
+}
+
+/// The single UInt64 a query returns.
+async fn number(session: &mut Session, sql: &str) -> u64 {
+    let (_, batches) = run(session, sql).await.unwrap();
+    let column = batches[0].column(0);
+    column
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
+        .value(0)
+}
+
+async fn open(dir: &Path) -> Arc<Engine> {
+    let engine = Engine::open(Settings::server(), DataPath::open(dir).unwrap()).unwrap();
+    engine.load_tables().await.unwrap();
+    engine
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        for sql in [
+            "CREATE DATABASE db",
+            "CREATE TABLE db.t (k UInt64, s String DEFAULT 'x') ENGINE = MergeTree PARTITION BY k % 2 ORDER BY k",
+            "INSERT INTO db.t SELECT number, toString(number) FROM numbers(1000)",
+            "INSERT INTO db.t (k) VALUES (5000)",
+            "CREATE TABLE db.m (a UInt8) ENGINE = Memory",
+        ] {
+            run(&mut session, sql).await.unwrap();
+        }
+    }
+    // A crash mid-insert leaves a temporary part; one mid-cleanup leaves
+    // parts that a finished merge covers.
+    let table_dir = dir.path().join("data/db/t");
+    std::fs::create_dir(table_dir.join("tmp_insert_0_9_9_0")).unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM db.t").await, 1001);
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM db.t WHERE s = 'x'").await,
+        5000
+    );
+    assert!(!table_dir.join("tmp_insert_0_9_9_0").exists());
+    let (_, shown) = run(&mut session, "SHOW CREATE TABLE db.t").await.unwrap();
+    let text = format!("{:?}", shown[0].column(0));
+    assert!(
+        text.contains("DEFAULT 'x'") && text.contains("PARTITION BY k % 2"),
+        "{text}"
+    );
+    run(&mut session, "OPTIMIZE TABLE db.t FINAL")
+        .await
+        .unwrap();
+    // Put a merged-away part back, as if the process stopped before removing it.
+    let parts: Vec<String> = std::fs::read_dir(&table_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    drop(session);
+    drop(engine);
+    let merged = parts.iter().find(|p| p.starts_with("0_")).unwrap();
+    assert_eq!(merged, "0_1_3_1");
+    copy_dir(&table_dir.join(merged), &table_dir.join("0_1_1_0"));
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM db.t").await, 1001);
+    assert!(!table_dir.join("0_1_1_0").exists(), "covered part removed");
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.tables WHERE database = 'db'"
+        )
+        .await,
+        2
+    );
+    run(&mut session, "DROP DATABASE db").await.unwrap();
+    drop(session);
+    drop(engine);
+    assert!(!table_dir.exists());
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.databases WHERE name = 'db'"
+        )
+        .await,
+        0
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filters_on_the_key_and_partition_read_only_what_they_need() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    for sql in [
+        "CREATE TABLE t (a UInt32, b UInt32, d Date) ENGINE = MergeTree PARTITION BY d ORDER BY (a, b) SETTINGS index_granularity = 100",
+        "INSERT INTO t SELECT intDiv(number, 1000), number % 1000, toDate('2024-01-01') + intDiv(number, 20000) FROM numbers(100000)",
+    ] {
+        run(&mut session, sql).await.unwrap();
+    }
+    let cases = [
+        // One value of the first key column: its 1000 rows, at most one granule more.
+        ("SELECT count() FROM t WHERE a = 42", 1000, 1000..=1100),
+        // Both key columns: the granule holding (42, 500), the one before it
+        // (it ends at 500), and the two where `a` changes, whose bounds on `b`
+        // the index cannot give.
+        (
+            "SELECT count() FROM t WHERE a = 42 AND b = 500",
+            1,
+            100..=400,
+        ),
+        (
+            "SELECT count() FROM t WHERE a >= 10 AND a < 12",
+            2000,
+            2000..=2100,
+        ),
+        (
+            "SELECT count() FROM t WHERE a IN (3, 70)",
+            2000,
+            2000..=2200,
+        ),
+        // A partition filter skips whole parts: two days of five.
+        (
+            "SELECT count() FROM t WHERE d < '2024-01-03'",
+            40000,
+            40000..=40000,
+        ),
+        // The second key column alone still skips the granules where `a`
+        // stays fixed and `b` cannot be 7: about two granules per value of `a`.
+        ("SELECT count() FROM t WHERE b = 7", 100, 19000..=20000),
+        // A column outside the key reads everything.
+        ("SELECT count() FROM t WHERE a + b = 7", 8, 100000..=100000),
+    ];
+    for (sql, expected, read) in cases {
+        let (query, batches) = run(&mut session, sql).await.unwrap();
+        let count = batches[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<UInt64Array>()
+            .unwrap()
+            .value(0);
+        assert_eq!(count, expected, "{sql}");
+        assert!(
+            read.contains(&query.rows_read()),
+            "{sql} read {}",
+            query.rows_read()
+        );
+    }
+    let (none, _) = run(&mut session, "SELECT count() FROM t WHERE d > '2024-02-01'")
+        .await
+        .unwrap();
+    assert_eq!(none.rows_read(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_query_keeps_its_snapshot_through_merges_and_truncate() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
+    )
+    .await
+    .unwrap();
+    for i in 0..5 {
+        let sql = format!(
+            "INSERT INTO t SELECT number + {} FROM numbers(100000)",
+            i * 100000
+        );
+        run(&mut session, &sql).await.unwrap();
+    }
+    // Open a scan, then merge and truncate before reading it.
+    let StatementOutcome::Rows(mut result) = session
+        .execute("SELECT k FROM t SETTINGS max_threads = 1")
+        .await
+        .unwrap()
+    else {
+        panic!("a SELECT returns rows");
+    };
+    let mut other = engine.new_session();
+    run(&mut other, "OPTIMIZE TABLE t FINAL").await.unwrap();
+    assert_eq!(
+        number(
+            &mut other,
+            "SELECT count() FROM system.parts WHERE table = 't'"
+        )
+        .await,
+        1
+    );
+    let mut sum = 0u64;
+    let mut rows = 0usize;
+    while let Some(batch) = result.stream.next().await {
+        let batch = batch.unwrap();
+        let keys = batch
+            .column(0)
+            .as_any()
+            .downcast_ref::<UInt64Array>()
+            .unwrap();
+        rows += keys.len();
+        sum += keys.values().iter().sum::<u64>();
+    }
+    assert_eq!(rows, 500000);
+    assert_eq!(sum, (0..500000u64).sum::<u64>());
+    run(&mut other, "TRUNCATE TABLE t").await.unwrap();
+    assert_eq!(number(&mut other, "SELECT count() FROM t").await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn background_merges_keep_the_data_identical() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64, v String) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 3, max_parts_to_merge_at_once = 3",
+    )
+    .await
+    .unwrap();
+    for i in 0..9u64 {
+        let sql =
+            format!("INSERT INTO t SELECT number * 9 + {i}, toString(number) FROM numbers(1000)");
+        run(&mut session, &sql).await.unwrap();
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let parts = number(
+            &mut session,
+            "SELECT count() FROM system.parts WHERE table = 't'",
+        )
+        .await;
+        if parts < 3 || std::time::Instant::now() > deadline {
+            assert!(parts < 3, "background merges left {parts} parts");
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 9000);
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM t").await,
+        (0..9000u64).sum::<u64>()
+    );
+    // Merged parts stay sorted: the first rows come back in key order.
+    let (_, batches) = run(
+        &mut session,
+        "SELECT k FROM t LIMIT 5 SETTINGS max_threads = 1",
+    )
+    .await
+    .unwrap();
+    let keys = batches[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap();
+    assert_eq!(keys.values().as_ref(), &[0, 1, 2, 3, 4]);
+}

@@ -1,0 +1,388 @@
+//! The parts of `CREATE TABLE` that sqlparser does not read as ClickHouse
+//! writes them: the engine clause (`ENGINE = MergeTree PARTITION BY ...
+//! ORDER BY ... SETTINGS ...`, whose clauses come in any order) and column
+//! `CODEC(...)`s. They are cut out of the statement's tokens and parsed
+//! here; what is left is an ordinary `CREATE TABLE` for sqlparser.
+
+use datafusion::sql::sqlparser::ast::Expr;
+use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::parser::Parser;
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::parser::syntax_error;
+
+/// `ENGINE = Name(args) [PARTITION BY e] [ORDER BY e] [PRIMARY KEY e] [SETTINGS k = v, ...]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineClause {
+    pub name: String,
+    pub arguments: Vec<Expr>,
+    pub partition_by: Option<Expr>,
+    pub order_by: Option<Expr>,
+    pub primary_key: Option<Expr>,
+    /// `SETTINGS` in the order written, values unquoted.
+    pub settings: Vec<(String, String)>,
+}
+
+/// A `CREATE TABLE` with its ClickHouse-only pieces taken out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateTableText {
+    /// The statement without the engine clause and codecs.
+    pub statement: String,
+    pub engine: Option<EngineClause>,
+    /// `CODEC(...)` arguments as written, by column position.
+    pub codecs: Vec<(usize, String)>,
+}
+
+/// Whether `sql` starts a `CREATE TABLE` statement.
+pub fn is_create_table(sql: &str) -> bool {
+    let words: Vec<String> = sql
+        .split_whitespace()
+        .take(4)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    words.first().map(String::as_str) == Some("CREATE")
+        && words[1..]
+            .iter()
+            .take_while(|w| matches!(w.as_str(), "OR" | "REPLACE" | "TEMPORARY" | "TABLE"))
+            .any(|w| w == "TABLE")
+}
+
+/// Splits the engine clause and codecs off `sql`, a `CREATE TABLE` statement.
+pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
+    let dialect = ClickHouseDialect {};
+    let tokens = Tokenizer::new(&dialect, sql)
+        .tokenize()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    let mut kept = Vec::with_capacity(tokens.len());
+    let mut codecs = Vec::new();
+    let mut engine = None;
+    let mut depth = 0usize;
+    let mut column = 0usize;
+    let mut seen_columns = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        match token {
+            Token::LParen => {
+                depth += 1;
+                if depth == 1 && engine.is_none() {
+                    seen_columns = true;
+                }
+            }
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Comma if depth == 1 && seen_columns => column += 1,
+            Token::Word(w)
+                if depth == 1 && seen_columns && w.value.eq_ignore_ascii_case("CODEC") =>
+            {
+                let end = matching_paren(&tokens, next_significant(&tokens, i + 1))
+                    .ok_or_else(|| syntax_error(sql, "Expected '(' and ')' after CODEC"))?;
+                let open = next_significant(&tokens, i + 1);
+                let inside: String = tokens[open + 1..end]
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect();
+                codecs.push((column, inside.trim().to_string()));
+                i = end + 1;
+                continue;
+            }
+            Token::Word(w) if depth == 0 && w.keyword == Keyword::ENGINE => {
+                let end = engine_clause_end(&tokens, i + 1);
+                engine = Some(parse_engine_clause(sql, &tokens[i + 1..end])?);
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        kept.push(token.clone());
+        i += 1;
+    }
+    Ok(CreateTableText {
+        statement: kept.iter().map(|t| t.to_string()).collect(),
+        engine,
+        codecs,
+    })
+}
+
+fn next_significant(tokens: &[Token], mut i: usize) -> usize {
+    while matches!(tokens.get(i), Some(Token::Whitespace(_))) {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the `)` closing the `(` at `open`.
+fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
+    if tokens.get(open) != Some(&Token::LParen) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().skip(open) {
+        match token {
+            Token::LParen => depth += 1,
+            Token::RParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where the engine clause starting at `from` ends: at `AS SELECT`, `AS (`,
+/// `AS WITH` or the statement's end.
+fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
+    let mut depth = 0usize;
+    for i in from..tokens.len() {
+        match &tokens[i] {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::SemiColon if depth == 0 => return i,
+            Token::Word(w) if depth == 0 && w.keyword == Keyword::AS => {
+                let next = next_significant(tokens, i + 1);
+                let starts_query = match tokens.get(next) {
+                    Some(Token::LParen) => true,
+                    Some(Token::Word(w)) => matches!(w.keyword, Keyword::SELECT | Keyword::WITH),
+                    _ => false,
+                };
+                if starts_query {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    tokens.len()
+}
+
+/// The clause keywords an engine clause is split on, at depth 0.
+fn clause_at(tokens: &[Token], i: usize) -> Option<(&'static str, usize)> {
+    let Token::Word(first) = &tokens[i] else {
+        return None;
+    };
+    let second = next_significant(tokens, i + 1);
+    let second_is = |keyword: Keyword| matches!(tokens.get(second), Some(Token::Word(w)) if w.keyword == keyword);
+    match first.keyword {
+        Keyword::PARTITION if second_is(Keyword::BY) => Some(("PARTITION BY", second + 1)),
+        Keyword::ORDER if second_is(Keyword::BY) => Some(("ORDER BY", second + 1)),
+        Keyword::PRIMARY if second_is(Keyword::KEY) => Some(("PRIMARY KEY", second + 1)),
+        Keyword::SAMPLE if second_is(Keyword::BY) => Some(("SAMPLE BY", second + 1)),
+        Keyword::SETTINGS => Some(("SETTINGS", i + 1)),
+        _ if first.value.eq_ignore_ascii_case("TTL") => Some(("TTL", i + 1)),
+        Keyword::COMMENT => Some(("COMMENT", i + 1)),
+        _ => None,
+    }
+}
+
+fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
+    let mut i = next_significant(tokens, 0);
+    if tokens.get(i) == Some(&Token::Eq) {
+        i = next_significant(tokens, i + 1);
+    }
+    let name = match tokens.get(i) {
+        Some(Token::Word(w)) => w.value.clone(),
+        _ => {
+            return Err(syntax_error(
+                sql,
+                "Expected the table engine's name after ENGINE",
+            ));
+        }
+    };
+    let mut engine = EngineClause {
+        name,
+        arguments: Vec::new(),
+        partition_by: None,
+        order_by: None,
+        primary_key: None,
+        settings: Vec::new(),
+    };
+    i = next_significant(tokens, i + 1);
+    if tokens.get(i) == Some(&Token::LParen) {
+        let end = matching_paren(tokens, i)
+            .ok_or_else(|| syntax_error(sql, "Expected ')' after the engine's arguments"))?;
+        let inside = &tokens[i + 1..end];
+        if inside.iter().any(|t| !matches!(t, Token::Whitespace(_))) {
+            engine.arguments = split_on_commas(inside)
+                .into_iter()
+                .map(|piece| parse_expr(sql, piece))
+                .collect::<Result<_>>()?;
+        }
+        i = end + 1;
+    }
+    // Clause starts at depth 0, then each clause runs to the next one.
+    let mut starts = Vec::new();
+    let mut depth = 0usize;
+    for j in i..tokens.len() {
+        match &tokens[j] {
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Whitespace(_) => {}
+            _ if depth == 0 => {
+                if let Some((clause, body)) = clause_at(tokens, j) {
+                    starts.push((j, clause, body));
+                } else if starts.is_empty() {
+                    return Err(syntax_error(
+                        sql,
+                        &format!("Unexpected {} in the ENGINE clause", tokens[j]),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (n, &(_, clause, body)) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).map_or(tokens.len(), |s| s.0);
+        let body = &tokens[body..end];
+        let slot = match clause {
+            "PARTITION BY" => &mut engine.partition_by,
+            "ORDER BY" => &mut engine.order_by,
+            "PRIMARY KEY" => &mut engine.primary_key,
+            "SETTINGS" => {
+                for piece in split_on_commas(body) {
+                    engine.settings.push(parse_setting(sql, piece)?);
+                }
+                continue;
+            }
+            "COMMENT" => continue,
+            other => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("{other} is not supported yet"),
+                ));
+            }
+        };
+        if slot.is_some() {
+            return Err(syntax_error(sql, &format!("{clause} is given twice")));
+        }
+        *slot = Some(parse_expr(sql, body)?);
+    }
+    Ok(engine)
+}
+
+fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
+    let mut pieces = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        match token {
+            Token::LParen | Token::LBracket => depth += 1,
+            Token::RParen | Token::RBracket => depth = depth.saturating_sub(1),
+            Token::Comma if depth == 0 => {
+                pieces.push(&tokens[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&tokens[start..]);
+    pieces
+}
+
+fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = Parser::new(&dialect).with_tokens(tokens.to_vec());
+    let expr = parser
+        .parse_expr()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax_error(
+            sql,
+            &format!("Unexpected {} in the ENGINE clause", next.token),
+        ));
+    }
+    Ok(expr)
+}
+
+fn parse_setting(sql: &str, tokens: &[Token]) -> Result<(String, String)> {
+    let significant: Vec<&Token> = tokens
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
+    let value = |token: &Token| match token {
+        Token::Number(n, _) => Some(n.clone()),
+        Token::SingleQuotedString(s) => Some(s.clone()),
+        Token::Word(w) => Some(w.value.clone()),
+        _ => None,
+    };
+    match significant.as_slice() {
+        [Token::Word(name), Token::Eq, v] => value(v).map(|v| (name.value.clone(), v)),
+        [
+            Token::Word(name),
+            Token::Eq,
+            Token::Minus,
+            Token::Number(n, _),
+        ] => Some((name.value.clone(), format!("-{n}"))),
+        _ => None,
+    }
+    .ok_or_else(|| syntax_error(sql, "Expected `name = value` in SETTINGS"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_clauses_come_in_any_order() {
+        let text = split_create_table(
+            "CREATE TABLE t (A Int64, S String DEFAULT 'x' CODEC(ZSTD(3)), D Date CODEC(LZ4)) \
+             ENGINE = MergeTree PARTITION BY toYYYYMM(D) ORDER BY (A, S) \
+             SETTINGS index_granularity = 1024, x = 'y'",
+        )
+        .unwrap();
+        assert_eq!(
+            text.statement.trim(),
+            "CREATE TABLE t (A Int64, S String DEFAULT 'x' , D Date )"
+        );
+        assert_eq!(
+            text.codecs,
+            vec![(1, "ZSTD(3)".to_string()), (2, "LZ4".to_string())]
+        );
+        let engine = text.engine.unwrap();
+        assert_eq!(engine.name, "MergeTree");
+        assert_eq!(engine.partition_by.unwrap().to_string(), "toYYYYMM(D)");
+        assert_eq!(engine.order_by.unwrap().to_string(), "(A, S)");
+        assert_eq!(
+            engine.settings,
+            vec![
+                ("index_granularity".to_string(), "1024".to_string()),
+                ("x".to_string(), "y".to_string())
+            ]
+        );
+
+        let text = split_create_table(
+            "CREATE TABLE t ENGINE = MergeTree() ORDER BY x PRIMARY KEY x AS SELECT 1 AS x",
+        )
+        .unwrap();
+        assert_eq!(text.statement, "CREATE TABLE t AS SELECT 1 AS x");
+        let engine = text.engine.unwrap();
+        assert_eq!(engine.primary_key.unwrap().to_string(), "x");
+        assert!(engine.arguments.is_empty());
+
+        let memory = split_create_table("CREATE TABLE m (a UInt8) ENGINE = Memory").unwrap();
+        assert_eq!(memory.engine.unwrap().name, "Memory");
+        assert!(is_create_table("create or replace table x (a Int8)"));
+        assert!(!is_create_table("CREATE DATABASE x"));
+    }
+
+    #[test]
+    fn bad_engine_clauses_are_syntax_errors() {
+        for sql in [
+            "CREATE TABLE t (a Int8) ENGINE = MergeTree ORDER BY",
+            "CREATE TABLE t (a Int8) ENGINE = MergeTree ORDER BY a ORDER BY a",
+            "CREATE TABLE t (a Int8) ENGINE = MergeTree junk ORDER BY a",
+            "CREATE TABLE t (a Int8) ENGINE = MergeTree ORDER BY a SETTINGS x",
+            "CREATE TABLE t (a Int8 CODEC) ENGINE = MergeTree ORDER BY a",
+        ] {
+            assert_eq!(
+                split_create_table(sql).unwrap_err().code,
+                ErrorCode::SYNTAX_ERROR,
+                "{sql}"
+            );
+        }
+    }
+}

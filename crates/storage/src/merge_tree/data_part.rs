@@ -1,0 +1,81 @@
+//! A part as a table holds it: the files' metadata plus what every query
+//! needs from them in memory (the sparse primary index and the partition's
+//! min/max bounds), and the rule that a replaced part's files go only when
+//! the last query reading it lets go.
+
+use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::SystemTime;
+
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::datatypes::{DataType, Schema};
+use strata_common::error::Result;
+
+use super::keys::TableKeys;
+use crate::part::reader::Part;
+
+#[derive(Debug)]
+pub struct DataPart {
+    pub part: Part,
+    /// The partition's value as `system.parts` shows it.
+    pub partition: String,
+    /// The primary key's values at each granule's first row and the last row.
+    pub primary_index: Vec<ArrayRef>,
+    /// Min and max of each partition-key column, in `TableKeys::partition_columns` order.
+    pub minmax: Vec<Option<ArrayRef>>,
+    pub modification_time: SystemTime,
+    /// Set when a merge or TRUNCATE replaced the part: its directory is
+    /// removed when the last reference goes.
+    outdated: AtomicBool,
+}
+
+impl DataPart {
+    pub fn open(dir: &Path, schema: &Schema, keys: &TableKeys) -> Result<DataPart> {
+        let part = Part::open(dir)?;
+        let key_types: Vec<DataType> = keys.primary_types(schema)?;
+        let primary_index = part.primary_index(&key_types)?;
+        let minmax = keys
+            .partition_columns
+            .iter()
+            .map(|&column| part.minmax(schema.field(column).name()))
+            .collect::<Result<_>>()?;
+        let modification_time = fs::metadata(dir)
+            .and_then(|m| m.modified())
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        Ok(DataPart {
+            partition: part.partition()?,
+            part,
+            primary_index,
+            minmax,
+            modification_time,
+            outdated: AtomicBool::new(false),
+        })
+    }
+
+    pub fn name(&self) -> String {
+        self.part.name.to_string()
+    }
+
+    pub fn granules(&self) -> usize {
+        self.part.granules.len()
+    }
+
+    /// Marks the part replaced; its files go with the last reference.
+    pub fn retire(&self) {
+        self.outdated.store(true, Ordering::Release);
+    }
+
+    pub fn is_active(&self) -> bool {
+        !self.outdated.load(Ordering::Acquire)
+    }
+}
+
+impl Drop for DataPart {
+    fn drop(&mut self) {
+        if self.outdated.load(Ordering::Acquire) {
+            // A leftover is also found and removed when the table next opens.
+            let _ = fs::remove_dir_all(&self.part.dir);
+        }
+    }
+}

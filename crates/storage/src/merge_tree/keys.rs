@@ -1,0 +1,255 @@
+//! A table's keys, compiled: the partition key that splits an insert into
+//! parts, the sorting key that orders rows within a part, and the primary
+//! key (a prefix of the sorting key) whose values the sparse index keeps.
+
+use std::collections::HashMap;
+use std::hash::Hasher;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt32Array};
+use datafusion::arrow::compute::{SortColumn, SortOptions, lexsort_to_indices, take_record_batch};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::row::{RowConverter, SortField};
+use datafusion::common::ScalarValue;
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Column;
+use strata_common::error::Result;
+use twox_hash::XxHash64;
+
+/// The partition id of a table without a partition key, as in ClickHouse.
+pub const WHOLE_TABLE_PARTITION: &str = "all";
+
+#[derive(Debug, Clone)]
+pub struct TableKeys {
+    /// `PARTITION BY` expressions over the table's columns; none for one partition.
+    pub partition: Vec<Arc<dyn PhysicalExpr>>,
+    /// Table columns the partition key reads; parts keep their min and max.
+    pub partition_columns: Vec<usize>,
+    /// `ORDER BY` expressions.
+    pub sorting: Vec<Arc<dyn PhysicalExpr>>,
+    /// How many leading sorting expressions form the primary key.
+    pub primary_len: usize,
+}
+
+/// One partition's rows of a batch.
+#[derive(Debug)]
+pub struct PartitionRows {
+    /// Names the partition in part names: digits for integer and date keys, a hash otherwise.
+    pub id: String,
+    /// The partition's value as `system.parts` shows it.
+    pub value: String,
+    pub rows: RecordBatch,
+}
+
+impl TableKeys {
+    pub fn new(
+        partition: Vec<Arc<dyn PhysicalExpr>>,
+        sorting: Vec<Arc<dyn PhysicalExpr>>,
+        primary_len: usize,
+    ) -> Self {
+        assert!(
+            primary_len <= sorting.len(),
+            "the primary key is a prefix of the sorting key"
+        );
+        let mut partition_columns = Vec::new();
+        for expr in &partition {
+            for column in datafusion::physical_expr::utils::collect_columns(expr) {
+                if !partition_columns.contains(&column.index()) {
+                    partition_columns.push(column.index());
+                }
+            }
+        }
+        partition_columns.sort_unstable();
+        TableKeys {
+            partition,
+            partition_columns,
+            sorting,
+            primary_len,
+        }
+    }
+
+    /// The table column each primary key element is, where it is a plain
+    /// column; index pruning uses only those.
+    pub fn primary_columns(&self) -> Vec<Option<usize>> {
+        self.sorting[..self.primary_len]
+            .iter()
+            .map(|expr| expr.downcast_ref::<Column>().map(Column::index))
+            .collect()
+    }
+
+    /// The primary key's types for rows of `batch`'s schema.
+    pub fn primary_types(
+        &self,
+        schema: &datafusion::arrow::datatypes::Schema,
+    ) -> Result<Vec<DataType>> {
+        self.sorting[..self.primary_len]
+            .iter()
+            .map(|expr| Ok(expr.data_type(schema)?))
+            .collect()
+    }
+
+    /// Splits `batch` by partition, in order of first appearance.
+    pub fn split_partitions(&self, batch: &RecordBatch) -> Result<Vec<PartitionRows>> {
+        if self.partition.is_empty() {
+            return Ok(vec![PartitionRows {
+                id: WHOLE_TABLE_PARTITION.to_string(),
+                value: "tuple()".to_string(),
+                rows: batch.clone(),
+            }]);
+        }
+        let values = self.evaluate(&self.partition, batch)?;
+        let converter = RowConverter::new(
+            values
+                .iter()
+                .map(|v| SortField::new(v.data_type().clone()))
+                .collect(),
+        )?;
+        let rows = converter.convert_columns(&values)?;
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        let mut group_of: HashMap<&[u8], usize> = HashMap::new();
+        for (index, row) in rows.iter().enumerate() {
+            let next = groups.len();
+            let group = *group_of.entry(row.data()).or_insert(next);
+            if group == next {
+                groups.push(Vec::new());
+            }
+            groups[group].push(index as u32);
+        }
+        groups
+            .into_iter()
+            .map(|indices| {
+                let first = indices[0] as usize;
+                let key: Vec<ScalarValue> = values
+                    .iter()
+                    .map(|v| ScalarValue::try_from_array(v, first))
+                    .collect::<datafusion::common::Result<_>>()?;
+                let rows = take_record_batch(batch, &UInt32Array::from(indices))?;
+                Ok(PartitionRows {
+                    id: partition_id(&key),
+                    value: partition_value(&key),
+                    rows,
+                })
+            })
+            .collect()
+    }
+
+    /// `batch` sorted by the sorting key (NULLs last, as ClickHouse sorts),
+    /// with the primary key's values for each sorted row.
+    pub fn sort(&self, batch: &RecordBatch) -> Result<(RecordBatch, Vec<ArrayRef>)> {
+        if self.sorting.is_empty() {
+            return Ok((batch.clone(), Vec::new()));
+        }
+        let keys = self.evaluate(&self.sorting, batch)?;
+        let columns: Vec<SortColumn> = keys
+            .iter()
+            .map(|values| SortColumn {
+                values: Arc::clone(values),
+                options: Some(SortOptions {
+                    descending: false,
+                    nulls_first: false,
+                }),
+            })
+            .collect();
+        let order = lexsort_to_indices(&columns, None)?;
+        let sorted = take_record_batch(batch, &order)?;
+        let primary = keys[..self.primary_len]
+            .iter()
+            .map(|k| Ok(datafusion::arrow::compute::take(k.as_ref(), &order, None)?))
+            .collect::<Result<_>>()?;
+        Ok((sorted, primary))
+    }
+
+    fn evaluate(
+        &self,
+        exprs: &[Arc<dyn PhysicalExpr>],
+        batch: &RecordBatch,
+    ) -> Result<Vec<ArrayRef>> {
+        exprs
+            .iter()
+            .map(|expr| Ok(expr.evaluate(batch)?.into_array(batch.num_rows())?))
+            .collect()
+    }
+}
+
+/// ClickHouse's partition id: integer and date values written out and joined
+/// by `-` (a Date as YYYYMMDD); any other key a hash of its values.
+fn partition_id(key: &[ScalarValue]) -> String {
+    let readable: Option<Vec<String>> = key
+        .iter()
+        .map(|value| match value {
+            ScalarValue::Int8(Some(_))
+            | ScalarValue::Int16(Some(_))
+            | ScalarValue::Int32(Some(_))
+            | ScalarValue::Int64(Some(_))
+            | ScalarValue::UInt8(Some(_))
+            | ScalarValue::UInt16(Some(_))
+            | ScalarValue::UInt32(Some(_))
+            | ScalarValue::UInt64(Some(_)) => Some(value.to_string()),
+            ScalarValue::Boolean(Some(b)) => Some(u8::from(*b).to_string()),
+            ScalarValue::Date32(Some(_)) => Some(value.to_string().replace('-', "")),
+            ScalarValue::TimestampSecond(Some(seconds), _) => Some(seconds.to_string()),
+            _ => None,
+        })
+        .collect();
+    match readable {
+        Some(parts) => parts.join("-"),
+        None => {
+            let mut hasher = XxHash64::with_seed(0);
+            for value in key {
+                hasher.write(value.to_string().as_bytes());
+                hasher.write_u8(0);
+            }
+            format!("{:016x}", hasher.finish())
+        }
+    }
+}
+
+/// The partition's value as ClickHouse prints it: one value bare (a Date as
+/// 2024-01-01), strings quoted, several values as a tuple.
+fn partition_value(key: &[ScalarValue]) -> String {
+    let shown: Vec<String> = key
+        .iter()
+        .map(|value| match value {
+            ScalarValue::Utf8(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => {
+                format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+            }
+            other if other.is_null() => "NULL".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    match shown.as_slice() {
+        [one] => one.clone(),
+        many => format!("({})", many.join(",")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_ids_are_readable_for_integers_and_dates() {
+        assert_eq!(partition_id(&[ScalarValue::UInt32(Some(202401))]), "202401");
+        assert_eq!(
+            partition_id(&[
+                ScalarValue::Date32(Some(19723)),
+                ScalarValue::Int8(Some(-3))
+            ]),
+            "20240101--3"
+        );
+        let hashed = partition_id(&[ScalarValue::Utf8(Some("x".into()))]);
+        assert_eq!(hashed.len(), 16);
+        assert_ne!(hashed, partition_id(&[ScalarValue::Utf8(Some("y".into()))]));
+        assert_eq!(
+            partition_value(&[ScalarValue::Date32(Some(19723))]),
+            "2024-01-01"
+        );
+        assert_eq!(
+            partition_value(&[
+                ScalarValue::Utf8(Some("a'b".into())),
+                ScalarValue::UInt8(Some(1))
+            ]),
+            "('a\\'b',1)"
+        );
+    }
+}

@@ -1,0 +1,15 @@
+//! MergeTree tables: rows kept as immutable sorted parts, read through a
+//! sparse primary index, and merged in the background into fewer, larger
+//! parts.
+
+pub mod data_part;
+pub mod keys;
+pub mod pruning;
+pub mod scan;
+pub mod table;
+
+pub use data_part::DataPart;
+pub use keys::TableKeys;
+pub use pruning::{GranuleRange, select_granules};
+pub use scan::MergeTreeScanExec;
+pub use table::{MergeTreeSettings, MergeTreeTable, Snapshot, select_merge};

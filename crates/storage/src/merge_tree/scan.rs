@@ -1,0 +1,209 @@
+//! Reading a table: the selected granule ranges dealt out to parallel
+//! streams, each reading only the projected columns, a few granules per
+//! batch.
+
+use std::fmt;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::Result as DfResult;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::physical_expr::EquivalenceProperties;
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{
+    DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
+};
+use futures::StreamExt;
+use strata_common::error::{ErrorCode, Result, StrataError};
+
+use super::pruning::GranuleRange;
+
+/// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
+pub const ROWS_PER_BATCH: usize = 65_536;
+
+#[derive(Debug)]
+pub struct MergeTreeScanExec {
+    /// The table's name, for EXPLAIN.
+    table: String,
+    /// The projected columns as the table defines them.
+    schema: SchemaRef,
+    /// Granule ranges for each output partition.
+    streams: Vec<Vec<GranuleRange>>,
+    /// Granules that pruning kept, and those it could have read.
+    selected_granules: usize,
+    total_granules: usize,
+    properties: Arc<PlanProperties>,
+}
+
+impl MergeTreeScanExec {
+    /// A scan of `ranges` split over at most `streams` parallel streams.
+    pub fn new(
+        table: String,
+        schema: SchemaRef,
+        ranges: Vec<GranuleRange>,
+        total_granules: usize,
+        streams: usize,
+    ) -> Self {
+        let selected_granules = ranges.iter().map(|r| r.granules.len()).sum();
+        let split = split_ranges(ranges, streams.max(1));
+        let properties = Arc::new(PlanProperties::new(
+            EquivalenceProperties::new(Arc::clone(&schema)),
+            Partitioning::UnknownPartitioning(split.len().max(1)),
+            EmissionType::Incremental,
+            Boundedness::Bounded,
+        ));
+        MergeTreeScanExec {
+            table,
+            schema,
+            streams: split,
+            selected_granules,
+            total_granules,
+            properties,
+        }
+    }
+}
+
+/// Deals `ranges` into `streams` shares of about equal granule counts,
+/// splitting a range where a share fills up.
+fn split_ranges(ranges: Vec<GranuleRange>, streams: usize) -> Vec<Vec<GranuleRange>> {
+    let total: usize = ranges.iter().map(|r| r.granules.len()).sum();
+    if total == 0 {
+        return vec![Vec::new()];
+    }
+    let streams = streams.min(total);
+    let per_stream = total.div_ceil(streams);
+    let mut shares = vec![Vec::new()];
+    let mut room = per_stream;
+    for range in ranges {
+        let mut start = range.granules.start;
+        while start < range.granules.end {
+            if room == 0 {
+                shares.push(Vec::new());
+                room = per_stream;
+            }
+            let end = range.granules.end.min(start + room);
+            room -= end - start;
+            shares.last_mut().expect("a share").push(GranuleRange {
+                part: Arc::clone(&range.part),
+                granules: start..end,
+            });
+            start = end;
+        }
+    }
+    shares
+}
+
+impl DisplayAs for MergeTreeScanExec {
+    fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        let columns: Vec<&str> = self
+            .schema
+            .fields()
+            .iter()
+            .map(|f| f.name().as_str())
+            .collect();
+        write!(
+            f,
+            "MergeTreeScanExec: table={}, columns=[{}], granules={}/{}",
+            self.table,
+            columns.join(", "),
+            self.selected_granules,
+            self.total_granules
+        )
+    }
+}
+
+impl ExecutionPlan for MergeTreeScanExec {
+    fn name(&self) -> &str {
+        "MergeTreeScanExec"
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> DfResult<TreeNodeRecursion>,
+    ) -> DfResult<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        Vec::new()
+    }
+
+    fn with_new_children(
+        self: Arc<Self>,
+        _children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> DfResult<Arc<dyn ExecutionPlan>> {
+        Ok(self)
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        _context: Arc<TaskContext>,
+    ) -> DfResult<SendableRecordBatchStream> {
+        let share = self.streams.get(partition).cloned().unwrap_or_default();
+        let schema = Arc::clone(&self.schema);
+        let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
+        let stream_schema = Arc::clone(&schema);
+        let batches = futures::stream::iter(chunks).map(move |range| {
+            read_range(&stream_schema, &range).map_err(StrataError::into_datafusion)
+        });
+        Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
+    }
+}
+
+/// `range` cut into pieces of about [`ROWS_PER_BATCH`] rows.
+fn chunk(range: GranuleRange) -> Vec<GranuleRange> {
+    let mut pieces = Vec::new();
+    let mut start = range.granules.start;
+    while start < range.granules.end {
+        let mut end = start;
+        let mut rows = 0u64;
+        while end < range.granules.end && (rows == 0 || rows < ROWS_PER_BATCH as u64) {
+            rows += range.part.part.granules[end];
+            end += 1;
+        }
+        pieces.push(GranuleRange {
+            part: Arc::clone(&range.part),
+            granules: start..end,
+        });
+        start = end;
+    }
+    pieces
+}
+
+fn read_range(schema: &SchemaRef, range: &GranuleRange) -> Result<RecordBatch> {
+    let rows = range.rows() as usize;
+    let part = &range.part.part;
+    let columns = schema
+        .fields()
+        .iter()
+        .map(|field| {
+            let column: ArrayRef = part.read_column(field.name(), range.granules.clone())?;
+            if column.data_type() == field.data_type() {
+                Ok(column)
+            } else {
+                Ok(cast(&column, field.data_type())?)
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        columns,
+        &RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(|e| {
+        StrataError::new(
+            ErrorCode::LOGICAL_ERROR,
+            format!("Reading part {}: {e}", range.part.name()),
+        )
+    })
+}
