@@ -78,13 +78,9 @@ impl MergeTreeDefinition {
         }
         let order_by = key_elements(engine.order_by.as_ref());
         let primary_key = key_elements(engine.primary_key.as_ref());
-        if engine.order_by.is_none() && engine.primary_key.is_none() {
-            return Err(StrataError::new(
-                ErrorCode::BAD_ARGUMENTS,
-                "ORDER BY or PRIMARY KEY clause is missing. Consider using extended storage definition syntax with ORDER BY or PRIMARY KEY clause",
-            ));
-        }
-        // Without ORDER BY the primary key is the sorting key.
+        // Without ORDER BY the primary key is the sorting key; without either,
+        // rows stay in insert order, as clickhouse-local's
+        // `create_table_empty_primary_key_by_default` does.
         let order_by = if engine.order_by.is_none() {
             primary_key.clone()
         } else {

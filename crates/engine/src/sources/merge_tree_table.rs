@@ -68,25 +68,37 @@ impl MergeTreeProvider {
     }
 
     /// OPTIMIZE TABLE: merges the parts of each partition (or of
-    /// `partition_id` only); with `final_`, down to one part per partition.
+    /// `partition_id` only) once; with `final_`, down to one part per
+    /// partition, rewriting a partition's single part too, as ClickHouse does.
     pub fn optimize(&self, partition_id: Option<&str>, final_: bool) -> strata_common::Result<()> {
-        loop {
-            let mut merged_any = false;
-            for (id, parts) in self.data.parts_by_partition() {
-                if partition_id.is_some_and(|wanted| wanted != id) || parts.len() < 2 {
-                    continue;
-                }
-                let width = parts
-                    .len()
-                    .min(self.data.settings().max_parts_to_merge_at_once.max(2));
-                if self.data.merge(&parts[..width])?.is_some() {
-                    merged_any = true;
-                }
+        let at_once = self.data.settings().max_parts_to_merge_at_once.max(2);
+        for (id, parts) in self.data.parts_by_partition() {
+            if partition_id.is_some_and(|wanted| wanted != id) {
+                continue;
             }
-            if !final_ || !merged_any {
-                return Ok(());
+            if !final_ {
+                if parts.len() >= 2 {
+                    self.data.merge(&parts[..parts.len().min(at_once)])?;
+                }
+                continue;
+            }
+            let mut current = parts;
+            loop {
+                let merged = self.data.merge(&current[..current.len().min(at_once)])?;
+                if current.len() <= at_once && merged.is_some() {
+                    break;
+                }
+                current = self
+                    .data
+                    .parts_by_partition()
+                    .remove(&id)
+                    .unwrap_or_default();
+                if current.is_empty() {
+                    break;
+                }
             }
         }
+        Ok(())
     }
 }
 

@@ -115,7 +115,8 @@ pub async fn parts_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayR
             numbers[1].push(part.part.bytes_on_disk());
             numbers[2].push(sizes.iter().map(|(_, s)| s.compressed).sum());
             numbers[3].push(sizes.iter().map(|(_, s)| s.uncompressed).sum());
-            numbers[4].push(part.granules() as u64);
+            // As ClickHouse counts marks: one per granule and the final one.
+            numbers[4].push(part.granules() as u64 + 1);
             levels.push(part.part.name.level);
             min_blocks.push(part.part.name.min_block as i64);
             max_blocks.push(part.part.name.max_block as i64);

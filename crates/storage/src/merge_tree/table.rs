@@ -245,10 +245,11 @@ impl MergeTreeTable {
     }
 
     /// Merges `sources`, adjacent active parts of one partition, into one
-    /// part and swaps it in for them. Returns `None` if another change got
-    /// to one of the sources first.
+    /// part and swaps it in for them (one source is rewritten, for
+    /// OPTIMIZE FINAL). Returns `None` if another change got to one of the
+    /// sources first.
     pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<Option<Arc<DataPart>>> {
-        assert!(sources.len() >= 2, "a merge takes at least two parts");
+        assert!(!sources.is_empty(), "a merge takes at least one part");
         let first = &sources[0].part.name;
         assert!(
             sources
