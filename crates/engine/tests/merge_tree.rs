@@ -294,3 +294,44 @@ async fn background_merges_keep_the_data_identical() {
         .unwrap();
     assert_eq!(keys.values().as_ref(), &[0, 1, 2, 3, 4]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_insert_leaves_nothing_behind() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k",
+    )
+    .await
+    .unwrap();
+    run(&mut session, "INSERT INTO t VALUES (1)").await.unwrap();
+    // Blocks of 10,000 rows are written before row 150,000 fails.
+    let error = run(
+        &mut session,
+        "INSERT INTO t SELECT intDiv(number, 150000 - number) FROM numbers(300000) SETTINGS max_insert_block_size = 10000, max_block_size = 1000",
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        error.code,
+        strata_common::ErrorCode::ILLEGAL_DIVISION,
+        "{error}"
+    );
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 1);
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.parts WHERE table = 't'"
+        )
+        .await,
+        1
+    );
+    // The failed insert's written parts are gone from disk too.
+    let dir = engine.data_path().table_data("default", "t");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::fs::read_dir(&dir).unwrap().count() > 1 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}

@@ -2,7 +2,7 @@
 //! the needed columns of the parts and granules a filter can match, and
 //! inserts that become parts, all visible together when the INSERT ends.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -192,14 +192,23 @@ fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
     let merging = Arc::clone(merging);
     std::thread::spawn(move || {
         let mut next = Some(sources);
-        while let Some(sources) = next {
-            // A failed background merge leaves the parts as they were.
-            if data.merge(&sources).is_err() {
-                break;
+        loop {
+            while let Some(sources) = next {
+                // A failed background merge leaves the parts as they were.
+                if data.merge(&sources).is_err() {
+                    merging.store(false, Ordering::Release);
+                    return;
+                }
+                next = select_merge(&data.parts_by_partition(), data.settings());
             }
+            merging.store(false, Ordering::Release);
+            // An insert that committed just before the flag dropped found it
+            // set and left its merge to this thread.
             next = select_merge(&data.parts_by_partition(), data.settings());
+            if next.is_none() || merging.swap(true, Ordering::AcqRel) {
+                return;
+            }
         }
-        merging.store(false, Ordering::Release);
     });
 }
 
@@ -224,11 +233,11 @@ impl DisplayAs for MergeTreeSink {
     }
 }
 
+type BlockWrite = tokio::task::JoinHandle<strata_common::Result<Vec<Arc<DataPart>>>>;
+
 impl MergeTreeSink {
-    async fn write_block(
-        &self,
-        batches: Vec<RecordBatch>,
-    ) -> strata_common::Result<Vec<Arc<DataPart>>> {
+    /// Starts writing one block's parts on a blocking thread.
+    fn spawn_write(&self, batches: Vec<RecordBatch>) -> BlockWrite {
         let data = Arc::clone(&self.data);
         tokio::task::spawn_blocking(move || {
             // The planner's literal typing can leave a narrower type than the column's.
@@ -240,11 +249,16 @@ impl MergeTreeSink {
             drop(batches);
             data.write(&block)
         })
-        .await
-        .map_err(|e| {
-            StrataError::new(ErrorCode::LOGICAL_ERROR, format!("Insert task failed: {e}"))
-        })?
     }
+}
+
+/// The parts a finished block write produced, or why it failed.
+async fn finish_write(write: BlockWrite) -> Result<Vec<Arc<DataPart>>> {
+    write
+        .await
+        .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, format!("Insert task failed: {e}")))
+        .and_then(|parts| parts)
+        .map_err(StrataError::into_datafusion)
 }
 
 /// `batch` with its columns cast to the table's types, by position.
@@ -293,37 +307,47 @@ impl DataSink for MergeTreeSink {
         let block_rows = query.as_ref().map_or(1_048_449, |q| {
             q.settings.get_u64("max_insert_block_size").max(1) as usize
         });
+        // Blocks are sorted, compressed and written while the next ones
+        // arrive, up to one per thread at a time.
+        let writers = context.session_config().target_partitions().max(1);
+        let mut in_flight: VecDeque<BlockWrite> = VecDeque::new();
         let mut written: Vec<Arc<DataPart>> = Vec::new();
         let mut pending: Vec<RecordBatch> = Vec::new();
         let mut pending_rows = 0usize;
         let mut total = 0u64;
-        let result: Result<()> = async {
+        let mut result: Result<()> = async {
             while let Some(batch) = data.next().await {
                 let batch = batch?;
                 pending_rows += batch.num_rows();
                 total += batch.num_rows() as u64;
                 pending.push(batch);
                 if pending_rows >= block_rows {
-                    let block = std::mem::take(&mut pending);
                     pending_rows = 0;
-                    written.extend(
-                        self.write_block(block)
-                            .await
-                            .map_err(StrataError::into_datafusion)?,
-                    );
+                    in_flight.push_back(self.spawn_write(std::mem::take(&mut pending)));
+                    while in_flight.len() >= writers {
+                        let oldest = in_flight.pop_front().expect("a write in flight");
+                        written.extend(finish_write(oldest).await?);
+                    }
                 }
             }
             if !pending.is_empty() {
-                let block = std::mem::take(&mut pending);
-                written.extend(
-                    self.write_block(block)
-                        .await
-                        .map_err(StrataError::into_datafusion)?,
-                );
+                in_flight.push_back(self.spawn_write(std::mem::take(&mut pending)));
             }
             Ok(())
         }
         .await;
+        // Every started write ends before the insert does, so a failure
+        // removes all of the insert's parts.
+        for write in in_flight {
+            match finish_write(write).await {
+                Ok(parts) => written.extend(parts),
+                Err(error) => {
+                    if result.is_ok() {
+                        result = Err(error);
+                    }
+                }
+            }
+        }
         if let Err(error) = result {
             self.data.discard(written);
             return Err(error);
