@@ -1,6 +1,6 @@
 //! Opens a written part and reads its columns granule by granule.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -10,6 +10,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, make_array};
 use datafusion::arrow::compute::concat;
 use datafusion::arrow::datatypes::{DataType, Field};
+use parking_lot::Mutex;
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
@@ -42,6 +43,8 @@ pub struct Part {
     pub files: BTreeMap<String, (u64, u64)>,
     /// Rows of each granule.
     pub granules: Vec<u64>,
+    /// Marks read so far, by column: every read of a column needs them.
+    marks: Mutex<HashMap<String, Arc<Vec<Mark>>>>,
 }
 
 impl Part {
@@ -104,6 +107,7 @@ impl Part {
             columns,
             files,
             granules: Vec::new(),
+            marks: Mutex::new(HashMap::new()),
         };
         if let Some(first) = part.columns.first() {
             part.granules = part.marks(first.name())?.iter().map(|m| m.rows).collect();
@@ -124,8 +128,11 @@ impl Part {
         self.columns.iter().find(|f| f.name() == name)
     }
 
-    /// The marks of `column`, one per granule.
-    pub fn marks(&self, column: &str) -> Result<Vec<Mark>> {
+    /// The marks of `column`, one per granule, read once per part.
+    pub fn marks(&self, column: &str) -> Result<Arc<Vec<Mark>>> {
+        if let Some(marks) = self.marks.lock().get(column) {
+            return Ok(Arc::clone(marks));
+        }
         let bytes = self.read_file(&format!("{}{MARKS_SUFFIX}", escape_file_name(column)))?;
         if bytes.len() % MARK_BYTES != 0 {
             return Err(corrupted(
@@ -133,13 +140,19 @@ impl Part {
                 &format!("marks of {column} are cut short"),
             ));
         }
-        Ok(bytes
-            .chunks_exact(MARK_BYTES)
-            .map(|mark| Mark {
-                offset: u64::from_le_bytes(mark[..8].try_into().expect("8 bytes")),
-                rows: u64::from_le_bytes(mark[8..].try_into().expect("8 bytes")),
-            })
-            .collect())
+        let marks: Arc<Vec<Mark>> = Arc::new(
+            bytes
+                .chunks_exact(MARK_BYTES)
+                .map(|mark| Mark {
+                    offset: u64::from_le_bytes(mark[..8].try_into().expect("8 bytes")),
+                    rows: u64::from_le_bytes(mark[8..].try_into().expect("8 bytes")),
+                })
+                .collect(),
+        );
+        self.marks
+            .lock()
+            .insert(column.to_string(), Arc::clone(&marks));
+        Ok(marks)
     }
 
     /// Rows of granules `granules` of `column`, as one array.
@@ -171,7 +184,7 @@ impl Part {
             .map_err(|e| read_error(&path, e))?;
         let mut arrays = Vec::with_capacity(granules.len());
         let mut rest = bytes.as_slice();
-        for mark in &marks[granules] {
+        for mark in &marks[granules.clone()] {
             let (block, used) = read_block(rest)?;
             rest = &rest[used..];
             let mut encoded = block.as_slice();
