@@ -2,8 +2,10 @@
 //!
 //! Writing the buffers as Arrow holds them serves every type the same way
 //! (fixed-width, strings, nullable, arrays, dictionaries) and reads back
-//! without parsing values one by one. The bytes are compressed by the block
-//! codec above, which is where the size is won. Reading validates the
+//! without parsing values one by one. The one change is that offsets (of
+//! strings and arrays) are written as lengths: lengths repeat where offsets
+//! never do, so the block codec above, which is where the size is won,
+//! compresses them about as well as ClickHouse's length prefixes. Reading validates the
 //! layout, so bytes that passed the checksum yet are not a valid array fail
 //! with an error instead of producing a broken array.
 
@@ -33,8 +35,11 @@ fn encode_compact(data: &ArrayData, out: &mut Vec<u8>) {
         _ => out.push(0),
     }
     put_u64(out, data.buffers().len() as u64);
-    for buffer in data.buffers() {
-        put_bytes(out, buffer.as_slice());
+    for (index, buffer) in data.buffers().iter().enumerate() {
+        match offset_width(data.data_type()) {
+            Some(width) if index == 0 => put_bytes(out, &deltas(buffer.as_slice(), width)),
+            _ => put_bytes(out, buffer.as_slice()),
+        }
     }
     put_u64(out, data.child_data().len() as u64);
     for child in data.child_data() {
@@ -52,8 +57,12 @@ pub fn decode(data_type: &DataType, bytes: &mut &[u8]) -> Result<ArrayData> {
     };
     let buffer_count = take_u64(bytes)? as usize;
     let mut buffers = Vec::with_capacity(buffer_count.min(4));
-    for _ in 0..buffer_count {
-        buffers.push(Buffer::from(take_bytes(bytes)?));
+    for index in 0..buffer_count {
+        let raw = take_bytes(bytes)?;
+        match offset_width(data_type) {
+            Some(width) if index == 0 => buffers.push(Buffer::from(running_sums(raw, width)?)),
+            _ => buffers.push(Buffer::from(raw)),
+        }
     }
     let child_types = child_types(data_type);
     let child_count = take_u64(bytes)? as usize;
@@ -69,6 +78,47 @@ pub fn decode(data_type: &DataType, bytes: &mut &[u8]) -> Result<ArrayData> {
         .collect::<Result<Vec<_>>>()?;
     ArrayData::try_new(data_type.clone(), len, nulls, 0, buffers, children)
         .map_err(|e| corrupted(&format!("not a valid {data_type} array: {e}")))
+}
+
+/// Bytes per offset where the first buffer of `data_type` holds offsets.
+fn offset_width(data_type: &DataType) -> Option<usize> {
+    match data_type {
+        DataType::Utf8 | DataType::Binary | DataType::List(_) => Some(4),
+        DataType::LargeUtf8 | DataType::LargeBinary | DataType::LargeList(_) => Some(8),
+        _ => None,
+    }
+}
+
+/// Offsets as each one's difference from the one before (the first as is).
+fn deltas(offsets: &[u8], width: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let mut previous = 0u64;
+    for chunk in offsets.chunks_exact(width) {
+        let value = read_width(chunk);
+        out.extend_from_slice(&value.wrapping_sub(previous).to_le_bytes()[..width]);
+        previous = value;
+    }
+    out
+}
+
+/// The inverse of [`deltas`].
+fn running_sums(lengths: &[u8], width: usize) -> Result<Vec<u8>> {
+    if lengths.len() % width != 0 {
+        return Err(corrupted("offsets are cut short"));
+    }
+    let mut out = Vec::with_capacity(lengths.len());
+    let mut sum = 0u64;
+    for chunk in lengths.chunks_exact(width) {
+        sum = sum.wrapping_add(read_width(chunk));
+        out.extend_from_slice(&sum.to_le_bytes()[..width]);
+    }
+    Ok(out)
+}
+
+fn read_width(chunk: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes[..chunk.len()].copy_from_slice(chunk);
+    u64::from_le_bytes(bytes)
 }
 
 /// The types of the child arrays Arrow keeps for `data_type`.
