@@ -92,11 +92,23 @@ fn offset_width(data_type: &DataType) -> Option<usize> {
 /// Offsets as each one's difference from the one before (the first as is).
 fn deltas(offsets: &[u8], width: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(offsets.len());
-    let mut previous = 0u64;
-    for chunk in offsets.chunks_exact(width) {
-        let value = read_width(chunk);
-        out.extend_from_slice(&value.wrapping_sub(previous).to_le_bytes()[..width]);
-        previous = value;
+    match width {
+        4 => {
+            let mut previous = 0u32;
+            for chunk in offsets.chunks_exact(4) {
+                let value = u32::from_le_bytes(chunk.try_into().expect("4 bytes"));
+                out.extend_from_slice(&value.wrapping_sub(previous).to_le_bytes());
+                previous = value;
+            }
+        }
+        _ => {
+            let mut previous = 0u64;
+            for chunk in offsets.chunks_exact(8) {
+                let value = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+                out.extend_from_slice(&value.wrapping_sub(previous).to_le_bytes());
+                previous = value;
+            }
+        }
     }
     out
 }
@@ -106,19 +118,24 @@ fn running_sums(lengths: &[u8], width: usize) -> Result<Vec<u8>> {
     if lengths.len() % width != 0 {
         return Err(corrupted("offsets are cut short"));
     }
-    let mut out = Vec::with_capacity(lengths.len());
-    let mut sum = 0u64;
-    for chunk in lengths.chunks_exact(width) {
-        sum = sum.wrapping_add(read_width(chunk));
-        out.extend_from_slice(&sum.to_le_bytes()[..width]);
+    let mut out = vec![0u8; lengths.len()];
+    match width {
+        4 => {
+            let mut sum = 0u32;
+            for (from, to) in lengths.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
+                sum = sum.wrapping_add(u32::from_le_bytes(from.try_into().expect("4 bytes")));
+                to.copy_from_slice(&sum.to_le_bytes());
+            }
+        }
+        _ => {
+            let mut sum = 0u64;
+            for (from, to) in lengths.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
+                sum = sum.wrapping_add(u64::from_le_bytes(from.try_into().expect("8 bytes")));
+                to.copy_from_slice(&sum.to_le_bytes());
+            }
+        }
     }
     Ok(out)
-}
-
-fn read_width(chunk: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    bytes[..chunk.len()].copy_from_slice(chunk);
-    u64::from_le_bytes(bytes)
 }
 
 /// The types of the child arrays Arrow keeps for `data_type`.
