@@ -1145,23 +1145,27 @@ impl Session {
         let list: Vec<String> = exprs.iter().map(|e| e.to_string()).collect();
         let mut statement = parse_statement(&format!("SELECT {}", list.join(", ")))?.statement;
         self.rewrite(&mut statement, &self.settings)?;
+        let not_a_key = |what: String| {
+            StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("{what} cannot be a table key expression"),
+            )
+        };
         let Statement::Query(query) = statement else {
-            unreachable!("a SELECT parses as a query");
+            return Err(not_a_key(list.join(", ")));
         };
         let SetExpr::Select(select) = *query.body else {
-            unreachable!("a SELECT without set operations");
+            return Err(not_a_key(list.join(", ")));
         };
-        assert_eq!(
-            select.projection.len(),
-            exprs.len(),
-            "one item per expression"
-        );
+        if select.projection.len() != exprs.len() {
+            return Err(not_a_key(list.join(", ")));
+        }
         for (slot, item) in exprs.iter_mut().zip(select.projection) {
             match item {
                 SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
                     *slot = expr
                 }
-                other => unreachable!("a key expression parsed as {other}"),
+                other => return Err(not_a_key(other.to_string())),
             }
         }
         Ok(())

@@ -17,9 +17,15 @@ use strata_common::types::clickhouse_type_name;
 use super::database_names;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 
+fn s(name: &str) -> Field {
+    Field::new(name, DataType::Utf8, false)
+}
+
+fn u64(name: &str) -> Field {
+    Field::new(name, DataType::UInt64, false)
+}
+
 pub fn parts_fields() -> Vec<Field> {
-    let s = |name: &str| Field::new(name, DataType::Utf8, false);
-    let u64 = |name: &str| Field::new(name, DataType::UInt64, false);
     vec![
         s("database"),
         s("table"),
@@ -47,8 +53,6 @@ pub fn parts_fields() -> Vec<Field> {
 }
 
 pub fn parts_columns_fields() -> Vec<Field> {
-    let s = |name: &str| Field::new(name, DataType::Utf8, false);
-    let u64 = |name: &str| Field::new(name, DataType::UInt64, false);
     vec![
         s("database"),
         s("table"),

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::datatypes::{DataType, Schema};
-use strata_common::error::Result;
+use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
 use crate::part::reader::Part;
@@ -35,6 +35,21 @@ impl DataPart {
         let part = Part::open(dir)?;
         let key_types: Vec<DataType> = keys.primary_types(schema)?;
         let primary_index = part.primary_index(&key_types)?;
+        // One entry per granule and one for the last row; pruning relies on it.
+        let expected = if part.rows == 0 {
+            0
+        } else {
+            part.granules.len() + 1
+        };
+        if primary_index.iter().any(|key| key.len() != expected) {
+            return Err(StrataError::new(
+                ErrorCode::CORRUPTED_DATA,
+                format!(
+                    "Corrupted data part {}: the primary index does not have {expected} rows",
+                    dir.display()
+                ),
+            ));
+        }
         let minmax = keys
             .partition_columns
             .iter()

@@ -12,7 +12,9 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt64Array, make_comparator};
+use datafusion::arrow::array::{
+    Array, ArrayRef, BooleanArray, UInt64Array, make_comparator, new_null_array,
+};
 use datafusion::arrow::compute::{SortOptions, concat, take};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::{Column, ScalarValue};
@@ -60,10 +62,9 @@ pub fn select_granules(
     let part_keep = if keys.partition_columns.is_empty() {
         vec![true; parts.len()]
     } else {
-        predicate.prune(&PartStatistics {
-            schema,
-            keys,
-            parts,
+        predicate.prune(&Bounds {
+            containers: parts.len(),
+            bound: |column: &Column, upper| part_bounds(schema, keys, parts, column, upper),
         })?
     };
     let primary_columns = keys.primary_columns();
@@ -76,10 +77,11 @@ pub fn select_granules(
             ranges.push(whole(part));
             continue;
         }
-        let granule_keep = predicate.prune(&GranuleStatistics {
-            schema,
-            primary_columns: &primary_columns,
-            part,
+        let granule_keep = predicate.prune(&Bounds {
+            containers: part.granules(),
+            bound: |column: &Column, upper| {
+                granule_bounds(schema, &primary_columns, part, column, upper)
+            },
         })?;
         let mut start = None;
         for (granule, keep) in granule_keep.iter().chain([&false]).enumerate() {
@@ -99,128 +101,89 @@ pub fn select_granules(
     Ok(ranges)
 }
 
+/// Containers (parts or granules) known only by each column's lower and
+/// upper bounds; `bound(column, upper)` gives one row per container.
+struct Bounds<F: Fn(&Column, bool) -> Option<ArrayRef>> {
+    containers: usize,
+    bound: F,
+}
+
+impl<F: Fn(&Column, bool) -> Option<ArrayRef>> PruningStatistics for Bounds<F> {
+    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
+        (self.bound)(column, false)
+    }
+
+    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
+        (self.bound)(column, true)
+    }
+
+    fn num_containers(&self) -> usize {
+        self.containers
+    }
+
+    fn null_counts(&self, _column: &Column) -> Option<ArrayRef> {
+        None
+    }
+
+    fn row_counts(&self) -> Option<ArrayRef> {
+        None
+    }
+
+    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
+        None
+    }
+}
+
 /// Parts as containers, bounded by their partition columns' min/max index.
-struct PartStatistics<'a> {
-    schema: &'a Schema,
-    keys: &'a TableKeys,
-    parts: &'a [Arc<DataPart>],
+fn part_bounds(
+    schema: &Schema,
+    keys: &TableKeys,
+    parts: &[Arc<DataPart>],
+    column: &Column,
+    upper: bool,
+) -> Option<ArrayRef> {
+    let index = schema.index_of(&column.name).ok()?;
+    let slot = keys.partition_columns.iter().position(|&c| c == index)?;
+    let bounds: Vec<ArrayRef> = parts
+        .iter()
+        .map(|part| match &part.minmax[slot] {
+            Some(minmax) => minmax.slice(usize::from(upper), 1),
+            None => new_null_array(schema.field(index).data_type(), 1),
+        })
+        .collect();
+    let refs: Vec<&dyn Array> = bounds.iter().map(Arc::as_ref).collect();
+    concat(&refs).ok()
 }
 
-impl PartStatistics<'_> {
-    fn bound(&self, column: &Column, row: usize) -> Option<ArrayRef> {
-        let index = self.schema.index_of(&column.name).ok()?;
-        let slot = self
-            .keys
-            .partition_columns
-            .iter()
-            .position(|&c| c == index)?;
-        let bounds: Vec<ArrayRef> = self
-            .parts
-            .iter()
-            .map(|part| match &part.minmax[slot] {
-                Some(minmax) => minmax.slice(row, 1),
-                None => {
-                    datafusion::arrow::array::new_null_array(minmax_type(self.schema, index), 1)
-                }
-            })
-            .collect();
-        let refs: Vec<&dyn Array> = bounds.iter().map(Arc::as_ref).collect();
-        concat(&refs).ok()
+/// One part's granules as containers, bounded through the primary index:
+/// index rows `g` (lower) or `g + 1` (upper), or null where an earlier key
+/// column changes within the granule.
+fn granule_bounds(
+    schema: &Schema,
+    primary_columns: &[Option<usize>],
+    part: &DataPart,
+    column: &Column,
+    upper: bool,
+) -> Option<ArrayRef> {
+    let index = schema.index_of(&column.name).ok()?;
+    let key = primary_columns.iter().position(|&c| c == Some(index))?;
+    if primary_columns[..key].iter().any(Option::is_none) {
+        return None;
     }
-}
-
-fn minmax_type(schema: &Schema, index: usize) -> &datafusion::arrow::datatypes::DataType {
-    schema.field(index).data_type()
-}
-
-impl PruningStatistics for PartStatistics<'_> {
-    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bound(column, 0)
-    }
-
-    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bound(column, 1)
-    }
-
-    fn num_containers(&self) -> usize {
-        self.parts.len()
-    }
-
-    fn null_counts(&self, _column: &Column) -> Option<ArrayRef> {
-        None
-    }
-
-    fn row_counts(&self) -> Option<ArrayRef> {
-        None
-    }
-
-    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
-        None
-    }
-}
-
-/// One part's granules as containers, bounded through the primary index.
-struct GranuleStatistics<'a> {
-    schema: &'a Schema,
-    primary_columns: &'a [Option<usize>],
-    part: &'a DataPart,
-}
-
-impl GranuleStatistics<'_> {
-    /// Bounds of key element `key` for every granule: index rows `g` (min)
-    /// or `g + 1` (max), or null where an earlier key column changes within
-    /// the granule.
-    fn bounds(&self, column: &Column, upper: bool) -> Option<ArrayRef> {
-        let index = self.schema.index_of(&column.name).ok()?;
-        let key = self
-            .primary_columns
-            .iter()
-            .position(|&c| c == Some(index))?;
-        if self.primary_columns[..key].iter().any(Option::is_none) {
-            return None;
-        }
-        let values = &self.part.primary_index;
-        let granules = self.part.granules();
-        let comparators = values[..key]
-            .iter()
-            .map(|v| make_comparator(v.as_ref(), v.as_ref(), SortOptions::default()))
-            .collect::<std::result::Result<Vec<_>, _>>()
-            .ok()?;
-        let rows: UInt64Array = (0..granules)
-            .map(|g| {
-                let prefix_fixed = comparators
-                    .iter()
-                    .zip(&values[..key])
-                    .all(|(cmp, v)| !v.is_null(g) && cmp(g, g + 1) == Ordering::Equal);
-                prefix_fixed.then_some((g + usize::from(upper)) as u64)
-            })
-            .collect();
-        take(values[key].as_ref(), &rows, None).ok()
-    }
-}
-
-impl PruningStatistics for GranuleStatistics<'_> {
-    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bounds(column, false)
-    }
-
-    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
-        self.bounds(column, true)
-    }
-
-    fn num_containers(&self) -> usize {
-        self.part.granules()
-    }
-
-    fn null_counts(&self, _column: &Column) -> Option<ArrayRef> {
-        None
-    }
-
-    fn row_counts(&self) -> Option<ArrayRef> {
-        None
-    }
-
-    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
-        None
-    }
+    let values = &part.primary_index;
+    let comparators = values[..key]
+        .iter()
+        .map(|v| make_comparator(v.as_ref(), v.as_ref(), SortOptions::default()))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .ok()?;
+    let rows: UInt64Array = (0..part.granules())
+        .map(|g| {
+            let prefix_fixed = comparators
+                .iter()
+                .zip(&values[..key])
+                .all(|(cmp, v)| !v.is_null(g) && cmp(g, g + 1) == Ordering::Equal);
+            prefix_fixed.then_some((g + usize::from(upper)) as u64)
+        })
+        .collect();
+    take(values[key].as_ref(), &rows, None).ok()
 }

@@ -89,17 +89,14 @@ impl MergeTreeTable {
                 found.push(path);
             }
         }
+        // Directories that are not parts (`detached`, a user's own) are left alone.
         let mut names: Vec<(PartName, PathBuf)> = found
             .into_iter()
-            .map(|path| {
-                let name = path
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .to_string();
-                Ok((PartName::parse(&name)?, path))
+            .filter_map(|path| {
+                let name = path.file_name()?.to_string_lossy().to_string();
+                Some((PartName::parse(&name).ok()?, path))
             })
-            .collect::<Result<_>>()?;
+            .collect();
         // Widest range first, so a merged part is seen before the parts it covers.
         names.sort_by(|(a, _), (b, _)| {
             (&a.partition_id, a.min_block, std::cmp::Reverse(a.max_block)).cmp(&(

@@ -115,7 +115,7 @@ fn deltas(offsets: &[u8], width: usize) -> Vec<u8> {
 
 /// The inverse of [`deltas`].
 fn running_sums(lengths: &[u8], width: usize) -> Result<Vec<u8>> {
-    if lengths.len() % width != 0 {
+    if !lengths.len().is_multiple_of(width) {
         return Err(corrupted("offsets are cut short"));
     }
     let mut out = vec![0u8; lengths.len()];

@@ -164,11 +164,16 @@ impl Part {
             )
         })?;
         let marks = self.marks(column)?;
-        assert!(
-            granules.end <= marks.len(),
-            "granules {granules:?} of a part with {}",
-            marks.len()
-        );
+        if granules.end > marks.len() {
+            return Err(corrupted(
+                &self.dir,
+                &format!(
+                    "{column} has {} marks, granule {} asked for",
+                    marks.len(),
+                    granules.end
+                ),
+            ));
+        }
         if granules.is_empty() {
             return Ok(datafusion::arrow::array::new_empty_array(field.data_type()));
         }
