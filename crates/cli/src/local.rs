@@ -1,5 +1,6 @@
 //! `strata local`: run SQL from `-q`, `--queries-file`, stdin, or an
-//! interactive prompt, in this process.
+//! interactive prompt, in this process. With queries given as arguments,
+//! stdin is the data of an `INSERT ... FORMAT`.
 
 use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -175,6 +176,10 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
             eprintln!("Cannot read queries from stdin: {e}");
             return ExitCode::FAILURE;
         }
+    } else if !std::io::stdin().is_terminal() {
+        // With the queries on the command line, stdin is the data of an
+        // `INSERT ... FORMAT`, as for clickhouse-local.
+        session.set_input(Box::new(std::io::stdin()));
     }
     let options = BatchOptions {
         default_format,

@@ -340,8 +340,11 @@ fn a_killed_insert_or_merge_leaves_only_whole_parts() {
             "after {delay_ms} ms: duplicates"
         );
         assert_eq!(in_parts, rows, "after {delay_ms} ms");
-        let leftovers: Vec<String> = std::fs::read_dir(dir.path().join("data/default/t"))
+        // The only table's data is in store/<prefix>/<uuid>/.
+        let leftovers: Vec<String> = std::fs::read_dir(dir.path().join("store"))
             .unwrap()
+            .flat_map(|prefix| std::fs::read_dir(prefix.unwrap().path()).unwrap())
+            .flat_map(|table| std::fs::read_dir(table.unwrap().path()).unwrap())
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .filter(|name| name.starts_with("tmp_"))
             .collect();

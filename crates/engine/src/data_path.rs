@@ -1,13 +1,17 @@
-//! Where a Strata process keeps what outlives it, laid out as ClickHouse
-//! lays out its `path`: `metadata/<database>/<table>.sql` holds each table's
-//! CREATE statement and `data/<database>/<table>/` its parts. Without
-//! `--path` the directory is temporary and removed when the process ends.
+//! Where a Strata process keeps what outlives it, laid out as ClickHouse's
+//! Atomic databases lay out their `path`: `metadata/<database>/<table>.sql`
+//! holds each table's CREATE statement after a `-- uuid:` line, and
+//! `store/<uuid prefix>/<uuid>/` holds its parts. Data is found by the UUID,
+//! not the name, so RENAME moves one metadata file and no data, and the file
+//! name is the table's name. Without `--path` the directory is temporary and
+//! removed when the process ends.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use strata_common::{ErrorCode, Result, StrataError};
+use uuid::Uuid;
 
 #[derive(Debug)]
 pub struct DataPath {
@@ -19,7 +23,7 @@ pub struct DataPath {
 impl DataPath {
     /// The directory `root`, created if missing.
     pub fn open(root: &Path) -> Result<DataPath> {
-        for dir in [root.join("metadata"), root.join("data")] {
+        for dir in [root.join("metadata"), root.join("store")] {
             fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
         }
         Ok(DataPath {
@@ -47,15 +51,19 @@ impl DataPath {
         self.root.join("metadata").join(escape(database))
     }
 
-    pub fn table_data(&self, database: &str, table: &str) -> PathBuf {
-        self.root
-            .join("data")
-            .join(escape(database))
-            .join(escape(table))
+    fn metadata_file(&self, database: &str, table: &str) -> PathBuf {
+        self.metadata_dir(database)
+            .join(format!("{}.sql", escape(table)))
     }
 
-    /// Databases with stored metadata, and each one's table definitions.
-    pub fn stored(&self) -> Result<Vec<(String, Vec<String>)>> {
+    /// The directory of the table with `uuid`'s data.
+    pub fn table_data(&self, uuid: &Uuid) -> PathBuf {
+        let text = uuid.to_string();
+        self.root.join("store").join(&text[..3]).join(text)
+    }
+
+    /// Databases with stored metadata, and each one's tables.
+    pub fn stored(&self) -> Result<Vec<(String, Vec<StoredTable>)>> {
         let metadata = self.root.join("metadata");
         let mut databases = Vec::new();
         for entry in read_dir_sorted(&metadata)? {
@@ -63,16 +71,22 @@ impl DataPath {
                 continue;
             }
             let database = unescape(&file_name(&entry));
-            let mut statements = Vec::new();
+            let mut tables = Vec::new();
             for file in read_dir_sorted(&entry)? {
                 let name = file_name(&file);
                 if name.ends_with(".sql.tmp") {
                     fs::remove_file(&file).map_err(|e| io_error(&file, e))?;
-                } else if name.ends_with(".sql") {
-                    statements.push(fs::read_to_string(&file).map_err(|e| io_error(&file, e))?);
+                } else if let Some(table) = name.strip_suffix(".sql") {
+                    let text = fs::read_to_string(&file).map_err(|e| io_error(&file, e))?;
+                    tables.push(StoredTable::parse(
+                        &database,
+                        &unescape(table),
+                        &text,
+                        &file,
+                    )?);
                 }
             }
-            databases.push((database, statements));
+            databases.push((database, tables));
         }
         Ok(databases)
     }
@@ -82,44 +96,99 @@ impl DataPath {
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))
     }
 
+    /// Removes a database's metadata directory; its tables' data is removed
+    /// table by table before.
     pub fn drop_database(&self, database: &str) -> Result<()> {
-        for dir in [
-            self.metadata_dir(database),
-            self.root.join("data").join(escape(database)),
-        ] {
-            if dir.exists() {
-                fs::remove_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-            }
+        let dir = self.metadata_dir(database);
+        if dir.exists() {
+            fs::remove_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
         }
         Ok(())
     }
 
     /// Stores a table's CREATE statement: written aside, synced, renamed.
-    pub fn store_table(&self, database: &str, table: &str, statement: &str) -> Result<()> {
-        let dir = self.metadata_dir(database);
+    pub fn store_table(&self, table: &StoredTable) -> Result<()> {
+        let dir = self.metadata_dir(&table.database);
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
-        let path = dir.join(format!("{}.sql", escape(table)));
-        let temporary = dir.join(format!("{}.sql.tmp", escape(table)));
+        let path = self.metadata_file(&table.database, &table.name);
+        let temporary = dir.join(format!("{}.sql.tmp", escape(&table.name)));
         let mut file = fs::File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
-        file.write_all(statement.as_bytes())
+        file.write_all(table.file_text().as_bytes())
             .and_then(|_| file.sync_all())
             .map_err(|e| io_error(&temporary, e))?;
         fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
-        fs::File::open(&dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| io_error(&dir, e))
+        sync_dir(&dir)
+    }
+
+    /// Renames a table: its metadata file moves in one step (the file's name
+    /// is the table's name), then is rewritten with the new name inside.
+    pub fn rename_table(&self, from: &StoredTable, to: &StoredTable) -> Result<()> {
+        assert_eq!(from.uuid, to.uuid, "a rename keeps the table's data");
+        let target_dir = self.metadata_dir(&to.database);
+        fs::create_dir_all(&target_dir).map_err(|e| io_error(&target_dir, e))?;
+        let target = self.metadata_file(&to.database, &to.name);
+        fs::rename(self.metadata_file(&from.database, &from.name), &target)
+            .map_err(|e| io_error(&target, e))?;
+        sync_dir(&target_dir)?;
+        sync_dir(&self.metadata_dir(&from.database))?;
+        self.store_table(to)
     }
 
     pub fn remove_table(&self, database: &str, table: &str) -> Result<()> {
-        let path = self
-            .metadata_dir(database)
-            .join(format!("{}.sql", escape(table)));
+        let path = self.metadata_file(database, table);
         match fs::remove_file(&path) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(io_error(&path, e)),
         }
     }
+}
+
+/// A table's stored definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredTable {
+    pub database: String,
+    /// From the metadata file's name, which a RENAME changes first.
+    pub name: String,
+    pub uuid: Uuid,
+    pub statement: String,
+}
+
+const UUID_LINE: &str = "-- uuid: ";
+
+impl StoredTable {
+    fn file_text(&self) -> String {
+        format!("{UUID_LINE}{}\n{}", self.uuid, self.statement)
+    }
+
+    fn parse(database: &str, name: &str, text: &str, file: &Path) -> Result<StoredTable> {
+        let broken = || {
+            StrataError::new(
+                ErrorCode::INCORRECT_DATA,
+                format!(
+                    "{}: a table's metadata starts with '{UUID_LINE}<uuid>'",
+                    file.display()
+                ),
+            )
+        };
+        let (first, statement) = text.split_once('\n').ok_or_else(broken)?;
+        let uuid = first
+            .strip_prefix(UUID_LINE)
+            .and_then(|u| Uuid::parse_str(u.trim()).ok())
+            .ok_or_else(broken)?;
+        Ok(StoredTable {
+            database: database.to_string(),
+            name: name.to_string(),
+            uuid,
+            statement: statement.to_string(),
+        })
+    }
+}
+
+fn sync_dir(dir: &Path) -> Result<()> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| io_error(dir, e))
 }
 
 fn read_dir_sorted(dir: &Path) -> Result<Vec<PathBuf>> {

@@ -36,11 +36,11 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::{
     AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table, parse_statement,
-    rewrite_statement, split_create_table, split_trailing_clauses,
+    rewrite_statement, split_create_table, split_insert_format, split_trailing_clauses,
 };
 use strata_storage::merge_tree::MergeTreeTable;
 
-use crate::data_path::DataPath;
+use crate::data_path::{DataPath, StoredTable};
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::query_log::LogType;
@@ -48,7 +48,11 @@ use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
-use crate::table_definition::{ColumnExtras, MergeTreeDefinition, column_codecs, create_statement};
+use crate::table_definition::{
+    ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, create_statement,
+};
+
+mod insert_input;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
 pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
@@ -240,13 +244,14 @@ impl Engine {
     /// parts their directories hold.
     pub async fn load_tables(self: &Arc<Self>) -> Result<()> {
         let mut session = self.new_session();
-        session.attaching = true;
-        for (database, statements) in self.data_path.stored()? {
+        for (database, tables) in self.data_path.stored()? {
             if self.catalog.schema(&database).is_none() {
                 self.catalog
                     .register_schema(&database, Arc::new(MemorySchemaProvider::new()))?;
             }
-            for statement in statements {
+            for table in tables {
+                let statement = table.statement.clone();
+                session.attaching = Some(table);
                 session.execute(&statement).await.map_err(|e| {
                     StrataError::new(
                         e.code,
@@ -328,7 +333,8 @@ impl Engine {
             current_database: DEFAULT_DATABASE.to_string(),
             statement_text: String::new(),
             current_query: parking_lot::Mutex::new(None),
-            attaching: false,
+            attaching: None,
+            input: None,
         }
     }
 }
@@ -359,9 +365,11 @@ pub struct Session {
     /// are logged against the right query.
     statement_text: String,
     current_query: parking_lot::Mutex<Option<Arc<QueryContext>>>,
-    /// Set while stored tables are loaded: CREATE then opens existing data
-    /// and stores nothing.
-    attaching: bool,
+    /// Set while stored tables are loaded: CREATE then opens this table's
+    /// existing data under its stored name and stores nothing.
+    attaching: Option<StoredTable>,
+    /// Data for an `INSERT ... FORMAT` that has none inline (the CLI's stdin).
+    input: Option<Box<dyn std::io::Read + Send + Sync>>,
 }
 
 /// A function's name followed by its aliases.
@@ -497,6 +505,9 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
         }
+        if let Some(insert) = split_insert_format(text) {
+            return self.insert_formatted(insert).await;
+        }
         if is_create_table(text) {
             let split = split_create_table(text)?;
             if let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement {
@@ -511,10 +522,12 @@ impl Session {
         let parsed = parse_statement(&text)?;
         match parsed.statement {
             Statement::Query(query) => self.select(query, &clauses).await,
-            Statement::Insert(_) => {
+            Statement::Insert(mut insert) => {
                 self.check_writable()?;
-                let (plan, state, query) =
-                    self.plan(parsed.statement, self.settings.clone()).await?;
+                self.name_insert_source(&mut insert).await?;
+                let (plan, state, query) = self
+                    .plan(Statement::Insert(insert), self.settings.clone())
+                    .await?;
                 let physical = state.create_physical_plan(&plan).await?;
                 self.log_start(&query);
                 collect(physical, state.task_ctx()).await?;
@@ -549,6 +562,14 @@ impl Session {
                 names,
                 ..
             } => self.drop(object_type, if_exists, &names).await,
+            Statement::RenameTable(renames) => {
+                self.check_writable()?;
+                for rename in renames {
+                    self.rename_table(&rename.old_name, &rename.new_name)
+                        .await?;
+                }
+                self.done()
+            }
             Statement::Truncate(truncate) => {
                 self.check_writable()?;
                 for target in &truncate.table_names {
@@ -613,10 +634,11 @@ impl Session {
                 obj_type: ShowCreateObject::Table,
                 obj_name,
             } => {
-                let statement = match self.user_table(&obj_name).await? {
-                    UserTable::Memory(table) => table.create_statement.clone(),
-                    UserTable::MergeTree(table) => table.create_statement.clone(),
-                };
+                let statement = self
+                    .user_table(&obj_name)
+                    .await?
+                    .identity()
+                    .create_statement;
                 let (schema, batches) = strings_result("statement", vec![statement])?;
                 self.rows(schema, batches)
             }
@@ -976,7 +998,10 @@ impl Session {
         codecs: Vec<(usize, String)>,
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
-        let (database, table) = self.table_name(&create.name)?;
+        let (database, table) = match &self.attaching {
+            Some(stored) => (stored.database.clone(), stored.name.clone()),
+            None => self.table_name(&create.name)?,
+        };
         if database == SYSTEM_DATABASE {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
@@ -1080,7 +1105,21 @@ impl Session {
             }
             None => Arc::new(Schema::new(fields)),
         };
-        let statement = create_statement(&database, &table, &schema, &extras, merge_tree.as_ref());
+        let identity = TableIdentity {
+            create_statement: create_statement(
+                &database,
+                &table,
+                &schema,
+                &extras,
+                merge_tree.as_ref(),
+            ),
+            uuid: self
+                .attaching
+                .as_ref()
+                .map_or_else(uuid::Uuid::new_v4, |stored| stored.uuid),
+            database: database.clone(),
+            name: table.clone(),
+        };
         let state = self
             .engine
             .query_state(&self.new_query(self.settings.clone()))?;
@@ -1088,17 +1127,11 @@ impl Session {
         let provider: Arc<dyn TableProvider> = match &merge_tree {
             None => Arc::new(MemoryTable::new(
                 Arc::clone(&schema),
-                statement.clone(),
+                identity.clone(),
                 defaults,
             )?),
             Some(definition) => {
-                let dir = self.engine.data_path.table_data(&database, &table);
-                if !self.attaching && dir.exists() {
-                    return Err(StrataError::new(
-                        ErrorCode::DIRECTORY_ALREADY_EXISTS,
-                        format!("Directory for table data {} already exists", dir.display()),
-                    ));
-                }
+                let dir = self.engine.data_path.table_data(&identity.uuid);
                 let mut compiled = definition.clone();
                 self.rewrite_exprs(&mut compiled.partition_by)?;
                 self.rewrite_exprs(&mut compiled.order_by)?;
@@ -1109,12 +1142,7 @@ impl Session {
                     column_codecs(&extras)?,
                     definition.settings.clone(),
                 )?;
-                Arc::new(MergeTreeProvider::new(
-                    format!("{database}.{table}"),
-                    data,
-                    statement.clone(),
-                    defaults,
-                ))
+                Arc::new(MergeTreeProvider::new(identity.clone(), data, defaults))
             }
         };
         if !data.is_empty() {
@@ -1126,10 +1154,8 @@ impl Session {
                 .await?;
             collect(insert, state.task_ctx()).await?;
         }
-        if !self.attaching {
-            self.engine
-                .data_path
-                .store_table(&database, &table, &statement)?;
+        if self.attaching.is_none() {
+            self.engine.data_path.store_table(&identity.stored())?;
         }
         schema_provider.register_table(table, provider)?;
         self.done()
@@ -1178,10 +1204,19 @@ impl Session {
         schema: &SchemaRef,
         extras: &[ColumnExtras],
     ) -> Result<HashMap<String, datafusion::logical_expr::Expr>> {
-        let empty = datafusion::common::DFSchema::empty();
+        // A default may refer to the row's other columns (`DEFAULT toDate(ts)`).
+        let row = datafusion::common::DFSchema::try_from(schema.as_ref().clone())?;
         let mut defaults = HashMap::new();
         for (field, extra) in schema.fields().iter().zip(extras) {
             let Some(default) = &extra.default else {
+                // Without a DEFAULT, an omitted column takes its type's
+                // default value, NULL if it is Nullable.
+                if !field.is_nullable()
+                    && let Ok(zero) =
+                        datafusion::common::ScalarValue::new_default(field.data_type())
+                {
+                    defaults.insert(field.name().clone(), datafusion::logical_expr::lit(zero));
+                }
                 continue;
             };
             let expr = state.create_logical_expr_from_sql_expr(
@@ -1189,7 +1224,7 @@ impl Session {
                     expr: default.clone(),
                     alias: None,
                 },
-                &empty,
+                &row,
             )?;
             let expr = datafusion::logical_expr::cast(expr, field.data_type().clone());
             defaults.insert(field.name().clone(), expr);
@@ -1272,6 +1307,84 @@ impl Session {
 }
 
 impl Session {
+    /// RENAME TABLE: the metadata file moves, the table object takes the new
+    /// name in place; data stays where its UUID put it.
+    async fn rename_table(&self, from: &ObjectName, to: &ObjectName) -> Result<()> {
+        let (from_database, from_table) = self.table_name(from)?;
+        let (to_database, to_table) = self.table_name(to)?;
+        if from_database == SYSTEM_DATABASE || to_database == SYSTEM_DATABASE {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Cannot rename tables of the system database",
+            ));
+        }
+        let table = self.user_table(from).await?;
+        let target = self.database(&to_database)?;
+        if target.table_exist(&to_table) {
+            return Err(StrataError::new(
+                ErrorCode::TABLE_ALREADY_EXISTS,
+                format!("Table {to_database}.{to_table} already exists"),
+            ));
+        }
+        let identity = table.identity();
+        let renamed = identity.renamed(&to_database, &to_table);
+        self.engine
+            .data_path
+            .rename_table(&identity.stored(), &renamed.stored())?;
+        let provider = self
+            .database(&from_database)?
+            .deregister_table(&from_table)?
+            .expect("the table was found above");
+        table.set_identity(renamed);
+        target.register_table(to_table, provider)?;
+        Ok(())
+    }
+
+    /// Gives an INSERT's source the names of the columns it fills when a
+    /// column it leaves out has a DEFAULT that refers to them
+    /// (`DEFAULT id * 2`): DataFusion computes defaults over the source's
+    /// own column names.
+    async fn name_insert_source(
+        &self,
+        insert: &mut datafusion::sql::sqlparser::ast::Insert,
+    ) -> Result<()> {
+        use datafusion::sql::sqlparser::ast::TableObject;
+        let (TableObject::TableName(name), Some(source)) = (&insert.table, &insert.source) else {
+            return Ok(());
+        };
+        if insert.columns.is_empty() {
+            return Ok(());
+        }
+        let table = self.user_table(name).await?.provider();
+        let given: Vec<String> = insert
+            .columns
+            .iter()
+            .map(single_name)
+            .collect::<Result<_>>()?;
+        let needs_names = table.schema().fields().iter().any(|field| {
+            !given.contains(field.name())
+                && table
+                    .get_column_default(field.name())
+                    .is_some_and(|default| !default.column_refs().is_empty())
+        });
+        if !needs_names {
+            return Ok(());
+        }
+        let columns: Vec<String> = given
+            .iter()
+            .map(|c| format!("`{}`", c.replace('`', "\\`")))
+            .collect();
+        let wrapped = format!(
+            "SELECT * FROM ({source}) AS _insert({})",
+            columns.join(", ")
+        );
+        let Statement::Query(query) = parse_statement(&wrapped)?.statement else {
+            unreachable!("a SELECT parses as a query");
+        };
+        insert.source = Some(query);
+        Ok(())
+    }
+
     /// Removes a dropped table's stored definition and data.
     fn remove_table_files(
         &self,
@@ -1291,6 +1404,29 @@ impl Session {
 enum UserTable {
     Memory(Arc<MemoryTable>),
     MergeTree(Arc<MergeTreeProvider>),
+}
+
+impl UserTable {
+    fn identity(&self) -> TableIdentity {
+        match self {
+            UserTable::Memory(table) => table.identity(),
+            UserTable::MergeTree(table) => table.identity(),
+        }
+    }
+
+    fn set_identity(&self, identity: TableIdentity) {
+        match self {
+            UserTable::Memory(table) => table.set_identity(identity),
+            UserTable::MergeTree(table) => table.set_identity(identity),
+        }
+    }
+
+    fn provider(self) -> Arc<dyn TableProvider> {
+        match self {
+            UserTable::Memory(table) => table,
+            UserTable::MergeTree(table) => table,
+        }
+    }
 }
 
 /// The partition id an `OPTIMIZE ... PARTITION` names: `ID 'id'` or a value

@@ -15,6 +15,9 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_storage::compression::Codec;
 use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
+use uuid::Uuid;
+
+use crate::data_path::StoredTable;
 
 /// One column as declared: its `DEFAULT` and `CODEC` as written.
 #[derive(Debug, Clone, Default)]
@@ -238,9 +241,8 @@ pub fn create_statement(
         None => "ENGINE = Memory".to_string(),
     };
     format!(
-        "CREATE TABLE {}.{}\n(\n{}\n)\n{engine}",
-        quote_name(database),
-        quote_name(table),
+        "{}\n(\n{}\n)\n{engine}",
+        statement_head(database, table),
         columns.join(",\n")
     )
 }
@@ -255,4 +257,54 @@ fn quote_name(name: &str) -> String {
     } else {
         format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
     }
+}
+
+/// A user table's name, data UUID and canonical definition. RENAME changes
+/// them in place, so the table object (and any query holding it) keeps its
+/// data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableIdentity {
+    pub database: String,
+    pub name: String,
+    pub uuid: Uuid,
+    pub create_statement: String,
+}
+
+impl TableIdentity {
+    /// `database.name`, for EXPLAIN and errors.
+    pub fn qualified_name(&self) -> String {
+        format!("{}.{}", self.database, self.name)
+    }
+
+    /// The same table under another name.
+    pub fn renamed(&self, database: &str, name: &str) -> TableIdentity {
+        let old_head = statement_head(&self.database, &self.name);
+        let body = self
+            .create_statement
+            .strip_prefix(&old_head)
+            .expect("a canonical statement starts with its table's name");
+        TableIdentity {
+            database: database.to_string(),
+            name: name.to_string(),
+            uuid: self.uuid,
+            create_statement: format!("{}{body}", statement_head(database, name)),
+        }
+    }
+
+    pub fn stored(&self) -> StoredTable {
+        StoredTable {
+            database: self.database.clone(),
+            name: self.name.clone(),
+            uuid: self.uuid,
+            statement: self.create_statement.clone(),
+        }
+    }
+}
+
+fn statement_head(database: &str, table: &str) -> String {
+    format!(
+        "CREATE TABLE {}.{}",
+        quote_name(database),
+        quote_name(table)
+    )
 }

@@ -2,10 +2,10 @@
 //! crash leaves behind, how much a filtered read touches, and what a query
 //! sees while merges replace the parts under it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, RecordBatch, UInt64Array};
+use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
 use futures::StreamExt;
 use strata_common::StrataError;
 use strata_common::settings::Settings;
@@ -40,6 +40,20 @@ async fn number(session: &mut Session, sql: &str) -> u64 {
         .value(0)
 }
 
+/// The directory of a table's parts, from the path system.parts shows.
+async fn table_dir(session: &mut Session, database: &str, table: &str) -> PathBuf {
+    let sql = format!(
+        "SELECT path FROM system.parts WHERE database = '{database}' AND table = '{table}' LIMIT 1"
+    );
+    let (_, batches) = run(session, &sql).await.unwrap();
+    let paths = batches[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .unwrap();
+    Path::new(paths.value(0)).parent().unwrap().to_path_buf()
+}
+
 async fn open(dir: &Path) -> Arc<Engine> {
     let engine = Engine::open(Settings::server(), DataPath::open(dir).unwrap()).unwrap();
     engine.load_tables().await.unwrap();
@@ -49,7 +63,7 @@ async fn open(dir: &Path) -> Arc<Engine> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
     let dir = tempfile::tempdir().unwrap();
-    {
+    let table_dir = {
         let engine = open(dir.path()).await;
         let mut session = engine.new_session();
         for sql in [
@@ -61,10 +75,10 @@ async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
         ] {
             run(&mut session, sql).await.unwrap();
         }
-    }
+        table_dir(&mut session, "db", "t").await
+    };
     // A crash mid-insert leaves a temporary part; one mid-cleanup leaves
     // parts that a finished merge covers.
-    let table_dir = dir.path().join("data/db/t");
     std::fs::create_dir(table_dir.join("tmp_insert_0_9_9_0")).unwrap();
     let engine = open(dir.path()).await;
     let mut session = engine.new_session();
@@ -328,10 +342,80 @@ async fn a_failed_insert_leaves_nothing_behind() {
         1
     );
     // The failed insert's written parts are gone from disk too.
-    let dir = engine.data_path().table_data("default", "t");
+    let dir = table_dir(&mut session, "default", "t").await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while std::fs::read_dir(&dir).unwrap().count() > 1 && std::time::Instant::now() < deadline {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_inserts_and_reads_see_whole_inserts_only() {
+    const WRITERS: u64 = 3;
+    const INSERTS_PER_WRITER: u64 = 20;
+    const ROWS_PER_INSERT: u64 = 500;
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64, w UInt64) ENGINE = MergeTree PARTITION BY w ORDER BY k SETTINGS min_parts_to_merge_at_once = 3",
+    )
+    .await
+    .unwrap();
+    let mut writers = Vec::new();
+    for writer in 0..WRITERS {
+        let mut session = engine.new_session();
+        writers.push(tokio::spawn(async move {
+            for insert in 0..INSERTS_PER_WRITER {
+                let first = (writer * INSERTS_PER_WRITER + insert) * ROWS_PER_INSERT;
+                let sql = format!(
+                    "INSERT INTO t SELECT number, {writer} FROM numbers({first}, {ROWS_PER_INSERT})"
+                );
+                run(&mut session, &sql).await.unwrap();
+            }
+        }));
+    }
+    // Every read sees a set of whole inserts: the count is a multiple of an
+    // insert's rows and the sum matches the rows counted, per writer.
+    let mut reads = 0;
+    while writers.iter().any(|w| !w.is_finished()) || reads == 0 {
+        let (_, batches) = run(
+            &mut session,
+            "SELECT w, count(), sum(k % 500) FROM t GROUP BY w",
+        )
+        .await
+        .unwrap();
+        for batch in &batches {
+            let columns: Vec<&UInt64Array> = (0..3)
+                .map(|i| {
+                    batch
+                        .column(i)
+                        .as_any()
+                        .downcast_ref::<UInt64Array>()
+                        .unwrap()
+                })
+                .collect();
+            for row in 0..batch.num_rows() {
+                let count = columns[1].value(row);
+                assert_eq!(count % ROWS_PER_INSERT, 0, "a partial insert was visible");
+                let inserts = count / ROWS_PER_INSERT;
+                assert_eq!(columns[2].value(row), inserts * (0..500u64).sum::<u64>());
+            }
+        }
+        reads += 1;
+    }
+    for writer in writers {
+        writer.await.unwrap();
+    }
+    let total = WRITERS * INSERTS_PER_WRITER * ROWS_PER_INSERT;
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, total);
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM t").await,
+        (0..total).sum::<u64>()
+    );
+    assert_eq!(
+        number(&mut session, "SELECT uniqExact(k) FROM t").await,
+        total
+    );
 }

@@ -6,6 +6,7 @@
 //! statistics; formats that can stream (TSV, CSV, JSONEachRow) write each row as it
 //! arrives, Pretty formats buffer to compute column widths.
 
+pub mod input;
 mod json;
 mod pretty;
 mod text;

@@ -8,6 +8,7 @@
 pub mod ast_rewrite;
 pub mod create_table;
 pub mod depth;
+pub mod insert_format;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
@@ -15,6 +16,7 @@ pub mod plan_rewrite;
 pub use ast_rewrite::{AstContext, rewrite_statement};
 pub use create_table::{CreateTableText, EngineClause, is_create_table, split_create_table};
 pub use depth::check_depth;
+pub use insert_format::{FormattedInsert, split_insert_format};
 pub use parser::{
     ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses,
     statement_spans,

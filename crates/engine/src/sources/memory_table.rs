@@ -13,13 +13,15 @@ use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 
+use parking_lot::RwLock;
+
 use super::counting::CountingExec;
+use crate::table_definition::TableIdentity;
 
 #[derive(Debug)]
 pub struct MemoryTable {
     inner: MemTable,
-    /// The column definitions as written, for SHOW CREATE TABLE.
-    pub create_statement: String,
+    identity: RwLock<TableIdentity>,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
 }
@@ -27,14 +29,22 @@ pub struct MemoryTable {
 impl MemoryTable {
     pub fn new(
         schema: SchemaRef,
-        create_statement: String,
+        identity: TableIdentity,
         defaults: HashMap<String, Expr>,
     ) -> Result<Self> {
         Ok(MemoryTable {
             inner: MemTable::try_new(schema, vec![vec![]])?,
-            create_statement,
+            identity: RwLock::new(identity),
             defaults,
         })
+    }
+
+    pub fn identity(&self) -> TableIdentity {
+        self.identity.read().clone()
+    }
+
+    pub fn set_identity(&self, identity: TableIdentity) {
+        *self.identity.write() = identity;
     }
 }
 

@@ -26,16 +26,16 @@ use strata_storage::merge_tree::{
     DataPart, MergeTreeScanExec, MergeTreeTable, select_granules, select_merge,
 };
 
+use parking_lot::RwLock;
+
 use super::counting::CountingExec;
 use crate::query_context::QueryContext;
+use crate::table_definition::TableIdentity;
 
 #[derive(Debug)]
 pub struct MergeTreeProvider {
-    /// `database.table`, for EXPLAIN and errors.
-    name: String,
+    identity: RwLock<TableIdentity>,
     pub data: Arc<MergeTreeTable>,
-    /// The definition as SHOW CREATE TABLE prints it.
-    pub create_statement: String,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
     /// Set while a background merge of this table runs.
@@ -44,18 +44,24 @@ pub struct MergeTreeProvider {
 
 impl MergeTreeProvider {
     pub fn new(
-        name: String,
+        identity: TableIdentity,
         data: MergeTreeTable,
-        create_statement: String,
         defaults: HashMap<String, Expr>,
     ) -> Self {
         MergeTreeProvider {
-            name,
+            identity: RwLock::new(identity),
             data: Arc::new(data),
-            create_statement,
             defaults,
             merging: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    pub fn identity(&self) -> TableIdentity {
+        self.identity.read().clone()
+    }
+
+    pub fn set_identity(&self, identity: TableIdentity) {
+        *self.identity.write() = identity;
     }
 
     /// Rows and bytes on disk of the active parts, for system.tables.
@@ -149,7 +155,7 @@ impl TableProvider for MergeTreeProvider {
         };
         let streams = state.config().target_partitions();
         Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
-            self.name.clone(),
+            self.identity.read().qualified_name(),
             projected,
             ranges,
             total_granules,
@@ -173,7 +179,7 @@ impl TableProvider for MergeTreeProvider {
         let sink = MergeTreeSink {
             data: Arc::clone(&self.data),
             merging: Arc::clone(&self.merging),
-            name: self.name.clone(),
+            name: self.identity.read().qualified_name(),
         };
         Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
     }

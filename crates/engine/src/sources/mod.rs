@@ -2,6 +2,7 @@
 //! MergeTree engines, and the counting wrapper that feeds rows and bytes read into the query summary.
 
 pub mod counting;
+pub mod input_stream;
 pub mod memory_table;
 pub mod merge_tree_table;
 pub mod numbers;

@@ -1,0 +1,149 @@
+//! `INSERT INTO t [(columns)] FORMAT <name>`: data written inline after the
+//! statement, or given to the session as its input (stdin for the CLI), read
+//! in the named format and inserted as one statement, all or nothing.
+
+use std::io::{Cursor, Read};
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::FieldRef;
+use datafusion::catalog::streaming::StreamingTable;
+use datafusion::common::ScalarValue;
+use datafusion::datasource::provider_as_source;
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::logical_expr::{Expr, LogicalPlanBuilder, col, lit, when};
+use datafusion::physical_plan::collect;
+use datafusion::sql::sqlparser::ast::{Statement, TableObject};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
+use strata_sql::{FormattedInsert, parse_statement};
+
+use super::{Session, StatementOutcome, single_name};
+use crate::sources::input_stream::InputStream;
+
+/// Rows per parsed block; the insert gathers blocks into parts of
+/// `max_insert_block_size` rows.
+const INPUT_BLOCK_ROWS: usize = 65_536;
+
+impl Session {
+    /// Data for the next `INSERT ... FORMAT` that has none inline.
+    pub fn set_input(&mut self, source: Box<dyn Read + Send + Sync>) {
+        self.input = Some(source);
+    }
+
+    pub(super) async fn insert_formatted(
+        &mut self,
+        insert: FormattedInsert,
+    ) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        if insert.format == "Values" {
+            let data = insert.inline_data.unwrap_or_default();
+            return Box::pin(self.execute_statement(&format!("{} VALUES {data}", insert.head)))
+                .await;
+        }
+        let format = InputFormat::from_name(&insert.format)?;
+        let Statement::Insert(parsed) =
+            parse_statement(&format!("{} SELECT 1", insert.head))?.statement
+        else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!(
+                    "Syntax error: expected INSERT INTO <table>: {}",
+                    insert.head
+                ),
+            ));
+        };
+        let TableObject::TableName(name) = &parsed.table else {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "INSERT INTO a table function is not supported",
+            ));
+        };
+        let (database, table_name) = self.table_name(name)?;
+        let table = self.user_table(name).await?.provider();
+        let schema = table.schema();
+        let mut fields: Vec<FieldRef> = Vec::new();
+        for column in &parsed.columns {
+            let column = single_name(column)?;
+            let field = schema.field_with_name(&column).map_err(|_| {
+                StrataError::new(
+                    ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
+                    format!("No such column {column} in table {database}.{table_name}"),
+                )
+            })?;
+            if fields.iter().any(|f| f.name() == field.name()) {
+                return Err(StrataError::new(
+                    ErrorCode::DUPLICATE_COLUMN,
+                    format!(
+                        "Column {column} in table {database}.{table_name} specified more than once"
+                    ),
+                ));
+            }
+            fields.push(Arc::new(field.clone()));
+        }
+        if fields.is_empty() {
+            fields = schema.fields().iter().cloned().collect();
+        }
+        // Conversion already gives an omitted value its type's default; a
+        // mask is needed only where the column's default is something else.
+        let has_default = fields
+            .iter()
+            .map(|f| match table.get_column_default(f.name()) {
+                Some(Expr::Literal(value, _)) => {
+                    ScalarValue::new_default(f.data_type()).ok().as_ref() != Some(value)
+                }
+                Some(_) => true,
+                None => false,
+            })
+            .collect();
+        let target = InputTarget {
+            fields,
+            has_default,
+        };
+        let source: Box<dyn Read + Send> = match insert.inline_data {
+            Some(data) => Box::new(Cursor::new(data.into_bytes())),
+            None => self.input.take().ok_or_else(|| {
+                StrataError::new(ErrorCode::NO_DATA_TO_INSERT, "No data to insert")
+            })?,
+        };
+
+        // Each table column from the data, from its DEFAULT where the data
+        // omitted it, or the type's default value.
+        let mut columns: Vec<Expr> = Vec::with_capacity(schema.fields().len());
+        for field in schema.fields() {
+            let name = field.name();
+            let default = table.get_column_default(name).cloned();
+            let given = target.fields.iter().position(|f| f.name() == name);
+            let masked = given.is_some_and(|i| target.has_default[i]);
+            let value = match (given.is_some(), default) {
+                (true, Some(default)) if masked => {
+                    when(col(omitted_mask_name(name)), default).otherwise(col(name.as_str()))?
+                }
+                (true, _) => col(name.as_str()),
+                (false, Some(default)) => default,
+                (false, None) if field.is_nullable() => {
+                    lit(ScalarValue::try_from(field.data_type())?)
+                }
+                (false, None) => lit(ScalarValue::new_default(field.data_type())?),
+            };
+            columns.push(value.alias(name));
+        }
+        let stream = InputStream::new(format, target.clone(), source, INPUT_BLOCK_ROWS);
+        let input = StreamingTable::try_new(target.schema(), vec![Arc::new(stream)])?;
+        let plan = LogicalPlanBuilder::scan("input", provider_as_source(Arc::new(input)), None)?
+            .project(columns)?
+            .build()?;
+        let plan = LogicalPlanBuilder::insert_into(
+            plan,
+            format!("{database}.{table_name}"),
+            provider_as_source(Arc::clone(&table)),
+            InsertOp::Append,
+        )?
+        .build()?;
+        let query = self.new_query(self.settings.clone());
+        let state = self.engine.query_state(&query)?;
+        let physical = state.create_physical_plan(&plan).await?;
+        self.log_start(&query);
+        collect(physical, state.task_ctx()).await?;
+        Ok(StatementOutcome::Done(query))
+    }
+}

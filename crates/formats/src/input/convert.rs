@@ -1,0 +1,358 @@
+//! Values of an input column made into the target column's type: text parsed,
+//! typed values cast. The first value that does not convert fails the insert
+//! with its row and column; a NULL in a column that cannot hold one becomes
+//! the type's default value.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::Scalar;
+use datafusion::arrow::array::{
+    Array, ArrayRef, FixedSizeBinaryBuilder, Int64Array, ListArray, StringArray, new_null_array,
+};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
+use datafusion::arrow::compute::kernels::zip::zip;
+use datafusion::arrow::compute::{CastOptions, cast_with_options, is_null};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
+use strata_common::types::clickhouse_type_name;
+use strata_common::{ErrorCode, Result, StrataError};
+
+use super::at_row;
+
+/// `values` (text or any Arrow type, NULL where a value is missing) as
+/// `field`'s type; `first_row` numbers `values[0]` in the whole input.
+pub(crate) fn to_target(
+    values: &ArrayRef,
+    field: &Field,
+    column: usize,
+    first_row: u64,
+) -> Result<ArrayRef> {
+    let converted = if values.data_type() == field.data_type() {
+        Arc::clone(values)
+    } else if let Some(texts) = as_texts(values)? {
+        parse_texts(&texts, field.data_type())?
+    } else {
+        let options = CastOptions {
+            safe: true,
+            ..Default::default()
+        };
+        cast_with_options(values, field.data_type(), &options)?
+    };
+    if converted.null_count() > values.null_count() {
+        let failed = (0..values.len())
+            .find(|&i| values.is_valid(i) && converted.is_null(i))
+            .expect("a value failed to convert");
+        return Err(conversion_error(values, failed, field, column, first_row));
+    }
+    if field.is_nullable() || converted.null_count() == 0 {
+        return Ok(converted);
+    }
+    let zero = type_default(field.data_type())?;
+    Ok(zip(&is_null(&converted)?, &Scalar::new(zero), &converted)?)
+}
+
+fn as_texts(values: &ArrayRef) -> Result<Option<StringArray>> {
+    Ok(match values.data_type() {
+        DataType::Utf8 => Some(
+            values
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .expect("Utf8 is a StringArray")
+                .clone(),
+        ),
+        DataType::LargeUtf8 | DataType::Utf8View => {
+            let cast = datafusion::arrow::compute::cast(values, &DataType::Utf8)?;
+            Some(
+                cast.as_any()
+                    .downcast_ref::<StringArray>()
+                    .expect("cast to Utf8 gives a StringArray")
+                    .clone(),
+            )
+        }
+        _ => None,
+    })
+}
+
+fn conversion_error(
+    values: &ArrayRef,
+    index: usize,
+    field: &Field,
+    column: usize,
+    first_row: u64,
+) -> StrataError {
+    let type_name = clickhouse_type_name(field.data_type(), field.is_nullable());
+    let shown = match as_texts(values) {
+        Ok(Some(texts)) => texts.value(index).to_string(),
+        _ => datafusion::arrow::util::display::array_value_to_string(values, index)
+            .unwrap_or_default(),
+    };
+    let row = first_row + index as u64;
+    if let DataType::FixedSizeBinary(width) = field.data_type()
+        && shown.len() > *width as usize
+    {
+        return at_row(
+            ErrorCode::TOO_LARGE_STRING_SIZE,
+            format!(
+                "Too large value for {type_name} in column {column}, name: {}",
+                field.name()
+            ),
+            row,
+        );
+    }
+    let shown: String = shown.chars().take(100).collect();
+    at_row(
+        ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+        format!(
+            "Cannot parse input: text \"{shown}\" is not like {type_name}\nRow {row}: Column {column}, name: {}, type: {type_name}, ERROR: text \"{shown}\" is not like {type_name}",
+            field.name()
+        ),
+        row,
+    )
+}
+
+/// Parses text into `data_type`; a value that does not parse becomes NULL.
+fn parse_texts(texts: &StringArray, data_type: &DataType) -> Result<ArrayRef> {
+    match data_type {
+        DataType::Utf8 => Ok(Arc::new(texts.clone())),
+        DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
+        DataType::List(item) => parse_arrays(texts, item),
+        DataType::Timestamp(unit, _) => {
+            let parsed = cast_safely(texts, data_type)?;
+            if parsed.null_count() == texts.null_count() {
+                return Ok(parsed);
+            }
+            // ClickHouse also reads a DateTime written as Unix seconds.
+            let per_second = match unit {
+                TimeUnit::Second => 1,
+                TimeUnit::Millisecond => 1_000,
+                TimeUnit::Microsecond => 1_000_000,
+                TimeUnit::Nanosecond => 1_000_000_000,
+            };
+            let seconds: Int64Array = texts
+                .iter()
+                .map(|text| {
+                    text.filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|t| t.parse::<i64>().ok())
+                        .and_then(|s| s.checked_mul(per_second))
+                })
+                .collect();
+            let from_seconds = cast_safely(&seconds, data_type)?;
+            Ok(zip(&is_null(&parsed)?, &from_seconds, &parsed)?)
+        }
+        _ => cast_safely(texts, data_type),
+    }
+}
+
+fn cast_safely(values: &dyn Array, data_type: &DataType) -> Result<ArrayRef> {
+    let options = CastOptions {
+        safe: true,
+        ..Default::default()
+    };
+    Ok(cast_with_options(values, data_type, &options)?)
+}
+
+/// FixedString(N): the bytes, zero-padded to N. A UUID column is stored as
+/// FixedString(16) and reads the canonical 36-character form.
+fn parse_fixed_strings(texts: &StringArray, width: i32) -> Result<ArrayRef> {
+    let width_bytes = width as usize;
+    let mut builder = FixedSizeBinaryBuilder::with_capacity(texts.len(), width);
+    let mut padded = vec![0u8; width_bytes];
+    for text in texts.iter() {
+        let bytes = text.map(str::as_bytes);
+        match bytes {
+            Some(b) if width_bytes == 16 && b.len() == 36 => match parse_uuid(b) {
+                Some(uuid) => builder.append_value(uuid)?,
+                None => builder.append_null(),
+            },
+            Some(b) if b.len() <= width_bytes => {
+                padded.fill(0);
+                padded[..b.len()].copy_from_slice(b);
+                builder.append_value(&padded)?;
+            }
+            _ => builder.append_null(),
+        }
+    }
+    Ok(Arc::new(builder.finish()))
+}
+
+fn parse_uuid(text: &[u8]) -> Option<[u8; 16]> {
+    let mut out = [0u8; 16];
+    let mut digits = text.iter().filter(|&&b| b != b'-');
+    if text.iter().filter(|&&b| b == b'-').count() != 4 {
+        return None;
+    }
+    for byte in &mut out {
+        let high = (*digits.next()? as char).to_digit(16)?;
+        let low = (*digits.next()? as char).to_digit(16)?;
+        *byte = (high * 16 + low) as u8;
+    }
+    digits.next().is_none().then_some(out)
+}
+
+/// `Array(T)` from `[v1, v2, ...]`: elements may be quoted with ' or ", and
+/// nested arrays are parsed by the element type in turn.
+fn parse_arrays(texts: &StringArray, item: &FieldRef) -> Result<ArrayRef> {
+    let mut offsets = vec![0i32];
+    let mut elements: Vec<Option<String>> = Vec::new();
+    let mut row_ok = Vec::with_capacity(texts.len());
+    for text in texts.iter() {
+        let start = elements.len();
+        let ok = match text {
+            Some(t) => split_array_literal(t, &mut elements).is_some(),
+            None => false,
+        };
+        if !ok {
+            elements.truncate(start);
+        }
+        row_ok.push(ok);
+        offsets.push(elements.len() as i32);
+    }
+    let element_texts: StringArray = elements.iter().map(|e| e.as_deref()).collect();
+    let values = parse_texts(&element_texts, item.data_type())?;
+    // A row fails when one of its elements did not parse, or is NULL where
+    // the element type cannot hold one.
+    for (row, ok) in row_ok.iter_mut().enumerate() {
+        let range = offsets[row] as usize..offsets[row + 1] as usize;
+        if range.clone().any(|i| {
+            (element_texts.is_valid(i) && values.is_null(i))
+                || (element_texts.is_null(i) && !item.is_nullable())
+        }) {
+            *ok = false;
+        }
+    }
+    let values = if item.is_nullable() || values.null_count() == 0 {
+        values
+    } else {
+        // Elements of failed rows may be NULL; those rows are NULL themselves.
+        zip(
+            &is_null(&values)?,
+            &Scalar::new(type_default(item.data_type())?),
+            &values,
+        )?
+    };
+    Ok(Arc::new(ListArray::try_new(
+        Arc::clone(item),
+        OffsetBuffer::new(offsets.into()),
+        values,
+        Some(NullBuffer::from(row_ok)),
+    )?))
+}
+
+/// Appends the elements of an array literal; `None` if it is malformed.
+fn split_array_literal(text: &str, out: &mut Vec<Option<String>>) -> Option<()> {
+    let bytes = text.trim().as_bytes();
+    if bytes.first() != Some(&b'[') || bytes.last() != Some(&b']') {
+        return None;
+    }
+    let inner = &text.trim()[1..bytes.len() - 1];
+    let chars: Vec<char> = inner.chars().collect();
+    let mut pos = 0;
+    let skip_ws = |pos: &mut usize| {
+        while *pos < chars.len() && chars[*pos].is_whitespace() {
+            *pos += 1;
+        }
+    };
+    skip_ws(&mut pos);
+    if pos == chars.len() {
+        return Some(());
+    }
+    loop {
+        skip_ws(&mut pos);
+        let first = *chars.get(pos)?;
+        if first == '\'' || first == '"' {
+            let mut value = String::new();
+            pos += 1;
+            loop {
+                let c = *chars.get(pos)?;
+                pos += 1;
+                match c {
+                    '\\' => {
+                        let escaped = *chars.get(pos)?;
+                        pos += 1;
+                        value.push(match escaped {
+                            'n' => '\n',
+                            't' => '\t',
+                            'r' => '\r',
+                            '0' => '\0',
+                            other => other,
+                        });
+                    }
+                    c if c == first => {
+                        if chars.get(pos) == Some(&first) {
+                            value.push(first);
+                            pos += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    c => value.push(c),
+                }
+            }
+            out.push(Some(value));
+        } else {
+            let start = pos;
+            let mut depth = 0usize;
+            let mut quote: Option<char> = None;
+            while pos < chars.len() {
+                let c = chars[pos];
+                match quote {
+                    Some(_) if c == '\\' => pos += 1,
+                    Some(q) if c == q => quote = None,
+                    Some(_) => {}
+                    None => match c {
+                        '\'' | '"' => quote = Some(c),
+                        '[' | '(' => depth += 1,
+                        ']' | ')' => depth = depth.checked_sub(1)?,
+                        ',' if depth == 0 => break,
+                        _ => {}
+                    },
+                }
+                pos += 1;
+            }
+            if quote.is_some() || depth != 0 {
+                return None;
+            }
+            let raw: String = chars[start..pos.min(chars.len())].iter().collect();
+            let raw = raw.trim();
+            if raw.is_empty() {
+                return None;
+            }
+            out.push((!raw.eq_ignore_ascii_case("null")).then(|| raw.to_string()));
+        }
+        skip_ws(&mut pos);
+        match chars.get(pos) {
+            None => return Some(()),
+            Some(',') => pos += 1,
+            Some(_) => return None,
+        }
+    }
+}
+
+/// The value ClickHouse gives a column when none was written: zero, the
+/// empty string, the epoch, the empty array.
+fn type_default(data_type: &DataType) -> Result<ArrayRef> {
+    let text = match data_type {
+        DataType::Utf8 | DataType::FixedSizeBinary(_) => "",
+        DataType::Boolean => "false",
+        DataType::Date32 | DataType::Date64 => "1970-01-01",
+        DataType::Timestamp(..) => "1970-01-01T00:00:00",
+        DataType::List(_) => "[]",
+        t if t.is_numeric() => "0",
+        other => {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!(
+                    "Columns of type {} cannot be read from input formats yet",
+                    clickhouse_type_name(other, false)
+                ),
+            ));
+        }
+    };
+    let zero = parse_texts(&StringArray::from(vec![text]), data_type)?;
+    assert_eq!(zero.null_count(), 0, "a type's default value parses");
+    Ok(zero)
+}
+
+/// An all-NULL column, for a column the data does not have at all.
+pub(crate) fn missing_column(field: &Field, rows: usize) -> ArrayRef {
+    new_null_array(field.data_type(), rows)
+}

@@ -1,0 +1,161 @@
+//! Input formats: the data of `INSERT ... FORMAT <name>`, read into blocks of
+//! the target columns' types.
+//!
+//! Text formats turn each row into cells (text, NULL, or omitted) and
+//! [`cells::CellBlock`] converts a block of cells column by column, so every
+//! format shares one set of value parsers and reports a bad value with its row
+//! and column the same way. Parquet arrives typed and only needs casts, checked
+//! the same way.
+
+mod cells;
+mod convert;
+mod delimited;
+mod json_each_row;
+mod parquet;
+
+use std::io::Read;
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Schema, SchemaRef};
+use datafusion::arrow::record_batch::RecordBatch;
+use strata_common::{ErrorCode, Result, StrataError};
+
+/// A block is cut when its cells hold this many bytes, whatever its row count,
+/// so wide rows do not make a block too large for 32-bit string offsets.
+const MAX_BLOCK_BYTES: usize = 256 << 20;
+
+/// The columns an insert's data fills.
+#[derive(Debug, Clone)]
+pub struct InputTarget {
+    /// In the order a format without column names gives them.
+    pub fields: Vec<FieldRef>,
+    /// Whether each column has a `DEFAULT` expression. Such a column gets a
+    /// Boolean mask column ([`omitted_mask_name`]) that is true where the
+    /// value was omitted, so the insert can compute the expression for those
+    /// rows; other columns get their type's default value in place.
+    pub has_default: Vec<bool>,
+}
+
+impl InputTarget {
+    /// The schema of the blocks: the target columns, then one mask per
+    /// column with a default.
+    pub fn schema(&self) -> SchemaRef {
+        let mut fields: Vec<FieldRef> = self.fields.clone();
+        for (field, has_default) in self.fields.iter().zip(&self.has_default) {
+            if *has_default {
+                fields.push(Arc::new(Field::new(
+                    omitted_mask_name(field.name()),
+                    DataType::Boolean,
+                    false,
+                )));
+            }
+        }
+        Arc::new(Schema::new(fields))
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name() == name)
+    }
+}
+
+/// The mask column that marks rows where `column` was omitted.
+pub fn omitted_mask_name(column: &str) -> String {
+    format!("_omitted_{column}")
+}
+
+/// A source of blocks in the target's schema.
+pub trait InputBlocks: Send {
+    /// The next block, or `None` at the end of the data.
+    fn next_block(&mut self) -> Result<Option<RecordBatch>>;
+}
+
+/// The formats an insert reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    Csv { names: bool, types: bool },
+    TabSeparated { names: bool, types: bool },
+    JsonEachRow,
+    Parquet,
+}
+
+impl InputFormat {
+    /// Looks a format up by ClickHouse's name (case-sensitive, as there).
+    pub fn from_name(name: &str) -> Result<Self> {
+        let plain = |names, types| (names, types);
+        Ok(match name {
+            "CSV" => Self::csv(plain(false, false)),
+            "CSVWithNames" => Self::csv(plain(true, false)),
+            "CSVWithNamesAndTypes" => Self::csv(plain(true, true)),
+            "TabSeparated" | "TSV" => Self::tsv(plain(false, false)),
+            "TabSeparatedWithNames" | "TSVWithNames" => Self::tsv(plain(true, false)),
+            "TabSeparatedWithNamesAndTypes" | "TSVWithNamesAndTypes" => {
+                Self::tsv(plain(true, true))
+            }
+            "JSONEachRow" | "JSONLines" | "NDJSON" => InputFormat::JsonEachRow,
+            "Parquet" => InputFormat::Parquet,
+            _ if crate::OutputFormat::from_name(name).is_ok() => {
+                return Err(StrataError::new(
+                    ErrorCode::UNKNOWN_FORMAT,
+                    format!("Format {name} is not suitable for input"),
+                ));
+            }
+            _ => {
+                return Err(StrataError::new(
+                    ErrorCode::UNKNOWN_FORMAT,
+                    format!("Unknown input format {name}"),
+                ));
+            }
+        })
+    }
+
+    fn csv((names, types): (bool, bool)) -> Self {
+        InputFormat::Csv { names, types }
+    }
+
+    fn tsv((names, types): (bool, bool)) -> Self {
+        InputFormat::TabSeparated { names, types }
+    }
+
+    /// Starts reading `source`; blocks hold up to `block_rows` rows.
+    pub fn open(
+        self,
+        target: InputTarget,
+        source: Box<dyn Read + Send>,
+        block_rows: usize,
+    ) -> Result<Box<dyn InputBlocks>> {
+        assert!(block_rows > 0, "a block holds at least one row");
+        assert_eq!(target.fields.len(), target.has_default.len());
+        let target = Arc::new(target);
+        Ok(match self {
+            InputFormat::Csv { names, types } => Box::new(delimited::DelimitedReader::new(
+                delimited::Dialect::Csv,
+                names,
+                types,
+                target,
+                source,
+                block_rows,
+            )?),
+            InputFormat::TabSeparated { names, types } => {
+                Box::new(delimited::DelimitedReader::new(
+                    delimited::Dialect::TabSeparated,
+                    names,
+                    types,
+                    target,
+                    source,
+                    block_rows,
+                )?)
+            }
+            InputFormat::JsonEachRow => Box::new(json_each_row::JsonEachRowReader::new(
+                target, source, block_rows,
+            )),
+            InputFormat::Parquet => {
+                Box::new(parquet::ParquetReader::new(target, source, block_rows)?)
+            }
+        })
+    }
+}
+
+/// A malformed-input error with ClickHouse's `(at row N)` suffix.
+fn at_row(code: ErrorCode, message: impl std::fmt::Display, row: u64) -> StrataError {
+    StrataError::new(code, format!("{message}: (at row {row})"))
+}
