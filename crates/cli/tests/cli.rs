@@ -352,3 +352,80 @@ fn a_killed_insert_or_merge_leaves_only_whole_parts() {
         let _ = strata(&["local", "--path", path, "-q", "TRUNCATE TABLE t"]);
     }
 }
+
+/// Runs `strata local` with `input` on stdin.
+fn strata_with_input(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("strata runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The process may stop reading early after an error.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("strata finishes");
+    writer.join().unwrap();
+    output
+}
+
+#[test]
+fn insert_format_reads_stdin_and_a_bad_row_names_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let create = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "CREATE TABLE t (id UInt64, name String, d Date) ENGINE = MergeTree ORDER BY id",
+    ]);
+    assert!(create.status.success(), "{}", stderr(&create));
+    let mut csv = String::new();
+    for i in 0..100_000 {
+        csv.push_str(&format!("{i},\"name {i}\",2024-01-{:02}\n", i % 28 + 1));
+    }
+    let insert = strata_with_input(
+        &["local", "--path", path, "-q", "INSERT INTO t FORMAT CSV"],
+        csv.as_bytes(),
+    );
+    assert!(insert.status.success(), "{}", stderr(&insert));
+    // A bad value in row 3 of the next insert: code 27, the row and the
+    // column named, and none of its rows kept.
+    let bad = strata_with_input(
+        &["local", "--path", path, "-q", "INSERT INTO t FORMAT CSV"],
+        b"200000,a,2024-01-01\n200001,b,2024-01-02\n200002,c,2024-02-30\n",
+    );
+    assert_eq!(bad.status.code(), Some(27), "{}", stderr(&bad));
+    let message = stderr(&bad);
+    assert!(
+        message.contains("(at row 3)") && message.contains("Column 2, name: d, type: Date"),
+        "{message}"
+    );
+    let check = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "SELECT count(), sum(id), (SELECT count() FROM t WHERE name = 'name 77'), max(d) FROM t",
+    ]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert_eq!(stdout(&check), "100000\t4999950000\t1\t2024-01-28\n");
+    // Empty input inserts nothing.
+    let empty = strata_with_input(
+        &[
+            "local",
+            "--path",
+            path,
+            "-q",
+            "INSERT INTO t FORMAT TSV; SELECT count() FROM t",
+        ],
+        b"",
+    );
+    assert!(empty.status.success(), "{}", stderr(&empty));
+    assert_eq!(stdout(&empty), "100000\n");
+}

@@ -419,3 +419,35 @@ async fn concurrent_inserts_and_reads_see_whole_inserts_only() {
         total
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renamed_table_keeps_its_data_and_name_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        for sql in [
+            "CREATE DATABASE other",
+            "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k",
+            "INSERT INTO t SELECT number FROM numbers(1000)",
+            "RENAME TABLE t TO other.renamed",
+            "CREATE TABLE t (x String) ENGINE = Memory",
+        ] {
+            run(&mut session, sql).await.unwrap();
+        }
+        table_dir(&mut session, "other", "renamed").await
+    };
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM other.renamed").await,
+        (0..1000u64).sum::<u64>()
+    );
+    assert_eq!(table_dir(&mut session, "other", "renamed").await, before);
+    let (_, shown) = run(&mut session, "SHOW CREATE TABLE other.renamed")
+        .await
+        .unwrap();
+    let text = format!("{:?}", shown[0].column(0));
+    assert!(text.contains("CREATE TABLE other.renamed"), "{text}");
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
+}

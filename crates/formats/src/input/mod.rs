@@ -159,3 +159,129 @@ impl InputFormat {
 fn at_row(code: ErrorCode, message: impl std::fmt::Display, row: u64) -> StrataError {
     StrataError::new(code, format!("{message}: (at row {row})"))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use datafusion::arrow::array::{Array, Int32Array, StringArray};
+    use datafusion::arrow::util::display::array_value_to_string;
+
+    use super::*;
+
+    fn target(fields: Vec<Field>, has_default: Vec<bool>) -> InputTarget {
+        InputTarget {
+            fields: fields.into_iter().map(Arc::new).collect(),
+            has_default,
+        }
+    }
+
+    fn read_all(format: &str, target: InputTarget, data: Vec<u8>) -> Result<Vec<RecordBatch>> {
+        let mut blocks =
+            InputFormat::from_name(format)?.open(target, Box::new(Cursor::new(data)), 2)?;
+        let mut out = Vec::new();
+        while let Some(block) = blocks.next_block()? {
+            out.push(block);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn blocks_keep_row_numbers_for_errors() {
+        let fields = vec![Field::new("a", DataType::Int32, false)];
+        let error =
+            read_all("CSV", target(fields, vec![false]), b"1\n2\n3\nx\n".to_vec()).unwrap_err();
+        assert_eq!(error.code, ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED);
+        assert!(error.message.ends_with("(at row 4)"), "{}", error.message);
+    }
+
+    #[test]
+    fn omitted_values_are_masked_for_defaults() {
+        let fields = vec![
+            Field::new("a", DataType::Int32, false),
+            Field::new("b", DataType::Utf8, true),
+        ];
+        let batches = read_all(
+            "JSONEachRow",
+            target(fields, vec![true, false]),
+            br#"{"a": 5} {"b": "x"} {"a": null, "b": null}"#.to_vec(),
+        )
+        .unwrap();
+        let rows: usize = batches.iter().map(|b| b.num_rows()).sum();
+        assert_eq!(rows, 3);
+        let first = &batches[0];
+        assert_eq!(first.schema().field(2).name(), "_omitted_a");
+        let masks: Vec<String> = batches
+            .iter()
+            .flat_map(|b| {
+                (0..b.num_rows())
+                    .map(|i| array_value_to_string(b.column(2), i).unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        // Row 3's NULL for a non-Nullable column takes the default too.
+        assert_eq!(masks, ["false", "true", "true"]);
+        let b = batches[1]
+            .column(1)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap();
+        assert!(
+            b.is_null(0),
+            "an explicit null in a Nullable column stays NULL"
+        );
+    }
+
+    #[test]
+    fn parquet_columns_match_by_name_and_convert() {
+        use ::parquet::arrow::ArrowWriter;
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("when", DataType::Utf8, false),
+            Field::new("n", DataType::Int32, false),
+        ]));
+        let batch = RecordBatch::try_new(
+            Arc::clone(&schema),
+            vec![
+                Arc::new(StringArray::from(vec!["2024-01-02", "2024-03-04", "nope"])),
+                Arc::new(Int32Array::from(vec![1, 2, 3])),
+            ],
+        )
+        .unwrap();
+        let mut bytes = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut bytes, schema, None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let fields = vec![
+            Field::new("n", DataType::Int64, false),
+            Field::new("when", DataType::Date32, false),
+            Field::new("missing", DataType::Utf8, false),
+        ];
+        let error = read_all("Parquet", target(fields.clone(), vec![false; 3]), bytes).unwrap_err();
+        assert!(error.message.contains("(at row 3)"), "{}", error.message);
+        // A file without the bad row converts every column it has.
+        let good = RecordBatch::try_new(
+            batch.schema(),
+            vec![batch.column(0).slice(0, 2), batch.column(1).slice(0, 2)],
+        )
+        .unwrap();
+        let mut bytes = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut bytes, good.schema(), None).unwrap();
+        writer.write(&good).unwrap();
+        writer.close().unwrap();
+        let batches = read_all("Parquet", target(fields, vec![false; 3]), bytes).unwrap();
+        let out = &batches[0];
+        assert_eq!(array_value_to_string(out.column(0), 1).unwrap(), "2");
+        assert_eq!(
+            array_value_to_string(out.column(1), 0).unwrap(),
+            "2024-01-02"
+        );
+        assert_eq!(array_value_to_string(out.column(2), 0).unwrap(), "");
+        let truncated = read_all(
+            "Parquet",
+            target(vec![Field::new("n", DataType::Int64, false)], vec![false]),
+            b"PAR1xx".to_vec(),
+        )
+        .unwrap_err();
+        assert_eq!(truncated.code, ErrorCode::INCORRECT_DATA);
+    }
+}
