@@ -26,17 +26,18 @@ use datafusion::physical_plan::{ExecutionPlan, collect, displayable, execute_str
 use datafusion::prelude::SessionConfig;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    ColumnOption, CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
+    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
     ShowCreateObject, Statement, Use, Value,
 };
 use futures::StreamExt;
 use strata_common::settings::Settings;
-use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
+use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::{
-    AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table, parse_statement,
-    rewrite_statement, split_create_table, split_insert_format, split_trailing_clauses,
+    AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table,
+    parse_alter_statement, parse_statement, rewrite_statement, split_create_table,
+    split_insert_format, split_trailing_clauses,
 };
 use strata_storage::merge_tree::MergeTreeTable;
 
@@ -49,9 +50,11 @@ use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
 use crate::table_definition::{
-    ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, create_statement,
+    ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
+    create_statement,
 };
 
+mod alter;
 mod insert_input;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
@@ -504,6 +507,15 @@ impl Session {
         }
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["ALTER"])
+            && strip_keyword(rest, &["TABLE"]).is_some()
+        {
+            let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
+                unreachable!("ALTER TABLE parses as one");
+            };
+            self.alter_table(&alter.name, alter.operations).await?;
+            return self.done();
         }
         if let Some(insert) = split_insert_format(text) {
             return self.insert_formatted(insert).await;
@@ -1040,45 +1052,7 @@ impl Session {
                 ));
             }
         };
-        let mut fields = Vec::new();
-        let mut extras = Vec::new();
-        for column in &create.columns {
-            let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
-            if fields
-                .iter()
-                .any(|f: &Field| f.name() == &column.name.value)
-            {
-                return Err(StrataError::new(
-                    ErrorCode::DUPLICATE_COLUMN,
-                    format!("Column {} specified more than once", column.name.value),
-                ));
-            }
-            let mut extra = ColumnExtras::default();
-            for option in &column.options {
-                match &option.option {
-                    ColumnOption::Default(expr) => extra.default = Some(expr.clone()),
-                    ColumnOption::Null | ColumnOption::NotNull => {}
-                    other => {
-                        return Err(StrataError::new(
-                            ErrorCode::NOT_IMPLEMENTED,
-                            format!("Column option {other} is not supported yet"),
-                        ));
-                    }
-                }
-            }
-            fields.push(Field::new(
-                column.name.value.clone(),
-                parsed.data_type,
-                parsed.nullable,
-            ));
-            extras.push(extra);
-        }
-        for (position, codec) in codecs {
-            let extra = extras.get_mut(position).ok_or_else(|| {
-                StrataError::new(ErrorCode::SYNTAX_ERROR, "CODEC outside a column definition")
-            })?;
-            extra.codec = Some(codec);
-        }
+        let (fields, mut extras) = column_definitions(&create.columns, codecs)?;
         let mut data = Vec::new();
         let schema: SchemaRef = match &create.query {
             Some(_) if !fields.is_empty() => {
@@ -1140,6 +1114,7 @@ impl Session {
                     Arc::clone(&schema),
                     compiled.compile_keys(&state, &schema)?,
                     column_codecs(&extras)?,
+                    constant_defaults(&state, &schema, &extras, &defaults)?,
                     definition.settings.clone(),
                 )?;
                 Arc::new(MergeTreeProvider::new(identity.clone(), data, defaults))
@@ -1394,10 +1369,47 @@ impl Session {
     ) -> Result<()> {
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
         if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
+            merge_tree.close();
             merge_tree.data.remove_files()?;
         }
         self.engine.data_path.remove_table(database, table)
     }
+}
+
+/// The value of each constant DEFAULT: what a part written before its
+/// column was added reads for it. A DEFAULT that depends on other columns
+/// is left out (such parts read the type's default).
+fn constant_defaults(
+    state: &SessionState,
+    schema: &SchemaRef,
+    extras: &[ColumnExtras],
+    defaults: &HashMap<String, datafusion::logical_expr::Expr>,
+) -> Result<HashMap<String, datafusion::common::ScalarValue>> {
+    use datafusion::logical_expr::ColumnarValue;
+    let empty = datafusion::common::DFSchema::empty();
+    let one_row = RecordBatch::try_new_with_options(
+        Arc::new(Schema::empty()),
+        vec![],
+        &datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(1)),
+    )?;
+    let mut values = HashMap::new();
+    for (field, extra) in schema.fields().iter().zip(extras) {
+        let Some(expr) = defaults.get(field.name()) else {
+            continue;
+        };
+        if extra.default.is_none() || !expr.column_refs().is_empty() {
+            continue;
+        }
+        let physical = state.create_physical_expr(expr.clone(), &empty)?;
+        let value = match physical.evaluate(&one_row)? {
+            ColumnarValue::Scalar(value) => value,
+            ColumnarValue::Array(array) => {
+                datafusion::common::ScalarValue::try_from_array(&array, 0)?
+            }
+        };
+        values.insert(field.name().clone(), value);
+    }
+    Ok(values)
 }
 
 /// A table users create.

@@ -5,12 +5,12 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Field, SchemaRef};
 use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::sql::sqlparser::ast::{Expr as SqlExpr, ExprWithAlias};
-use strata_common::types::clickhouse_type_name;
+use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
+use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_storage::compression::Codec;
@@ -24,6 +24,54 @@ use crate::data_path::StoredTable;
 pub struct ColumnExtras {
     pub default: Option<SqlExpr>,
     pub codec: Option<String>,
+}
+
+/// The columns of a CREATE statement as Arrow fields and their extras;
+/// `codecs` are the CODEC clauses cut from the text, by column position.
+pub fn column_definitions(
+    columns: &[ColumnDef],
+    codecs: Vec<(usize, String)>,
+) -> Result<(Vec<Field>, Vec<ColumnExtras>)> {
+    let mut fields: Vec<Field> = Vec::new();
+    let mut extras = Vec::new();
+    for column in columns {
+        let (field, extra) = column_definition(column)?;
+        if fields.iter().any(|f| f.name() == field.name()) {
+            return Err(StrataError::new(
+                ErrorCode::DUPLICATE_COLUMN,
+                format!("Column {} specified more than once", field.name()),
+            ));
+        }
+        fields.push(field);
+        extras.push(extra);
+    }
+    for (position, codec) in codecs {
+        let extra = extras.get_mut(position).ok_or_else(|| {
+            StrataError::new(ErrorCode::SYNTAX_ERROR, "CODEC outside a column definition")
+        })?;
+        extra.codec = Some(codec);
+    }
+    Ok((fields, extras))
+}
+
+/// One column definition: its type as an Arrow field, and its DEFAULT.
+pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
+    let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
+    let mut extra = ColumnExtras::default();
+    for option in &column.options {
+        match &option.option {
+            ColumnOption::Default(expr) => extra.default = Some(expr.clone()),
+            ColumnOption::Null | ColumnOption::NotNull => {}
+            other => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("Column option {other} is not supported yet"),
+                ));
+            }
+        }
+    }
+    let field = Field::new(column.name.value.clone(), parsed.data_type, parsed.nullable);
+    Ok((field, extra))
 }
 
 /// A MergeTree table's definition, checked.

@@ -451,3 +451,70 @@ async fn a_renamed_table_keeps_its_data_and_name_across_restarts() {
     assert!(text.contains("CREATE TABLE other.renamed"), "{text}");
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn alters_survive_restarts_and_an_interrupted_rename_is_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_path = {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        for sql in [
+            "CREATE TABLE t (k UInt64, s String, gone UInt8) ENGINE = MergeTree ORDER BY k",
+            "INSERT INTO t SELECT number, toString(number), 1 FROM numbers(1000)",
+            "ALTER TABLE t DROP COLUMN gone",
+            "ALTER TABLE t ADD COLUMN c UInt32 DEFAULT 7 AFTER k",
+            "ALTER TABLE t RENAME COLUMN s TO str",
+            // Memory tables carry their rows over, with an added column's DEFAULT.
+            "CREATE TABLE m (a Int32, b String) ENGINE = Memory",
+            "INSERT INTO m VALUES (1, 'one'), (2, 'two')",
+            "ALTER TABLE m ADD COLUMN c UInt8 DEFAULT 3, RENAME COLUMN b TO bb, DROP COLUMN a",
+        ] {
+            run(&mut session, sql).await.unwrap();
+        }
+        assert_eq!(
+            number(&mut session, "SELECT sum(c) FROM m WHERE bb = 'two'").await,
+            3
+        );
+        table_dir(&mut session, "default", "t").await
+    };
+    // A rename interrupted after its definition was stored: the parts still
+    // hold the old name and the table's directory records the rename.
+    let only_part = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.is_dir())
+            .unwrap()
+    };
+    let before_rename = only_part(&table_path);
+    let saved = dir.path().join("saved_part");
+    copy_dir(&before_rename, &saved);
+    {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        assert_eq!(
+            number(&mut session, "SELECT sum(toUInt64(str)) + sum(c) FROM t").await,
+            (0..1000u64).sum::<u64>() + 7000
+        );
+        run(&mut session, "ALTER TABLE t RENAME COLUMN str TO text")
+            .await
+            .unwrap();
+    }
+    let renamed = only_part(&table_path);
+    let columns = std::fs::read_to_string(renamed.join("columns.txt")).unwrap();
+    assert!(
+        columns.contains("text\t") && !columns.contains("str\t"),
+        "{columns}"
+    );
+    std::fs::remove_dir_all(&renamed).unwrap();
+    copy_dir(&saved, &before_rename);
+    std::fs::write(table_path.join("column_rename.txt"), "str\ttext").unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(
+        number(&mut session, "SELECT sum(toUInt64(text)) FROM t").await,
+        (0..1000u64).sum::<u64>()
+    );
+    assert!(!table_path.join("column_rename.txt").exists());
+    assert!(!before_rename.exists(), "the old part was rewritten");
+}

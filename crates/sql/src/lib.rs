@@ -18,7 +18,7 @@ pub use create_table::{CreateTableText, EngineClause, is_create_table, split_cre
 pub use depth::check_depth;
 pub use insert_format::{FormattedInsert, split_insert_format};
 pub use parser::{
-    ParsedStatement, TrailingClauses, parse_statement, split_statements, split_trailing_clauses,
-    statement_spans,
+    ParsedStatement, TrailingClauses, parse_alter_statement, parse_statement, split_statements,
+    split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;

@@ -5,7 +5,7 @@
 //! statement's source text for the query log and error messages.
 
 use datafusion::sql::sqlparser::ast::Statement;
-use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+use datafusion::sql::sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect};
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
@@ -165,8 +165,18 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
 
 /// Parses exactly one statement.
 pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
-    let dialect = ClickHouseDialect {};
-    let mut parser = Parser::new(&dialect)
+    parse_in_dialect(&ClickHouseDialect {}, sql)
+}
+
+/// Parses an ALTER TABLE statement. sqlparser reads ClickHouse's `FIRST`
+/// and `AFTER column` of `ADD COLUMN` only in its generic dialect, which
+/// also reads ClickHouse's types.
+pub fn parse_alter_statement(sql: &str) -> Result<ParsedStatement> {
+    parse_in_dialect(&GenericDialect {}, sql)
+}
+
+fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement> {
+    let mut parser = Parser::new(dialect)
         .with_recursion_limit(MAX_NESTING)
         .try_with_sql(sql)
         .map_err(|e| parser_error(sql, e))?;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::Result;
@@ -96,6 +97,25 @@ impl MemoryTable {
             }
         }
         (rows, bytes)
+    }
+
+    /// Every row, for an ALTER to carry over.
+    pub async fn batches(&self) -> Vec<RecordBatch> {
+        let mut batches = Vec::new();
+        for partition in &self.inner.batches {
+            batches.extend(partition.read().await.iter().cloned());
+        }
+        batches
+    }
+
+    /// Adds rows already in the table's shape.
+    pub async fn append(&self, batches: Vec<RecordBatch>) {
+        let partition = self
+            .inner
+            .batches
+            .first()
+            .expect("a Memory table has a partition");
+        partition.write().await.extend(batches);
     }
 
     /// Removes every row (TRUNCATE).

@@ -64,6 +64,15 @@ impl MergeTreeProvider {
         *self.identity.write() = identity;
     }
 
+    /// Retires this table object for good (ALTER, DROP): later inserts fail,
+    /// and no merge runs or starts once this returns.
+    pub fn close(&self) {
+        self.data.close();
+        while self.merging.swap(true, Ordering::AcqRel) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
     /// Rows and bytes on disk of the active parts, for system.tables.
     pub fn totals(&self) -> (u64, u64) {
         let parts = self.data.snapshot();
@@ -157,6 +166,7 @@ impl TableProvider for MergeTreeProvider {
         Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
             self.identity.read().qualified_name(),
             projected,
+            Arc::clone(self.data.fills()),
             ranges,
             total_granules,
             streams,
@@ -358,11 +368,13 @@ impl DataSink for MergeTreeSink {
             self.data.discard(written);
             return Err(error);
         }
+        let bytes: u64 = written.iter().map(|p| p.part.bytes_on_disk()).sum();
+        self.data
+            .commit(written)
+            .map_err(StrataError::into_datafusion)?;
         if let Some(query) = &query {
-            let bytes: u64 = written.iter().map(|p| p.part.bytes_on_disk()).sum();
             query.add_written(total, bytes);
         }
-        self.data.commit(written);
         schedule_merge(&self.data, &self.merging);
         Ok(total)
     }

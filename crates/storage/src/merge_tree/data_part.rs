@@ -8,8 +8,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
-use datafusion::arrow::array::ArrayRef;
-use datafusion::arrow::datatypes::{DataType, Schema};
+use std::ops::Range;
+
+use datafusion::arrow::array::{ArrayRef, new_null_array};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::common::ScalarValue;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
@@ -74,6 +78,30 @@ impl DataPart {
 
     pub fn granules(&self) -> usize {
         self.part.granules.len()
+    }
+
+    /// Granules `granules` of the table column `field`. A part written
+    /// before the column was added has no data for it: it reads as `fill`,
+    /// or the type's default (NULL if Nullable).
+    pub fn read_column(
+        &self,
+        field: &Field,
+        granules: Range<usize>,
+        fill: Option<&ScalarValue>,
+    ) -> Result<ArrayRef> {
+        if self.part.column(field.name()).is_some() {
+            let column = self.part.read_column(field.name(), granules)?;
+            if column.data_type() == field.data_type() {
+                return Ok(column);
+            }
+            return Ok(cast(&column, field.data_type())?);
+        }
+        let rows = self.part.granules[granules].iter().sum::<u64>() as usize;
+        match fill {
+            Some(value) => Ok(value.to_array_of_size(rows)?),
+            None if field.is_nullable() => Ok(new_null_array(field.data_type(), rows)),
+            None => Ok(ScalarValue::new_default(field.data_type())?.to_array_of_size(rows)?),
+        }
     }
 
     /// Marks the part replaced; its files go with the last reference.

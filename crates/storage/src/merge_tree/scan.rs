@@ -2,14 +2,14 @@
 //! streams, each reading only the projected columns, a few granules per
 //! batch.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::compute::cast;
+use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::common::Result as DfResult;
 use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{Result as DfResult, ScalarValue};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_expr::PhysicalExpr;
@@ -32,6 +32,8 @@ pub struct MergeTreeScanExec {
     table: String,
     /// The projected columns as the table defines them.
     schema: SchemaRef,
+    /// Values of columns added after some parts were written.
+    fills: Arc<HashMap<String, ScalarValue>>,
     /// Granule ranges for each output partition.
     streams: Vec<Vec<GranuleRange>>,
     /// Granules that pruning kept, and those it could have read.
@@ -45,6 +47,7 @@ impl MergeTreeScanExec {
     pub fn new(
         table: String,
         schema: SchemaRef,
+        fills: Arc<HashMap<String, ScalarValue>>,
         ranges: Vec<GranuleRange>,
         total_granules: usize,
         streams: usize,
@@ -60,6 +63,7 @@ impl MergeTreeScanExec {
         MergeTreeScanExec {
             table,
             schema,
+            fills,
             streams: split,
             selected_granules,
             total_granules,
@@ -153,8 +157,9 @@ impl ExecutionPlan for MergeTreeScanExec {
         let schema = Arc::clone(&self.schema);
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
         let stream_schema = Arc::clone(&schema);
+        let fills = Arc::clone(&self.fills);
         let batches = futures::stream::iter(chunks).map(move |range| {
-            read_range(&stream_schema, &range).map_err(StrataError::into_datafusion)
+            read_range(&stream_schema, &fills, &range).map_err(StrataError::into_datafusion)
         });
         Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
     }
@@ -180,19 +185,19 @@ fn chunk(range: GranuleRange) -> Vec<GranuleRange> {
     pieces
 }
 
-fn read_range(schema: &SchemaRef, range: &GranuleRange) -> Result<RecordBatch> {
+fn read_range(
+    schema: &SchemaRef,
+    fills: &HashMap<String, ScalarValue>,
+    range: &GranuleRange,
+) -> Result<RecordBatch> {
     let rows = range.rows() as usize;
-    let part = &range.part.part;
     let columns = schema
         .fields()
         .iter()
         .map(|field| {
-            let column: ArrayRef = part.read_column(field.name(), range.granules.clone())?;
-            if column.data_type() == field.data_type() {
-                Ok(column)
-            } else {
-                Ok(cast(&column, field.data_type())?)
-            }
+            range
+                .part
+                .read_column(field, range.granules.clone(), fills.get(field.name()))
         })
         .collect::<Result<Vec<_>>>()?;
     RecordBatch::try_new_with_options(

@@ -5,16 +5,23 @@
 //! The active set is an immutable list behind a lock; a change builds a new
 //! list and swaps it in, so a query's snapshot never changes under it and a
 //! replaced part's files stay until the last snapshot holding it is gone.
+//!
+//! An ALTER closes the table object and opens the directory again with the
+//! new columns. Opening rewrites the parts that hold a dropped column or a
+//! renamed one under its old name, so the same code finishes an ALTER that
+//! a crash interrupted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::common::ScalarValue;
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
 
@@ -48,18 +55,29 @@ impl Default for MergeTreeSettings {
 
 pub type Snapshot = Arc<Vec<Arc<DataPart>>>;
 
+/// Written in the table's directory before a column rename is stored, and
+/// removed once every part holds the new name: `old<TAB>new`.
+const RENAME_FILE: &str = "column_rename.txt";
+
 #[derive(Debug)]
 pub struct MergeTreeTable {
     dir: PathBuf,
     schema: SchemaRef,
     keys: TableKeys,
     codecs: Vec<Codec>,
+    /// Values for columns a part lacks because it was written before they
+    /// were added (constant DEFAULTs); other columns get the type default.
+    fills: Arc<HashMap<String, ScalarValue>>,
     settings: MergeTreeSettings,
     /// Active parts ordered by (partition id, min block).
     active: RwLock<Snapshot>,
     next_block: AtomicU64,
     /// Held while a change to the active set is computed and swapped in.
     commit: Mutex<()>,
+    /// Set by [`Self::close`]: no more writes or commits.
+    closed: AtomicBool,
+    /// Parts written by inserts and not yet committed or discarded.
+    uncommitted: AtomicUsize,
 }
 
 impl MergeTreeTable {
@@ -70,6 +88,7 @@ impl MergeTreeTable {
         schema: SchemaRef,
         keys: TableKeys,
         codecs: Vec<Codec>,
+        fills: HashMap<String, ScalarValue>,
         settings: MergeTreeSettings,
     ) -> Result<MergeTreeTable> {
         assert_eq!(codecs.len(), schema.fields().len(), "one codec per column");
@@ -97,13 +116,22 @@ impl MergeTreeTable {
                 Some((PartName::parse(&name).ok()?, path))
             })
             .collect();
-        // Widest range first, so a merged part is seen before the parts it covers.
+        // Widest range and highest level first, so a merged or rewritten part
+        // is seen before the parts it covers.
         names.sort_by(|(a, _), (b, _)| {
-            (&a.partition_id, a.min_block, std::cmp::Reverse(a.max_block)).cmp(&(
-                &b.partition_id,
-                b.min_block,
-                std::cmp::Reverse(b.max_block),
-            ))
+            use std::cmp::Reverse;
+            (
+                &a.partition_id,
+                a.min_block,
+                Reverse(a.max_block),
+                Reverse(a.level),
+            )
+                .cmp(&(
+                    &b.partition_id,
+                    b.min_block,
+                    Reverse(b.max_block),
+                    Reverse(b.level),
+                ))
         });
         let mut parts: Vec<Arc<DataPart>> = Vec::new();
         let mut next_block = 1;
@@ -119,16 +147,115 @@ impl MergeTreeTable {
             }
             parts.push(Arc::new(DataPart::open(&path, &schema, &keys)?));
         }
-        Ok(MergeTreeTable {
+        let table = MergeTreeTable {
             dir: dir.to_path_buf(),
             schema,
             keys,
             codecs,
+            fills: Arc::new(fills),
             settings,
             active: RwLock::new(Arc::new(parts)),
             next_block: AtomicU64::new(next_block),
             commit: Mutex::new(()),
-        })
+            closed: AtomicBool::new(false),
+            uncommitted: AtomicUsize::new(0),
+        };
+        table.finish_alters()?;
+        Ok(table)
+    }
+
+    /// Records, before the new definition is stored, that column `old` is
+    /// being renamed to `new`, so opening the table finishes the rename in
+    /// every part whether or not the process stops in between.
+    pub fn record_rename(dir: &Path, old: &str, new: &str) -> Result<()> {
+        assert!(!old.contains(['\t', '\n']) && !new.contains(['\t', '\n']));
+        let path = dir.join(RENAME_FILE);
+        let temporary = dir.join(format!("{TEMPORARY_PREFIX}{RENAME_FILE}"));
+        fs::write(&temporary, format!("{old}\t{new}"))
+            .and_then(|_| fs::File::open(&temporary)?.sync_all())
+            .map_err(|e| io_error(&temporary, e))?;
+        fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
+        fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_error(dir, e))
+    }
+
+    /// Rewrites the parts an ALTER left behind: those holding a column the
+    /// table no longer has, or a renamed column under its old name.
+    fn finish_alters(&self) -> Result<()> {
+        let rename_path = self.dir.join(RENAME_FILE);
+        let mut renamed_from: HashMap<String, String> = HashMap::new();
+        if rename_path.exists() {
+            let text = fs::read_to_string(&rename_path).map_err(|e| io_error(&rename_path, e))?;
+            if let Some((old, new)) = text.split_once('\t')
+                && self.schema.field_with_name(new).is_ok()
+            {
+                renamed_from.insert(new.to_string(), old.to_string());
+            }
+        }
+        for part in self.snapshot().iter() {
+            let stale = part
+                .part
+                .columns
+                .iter()
+                .any(|c| self.schema.field_with_name(c.name()).is_err());
+            if stale {
+                self.rewrite(part, &renamed_from)?;
+            }
+        }
+        if rename_path.exists() {
+            fs::remove_file(&rename_path).map_err(|e| io_error(&rename_path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `part` again with the table's columns, at the next level, and
+    /// swaps it in.
+    fn rewrite(&self, part: &Arc<DataPart>, renamed_from: &HashMap<String, String>) -> Result<()> {
+        let mut name = part.part.name.clone();
+        name.level += 1;
+        let rows = self.read_all_renamed(part, renamed_from)?;
+        let rewritten = self.write_sorted(&name, &rows, &part.partition)?;
+        let _guard = self.commit.lock();
+        let mut next: Vec<Arc<DataPart>> = self
+            .snapshot()
+            .iter()
+            .filter(|p| !Arc::ptr_eq(p, part))
+            .cloned()
+            .collect();
+        next.push(rewritten);
+        next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
+        *self.active.write() = Arc::new(next);
+        part.retire();
+        Ok(())
+    }
+
+    /// Stops this object's writes before an ALTER or DROP opens the
+    /// directory anew: later inserts and commits fail, and this waits for
+    /// parts already written by inserts to be committed or discarded. The
+    /// caller also waits for background merges to stop.
+    pub fn close(&self) {
+        {
+            let _guard = self.commit.lock();
+            self.closed.store(true, Ordering::Release);
+        }
+        while self.uncommitted.load(Ordering::Acquire) > 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn check_open(&self) -> Result<()> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(StrataError::new(
+                ErrorCode::TABLE_IS_DROPPED,
+                "The table was altered or dropped while the query ran; run it again",
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn fills(&self) -> &Arc<HashMap<String, ScalarValue>> {
+        &self.fills
     }
 
     pub fn schema(&self) -> &SchemaRef {
@@ -159,11 +286,21 @@ impl MergeTreeTable {
         if batch.num_rows() == 0 {
             return Ok(written);
         }
+        self.check_open()?;
+        if batch.schema().fields() != self.schema.fields() {
+            return Err(StrataError::new(
+                ErrorCode::TABLE_IS_DROPPED,
+                "The table's columns changed while the INSERT ran; run it again",
+            ));
+        }
         for partition in self.keys.split_partitions(batch)? {
             let block = self.next_block.fetch_add(1, Ordering::Relaxed);
             let name = PartName::inserted(&partition.id, block);
             match self.write_sorted(&name, &partition.rows, &partition.value) {
-                Ok(part) => written.push(part),
+                Ok(part) => {
+                    self.uncommitted.fetch_add(1, Ordering::AcqRel);
+                    written.push(part)
+                }
                 Err(error) => {
                     self.discard(written);
                     return Err(error);
@@ -195,23 +332,34 @@ impl MergeTreeTable {
         )?))
     }
 
-    /// Makes written parts visible, all at once.
-    pub fn commit(&self, parts: Vec<Arc<DataPart>>) {
+    /// Makes parts written by [`Self::write`] visible, all at once; if the
+    /// table was closed meanwhile, removes them instead.
+    pub fn commit(&self, parts: Vec<Arc<DataPart>>) -> Result<()> {
         if parts.is_empty() {
-            return;
+            return Ok(());
         }
-        let _guard = self.commit.lock();
+        let guard = self.commit.lock();
+        if let Err(closed) = self.check_open() {
+            drop(guard);
+            self.discard(parts);
+            return Err(closed);
+        }
+        let count = parts.len();
         let mut next: Vec<Arc<DataPart>> = self.snapshot().as_ref().clone();
         next.extend(parts);
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
         *self.active.write() = Arc::new(next);
+        self.uncommitted.fetch_sub(count, Ordering::AcqRel);
+        Ok(())
     }
 
-    /// Removes written parts that will never be committed.
+    /// Removes parts written by [`Self::write`] that will never be committed.
     pub fn discard(&self, parts: Vec<Arc<DataPart>>) {
+        let count = parts.len();
         for part in parts {
             part.retire();
         }
+        self.uncommitted.fetch_sub(count, Ordering::AcqRel);
     }
 
     /// Removes every part (TRUNCATE). Their directories are renamed away at
@@ -277,9 +425,10 @@ impl MergeTreeTable {
         let merged = self.write_sorted(&name, &rows, &sources[0].partition)?;
         let _guard = self.commit.lock();
         let current = self.snapshot();
-        let still_active = sources
-            .iter()
-            .all(|s| current.iter().any(|p| Arc::ptr_eq(p, s)));
+        let still_active = !self.closed.load(Ordering::Acquire)
+            && sources
+                .iter()
+                .all(|s| current.iter().any(|p| Arc::ptr_eq(p, s)));
         if !still_active {
             merged.retire();
             return Ok(None);
@@ -300,21 +449,29 @@ impl MergeTreeTable {
 
     /// Every row of `part` in the table's current columns.
     pub fn read_all(&self, part: &DataPart) -> Result<RecordBatch> {
+        self.read_all_renamed(part, &HashMap::new())
+    }
+
+    /// [`Self::read_all`], reading a column the part lacks from the old name
+    /// `renamed_from` gives for it.
+    fn read_all_renamed(
+        &self,
+        part: &DataPart,
+        renamed_from: &HashMap<String, String>,
+    ) -> Result<RecordBatch> {
         let granules = 0..part.granules();
         let columns = self
             .schema
             .fields()
             .iter()
             .map(|field| {
-                let column = part.part.read_column(field.name(), granules.clone())?;
-                if column.data_type() == field.data_type() {
-                    Ok(column)
-                } else {
-                    Ok(datafusion::arrow::compute::cast(
-                        &column,
-                        field.data_type(),
-                    )?)
-                }
+                let stored = match renamed_from.get(field.name()) {
+                    Some(old) if part.part.column(field.name()).is_none() => {
+                        field.as_ref().clone().with_name(old)
+                    }
+                    _ => field.as_ref().clone(),
+                };
+                part.read_column(&stored, granules.clone(), self.fills.get(field.name()))
             })
             .collect::<Result<Vec<_>>>()?;
         RecordBatch::try_new(Arc::clone(&self.schema), columns).map_err(|e| {

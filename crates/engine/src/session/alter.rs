@@ -1,0 +1,283 @@
+//! `ALTER TABLE ... ADD COLUMN | DROP COLUMN | RENAME COLUMN`.
+//!
+//! An ALTER edits the table's canonical CREATE statement and opens the
+//! table again from it, as a restart would: a Memory table gets its rows
+//! carried over in the new shape; a MergeTree table's old object is closed
+//! (no more inserts or merges commit to it) and the directory reopened,
+//! which rewrites the parts holding a dropped column or a renamed one under
+//! its old name. The new definition is stored before the parts change, and
+//! a rename is recorded in the table's directory first, so a crash at any
+//! point leaves the table as before or as after once reopened.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, RecordBatch, new_null_array};
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
+use datafusion::common::ScalarValue;
+use datafusion::sql::sqlparser::ast::{
+    AlterTableOperation, MySQLColumnPosition, ObjectName, Statement,
+};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::{parse_statement, split_create_table};
+use strata_storage::merge_tree::MergeTreeTable;
+
+use super::{Session, UserTable, constant_defaults};
+use crate::table_definition::{
+    ColumnExtras, MergeTreeDefinition, TableIdentity, column_definition, column_definitions,
+    create_statement,
+};
+
+/// One table's columns as an ALTER edits them.
+struct Columns {
+    fields: Vec<Field>,
+    extras: Vec<ColumnExtras>,
+    /// A rename this ALTER makes: (old, new).
+    renamed: Option<(String, String)>,
+}
+
+impl Columns {
+    fn position(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.name() == name)
+    }
+}
+
+impl Session {
+    /// Applies each operation in turn, each as a whole.
+    pub(super) async fn alter_table(
+        &mut self,
+        name: &ObjectName,
+        operations: Vec<AlterTableOperation>,
+    ) -> Result<()> {
+        self.check_writable()?;
+        for operation in operations {
+            self.alter_once(name, operation).await?;
+        }
+        Ok(())
+    }
+
+    async fn alter_once(
+        &mut self,
+        name: &ObjectName,
+        operation: AlterTableOperation,
+    ) -> Result<()> {
+        let table = self.user_table(name).await?;
+        let identity = table.identity();
+        let split = split_create_table(&identity.create_statement)?;
+        let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement else {
+            unreachable!("a table's canonical statement is a CREATE TABLE");
+        };
+        let (fields, extras) = column_definitions(&create.columns, split.codecs)?;
+        let mut columns = Columns {
+            fields,
+            extras,
+            renamed: None,
+        };
+        if !edit_columns(&mut columns, operation, &identity)? {
+            return Ok(());
+        }
+        let merge_tree = match &split.engine {
+            Some(engine) if engine.name == "MergeTree" => {
+                Some(MergeTreeDefinition::from_clause(engine)?)
+            }
+            _ => None,
+        };
+        let schema: SchemaRef = Arc::new(Schema::new(columns.fields.clone()));
+        // Checked before anything changes: keys and defaults must still
+        // resolve against the new columns.
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
+        if let Some(definition) = &merge_tree {
+            let mut compiled = definition.clone();
+            self.rewrite_exprs(&mut compiled.partition_by)?;
+            self.rewrite_exprs(&mut compiled.order_by)?;
+            compiled.compile_keys(&state, &schema).map_err(|_| {
+                StrataError::new(
+                    ErrorCode::ALTER_OF_COLUMN_IS_FORBIDDEN,
+                    format!(
+                        "Trying to ALTER a column the key of {} uses",
+                        identity.qualified_name()
+                    ),
+                )
+            })?;
+        }
+        let defaults = self.column_defaults(&state, &schema, &columns.extras)?;
+        let fills = constant_defaults(&state, &schema, &columns.extras, &defaults)?;
+
+        let statement = create_statement(
+            &identity.database,
+            &identity.name,
+            &schema,
+            &columns.extras,
+            merge_tree.as_ref(),
+        );
+        let altered = TableIdentity {
+            create_statement: statement.clone(),
+            ..identity.clone()
+        };
+        let old_rows = match &table {
+            UserTable::Memory(memory) => memory.batches().await,
+            UserTable::MergeTree(merge_tree) => {
+                merge_tree.close();
+                if let Some((old, new)) = &columns.renamed {
+                    MergeTreeTable::record_rename(merge_tree.data.dir(), old, new)?;
+                }
+                Vec::new()
+            }
+        };
+        self.engine.data_path.store_table(&altered.stored())?;
+        self.database(&identity.database)?
+            .deregister_table(&identity.name)?;
+        self.attaching = Some(altered.stored());
+        let reopened = Box::pin(self.execute_statement(&statement)).await;
+        self.attaching = None;
+        reopened?;
+        if !old_rows.is_empty() {
+            let UserTable::Memory(memory) = self.user_table(name).await? else {
+                unreachable!("a Memory table reopens as one");
+            };
+            let carried = old_rows
+                .iter()
+                .map(|batch| reshape(batch, &schema, &fills, columns.renamed.as_ref()))
+                .collect::<Result<Vec<_>>>()?;
+            memory.append(carried).await;
+        }
+        Ok(())
+    }
+}
+
+/// Applies one operation to `columns`; false if it changes nothing
+/// (`IF EXISTS`, `IF NOT EXISTS`).
+fn edit_columns(
+    columns: &mut Columns,
+    operation: AlterTableOperation,
+    identity: &TableIdentity,
+) -> Result<bool> {
+    let table = identity.qualified_name();
+    let missing = |name: &str, to: &str| {
+        StrataError::new(
+            ErrorCode::NOT_FOUND_COLUMN_IN_BLOCK,
+            format!("Wrong column name. Cannot find column `{name}` to {to}"),
+        )
+    };
+    match operation {
+        AlterTableOperation::AddColumn {
+            if_not_exists,
+            column_def,
+            column_position,
+            ..
+        } => {
+            let (field, extra) = column_definition(&column_def)?;
+            if columns.position(field.name()).is_some() {
+                if if_not_exists {
+                    return Ok(false);
+                }
+                return Err(StrataError::new(
+                    ErrorCode::DUPLICATE_COLUMN,
+                    format!(
+                        "Cannot add column {}: column with this name already exists",
+                        field.name()
+                    ),
+                ));
+            }
+            let at = match column_position {
+                None => columns.fields.len(),
+                Some(MySQLColumnPosition::First) => 0,
+                Some(MySQLColumnPosition::After(after)) => {
+                    columns
+                        .position(&after.value)
+                        .ok_or_else(|| missing(&after.value, "insert after"))?
+                        + 1
+                }
+            };
+            columns.fields.insert(at, field);
+            columns.extras.insert(at, extra);
+        }
+        AlterTableOperation::DropColumn {
+            column_names,
+            if_exists,
+            ..
+        } => {
+            let mut changed = false;
+            for name in column_names {
+                let Some(at) = columns.position(&name.value) else {
+                    if if_exists {
+                        continue;
+                    }
+                    return Err(missing(&name.value, "drop"));
+                };
+                if columns.fields.len() == 1 {
+                    return Err(StrataError::new(
+                        ErrorCode::BAD_ARGUMENTS,
+                        format!("Cannot drop the only column of table {table}"),
+                    ));
+                }
+                columns.fields.remove(at);
+                columns.extras.remove(at);
+                changed = true;
+            }
+            return Ok(changed);
+        }
+        AlterTableOperation::RenameColumn {
+            old_column_name,
+            new_column_name,
+        } => {
+            let (old, new) = (old_column_name.value, new_column_name.value);
+            let at = columns
+                .position(&old)
+                .ok_or_else(|| missing(&old, "rename"))?;
+            if columns.position(&new).is_some() {
+                return Err(StrataError::new(
+                    ErrorCode::DUPLICATE_COLUMN,
+                    format!(
+                        "Cannot rename column {old} to {new}: column with this name already exists"
+                    ),
+                ));
+            }
+            if old == new {
+                return Ok(false);
+            }
+            columns.fields[at] = columns.fields[at].clone().with_name(&new);
+            columns.renamed = Some((old, new));
+        }
+        other => {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("ALTER TABLE {other} is not supported yet"),
+            ));
+        }
+    }
+    Ok(true)
+}
+
+/// A Memory table's rows in its altered shape: kept columns as they were,
+/// a renamed one under its new name, an added one as its constant DEFAULT
+/// or its type's default.
+fn reshape(
+    batch: &RecordBatch,
+    schema: &SchemaRef,
+    fills: &HashMap<String, ScalarValue>,
+    renamed: Option<&(String, String)>,
+) -> Result<RecordBatch> {
+    let rows = batch.num_rows();
+    let columns = schema
+        .fields()
+        .iter()
+        .map(|field| {
+            let stored = match renamed {
+                Some((old, new)) if new == field.name() => old.as_str(),
+                _ => field.name().as_str(),
+            };
+            Ok(match batch.column_by_name(stored) {
+                Some(column) => Arc::clone(column),
+                None if fills.contains_key(field.name()) => {
+                    fills[field.name()].to_array_of_size(rows)?
+                }
+                None if field.is_nullable() => new_null_array(field.data_type(), rows),
+                None => ScalarValue::new_default(field.data_type())?.to_array_of_size(rows)?,
+            })
+        })
+        .collect::<Result<Vec<ArrayRef>>>()?;
+    Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+}
