@@ -518,3 +518,54 @@ async fn alters_survive_restarts_and_an_interrupted_rename_is_finished() {
     assert!(!table_path.join("column_rename.txt").exists());
     assert!(!before_rename.exists(), "the old part was rewritten");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn system_merges_shows_a_running_merge_and_forgets_it_after() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k",
+    )
+    .await
+    .unwrap();
+    for i in 0..3u64 {
+        let sql = format!(
+            "INSERT INTO t SELECT number, toString(number) FROM numbers({}, 1000000)",
+            i * 1_000_000
+        );
+        run(&mut session, &sql).await.unwrap();
+    }
+    let mut merger = engine.new_session();
+    let optimize = tokio::spawn(async move {
+        run(&mut merger, "OPTIMIZE TABLE t FINAL").await.unwrap();
+    });
+    let mut seen = None;
+    while !optimize.is_finished() {
+        let (_, batches) = run(
+            &mut session,
+            "SELECT num_parts, total_size_bytes_compressed > 0, rows_read <= 3000000, is_mutation FROM system.merges WHERE table = 't'",
+        )
+        .await
+        .unwrap();
+        if let Some(batch) = batches.iter().find(|b| b.num_rows() > 0) {
+            seen = Some(
+                (0..4)
+                    .map(|i| {
+                        datafusion::arrow::util::display::array_value_to_string(batch.column(i), 0)
+                            .unwrap()
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    optimize.await.unwrap();
+    assert_eq!(
+        seen.expect("the merge was seen running"),
+        ["3", "1", "1", "0"]
+    );
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM system.merges").await,
+        0
+    );
+}

@@ -1,5 +1,5 @@
 //! The `system` database: `one`, `numbers`, `settings`, `functions`,
-//! `databases`, `tables`, `columns`, the MergeTree parts (in [`parts`]), and
+//! `databases`, `tables`, `columns`, MergeTree parts and merges (in [`parts`]), and
 //! (in [`server`]) the tables about the running process.
 //!
 //! Introspection tables are computed when scanned, from the catalog and the
@@ -46,10 +46,11 @@ pub enum SystemTableKind {
     QueryLog,
     Parts,
     PartsColumns,
+    Merges,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 12] = [
+    pub const ALL: [SystemTableKind; 13] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -62,6 +63,7 @@ impl SystemTableKind {
         SystemTableKind::QueryLog,
         SystemTableKind::Parts,
         SystemTableKind::PartsColumns,
+        SystemTableKind::Merges,
     ];
 
     pub fn name(self) -> &'static str {
@@ -78,6 +80,7 @@ impl SystemTableKind {
             SystemTableKind::QueryLog => "query_log",
             SystemTableKind::Parts => "parts",
             SystemTableKind::PartsColumns => "parts_columns",
+            SystemTableKind::Merges => "merges",
         }
     }
 
@@ -127,6 +130,7 @@ impl SystemTableKind {
             SystemTableKind::QueryLog => server::query_log_fields(),
             SystemTableKind::Parts => parts::parts_fields(),
             SystemTableKind::PartsColumns => parts::parts_columns_fields(),
+            SystemTableKind::Merges => parts::merges_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -379,6 +383,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
+            SystemTableKind::Merges => parts::merges_rows(&catalog).await?,
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

@@ -1,12 +1,14 @@
-//! `system.parts` and `system.parts_columns`: each active part of every
-//! MergeTree table, and each column within it, with sizes read from the
-//! parts' own files.
+//! `system.parts`, `system.parts_columns` and `system.merges`: each active
+//! part of every MergeTree table, each column within it, with sizes read
+//! from the parts' own files, and the merges running now.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::UNIX_EPOCH;
 
 use datafusion::arrow::array::{
-    ArrayRef, Int64Array, StringArray, TimestampSecondArray, UInt8Array, UInt32Array, UInt64Array,
+    ArrayRef, Float64Array, Int64Array, ListBuilder, StringArray, StringBuilder,
+    TimestampSecondArray, UInt8Array, UInt32Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use datafusion::catalog::CatalogProvider;
@@ -203,5 +205,96 @@ pub async fn parts_columns_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Ve
         Arc::new(UInt64Array::from(compressed)),
         Arc::new(UInt64Array::from(uncompressed)),
         Arc::new(UInt64Array::from(on_disk)),
+    ])
+}
+
+pub fn merges_fields() -> Vec<Field> {
+    vec![
+        s("database"),
+        s("table"),
+        Field::new("elapsed", DataType::Float64, false),
+        Field::new("progress", DataType::Float64, false),
+        u64("num_parts"),
+        Field::new(
+            "source_part_names",
+            DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
+            false,
+        ),
+        s("result_part_name"),
+        s("partition_id"),
+        Field::new("is_mutation", DataType::UInt8, false),
+        u64("total_size_bytes_compressed"),
+        u64("rows_read"),
+        u64("rows_written"),
+        u64("memory_usage"),
+        s("merge_type"),
+        s("merge_algorithm"),
+    ]
+}
+
+/// `system.merges`: each merge or ALTER rewrite running now, with the
+/// counters it keeps as it reads and writes.
+pub async fn merges_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+    let mut text: [Vec<String>; 6] = Default::default();
+    let mut numbers: [Vec<u64>; 5] = Default::default();
+    let (mut elapsed, mut progress, mut mutation) = (Vec::new(), Vec::new(), Vec::new());
+    let mut sources = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
+        "item",
+        DataType::Utf8,
+        false,
+    )));
+    for (database, table, provider) in merge_tree_tables(catalog).await? {
+        for merge in provider.data.running_merges() {
+            let read = merge.rows_read.load(Ordering::Relaxed);
+            let written = merge.rows_written.load(Ordering::Relaxed);
+            text[0].push(database.clone());
+            text[1].push(table.clone());
+            text[2].push(merge.result_part.clone());
+            text[3].push(merge.partition_id.clone());
+            text[4].push(
+                if merge.is_mutation {
+                    "Mutation"
+                } else {
+                    "Regular"
+                }
+                .to_string(),
+            );
+            text[5].push("Horizontal".to_string());
+            elapsed.push(merge.started.elapsed().as_secs_f64());
+            // Reading is half the work and writing the other half.
+            let total = merge.total_rows.max(1) as f64;
+            progress.push(((read + written) as f64 / (2.0 * total)).min(1.0));
+            mutation.push(u8::from(merge.is_mutation));
+            for name in &merge.source_parts {
+                sources.values().append_value(name);
+            }
+            sources.append(true);
+            numbers[0].push(merge.source_parts.len() as u64);
+            numbers[1].push(merge.total_bytes_compressed);
+            numbers[2].push(read);
+            numbers[3].push(written);
+            numbers[4].push(merge.memory_usage.load(Ordering::Relaxed));
+        }
+    }
+    let [database, table, result, partition_id, merge_type, algorithm] = text;
+    let [parts, bytes, read, written, memory] = numbers;
+    let u64s = |v: Vec<u64>| -> ArrayRef { Arc::new(UInt64Array::from(v)) };
+    let floats = |v: Vec<f64>| -> ArrayRef { Arc::new(Float64Array::from(v)) };
+    Ok(vec![
+        strings(database),
+        strings(table),
+        floats(elapsed),
+        floats(progress),
+        u64s(parts),
+        Arc::new(sources.finish()),
+        strings(result),
+        strings(partition_id),
+        Arc::new(UInt8Array::from(mutation)),
+        u64s(bytes),
+        u64s(read),
+        u64s(written),
+        u64s(memory),
+        strings(merge_type),
+        strings(algorithm),
     ])
 }

@@ -12,4 +12,4 @@ pub use data_part::DataPart;
 pub use keys::TableKeys;
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::MergeTreeScanExec;
-pub use table::{MergeTreeSettings, MergeTreeTable, Snapshot, select_merge};
+pub use table::{MergeProgress, MergeTreeSettings, MergeTreeTable, Snapshot, select_merge};

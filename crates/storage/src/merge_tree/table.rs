@@ -55,6 +55,39 @@ impl Default for MergeTreeSettings {
 
 pub type Snapshot = Arc<Vec<Arc<DataPart>>>;
 
+/// A merge or rewrite in progress, for `system.merges`. Its counters are
+/// updated as it reads and writes.
+#[derive(Debug)]
+pub struct MergeProgress {
+    pub partition_id: String,
+    pub source_parts: Vec<String>,
+    pub result_part: String,
+    /// A rewrite of one part after an ALTER rather than a merge.
+    pub is_mutation: bool,
+    pub started: std::time::Instant,
+    pub total_rows: u64,
+    pub total_bytes_compressed: u64,
+    pub rows_read: AtomicU64,
+    pub rows_written: AtomicU64,
+    /// Bytes of the rows the merge holds in memory, counted from the arrays.
+    pub memory_usage: AtomicU64,
+}
+
+/// Removes a merge from the running list when it ends, however it ends.
+struct RunningMerge<'a> {
+    table: &'a MergeTreeTable,
+    progress: Arc<MergeProgress>,
+}
+
+impl Drop for RunningMerge<'_> {
+    fn drop(&mut self) {
+        self.table
+            .merges
+            .lock()
+            .retain(|m| !Arc::ptr_eq(m, &self.progress));
+    }
+}
+
 /// Written in the table's directory before a column rename is stored, and
 /// removed once every part holds the new name: `old<TAB>new`.
 const RENAME_FILE: &str = "column_rename.txt";
@@ -78,6 +111,7 @@ pub struct MergeTreeTable {
     closed: AtomicBool,
     /// Parts written by inserts and not yet committed or discarded.
     uncommitted: AtomicUsize,
+    merges: Mutex<Vec<Arc<MergeProgress>>>,
 }
 
 impl MergeTreeTable {
@@ -159,6 +193,7 @@ impl MergeTreeTable {
             commit: Mutex::new(()),
             closed: AtomicBool::new(false),
             uncommitted: AtomicUsize::new(0),
+            merges: Mutex::new(Vec::new()),
         };
         table.finish_alters()?;
         Ok(table)
@@ -214,8 +249,21 @@ impl MergeTreeTable {
     fn rewrite(&self, part: &Arc<DataPart>, renamed_from: &HashMap<String, String>) -> Result<()> {
         let mut name = part.part.name.clone();
         name.level += 1;
+        let running = self.start_merge(std::slice::from_ref(part), &name, true);
         let rows = self.read_all_renamed(part, renamed_from)?;
+        running
+            .progress
+            .rows_read
+            .store(rows.num_rows() as u64, Ordering::Relaxed);
+        running
+            .progress
+            .memory_usage
+            .store(rows.get_array_memory_size() as u64, Ordering::Relaxed);
         let rewritten = self.write_sorted(&name, &rows, &part.partition)?;
+        running
+            .progress
+            .rows_written
+            .store(rows.num_rows() as u64, Ordering::Relaxed);
         let _guard = self.commit.lock();
         let mut next: Vec<Arc<DataPart>> = self
             .snapshot()
@@ -252,6 +300,36 @@ impl MergeTreeTable {
             ));
         }
         Ok(())
+    }
+
+    /// Merges and rewrites running now.
+    pub fn running_merges(&self) -> Vec<Arc<MergeProgress>> {
+        self.merges.lock().clone()
+    }
+
+    fn start_merge(
+        &self,
+        sources: &[Arc<DataPart>],
+        result: &PartName,
+        is_mutation: bool,
+    ) -> RunningMerge<'_> {
+        let progress = Arc::new(MergeProgress {
+            partition_id: result.partition_id.clone(),
+            source_parts: sources.iter().map(|p| p.name()).collect(),
+            result_part: result.to_string(),
+            is_mutation,
+            started: std::time::Instant::now(),
+            total_rows: sources.iter().map(|p| p.part.rows).sum(),
+            total_bytes_compressed: sources.iter().map(|p| p.part.bytes_on_disk()).sum(),
+            rows_read: AtomicU64::new(0),
+            rows_written: AtomicU64::new(0),
+            memory_usage: AtomicU64::new(0),
+        });
+        self.merges.lock().push(Arc::clone(&progress));
+        RunningMerge {
+            table: self,
+            progress,
+        }
     }
 
     pub fn fills(&self) -> &Arc<HashMap<String, ScalarValue>> {
@@ -416,13 +494,28 @@ impl MergeTreeTable {
                 .unwrap_or(0),
             level: sources.iter().map(|p| p.part.name.level).max().unwrap_or(0) + 1,
         };
+        let running = self.start_merge(sources, &name, false);
+        let progress = &running.progress;
         let mut batches = Vec::with_capacity(sources.len());
         for source in sources {
-            batches.push(self.read_all(source)?);
+            let batch = self.read_all(source)?;
+            progress
+                .rows_read
+                .fetch_add(batch.num_rows() as u64, Ordering::Relaxed);
+            progress
+                .memory_usage
+                .fetch_add(batch.get_array_memory_size() as u64, Ordering::Relaxed);
+            batches.push(batch);
         }
         let rows = concat_batches(&self.schema, &batches)?;
         drop(batches);
+        progress
+            .memory_usage
+            .store(rows.get_array_memory_size() as u64, Ordering::Relaxed);
         let merged = self.write_sorted(&name, &rows, &sources[0].partition)?;
+        progress
+            .rows_written
+            .store(rows.num_rows() as u64, Ordering::Relaxed);
         let _guard = self.commit.lock();
         let current = self.snapshot();
         let still_active = !self.closed.load(Ordering::Acquire)
