@@ -429,3 +429,82 @@ fn insert_format_reads_stdin_and_a_bad_row_names_its_place() {
     assert!(empty.status.success(), "{}", stderr(&empty));
     assert_eq!(stdout(&empty), "100000\n");
 }
+
+/// Kills `strata local` at several moments during an ALTER that rewrites
+/// every part (RENAME COLUMN, then DROP COLUMN); each restart finds the
+/// table as before or as after, with no value lost under either name.
+#[test]
+fn a_killed_alter_leaves_the_table_as_before_or_after() {
+    let rows = 1_500_000u64;
+    let expected_sum = (0..rows).sum::<u64>();
+    for delay_ms in [10u64, 30, 60, 100, 160, 250, 400] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().to_str().unwrap();
+        let setup = strata(&[
+            "local",
+            "--path",
+            path,
+            "--max_insert_block_size",
+            "100000",
+            "-q",
+            &format!(
+                "CREATE TABLE t (k UInt64, s String, extra UInt8) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100;
+                 INSERT INTO t SELECT number, toString(number), 1 FROM numbers({rows})"
+            ),
+        ]);
+        assert!(setup.status.success(), "{}", stderr(&setup));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+            .args([
+                "local",
+                "--path",
+                path,
+                "-q",
+                "ALTER TABLE t RENAME COLUMN s TO text; ALTER TABLE t DROP COLUMN extra",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let columns = strata(&[
+            "local",
+            "--path",
+            path,
+            "-q",
+            "SELECT name FROM system.columns WHERE table = 't' ORDER BY position",
+        ]);
+        assert!(
+            columns.status.success(),
+            "after {delay_ms} ms: {}",
+            stderr(&columns)
+        );
+        let names: Vec<String> = stdout(&columns).lines().map(str::to_string).collect();
+        let string_column = if names.contains(&"text".to_string()) {
+            "text"
+        } else {
+            "s"
+        };
+        let mut sql = format!("SELECT count(), sum(k), sum(toUInt64({string_column}))");
+        if names.contains(&"extra".to_string()) {
+            sql.push_str(", sum(extra)");
+        }
+        sql.push_str(" FROM t");
+        let check = strata(&["local", "--path", path, "-q", &sql]);
+        assert!(
+            check.status.success(),
+            "after {delay_ms} ms ({names:?}): {}",
+            stderr(&check)
+        );
+        let mut expected = format!("{rows}\t{expected_sum}\t{expected_sum}");
+        if names.contains(&"extra".to_string()) {
+            expected.push_str(&format!("\t{rows}"));
+        }
+        assert_eq!(
+            stdout(&check).trim(),
+            expected,
+            "after {delay_ms} ms ({names:?})"
+        );
+    }
+}

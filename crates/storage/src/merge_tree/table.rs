@@ -137,7 +137,12 @@ impl MergeTreeTable {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().to_string();
             if name.starts_with(TEMPORARY_PREFIX) {
-                fs::remove_dir_all(&path).map_err(|e| io_error(&path, e))?;
+                let removed = if path.is_dir() {
+                    fs::remove_dir_all(&path)
+                } else {
+                    fs::remove_file(&path)
+                };
+                removed.map_err(|e| io_error(&path, e))?;
             } else if path.is_dir() {
                 found.push(path);
             }
