@@ -1115,6 +1115,7 @@ impl Session {
                     compiled.compile_keys(&state, &schema)?,
                     column_codecs(&extras)?,
                     constant_defaults(&state, &schema, &extras, &defaults)?,
+                    self.merge_memory(&identity),
                     definition.settings.clone(),
                 )?;
                 Arc::new(MergeTreeProvider::new(identity.clone(), data, defaults))
@@ -1313,6 +1314,20 @@ impl Session {
         table.set_identity(renamed);
         target.register_table(to_table, provider)?;
         Ok(())
+    }
+
+    /// A MergeTree table's merges each get a memory account on the server's
+    /// budget, named after the table and the part being made.
+    fn merge_memory(&self, identity: &TableIdentity) -> strata_storage::merge_tree::MergeMemory {
+        let server = Arc::clone(&self.engine.instance.memory);
+        let table = identity.qualified_name();
+        Arc::new(move |what: &str| {
+            let account = server.new_query(
+                format!("{table}: {what}"),
+                strata_memory::QueryLimits::default(),
+            );
+            account as Arc<dyn datafusion::execution::memory_pool::MemoryPool>
+        })
     }
 
     /// Gives an INSERT's source the names of the columns it fills when a

@@ -569,3 +569,69 @@ async fn system_merges_shows_a_running_merge_and_forgets_it_after() {
         0
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_merge_over_the_memory_budget_fails_and_keeps_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = Settings::server();
+    settings.set("max_server_memory_usage", "40000000").unwrap();
+    let engine = Engine::open(settings, DataPath::open(dir.path()).unwrap()).unwrap();
+    engine.load_tables().await.unwrap();
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
+    )
+    .await
+    .unwrap();
+    for i in 0..4u64 {
+        let sql = format!(
+            "INSERT INTO t SELECT number, repeat('x', 20) FROM numbers({}, 300000)",
+            i * 300_000
+        );
+        run(&mut session, &sql).await.unwrap();
+    }
+    // Four parts of 300,000 rows hold about 40 MB once read back: over the budget.
+    let error = run(&mut session, "OPTIMIZE TABLE t FINAL")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.code,
+        strata_common::ErrorCode::MEMORY_LIMIT_EXCEEDED,
+        "{error}"
+    );
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.parts WHERE table = 't'"
+        )
+        .await,
+        4
+    );
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM t").await,
+        1_200_000
+    );
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM system.merges").await,
+        0
+    );
+    // Two parts fit.
+    run(&mut session, "TRUNCATE TABLE t").await.unwrap();
+    for i in 0..2u64 {
+        let sql = format!(
+            "INSERT INTO t SELECT number, 'y' FROM numbers({}, 100000)",
+            i * 100_000
+        );
+        run(&mut session, &sql).await.unwrap();
+    }
+    run(&mut session, "OPTIMIZE TABLE t FINAL").await.unwrap();
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.parts WHERE table = 't'"
+        )
+        .await,
+        1
+    );
+}

@@ -12,4 +12,6 @@ pub use data_part::DataPart;
 pub use keys::TableKeys;
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::MergeTreeScanExec;
-pub use table::{MergeProgress, MergeTreeSettings, MergeTreeTable, Snapshot, select_merge};
+pub use table::{
+    MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable, Snapshot, select_merge,
+};

@@ -22,6 +22,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
 
@@ -54,6 +55,10 @@ impl Default for MergeTreeSettings {
 }
 
 pub type Snapshot = Arc<Vec<Arc<DataPart>>>;
+
+/// Gives each merge or rewrite its own memory account: the rows it holds
+/// count against the server's budget like a query's.
+pub type MergeMemory = Arc<dyn Fn(&str) -> Arc<dyn MemoryPool> + Send + Sync>;
 
 /// A merge or rewrite in progress, for `system.merges`. Its counters are
 /// updated as it reads and writes.
@@ -92,7 +97,6 @@ impl Drop for RunningMerge<'_> {
 /// removed once every part holds the new name: `old<TAB>new`.
 const RENAME_FILE: &str = "column_rename.txt";
 
-#[derive(Debug)]
 pub struct MergeTreeTable {
     dir: PathBuf,
     schema: SchemaRef,
@@ -101,6 +105,7 @@ pub struct MergeTreeTable {
     /// Values for columns a part lacks because it was written before they
     /// were added (constant DEFAULTs); other columns get the type default.
     fills: Arc<HashMap<String, ScalarValue>>,
+    memory: MergeMemory,
     settings: MergeTreeSettings,
     /// Active parts ordered by (partition id, min block).
     active: RwLock<Snapshot>,
@@ -114,6 +119,15 @@ pub struct MergeTreeTable {
     merges: Mutex<Vec<Arc<MergeProgress>>>,
 }
 
+impl std::fmt::Debug for MergeTreeTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MergeTreeTable")
+            .field("dir", &self.dir)
+            .field("parts", &self.snapshot().len())
+            .finish()
+    }
+}
+
 impl MergeTreeTable {
     /// Opens the table stored in `dir`, creating the directory if needed.
     /// Unfinished parts (`tmp_*`) and parts a finished merge covers are removed.
@@ -123,6 +137,7 @@ impl MergeTreeTable {
         keys: TableKeys,
         codecs: Vec<Codec>,
         fills: HashMap<String, ScalarValue>,
+        memory: MergeMemory,
         settings: MergeTreeSettings,
     ) -> Result<MergeTreeTable> {
         assert_eq!(codecs.len(), schema.fields().len(), "one codec per column");
@@ -192,6 +207,7 @@ impl MergeTreeTable {
             keys,
             codecs,
             fills: Arc::new(fills),
+            memory,
             settings,
             active: RwLock::new(Arc::new(parts)),
             next_block: AtomicU64::new(next_block),
@@ -255,7 +271,10 @@ impl MergeTreeTable {
         let mut name = part.part.name.clone();
         name.level += 1;
         let running = self.start_merge(std::slice::from_ref(part), &name, true);
+        let pool = (self.memory)(&format!("rewrite {name}"));
+        let reservation = MemoryConsumer::new("MergeTree rewrite").register(&pool);
         let rows = self.read_all_renamed(part, renamed_from)?;
+        reservation.try_grow(rows.get_array_memory_size())?;
         running
             .progress
             .rows_read
@@ -263,7 +282,7 @@ impl MergeTreeTable {
         running
             .progress
             .memory_usage
-            .store(rows.get_array_memory_size() as u64, Ordering::Relaxed);
+            .store(reservation.size() as u64, Ordering::Relaxed);
         let rewritten = self.write_sorted(&name, &rows, &part.partition)?;
         running
             .progress
@@ -501,22 +520,33 @@ impl MergeTreeTable {
         };
         let running = self.start_merge(sources, &name, false);
         let progress = &running.progress;
+        // The sources' rows, then their concatenation, are held in memory;
+        // a merge the budget cannot hold fails and leaves its sources.
+        let pool = (self.memory)(&format!("merge {name}"));
+        let reservation = MemoryConsumer::new("MergeTree merge").register(&pool);
         let mut batches = Vec::with_capacity(sources.len());
         for source in sources {
             let batch = self.read_all(source)?;
+            reservation.try_grow(batch.get_array_memory_size())?;
             progress
                 .rows_read
                 .fetch_add(batch.num_rows() as u64, Ordering::Relaxed);
             progress
                 .memory_usage
-                .fetch_add(batch.get_array_memory_size() as u64, Ordering::Relaxed);
+                .store(reservation.size() as u64, Ordering::Relaxed);
             batches.push(batch);
         }
-        let rows = concat_batches(&self.schema, &batches)?;
-        drop(batches);
+        let concatenated: usize = batches.iter().map(|b| b.get_array_memory_size()).sum();
+        reservation.try_grow(concatenated)?;
         progress
             .memory_usage
-            .store(rows.get_array_memory_size() as u64, Ordering::Relaxed);
+            .store(reservation.size() as u64, Ordering::Relaxed);
+        let rows = concat_batches(&self.schema, &batches)?;
+        drop(batches);
+        reservation.shrink(concatenated);
+        progress
+            .memory_usage
+            .store(reservation.size() as u64, Ordering::Relaxed);
         let merged = self.write_sorted(&name, &rows, &sources[0].partition)?;
         progress
             .rows_written
