@@ -56,6 +56,13 @@ INSERT INTO f FORMAT CSV; -- { serverError NO_DATA_TO_INSERT }
 INSERT INTO f (id, no_such_column) FORMAT CSV 1,2; -- { serverError NO_SUCH_COLUMN_IN_TABLE }
 INSERT INTO f FORMAT NoSuchFormat 1; -- { serverError UNKNOWN_FORMAT }
 SELECT count(), max(id) FROM f;
+-- Column names keep their case.
+CREATE TABLE up (Key Int64, Name String DEFAULT 'none', D Date) ENGINE = MergeTree ORDER BY Key;
+INSERT INTO up (Key, D) FORMAT CSV 1,2026-11-22
+;
+INSERT INTO up FORMAT JSONEachRow {"Key": 2, "D": "2026-11-21"}
+;
+SELECT * FROM up ORDER BY Key;
 -- Memory tables read the same formats.
 CREATE TABLE m (k Int64, v Nullable(String)) ENGINE = Memory;
 INSERT INTO m FORMAT CSV

@@ -428,6 +428,18 @@ fn insert_format_reads_stdin_and_a_bad_row_names_its_place() {
     );
     assert!(empty.status.success(), "{}", stderr(&empty));
     assert_eq!(stdout(&empty), "100000\n");
+    let values = strata_with_input(
+        &[
+            "local",
+            "--path",
+            path,
+            "-q",
+            "INSERT INTO t FORMAT Values; SELECT name FROM t WHERE id = 500000",
+        ],
+        b"(500000, 'from stdin', '2024-05-01')",
+    );
+    assert!(values.status.success(), "{}", stderr(&values));
+    assert_eq!(stdout(&values), "from stdin\n");
 }
 
 /// Kills `strata local` at several moments during an ALTER that rewrites

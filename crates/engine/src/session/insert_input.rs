@@ -10,7 +10,7 @@ use datafusion::catalog::streaming::StreamingTable;
 use datafusion::common::ScalarValue;
 use datafusion::datasource::provider_as_source;
 use datafusion::logical_expr::dml::InsertOp;
-use datafusion::logical_expr::{Expr, LogicalPlanBuilder, col, lit, when};
+use datafusion::logical_expr::{Expr, LogicalPlanBuilder, ident, lit, when};
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{Statement, TableObject};
 use strata_common::{ErrorCode, Result, StrataError};
@@ -36,7 +36,23 @@ impl Session {
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         if insert.format == "Values" {
-            let data = insert.inline_data.unwrap_or_default();
+            let data = match insert.inline_data {
+                Some(data) => data,
+                None => {
+                    let mut data = String::new();
+                    self.input
+                        .take()
+                        .ok_or_else(no_data)?
+                        .read_to_string(&mut data)
+                        .map_err(|e| {
+                            StrataError::new(
+                                ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
+                                format!("Cannot read the data to insert: {e}"),
+                            )
+                        })?;
+                    data
+                }
+            };
             return Box::pin(self.execute_statement(&format!("{} VALUES {data}", insert.head)))
                 .await;
         }
@@ -101,9 +117,7 @@ impl Session {
         };
         let source: Box<dyn Read + Send> = match insert.inline_data {
             Some(data) => Box::new(Cursor::new(data.into_bytes())),
-            None => self.input.take().ok_or_else(|| {
-                StrataError::new(ErrorCode::NO_DATA_TO_INSERT, "No data to insert")
-            })?,
+            None => self.input.take().ok_or_else(no_data)?,
         };
 
         // Each table column from the data, from its DEFAULT where the data
@@ -116,9 +130,9 @@ impl Session {
             let masked = given.is_some_and(|i| target.has_default[i]);
             let value = match (given.is_some(), default) {
                 (true, Some(default)) if masked => {
-                    when(col(omitted_mask_name(name)), default).otherwise(col(name.as_str()))?
+                    when(ident(omitted_mask_name(name)), default).otherwise(ident(name))?
                 }
-                (true, _) => col(name.as_str()),
+                (true, _) => ident(name),
                 (false, Some(default)) => default,
                 (false, None) if field.is_nullable() => {
                     lit(ScalarValue::try_from(field.data_type())?)
@@ -146,4 +160,8 @@ impl Session {
         collect(physical, state.task_ctx()).await?;
         Ok(StatementOutcome::Done(query))
     }
+}
+
+fn no_data() -> StrataError {
+    StrataError::new(ErrorCode::NO_DATA_TO_INSERT, "No data to insert")
 }
