@@ -1310,7 +1310,12 @@ impl Session {
         let provider = self
             .database(&from_database)?
             .deregister_table(&from_table)?
-            .expect("the table was found above");
+            .ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::UNKNOWN_TABLE,
+                    format!("Table {from_database}.{from_table} was dropped during the RENAME"),
+                )
+            })?;
         table.set_identity(renamed);
         target.register_table(to_table, provider)?;
         Ok(())

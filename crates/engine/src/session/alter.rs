@@ -116,23 +116,24 @@ impl Session {
             create_statement: statement.clone(),
             ..identity.clone()
         };
+        // A recorded rename is ignored at open while the stored definition
+        // still has the old name, so it is safe to write first.
+        if let (UserTable::MergeTree(merge_tree), Some((old, new))) = (&table, &columns.renamed) {
+            MergeTreeTable::record_rename(merge_tree.data.dir(), old, new)?;
+        }
         let old_rows = match &table {
             UserTable::Memory(memory) => memory.batches().await,
             UserTable::MergeTree(merge_tree) => {
                 merge_tree.close();
-                if let Some((old, new)) = &columns.renamed {
-                    MergeTreeTable::record_rename(merge_tree.data.dir(), old, new)?;
-                }
                 Vec::new()
             }
         };
-        self.engine.data_path.store_table(&altered.stored())?;
-        self.database(&identity.database)?
-            .deregister_table(&identity.name)?;
-        self.attaching = Some(altered.stored());
-        let reopened = Box::pin(self.execute_statement(&statement)).await;
-        self.attaching = None;
-        reopened?;
+        if let Err(error) = self.engine.data_path.store_table(&altered.stored()) {
+            // The closed table object takes no more writes: open it again as it was.
+            self.reopen(&identity).await?;
+            return Err(error);
+        }
+        self.reopen(&altered).await?;
         if !old_rows.is_empty() {
             let UserTable::Memory(memory) = self.user_table(name).await? else {
                 unreachable!("a Memory table reopens as one");
@@ -144,6 +145,19 @@ impl Session {
             memory.append(carried).await;
         }
         Ok(())
+    }
+}
+
+impl Session {
+    /// Replaces the table's object with one opened from `identity`'s
+    /// statement, on the same data.
+    async fn reopen(&mut self, identity: &TableIdentity) -> Result<()> {
+        self.database(&identity.database)?
+            .deregister_table(&identity.name)?;
+        self.attaching = Some(identity.stored());
+        let reopened = Box::pin(self.execute_statement(&identity.create_statement)).await;
+        self.attaching = None;
+        reopened.map(|_| ())
     }
 }
 
@@ -237,6 +251,12 @@ fn edit_columns(
             }
             if old == new {
                 return Ok(false);
+            }
+            if new.contains(['\t', '\n']) {
+                return Err(StrataError::new(
+                    ErrorCode::BAD_ARGUMENTS,
+                    "A column cannot be renamed to a name with tabs or line breaks",
+                ));
             }
             columns.fields[at] = columns.fields[at].clone().with_name(&new);
             columns.renamed = Some((old, new));

@@ -224,7 +224,12 @@ impl MergeTreeTable {
     /// being renamed to `new`, so opening the table finishes the rename in
     /// every part whether or not the process stops in between.
     pub fn record_rename(dir: &Path, old: &str, new: &str) -> Result<()> {
-        assert!(!old.contains(['\t', '\n']) && !new.contains(['\t', '\n']));
+        if [old, new].iter().any(|name| name.contains(['\t', '\n'])) {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "A renamed column's names cannot hold tabs or line breaks",
+            ));
+        }
         let path = dir.join(RENAME_FILE);
         let temporary = dir.join(format!("{TEMPORARY_PREFIX}{RENAME_FILE}"));
         fs::write(&temporary, format!("{old}\t{new}"))
