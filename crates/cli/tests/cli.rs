@@ -377,27 +377,23 @@ fn strata_with_input(args: &[&str], input: &[u8]) -> Output {
 fn insert_format_reads_stdin_and_a_bad_row_names_its_place() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_str().unwrap();
-    let create = strata(&[
-        "local",
-        "--path",
-        path,
-        "-q",
+    let with_input =
+        |sql: &str, input: &[u8]| strata_with_input(&["local", "--path", path, "-q", sql], input);
+    let create = with_input(
         "CREATE TABLE t (id UInt64, name String, d Date) ENGINE = MergeTree ORDER BY id",
-    ]);
+        b"",
+    );
     assert!(create.status.success(), "{}", stderr(&create));
     let mut csv = String::new();
     for i in 0..100_000 {
         csv.push_str(&format!("{i},\"name {i}\",2024-01-{:02}\n", i % 28 + 1));
     }
-    let insert = strata_with_input(
-        &["local", "--path", path, "-q", "INSERT INTO t FORMAT CSV"],
-        csv.as_bytes(),
-    );
+    let insert = with_input("INSERT INTO t FORMAT CSV", csv.as_bytes());
     assert!(insert.status.success(), "{}", stderr(&insert));
     // A bad value in row 3 of the next insert: code 27, the row and the
     // column named, and none of its rows kept.
-    let bad = strata_with_input(
-        &["local", "--path", path, "-q", "INSERT INTO t FORMAT CSV"],
+    let bad = with_input(
+        "INSERT INTO t FORMAT CSV",
         b"200000,a,2024-01-01\n200001,b,2024-01-02\n200002,c,2024-02-30\n",
     );
     assert_eq!(bad.status.code(), Some(27), "{}", stderr(&bad));
@@ -406,36 +402,18 @@ fn insert_format_reads_stdin_and_a_bad_row_names_its_place() {
         message.contains("(at row 3)") && message.contains("Column 2, name: d, type: Date"),
         "{message}"
     );
-    let check = strata(&[
-        "local",
-        "--path",
-        path,
-        "-q",
+    let check = with_input(
         "SELECT count(), sum(id), (SELECT count() FROM t WHERE name = 'name 77'), max(d) FROM t",
-    ]);
+        b"",
+    );
     assert!(check.status.success(), "{}", stderr(&check));
     assert_eq!(stdout(&check), "100000\t4999950000\t1\t2024-01-28\n");
     // Empty input inserts nothing.
-    let empty = strata_with_input(
-        &[
-            "local",
-            "--path",
-            path,
-            "-q",
-            "INSERT INTO t FORMAT TSV; SELECT count() FROM t",
-        ],
-        b"",
-    );
+    let empty = with_input("INSERT INTO t FORMAT TSV; SELECT count() FROM t", b"");
     assert!(empty.status.success(), "{}", stderr(&empty));
     assert_eq!(stdout(&empty), "100000\n");
-    let values = strata_with_input(
-        &[
-            "local",
-            "--path",
-            path,
-            "-q",
-            "INSERT INTO t FORMAT Values; SELECT name FROM t WHERE id = 500000",
-        ],
+    let values = with_input(
+        "INSERT INTO t FORMAT Values; SELECT name FROM t WHERE id = 500000",
         b"(500000, 'from stdin', '2024-05-01')",
     );
     assert!(values.status.success(), "{}", stderr(&values));

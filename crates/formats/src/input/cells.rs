@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, BooleanArray, StringArray};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::{ErrorCode, Result};
 
@@ -39,6 +40,7 @@ impl CellColumn {
 
 pub(crate) struct CellBlock {
     target: Arc<InputTarget>,
+    schema: SchemaRef,
     columns: Vec<CellColumn>,
     rows: usize,
     /// The 1-based number of the block's first row in the whole input.
@@ -51,6 +53,7 @@ impl CellBlock {
             columns: (0..target.fields.len())
                 .map(|_| CellColumn::default())
                 .collect(),
+            schema: target.schema(),
             target,
             rows: 0,
             first_row: 1,
@@ -157,7 +160,7 @@ impl CellBlock {
             }
         }
         arrays.extend(masks);
-        let batch = RecordBatch::try_new(self.target.schema(), arrays)?;
+        let batch = RecordBatch::try_new(Arc::clone(&self.schema), arrays)?;
         self.first_row += self.rows as u64;
         self.reset();
         Ok(batch)

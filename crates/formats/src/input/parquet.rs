@@ -6,6 +6,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, BooleanArray};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use strata_common::{ErrorCode, Result, StrataError};
@@ -15,6 +16,7 @@ use super::{InputBlocks, InputTarget};
 
 pub(crate) struct ParquetReader {
     target: Arc<InputTarget>,
+    schema: SchemaRef,
     batches: ParquetRecordBatchReader,
     next_row: u64,
 }
@@ -45,6 +47,7 @@ impl ParquetReader {
             .build()
             .map_err(parquet_error)?;
         Ok(ParquetReader {
+            schema: target.schema(),
             target,
             batches,
             next_row: 1,
@@ -79,6 +82,9 @@ impl InputBlocks for ParquetReader {
         }
         arrays.extend(masks);
         self.next_row += rows as u64;
-        Ok(Some(RecordBatch::try_new(self.target.schema(), arrays)?))
+        Ok(Some(RecordBatch::try_new(
+            Arc::clone(&self.schema),
+            arrays,
+        )?))
     }
 }
