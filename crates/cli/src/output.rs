@@ -9,7 +9,7 @@ use strata_common::Result;
 use strata_common::readable::{
     readable_decimal_size as decimal_size, readable_quantity, readable_size,
 };
-use strata_engine::{QueryContext, QueryResult};
+use strata_engine::{QueryContext, QueryResult, SpillFigures};
 use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
 
 /// What a finished statement reports.
@@ -19,6 +19,7 @@ pub struct Summary {
     pub rows_read: u64,
     pub bytes_read: u64,
     pub peak_memory: usize,
+    pub spill: SpillFigures,
 }
 
 impl Summary {
@@ -29,6 +30,7 @@ impl Summary {
             rows_read: query.rows_read(),
             bytes_read: query.bytes_read(),
             peak_memory: query.memory.peak(),
+            spill: query.spill.figures(),
         }
     }
 
@@ -55,6 +57,18 @@ impl Summary {
             "\nPeak memory usage: {}.",
             readable_size(self.peak_memory as f64)
         ));
+        let spill = &self.spill;
+        if spill.bytes_spilled > 0 {
+            text.push_str(&format!(
+                "\nTemporary data: {} spilled, {} compressed ({:.2}x), warm tier peak {}, {} written to disk, {} read back.",
+                readable_size(spill.bytes_spilled as f64),
+                readable_size(spill.bytes_compressed as f64),
+                spill.bytes_spilled as f64 / spill.bytes_compressed.max(1) as f64,
+                readable_size(spill.warm_peak as f64),
+                readable_size(spill.disk_bytes_written as f64),
+                readable_size(spill.disk_bytes_read as f64),
+            ));
+        }
         text
     }
 }
@@ -152,6 +166,7 @@ mod tests {
             rows_read: 1_000_000_000,
             bytes_read: 8_000_000_000,
             peak_memory: 1536,
+            spill: SpillFigures::default(),
         };
         assert_eq!(
             summary.render(),

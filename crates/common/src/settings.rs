@@ -78,6 +78,18 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "The number of rows in a block that sources produce",
     },
     SettingDef {
+        name: "max_bytes_before_external_join",
+        kind: SettingKind::UInt64,
+        default: "0",
+        description: "Bytes a join or set operation (INTERSECT, EXCEPT, IN) may hold before it moves partitions to temporary data; 0 leaves it to max_bytes_ratio_before_external_join",
+    },
+    SettingDef {
+        name: "max_bytes_ratio_before_external_join",
+        kind: SettingKind::Float,
+        default: "0.5",
+        description: "The share of the query's memory limit (max_memory_usage, else the server's) a join or set operation may hold before it moves partitions to temporary data",
+    },
+    SettingDef {
         name: "max_execution_time",
         kind: SettingKind::Float,
         default: "0",
@@ -94,6 +106,12 @@ pub static SETTINGS: &[SettingDef] = &[
         kind: SettingKind::UInt64,
         default: "0",
         description: "Bytes of tracked memory one query may use; 0 means no per-query limit",
+    },
+    SettingDef {
+        name: "max_temporary_data_on_disk_size_for_query",
+        kind: SettingKind::UInt64,
+        default: "0",
+        description: "Bytes of temporary data one query may keep on disk; 0 means no limit",
     },
     SettingDef {
         name: "max_threads",
@@ -144,6 +162,18 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "0 leaves every GROUP BY to DataFusion's AggregateExec instead of Strata's dense, packed-key and hash operators, to compare the two",
     },
     SettingDef {
+        name: "temporary_data_compression",
+        kind: SettingKind::String,
+        default: "lz4",
+        description: "How temporary data is compressed, in RAM (the warm tier) and on disk: none, lz4 or zstd",
+    },
+    SettingDef {
+        name: "temporary_data_warm_ratio",
+        kind: SettingKind::Float,
+        default: "0.5",
+        description: "The share of an operator's spill threshold it may keep as compressed blocks in RAM before the oldest go to disk; 0 sends every spilled block to disk",
+    },
+    SettingDef {
         name: "union_default_mode",
         kind: SettingKind::Enum(SET_MODES),
         default: "",
@@ -165,6 +195,12 @@ pub static SERVER_SETTINGS: &[SettingDef] = &[
         kind: SettingKind::Float,
         default: "0.9",
         description: "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0",
+    },
+    SettingDef {
+        name: "tmp_path",
+        kind: SettingKind::String,
+        default: "",
+        description: "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path",
     },
 ];
 

@@ -2,10 +2,11 @@
 //! settings, the memory budget and tracker, the running queries and the query
 //! log. System tables read it through the query's DataFusion config.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_common::Result;
+use strata_common::{ErrorCode, Result, StrataError};
 use strata_common::settings::{SERVER_SETTINGS, Settings};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
 
@@ -21,6 +22,8 @@ pub struct Instance {
     pub memory: Arc<ServerMemory>,
     pub processes: ProcessList,
     pub query_log: QueryLog,
+    /// Where operators put temporary data that goes to disk (`tmp_path`).
+    pub tmp_directories: Vec<PathBuf>,
 }
 
 /// A server setting as `system.server_settings` and `getServerSetting` show it.
@@ -37,7 +40,9 @@ pub struct ServerSettingRow {
 }
 
 impl Instance {
-    pub fn new(server_settings: Settings) -> Result<Arc<Self>> {
+    /// `default_tmp` holds temporary data unless `tmp_path` names directories.
+    pub fn new(server_settings: Settings, default_tmp: PathBuf) -> Result<Arc<Self>> {
+        let tmp_directories = tmp_directories(&server_settings, default_tmp)?;
         let memory = ServerMemory::new(
             BudgetConfig::from_settings(&server_settings),
             SystemProbe::default(),
@@ -48,6 +53,7 @@ impl Instance {
             memory,
             processes: ProcessList::default(),
             query_log: QueryLog::default(),
+            tmp_directories,
         }))
     }
 
@@ -90,4 +96,34 @@ impl Instance {
             .find(|row| row.name == name)
             .map(|row| row.value)
     }
+}
+
+/// The directories of `tmp_path`, created, with what crashed processes left
+/// in them removed.
+fn tmp_directories(settings: &Settings, default_tmp: PathBuf) -> Result<Vec<PathBuf>> {
+    let configured = settings.get_string("tmp_path");
+    let mut directories: Vec<PathBuf> = configured
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    if directories.is_empty() {
+        directories.push(default_tmp);
+    }
+    for directory in &directories {
+        std::fs::create_dir_all(directory).map_err(|e| {
+            StrataError::new(
+                ErrorCode::CANNOT_OPEN_FILE,
+                format!("Cannot create the temporary directory {}: {e}", directory.display()),
+            )
+        })?;
+        strata_execution::spill::remove_leftovers(directory).map_err(|e| {
+            StrataError::new(
+                ErrorCode::CANNOT_OPEN_FILE,
+                format!("Cannot clean the temporary directory {}: {e}", directory.display()),
+            )
+        })?;
+    }
+    Ok(directories)
 }

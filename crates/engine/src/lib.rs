@@ -18,3 +18,4 @@ pub mod table_definition;
 pub use instance::Instance;
 pub use query_context::QueryContext;
 pub use session::{Engine, QueryResult, Session, StatementOutcome};
+pub use strata_execution::spill::SpillFigures;

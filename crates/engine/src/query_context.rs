@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use datafusion::common::Result;
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, StrataError};
+use strata_execution::spill::SpillCounters;
 use strata_memory::{QueryLimits, QueryMemory, ServerMemory};
 
 /// Counters a query's sources and operators update while it runs.
@@ -32,6 +33,8 @@ pub struct QueryContext {
     deadline: Option<Duration>,
     /// The query's memory account; DataFusion operators reserve through it.
     pub memory: Arc<QueryMemory>,
+    /// What the query's operators moved to temporary data.
+    pub spill: Arc<SpillCounters>,
     /// The settings the query runs with (session settings plus its SETTINGS clause).
     pub settings: Settings,
     pub current_database: String,
@@ -70,6 +73,7 @@ impl QueryContext {
             running: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             deadline: max_execution_time,
+            spill: Arc::new(SpillCounters::default()),
             settings,
             current_database,
         })

@@ -5,6 +5,7 @@
 //! at once rather than flushed periodically, so `SYSTEM FLUSH LOGS` has
 //! nothing to wait for. The log is bounded: the oldest entries go first.
 
+use strata_execution::spill::SpillFigures;
 use std::collections::VecDeque;
 use std::time::SystemTime;
 
@@ -50,6 +51,7 @@ pub struct QueryLogEntry {
     /// Tracked bytes the query still held when the entry was written.
     pub memory_usage: u64,
     pub peak_memory_usage: u64,
+    pub spill: SpillFigures,
     pub exception_code: i32,
     pub exception: String,
 }
@@ -85,6 +87,7 @@ impl QueryLog {
                 query.memory.as_ref(),
             ) as u64,
             peak_memory_usage: query.memory.peak() as u64,
+            spill: query.spill.figures(),
             exception_code: error.map_or(0, |e| e.code.code),
             exception: error.map_or_else(String::new, |e| e.to_string()),
         };

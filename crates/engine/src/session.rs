@@ -7,6 +7,7 @@
 //! stream for the caller to format; everything else runs to completion here.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray};
@@ -33,6 +34,7 @@ use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_execution::spill::{SpillConfig, TemporaryCodec};
 use strata_formats::OutputFormat;
 use strata_sql::{
     AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table,
@@ -238,7 +240,7 @@ impl Engine {
             base,
             catalog,
             function_names,
-            instance: Instance::new(server_settings)?,
+            instance: Instance::new(server_settings, data_path.root().join("tmp"))?,
             data_path,
         }))
     }
@@ -312,7 +314,8 @@ impl Engine {
             .with_target_partitions(settings.max_threads())
             .with_batch_size(settings.get_u64("max_block_size").max(1) as usize)
             .with_extension(Arc::clone(query))
-            .with_extension(Arc::clone(&self.instance));
+            .with_extension(Arc::clone(&self.instance))
+            .with_extension(Arc::new(self.spill_config(query)?));
         config.options_mut().catalog.default_schema = query.current_database.clone();
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
         let runtime = RuntimeEnvBuilder::new()
@@ -327,6 +330,30 @@ impl Engine {
             );
         }
         Ok(builder.build())
+    }
+
+    /// Where and how the query's operators spill, from its settings.
+    fn spill_config(&self, query: &QueryContext) -> Result<SpillConfig> {
+        let settings = &query.settings;
+        let ratio = |name: &str| -> Result<f64> {
+            let value = settings.get_f64(name);
+            if !(0.0..=1.0).contains(&value) {
+                return Err(StrataError::new(
+                    ErrorCode::BAD_ARGUMENTS,
+                    format!("Setting {name} should be between 0 and 1, got {value}"),
+                ));
+            }
+            Ok(value)
+        };
+        let mut config = SpillConfig::new(PathBuf::new());
+        config.codec = TemporaryCodec::parse(&settings.get_string("temporary_data_compression"))?;
+        config.directories = self.instance.tmp_directories.clone();
+        config.max_disk_bytes = settings.get_u64("max_temporary_data_on_disk_size_for_query");
+        config.warm_ratio = ratio("temporary_data_warm_ratio")?;
+        config.join_bytes_before_external = settings.get_u64("max_bytes_before_external_join");
+        config.join_ratio_before_external = ratio("max_bytes_ratio_before_external_join")?;
+        config.counters = Arc::clone(&query.spill);
+        Ok(config)
     }
 
     pub fn new_session(self: &Arc<Self>) -> Session {

@@ -4,6 +4,8 @@
 //! operator, so every query still runs.
 
 pub mod aggregate;
+pub mod join;
+pub mod spill;
 
 use std::sync::Arc;
 
@@ -12,5 +14,8 @@ use datafusion::physical_optimizer::PhysicalOptimizerRule;
 /// Strata's rules, to run before DataFusion's own (they match the plan the
 /// physical planner produced, before distribution is enforced).
 pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
-    vec![Arc::new(aggregate::rule::ChooseAggregation)]
+    vec![
+        Arc::new(aggregate::rule::ChooseAggregation),
+        Arc::new(join::rule::ChooseSemiJoin),
+    ]
 }

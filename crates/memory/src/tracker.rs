@@ -444,7 +444,26 @@ impl MemoryPool for QueryMemory {
             );
             return Err(DataFusionError::External(Box::new(error)));
         }
-        if let Err(e) = self.server.reserve_for(self, additional, consumer) {
+        // A consumer that can spill answers a full server by spilling, so it
+        // neither waits nor has any query stopped for it.
+        let reserved = if reservation.consumer().can_spill() {
+            if self.server.try_reserve(additional) {
+                Ok(())
+            } else {
+                let error = limit_error(
+                    "Memory limit (total) exceeded",
+                    self.server.reserved().saturating_add(additional),
+                    additional,
+                    self.server.limit(),
+                    consumer,
+                    Some("the consumer spills instead"),
+                );
+                Err(DataFusionError::External(Box::new(error)))
+            }
+        } else {
+            self.server.reserve_for(self, additional, consumer)
+        };
+        if let Err(e) = reserved {
             self.reserved.fetch_sub(additional, Ordering::Relaxed);
             return Err(e);
         }

@@ -18,7 +18,8 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::stats::Precision;
+use datafusion::common::{Result, ScalarValue, Statistics, plan_err};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_expr::{
@@ -27,6 +28,7 @@ use datafusion::physical_expr::{
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::expressions::Column;
 use datafusion::physical_plan::metrics::{BaselineMetrics, ExecutionPlanMetricsSet, MetricsSet};
+use datafusion::physical_plan::statistics::StatisticsArgs;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties, RecordBatchStream,
 };
@@ -235,6 +237,28 @@ impl ExecutionPlan for NumbersExec {
 
     fn metrics(&self) -> Option<MetricsSet> {
         Some(self.metrics.clone_inner())
+    }
+
+    /// The exact row count, so operators above can size themselves (a semi
+    /// join picks its partition count from its build side's size).
+    fn statistics_from_inputs(
+        &self,
+        _input_stats: &[Arc<Statistics>],
+        args: &StatisticsArgs,
+    ) -> Result<Arc<Statistics>> {
+        let ranges = match args.partition() {
+            Some(p) => &self.ranges[p..=p],
+            None => &self.ranges[..],
+        };
+        let rows = ranges
+            .iter()
+            .map(|(_, count)| count.map(|c| c as usize))
+            .sum::<Option<usize>>();
+        let mut statistics = Statistics::new_unknown(&self.schema);
+        if let Some(rows) = rows {
+            statistics.num_rows = Precision::Exact(rows);
+        }
+        Ok(Arc::new(statistics))
     }
 
     fn execute(

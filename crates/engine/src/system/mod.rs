@@ -47,10 +47,12 @@ pub enum SystemTableKind {
     Parts,
     PartsColumns,
     Merges,
+    /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
+    MemoryTiers,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 13] = [
+    pub const ALL: [SystemTableKind; 14] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -64,6 +66,7 @@ impl SystemTableKind {
         SystemTableKind::Parts,
         SystemTableKind::PartsColumns,
         SystemTableKind::Merges,
+        SystemTableKind::MemoryTiers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -81,6 +84,7 @@ impl SystemTableKind {
             SystemTableKind::Parts => "parts",
             SystemTableKind::PartsColumns => "parts_columns",
             SystemTableKind::Merges => "merges",
+            SystemTableKind::MemoryTiers => "memory_tiers",
         }
     }
 
@@ -131,6 +135,7 @@ impl SystemTableKind {
             SystemTableKind::Parts => parts::parts_fields(),
             SystemTableKind::PartsColumns => parts::parts_columns_fields(),
             SystemTableKind::Merges => parts::merges_fields(),
+            SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -384,6 +389,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,
+            SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

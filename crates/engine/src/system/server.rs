@@ -184,6 +184,11 @@ pub fn query_log_fields() -> Vec<Field> {
         u64("result_rows"),
         u64("memory_usage"),
         u64("peak_memory_usage"),
+        u64("temporary_data_bytes"),
+        u64("temporary_data_compressed_bytes"),
+        u64("temporary_data_warm_peak_bytes"),
+        u64("temporary_data_disk_written_bytes"),
+        u64("temporary_data_disk_read_bytes"),
         s("current_database"),
         s("query"),
         s("query_id"),
@@ -213,6 +218,11 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
         numbers(entries.iter().map(|e| e.result_rows)),
         numbers(entries.iter().map(|e| e.memory_usage)),
         numbers(entries.iter().map(|e| e.peak_memory_usage)),
+        numbers(entries.iter().map(|e| e.spill.bytes_spilled)),
+        numbers(entries.iter().map(|e| e.spill.bytes_compressed)),
+        numbers(entries.iter().map(|e| e.spill.warm_peak)),
+        numbers(entries.iter().map(|e| e.spill.disk_bytes_written)),
+        numbers(entries.iter().map(|e| e.spill.disk_bytes_read)),
         strings(entries.iter().map(|e| e.current_database.clone())),
         strings(entries.iter().map(|e| e.query.clone())),
         strings(entries.iter().map(|e| e.query_id.clone())),
@@ -220,5 +230,44 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
             entries.iter().map(|e| e.exception_code),
         )),
         strings(entries.iter().map(|e| e.exception.clone())),
+    ]
+}
+
+pub fn memory_tiers_fields() -> Vec<Field> {
+    vec![
+        s("tier"),
+        u64("bytes"),
+        u64("uncompressed_bytes"),
+        u64("files"),
+        s("description"),
+    ]
+}
+
+/// Each tier of the memory hierarchy for the whole process, now.
+pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let tiers = strata_execution::spill::process_tiers();
+    let load = |counter: &std::sync::atomic::AtomicU64| {
+        counter.load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let warm = load(&tiers.warm_bytes);
+    let tracked = instance.memory.reserved() as u64;
+    let disk = load(&tiers.disk_bytes);
+    vec![
+        strings(["hot", "warm", "disk"].map(String::from)),
+        numbers([tracked.saturating_sub(warm), warm, disk]),
+        numbers([
+            tracked.saturating_sub(warm),
+            load(&tiers.warm_uncompressed_bytes),
+            disk,
+        ]),
+        numbers([0, 0, load(&tiers.disk_files)]),
+        strings(
+            [
+                "Tracked operator memory, less the warm tier",
+                "Compressed temporary blocks in RAM, part of the tracked memory",
+                "Temporary blocks in files under tmp_path (bytes as stored)",
+            ]
+            .map(String::from),
+        ),
     ]
 }

@@ -1,0 +1,187 @@
+//! The engine's own swap: where operators put data their memory budget cannot
+//! hold, in two tiers below their own (hot) memory.
+//!
+//! - **Warm**: compressed blocks in RAM (LZ4 by default, ZSTD or none by
+//!   `temporary_data_compression`), reserved from the query's memory account
+//!   like any operator memory. It is an LRU cache in front of disk, as zswap is
+//!   in front of a swap device: when it cannot grow, its oldest blocks are
+//!   written out and freed, and reading a warm block never touches disk.
+//! - **Cold**: files under the temporary directories, one per directory and
+//!   store, written round-robin like swap devices of equal priority. They are
+//!   removed when the store is dropped (the query ends, fails or is cancelled)
+//!   and at start-up for processes that no longer exist.
+//!
+//! Operators decide *what* goes down (whole partitions, so hot ones stay hot);
+//! the store decides *where*. Every byte is counted per query
+//! ([`SpillCounters`]) and for the whole process ([`process_tiers`]).
+
+mod block_codec;
+mod store;
+
+pub use block_codec::{decode_batch, encode_batch};
+pub use store::{BlockId, SpillStore};
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use strata_common::{ErrorCode, StrataError};
+
+/// How warm blocks are compressed (`temporary_data_compression`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemporaryCodec {
+    None,
+    Lz4,
+    Zstd,
+}
+
+impl TemporaryCodec {
+    pub fn parse(name: &str) -> Result<Self, StrataError> {
+        match name.to_ascii_lowercase().as_str() {
+            "none" | "" => Ok(TemporaryCodec::None),
+            "lz4" => Ok(TemporaryCodec::Lz4),
+            "zstd" => Ok(TemporaryCodec::Zstd),
+            other => Err(StrataError::new(
+                ErrorCode::UNKNOWN_CODEC,
+                format!("Unknown temporary data compression '{other}': expected none, lz4 or zstd"),
+            )),
+        }
+    }
+}
+
+/// One query's spill settings and counters, handed to operators as a
+/// DataFusion session-config extension.
+#[derive(Debug)]
+pub struct SpillConfig {
+    pub codec: TemporaryCodec,
+    /// Where cold blocks go; never empty.
+    pub directories: Vec<PathBuf>,
+    /// `max_temporary_data_on_disk_size_for_query`; 0 means no limit.
+    pub max_disk_bytes: u64,
+    /// The share of its spill threshold an operator may keep as warm blocks
+    /// before the oldest go to disk.
+    pub warm_ratio: f64,
+    /// `max_bytes_before_external_join`: a join or set operation spills past
+    /// this many bytes of its own; 0 leaves it to the ratio below.
+    pub join_bytes_before_external: u64,
+    /// `max_bytes_ratio_before_external_join`: the share of the query's memory
+    /// limit a join or set operation may hold before it spills.
+    pub join_ratio_before_external: f64,
+    pub counters: Arc<SpillCounters>,
+}
+
+impl SpillConfig {
+    /// Defaults for one query spilling into `directory`.
+    pub fn new(directory: PathBuf) -> Self {
+        SpillConfig {
+            codec: TemporaryCodec::Lz4,
+            directories: vec![directory],
+            max_disk_bytes: 0,
+            warm_ratio: 0.5,
+            join_bytes_before_external: 0,
+            join_ratio_before_external: 0.5,
+            counters: Arc::new(SpillCounters::default()),
+        }
+    }
+
+    /// Bytes a join or set operation may hold before it spills, given the
+    /// query's memory limit and how many instances of it run side by side.
+    pub fn join_threshold(&self, memory_limit: usize, instances: usize) -> usize {
+        let by_ratio = (memory_limit as f64 * self.join_ratio_before_external) as usize;
+        let threshold = match self.join_bytes_before_external {
+            0 => by_ratio,
+            bytes => by_ratio.min(bytes as usize),
+        };
+        threshold / instances.max(1)
+    }
+}
+
+/// What one query moved down the tiers; shown in the summary and
+/// `system.query_log`.
+#[derive(Debug, Default)]
+pub struct SpillCounters {
+    /// Uncompressed bytes of blocks put into the store.
+    pub bytes_spilled: AtomicU64,
+    /// Their size after compression.
+    pub bytes_compressed: AtomicU64,
+    pub disk_bytes_written: AtomicU64,
+    pub disk_bytes_read: AtomicU64,
+    /// Bytes this query holds on disk now, for its disk limit.
+    pub disk_bytes_live: AtomicU64,
+    /// The largest warm tier of any store of this query.
+    pub warm_peak: AtomicU64,
+}
+
+impl SpillCounters {
+    pub fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+
+    pub fn figures(&self) -> SpillFigures {
+        SpillFigures {
+            bytes_spilled: Self::get(&self.bytes_spilled),
+            bytes_compressed: Self::get(&self.bytes_compressed),
+            warm_peak: Self::get(&self.warm_peak),
+            disk_bytes_written: Self::get(&self.disk_bytes_written),
+            disk_bytes_read: Self::get(&self.disk_bytes_read),
+        }
+    }
+}
+
+/// A snapshot of [`SpillCounters`] for the summary and the query log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SpillFigures {
+    pub bytes_spilled: u64,
+    pub bytes_compressed: u64,
+    pub warm_peak: u64,
+    pub disk_bytes_written: u64,
+    pub disk_bytes_read: u64,
+}
+
+/// Bytes in each tier below hot memory for the whole process.
+#[derive(Debug, Default)]
+pub struct ProcessTiers {
+    pub warm_bytes: AtomicU64,
+    pub warm_uncompressed_bytes: AtomicU64,
+    pub disk_bytes: AtomicU64,
+    pub disk_files: AtomicU64,
+}
+
+static PROCESS_TIERS: ProcessTiers = ProcessTiers {
+    warm_bytes: AtomicU64::new(0),
+    warm_uncompressed_bytes: AtomicU64::new(0),
+    disk_bytes: AtomicU64::new(0),
+    disk_files: AtomicU64::new(0),
+};
+
+pub fn process_tiers() -> &'static ProcessTiers {
+    &PROCESS_TIERS
+}
+
+/// Prefix of a store's directory of cold files: `strata-spill-<pid>-<n>`.
+const DIRECTORY_PREFIX: &str = "strata-spill-";
+
+/// Removes spill directories under `directory` left by processes that no
+/// longer run (a crash or a kill leaves them behind). Returns how many.
+pub fn remove_leftovers(directory: &Path) -> std::io::Result<usize> {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return Ok(0);
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(DIRECTORY_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !alive {
+            std::fs::remove_dir_all(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
