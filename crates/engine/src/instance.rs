@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_common::{ErrorCode, Result, StrataError};
 use strata_common::settings::{SERVER_SETTINGS, Settings};
+use strata_common::{ErrorCode, Result, StrataError};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
 
 use crate::process_list::ProcessList;
@@ -115,13 +115,19 @@ fn tmp_directories(settings: &Settings, default_tmp: PathBuf) -> Result<Vec<Path
         std::fs::create_dir_all(directory).map_err(|e| {
             StrataError::new(
                 ErrorCode::CANNOT_OPEN_FILE,
-                format!("Cannot create the temporary directory {}: {e}", directory.display()),
+                format!(
+                    "Cannot create the temporary directory {}: {e}",
+                    directory.display()
+                ),
             )
         })?;
         strata_execution::spill::remove_leftovers(directory).map_err(|e| {
             StrataError::new(
                 ErrorCode::CANNOT_OPEN_FILE,
-                format!("Cannot clean the temporary directory {}: {e}", directory.display()),
+                format!(
+                    "Cannot clean the temporary directory {}: {e}",
+                    directory.display()
+                ),
             )
         })?;
     }

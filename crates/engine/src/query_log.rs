@@ -5,9 +5,9 @@
 //! at once rather than flushed periodically, so `SYSTEM FLUSH LOGS` has
 //! nothing to wait for. The log is bounded: the oldest entries go first.
 
-use strata_execution::spill::SpillFigures;
 use std::collections::VecDeque;
 use std::time::SystemTime;
+use strata_execution::spill::SpillFigures;
 
 use parking_lot::Mutex;
 use strata_common::StrataError;

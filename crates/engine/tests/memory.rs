@@ -46,11 +46,11 @@ async fn over_max_memory_usage_fails_with_the_figures_and_the_next_query_runs() 
             error.message
         );
     }
-    // A hash join's build side fails in every probing partition at once; the
-    // code must still be 241, not a generic external error.
+    // An inner hash join (which cannot spill yet) fails in every probing
+    // partition at once; the code must still be 241, not a generic error.
     let join = run(
         &mut session,
-        "SELECT count() FROM (SELECT number FROM numbers(1, 30000000) INTERSECT SELECT number FROM numbers(1, 30000000)) SETTINGS max_memory_usage = 100000000",
+        "SELECT count() FROM numbers(1, 30000000) AS a JOIN numbers(1, 30000000) AS b ON a.number = b.number SETTINGS max_memory_usage = 100000000",
     )
     .await
     .unwrap_err();

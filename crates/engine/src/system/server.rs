@@ -246,9 +246,8 @@ pub fn memory_tiers_fields() -> Vec<Field> {
 /// Each tier of the memory hierarchy for the whole process, now.
 pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
     let tiers = strata_execution::spill::process_tiers();
-    let load = |counter: &std::sync::atomic::AtomicU64| {
-        counter.load(std::sync::atomic::Ordering::Relaxed)
-    };
+    let load =
+        |counter: &std::sync::atomic::AtomicU64| counter.load(std::sync::atomic::Ordering::Relaxed);
     let warm = load(&tiers.warm_bytes);
     let tracked = instance.memory.reserved() as u64;
     let disk = load(&tiers.disk_bytes);

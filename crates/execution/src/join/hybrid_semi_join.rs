@@ -25,7 +25,7 @@ use datafusion::arrow::compute::{concat_batches, filter_record_batch, take_recor
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::row::SortField;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{Result, internal_err};
+use datafusion::common::{DataFusionError, Result, internal_err};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryReservation};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::{
@@ -41,6 +41,8 @@ use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, Distribution, ExecutionPlan, PlanProperties,
 };
 use futures::StreamExt;
+use strata_common::readable::readable_size;
+use strata_common::{ErrorCode, StrataError};
 use tokio::sync::mpsc::Sender;
 
 use super::set_keys::{BuildSetHasher, KeyEncoder, RowKey, SetKey};
@@ -57,6 +59,8 @@ const RESPLIT_BITS: u32 = 8;
 const LOWEST_SPLIT_SHIFT: u32 = 8;
 /// Keys per spilled build block.
 const BLOCK_KEYS: usize = 1 << 16;
+/// Keys inserted into a deferred partition's table between checks of its size.
+const INSERT_CHUNK: usize = 4096;
 /// Probe rows per spilled block, about.
 const BLOCK_ROWS: usize = 1 << 16;
 /// A hot partition's table larger than this is deferred: probing a table
@@ -151,16 +155,19 @@ impl HybridSemiJoinExec {
             let probe_type = p.data_type(&probe_schema)?;
             let build_type = b.data_type(&build_schema)?;
             if probe_type != build_type {
-                return internal_err!(
-                    "semi join keys of types {probe_type} and {build_type}"
-                );
+                return internal_err!("semi join keys of types {probe_type} and {build_type}");
             }
             let nullable = p.nullable(&probe_schema)? || b.nullable(&build_schema)?;
             types.push((probe_type, nullable));
         }
         let key_kind = match FixedKeys::for_types(&types) {
             Some(keys) => KeyKind::Packed(keys),
-            None => KeyKind::Rows(types.iter().map(|(t, _)| SortField::new(t.clone())).collect()),
+            None => KeyKind::Rows(
+                types
+                    .iter()
+                    .map(|(t, _)| SortField::new(t.clone()))
+                    .collect(),
+            ),
         };
         let schema = match &projection {
             Some(columns) => Arc::new(probe_schema.project(columns)?),
@@ -280,8 +287,16 @@ impl ExecutionPlan for HybridSemiJoinExec {
         partition: usize,
         context: Arc<TaskContext>,
     ) -> Result<SendableRecordBatchStream> {
-        let partitions = self.probe.properties().output_partitioning().partition_count();
-        let build_partitions = self.build.properties().output_partitioning().partition_count();
+        let partitions = self
+            .probe
+            .properties()
+            .output_partitioning()
+            .partition_count();
+        let build_partitions = self
+            .build
+            .properties()
+            .output_partitioning()
+            .partition_count();
         if partitions != build_partitions {
             return internal_err!(
                 "HybridSemiJoinExec: {partitions} probe partitions against {build_partitions} build partitions"
@@ -557,7 +572,11 @@ impl Worker {
     /// Frees memory one step: stores the deferred partition holding the
     /// most, else moves the largest hot partition other than `keep` down.
     /// False when nothing is left to free.
-    fn relieve<K: SetKey>(&mut self, parts: &mut [BuildPart<K>], keep: Option<usize>) -> Result<bool> {
+    fn relieve<K: SetKey>(
+        &mut self,
+        parts: &mut [BuildPart<K>],
+        keep: Option<usize>,
+    ) -> Result<bool> {
         if let Some(cold) = largest_pending(deferred(parts)) {
             self.store_pending(cold)?;
             return Ok(true);
@@ -639,8 +658,7 @@ impl Worker {
             let timer = compute.timer();
             let (keys, nulls) = self.keys::<K>(&self.spec.probe_keys, &encoder, &batch)?;
             let mut keep = Vec::with_capacity(keys.len());
-            let mut deferred_rows: Vec<Vec<u32>> =
-                (0..split.count()).map(|_| Vec::new()).collect();
+            let mut deferred_rows: Vec<Vec<u32>> = (0..split.count()).map(|_| Vec::new()).collect();
             for (row, key) in keys.iter().enumerate() {
                 if nulls.as_ref().is_some_and(|n| n.is_null(row)) {
                     keep.push(self.spec.kind == SemiJoinKind::Anti);
@@ -683,7 +701,9 @@ impl Worker {
         for part in parts {
             match part {
                 BuildPart::Hot { .. } => {}
-                BuildPart::Deferred(cold) if cold.has_probe_rows() => tasks.push(Task { split, part: cold }),
+                BuildPart::Deferred(cold) if cold.has_probe_rows() => {
+                    tasks.push(Task { split, part: cold })
+                }
                 // Nothing to answer: the keys go.
                 BuildPart::Deferred(cold) => self.discard(cold)?,
             }
@@ -692,7 +712,10 @@ impl Worker {
         self.reservation.resize(self.memory());
         let mut set = KeySet::default();
         while let Some(task) = tasks.pop() {
-            if !self.join_deferred::<K>(task, &mut set, &encoder, &tx, &mut tasks).await? {
+            if !self
+                .join_deferred::<K>(task, &mut set, &encoder, &tx, &mut tasks)
+                .await?
+            {
                 return Ok(());
             }
         }
@@ -796,7 +819,8 @@ impl Worker {
                 end += 1;
             }
             let block = concat_batches(&self.probe_schema, &cold.pending_rows[start..end])?;
-            cold.probe_blocks.push(self.store.put(&encode_batch(&block)?)?);
+            cold.probe_blocks
+                .push(self.store.put(&encode_batch(&block)?)?);
             start = end;
         }
         cold.pending_rows.clear();
@@ -869,45 +893,67 @@ impl Worker {
         let in_memory = std::mem::take(&mut part.pending_keys);
         self.pending_bytes -= part.pending_key_bytes;
         part.pending_key_bytes = 0;
-        let mut sources = std::iter::once(Ok(in_memory))
-            .chain(part.build_blocks.drain(..).map(|block| self.store.take(block).and_then(|b| K::decode(&b))))
-            .collect::<Vec<_>>()
-            .into_iter();
-        while let Some(keys) = sources.next() {
-            let keys = keys?;
-            let added_heap: usize = keys.iter().map(SetKey::heap_bytes).sum();
+        let mut blocks = std::mem::take(&mut part.build_blocks).into_iter();
+        let mut source = in_memory.into_iter();
+        loop {
+            // Small steps, so a table is sized by the distinct keys it holds,
+            // not by a block full of repeats.
+            let chunk: Vec<K> = source.by_ref().take(INSERT_CHUNK).collect();
+            if chunk.is_empty() {
+                match blocks.next() {
+                    Some(block) => {
+                        source = K::decode(&self.store.take(block)?)?.into_iter();
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            let added_heap: usize = chunk.iter().map(SetKey::heap_bytes).sum();
             let buckets = buckets_for(set.capacity());
-            let needed = set.len() + keys.len();
+            let needed = set.len() + chunk.len();
             let grown = if needed > set.capacity() {
                 buckets_for(needed).max(buckets * 2)
             } else {
                 buckets
             };
-            let transient = if grown > buckets { buckets * (slot + 1) } else { 0 };
-            let wanted = self.memory() + table_bytes(grown, slot, heap + added_heap) + transient;
-            if !self.fits(wanted)? {
+            let transient = if grown > buckets {
+                buckets * (slot + 1)
+            } else {
+                0
+            };
+            let table_wanted = table_bytes(grown, slot, heap + added_heap) + transient;
+            // What other partitions gathered in memory goes to the store
+            // before this one is split.
+            while !self.fits(self.memory() + table_wanted)? {
+                let others = tasks.iter_mut().map(|t| &mut t.part);
+                let Some(cold) = largest_pending(others.chain(std::iter::once(&mut part))) else {
+                    break;
+                };
+                self.store_pending(cold)?;
+            }
+            if !self.fits(self.memory() + table_wanted)? {
                 let Some(next) = split.next() else {
-                    return internal_err!(
-                        "a semi join partition does not fit its threshold of {} bytes after every split of the hash",
-                        self.threshold
-                    );
+                    return Err(DataFusionError::External(Box::new(StrataError::new(
+                        ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                        format!(
+                            "A partition of a semi join does not fit its spill threshold of {} after every split of its keys' hash: raise max_bytes_before_external_join or max_memory_usage",
+                            readable_size(self.threshold as f64)
+                        ),
+                    ))));
                 };
                 self.metrics.resplits.add(1);
-                let mut keys = keys;
+                let mut keys = chunk;
+                keys.extend(source);
                 keys.extend(set.drain());
                 *set = KeySet::default();
                 self.reservation.resize(self.memory());
-                let mut remaining = Vec::new();
-                for keys in sources {
-                    remaining.push(keys?);
-                }
-                remaining.push(keys);
-                let resplit = self.resplit::<K>(next, remaining, part, encoder)?;
+                let remaining: Vec<BlockId> = blocks.collect();
+                let resplit = self.resplit::<K>(next, keys, remaining, part, encoder)?;
                 tasks.extend(resplit);
                 timer.done();
                 return Ok(true);
             }
-            set.extend(keys);
+            set.extend(chunk);
             heap += added_heap;
             table = table_bytes(buckets_for(set.capacity()), slot, heap);
             self.reservation.resize(self.memory() + table);
@@ -918,9 +964,11 @@ impl Worker {
         self.reservation.resize(self.memory() + table);
         timer.done();
         let stored = part.probe_blocks.into_iter().map(Some);
-        for batch in pending_rows.into_iter().map(Ok).chain(
-            stored.map(|block| decode_batch(self.store.take(block.expect("stored"))?)),
-        ) {
+        for batch in pending_rows
+            .into_iter()
+            .map(Ok)
+            .chain(stored.map(|block| decode_batch(self.store.take(block.expect("stored"))?)))
+        {
             let batch = batch?;
             let timer = compute.timer();
             let (keys, _) = self.keys::<K>(&self.spec.probe_keys, encoder, &batch)?;
@@ -942,25 +990,32 @@ impl Worker {
     fn resplit<K: SetKey>(
         &mut self,
         split: Split,
-        keys: Vec<Vec<K>>,
+        keys: Vec<K>,
+        build_blocks: Vec<BlockId>,
         mut part: ColdPart<K>,
         encoder: &KeyEncoder,
     ) -> Result<Vec<Task<K>>> {
         let slot = self.slot();
         let piece_limit = (self.threshold / (4 * split.count())).max(64 << 10);
         let mut pieces: Vec<ColdPart<K>> = (0..split.count()).map(|_| ColdPart::new()).collect();
-        for keys in keys {
+        let mut place = |this: &mut Worker, keys: Vec<K>| -> Result<()> {
             for key in keys {
                 let piece = &mut pieces[split.of(key.partition_hash())];
                 let bytes = slot + key.heap_bytes();
                 piece.pending_key_bytes += bytes;
                 piece.key_count += 1;
                 piece.pending_keys.push(key);
-                self.pending_bytes += bytes;
+                this.pending_bytes += bytes;
                 if piece.pending_key_bytes >= piece_limit {
-                    self.store_pending(piece)?;
+                    this.store_pending(piece)?;
                 }
             }
+            Ok(())
+        };
+        place(self, keys)?;
+        for block in build_blocks {
+            let keys = K::decode(&self.store.take(block)?)?;
+            place(self, keys)?;
         }
         let pending_rows = std::mem::take(&mut part.pending_rows);
         self.pending_bytes -= part.pending_row_bytes;

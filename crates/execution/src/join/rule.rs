@@ -1,17 +1,21 @@
-//! Puts [`HybridSemiJoinExec`] where the planner wrote a hash semi or anti
-//! join: every one without a residual filter, a row limit or NULL-aware
-//! `NOT IN` semantics, which keep DataFusion's `HashJoinExec`.
+//! Replaces the planner's hash semi and anti joins: with
+//! [`MergeSemiJoinExec`] when both inputs come sorted on one integer key, in
+//! one partition each; otherwise with [`HybridSemiJoinExec`]. Joins with a
+//! residual filter, a row limit or NULL-aware `NOT IN` semantics keep
+//! DataFusion's `HashJoinExec`.
 
 use std::sync::Arc;
 
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{JoinType, NullEquality, Result};
+use datafusion::physical_expr::PhysicalExprRef;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::joins::HashJoinExec;
 
 use super::hybrid_semi_join::{HybridSemiJoinExec, SemiJoinKind};
+use super::merge_semi_join::{MergeSemiJoinExec, is_mergeable_key, sorted_on};
 
 #[derive(Debug, Default)]
 pub struct ChooseSemiJoin;
@@ -66,6 +70,18 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
     };
     let nulls_equal = join.null_equality() == NullEquality::NullEqualsNull;
     let projection = join.projection.as_ref().map(|p| p.to_vec());
+    if let [(probe_key, build_key)] = on.as_slice()
+        && mergeable(probe, probe_key)?
+        && mergeable(build, build_key)?
+    {
+        return Ok(Some(Arc::new(MergeSemiJoinExec::try_new(
+            Arc::clone(probe),
+            Arc::clone(build),
+            (Arc::clone(probe_key), Arc::clone(build_key)),
+            kind,
+            projection,
+        )?)));
+    }
     match HybridSemiJoinExec::try_new(
         Arc::clone(probe),
         Arc::clone(build),
@@ -78,4 +94,13 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
         // Keys of different types: DataFusion's join compares them.
         Err(_) => Ok(None),
     }
+}
+
+/// One partition sorted ascending on a non-NULL integer key: the merge join
+/// reads it as it comes.
+fn mergeable(plan: &Arc<dyn ExecutionPlan>, key: &PhysicalExprRef) -> Result<bool> {
+    let schema = plan.schema();
+    Ok(is_mergeable_key(&key.data_type(&schema)?)
+        && !key.nullable(&schema)?
+        && sorted_on(plan, key)?)
 }

@@ -37,10 +37,7 @@ mod tests {
     #[test]
     fn a_batch_reads_back_equal() {
         let batch = RecordBatch::try_from_iter([
-            (
-                "n",
-                Arc::new(UInt64Array::from(vec![1, 2, 3])) as ArrayRef,
-            ),
+            ("n", Arc::new(UInt64Array::from(vec![1, 2, 3])) as ArrayRef),
             (
                 "s",
                 Arc::new(StringArray::from(vec![Some("a"), None, Some("ccc")])) as ArrayRef,

@@ -22,8 +22,8 @@ pub use block_codec::{decode_batch, encode_batch};
 pub use store::{BlockId, SpillStore};
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use strata_common::{ErrorCode, StrataError};
 

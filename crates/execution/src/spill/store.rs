@@ -257,7 +257,8 @@ impl SpillStore {
                 std::process::id(),
                 state.store_number
             ));
-            std::fs::create_dir_all(&directory).map_err(|e| io_error("create a directory for", e))?;
+            std::fs::create_dir_all(&directory)
+                .map_err(|e| io_error("create a directory for", e))?;
             let file = File::options()
                 .read(true)
                 .write(true)
@@ -310,7 +311,9 @@ impl Drop for SpillStore {
         tiers
             .warm_uncompressed_bytes
             .fetch_sub(state.warm_uncompressed as u64, Ordering::Relaxed);
-        tiers.disk_bytes.fetch_sub(state.disk_live, Ordering::Relaxed);
+        tiers
+            .disk_bytes
+            .fetch_sub(state.disk_live, Ordering::Relaxed);
         self.config
             .counters
             .disk_bytes_live
@@ -417,7 +420,11 @@ mod tests {
 
     #[test]
     fn blocks_come_back_from_every_tier_with_every_codec() {
-        for codec in [TemporaryCodec::None, TemporaryCodec::Lz4, TemporaryCodec::Zstd] {
+        for codec in [
+            TemporaryCodec::None,
+            TemporaryCodec::Lz4,
+            TemporaryCodec::Zstd,
+        ] {
             let dir = tempfile::tempdir().unwrap();
             // Room for about three blocks: the rest go to disk, oldest first.
             let store = store(dir.path(), codec, 3 * 10_001);
@@ -427,7 +434,11 @@ mod tests {
             assert!(store.disk_bytes() > 0, "{codec:?}: nothing reached disk");
             // Out of order, to read both tiers interleaved.
             for i in [9, 0, 5, 1, 8, 2, 7, 3, 6, 4] {
-                assert_eq!(store.take(ids[i]).unwrap(), blocks[i], "{codec:?} block {i}");
+                assert_eq!(
+                    store.take(ids[i]).unwrap(),
+                    blocks[i],
+                    "{codec:?} block {i}"
+                );
             }
             assert_eq!(store.warm_bytes(), 0);
             assert_eq!(store.disk_bytes(), 0);
@@ -441,7 +452,10 @@ mod tests {
         let store = store(dir.path(), TemporaryCodec::Lz4, 1 << 20);
         store.put(&block(1, 100_000, true)).unwrap();
         let compressed = SpillCounters::get(&store.counters().bytes_compressed);
-        assert!(compressed < 10_000, "compressible block stored in {compressed} bytes");
+        assert!(
+            compressed < 10_000,
+            "compressible block stored in {compressed} bytes"
+        );
         store.put(&block(2, 100_000, false)).unwrap();
         let total = SpillCounters::get(&store.counters().bytes_compressed);
         assert_eq!(total - compressed, 100_000, "random bytes are kept raw");
@@ -483,7 +497,9 @@ mod tests {
     fn leftovers_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
         // No process has this id: pid_max is at most 2^22.
-        let dead = dir.path().join(format!("{DIRECTORY_PREFIX}{}-0", 1u32 << 30));
+        let dead = dir
+            .path()
+            .join(format!("{DIRECTORY_PREFIX}{}-0", 1u32 << 30));
         std::fs::create_dir(&dead).unwrap();
         std::fs::write(dead.join("blocks.bin"), b"x").unwrap();
         let mine = dir

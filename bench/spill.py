@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Set operations larger than memory: Strata, chdb and DuckDB side by side.
+
+The seed's INTERSECT at N rows, in two forms: as written (both sides sorted)
+and with a hash of `number` on both sides, so order cannot help. Each runs
+unlimited, then under 50%, 25% and 10% of Strata's own unlimited peak (the
+same absolute limit for every engine): Strata and chdb with
+`max_memory_usage`, DuckDB with `memory_limit` and a temporary directory.
+Each engine runs in its own process; the table shows seconds, the process's
+peak RSS, and the ratio of each engine's time to Strata's. A failure (for
+chdb: MEMORY_LIMIT_EXCEEDED) is shown as such. Then Strata at the smallest
+limit with each `temporary_data_compression`: time and compression ratio.
+
+Usage: python3 bench/spill.py [--rows 100000000] [--strata-binary PATH]
+"""
+import argparse
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+FORMS = {
+    "sorted": ("number", "range"),
+    "hashed": ("intHash64(number)", "hash(range)"),
+}
+
+
+def strata_default():
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(HERE, "..", "target"))
+    return os.path.join(target, "release", "strata")
+
+
+def clickhouse_query(form, rows):
+    key = FORMS[form][0]
+    side = f"SELECT {key} FROM numbers(1, {rows})"
+    return f"SELECT count() FROM ({side} INTERSECT {side})"
+
+
+def duckdb_query(form, rows):
+    key = FORMS[form][1]
+    side = f"SELECT {key} FROM range(1, {rows + 1})"
+    # ClickHouse's INTERSECT keeps every left row whose key is on the right;
+    # with distinct keys that is DuckDB's INTERSECT ALL.
+    return f"SELECT count(*) FROM ({side} INTERSECT ALL {side})"
+
+
+def timed(command):
+    """Runs a command; (seconds, its peak RSS in bytes, stdout+stderr, ok)."""
+    started = time.time()
+    with tempfile.TemporaryFile("w+") as out:
+        child = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.time() - started
+        out.seek(0)
+        return seconds, usage.ru_maxrss * 1024, out.read(), child.returncode == 0
+
+
+def strata(binary, query, limit, extra=""):
+    settings = f"max_memory_usage = {limit}" + (f", {extra}" if extra else "")
+    seconds, rss, output, ok = timed(
+        [binary, "local", "--time", "--print-profile-events", "-q", f"{query} SETTINGS {settings}"])
+    peak = re.search(r"Peak memory usage: ([\d.]+) (\w+)", output)
+    spill = re.search(r"Temporary data: ([\d.]+ \w+) spilled, ([\d.]+ \w+) compressed \(([\d.]+)x\)", output)
+    inner = re.findall(r"^(\d+\.\d+)$", output, re.M)
+    return {
+        "seconds": float(inner[-1]) if ok and inner else seconds,
+        "rss": rss,
+        "ok": ok,
+        "peak": peak_bytes(peak) if peak else None,
+        "spill": spill.groups() if spill else None,
+        "error": None if ok else output.strip().splitlines()[-1][:120],
+    }
+
+
+def peak_bytes(match):
+    value, unit = float(match.group(1)), match.group(2)
+    scale = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}[unit]
+    return int(value * scale)
+
+
+def chdb(query, limit):
+    script = (
+        "import time, chdb; t = time.time(); "
+        "r = chdb.query(%r); print(r); print('SECONDS', time.time() - t)"
+        % f"{query} SETTINGS max_memory_usage = {limit}")
+    seconds, rss, output, ok = timed(["python3", "-c", script])
+    inner = re.search(r"SECONDS ([\d.]+)", output)
+    ok = ok and inner is not None
+    return {"seconds": float(inner.group(1)) if ok else seconds, "rss": rss, "ok": ok,
+            "error": None if ok else output.strip().splitlines()[-1][:120]}
+
+
+def duckdb(query, limit, tmp):
+    memory = f"SET memory_limit = '{max(limit // (1 << 20), 1)}MB'; " if limit else ""
+    script = (
+        "import time, duckdb; c = duckdb.connect(); c.execute(\"SET temp_directory = %r\"); "
+        "%s t = time.time(); print(c.execute(%r).fetchall()); print('SECONDS', time.time() - t)"
+        % (tmp, f"c.execute(\"{memory.strip().rstrip(';')}\");" if memory else "", query))
+    seconds, rss, output, ok = timed(["python3", "-c", script])
+    inner = re.search(r"SECONDS ([\d.]+)", output)
+    ok = ok and inner is not None
+    return {"seconds": float(inner.group(1)) if ok else seconds, "rss": rss, "ok": ok,
+            "error": None if ok else output.strip().splitlines()[-1][:120]}
+
+
+def cell(result, strata_seconds):
+    if not result["ok"]:
+        return "fails", "", ""
+    rss = f"{result['rss'] / (1 << 20):.0f}"
+    ratio = f"{result['seconds'] / strata_seconds:.2f}x" if strata_seconds else ""
+    return f"{result['seconds']:.2f}", rss, ratio
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=100_000_000)
+    parser.add_argument("--strata-binary", default=strata_default())
+    parser.add_argument("--forms", default="sorted,hashed")
+    args = parser.parse_args()
+    print(f"rows: {args.rows:,}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for form in args.forms.split(","):
+            query = clickhouse_query(form, args.rows)
+            unlimited = strata(args.strata_binary, query, 0)
+            peak = unlimited["peak"]
+            print(f"\n## {form}: {query}\nStrata's unlimited peak: {peak / (1 << 20):.0f} MiB\n")
+            print("| limit | Strata s | Strata RSS MiB | chdb s | chdb RSS MiB | chdb / Strata | DuckDB s | DuckDB RSS MiB | DuckDB / Strata |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+            smallest = None
+            for share in [None, 0.5, 0.25, 0.1]:
+                limit = 0 if share is None else int(peak * share)
+                ours = unlimited if share is None else strata(args.strata_binary, query, limit)
+                theirs = chdb(query, limit)
+                duck = duckdb(duckdb_query(form, args.rows), limit, tmp)
+                base = ours["seconds"] if ours["ok"] else None
+                label = "unlimited" if share is None else f"{int(share * 100)}% ({limit / (1 << 20):.0f} MiB)"
+                s = cell(ours, None)
+                c = cell(theirs, base)
+                d = cell(duck, base)
+                print(f"| {label} | {s[0]} | {s[1]} | {c[0]} | {c[1]} | {c[2]} | {d[0]} | {d[1]} | {d[2]} |", flush=True)
+                if not ours["ok"]:
+                    print(f"  Strata failed: {ours['error']}")
+                smallest = limit
+            print("\nStrata at the smallest limit by temporary_data_compression:\n")
+            print("| codec | s | spilled | stored | ratio |")
+            print("|---|---:|---:|---:|---:|")
+            for codec in ["none", "lz4", "zstd"]:
+                r = strata(args.strata_binary, query, smallest, f"temporary_data_compression = '{codec}'")
+                spilled, stored, ratio = r["spill"] or ("-", "-", "-")
+                print(f"| {codec} | {r['seconds']:.2f} | {spilled} | {stored} | {ratio} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
