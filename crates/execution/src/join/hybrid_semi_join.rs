@@ -1,18 +1,23 @@
-//! Semi and anti joins (INTERSECT, EXCEPT, `IN`, `NOT IN` without NULL
-//! awareness) as a hybrid hash join that spills by partition.
+//! Semi and anti joins (INTERSECT, EXCEPT, `IN`, and `NOT EXISTS`-style anti
+//! joins without NULL awareness) as a hybrid hash join that spills by
+//! partition.
 //!
 //! Each output partition joins its share of both inputs (both arrive hash
 //! partitioned on the keys). The build side becomes a set of distinct keys,
-//! split into partitions by the top bits of the keys' hash. While the set fits
-//! the operator's threshold every partition is hot; past it, the largest hot
-//! partition moves to the spill store and its later keys follow it there, so
-//! only the coldest data moves down and the rest stays in memory. Probe rows
-//! whose partition is hot are answered at once; those of a cold partition are
-//! stored beside it. Each cold partition is then joined alone, and one whose
-//! keys still do not fit is split again by the next bits of the hash.
+//! split into partitions by the top bits of the keys' hash. A partition is
+//! either hot (a table in memory; its probe rows are answered as they come)
+//! or deferred (its keys and probe rows are gathered and joined in a pass of
+//! its own). A hot partition is deferred when its table outgrows the CPU
+//! caches, since a probe that misses the cache on every row is slower than
+//! gathering the rows first; a large build side starts deferred. Under memory
+//! pressure, deferred partitions' gathered data goes to the spill store,
+//! largest first, then hot partitions follow, largest first, so what stays in
+//! memory is what is used next. A deferred partition whose keys still do not
+//! fit is split again by the next bits of the hash.
 //!
-//! Only distinct keys are held, so heavy skew or all-equal keys on the build
-//! side cost one entry; on the probe side they cost spill bytes, never memory.
+//! Only distinct keys are held in tables, so heavy skew or all-equal keys on
+//! the build side cost one entry; on the probe side they cost gathered or
+//! spilled bytes, never a table.
 
 use std::collections::HashSet;
 use std::fmt;

@@ -61,7 +61,7 @@ impl SetKey for u64 {
     }
 
     fn decode(bytes: &[u8]) -> Result<Vec<Self>> {
-        if bytes.len() % 8 != 0 {
+        if !bytes.len().is_multiple_of(8) {
             return internal_err!("a block of 64-bit keys holds {} bytes", bytes.len());
         }
         Ok(bytes
@@ -92,7 +92,7 @@ impl SetKey for u128 {
     }
 
     fn decode(bytes: &[u8]) -> Result<Vec<Self>> {
-        if bytes.len() % 16 != 0 {
+        if !bytes.len().is_multiple_of(16) {
             return internal_err!("a block of 128-bit keys holds {} bytes", bytes.len());
         }
         Ok(bytes
