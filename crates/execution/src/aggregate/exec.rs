@@ -28,9 +28,9 @@ use futures::{StreamExt, TryStreamExt};
 
 use super::dense_keys::DenseKeys;
 use super::dense_table::{self, DenseTable};
-use super::fixed_keys::{FixedKeys, WordWidth};
 use super::fixed_table::{self, FixedTable};
 use super::hash_table::{self, HashTable};
+use crate::fixed_keys::{FixedKeys, WordWidth};
 
 /// How rows find their group.
 #[derive(Debug, Clone)]

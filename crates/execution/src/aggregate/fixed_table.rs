@@ -1,7 +1,7 @@
 //! One thread's GROUP BY table for packed fixed-width keys, and the parallel
 //! merge of several.
 //!
-//! The table maps each key word ([`super::fixed_keys`]) to its group number
+//! The table maps each key word ([`crate::fixed_keys`]) to its group number
 //! with open addressing over cells of (word, group). It starts as one array of
 //! cells and splits into [`BUCKETS`] arrays, chosen by the hash's top bits,
 //! once it holds [`TWO_LEVEL_THRESHOLD`] groups. From then on a resize doubles
@@ -22,11 +22,11 @@ use datafusion::common::{Result, resources_err};
 use datafusion::logical_expr::EmitTo;
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 
-use super::fixed_keys::{FixedKeys, PackedWord};
 use super::group_states::{
     GroupStates, MergeStates, TableArrays, WorkerStates, distribute, update_all,
 };
 use super::merge::run_workers;
+use crate::fixed_keys::{FixedKeys, PackedWord};
 
 /// Buckets of a two-level table, chosen by the top 8 bits of the hash.
 pub const BUCKETS: usize = 256;

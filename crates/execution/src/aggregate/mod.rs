@@ -5,7 +5,7 @@
 //! - keys of 8 or 16 bits are their group's slot in an array
 //!   ([`dense_keys`], [`dense_table`]): no hashing, no probing;
 //! - integer, boolean and date keys that fit side by side in 64 or 128 bits
-//!   are packed into one word ([`fixed_keys`]) and found in an
+//!   are packed into one word ([`crate::fixed_keys`]) and found in an
 //!   open-addressing table that splits into 256 buckets when large
 //!   ([`fixed_table`]);
 //! - any other keys (strings, several columns of them) go to DataFusion's
@@ -20,7 +20,6 @@
 pub mod dense_keys;
 pub mod dense_table;
 pub mod exec;
-pub mod fixed_keys;
 pub mod fixed_table;
 pub mod group_states;
 pub mod hash_table;

@@ -30,7 +30,7 @@ use strata_functions::aggregate::native::native_groups;
 
 use super::dense_keys::DenseKeys;
 use super::exec::{Method, StrataAggregateExec};
-use super::fixed_keys::FixedKeys;
+use crate::fixed_keys::FixedKeys;
 
 #[derive(Debug, Default)]
 pub struct ChooseAggregation;

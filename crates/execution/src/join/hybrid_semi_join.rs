@@ -51,7 +51,7 @@ use strata_common::{ErrorCode, StrataError};
 use tokio::sync::mpsc::Sender;
 
 use super::set_keys::{BuildSetHasher, KeyEncoder, RowKey, SetKey};
-use crate::aggregate::fixed_keys::{FixedKeys, WordWidth};
+use crate::fixed_keys::{FixedKeys, WordWidth};
 use crate::spill::{BlockId, SpillConfig, SpillStore, decode_batch, encode_batch};
 
 /// Partitions at the first split: bounds on what the budget asks for.

@@ -8,7 +8,7 @@ use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::{Result, internal_err};
 
-use crate::aggregate::fixed_keys::{FixedKeys, PackedWord};
+use crate::fixed_keys::{FixedKeys, PackedWord};
 
 /// How one side's key columns become set keys; both sides use the same.
 pub enum KeyEncoder {

@@ -1,4 +1,5 @@
-//! GROUP BY keys of fixed width packed into one machine word.
+//! Keys of fixed width packed into one machine word, for GROUP BY tables
+//! and semi-join sets alike.
 //!
 //! Keys that are all integers, booleans, dates or timestamps fit side by side
 //! in 64 or 128 bits: `(UInt8, UInt16, Nullable(Int32))` is 8 + 16 + 33 bits.
