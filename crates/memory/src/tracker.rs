@@ -429,6 +429,12 @@ impl MemoryPool for QueryMemory {
     fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> Result<()> {
         self.check_stopped()
             .map_err(|e| DataFusionError::External(Box::new(e)))?;
+        // Asking for nothing never fails, even when a spilling operator's
+        // rounding left the account a little over its limit: the next real
+        // request is the one to refuse.
+        if additional == 0 {
+            return Ok(());
+        }
         let consumer = reservation.consumer().name();
         let wanted = self.reserved.fetch_add(additional, Ordering::Relaxed) + additional;
         let limit = self.limits.max_memory_usage;
@@ -553,6 +559,38 @@ mod tests {
             .register(&pool(&next))
             .try_grow(900)
             .unwrap();
+    }
+
+    #[test]
+    fn a_spilling_consumer_at_the_server_limit_is_refused_without_stopping_anyone() {
+        let server = ServerMemory::with_limit(1000);
+        let q = server.new_query("spills".into(), QueryLimits::default());
+        let other = MemoryConsumer::new("Sort").register(&pool(&q));
+        other.try_grow(800).unwrap();
+        let join = MemoryConsumer::new("Join")
+            .with_can_spill(true)
+            .register(&pool(&q));
+        let (c, message) = code(join.try_grow(800).unwrap_err());
+        assert_eq!(c, ErrorCode::MEMORY_LIMIT_EXCEEDED);
+        assert!(message.contains("the consumer spills instead"), "{message}");
+        assert_eq!(server.decision_count(), 0);
+        assert!(q.check_stopped().is_ok());
+        join.try_grow(100).unwrap();
+    }
+
+    #[test]
+    fn asking_for_nothing_succeeds_even_over_the_limit() {
+        let server = ServerMemory::with_limit(1 << 30);
+        let limits = QueryLimits {
+            max_memory_usage: 1000,
+            ..QueryLimits::default()
+        };
+        let q = server.new_query("over".into(), limits);
+        let forced = MemoryConsumer::new("Join").register(&pool(&q));
+        forced.grow(1500);
+        let other = MemoryConsumer::new("Aggregate").register(&pool(&q));
+        other.try_grow(0).unwrap();
+        assert!(other.try_grow(1).is_err());
     }
 
     #[test]
