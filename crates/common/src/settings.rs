@@ -78,6 +78,18 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "The number of rows in a block that sources produce",
     },
     SettingDef {
+        name: "max_bytes_before_external_group_by",
+        kind: SettingKind::UInt64,
+        default: "0",
+        description: "Bytes a GROUP BY's tables may hold before they move their states to temporary data by key hash partition; 0 leaves it to max_bytes_ratio_before_external_group_by",
+    },
+    SettingDef {
+        name: "max_bytes_ratio_before_external_group_by",
+        kind: SettingKind::Float,
+        default: "0.5",
+        description: "The share of the query's memory limit (max_memory_usage, else the server's) a GROUP BY's tables may hold before they move their states to temporary data",
+    },
+    SettingDef {
         name: "max_bytes_before_external_join",
         kind: SettingKind::UInt64,
         default: "0",

@@ -352,6 +352,9 @@ impl Engine {
         config.warm_ratio = ratio("temporary_data_warm_ratio")?;
         config.join_bytes_before_external = settings.get_u64("max_bytes_before_external_join");
         config.join_ratio_before_external = ratio("max_bytes_ratio_before_external_join")?;
+        config.group_by_bytes_before_external =
+            settings.get_u64("max_bytes_before_external_group_by");
+        config.group_by_ratio_before_external = ratio("max_bytes_ratio_before_external_group_by")?;
         config.counters = Arc::clone(&query.spill);
         Ok(config)
     }

@@ -130,8 +130,8 @@ async fn set_operations_under_a_small_limit_equal_unlimited_and_datafusion() {
             "INTERSECT DISTINCT",
             "EXCEPT DISTINCT",
         ] {
-            // DISTINCT adds a GROUP BY above the join, which does not spill
-            // yet: those are checked unlimited only.
+            // DISTINCT adds a GROUP BY below the join, which spills on its
+            // own (its test is below): those are checked unlimited only.
             let distinct = operation.ends_with("DISTINCT");
             // DataFusion's hash join walks a chain per repeated key, so its
             // reference run gets the right side deduplicated, which leaves
@@ -186,6 +186,86 @@ async fn set_operations_under_a_small_limit_equal_unlimited_and_datafusion() {
     }
 }
 
+/// GROUP BY inputs of every shape: (name, keys, source of k and v). The keys
+/// pick each table kind that can spill: one packed integer, two packed
+/// columns, strings (the general hash table).
+const GROUPINGS: &[(&str, &str, &str)] = &[
+    (
+        "random",
+        "k",
+        "SELECT intHash64(number) % 120000 AS k, number AS v FROM numbers(200000)",
+    ),
+    (
+        "skewed",
+        "k",
+        "SELECT if(number % 3 = 0, 42, intHash64(number)) AS k, number AS v FROM numbers(200000)",
+    ),
+    (
+        "all equal",
+        "k",
+        "SELECT 7 AS k, number AS v FROM numbers(100000)",
+    ),
+    (
+        "strings",
+        "k",
+        "SELECT toString(intHash64(number) % 100000) AS k, number AS v FROM numbers(200000)",
+    ),
+    (
+        "two columns",
+        "k, b",
+        "SELECT number % 70000 AS k, number % 3 AS b, number AS v FROM numbers(200000)",
+    ),
+    (
+        "nulls",
+        "k",
+        "SELECT if(number % 5 = 0, NULL, intHash64(number) % 150000) AS k, number AS v FROM numbers(200000)",
+    ),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn group_by_under_a_small_limit_equals_unlimited_and_datafusion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    for (round, &(shape, keys, source)) in GROUPINGS.iter().enumerate() {
+        // One string per group row, so a checksum catches any wrong cell.
+        let row = keys
+            .split(", ")
+            .chain(["c", "s", "lo", "hi", "u"])
+            .map(|column| format!("ifNull(toString({column}), 'N'), '|'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let query = |settings: &str| {
+            format!(
+                "SELECT count(), sum(sipHash64(concat({row}))) FROM (SELECT {keys}, count() AS c, sum(v) AS s, min(v) AS lo, max(v) AS hi, uniq(v) AS u FROM ({source}) GROUP BY {keys}) SETTINGS {settings}"
+            )
+        };
+        let reference = rows(&mut session, &query("strata_group_by_operators = 0"))
+            .await
+            .unwrap()
+            .0;
+        let limits = [
+            "max_memory_usage = 3000000",
+            "max_memory_usage = 3000000, temporary_data_warm_ratio = 0, temporary_data_compression = 'none'",
+            "max_memory_usage = 3000000, temporary_data_compression = 'zstd', max_threads = 1",
+            "max_bytes_before_external_group_by = 300000, max_threads = 3",
+        ];
+        for settings in [limits[round % 4], limits[(round + 1) % 4]] {
+            let (limited, context) = rows(&mut session, &query(settings))
+                .await
+                .unwrap_or_else(|e| panic!("{shape} with {settings}: {e}"));
+            assert_eq!(limited, reference, "{shape} with {settings}");
+            if shape != "all equal" {
+                assert!(
+                    context.spill.figures().bytes_spilled > 0,
+                    "{shape} with {settings} did not spill"
+                );
+            }
+            assert_no_files(tmp.path());
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_subqueries_spill_and_keep_null_semantics_and_not_in_keeps_its_answer() {
     let tmp = tempfile::tempdir().unwrap();
@@ -235,6 +315,16 @@ async fn temporary_files_go_after_an_error_and_after_an_early_stop() {
         &format!(
             "SELECT count() FROM ({big} EXCEPT {big}) SETTINGS max_memory_usage = 8000000, temporary_data_warm_ratio = 0, max_temporary_data_on_disk_size_for_query = 1000000"
         ),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::TOO_MANY_ROWS_OR_BYTES, "{error}");
+    assert_no_files(tmp.path());
+
+    // The same for a GROUP BY whose spilled states pass the disk limit.
+    let error = rows(
+        &mut session,
+        "SELECT count() FROM (SELECT intHash64(number) AS k, count() FROM numbers(2000000) GROUP BY k) SETTINGS max_memory_usage = 8000000, temporary_data_warm_ratio = 0, max_temporary_data_on_disk_size_for_query = 1000000",
     )
     .await
     .unwrap_err();

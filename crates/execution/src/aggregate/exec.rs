@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, AsArray, BooleanArray, RecordBatch};
 use datafusion::arrow::datatypes::SchemaRef;
-use datafusion::common::Result;
 use datafusion::common::runtime::SpawnedTask;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::execution::memory_pool::MemoryConsumer;
-use datafusion::execution::memory_pool::MemoryReservation;
+use datafusion::common::{Result, internal_err};
+use datafusion::error::DataFusionError;
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryReservation};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
@@ -20,6 +20,7 @@ use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::metrics::{
     BaselineMetrics, ExecutionPlanMetricsSet, MetricBuilder, MetricsSet,
 };
+use datafusion::physical_plan::statistics::{StatisticsArgs, StatisticsContext};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
@@ -29,8 +30,12 @@ use futures::{StreamExt, TryStreamExt};
 use super::dense_keys::DenseKeys;
 use super::dense_table::{self, DenseTable};
 use super::fixed_table::{self, FixedTable};
+use super::group_states::GroupRows;
 use super::hash_table::{self, HashTable};
+use super::merge::run_workers;
+use super::spill::{SpilledGroups, partition_count};
 use crate::fixed_keys::{FixedKeys, WordWidth};
+use crate::spill::{SpillConfig, SpillStore};
 
 /// How rows find their group.
 #[derive(Debug, Clone)]
@@ -93,6 +98,16 @@ impl Table {
             Table::Fixed64(t) => t.size(),
             Table::Fixed128(t) => t.size(),
             Table::Hash(t) => t.size(),
+        }
+    }
+
+    /// The groups as key and state columns, for a spill.
+    fn into_states(self) -> Result<GroupRows> {
+        match self {
+            Table::Dense(_) => internal_err!("dense GROUP BY tables never spill"),
+            Table::Fixed64(t) => t.into_states(),
+            Table::Fixed128(t) => t.into_states(),
+            Table::Hash(t) => t.into_states(),
         }
     }
 
@@ -220,6 +235,10 @@ struct BuildSpec {
     method: Method,
     aggregates: Vec<Arc<AggregateFunctionExpr>>,
     filters: Vec<Option<Arc<dyn PhysicalExpr>>>,
+    /// Where a table goes past `spill_threshold` bytes; `None` for dense
+    /// tables, which are always small.
+    spill: Option<Arc<SpilledGroups>>,
+    spill_threshold: usize,
 }
 
 async fn build_table(
@@ -230,6 +249,7 @@ async fn build_table(
     metrics: BaselineMetrics,
 ) -> Result<(Table, MemoryReservation)> {
     let reservation = MemoryConsumer::new(format!("StrataAggregate[{partition}]"))
+        .with_can_spill(spec.spill.is_some())
         .register(context.memory_pool());
     let mut table = Table::new(&spec.method, &spec.aggregates)?;
     reservation.try_resize(table.size())?;
@@ -266,15 +286,94 @@ async fn build_table(
             })
             .collect::<Result<Vec<_>>>()?;
         table.update(&key_columns, &arguments, &filters)?;
-        reservation.try_resize(table.size())?;
+        let size = table.size();
+        match &spec.spill {
+            Some(spill) if size > spec.spill_threshold || reservation.try_resize(size).is_err() => {
+                let full =
+                    std::mem::replace(&mut table, Table::new(&spec.method, &spec.aggregates)?);
+                spill.put(full.into_states()?)?;
+                reservation.try_resize(table.size())?;
+            }
+            Some(_) => {}
+            None => reservation.try_resize(size)?,
+        }
         timer.done();
     }
     // The states stay reserved until the merge has consumed them.
     Ok((table, reservation))
 }
 
-fn join_error(error: tokio::task::JoinError) -> datafusion::error::DataFusionError {
-    datafusion::error::DataFusionError::ExecutionJoin(Box::new(error))
+fn join_error(error: tokio::task::JoinError) -> DataFusionError {
+    DataFusionError::ExecutionJoin(Box::new(error))
+}
+
+impl StrataAggregateExec {
+    /// The store this execution's tables spill into, and the bytes all of
+    /// them may hold before they do.
+    fn spill_target(&self, context: &TaskContext, workers: usize) -> (Arc<SpilledGroups>, usize) {
+        let config = context
+            .session_config()
+            .get_extension::<SpillConfig>()
+            .unwrap_or_else(|| Arc::new(SpillConfig::new(std::env::temp_dir())));
+        let limit = match context.memory_pool().memory_limit() {
+            MemoryLimit::Finite(bytes) => bytes,
+            _ => usize::MAX / 4,
+        };
+        let threshold = config.group_by_threshold(limit);
+        let estimated_rows = StatisticsContext::new()
+            .compute(self.input.as_ref(), &StatisticsArgs::new())
+            .ok()
+            .and_then(|s| s.num_rows.get_value().copied());
+        let store = SpillStore::new(
+            Arc::clone(&config),
+            context.memory_pool(),
+            (threshold as f64 * config.warm_ratio) as usize,
+        );
+        let groups = SpilledGroups::new(
+            store,
+            Arc::clone(context.memory_pool()),
+            partition_count(estimated_rows, threshold, workers),
+            MetricBuilder::new(&self.metrics).counter("spilled_tables", 0),
+            MetricBuilder::new(&self.metrics).spilled_bytes(0),
+        );
+        (Arc::new(groups), threshold)
+    }
+}
+
+/// The final rows of a spilled GROUP BY: its partitions merged `workers` at
+/// a time, each wave's rows sent before the next starts, so only a wave's
+/// partitions are in memory.
+fn merge_spilled(
+    spill: Arc<SpilledGroups>,
+    key_schema: SchemaRef,
+    aggregates: Vec<Arc<AggregateFunctionExpr>>,
+    schema: SchemaRef,
+    workers: usize,
+) -> impl futures::Stream<Item = Result<RecordBatch>> + Send {
+    let partitions: Vec<usize> = (0..spill.partitions()).collect();
+    let waves: Vec<Vec<usize>> = partitions
+        .chunks(workers.max(1))
+        .map(<[usize]>::to_vec)
+        .collect();
+    futures::stream::iter(waves)
+        .then(move |wave| {
+            let spill = Arc::clone(&spill);
+            let key_schema = Arc::clone(&key_schema);
+            let aggregates = aggregates.clone();
+            let schema = Arc::clone(&schema);
+            async move {
+                SpawnedTask::spawn_blocking(move || {
+                    run_workers(wave, |partition| {
+                        spill.merge_partition(partition, &key_schema, &aggregates, &schema)
+                    })
+                })
+                .join_unwind()
+                .await
+                .map_err(join_error)?
+            }
+        })
+        .map_ok(|batches| futures::stream::iter(batches.into_iter().flatten().map(Ok)))
+        .try_flatten()
 }
 
 impl ExecutionPlan for StrataAggregateExec {
@@ -329,17 +428,26 @@ impl ExecutionPlan for StrataAggregateExec {
         context: Arc<TaskContext>,
     ) -> Result<SendableRecordBatchStream> {
         assert_eq!(partition, 0, "StrataAggregateExec has one output partition");
-        let spec = BuildSpec {
-            keys: self.keys.iter().map(|(k, _)| Arc::clone(k)).collect(),
-            method: self.method.clone(),
-            aggregates: self.aggregates.clone(),
-            filters: self.filters.clone(),
-        };
         let input_partitions = self
             .input
             .properties()
             .output_partitioning()
             .partition_count();
+        let workers = context.session_config().target_partitions();
+        let spill = match self.method {
+            Method::Dense(_) => None,
+            Method::Fixed(_) | Method::Hash(_) => Some(self.spill_target(&context, workers)),
+        };
+        let spec = BuildSpec {
+            keys: self.keys.iter().map(|(k, _)| Arc::clone(k)).collect(),
+            method: self.method.clone(),
+            aggregates: self.aggregates.clone(),
+            filters: self.filters.clone(),
+            spill_threshold: spill.as_ref().map_or(usize::MAX, |(_, threshold)| {
+                threshold / input_partitions.max(1)
+            }),
+            spill: spill.map(|(groups, _)| groups),
+        };
         let mut builds = Vec::with_capacity(input_partitions);
         for p in 0..input_partitions {
             let stream = self.input.execute(p, Arc::clone(&context))?;
@@ -355,10 +463,14 @@ impl ExecutionPlan for StrataAggregateExec {
         let merge_time = MetricBuilder::new(&self.metrics).subset_time("merge_time", 0);
         let two_level_tables = MetricBuilder::new(&self.metrics).counter("two_level_tables", 0);
         let output_rows = MetricBuilder::new(&self.metrics).output_rows(0);
-        let workers = context.session_config().target_partitions();
         let schema = Arc::clone(&self.schema);
         let aggregates = self.aggregates.clone();
         let method = self.method.clone();
+        let spill = spec.spill.clone();
+        let key_schema = Arc::new(
+            self.schema
+                .project(&(0..self.keys.len()).collect::<Vec<_>>())?,
+        );
         let merged = async move {
             let mut tables = Vec::with_capacity(builds.len());
             let mut reservations = Vec::with_capacity(builds.len());
@@ -367,6 +479,19 @@ impl ExecutionPlan for StrataAggregateExec {
                 two_level_tables.add(usize::from(table.is_two_level()));
                 tables.push(table);
                 reservations.push(reservation);
+            }
+            if let Some(spill) = spill.filter(|s| s.has_spilled()) {
+                let rest = Arc::clone(&spill);
+                SpawnedTask::spawn_blocking(move || {
+                    run_workers(tables, |table| rest.put(table.into_states()?))
+                })
+                .join_unwind()
+                .await
+                .map_err(join_error)??;
+                drop(reservations);
+                let partitions = merge_spilled(spill, key_schema, aggregates, schema, workers)
+                    .inspect_ok(move |batch| output_rows.add(batch.num_rows()));
+                return Ok(partitions.boxed());
             }
             let merge_schema = Arc::clone(&schema);
             let batches = SpawnedTask::spawn_blocking(move || {
@@ -380,9 +505,7 @@ impl ExecutionPlan for StrataAggregateExec {
             .map_err(join_error)??;
             drop(reservations);
             output_rows.add(batches.iter().map(RecordBatch::num_rows).sum());
-            Ok::<_, datafusion::error::DataFusionError>(futures::stream::iter(
-                batches.into_iter().map(Ok),
-            ))
+            Ok::<_, DataFusionError>(futures::stream::iter(batches.into_iter().map(Ok)).boxed())
         };
         let stream = futures::stream::once(merged).try_flatten();
         Ok(Box::pin(RecordBatchStreamAdapter::new(

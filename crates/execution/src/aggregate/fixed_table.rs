@@ -23,7 +23,7 @@ use datafusion::logical_expr::EmitTo;
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 
 use super::group_states::{
-    GroupStates, MergeStates, TableArrays, WorkerStates, distribute, update_all,
+    GroupRows, GroupStates, MergeStates, TableArrays, WorkerStates, distribute, update_all,
 };
 use super::merge::run_workers;
 use crate::fixed_keys::{FixedKeys, PackedWord};
@@ -298,6 +298,19 @@ impl<W: PackedWord> FixedTable<W> {
 
     pub fn is_two_level(&self) -> bool {
         self.index.is_two_level()
+    }
+
+    /// The keys, one row per group, and each aggregate's state columns in
+    /// the same order: what a spill writes.
+    pub fn into_states(mut self) -> Result<GroupRows> {
+        let keys = self.keys.unpack(&self.index.words_by_group())?;
+        drop(self.index);
+        let states = self
+            .accumulators
+            .iter_mut()
+            .map(|a| a.groups().state(EmitTo::All))
+            .collect::<Result<_>>()?;
+        Ok(GroupRows { keys, states })
     }
 
     fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {

@@ -70,6 +70,13 @@ impl GroupStates {
     }
 }
 
+/// A table's groups as columns: the keys, then each aggregate's partial
+/// state (one or more columns per aggregate), all one row per group.
+pub struct GroupRows {
+    pub keys: Vec<ArrayRef>,
+    pub states: Vec<Vec<ArrayRef>>,
+}
+
 /// Feeds one batch to every aggregate of a table: row `i` goes to group
 /// `groups[i]`, and the table has `total_groups` groups.
 pub fn update_all(

@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use super::group_states::{
-    GroupStates, MergeStates, NativeParts, TableArrays, WorkerStates, distribute, update_all,
+    GroupRows, GroupStates, MergeStates, NativeParts, TableArrays, WorkerStates, distribute,
+    update_all,
 };
 use super::merge::{run_workers, take_rows};
 use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch};
@@ -67,6 +68,19 @@ impl HashTable {
         self.group_values.size()
             + GroupStates::total_size(&self.accumulators)
             + self.groups.capacity() * size_of::<usize>()
+    }
+
+    /// The keys, one row per group, and each aggregate's state columns in
+    /// the same order: what a spill writes.
+    pub fn into_states(mut self) -> Result<GroupRows> {
+        let keys = self.group_values.emit(EmitTo::All)?;
+        drop(self.group_values);
+        let states = self
+            .accumulators
+            .iter_mut()
+            .map(|a| a.groups().state(EmitTo::All))
+            .collect::<Result<_>>()?;
+        Ok(GroupRows { keys, states })
     }
 
     fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {

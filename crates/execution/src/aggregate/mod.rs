@@ -14,8 +14,11 @@
 //! Each input partition fills its own table, then the tables merge in
 //! parallel, each worker owning a disjoint share of the keys: interleaved
 //! blocks of slots, buckets, or hash partitions. Aggregate states are shared
-//! by all three ([`group_states`]). The operator ([`exec`]) is chosen by a
-//! planner rule ([`rule`]); other plans keep DataFusion's hash aggregation.
+//! by all three ([`group_states`]). Tables past their share of the memory
+//! budget move their states to the spill store by key partition, and the
+//! partitions merge one by one ([`spill`]). The operator ([`exec`]) is chosen
+//! by a planner rule ([`rule`]); other plans keep DataFusion's hash
+//! aggregation.
 
 pub mod dense_keys;
 pub mod dense_table;
@@ -25,3 +28,4 @@ pub mod group_states;
 pub mod hash_table;
 pub mod merge;
 pub mod rule;
+pub mod spill;

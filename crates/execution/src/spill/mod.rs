@@ -67,6 +67,12 @@ pub struct SpillConfig {
     /// `max_bytes_ratio_before_external_join`: the share of the query's memory
     /// limit a join or set operation may hold before it spills.
     pub join_ratio_before_external: f64,
+    /// `max_bytes_before_external_group_by`: a GROUP BY's tables spill past
+    /// this many bytes together; 0 leaves it to the ratio below.
+    pub group_by_bytes_before_external: u64,
+    /// `max_bytes_ratio_before_external_group_by`: the share of the query's
+    /// memory limit a GROUP BY's tables may hold before they spill.
+    pub group_by_ratio_before_external: f64,
     pub counters: Arc<SpillCounters>,
 }
 
@@ -80,6 +86,8 @@ impl SpillConfig {
             warm_ratio: 0.5,
             join_bytes_before_external: 0,
             join_ratio_before_external: 0.5,
+            group_by_bytes_before_external: 0,
+            group_by_ratio_before_external: 0.5,
             counters: Arc::new(SpillCounters::default()),
         }
     }
@@ -87,12 +95,29 @@ impl SpillConfig {
     /// Bytes a join or set operation may hold before it spills, given the
     /// query's memory limit and how many instances of it run side by side.
     pub fn join_threshold(&self, memory_limit: usize, instances: usize) -> usize {
-        let by_ratio = (memory_limit as f64 * self.join_ratio_before_external) as usize;
-        let threshold = match self.join_bytes_before_external {
-            0 => by_ratio,
-            bytes => by_ratio.min(bytes as usize),
-        };
-        threshold / instances.max(1)
+        threshold(
+            memory_limit,
+            self.join_ratio_before_external,
+            self.join_bytes_before_external,
+        ) / instances.max(1)
+    }
+
+    /// Bytes all of a GROUP BY's tables may hold together before they spill.
+    pub fn group_by_threshold(&self, memory_limit: usize) -> usize {
+        threshold(
+            memory_limit,
+            self.group_by_ratio_before_external,
+            self.group_by_bytes_before_external,
+        )
+    }
+}
+
+/// The smaller of a share of the memory limit and a byte count (0: none).
+fn threshold(memory_limit: usize, ratio: f64, bytes: u64) -> usize {
+    let by_ratio = (memory_limit as f64 * ratio) as usize;
+    match bytes {
+        0 => by_ratio,
+        bytes => by_ratio.min(bytes as usize),
     }
 }
 
