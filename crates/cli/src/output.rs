@@ -58,13 +58,19 @@ impl Summary {
             readable_size(self.peak_memory as f64)
         ));
         let spill = &self.spill;
-        if spill.bytes_spilled > 0 {
+        if spill.bytes_spilled > 0 || spill.disk_bytes_written > 0 {
+            text.push_str("\nTemporary data: ");
+            if spill.bytes_spilled > 0 {
+                text.push_str(&format!(
+                    "{} spilled, {} compressed ({:.2}x), warm tier peak {}, ",
+                    readable_size(spill.bytes_spilled as f64),
+                    readable_size(spill.bytes_compressed as f64),
+                    spill.bytes_spilled as f64 / spill.bytes_compressed.max(1) as f64,
+                    readable_size(spill.warm_peak as f64),
+                ));
+            }
             text.push_str(&format!(
-                "\nTemporary data: {} spilled, {} compressed ({:.2}x), warm tier peak {}, {} written to disk, {} read back.",
-                readable_size(spill.bytes_spilled as f64),
-                readable_size(spill.bytes_compressed as f64),
-                spill.bytes_spilled as f64 / spill.bytes_compressed.max(1) as f64,
-                readable_size(spill.warm_peak as f64),
+                "{} written to disk, {} read back.",
                 readable_size(spill.disk_bytes_written as f64),
                 readable_size(spill.disk_bytes_read as f64),
             ));

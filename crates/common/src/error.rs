@@ -139,6 +139,11 @@ impl StrataError {
     /// itself come back as they were; DataFusion's own are recognised by kind and,
     /// where the kind is too broad, by the message DataFusion writes.
     pub fn from_datafusion(error: DataFusionError) -> Self {
+        if let DataFusionError::IoError(io) = &error
+            && let Some(strata) = find_in_io(io)
+        {
+            return strata;
+        }
         match error {
             DataFusionError::External(inner) => match inner.downcast::<StrataError>() {
                 Ok(strata) => *strata,
@@ -265,6 +270,7 @@ fn find_strata_error(error: &DataFusionError) -> Option<StrataError> {
         DataFusionError::Shared(inner) => find_strata_error(inner),
         DataFusionError::Diagnostic(_, inner) => find_strata_error(inner),
         DataFusionError::ArrowError(inner, _) => find_in_arrow(inner),
+        DataFusionError::IoError(inner) => find_in_io(inner),
         _ => None,
     }
 }
@@ -284,8 +290,14 @@ fn find_in_boxed(error: &(dyn std::error::Error + Send + Sync + 'static)) -> Opt
 fn find_in_arrow(error: &datafusion::arrow::error::ArrowError) -> Option<StrataError> {
     match error {
         datafusion::arrow::error::ArrowError::ExternalError(inner) => find_in_boxed(inner.as_ref()),
+        datafusion::arrow::error::ArrowError::IoError(_, inner) => find_in_io(inner),
         _ => None,
     }
+}
+
+/// A Strata error that a writer or reader returned through `std::io`.
+fn find_in_io(error: &std::io::Error) -> Option<StrataError> {
+    error.get_ref().and_then(find_in_boxed)
 }
 
 impl fmt::Display for StrataError {

@@ -16,8 +16,11 @@ use datafusion::catalog::TableProvider;
 use datafusion::catalog::{
     CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider,
 };
+use datafusion::common::config::SpillCompression;
 use datafusion::execution::FunctionRegistry;
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::execution::disk_manager::{DiskManager, DiskManagerMode};
+use datafusion::execution::memory_pool::MemoryLimit;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::logical_expr::LogicalPlan;
@@ -34,7 +37,7 @@ use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_execution::spill::{SpillConfig, TemporaryCodec};
+use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_formats::OutputFormat;
 use strata_sql::{
     AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table,
@@ -70,6 +73,11 @@ pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
 ];
 
 pub const DEFAULT_DATABASE: &str = "default";
+
+/// The most of its memory limit a query's sorts reserve, per sort partition,
+/// to merge their spilled runs: 1/32, so a few sorts side by side leave
+/// most of the budget to the sorting itself.
+const SORT_MERGE_RESERVATION_SHARE: usize = 32;
 
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
@@ -212,10 +220,12 @@ impl Engine {
                 )),
             );
         }
-        // Strata's operator choices run first, on the plan as the planner wrote it.
+        // Strata's operator choices run first, on the plan as the planner
+        // wrote it; its final touches last, on the plan as it will run.
         let mut physical_rules = strata_execution::physical_optimizer_rules();
         physical_rules
             .extend(datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules);
+        physical_rules.extend(strata_execution::final_physical_optimizer_rules());
         let base = builder
             .with_physical_optimizer_rules(physical_rules)
             .build();
@@ -309,17 +319,36 @@ impl Engine {
     /// A DataFusion state for one query: its settings, memory pool and counters.
     fn query_state(&self, query: &Arc<QueryContext>) -> Result<SessionState> {
         let settings = &query.settings;
+        let spill = Arc::new(self.spill_config(query)?);
         let mut config = self.base.config().clone();
         config = config
             .with_target_partitions(settings.max_threads())
             .with_batch_size(settings.get_u64("max_block_size").max(1) as usize)
             .with_extension(Arc::clone(query))
             .with_extension(Arc::clone(&self.instance))
-            .with_extension(Arc::new(self.spill_config(query)?));
+            .with_extension(Arc::clone(&spill));
         config.options_mut().catalog.default_schema = query.current_database.clone();
+        config.options_mut().execution.spill_compression = match spill.codec {
+            TemporaryCodec::None => SpillCompression::Uncompressed,
+            TemporaryCodec::Lz4 => SpillCompression::Lz4Frame,
+            TemporaryCodec::Zstd => SpillCompression::Zstd,
+        };
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
+        // A sort reserves memory up front to merge its runs; under a small
+        // limit that reservation must shrink with it, or the sort that was to
+        // spill fails instead.
+        if let MemoryLimit::Finite(limit) = pool.memory_limit() {
+            let execution = &mut config.options_mut().execution;
+            execution.sort_spill_reservation_bytes = execution
+                .sort_spill_reservation_bytes
+                .min(limit / SORT_MERGE_RESERVATION_SHARE);
+        }
+        let disks = DiskManager::builder().with_mode(DiskManagerMode::Custom(Arc::new(
+            RunFileFactory::new(spill),
+        )));
         let runtime = RuntimeEnvBuilder::new()
             .with_memory_pool(pool)
+            .with_disk_manager_builder(disks)
             .build_arc()?;
         let mut builder = SessionStateBuilder::new_from_existing(self.base.clone())
             .with_config(config)

@@ -370,6 +370,66 @@ async fn temporary_files_go_after_an_error_and_after_an_early_stop() {
     assert_no_files(tmp.path());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn order_by_spills_runs_to_temporary_files_and_keeps_its_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    // One sorting partition and one key column: DataFusion's merges of
+    // several partitions, and of rows of several key columns, need memory
+    // they cannot spill, and fail at limits this far below their data.
+    let sorted = "SELECT intHash64(number) AS h FROM numbers(400000) ORDER BY h";
+    let (unlimited, _) = rows(&mut session, sorted).await.unwrap();
+    // Blocks small enough that a sort's batch and its sorted copy leave room
+    // under the limit.
+    for settings in [
+        "max_memory_usage = 4000000, max_block_size = 8192",
+        "max_memory_usage = 4000000, max_block_size = 8192, temporary_data_compression = 'none'",
+        "max_memory_usage = 4000000, max_block_size = 8192, temporary_data_compression = 'zstd'",
+    ] {
+        let (limited, context) = rows(&mut session, &format!("{sorted} SETTINGS {settings}"))
+            .await
+            .unwrap_or_else(|e| panic!("{settings}: {e}"));
+        assert!(
+            limited == unlimited,
+            "ORDER BY with {settings} changed the rows"
+        );
+        let figures = context.spill.figures();
+        assert!(
+            figures.disk_bytes_written > 0,
+            "{settings}: no runs written"
+        );
+        assert_eq!(
+            figures.disk_bytes_read, figures.disk_bytes_written,
+            "{settings}"
+        );
+        assert_no_files(tmp.path());
+    }
+
+    // A limit past the top-k heap's size sorts externally too.
+    let top = "SELECT intHash64(number) AS h FROM numbers(1200000) ORDER BY h LIMIT 1100000, 3";
+    let (unlimited, _) = rows(&mut session, top).await.unwrap();
+    let (limited, context) = rows(
+        &mut session,
+        &format!("{top} SETTINGS max_memory_usage = 12000000"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(limited, unlimited);
+    assert!(context.spill.figures().disk_bytes_written > 0);
+    assert_no_files(tmp.path());
+
+    // Runs count against the query's disk limit like the stores' files.
+    let error = rows(
+        &mut session,
+        "SELECT intHash64(number) AS h FROM numbers(1000000) ORDER BY h SETTINGS max_memory_usage = 4000000, max_block_size = 8192, max_temporary_data_on_disk_size_for_query = 1000000",
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::TOO_MANY_ROWS_OR_BYTES, "{error}");
+    assert_no_files(tmp.path());
+}
+
 #[test]
 fn leftovers_of_a_killed_process_are_removed_at_start() {
     let tmp = tempfile::tempdir().unwrap();

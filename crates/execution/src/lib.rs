@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod fixed_keys;
 pub mod join;
+pub mod sort;
 pub mod spill;
 
 use std::sync::Arc;
@@ -19,4 +20,10 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
         Arc::new(aggregate::rule::ChooseAggregation),
         Arc::new(join::rule::ChooseSemiJoin),
     ]
+}
+
+/// Strata's rules to run after DataFusion's own, on the plan as it will run
+/// (limits pushed into sorts).
+pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
+    vec![Arc::new(sort::rule::SortLargeLimitsExternally)]
 }

@@ -11,14 +11,19 @@
 //!   removed when the store is dropped (the query ends, fails or is cancelled)
 //!   and at start-up for processes that no longer exist.
 //!
+//! DataFusion's own spilling operators (the external sort) write their runs
+//! to files of the same directories and figures ([`RunFileFactory`]).
+//!
 //! Operators decide *what* goes down (whole partitions, so hot ones stay hot);
 //! the store decides *where*. Every byte is counted per query
 //! ([`SpillCounters`]) and for the whole process ([`process_tiers`]).
 
 mod block_codec;
+mod run_files;
 mod store;
 
 pub use block_codec::{decode_batch, encode_batch};
+pub use run_files::RunFileFactory;
 pub use store::{BlockId, SpillStore};
 
 use std::path::{Path, PathBuf};
@@ -185,6 +190,12 @@ pub fn process_tiers() -> &'static ProcessTiers {
 
 /// Prefix of a store's directory of cold files: `strata-spill-<pid>-<n>`.
 const DIRECTORY_PREFIX: &str = "strata-spill-";
+
+/// The `<n>` of the next spill directory of this process.
+fn next_directory_number() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
 
 /// Removes spill directories under `directory` left by processes that no
 /// longer run (a crash or a kill leaves them behind). Returns how many.

@@ -10,14 +10,17 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
 use datafusion::common::{DataFusionError, Result};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool, MemoryReservation};
 use parking_lot::Mutex;
 use strata_common::{ErrorCode, StrataError};
 
-use super::{DIRECTORY_PREFIX, SpillConfig, SpillCounters, TemporaryCodec, process_tiers};
+use super::{
+    DIRECTORY_PREFIX, SpillConfig, SpillCounters, TemporaryCodec, next_directory_number,
+    process_tiers,
+};
 
 /// A block in the store, good for one `take`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,9 +32,6 @@ const LZ4: u8 = 1;
 const ZSTD: u8 = 2;
 /// ZSTD's fastest level: spill is about speed, ZSTD already wins on ratio.
 const ZSTD_LEVEL: i32 = 1;
-
-/// Distinguishes the stores of one process in directory names.
-static NEXT_STORE: AtomicU64 = AtomicU64::new(0);
 
 pub struct SpillStore {
     config: Arc<SpillConfig>,
@@ -102,7 +102,7 @@ impl SpillStore {
                 files,
                 next_file: 0,
                 disk_live: 0,
-                store_number: NEXT_STORE.fetch_add(1, Ordering::Relaxed),
+                store_number: next_directory_number(),
             }),
         }
     }
