@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Set operations larger than memory: Strata, chdb and DuckDB side by side.
+"""Queries larger than memory: Strata, chdb and DuckDB side by side.
 
 The seed's INTERSECT at N rows, in two forms: as written (both sides sorted)
-and with a hash of `number` on both sides, so order cannot help. Each runs
-unlimited, then under 50%, 25% and 10% of Strata's unlimited peak for the
-hashed form (the sorted form needs no tracked memory in Strata; the same
-absolute limits apply to both forms and every engine): Strata and chdb with
+and with a hash of `number` on both sides, so order cannot help; a GROUP BY
+with N distinct keys (`group_by`); an ORDER BY of N rows (`order_by`, the
+last row of the sorted whole, so no engine ships N rows to Python). Each
+runs unlimited, then under 50%, 25% and 10% of Strata's unlimited peak for
+it (for the sorted INTERSECT, which needs no tracked memory in Strata, those
+of the hashed form; every engine gets the same absolute limits): Strata and chdb with
 `max_memory_usage`, DuckDB with `memory_limit` and a temporary directory.
 Each engine runs in its own process; the table shows seconds, the process's
 peak RSS, and the ratio of each engine's time to Strata's. A failure (for
@@ -27,6 +29,7 @@ FORMS = {
     "sorted": ("number", "range"),
     "hashed": ("intHash64(number)", "hash(range)"),
 }
+WORKLOADS = ["group_by", "order_by"]
 
 
 def strata_default():
@@ -35,12 +38,24 @@ def strata_default():
 
 
 def clickhouse_query(form, rows):
+    if form == "group_by":
+        return ("SELECT count(), sum(c) FROM (SELECT intHash64(number) AS k, count() AS c "
+                f"FROM numbers_mt({rows}) GROUP BY k)")
+    if form == "order_by":
+        return (f"SELECT h FROM (SELECT intHash64(number) AS h FROM numbers({rows})) "
+                f"ORDER BY h LIMIT 1 OFFSET {rows - 1}")
     key = FORMS[form][0]
     side = f"SELECT {key} FROM numbers(1, {rows})"
     return f"SELECT count() FROM ({side} INTERSECT {side})"
 
 
 def duckdb_query(form, rows):
+    if form == "group_by":
+        return ("SELECT count(*), sum(c) FROM (SELECT hash(range) AS k, count(*) AS c "
+                f"FROM range({rows}) GROUP BY k)")
+    if form == "order_by":
+        return (f"SELECT h FROM (SELECT hash(range) AS h FROM range({rows})) "
+                f"ORDER BY h LIMIT 1 OFFSET {rows - 1}")
     key = FORMS[form][1]
     side = f"SELECT {key} FROM range(1, {rows + 1})"
     # ClickHouse's INTERSECT keeps every left row whose key is on the right;
@@ -66,6 +81,7 @@ def strata(binary, query, limit, extra=""):
         [binary, "local", "--time", "--print-profile-events", "-q", f"{query} SETTINGS {settings}"])
     peak = re.search(r"Peak memory usage: ([\d.]+) (\w+)", output)
     spill = re.search(r"Temporary data: ([\d.]+ \w+) spilled, ([\d.]+ \w+) compressed \(([\d.]+)x\)", output)
+    disk = re.search(r"([\d.]+ \w+) written to disk", output)
     inner = re.findall(r"^(\d+\.\d+)$", output, re.M)
     return {
         "seconds": float(inner[-1]) if ok and inner else seconds,
@@ -73,6 +89,7 @@ def strata(binary, query, limit, extra=""):
         "ok": ok,
         "peak": peak_bytes(peak) if peak else None,
         "spill": spill.groups() if spill else None,
+        "disk": disk.group(1) if disk else "-",
         "error": None if ok else output.strip().splitlines()[-1][:120],
     }
 
@@ -120,16 +137,22 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000_000)
     parser.add_argument("--strata-binary", default=strata_default())
-    parser.add_argument("--forms", default="sorted,hashed")
+    parser.add_argument("--forms", default="sorted,hashed," + ",".join(WORKLOADS))
     args = parser.parse_args()
     print(f"rows: {args.rows:,}")
     with tempfile.TemporaryDirectory() as tmp:
-        peak = strata(args.strata_binary, clickhouse_query("hashed", args.rows), 0)["peak"]
-        print(f"Strata's unlimited peak for the hashed form: {peak / (1 << 20):.0f} MiB")
+        hashed_peak = None
         for form in args.forms.split(","):
             query = clickhouse_query(form, args.rows)
             unlimited = strata(args.strata_binary, query, 0)
+            if form == "sorted":
+                if hashed_peak is None:
+                    hashed_peak = strata(args.strata_binary, clickhouse_query("hashed", args.rows), 0)["peak"]
+                peak = hashed_peak
+            else:
+                peak = unlimited["peak"]
             print(f"\n## {form}: {query}\n")
+            print(f"Limits from a peak of {peak / (1 << 20):.0f} MiB\n")
             print("| limit | Strata s | Strata RSS MiB | chdb s | chdb RSS MiB | chdb / Strata | DuckDB s | DuckDB RSS MiB | DuckDB / Strata |")
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
             smallest = None
@@ -148,12 +171,12 @@ def main():
                     print(f"  Strata failed: {ours['error']}")
                 smallest = limit
             print("\nStrata at the smallest limit by temporary_data_compression:\n")
-            print("| codec | s | spilled | stored | ratio |")
-            print("|---|---:|---:|---:|---:|")
+            print("| codec | s | spilled | stored | ratio | written to disk |")
+            print("|---|---:|---:|---:|---:|---:|")
             for codec in ["none", "lz4", "zstd"]:
                 r = strata(args.strata_binary, query, smallest, f"temporary_data_compression = '{codec}'")
                 spilled, stored, ratio = r["spill"] or ("-", "-", "-")
-                print(f"| {codec} | {r['seconds']:.2f} | {spilled} | {stored} | {ratio} |", flush=True)
+                print(f"| {codec} | {r['seconds']:.2f} | {spilled} | {stored} | {ratio} | {r['disk']} |", flush=True)
 
 
 if __name__ == "__main__":
