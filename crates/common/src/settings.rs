@@ -84,16 +84,16 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "Bytes a GROUP BY's tables may hold before they move their states to temporary data by key hash partition; 0 leaves it to max_bytes_ratio_before_external_group_by",
     },
     SettingDef {
-        name: "max_bytes_ratio_before_external_group_by",
-        kind: SettingKind::Float,
-        default: "0.5",
-        description: "The share of the query's memory limit (max_memory_usage, else the server's) a GROUP BY's tables may hold before they move their states to temporary data",
-    },
-    SettingDef {
         name: "max_bytes_before_external_join",
         kind: SettingKind::UInt64,
         default: "0",
         description: "Bytes a join or set operation (INTERSECT, EXCEPT, IN) may hold before it moves partitions to temporary data; 0 leaves it to max_bytes_ratio_before_external_join",
+    },
+    SettingDef {
+        name: "max_bytes_ratio_before_external_group_by",
+        kind: SettingKind::Float,
+        default: "0.5",
+        description: "The share of the query's memory limit (max_memory_usage, else the server's) a GROUP BY's tables may hold before they move their states to temporary data",
     },
     SettingDef {
         name: "max_bytes_ratio_before_external_join",

@@ -55,9 +55,11 @@ pub fn partition_count(estimated_rows: Option<usize>, threshold: usize, workers:
         return UNKNOWN_INPUT_PARTITIONS;
     };
     let per_partition = (threshold / workers.max(1)).max(1);
-    (rows.saturating_mul(GROUP_BYTES_ESTIMATE) / per_partition + 1)
+    (rows.saturating_mul(GROUP_BYTES_ESTIMATE) / per_partition)
+        .saturating_add(1)
+        .min(MAX_PARTITIONS)
         .next_power_of_two()
-        .clamp(MIN_PARTITIONS, MAX_PARTITIONS)
+        .max(MIN_PARTITIONS)
 }
 
 /// One GROUP BY's spilled states, by partition.
