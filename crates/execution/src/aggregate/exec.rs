@@ -12,7 +12,7 @@ use datafusion::common::runtime::SpawnedTask;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result, internal_err};
 use datafusion::error::DataFusionError;
-use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryReservation};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
@@ -311,14 +311,8 @@ impl StrataAggregateExec {
     /// The store this execution's tables spill into, and the bytes all of
     /// them may hold before they do.
     fn spill_target(&self, context: &TaskContext, workers: usize) -> (Arc<SpilledGroups>, usize) {
-        let config = context
-            .session_config()
-            .get_extension::<SpillConfig>()
-            .unwrap_or_else(|| Arc::new(SpillConfig::new(std::env::temp_dir())));
-        let limit = match context.memory_pool().memory_limit() {
-            MemoryLimit::Finite(bytes) => bytes,
-            _ => usize::MAX / 4,
-        };
+        let config = SpillConfig::of_task(context);
+        let limit = SpillConfig::memory_limit(context);
         let threshold = config.group_by_threshold(limit);
         let estimated_rows = StatisticsContext::new()
             .compute(self.input.as_ref(), &StatisticsArgs::new())

@@ -305,12 +305,7 @@ impl<W: PackedWord> FixedTable<W> {
     pub fn into_states(mut self) -> Result<GroupRows> {
         let keys = self.keys.unpack(&self.index.words_by_group())?;
         drop(self.index);
-        let states = self
-            .accumulators
-            .iter_mut()
-            .map(|a| a.groups().state(EmitTo::All))
-            .collect::<Result<_>>()?;
-        Ok(GroupRows { keys, states })
+        GroupRows::new(keys, &mut self.accumulators)
     }
 
     fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {

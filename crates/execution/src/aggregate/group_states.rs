@@ -77,6 +77,17 @@ pub struct GroupRows {
     pub states: Vec<Vec<ArrayRef>>,
 }
 
+impl GroupRows {
+    /// The table's `keys` with every group's state taken from `accumulators`.
+    pub fn new(keys: Vec<ArrayRef>, accumulators: &mut [GroupStates]) -> Result<Self> {
+        let states = accumulators
+            .iter_mut()
+            .map(|a| a.groups().state(EmitTo::All))
+            .collect::<Result<_>>()?;
+        Ok(GroupRows { keys, states })
+    }
+}
+
 /// Feeds one batch to every aggregate of a table: row `i` goes to group
 /// `groups[i]`, and the table has `total_groups` groups.
 pub fn update_all(

@@ -75,12 +75,7 @@ impl HashTable {
     pub fn into_states(mut self) -> Result<GroupRows> {
         let keys = self.group_values.emit(EmitTo::All)?;
         drop(self.group_values);
-        let states = self
-            .accumulators
-            .iter_mut()
-            .map(|a| a.groups().state(EmitTo::All))
-            .collect::<Result<_>>()?;
-        Ok(GroupRows { keys, states })
+        GroupRows::new(keys, &mut self.accumulators)
     }
 
     fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {

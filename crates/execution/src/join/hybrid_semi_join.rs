@@ -31,7 +31,7 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::row::SortField;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{DataFusionError, Result, internal_err};
-use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryReservation};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::{
     EquivalenceProperties, Partitioning, PhysicalExpr, PhysicalExprRef,
@@ -307,14 +307,8 @@ impl ExecutionPlan for HybridSemiJoinExec {
                 "HybridSemiJoinExec: {partitions} probe partitions against {build_partitions} build partitions"
             );
         }
-        let spill = context
-            .session_config()
-            .get_extension::<SpillConfig>()
-            .unwrap_or_else(|| Arc::new(SpillConfig::new(std::env::temp_dir())));
-        let limit = match context.memory_pool().memory_limit() {
-            MemoryLimit::Finite(bytes) => bytes,
-            _ => usize::MAX / 4,
-        };
+        let spill = SpillConfig::of_task(&context);
+        let limit = SpillConfig::memory_limit(&context);
         let threshold = spill.join_threshold(limit, partitions);
         let estimated_build = StatisticsContext::new()
             .compute(self.build.as_ref(), &StatisticsArgs::new())

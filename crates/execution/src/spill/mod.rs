@@ -30,6 +30,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use datafusion::execution::TaskContext;
+use datafusion::execution::memory_pool::MemoryLimit;
 use strata_common::{ErrorCode, StrataError};
 
 /// How warm blocks are compressed (`temporary_data_compression`).
@@ -94,6 +96,23 @@ impl SpillConfig {
             group_by_bytes_before_external: 0,
             group_by_ratio_before_external: 0.5,
             counters: Arc::new(SpillCounters::default()),
+        }
+    }
+
+    /// The running query's configuration, or defaults over the system's
+    /// temporary directory where the plan runs outside a Strata session.
+    pub fn of_task(context: &TaskContext) -> Arc<SpillConfig> {
+        context
+            .session_config()
+            .get_extension::<SpillConfig>()
+            .unwrap_or_else(|| Arc::new(SpillConfig::new(std::env::temp_dir())))
+    }
+
+    /// The query's memory limit, which spill thresholds are shares of.
+    pub fn memory_limit(context: &TaskContext) -> usize {
+        match context.memory_pool().memory_limit() {
+            MemoryLimit::Finite(bytes) => bytes,
+            _ => usize::MAX / 4,
         }
     }
 
