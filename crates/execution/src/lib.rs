@@ -11,7 +11,10 @@ pub mod spill;
 
 use std::sync::Arc;
 
+use datafusion::common::Result;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
+use datafusion::physical_plan::ExecutionPlan;
 
 /// Strata's rules, to run before DataFusion's own (they match the plan the
 /// physical planner produced, before distribution is enforced).
@@ -26,4 +29,19 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
 /// (limits pushed into sorts).
 pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     vec![Arc::new(sort::rule::SortLargeLimitsExternally)]
+}
+
+/// Rewrites `plan` bottom-up, putting `replacement(node)` where it gives one:
+/// the shape of every Strata rule.
+pub(crate) fn replace_nodes(
+    plan: Arc<dyn ExecutionPlan>,
+    replacement: impl Fn(&Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>>,
+) -> Result<Arc<dyn ExecutionPlan>> {
+    plan.transform_up(|node| {
+        Ok(match replacement(&node)? {
+            Some(replacement) => Transformed::yes(replacement),
+            None => Transformed::no(node),
+        })
+    })
+    .map(|t| t.data)
 }

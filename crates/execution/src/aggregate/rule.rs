@@ -19,7 +19,6 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::common::config::ConfigOptions;
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::aggregates::{AggregateExec, AggregateMode};
@@ -41,13 +40,7 @@ impl PhysicalOptimizerRule for ChooseAggregation {
         plan: Arc<dyn ExecutionPlan>,
         _config: &ConfigOptions,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        plan.transform_up(|node| {
-            Ok(match replacement(&node)? {
-                Some(replacement) => Transformed::yes(replacement),
-                None => Transformed::no(node),
-            })
-        })
-        .map(|t| t.data)
+        crate::replace_nodes(plan, replacement)
     }
 
     fn name(&self) -> &str {

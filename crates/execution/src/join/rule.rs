@@ -7,7 +7,6 @@
 use std::sync::Arc;
 
 use datafusion::common::config::ConfigOptions;
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{JoinType, NullEquality, Result};
 use datafusion::physical_expr::PhysicalExprRef;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
@@ -26,13 +25,7 @@ impl PhysicalOptimizerRule for ChooseSemiJoin {
         plan: Arc<dyn ExecutionPlan>,
         _config: &ConfigOptions,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        plan.transform_up(|node| {
-            Ok(match replacement(&node)? {
-                Some(replacement) => Transformed::yes(replacement),
-                None => Transformed::no(node),
-            })
-        })
-        .map(|t| t.data)
+        crate::replace_nodes(plan, replacement)
     }
 
     fn name(&self) -> &str {

@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::common::config::ConfigOptions;
-use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::limit::LocalLimitExec;
@@ -30,19 +29,18 @@ impl PhysicalOptimizerRule for SortLargeLimitsExternally {
         plan: Arc<dyn ExecutionPlan>,
         _config: &ConfigOptions,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        plan.transform_up(|node| {
+        crate::replace_nodes(plan, |node| {
             let Some(sort) = node.downcast_ref::<SortExec>() else {
-                return Ok(Transformed::no(node));
+                return Ok(None);
             };
-            match sort.fetch() {
+            Ok(match sort.fetch() {
                 Some(fetch) if fetch > TOP_K_MAX_ROWS => {
                     let full: Arc<dyn ExecutionPlan> = Arc::new(sort.with_fetch(None));
-                    Ok(Transformed::yes(Arc::new(LocalLimitExec::new(full, fetch))))
+                    Some(Arc::new(LocalLimitExec::new(full, fetch)))
                 }
-                _ => Ok(Transformed::no(node)),
-            }
+                _ => None,
+            })
         })
-        .map(|t| t.data)
     }
 
     fn name(&self) -> &str {
