@@ -61,6 +61,7 @@ use crate::table_definition::{
 
 mod alter;
 mod insert_input;
+mod virtual_columns;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
 pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
@@ -788,8 +789,14 @@ impl Session {
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.rewrite(&mut statement, &settings)?;
+        let catalogs = self.expose_virtual_columns(&mut statement).await?;
         let query = self.new_query(settings);
-        let state = self.engine.query_state(&query)?;
+        let mut state = self.engine.query_state(&query)?;
+        if let Some(catalogs) = catalogs {
+            state = SessionStateBuilder::new_from_existing(state)
+                .with_catalog_list(catalogs)
+                .build();
+        }
         let plan = state
             .statement_to_plan(DFStatement::Statement(Box::new(statement)))
             .await?;

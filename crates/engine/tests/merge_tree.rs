@@ -181,6 +181,23 @@ async fn filters_on_the_key_and_partition_read_only_what_they_need() {
             40000,
             40000..=40000,
         ),
+        // The virtual column `_partition_id` picks parts too, and combines
+        // with the primary key.
+        (
+            "SELECT count() FROM t WHERE _partition_id = '20240102'",
+            20000,
+            20000..=20000,
+        ),
+        (
+            "SELECT count() FROM t WHERE _partition_id = '20240103' AND a = 42",
+            1000,
+            1000..=1100,
+        ),
+        (
+            "SELECT count() FROM t WHERE _partition_id = '20240101' AND a = 42",
+            0,
+            0..=0,
+        ),
         // The second key column alone still skips the granules where `a`
         // stays fixed and `b` cannot be 7: about two granules per value of `a`.
         ("SELECT count() FROM t WHERE b = 7", 100, 19000..=20000),

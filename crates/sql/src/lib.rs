@@ -3,7 +3,8 @@
 //! Text becomes statements ([`parser`]); statements are rewritten so DataFusion
 //! plans them with ClickHouse's meaning ([`ast_rewrite`], naming from
 //! [`naming`]); the resulting logical plan gets ClickHouse's literal and
-//! arithmetic typing ([`plan_rewrite`]). Executing statements is the engine's job.
+//! arithmetic typing ([`plan_rewrite`]). [`virtual_columns`] keeps `*` to a
+//! table's own columns when a statement names its virtual ones. Executing statements is the engine's job.
 
 pub mod ast_rewrite;
 pub mod create_table;
@@ -12,6 +13,7 @@ pub mod insert_format;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
+pub mod virtual_columns;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
 pub use create_table::{CreateTableText, EngineClause, is_create_table, split_create_table};

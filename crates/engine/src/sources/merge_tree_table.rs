@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{DFSchema, Result};
 use datafusion::datasource::sink::{DataSink, DataSinkExec};
@@ -23,7 +23,8 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, select_granules, select_merge,
+    DataPart, MergeTreeScanExec, MergeTreeTable, VirtualColumn, select_granules, select_merge,
+    virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -115,6 +116,41 @@ impl MergeTreeProvider {
         }
         Ok(())
     }
+    /// A scan of `schema`: the table's columns followed by `virtuals`.
+    fn scan_with(
+        &self,
+        state: &dyn Session,
+        schema: &SchemaRef,
+        virtuals: &[VirtualColumn],
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let filter = match conjunction(filters.iter().cloned()) {
+            Some(expr) => {
+                let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+                Some(state.create_physical_expr(expr, &df_schema)?)
+            }
+            None => None,
+        };
+        let parts = self.data.snapshot();
+        let total_granules = parts.iter().map(|p| p.granules()).sum();
+        let ranges = select_granules(schema, self.data.keys(), virtuals, &parts, filter.as_ref())
+            .map_err(StrataError::into_datafusion)?;
+        let projected = match projection {
+            Some(columns) => Arc::new(schema.project(columns)?),
+            None => Arc::clone(schema),
+        };
+        let streams = state.config().target_partitions();
+        Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
+            self.identity.read().qualified_name(),
+            projected,
+            Arc::clone(self.data.fills()),
+            virtuals,
+            ranges,
+            total_granules,
+            streams,
+        ))))
+    }
 }
 
 #[async_trait]
@@ -146,31 +182,7 @@ impl TableProvider for MergeTreeProvider {
         filters: &[Expr],
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let schema = Arc::clone(self.data.schema());
-        let filter = match conjunction(filters.iter().cloned()) {
-            Some(expr) => {
-                let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
-                Some(state.create_physical_expr(expr, &df_schema)?)
-            }
-            None => None,
-        };
-        let parts = self.data.snapshot();
-        let total_granules = parts.iter().map(|p| p.granules()).sum();
-        let ranges = select_granules(&schema, self.data.keys(), &parts, filter.as_ref())
-            .map_err(StrataError::into_datafusion)?;
-        let projected = match projection {
-            Some(columns) => Arc::new(schema.project(columns)?),
-            None => schema,
-        };
-        let streams = state.config().target_partitions();
-        Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
-            self.identity.read().qualified_name(),
-            projected,
-            Arc::clone(self.data.fills()),
-            ranges,
-            total_granules,
-            streams,
-        ))))
+        self.scan_with(state, self.data.schema(), &[], projection, filters)
     }
 
     async fn insert_into(
@@ -192,6 +204,70 @@ impl TableProvider for MergeTreeProvider {
             name: self.identity.read().qualified_name(),
         };
         Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
+    }
+}
+
+/// A MergeTree table with its virtual columns after its own, for a query
+/// that names them; read-only, so an INSERT never sees the extra columns.
+#[derive(Debug)]
+pub struct WithVirtualColumns {
+    table: Arc<MergeTreeProvider>,
+    schema: SchemaRef,
+    virtuals: Vec<VirtualColumn>,
+}
+
+impl WithVirtualColumns {
+    pub fn new(table: Arc<MergeTreeProvider>) -> Self {
+        let own = table.data.schema();
+        let virtuals = virtual_columns(own);
+        let fields = own
+            .fields()
+            .iter()
+            .cloned()
+            .chain(virtuals.iter().map(|column| Arc::new(column.field())));
+        let schema = Arc::new(Schema::new_with_metadata(
+            fields.collect::<Vec<_>>(),
+            own.metadata().clone(),
+        ));
+        WithVirtualColumns {
+            table,
+            schema,
+            virtuals,
+        }
+    }
+
+    /// The virtual columns' names, which `SELECT *` leaves out.
+    pub fn virtual_names(&self) -> Vec<String> {
+        self.virtuals.iter().map(|c| c.name().to_string()).collect()
+    }
+}
+
+#[async_trait]
+impl TableProvider for WithVirtualColumns {
+    fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+
+    fn table_type(&self) -> TableType {
+        TableType::Base
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        _limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        self.table
+            .scan_with(state, &self.schema, &self.virtuals, projection, filters)
     }
 }
 

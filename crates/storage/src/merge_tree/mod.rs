@@ -7,6 +7,7 @@ pub mod keys;
 pub mod pruning;
 pub mod scan;
 pub mod table;
+pub mod virtual_columns;
 
 pub use data_part::DataPart;
 pub use keys::TableKeys;
@@ -15,3 +16,4 @@ pub use scan::MergeTreeScanExec;
 pub use table::{
     MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable, Snapshot, select_merge,
 };
+pub use virtual_columns::{VirtualColumn, virtual_columns};

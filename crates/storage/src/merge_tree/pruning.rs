@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanArray, UInt64Array, make_comparator, new_null_array,
+    Array, ArrayRef, BooleanArray, StringArray, UInt64Array, make_comparator, new_null_array,
 };
 use datafusion::arrow::compute::{SortOptions, concat, take};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
@@ -24,6 +24,7 @@ use strata_common::error::Result;
 
 use super::data_part::DataPart;
 use super::keys::TableKeys;
+use super::virtual_columns::VirtualColumn;
 
 /// A run of granules of one part that a query reads.
 #[derive(Debug, Clone)]
@@ -39,9 +40,12 @@ impl GranuleRange {
 }
 
 /// The granule ranges of `parts` that rows matching `filter` can be in.
+/// `schema` is the table's, followed by the `virtuals` the filter may name;
+/// a part's virtual columns are its constant bounds.
 pub fn select_granules(
     schema: &SchemaRef,
     keys: &TableKeys,
+    virtuals: &[VirtualColumn],
     parts: &[Arc<DataPart>],
     filter: Option<&Arc<dyn PhysicalExpr>>,
 ) -> Result<Vec<GranuleRange>> {
@@ -59,12 +63,16 @@ pub fn select_granules(
     else {
         return Ok(parts.iter().map(whole).collect());
     };
-    let part_keep = if keys.partition_columns.is_empty() {
+    let part_keep = if keys.partition_columns.is_empty() && virtuals.is_empty() {
         vec![true; parts.len()]
     } else {
         predicate.prune(&Bounds {
             containers: parts.len(),
-            bound: |column: &Column, upper| part_bounds(schema, keys, parts, column, upper),
+            bound: |column: &Column, upper| match virtuals.iter().find(|v| v.name() == column.name)
+            {
+                Some(&virtual_column) => virtual_bounds(virtual_column, parts),
+                None => part_bounds(schema, keys, parts, column, upper),
+            },
         })?
     };
     let primary_columns = keys.primary_columns();
@@ -153,6 +161,12 @@ fn part_bounds(
         .collect();
     let refs: Vec<&dyn Array> = bounds.iter().map(Arc::as_ref).collect();
     concat(&refs).ok()
+}
+
+/// Parts as containers, bounded by the value a virtual column has in each.
+fn virtual_bounds(column: VirtualColumn, parts: &[Arc<DataPart>]) -> Option<ArrayRef> {
+    let values = parts.iter().map(|part| column.value(part));
+    Some(Arc::new(StringArray::from_iter_values(values)))
 }
 
 /// One part's granules as containers, bounded through the primary index:

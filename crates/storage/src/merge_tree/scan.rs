@@ -22,6 +22,7 @@ use futures::StreamExt;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::pruning::GranuleRange;
+use super::virtual_columns::VirtualColumn;
 
 /// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
 pub const ROWS_PER_BATCH: usize = 65_536;
@@ -34,6 +35,8 @@ pub struct MergeTreeScanExec {
     schema: SchemaRef,
     /// Values of columns added after some parts were written.
     fills: Arc<HashMap<String, ScalarValue>>,
+    /// For each column of `schema`, the virtual column it is, if any.
+    virtuals: Arc<Vec<Option<VirtualColumn>>>,
     /// Granule ranges for each output partition.
     streams: Vec<Vec<GranuleRange>>,
     /// Granules that pruning kept, and those it could have read.
@@ -44,14 +47,27 @@ pub struct MergeTreeScanExec {
 
 impl MergeTreeScanExec {
     /// A scan of `ranges` split over at most `streams` parallel streams.
+    /// Columns of `schema` named as one of `virtuals` are made from the
+    /// parts, not read.
     pub fn new(
         table: String,
         schema: SchemaRef,
         fills: Arc<HashMap<String, ScalarValue>>,
+        virtuals: &[VirtualColumn],
         ranges: Vec<GranuleRange>,
         total_granules: usize,
         streams: usize,
     ) -> Self {
+        let virtuals = schema
+            .fields()
+            .iter()
+            .map(|field| {
+                virtuals
+                    .iter()
+                    .copied()
+                    .find(|column| column.name() == field.name())
+            })
+            .collect();
         let selected_granules = ranges.iter().map(|r| r.granules.len()).sum();
         let split = split_ranges(ranges, streams.max(1));
         let properties = Arc::new(PlanProperties::new(
@@ -64,6 +80,7 @@ impl MergeTreeScanExec {
             table,
             schema,
             fills,
+            virtuals: Arc::new(virtuals),
             streams: split,
             selected_granules,
             total_granules,
@@ -158,8 +175,10 @@ impl ExecutionPlan for MergeTreeScanExec {
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
         let stream_schema = Arc::clone(&schema);
         let fills = Arc::clone(&self.fills);
+        let virtuals = Arc::clone(&self.virtuals);
         let batches = futures::stream::iter(chunks).map(move |range| {
-            read_range(&stream_schema, &fills, &range).map_err(StrataError::into_datafusion)
+            read_range(&stream_schema, &fills, &virtuals, &range)
+                .map_err(StrataError::into_datafusion)
         });
         Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
     }
@@ -188,16 +207,19 @@ fn chunk(range: GranuleRange) -> Vec<GranuleRange> {
 fn read_range(
     schema: &SchemaRef,
     fills: &HashMap<String, ScalarValue>,
+    virtuals: &[Option<VirtualColumn>],
     range: &GranuleRange,
 ) -> Result<RecordBatch> {
     let rows = range.rows() as usize;
     let columns = schema
         .fields()
         .iter()
-        .map(|field| {
-            range
+        .zip(virtuals)
+        .map(|(field, virtual_column)| match virtual_column {
+            Some(column) => Ok(column.array(&range.part, rows)),
+            None => range
                 .part
-                .read_column(field, range.granules.clone(), fills.get(field.name()))
+                .read_column(field, range.granules.clone(), fills.get(field.name())),
         })
         .collect::<Result<Vec<_>>>()?;
     RecordBatch::try_new_with_options(
