@@ -8,6 +8,7 @@
 
 pub mod aggregate;
 pub mod arithmetic;
+pub mod calendar;
 pub mod conversion;
 pub mod hashing;
 pub mod int_cast;
@@ -26,6 +27,7 @@ use aggregate::count::Count;
 use aggregate::group_array::GroupArray;
 use aggregate::uniq::{Uniq, UniqKind};
 use arithmetic::{Arithmetic, ArithmeticOp, Negate};
+use calendar::{Calendar, CalendarFunction};
 use conversion::ConvertTo;
 use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
@@ -48,6 +50,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    for function in CalendarFunction::ALL {
+        functions.push(ScalarUDF::new_from_impl(Calendar::new(function)));
+    }
     for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }
