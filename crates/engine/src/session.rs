@@ -809,12 +809,14 @@ impl Session {
         let engine = &self.engine;
         let server_setting = |name: &str| engine.instance.server_setting(name);
         let resolve_function = |name: &str| engine.resolve_function(name);
+        let is_aggregate = |name: &str| engine.base.aggregate_functions().contains_key(name);
         let context = AstContext {
             settings,
             current_database: &self.current_database,
             version: VERSION,
             server_setting: &server_setting,
             resolve_function: &resolve_function,
+            is_aggregate: &is_aggregate,
         };
         rewrite_statement(statement, &context)
     }

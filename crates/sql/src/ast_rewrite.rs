@@ -10,6 +10,7 @@
 //! - Per-query constants (`getSetting`, `currentDatabase`, `version`,
 //!   `getServerSetting`) become literals.
 //! - Function names resolve exactly first, then case-insensitively, as ClickHouse does.
+//! - The -If combinator: `sumIf(x, c)` is `sum(x) FILTER (WHERE c)`.
 
 use std::ops::ControlFlow;
 
@@ -33,6 +34,8 @@ pub struct AstContext<'a> {
     pub server_setting: &'a dyn Fn(&str) -> Option<String>,
     /// The registered spelling of a function name, if one matches.
     pub resolve_function: &'a dyn Fn(&str) -> Option<String>,
+    /// Whether a function of this exact name is an aggregate.
+    pub is_aggregate: &'a dyn Fn(&str) -> bool,
 }
 
 pub fn rewrite_statement(statement: &mut Statement, ctx: &AstContext) -> Result<()> {
@@ -228,6 +231,9 @@ impl Rewriter<'_, '_> {
             "currentDatabase" if args.is_empty() => string_literal(self.ctx.current_database),
             "version" if args.is_empty() => string_literal(self.ctx.version),
             _ => {
+                if let Some(filtered) = self.if_combinator(f, &written, &args)? {
+                    return Ok(Some(filtered));
+                }
                 // DataFusion lower-cases unquoted function names; quoting keeps
                 // ClickHouse's camelCase names (`toTypeName`) as registered.
                 let registered =
@@ -246,6 +252,40 @@ impl Rewriter<'_, '_> {
             }
         };
         Ok(Some(constant))
+    }
+}
+
+impl Rewriter<'_, '_> {
+    /// `fIf(args..., condition)`, ClickHouse's -If combinator, as the
+    /// aggregate `f(args...) FILTER (WHERE condition)`, when `fIf` is not a
+    /// function of its own.
+    fn if_combinator(&self, f: &Function, written: &str, args: &[&Expr]) -> Result<Option<Expr>> {
+        let Some(base) = written.strip_suffix("If") else {
+            return Ok(None);
+        };
+        let spelling = |name: &str| (self.ctx.resolve_function)(name).unwrap_or(name.to_string());
+        let registered = spelling(base);
+        if f.filter.is_some()
+            || (self.ctx.is_aggregate)(&spelling(written))
+            || !(self.ctx.is_aggregate)(&registered)
+        {
+            return Ok(None);
+        }
+        let Some((condition, arguments)) = args.split_last() else {
+            return Err(arity(written, 0, "at least 1"));
+        };
+        let mut filtered = f.clone();
+        filtered.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+            '"', registered,
+        ))]);
+        if let FunctionArguments::List(list) = &mut filtered.args {
+            list.args = arguments
+                .iter()
+                .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr((*e).clone())))
+                .collect();
+        }
+        filtered.filter = Some(Box::new((*condition).clone()));
+        Ok(Some(Expr::Function(filtered)))
     }
 }
 

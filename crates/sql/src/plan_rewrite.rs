@@ -356,12 +356,8 @@ fn default_empty_aggregates(
                         .args
                         .iter()
                         .all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
-                    match empty_default(f.func.name(), field.data_type()) {
-                        Some(default) if inputs_non_null && f.params.filter.is_none() => {
-                            Some(default)
-                        }
-                        _ => None,
-                    }
+                    // A FILTER (ClickHouse's -If) that keeps no rows is empty input too.
+                    empty_default(f.func.name(), field.data_type()).filter(|_| inputs_non_null)
                 }
                 _ => None,
             }

@@ -1,0 +1,6 @@
+-- The -If combinator: an aggregate over the rows where its last argument holds.
+SELECT countIf(number > 1), sumIf(number, number % 2 = 0), uniqExactIf(number % 7, number < 50), avgIf(number, number > 90), minIf(number, number > 3), maxIf(number, number < 10) FROM numbers(100) FORMAT TSVWithNames;
+SELECT number % 3 AS k, countIf(number > 50), uniqIf(number, number % 2 = 1), argMaxIf(number, number, number < 60) FROM numbers(100) GROUP BY k ORDER BY k;
+SELECT intDiv(number, 1000) AS k, countIf(number % 10 = 0) FROM numbers_mt(100000) GROUP BY k ORDER BY k LIMIT 3;
+SELECT countIf(number > 1000), sumIf(number, number > 1000), minIf(number, number > 1000), avgIf(number, number > 1000) FROM numbers(10);
+SELECT countIf() FROM numbers(3); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
