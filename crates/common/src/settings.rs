@@ -90,6 +90,12 @@ pub static SETTINGS: &[SettingDef] = &[
         description: "Bytes a join or set operation (INTERSECT, EXCEPT, IN) may hold before it moves partitions to temporary data; 0 leaves it to max_bytes_ratio_before_external_join",
     },
     SettingDef {
+        name: "max_bytes_before_external_sort",
+        kind: SettingKind::UInt64,
+        default: "0",
+        description: "Bytes an ORDER BY's unsorted rows may hold, over all its threads, before they are sorted and written to temporary data as runs; 0 leaves it to max_bytes_ratio_before_external_sort",
+    },
+    SettingDef {
         name: "max_bytes_ratio_before_external_group_by",
         kind: SettingKind::Float,
         default: "0.5",
@@ -100,6 +106,12 @@ pub static SETTINGS: &[SettingDef] = &[
         kind: SettingKind::Float,
         default: "0.5",
         description: "The share of the query's memory limit (max_memory_usage, else the server's) a join or set operation may hold before it moves partitions to temporary data",
+    },
+    SettingDef {
+        name: "max_bytes_ratio_before_external_sort",
+        kind: SettingKind::Float,
+        default: "0.5",
+        description: "The share of the query's memory limit (max_memory_usage, else the server's) an ORDER BY's unsorted rows may hold before they are written to temporary data as sorted runs",
     },
     SettingDef {
         name: "max_execution_time",

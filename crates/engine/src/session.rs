@@ -37,6 +37,7 @@ use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_formats::OutputFormat;
 use strata_sql::{
@@ -334,7 +335,14 @@ impl Engine {
             TemporaryCodec::Lz4 => SpillCompression::Lz4Frame,
             TemporaryCodec::Zstd => SpillCompression::Zstd,
         };
-        let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> = query.memory.clone();
+        let query_pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
+            query.memory.clone();
+        let sort_threshold = spill.sort_threshold(match query_pool.memory_limit() {
+            MemoryLimit::Finite(limit) => limit,
+            _ => usize::MAX,
+        });
+        let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
+            Arc::new(SortBudget::new(query_pool, sort_threshold));
         // A sort reserves memory up front to merge its runs; under a small
         // limit that reservation must shrink with it, or the sort that was to
         // spill fails instead.
@@ -385,6 +393,8 @@ impl Engine {
         config.group_by_bytes_before_external =
             settings.get_u64("max_bytes_before_external_group_by");
         config.group_by_ratio_before_external = ratio("max_bytes_ratio_before_external_group_by")?;
+        config.sort_bytes_before_external = settings.get_u64("max_bytes_before_external_sort");
+        config.sort_ratio_before_external = ratio("max_bytes_ratio_before_external_sort")?;
         config.counters = Arc::clone(&query.spill);
         Ok(config)
     }

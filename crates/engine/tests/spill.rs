@@ -406,6 +406,32 @@ async fn order_by_spills_runs_to_temporary_files_and_keeps_its_order() {
         assert_no_files(tmp.path());
     }
 
+    // max_bytes_before_external_sort spills without any memory limit; at
+    // its default (half the memory limit) this sort stays in memory.
+    let (_, in_memory) = rows(&mut session, sorted).await.unwrap();
+    assert_eq!(in_memory.spill.figures().disk_bytes_written, 0);
+    let (limited, context) = rows(
+        &mut session,
+        &format!(
+            "{sorted} SETTINGS max_bytes_before_external_sort = 500000, max_block_size = 8192"
+        ),
+    )
+    .await
+    .unwrap();
+    assert!(
+        limited == unlimited,
+        "max_bytes_before_external_sort changed the rows"
+    );
+    assert!(context.spill.figures().disk_bytes_written > 0);
+    assert_no_files(tmp.path());
+    let error = rows(
+        &mut session,
+        &format!("{sorted} SETTINGS max_bytes_ratio_before_external_sort = 1.5"),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::BAD_ARGUMENTS, "{error}");
+
     // A limit past the top-k heap's size sorts externally too.
     let top = "SELECT intHash64(number) AS h FROM numbers(1200000) ORDER BY h LIMIT 1100000, 3";
     let (unlimited, _) = rows(&mut session, top).await.unwrap();

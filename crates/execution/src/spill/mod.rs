@@ -80,6 +80,13 @@ pub struct SpillConfig {
     /// `max_bytes_ratio_before_external_group_by`: the share of the query's
     /// memory limit a GROUP BY's tables may hold before they spill.
     pub group_by_ratio_before_external: f64,
+    /// `max_bytes_before_external_sort`: an ORDER BY's buffered rows are
+    /// sorted and spilled as runs past this many bytes together; 0 leaves it
+    /// to the ratio below.
+    pub sort_bytes_before_external: u64,
+    /// `max_bytes_ratio_before_external_sort`: the share of the query's
+    /// memory limit an ORDER BY's buffered rows may hold before they spill.
+    pub sort_ratio_before_external: f64,
     pub counters: Arc<SpillCounters>,
 }
 
@@ -95,6 +102,8 @@ impl SpillConfig {
             join_ratio_before_external: 0.5,
             group_by_bytes_before_external: 0,
             group_by_ratio_before_external: 0.5,
+            sort_bytes_before_external: 0,
+            sort_ratio_before_external: 0.5,
             counters: Arc::new(SpillCounters::default()),
         }
     }
@@ -134,14 +143,30 @@ impl SpillConfig {
             self.group_by_bytes_before_external,
         )
     }
+
+    /// Bytes an ORDER BY's buffered rows may hold, over all its threads,
+    /// before they spill as sorted runs.
+    pub fn sort_threshold(&self, memory_limit: usize) -> usize {
+        threshold(
+            memory_limit,
+            self.sort_ratio_before_external,
+            self.sort_bytes_before_external,
+        )
+    }
 }
 
-/// The smaller of a share of the memory limit and a byte count (0: none).
+/// The smaller of a share of the memory limit and a byte count; a ratio or
+/// count of 0 sets no bound, as in ClickHouse, and with neither the
+/// threshold is `usize::MAX`.
 fn threshold(memory_limit: usize, ratio: f64, bytes: u64) -> usize {
-    let by_ratio = (memory_limit as f64 * ratio) as usize;
+    let by_ratio = if ratio > 0.0 {
+        (memory_limit as f64 * ratio) as usize
+    } else {
+        usize::MAX
+    };
     match bytes {
         0 => by_ratio,
-        bytes => by_ratio.min(bytes as usize),
+        bytes => by_ratio.min(usize::try_from(bytes).unwrap_or(usize::MAX)),
     }
 }
 
