@@ -4,3 +4,6 @@ SELECT number % 3 AS k, countIf(number > 50), uniqIf(number, number % 2 = 1), ar
 SELECT intDiv(number, 1000) AS k, countIf(number % 10 = 0) FROM numbers_mt(100000) GROUP BY k ORDER BY k LIMIT 3;
 SELECT countIf(number > 1000), sumIf(number, number > 1000), minIf(number, number > 1000), avgIf(number, number > 1000) FROM numbers(10);
 SELECT countIf() FROM numbers(3); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+-- Comparisons are UInt8, so sum and avg of one count and average it.
+SELECT sum(number = 1), avg(number < 3), sum(number % 3 = 0) AS s, toTypeName(sum(number > 1)), sum(number IN (1, 2, 3)), sum(NOT (number > 2)) FROM numbers(10) FORMAT TSVWithNames;
+SELECT number % 2 AS k, sum(number > 4), sumIf(number = 3, number > 1), avgIf(number > 5, number > 1) FROM numbers(10) GROUP BY k ORDER BY k;

@@ -11,13 +11,14 @@
 //!   `getServerSetting`) become literals.
 //! - Function names resolve exactly first, then case-insensitively, as ClickHouse does.
 //! - The -If combinator: `sumIf(x, c)` is `sum(x) FILTER (WHERE c)`.
+//! - `sum` and `avg` of a comparison add it up as UInt8 (`sum(x = 1)` counts).
 
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CaseWhen, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
-    FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
+    BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArgumentList, FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, SelectItem,
+    SetExpr, SetOperator, SetQuantifier, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -230,6 +231,11 @@ impl Rewriter<'_, '_> {
             }
             "currentDatabase" if args.is_empty() => string_literal(self.ctx.current_database),
             "version" if args.is_empty() => string_literal(self.ctx.version),
+            "sum" | "avg" | "SUM" | "AVG" if args.iter().any(|a| is_boolean(a)) => {
+                let mut counted = f.clone();
+                count_comparisons(&mut counted);
+                return Ok(Some(Expr::Function(counted)));
+            }
             _ => {
                 if let Some(filtered) = self.if_combinator(f, &written, &args)? {
                     return Ok(Some(filtered));
@@ -276,7 +282,7 @@ impl Rewriter<'_, '_> {
         };
         let mut filtered = f.clone();
         filtered.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-            '"', registered,
+            '"', registered.clone(),
         ))]);
         if let FunctionArguments::List(list) = &mut filtered.args {
             list.args = arguments
@@ -285,7 +291,60 @@ impl Rewriter<'_, '_> {
                 .collect();
         }
         filtered.filter = Some(Box::new((*condition).clone()));
+        if ["sum", "avg"].contains(&registered.as_str()) {
+            count_comparisons(&mut filtered);
+        }
         Ok(Some(Expr::Function(filtered)))
+    }
+}
+
+/// Casts the comparisons among a `sum` or `avg`'s arguments to UInt8:
+/// ClickHouse's comparisons are numbers, so `sum(x = 1)` counts.
+fn count_comparisons(f: &mut Function) {
+    let FunctionArguments::List(list) = &mut f.args else {
+        return;
+    };
+    for arg in &mut list.args {
+        if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg
+            && is_boolean(e)
+        {
+            *e = Expr::Cast {
+                kind: CastKind::Cast,
+                expr: Box::new(e.clone()),
+                data_type: DataType::TinyIntUnsigned(None),
+                array: false,
+                format: None,
+            };
+        }
+    }
+}
+
+/// Whether `expr` is a comparison or logical expression, which DataFusion
+/// types Boolean and ClickHouse UInt8.
+fn is_boolean(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryOp { op, .. } => matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+                | BinaryOperator::And
+                | BinaryOperator::Or
+        ),
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            ..
+        }
+        | Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::InList { .. }
+        | Expr::Between { .. }
+        | Expr::Like { .. } => true,
+        Expr::Nested(inner) => is_boolean(inner),
+        _ => false,
     }
 }
 
