@@ -38,6 +38,7 @@ use strata_common::settings::Settings;
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_execution::sort::budget::SortBudget;
+use strata_execution::spill::planned::PlannedThresholds;
 use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_formats::OutputFormat;
 use strata_sql::{
@@ -337,10 +338,15 @@ impl Engine {
         };
         let query_pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
             query.memory.clone();
-        let sort_threshold = spill.sort_threshold(match query_pool.memory_limit() {
+        let memory_limit = match query_pool.memory_limit() {
             MemoryLimit::Finite(limit) => limit,
             _ => usize::MAX,
-        });
+        };
+        let sort_threshold = spill.sort_threshold(memory_limit);
+        let mut thresholds = PlannedThresholds::default();
+        thresholds.sort_bytes = sort_threshold;
+        thresholds.group_by_bytes = spill.group_by_threshold(memory_limit);
+        config.options_mut().extensions.insert(thresholds);
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
             Arc::new(SortBudget::new(query_pool, sort_threshold));
         // A sort reserves memory up front to merge its runs; under a small

@@ -267,6 +267,33 @@ async fn group_by_under_a_small_limit_equals_unlimited_and_datafusion() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn string_keys_with_plain_aggregates_spill_when_they_will_not_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    // DataFusion's aggregation serves these while they fit; past the
+    // threshold its final stage cannot spill, so Strata's hash method runs.
+    let query = |settings: &str| {
+        format!(
+            "SELECT count(), sum(sipHash64(concat(k, '|', toString(c), '|', toString(s)))) FROM (SELECT toString(intHash64(number) % 150000) AS k, count() AS c, sum(number) AS s FROM numbers_mt(300000) GROUP BY k) SETTINGS {settings}"
+        )
+    };
+    let (reference, unlimited) = rows(&mut session, &query("max_threads = 2")).await.unwrap();
+    assert_eq!(unlimited.spill.figures().bytes_spilled, 0);
+    for settings in [
+        "max_threads = 2, max_memory_usage = 4000000",
+        "max_threads = 3, max_bytes_before_external_group_by = 500000",
+    ] {
+        let (limited, context) = rows(&mut session, &query(settings))
+            .await
+            .unwrap_or_else(|e| panic!("{settings}: {e}"));
+        assert_eq!(limited, reference, "{settings}");
+        assert!(context.spill.figures().bytes_spilled > 0, "{settings}");
+        assert_no_files(tmp.path());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_subqueries_spill_and_keep_null_semantics_and_not_in_keeps_its_answer() {
     let tmp = tempfile::tempdir().unwrap();
     let engine = engine_with_tmp(tmp.path());
@@ -375,9 +402,6 @@ async fn order_by_spills_runs_to_temporary_files_and_keeps_its_order() {
     let tmp = tempfile::tempdir().unwrap();
     let engine = engine_with_tmp(tmp.path());
     let mut session = engine.new_session();
-    // One sorting partition and one key column: DataFusion's merges of
-    // several partitions, and of rows of several key columns, need memory
-    // they cannot spill, and fail at limits this far below their data.
     let sorted = "SELECT intHash64(number) AS h FROM numbers(400000) ORDER BY h";
     let (unlimited, _) = rows(&mut session, sorted).await.unwrap();
     // Blocks small enough that a sort's batch and its sorted copy leave room
@@ -405,6 +429,40 @@ async fn order_by_spills_runs_to_temporary_files_and_keeps_its_order() {
         );
         assert_no_files(tmp.path());
     }
+
+    // A sort of several partitions that will not fit sorts in one stream,
+    // whose merges cannot starve each other; one that fits stays parallel.
+    let parallel = "SELECT intHash64(number) AS h FROM numbers_mt(1000000) ORDER BY h";
+    let tight = "max_threads = 3, max_memory_usage = 4000000, max_block_size = 8192";
+    let merges = |plan: &[String]| plan.iter().any(|l| l.contains("SortPreservingMergeExec"));
+    let (plan, _) = rows(
+        &mut session,
+        &format!("EXPLAIN PIPELINE {parallel} SETTINGS {tight}"),
+    )
+    .await
+    .unwrap();
+    assert!(!merges(&plan), "{plan:?}");
+    let (plan, _) = rows(
+        &mut session,
+        &format!("EXPLAIN PIPELINE {parallel} SETTINGS max_threads = 3"),
+    )
+    .await
+    .unwrap();
+    assert!(merges(&plan), "{plan:?}");
+    let (expected, _) = rows(
+        &mut session,
+        &format!("{parallel} SETTINGS max_threads = 3"),
+    )
+    .await
+    .unwrap();
+    for _ in 0..3 {
+        let (limited, context) = rows(&mut session, &format!("{parallel} SETTINGS {tight}"))
+            .await
+            .unwrap();
+        assert!(limited == expected, "a sort in one stream changed the rows");
+        assert!(context.spill.figures().disk_bytes_written > 0);
+    }
+    assert_no_files(tmp.path());
 
     // max_bytes_before_external_sort spills without any memory limit; at
     // its default (half the memory limit) this sort stays in memory.

@@ -28,7 +28,10 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
 /// Strata's rules to run after DataFusion's own, on the plan as it will run
 /// (limits pushed into sorts).
 pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
-    vec![Arc::new(sort::rule::SortLargeLimitsExternally)]
+    vec![
+        Arc::new(sort::rule::SortSpillingInOneStream),
+        Arc::new(sort::rule::SortLargeLimitsExternally),
+    ]
 }
 
 /// Rewrites `plan` bottom-up, putting `replacement(node)` where it gives one:

@@ -282,7 +282,8 @@ impl Rewriter<'_, '_> {
         };
         let mut filtered = f.clone();
         filtered.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-            '"', registered.clone(),
+            '"',
+            registered.clone(),
         ))]);
         if let FunctionArguments::List(list) = &mut filtered.args {
             list.args = arguments

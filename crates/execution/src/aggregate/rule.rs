@@ -8,12 +8,14 @@
 //!   method when the keys fit in 128 bits;
 //! - and with the hash method when they do not but some aggregate has
 //!   in-place states (the `uniq` family), whose merge DataFusion would
-//!   serialize.
+//!   serialize, or when the input's estimated size is past the GROUP BY's
+//!   spill threshold: DataFusion's final stage cannot spill, Strata's can.
 //!
 //! Everything else keeps DataFusion's hash aggregation, which `EXPLAIN`
 //! shows as `AggregateExec`: for string keys with count, sum, min and max its
-//! partial and final stages already merge in parallel by hash partition, and
-//! it streams sorted input, holding one group at a time.
+//! partial and final stages already merge in parallel by hash partition
+//! (about twice as fast as Strata's hash method on 1e7 distinct strings),
+//! and it streams sorted input, holding one group at a time.
 
 use std::sync::Arc;
 
@@ -30,17 +32,38 @@ use strata_functions::aggregate::native::native_groups;
 use super::dense_keys::DenseKeys;
 use super::exec::{Method, StrataAggregateExec};
 use crate::fixed_keys::FixedKeys;
+use crate::spill::planned::{PlannedThresholds, estimated_rows, value_width};
 
 #[derive(Debug, Default)]
 pub struct ChooseAggregation;
+
+/// Bytes assumed for one aggregate's state in a group.
+const STATE_BYTES: usize = 16;
+
+/// Whether a GROUP BY of `keys` with `aggregates` over `input` may outgrow
+/// `threshold`: it would if every row were a group of its own.
+fn may_spill(
+    input: &Arc<dyn ExecutionPlan>,
+    keys: &[Field],
+    aggregates: usize,
+    threshold: usize,
+) -> bool {
+    let group_bytes = keys
+        .iter()
+        .map(|key| value_width(key.data_type()))
+        .sum::<usize>()
+        + aggregates * STATE_BYTES;
+    estimated_rows(input).is_some_and(|rows| rows.saturating_mul(group_bytes) > threshold)
+}
 
 impl PhysicalOptimizerRule for ChooseAggregation {
     fn optimize(
         &self,
         plan: Arc<dyn ExecutionPlan>,
-        _config: &ConfigOptions,
+        config: &ConfigOptions,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        crate::replace_nodes(plan, replacement)
+        let threshold = PlannedThresholds::of(config).group_by_bytes;
+        crate::replace_nodes(plan, |node| replacement(node, threshold))
     }
 
     fn name(&self) -> &str {
@@ -52,7 +75,12 @@ impl PhysicalOptimizerRule for ChooseAggregation {
     }
 }
 
-fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+/// Strata's aggregate for `node`, a final aggregate over a partial one, where
+/// it applies; `threshold` is the bytes the GROUP BY may hold before spilling.
+fn replacement(
+    node: &Arc<dyn ExecutionPlan>,
+    threshold: usize,
+) -> Result<Option<Arc<dyn ExecutionPlan>>> {
     let Some(last) = node.downcast_ref::<AggregateExec>() else {
         return Ok(None);
     };
@@ -110,7 +138,17 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
         (Some(dense), _) => Method::Dense(dense),
         _ if !unordered => return Ok(None),
         (None, Some(fixed)) => Method::Fixed(fixed),
-        (None, None) if native => Method::Hash(Arc::new(Schema::new(fields))),
+        (None, None)
+            if native
+                || may_spill(
+                    partial.input(),
+                    &fields,
+                    partial.aggr_expr().len(),
+                    threshold,
+                ) =>
+        {
+            Method::Hash(Arc::new(Schema::new(fields)))
+        }
         (None, None) => return Ok(None),
     };
     Ok(Some(Arc::new(StrataAggregateExec::new(

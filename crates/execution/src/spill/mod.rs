@@ -19,6 +19,7 @@
 //! ([`SpillCounters`]) and for the whole process ([`process_tiers`]).
 
 mod block_codec;
+pub mod planned;
 mod run_files;
 mod store;
 

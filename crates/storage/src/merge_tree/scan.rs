@@ -9,7 +9,9 @@ use std::sync::Arc;
 use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{Result as DfResult, ScalarValue};
+use datafusion::common::stats::Precision;
+use datafusion::common::{Result as DfResult, ScalarValue, Statistics};
+use datafusion::physical_plan::statistics::StatisticsArgs;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_expr::PhysicalExpr;
@@ -156,6 +158,23 @@ impl ExecutionPlan for MergeTreeScanExec {
 
     fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
         Vec::new()
+    }
+
+    /// The rows of the selected granules: at most what the scan returns,
+    /// exact when no filter drops rows within them.
+    fn statistics_from_inputs(
+        &self,
+        _input_stats: &[Arc<Statistics>],
+        args: &StatisticsArgs,
+    ) -> DfResult<Arc<Statistics>> {
+        let streams = match args.partition() {
+            Some(p) => self.streams.get(p..=p).unwrap_or_default(),
+            None => &self.streams[..],
+        };
+        let rows: u64 = streams.iter().flatten().map(GranuleRange::rows).sum();
+        let mut statistics = Statistics::new_unknown(&self.schema);
+        statistics.num_rows = Precision::Inexact(rows as usize);
+        Ok(Arc::new(statistics))
     }
 
     fn with_new_children(
