@@ -3,8 +3,10 @@
 
 The seed's INTERSECT at N rows, in two forms: as written (both sides sorted)
 and with a hash of `number` on both sides, so order cannot help; a GROUP BY
-with N distinct keys (`group_by`); an ORDER BY of N rows (`order_by`, the
-last row of the sorted whole, so no engine ships N rows to Python). Each
+with N distinct keys (`group_by`), and with N distinct string keys and
+plain aggregates (`group_by_strings`); an ORDER BY of N rows (`order_by`, the
+last row of the sorted whole, so no engine ships N rows to Python), and the
+same over parallel input (`order_by_parallel`, `numbers_mt`). Each
 runs unlimited, then under 50%, 25% and 10% of Strata's unlimited peak for
 it (for the sorted INTERSECT, which needs no tracked memory in Strata, those
 of the hashed form; every engine gets the same absolute limits): Strata and chdb with
@@ -29,7 +31,7 @@ FORMS = {
     "sorted": ("number", "range"),
     "hashed": ("intHash64(number)", "hash(range)"),
 }
-WORKLOADS = ["group_by", "order_by"]
+WORKLOADS = ["group_by", "group_by_strings", "order_by", "order_by_parallel"]
 
 
 def strata_default():
@@ -41,8 +43,12 @@ def clickhouse_query(form, rows):
     if form == "group_by":
         return ("SELECT count(), sum(c) FROM (SELECT intHash64(number) AS k, count() AS c "
                 f"FROM numbers_mt({rows}) GROUP BY k)")
-    if form == "order_by":
-        return (f"SELECT h FROM (SELECT intHash64(number) AS h FROM numbers({rows})) "
+    if form == "group_by_strings":
+        return ("SELECT count(), sum(c) FROM (SELECT toString(intHash64(number)) AS k, count() AS c "
+                f"FROM numbers_mt({rows}) GROUP BY k)")
+    if form in ("order_by", "order_by_parallel"):
+        source = "numbers" if form == "order_by" else "numbers_mt"
+        return (f"SELECT h FROM (SELECT intHash64(number) AS h FROM {source}({rows})) "
                 f"ORDER BY h LIMIT 1 OFFSET {rows - 1}")
     key = FORMS[form][0]
     side = f"SELECT {key} FROM numbers(1, {rows})"
@@ -53,7 +59,10 @@ def duckdb_query(form, rows):
     if form == "group_by":
         return ("SELECT count(*), sum(c) FROM (SELECT hash(range) AS k, count(*) AS c "
                 f"FROM range({rows}) GROUP BY k)")
-    if form == "order_by":
+    if form == "group_by_strings":
+        return ("SELECT count(*), sum(c) FROM (SELECT CAST(hash(range) AS VARCHAR) AS k, count(*) AS c "
+                f"FROM range({rows}) GROUP BY k)")
+    if form in ("order_by", "order_by_parallel"):
         return (f"SELECT h FROM (SELECT hash(range) AS h FROM range({rows})) "
                 f"ORDER BY h LIMIT 1 OFFSET {rows - 1}")
     key = FORMS[form][1]
