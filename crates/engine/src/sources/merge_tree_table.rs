@@ -116,6 +116,7 @@ impl MergeTreeProvider {
         }
         Ok(())
     }
+
     /// A scan of `schema`: the table's columns followed by `virtuals`.
     fn scan_with(
         &self,

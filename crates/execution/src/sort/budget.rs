@@ -75,7 +75,6 @@ impl MemoryPool for SortBudget {
         if is_sort_buffer(reservation) {
             self.buffered.fetch_add(additional, Ordering::Relaxed);
         }
-
         self.inner.grow(reservation, additional);
     }
 
@@ -83,7 +82,6 @@ impl MemoryPool for SortBudget {
         if is_sort_buffer(reservation) {
             self.buffered.fetch_sub(shrink, Ordering::Relaxed);
         }
-
         self.inner.shrink(reservation, shrink);
     }
 
