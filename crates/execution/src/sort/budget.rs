@@ -128,9 +128,9 @@ mod tests {
             Arc::new(UnboundedMemoryPool::default()),
             1000,
         ));
-        let mut first = MemoryConsumer::new("ExternalSorter[0]").register(&pool);
-        let mut second = MemoryConsumer::new("ExternalSorter[1]").register(&pool);
-        let mut merge = MemoryConsumer::new("ExternalSorterMerge[0]").register(&pool);
+        let first = MemoryConsumer::new("ExternalSorter[0]").register(&pool);
+        let second = MemoryConsumer::new("ExternalSorter[1]").register(&pool);
+        let merge = MemoryConsumer::new("ExternalSorterMerge[0]").register(&pool);
         // An empty buffer takes its first batch even past the threshold.
         first.try_grow(1200).unwrap();
         second.try_grow(10).unwrap();
