@@ -31,7 +31,7 @@ use datafusion::prelude::SessionConfig;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
-    ShowCreateObject, Statement, Use, Value,
+    ShowCreateObject, Statement, TableObject, Use, Value,
 };
 use futures::StreamExt;
 use strata_common::settings::Settings;
@@ -41,6 +41,7 @@ use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::planned::PlannedThresholds;
 use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_formats::OutputFormat;
+use strata_sql::virtual_columns::tables_read;
 use strata_sql::{
     AstContext, EngineClause, PlanRewriter, TrailingClauses, is_create_table,
     parse_alter_statement, parse_statement, rewrite_statement, split_create_table,
@@ -805,6 +806,7 @@ impl Session {
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.rewrite(&mut statement, &settings)?;
+        self.check_tables_exist(&statement)?;
         let catalogs = self.expose_virtual_columns(&mut statement).await?;
         let query = self.new_query(settings);
         let mut state = self.engine.query_state(&query)?;
@@ -818,6 +820,31 @@ impl Session {
             .await?;
         let plan = self.engine.rewriter.rewrite(plan)?;
         Ok((plan, state, query))
+    }
+
+    /// Fails as ClickHouse does for a table named in a database that does
+    /// not exist (UNKNOWN_DATABASE) or missing from its database
+    /// (UNKNOWN_TABLE), where DataFusion would report a missing table of its
+    /// own catalog.
+    fn check_tables_exist(&self, statement: &Statement) -> Result<()> {
+        let mut names = tables_read(statement);
+        if let Statement::Insert(insert) = statement
+            && let TableObject::TableName(name) = &insert.table
+        {
+            names.push(name.clone());
+        }
+        for name in names {
+            let Ok((database, table)) = self.table_name(&name) else {
+                continue;
+            };
+            if !self.database(&database)?.table_exist(&table) {
+                return Err(StrataError::new(
+                    ErrorCode::UNKNOWN_TABLE,
+                    format!("Table {database}.{table} does not exist"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Rewrites a parsed statement to ClickHouse's meaning for this session.
@@ -1427,7 +1454,6 @@ impl Session {
         &self,
         insert: &mut datafusion::sql::sqlparser::ast::Insert,
     ) -> Result<()> {
-        use datafusion::sql::sqlparser::ast::TableObject;
         let (TableObject::TableName(name), Some(source)) = (&insert.table, &insert.source) else {
             return Ok(());
         };
