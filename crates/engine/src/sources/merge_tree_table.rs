@@ -250,14 +250,14 @@ impl TableProvider for WithVirtualColumns {
     }
 
     fn table_type(&self) -> TableType {
-        TableType::Base
+        self.table.table_type()
     }
 
     fn supports_filters_pushdown(
         &self,
         filters: &[&Expr],
     ) -> Result<Vec<TableProviderFilterPushDown>> {
-        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+        self.table.supports_filters_pushdown(filters)
     }
 
     async fn scan(
