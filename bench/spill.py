@@ -31,7 +31,12 @@ FORMS = {
     "sorted": ("number", "range"),
     "hashed": ("intHash64(number)", "hash(range)"),
 }
-WORKLOADS = ["group_by", "group_by_strings", "order_by", "order_by_parallel"]
+# GROUP BY forms: the key, as ClickHouse and as DuckDB write it.
+GROUP_KEYS = {
+    "group_by": ("intHash64(number)", "hash(range)"),
+    "group_by_strings": ("toString(intHash64(number))", "CAST(hash(range) AS VARCHAR)"),
+}
+WORKLOADS = [*GROUP_KEYS, "order_by", "order_by_parallel"]
 
 
 def strata_default():
@@ -40,11 +45,8 @@ def strata_default():
 
 
 def clickhouse_query(form, rows):
-    if form == "group_by":
-        return ("SELECT count(), sum(c) FROM (SELECT intHash64(number) AS k, count() AS c "
-                f"FROM numbers_mt({rows}) GROUP BY k)")
-    if form == "group_by_strings":
-        return ("SELECT count(), sum(c) FROM (SELECT toString(intHash64(number)) AS k, count() AS c "
+    if form in GROUP_KEYS:
+        return (f"SELECT count(), sum(c) FROM (SELECT {GROUP_KEYS[form][0]} AS k, count() AS c "
                 f"FROM numbers_mt({rows}) GROUP BY k)")
     if form in ("order_by", "order_by_parallel"):
         source = "numbers" if form == "order_by" else "numbers_mt"
@@ -56,11 +58,8 @@ def clickhouse_query(form, rows):
 
 
 def duckdb_query(form, rows):
-    if form == "group_by":
-        return ("SELECT count(*), sum(c) FROM (SELECT hash(range) AS k, count(*) AS c "
-                f"FROM range({rows}) GROUP BY k)")
-    if form == "group_by_strings":
-        return ("SELECT count(*), sum(c) FROM (SELECT CAST(hash(range) AS VARCHAR) AS k, count(*) AS c "
+    if form in GROUP_KEYS:
+        return (f"SELECT count(*), sum(c) FROM (SELECT {GROUP_KEYS[form][1]} AS k, count(*) AS c "
                 f"FROM range({rows}) GROUP BY k)")
     if form in ("order_by", "order_by_parallel"):
         return (f"SELECT h FROM (SELECT hash(range) AS h FROM range({rows})) "
