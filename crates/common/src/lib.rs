@@ -1,5 +1,6 @@
 //! Vocabulary shared by every Strata layer: errors carrying ClickHouse's codes,
-//! the settings registry, and the mapping between ClickHouse and Arrow types.
+//! the settings registry, the mapping between ClickHouse and Arrow types, and the
+//! text form of UUIDs that input formats, output formats and functions share.
 //!
 //! It exists so that the SQL front, the engine, the formats and the CLI agree on
 //! one error table and one list of settings instead of each keeping its own.
@@ -8,5 +9,6 @@ pub mod error;
 pub mod readable;
 pub mod settings;
 pub mod types;
+pub mod uuid_text;
 
 pub use error::{ErrorCode, Result, StrataError};

@@ -3,14 +3,52 @@
 //! Strata computes on Arrow arrays but speaks ClickHouse's type language to users
 //! (`toTypeName`, `DESCRIBE`, JSON `meta`, column definitions in DDL). This module is
 //! the single translation table between the two.
+//!
+//! Most ClickHouse types have an Arrow type of their own. `UUID` does not: it
+//! is Arrow's canonical `arrow.uuid` extension, a `FixedSizeBinary(16)` field
+//! whose metadata names the extension, so that a UUID column can be told from
+//! a `FixedString(16)` one wherever its field travels (results, parts, Parquet).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 
 use crate::error::{ErrorCode, Result, StrataError};
 
+/// The metadata key Arrow names an extension type with.
+const EXTENSION_NAME_KEY: &str = "ARROW:extension:name";
+/// Arrow's canonical extension name for UUIDs.
+const UUID_EXTENSION: &str = "arrow.uuid";
+/// A UUID's width in bytes.
+pub const UUID_BYTES: i32 = 16;
+
+/// The field metadata that marks a `FixedSizeBinary(16)` as a UUID.
+pub fn uuid_metadata() -> HashMap<String, String> {
+    HashMap::from([(EXTENSION_NAME_KEY.to_string(), UUID_EXTENSION.to_string())])
+}
+
+/// True when `field` holds UUIDs.
+pub fn is_uuid(field: &Field) -> bool {
+    field.data_type() == &DataType::FixedSizeBinary(UUID_BYTES)
+        && field.metadata().get(EXTENSION_NAME_KEY).map(String::as_str) == Some(UUID_EXTENSION)
+}
+
+/// The ClickHouse name of the type of `field`, the one name callers holding a
+/// field should use: only the field knows whether its bytes are a UUID.
+pub fn field_type_name(field: &Field) -> String {
+    if is_uuid(field) {
+        return if field.is_nullable() {
+            "Nullable(UUID)".to_string()
+        } else {
+            "UUID".to_string()
+        };
+    }
+    clickhouse_type_name(field.data_type(), field.is_nullable())
+}
+
 /// The ClickHouse name of an Arrow type; `nullable` wraps it in `Nullable(...)`.
+/// A bare type cannot say it is a UUID: prefer [`field_type_name`].
 pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
     let inner = match data_type {
         DataType::Null => return "Nullable(Nothing)".to_string(),
@@ -55,23 +93,17 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
         | DataType::LargeList(f)
         | DataType::FixedSizeList(f, _)
         | DataType::ListView(f) => {
-            format!(
-                "Array({})",
-                clickhouse_type_name(f.data_type(), f.is_nullable())
-            )
+            format!("Array({})", field_type_name(f))
         }
         DataType::Struct(fields) => {
-            let parts: Vec<String> = fields
-                .iter()
-                .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
-                .collect();
+            let parts: Vec<String> = fields.iter().map(|f| field_type_name(f)).collect();
             format!("Tuple({})", parts.join(", "))
         }
         DataType::Map(entries, _) => match entries.data_type() {
             DataType::Struct(kv) if kv.len() == 2 => format!(
                 "Map({}, {})",
                 clickhouse_type_name(kv[0].data_type(), false),
-                clickhouse_type_name(kv[1].data_type(), kv[1].is_nullable())
+                field_type_name(&kv[1])
             ),
             other => format!("Map({other})"),
         },
@@ -100,11 +132,25 @@ fn can_be_inside_nullable(data_type: &DataType) -> bool {
     )
 }
 
-/// A parsed ClickHouse column type: the Arrow type and whether it is `Nullable`.
+/// A parsed ClickHouse column type: the Arrow type, whether it is `Nullable`,
+/// and whether its bytes are a UUID.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnType {
     pub data_type: DataType,
     pub nullable: bool,
+    pub uuid: bool,
+}
+
+impl ColumnType {
+    /// The Arrow field of a column of this type.
+    pub fn field(&self, name: impl Into<String>) -> Field {
+        let field = Field::new(name, self.data_type.clone(), self.nullable);
+        if self.uuid {
+            field.with_metadata(uuid_metadata())
+        } else {
+            field
+        }
+    }
 }
 
 /// Parses a ClickHouse type name such as `Nullable(UInt64)` or `Array(String)`.
@@ -200,6 +246,7 @@ impl TypeParser<'_> {
             Ok(ColumnType {
                 data_type,
                 nullable: false,
+                uuid: false,
             })
         };
         match name.to_ascii_lowercase().as_str() {
@@ -208,8 +255,8 @@ impl TypeParser<'_> {
                 let inner = self.parse_type()?;
                 self.expect(')')?;
                 Ok(ColumnType {
-                    data_type: inner.data_type,
                     nullable: true,
+                    ..inner
                 })
             }
             "lowcardinality" => {
@@ -222,22 +269,14 @@ impl TypeParser<'_> {
                 self.expect('(')?;
                 let inner = self.parse_type()?;
                 self.expect(')')?;
-                plain(DataType::List(Arc::new(Field::new(
-                    "item",
-                    inner.data_type,
-                    inner.nullable,
-                ))))
+                plain(DataType::List(Arc::new(inner.field("item"))))
             }
             "tuple" => {
                 self.expect('(')?;
                 let mut fields = Vec::new();
                 loop {
                     let item = self.parse_type()?;
-                    fields.push(Field::new(
-                        format!("{}", fields.len() + 1),
-                        item.data_type,
-                        item.nullable,
-                    ));
+                    fields.push(item.field(format!("{}", fields.len() + 1)));
                     if !self.eat(',') {
                         break;
                     }
@@ -318,10 +357,15 @@ impl TypeParser<'_> {
             "string" | "text" | "varchar" => plain(DataType::Utf8),
             "bool" | "boolean" => plain(DataType::Boolean),
             "date" | "date32" => plain(DataType::Date32),
-            "uuid" => plain(DataType::FixedSizeBinary(16)),
+            "uuid" => Ok(ColumnType {
+                data_type: DataType::FixedSizeBinary(UUID_BYTES),
+                nullable: false,
+                uuid: true,
+            }),
             "nothing" => Ok(ColumnType {
                 data_type: DataType::Null,
                 nullable: true,
+                uuid: false,
             }),
             _ => Err(unknown_type(self.input)),
         }
@@ -348,13 +392,23 @@ mod tests {
             "Decimal(18, 4)",
             "FixedString(16)",
             "Bool",
+            "UUID",
+            "Nullable(UUID)",
+            "Array(UUID)",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
-            assert_eq!(
-                clickhouse_type_name(&parsed.data_type, parsed.nullable),
-                name
-            );
+            assert_eq!(field_type_name(&parsed.field("c")), name);
         }
+    }
+
+    #[test]
+    fn a_uuid_is_not_a_fixed_string() {
+        let uuid = parse_clickhouse_type("UUID").unwrap().field("u");
+        let fixed = parse_clickhouse_type("FixedString(16)").unwrap().field("f");
+        assert_eq!(uuid.data_type(), fixed.data_type());
+        assert!(is_uuid(&uuid));
+        assert!(!is_uuid(&fixed));
+        assert_eq!(field_type_name(&fixed), "FixedString(16)");
     }
 
     #[test]

@@ -35,7 +35,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 use futures::StreamExt;
 use strata_common::settings::Settings;
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::planned::PlannedThresholds;
@@ -213,6 +213,16 @@ impl Engine {
             state.register_udaf(udaf)?;
         }
         let mut builder = SessionStateBuilder::new_from_existing(state);
+        let to_uuid = scalar
+            .iter()
+            .find(|f| f.name() == "toUUID")
+            .expect("toUUID is registered");
+        // First, so that a comparison of a UUID with text never reaches
+        // DataFusion's own planning of the operator, which refuses it.
+        builder.expr_planners().get_or_insert_with(Vec::new).insert(
+            0,
+            Arc::new(strata_sql::UuidComparisons::new(Arc::clone(to_uuid))),
+        );
         let table_functions = builder.table_functions().get_or_insert_with(HashMap::new);
         for function in NumbersFunction::all() {
             let name = function.name().to_string();
@@ -1043,11 +1053,7 @@ impl Session {
                 .collect::<Vec<_>>(),
         ));
         let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-        let types: Vec<String> = schema
-            .fields()
-            .iter()
-            .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
-            .collect();
+        let types: Vec<String> = schema.fields().iter().map(|f| field_type_name(f)).collect();
         let empty = vec![String::new(); names.len()];
         let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
             Arc::new(StringArray::from(names)),
@@ -1446,41 +1452,75 @@ impl Session {
         })
     }
 
-    /// Gives an INSERT's source the names of the columns it fills when a
-    /// column it leaves out has a DEFAULT that refers to them
-    /// (`DEFAULT id * 2`): DataFusion computes defaults over the source's
-    /// own column names.
+    /// Prepares an INSERT's source for DataFusion's planning:
+    /// - a UUID column is read through `toUUID`: DataFusion cannot cast text
+    ///   to a UUID. In `VALUES` each value of the column is wrapped (DataFusion
+    ///   types `VALUES` as the table's columns), any other source is wrapped
+    ///   in a SELECT over its columns by name;
+    /// - when a column left out has a DEFAULT that refers to other columns
+    ///   (`DEFAULT id * 2`), the source is wrapped in such a SELECT too:
+    ///   DataFusion computes defaults over the source's own column names.
     async fn name_insert_source(
         &self,
         insert: &mut datafusion::sql::sqlparser::ast::Insert,
     ) -> Result<()> {
-        let (TableObject::TableName(name), Some(source)) = (&insert.table, &insert.source) else {
+        use datafusion::sql::sqlparser::ast::SetExpr;
+        let (TableObject::TableName(name), Some(source)) = (&insert.table, &mut insert.source)
+        else {
             return Ok(());
         };
-        if insert.columns.is_empty() {
-            return Ok(());
-        }
         let table = self.user_table(name).await?.provider();
-        let given: Vec<String> = insert
-            .columns
-            .iter()
-            .map(single_name)
-            .collect::<Result<_>>()?;
-        let needs_names = table.schema().fields().iter().any(|field| {
-            !given.contains(field.name())
-                && table
-                    .get_column_default(field.name())
-                    .is_some_and(|default| !default.column_refs().is_empty())
-        });
-        if !needs_names {
+        let schema = table.schema();
+        let given: Vec<String> = if insert.columns.is_empty() {
+            schema.fields().iter().map(|f| f.name().clone()).collect()
+        } else {
+            insert
+                .columns
+                .iter()
+                .map(single_name)
+                .collect::<Result<_>>()?
+        };
+        let defaults_need_names = !insert.columns.is_empty()
+            && schema.fields().iter().any(|field| {
+                !given.contains(field.name())
+                    && table
+                        .get_column_default(field.name())
+                        .is_some_and(|default| !default.column_refs().is_empty())
+            });
+        let is_uuid_column = |column: &String| {
+            schema
+                .field_with_name(column)
+                .is_ok_and(strata_common::types::is_uuid)
+        };
+        let mut uuids_read = !given.iter().any(is_uuid_column);
+        if let SetExpr::Values(values) = source.body.as_mut() {
+            for row in &mut values.rows {
+                for (value, column) in row.content.iter_mut().zip(&given) {
+                    if is_uuid_column(column) {
+                        *value = strata_sql::ast_rewrite::to_uuid(value.clone());
+                    }
+                }
+            }
+            uuids_read = true;
+        }
+        if uuids_read && !defaults_need_names {
             return Ok(());
         }
-        let columns: Vec<String> = given
+        let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
+        let columns: Vec<String> = given.iter().map(quote).collect();
+        let items: Vec<String> = given
             .iter()
-            .map(|c| format!("`{}`", c.replace('`', "\\`")))
+            .map(|c| {
+                if !uuids_read && is_uuid_column(c) {
+                    format!("\"toUUID\"({0}) AS {0}", quote(c))
+                } else {
+                    quote(c)
+                }
+            })
             .collect();
         let wrapped = format!(
-            "SELECT * FROM ({source}) AS _insert({})",
+            "SELECT {} FROM ({source}) AS _insert({})",
+            items.join(", "),
             columns.join(", ")
         );
         let Statement::Query(query) = parse_statement(&wrapped)?.statement else {

@@ -10,7 +10,7 @@ use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
-use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
+use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_storage::compression::Codec;
@@ -70,7 +70,7 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
             }
         }
     }
-    let field = Field::new(column.name.value.clone(), parsed.data_type, parsed.nullable);
+    let field = parsed.field(column.name.value.clone());
     Ok((field, extra))
 }
 
@@ -273,7 +273,7 @@ pub fn create_statement(
             let mut line = format!(
                 "    `{}` {}",
                 field.name().replace('`', "\\`"),
-                clickhouse_type_name(field.data_type(), field.is_nullable())
+                field_type_name(field)
             );
             if let Some(default) = &extra.default {
                 line.push_str(&format!(" DEFAULT {default}"));

@@ -14,12 +14,14 @@ pub mod value;
 
 use std::io::Write;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::{field_type_name, is_uuid};
 use strata_common::{ErrorCode, StrataError};
 
-pub use value::{Style, ValueOptions};
+pub use value::{Style, ValueOptions, uuids_as_text};
 
 /// The output formats Strata writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +134,26 @@ pub fn new_writer(
     options: FormatOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<Box<dyn ResultWriter>> {
+    let uuid_columns: Vec<usize> = (0..schema.fields().len())
+        .filter(|&i| is_uuid(schema.field(i)))
+        .collect();
+    let writer = format_writer(format, schema, options, out)?;
+    Ok(if uuid_columns.is_empty() {
+        writer
+    } else {
+        Box::new(UuidsAsText {
+            inner: writer,
+            columns: uuid_columns,
+        })
+    })
+}
+
+fn format_writer(
+    format: OutputFormat,
+    schema: SchemaRef,
+    options: FormatOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<Box<dyn ResultWriter>> {
     Ok(match format {
         OutputFormat::TabSeparated
         | OutputFormat::TabSeparatedRaw
@@ -176,11 +198,38 @@ pub fn write_all(
 
 /// ClickHouse type names of the result columns.
 pub(crate) fn column_types(schema: &SchemaRef) -> Vec<String> {
-    schema
-        .fields()
-        .iter()
-        .map(|f| clickhouse_type_name(f.data_type(), f.is_nullable()))
-        .collect()
+    schema.fields().iter().map(|f| field_type_name(f)).collect()
+}
+
+/// Hands UUID columns to a format as their text: a value alone cannot say it
+/// is a UUID rather than a FixedString(16), only its field can, and every
+/// text format writes a UUID the way it writes a string.
+struct UuidsAsText {
+    inner: Box<dyn ResultWriter>,
+    columns: Vec<usize>,
+}
+
+impl ResultWriter for UuidsAsText {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        let mut fields: Vec<Field> = batch
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.as_ref().clone())
+            .collect();
+        let mut columns = batch.columns().to_vec();
+        for &i in &self.columns {
+            columns[i] = uuids_as_text(columns[i].as_ref());
+            fields[i] = Field::new(fields[i].name(), DataType::Utf8, fields[i].is_nullable());
+        }
+        let shown = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
+            .map_err(std::io::Error::other)?;
+        self.inner.write_batch(out, &shown)
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {
+        self.inner.finish(out, statistics)
+    }
 }
 
 struct NullWriter;
@@ -197,10 +246,10 @@ impl ResultWriter for NullWriter {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use datafusion::arrow::array::{ArrayRef, Float64Array, StringArray, UInt64Array};
-    use datafusion::arrow::datatypes::{DataType, Field, Schema};
+    use datafusion::arrow::array::{
+        ArrayRef, FixedSizeBinaryArray, Float64Array, StringArray, UInt64Array,
+    };
+    use strata_common::types::uuid_metadata;
 
     use super::*;
 
@@ -271,6 +320,33 @@ mod tests {
             String::from_utf8(out)
                 .unwrap()
                 .contains("\t\"data\":\n\t[\n\n\t],\n\n\t\"rows\": 0,")
+        );
+    }
+
+    #[test]
+    fn uuids_are_written_as_text_and_fixed_strings_as_bytes() {
+        let bytes = *b"abcdefghijklmnop";
+        let column = || -> ArrayRef {
+            Arc::new(FixedSizeBinaryArray::try_from_iter([bytes].into_iter()).unwrap())
+        };
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("u", DataType::FixedSizeBinary(16), false).with_metadata(uuid_metadata()),
+            Field::new("f", DataType::FixedSizeBinary(16), false),
+        ]));
+        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![column(), column()]).unwrap();
+        let mut out = Vec::new();
+        write_all(
+            OutputFormat::TabSeparatedWithNamesAndTypes,
+            schema,
+            &[batch],
+            FormatOptions::default(),
+            &Statistics::default(),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "u\tf\nUUID\tFixedString(16)\n61626364-6566-6768-696a-6b6c6d6e6f70\tabcdefghijklmnop\n"
         );
     }
 }

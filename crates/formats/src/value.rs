@@ -6,10 +6,13 @@
 //! TSV, doubled quotes in CSV, `\/` in JSON.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate};
-use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder};
 use datafusion::arrow::datatypes::*;
+use strata_common::types::is_uuid;
+use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
 
 /// How a value is written; each output format uses one style for top-level values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +41,24 @@ impl Default for ValueOptions {
             json_quote_64bit_integers: false,
         }
     }
+}
+
+/// The canonical text of each UUID in `array`, a `FixedSizeBinary(16)`.
+pub fn uuids_as_text(array: &dyn Array) -> ArrayRef {
+    let uuids = array.as_fixed_size_binary();
+    let mut text = String::new();
+    let mut out = StringBuilder::with_capacity(uuids.len(), uuids.len() * UUID_TEXT_LEN);
+    for uuid in uuids.iter() {
+        match uuid {
+            Some(bytes) => {
+                text.clear();
+                write_uuid(bytes, &mut text);
+                out.append_value(&text);
+            }
+            None => out.append_null(),
+        }
+    }
+    Arc::new(out.finish())
 }
 
 /// True for types ClickHouse right-aligns in Pretty formats.
@@ -131,13 +152,13 @@ pub fn write_value(
             let v = array.as_primitive::<Decimal128Type>().value(row);
             out.push_str(&format_decimal(v, *scale));
         }
-        DataType::List(_) => {
+        DataType::List(item) => {
             let list = array.as_list::<i32>();
-            write_list(list.value(row).as_ref(), style, options, out);
+            write_list(item, list.value(row).as_ref(), style, options, out);
         }
-        DataType::LargeList(_) => {
+        DataType::LargeList(item) => {
             let list = array.as_list::<i64>();
-            write_list(list.value(row).as_ref(), style, options, out);
+            write_list(item, list.value(row).as_ref(), style, options, out);
         }
         DataType::Struct(_) => {
             let s = array.as_struct();
@@ -184,8 +205,17 @@ fn nested_style(style: Style) -> Style {
     }
 }
 
-fn write_list(values: &dyn Array, style: Style, options: ValueOptions, out: &mut String) {
+fn write_list(
+    item: &Field,
+    values: &dyn Array,
+    style: Style,
+    options: ValueOptions,
+    out: &mut String,
+) {
     let nested = nested_style(style);
+    // An element's field, not its array, knows it is a UUID.
+    let uuids = is_uuid(item).then(|| uuids_as_text(values));
+    let values = uuids.as_deref().unwrap_or(values);
     let mut text = String::from("[");
     for i in 0..values.len() {
         if i > 0 {

@@ -17,9 +17,9 @@ use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::{clickhouse_type_name, is_uuid};
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::value::{Style, ValueOptions, write_value};
+use strata_formats::value::{Style, ValueOptions, uuids_as_text, write_value};
 
 use crate::int_cast::{narrow_from_i64, to_i64_wrapping};
 
@@ -245,6 +245,22 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
     }
 }
 
+impl ConvertTo {
+    /// A UUID converts to its text and to nothing else, as in ClickHouse.
+    fn convert_uuids(&self, args: &ScalarFunctionArgs) -> Result<ColumnarValue> {
+        if self.target != DataType::Utf8 {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("Conversion from UUID with {} is not supported", self.name),
+            )
+            .into_datafusion());
+        }
+        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
+        let uuids = args.args[0].to_array(args.number_rows)?;
+        crate::columnar(uuids_as_text(uuids.as_ref()), scalar)
+    }
+}
+
 impl ScalarUDFImpl for ConvertTo {
     fn name(&self) -> &str {
         self.name
@@ -263,6 +279,9 @@ impl ScalarUDFImpl for ConvertTo {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        if is_uuid(&args.arg_fields[0]) {
+            return self.convert_uuids(&args);
+        }
         match &args.args[0] {
             ColumnarValue::Scalar(scalar) => {
                 let array = scalar.to_array()?;

@@ -14,6 +14,7 @@ pub mod hashing;
 pub mod int_cast;
 pub mod length;
 pub mod misc;
+pub mod uuids;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ use calendar::{Calendar, CalendarFunction};
 use conversion::ConvertTo;
 use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
+use uuids::{GenerateUuidV4, ToUuid, Unparsable};
 
 /// Scalar functions Strata adds or replaces.
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
@@ -50,6 +52,10 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
+        functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
+    }
+    functions.push(ScalarUDF::new_from_impl(GenerateUuidV4::default()));
     for function in CalendarFunction::ALL {
         functions.push(ScalarUDF::new_from_impl(Calendar::new(function)));
     }

@@ -11,7 +11,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 use strata_common::readable::{readable_quantity, readable_size};
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::{clickhouse_type_name, field_type_name};
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ToTypeName {
@@ -45,7 +45,7 @@ impl ScalarUDFImpl for ToTypeName {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let field = &args.arg_fields[0];
-        let name = clickhouse_type_name(field.data_type(), field.is_nullable());
+        let name = field_type_name(field);
         Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(name))))
     }
 }

@@ -167,6 +167,12 @@ impl Rewriter<'_, '_> {
                 }
                 return Ok(Some(call("negate", vec![(**inner).clone()])));
             }
+            // DataFusion has no UUID type; toUUID makes the field that is one.
+            Expr::Cast {
+                expr: inner,
+                data_type: DataType::Uuid,
+                ..
+            } => return Ok(Some(to_uuid((**inner).clone()))),
             Expr::Identifier(ident) if ident.quote_style.is_none() => {
                 let literal = match ident.value.to_ascii_lowercase().as_str() {
                     "nan" => "NaN",
@@ -183,7 +189,11 @@ impl Rewriter<'_, '_> {
         if f.over.is_some() {
             return Ok(None);
         }
-        let written = f.name.to_string();
+        // A quoted name (`"toUUID"`) is the name without its quotes.
+        let written = match f.name.0.as_slice() {
+            [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+            _ => f.name.to_string(),
+        };
         let Some(args) = function_args(&f.args) else {
             return Ok(None);
         };
@@ -368,6 +378,23 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
         over: None,
         within_group: vec![],
     })
+}
+
+/// `text` read as a UUID.
+pub fn to_uuid(text: Expr) -> Expr {
+    quoted_call("toUUID", vec![text])
+}
+
+/// A call of a function whose name has capitals, quoted so that DataFusion
+/// does not lower-case it.
+fn quoted_call(name: &str, args: Vec<Expr>) -> Expr {
+    let Expr::Function(mut f) = call(name, args) else {
+        unreachable!("call makes a function");
+    };
+    f.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+        '"', name,
+    ))]);
+    Expr::Function(f)
 }
 
 fn arity(function: &str, passed: usize, expected: &str) -> StrataError {

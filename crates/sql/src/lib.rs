@@ -4,7 +4,9 @@
 //! plans them with ClickHouse's meaning ([`ast_rewrite`], naming from
 //! [`naming`]); the resulting logical plan gets ClickHouse's literal and
 //! arithmetic typing ([`plan_rewrite`]). [`virtual_columns`] keeps `*` to a
-//! table's own columns when a statement names its virtual ones. Executing statements is the engine's job.
+//! table's own columns when a statement names its virtual ones;
+//! [`uuid_comparisons`] reads strings compared with UUIDs as UUIDs.
+//! Executing statements is the engine's job.
 
 pub mod ast_rewrite;
 pub mod create_table;
@@ -13,6 +15,7 @@ pub mod insert_format;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
+pub mod uuid_comparisons;
 pub mod virtual_columns;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
@@ -24,3 +27,4 @@ pub use parser::{
     split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;
+pub use uuid_comparisons::UuidComparisons;

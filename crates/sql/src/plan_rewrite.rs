@@ -10,12 +10,16 @@
 //!   `avg`, `any`, ...) get their default (0, or nan for `avg`) where DataFusion
 //!   would return NULL, i.e. over empty input.
 //!
+//! - A UUID in an `IN` list or `BETWEEN` with strings compares with the
+//!   strings read as UUIDs ([`crate::uuid_comparisons`]).
+//!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
@@ -23,22 +27,34 @@ use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
     BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
 };
+use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
+
+use crate::uuid_comparisons::UuidComparisons;
 
 /// Applies the rewrites with the arithmetic functions found in `functions`.
 pub struct PlanRewriter {
     functions: HashMap<String, Arc<ScalarUDF>>,
+    uuid_comparisons: UuidComparisons,
 }
 
 impl PlanRewriter {
     pub fn new(functions: &[Arc<ScalarUDF>]) -> Self {
-        let wanted = ["plus", "minus", "multiply", "divide", "modulo", "negate"];
-        let functions = functions
+        let wanted = [
+            "plus", "minus", "multiply", "divide", "modulo", "negate", "toUUID",
+        ];
+        let to_uuid = functions
             .iter()
-            .filter(|f| wanted.contains(&f.name()))
-            .map(|f| (f.name().to_string(), Arc::clone(f)))
-            .collect();
-        PlanRewriter { functions }
+            .find(|f| f.name() == "toUUID")
+            .expect("toUUID is registered");
+        PlanRewriter {
+            functions: functions
+                .iter()
+                .filter(|f| wanted.contains(&f.name()))
+                .map(|f| (f.name().to_string(), Arc::clone(f)))
+                .collect(),
+            uuid_comparisons: UuidComparisons::new(Arc::clone(to_uuid)),
+        }
     }
 
     pub fn rewrite(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
@@ -87,7 +103,7 @@ impl PlanRewriter {
         // A child's types may have changed even where this node's expressions did not.
         let node = rewritten.data.recompute_schema()?;
         if let LogicalPlan::Aggregate(_) = &node {
-            if let Some(wrapped) = default_empty_aggregates(&node, &schema)? {
+            if let Some(wrapped) = self.finish_aggregates(&node, &schema)? {
                 return Ok(Transformed::yes(wrapped));
             }
         }
@@ -108,6 +124,13 @@ impl PlanRewriter {
     }
 
     fn rewrite_expr(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
+        let (expr, read_as_uuids) = self.uuid_comparisons.read_as_uuids(expr, schema)?;
+        if read_as_uuids {
+            return Ok(Transformed::yes(expr));
+        }
+        if lost_uuid(&expr, schema) {
+            return Ok(Transformed::yes(self.call("toUUID", vec![expr])));
+        }
         match expr {
             Expr::Literal(ScalarValue::Int64(Some(v)), meta) => {
                 Ok(Transformed::yes(Expr::Literal(smallest_integer(v), meta)))
@@ -168,6 +191,99 @@ impl PlanRewriter {
             other => Ok(Transformed::no(other)),
         }
     }
+
+    /// Wraps an Aggregate in a projection, keeping names and qualifiers, that
+    /// - replaces NULL results of aggregates over non-NULL input with
+    ///   ClickHouse's defaults;
+    /// - gives a UUID back its type where an aggregate that returns one of its
+    ///   values (`min`, `any`, `argMax`) dropped it.
+    fn finish_aggregates(
+        &self,
+        node: &LogicalPlan,
+        input: &DFSchemaRef,
+    ) -> Result<Option<LogicalPlan>> {
+        let LogicalPlan::Aggregate(aggregate) = node else {
+            return Ok(None);
+        };
+        let schema = node.schema();
+        let groups = schema.fields().len() - aggregate.aggr_expr.len();
+        let mut changed = false;
+        let mut exprs = Vec::with_capacity(schema.fields().len());
+        for (i, (qualifier, field)) in schema.iter().enumerate() {
+            let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+            let Some(Expr::AggregateFunction(f)) = i
+                .checked_sub(groups)
+                .map(|a| unalias(&aggregate.aggr_expr[a]))
+            else {
+                exprs.push(column);
+                continue;
+            };
+            let inputs_non_null = f
+                .params
+                .args
+                .iter()
+                .all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
+            // A FILTER (ClickHouse's -If) that keeps no rows is empty input too.
+            let default = empty_default(f.func.name(), field.data_type())
+                .filter(|_| inputs_non_null && field.is_nullable());
+            // `coalesce` drops the UUID type as the aggregate itself may have.
+            let holds_uuids = types::is_uuid(field)
+                || (field.data_type() == &DataType::FixedSizeBinary(types::UUID_BYTES)
+                    && f.params.args.first().is_some_and(|value| {
+                        value
+                            .to_field(input.as_ref())
+                            .is_ok_and(|(_, value)| types::is_uuid(&value))
+                    }));
+            let lost_uuid = holds_uuids && (default.is_some() || !types::is_uuid(field));
+            if default.is_none() && !lost_uuid {
+                exprs.push(column);
+                continue;
+            }
+            changed = true;
+            let mut finished = column;
+            if let Some(default) = default {
+                finished =
+                    datafusion::functions::core::expr_fn::coalesce(vec![finished, lit(default)]);
+            }
+            if lost_uuid {
+                finished = self.call("toUUID", vec![finished]);
+            }
+            exprs.push(finished.alias_qualified(qualifier.cloned(), field.name()));
+        }
+        if !changed {
+            return Ok(None);
+        }
+        Ok(Some(LogicalPlan::Projection(Projection::try_new(
+            exprs,
+            Arc::new(node.clone()),
+        )?)))
+    }
+}
+
+/// True when `expr` chooses among values of which one is a UUID (`CASE`,
+/// `if`, `coalesce`) but DataFusion gave its result the bare bytes type.
+fn lost_uuid(expr: &Expr, schema: &DFSchemaRef) -> bool {
+    let choices: Vec<&Expr> = match expr {
+        Expr::Case(case) => case
+            .when_then_expr
+            .iter()
+            .map(|(_, then)| then.as_ref())
+            .chain(case.else_expr.as_deref())
+            .collect(),
+        Expr::ScalarFunction(f) if f.func.name() != "toUUID" => f.args.iter().collect(),
+        _ => return false,
+    };
+    let holds_uuids = |e: &Expr| {
+        e.to_field(schema.as_ref())
+            .is_ok_and(|(_, field)| types::is_uuid(&field))
+    };
+    // Typing may fail here for calls other rewrites still have to mend
+    // (`substr` with narrow literals); those are not choices among UUIDs.
+    choices.into_iter().any(holds_uuids)
+        && !holds_uuids(expr)
+        && expr
+            .get_type(schema.as_ref())
+            .is_ok_and(|t| t == DataType::FixedSizeBinary(types::UUID_BYTES))
 }
 
 fn is_narrow_literal(expr: &Expr) -> bool {
@@ -331,56 +447,6 @@ fn empty_default(
         }
         _ => None,
     }
-}
-
-/// Wraps an Aggregate in a projection that replaces NULL results of aggregates
-/// over non-NULL input with ClickHouse's defaults, keeping names and qualifiers.
-fn default_empty_aggregates(
-    node: &LogicalPlan,
-    input: &DFSchemaRef,
-) -> Result<Option<LogicalPlan>> {
-    let LogicalPlan::Aggregate(aggregate) = node else {
-        return Ok(None);
-    };
-    let schema = node.schema();
-    let groups = schema.fields().len() - aggregate.aggr_expr.len();
-    let mut changed = false;
-    let mut exprs = Vec::with_capacity(schema.fields().len());
-    for (i, (qualifier, field)) in schema.iter().enumerate() {
-        let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
-        let replacement = if i >= groups && field.is_nullable() {
-            match unalias(&aggregate.aggr_expr[i - groups]) {
-                Expr::AggregateFunction(f) => {
-                    let inputs_non_null = f
-                        .params
-                        .args
-                        .iter()
-                        .all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
-                    // A FILTER (ClickHouse's -If) that keeps no rows is empty input too.
-                    empty_default(f.func.name(), field.data_type()).filter(|_| inputs_non_null)
-                }
-                _ => None,
-            }
-        } else {
-            None
-        };
-        match replacement {
-            Some(default) => {
-                changed = true;
-                let coalesced =
-                    datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
-                exprs.push(coalesced.alias_qualified(qualifier.cloned(), field.name()));
-            }
-            None => exprs.push(column),
-        }
-    }
-    if !changed {
-        return Ok(None);
-    }
-    Ok(Some(LogicalPlan::Projection(Projection::try_new(
-        exprs,
-        Arc::new(node.clone()),
-    )?)))
 }
 
 fn unalias(expr: &Expr) -> &Expr {

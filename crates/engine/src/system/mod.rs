@@ -17,7 +17,7 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 use strata_common::settings::{SETTINGS, Settings};
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::field_type_name;
 
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
@@ -245,7 +245,7 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
                 text[0].push(database.clone());
                 text[1].push(name.clone());
                 text[2].push(field.name().clone());
-                text[3].push(clickhouse_type_name(field.data_type(), field.is_nullable()));
+                text[3].push(field_type_name(field));
                 text[4].push(String::new());
                 text[5].push(String::new());
                 text[6].push(String::new());

@@ -14,7 +14,7 @@ use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use datafusion::catalog::CatalogProvider;
 use datafusion::common::Result;
 use strata_common::StrataError;
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::field_type_name;
 
 use super::database_names;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -182,7 +182,7 @@ pub async fn parts_columns_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Ve
                 text[2].push(part.part.name.partition_id.clone());
                 text[3].push(part.name());
                 text[4].push(field.name().clone());
-                text[5].push(clickhouse_type_name(field.data_type(), field.is_nullable()));
+                text[5].push(field_type_name(field));
                 numbers[0].push(position as u64 + 1);
                 numbers[1].push(size.compressed);
                 numbers[2].push(size.uncompressed);

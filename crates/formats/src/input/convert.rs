@@ -13,7 +13,8 @@ use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
 use datafusion::arrow::compute::{CastOptions, cast_with_options, is_null};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
-use strata_common::types::clickhouse_type_name;
+use strata_common::types::{UUID_BYTES, clickhouse_type_name, field_type_name, is_uuid};
+use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::at_row;
@@ -29,7 +30,7 @@ pub(crate) fn to_target(
     let converted = if values.data_type() == field.data_type() {
         Arc::clone(values)
     } else if let Some(texts) = as_texts(values)? {
-        parse_texts(&texts, field.data_type())?
+        parse_texts(&texts, field)?
     } else {
         let options = CastOptions {
             safe: true,
@@ -79,7 +80,7 @@ fn conversion_error(
     column: usize,
     first_row: u64,
 ) -> StrataError {
-    let type_name = clickhouse_type_name(field.data_type(), field.is_nullable());
+    let type_name = field_type_name(field);
     let shown = match as_texts(values) {
         Ok(Some(texts)) => texts.value(index).to_string(),
         _ => datafusion::arrow::util::display::array_value_to_string(values, index)
@@ -87,6 +88,7 @@ fn conversion_error(
     };
     let row = first_row + index as u64;
     if let DataType::FixedSizeBinary(width) = field.data_type()
+        && !is_uuid(field)
         && shown.len() > *width as usize
     {
         return at_row(
@@ -109,10 +111,12 @@ fn conversion_error(
     )
 }
 
-/// Parses text into `data_type`; a value that does not parse becomes NULL.
-fn parse_texts(texts: &StringArray, data_type: &DataType) -> Result<ArrayRef> {
+/// Parses text into `field`'s type; a value that does not parse becomes NULL.
+fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
+    let data_type = field.data_type();
     match data_type {
         DataType::Utf8 => Ok(Arc::new(texts.clone())),
+        DataType::FixedSizeBinary(_) if is_uuid(field) => Ok(parse_uuids(texts)?),
         DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
         DataType::List(item) => parse_arrays(texts, item),
         DataType::Timestamp(unit, _) => {
@@ -150,8 +154,19 @@ fn cast_safely(values: &dyn Array, data_type: &DataType) -> Result<ArrayRef> {
     Ok(cast_with_options(values, data_type, &options)?)
 }
 
-/// FixedString(N): the bytes, zero-padded to N. A UUID column is stored as
-/// FixedString(16) and reads the canonical 36-character form.
+/// UUIDs in their text form.
+fn parse_uuids(texts: &StringArray) -> Result<ArrayRef> {
+    let mut builder = FixedSizeBinaryBuilder::with_capacity(texts.len(), UUID_BYTES);
+    for text in texts.iter() {
+        match text.and_then(|t| parse_uuid(t.as_bytes())) {
+            Some(uuid) => builder.append_value(uuid)?,
+            None => builder.append_null(),
+        }
+    }
+    Ok(Arc::new(builder.finish()))
+}
+
+/// FixedString(N): the bytes, zero-padded to N.
 fn parse_fixed_strings(texts: &StringArray, width: i32) -> Result<ArrayRef> {
     let width_bytes = width as usize;
     let mut builder = FixedSizeBinaryBuilder::with_capacity(texts.len(), width);
@@ -159,10 +174,6 @@ fn parse_fixed_strings(texts: &StringArray, width: i32) -> Result<ArrayRef> {
     for text in texts.iter() {
         let bytes = text.map(str::as_bytes);
         match bytes {
-            Some(b) if width_bytes == 16 && b.len() == 36 => match parse_uuid(b) {
-                Some(uuid) => builder.append_value(uuid)?,
-                None => builder.append_null(),
-            },
             Some(b) if b.len() <= width_bytes => {
                 padded.fill(0);
                 padded[..b.len()].copy_from_slice(b);
@@ -172,20 +183,6 @@ fn parse_fixed_strings(texts: &StringArray, width: i32) -> Result<ArrayRef> {
         }
     }
     Ok(Arc::new(builder.finish()))
-}
-
-fn parse_uuid(text: &[u8]) -> Option<[u8; 16]> {
-    let mut out = [0u8; 16];
-    let mut digits = text.iter().filter(|&&b| b != b'-');
-    if text.iter().filter(|&&b| b == b'-').count() != 4 {
-        return None;
-    }
-    for byte in &mut out {
-        let high = (*digits.next()? as char).to_digit(16)?;
-        let low = (*digits.next()? as char).to_digit(16)?;
-        *byte = (high * 16 + low) as u8;
-    }
-    digits.next().is_none().then_some(out)
 }
 
 /// `Array(T)` from `[v1, v2, ...]`: elements may be quoted with ' or ", and
@@ -207,7 +204,7 @@ fn parse_arrays(texts: &StringArray, item: &FieldRef) -> Result<ArrayRef> {
         offsets.push(elements.len() as i32);
     }
     let element_texts: StringArray = elements.iter().map(|e| e.as_deref()).collect();
-    let values = parse_texts(&element_texts, item.data_type())?;
+    let values = parse_texts(&element_texts, item)?;
     // A row fails when one of its elements did not parse, or is NULL where
     // the element type cannot hold one.
     for (row, ok) in row_ok.iter_mut().enumerate() {
@@ -347,7 +344,10 @@ fn type_default(data_type: &DataType) -> Result<ArrayRef> {
             ));
         }
     };
-    let zero = parse_texts(&StringArray::from(vec![text]), data_type)?;
+    let zero = parse_texts(
+        &StringArray::from(vec![text]),
+        &Field::new("", data_type.clone(), false),
+    )?;
     assert_eq!(zero.null_count(), 0, "a type's default value parses");
     Ok(zero)
 }

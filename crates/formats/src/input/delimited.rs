@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::record_batch::RecordBatch;
+use strata_common::types::is_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::cells::CellBlock;
@@ -79,7 +80,10 @@ impl DelimitedReader {
         let keeps_empty = target
             .fields
             .iter()
-            .map(|f| matches!(f.data_type(), DataType::Utf8 | DataType::FixedSizeBinary(_)))
+            .map(|f| {
+                matches!(f.data_type(), DataType::Utf8 | DataType::FixedSizeBinary(_))
+                    && !is_uuid(f)
+            })
             .collect();
         let mut reader = DelimitedReader {
             dialect,

@@ -94,11 +94,7 @@ impl Part {
                 return Err(corrupted(dir, &format!("bad columns line {line:?}")));
             };
             let parsed = parse_clickhouse_type(type_name)?;
-            columns.push(Field::new(
-                unescape_line(column),
-                parsed.data_type,
-                parsed.nullable,
-            ));
+            columns.push(parsed.field(unescape_line(column)));
         }
         let mut part = Part {
             name,

@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, UInt64Array};
 use datafusion::arrow::compute::{cast, take};
-use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::datatypes::Schema;
 use datafusion::common::ScalarValue;
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
 use strata_common::error::{ErrorCode, Result, StrataError};
-use strata_common::types::{clickhouse_type_name, parse_clickhouse_type};
+use strata_common::types::{field_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
 use super::name::PartName;
@@ -100,19 +100,12 @@ fn canonical(batch: &RecordBatch) -> Result<RecordBatch> {
     let mut fields = Vec::with_capacity(batch.num_columns());
     let mut columns = Vec::with_capacity(batch.num_columns());
     for (field, column) in schema.fields().iter().zip(batch.columns()) {
-        let read_as = parse_clickhouse_type(&clickhouse_type_name(
-            field.data_type(),
-            field.is_nullable(),
-        ))?;
+        let read_as = parse_clickhouse_type(&field_type_name(field))?;
         if &read_as.data_type == field.data_type() {
             fields.push(field.as_ref().clone());
             columns.push(Arc::clone(column));
         } else {
-            fields.push(Field::new(
-                field.name(),
-                read_as.data_type.clone(),
-                read_as.nullable,
-            ));
+            fields.push(read_as.field(field.name()));
             columns.push(cast(column, &read_as.data_type)?);
         }
     }
@@ -214,7 +207,7 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
         columns.push_str(&format!(
             "{}\t{}\n",
             escape_line(field.name()),
-            clickhouse_type_name(field.data_type(), field.is_nullable())
+            field_type_name(field)
         ));
     }
     let mut columns_file = HashedFile::create(dir, COLUMNS_FILE)?;
