@@ -13,7 +13,11 @@ use strata_engine::Engine;
 use strata_formats::OutputFormat;
 
 fn test_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/sql");
+    // Read at run time: a test binary reused from a clone at another path
+    // must still find this checkout's files.
+    let manifest_dir =
+        std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").into());
+    let dir = Path::new(&manifest_dir).join("../../tests/sql");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|entry| entry.expect("directory entry").path())

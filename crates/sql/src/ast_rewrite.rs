@@ -24,6 +24,7 @@ use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 
+use crate::aliases;
 use crate::naming::column_name;
 
 /// What the rewrites need to know about the session.
@@ -58,7 +59,9 @@ impl VisitorMut for Rewriter<'_, '_> {
         if let Err(e) = self.apply_set_modes(&mut query.body) {
             return ControlFlow::Break(e);
         }
-        name_select_items(&mut query.body);
+        if let Err(e) = prepare_select_items(&mut query.body) {
+            return ControlFlow::Break(e);
+        }
         ControlFlow::Continue(())
     }
 
@@ -427,18 +430,26 @@ fn case(pairs: &[Expr], otherwise: Option<Expr>) -> Expr {
 
 /// Aliases unaliased select items with ClickHouse's names, in every SELECT of a
 /// set operation (subqueries are reached by the visitor separately).
-fn name_select_items(body: &mut SetExpr) {
+/// Names each SELECT's unnamed items as ClickHouse does, and expands its
+/// aliases where ClickHouse lets them be used (see [`crate::aliases`]); the
+/// names come from the text as written, before aliases are expanded.
+fn prepare_select_items(body: &mut SetExpr) -> Result<()> {
     match body {
         SetExpr::Select(select) => {
+            let aliases = aliases::user_aliases(select)?;
             for item in &mut select.projection {
                 if let SelectItem::UnnamedExpr(expr) = item {
-                    if matches!(expr, Expr::Identifier(_) | Expr::CompoundIdentifier(_)) {
-                        continue;
-                    }
-                    let alias = Ident {
-                        value: column_name(expr),
-                        quote_style: Some('"'),
-                        span: Span::empty(),
+                    let alias = match expr {
+                        // An alias used alone keeps its name once expanded.
+                        Expr::Identifier(ident) if aliases.contains_key(&ident.value) => {
+                            ident.clone()
+                        }
+                        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => continue,
+                        _ => Ident {
+                            value: column_name(expr),
+                            quote_style: Some('"'),
+                            span: Span::empty(),
+                        },
                     };
                     *item = SelectItem::ExprWithAlias {
                         expr: expr.clone(),
@@ -446,11 +457,13 @@ fn name_select_items(body: &mut SetExpr) {
                     };
                 }
             }
+            aliases::expand_aliases(select, &aliases);
         }
         SetExpr::SetOperation { left, right, .. } => {
-            name_select_items(left);
-            name_select_items(right);
+            prepare_select_items(left)?;
+            prepare_select_items(right)?;
         }
         _ => {}
     }
+    Ok(())
 }

@@ -8,6 +8,7 @@
 //! [`uuid_comparisons`] reads strings compared with UUIDs as UUIDs.
 //! Executing statements is the engine's job.
 
+pub mod aliases;
 pub mod ast_rewrite;
 pub mod create_table;
 pub mod depth;
