@@ -8,6 +8,11 @@
 //! is Arrow's canonical `arrow.uuid` extension, a `FixedSizeBinary(16)` field
 //! whose metadata names the extension, so that a UUID column can be told from
 //! a `FixedString(16)` one wherever its field travels (results, parts, Parquet).
+//!
+//! `Date32` (shares Arrow's `Date32` with `Date`) and `LowCardinality(T)`
+//! (stored and computed as plain `T`) are told apart the same way, by a
+//! field metadata entry naming the declared type, so a column keeps the
+//! type its DDL gave it in `DESCRIBE`, `SHOW CREATE TABLE` and `toTypeName`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +33,13 @@ pub fn uuid_metadata() -> HashMap<String, String> {
     HashMap::from([(EXTENSION_NAME_KEY.to_string(), UUID_EXTENSION.to_string())])
 }
 
+/// The metadata key naming a declared type that Arrow's type does not show.
+const DECLARED_TYPE_KEY: &str = "clickhouse.type";
+/// Its value on a `Date32` column (a `Date` one has none).
+const DATE32: &str = "Date32";
+/// The metadata key marking a `LowCardinality` column.
+const LOW_CARDINALITY_KEY: &str = "clickhouse.low_cardinality";
+
 /// True when `field` holds UUIDs.
 pub fn is_uuid(field: &Field) -> bool {
     field.data_type() == &DataType::FixedSizeBinary(UUID_BYTES)
@@ -37,14 +49,34 @@ pub fn is_uuid(field: &Field) -> bool {
 /// The ClickHouse name of the type of `field`, the one name callers holding a
 /// field should use: only the field knows whether its bytes are a UUID.
 pub fn field_type_name(field: &Field) -> String {
-    if is_uuid(field) {
-        return if field.is_nullable() {
-            "Nullable(UUID)".to_string()
-        } else {
-            "UUID".to_string()
-        };
+    let metadata = field.metadata();
+    let declared = if is_uuid(field) {
+        Some("UUID")
+    } else if field.data_type() == &DataType::Date32
+        && metadata.get(DECLARED_TYPE_KEY).map(String::as_str) == Some(DATE32)
+    {
+        Some(DATE32)
+    } else {
+        None
+    };
+    let name = match declared {
+        Some(name) if field.is_nullable() => format!("Nullable({name})"),
+        Some(name) => name.to_string(),
+        None => clickhouse_type_name(field.data_type(), field.is_nullable()),
+    };
+    if metadata.contains_key(LOW_CARDINALITY_KEY) && can_be_low_cardinality(field.data_type()) {
+        format!("LowCardinality({name})")
+    } else {
+        name
     }
-    clickhouse_type_name(field.data_type(), field.is_nullable())
+}
+
+/// ClickHouse allows `LowCardinality` over strings, numbers and dates only.
+fn can_be_low_cardinality(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8 | DataType::FixedSizeBinary(_) | DataType::Date32 | DataType::Timestamp(..)
+    ) || data_type.is_numeric()
 }
 
 /// The ClickHouse name of an Arrow type; `nullable` wraps it in `Nullable(...)`.
@@ -133,23 +165,39 @@ fn can_be_inside_nullable(data_type: &DataType) -> bool {
 }
 
 /// A parsed ClickHouse column type: the Arrow type, whether it is `Nullable`,
-/// and whether its bytes are a UUID.
+/// and the field metadata that tells the declared type where the Arrow type
+/// cannot (UUID, Date32, LowCardinality).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnType {
     pub data_type: DataType,
     pub nullable: bool,
-    pub uuid: bool,
+    pub metadata: HashMap<String, String>,
 }
 
 impl ColumnType {
+    fn plain(data_type: DataType) -> Self {
+        ColumnType {
+            data_type,
+            nullable: false,
+            metadata: HashMap::new(),
+        }
+    }
+
     /// The Arrow field of a column of this type.
     pub fn field(&self, name: impl Into<String>) -> Field {
-        let field = Field::new(name, self.data_type.clone(), self.nullable);
-        if self.uuid {
-            field.with_metadata(uuid_metadata())
-        } else {
-            field
-        }
+        Field::new(name, self.data_type.clone(), self.nullable).with_metadata(self.metadata.clone())
+    }
+
+    /// The field of an array's items or a tuple's elements of this type.
+    /// Only a UUID keeps its metadata there: DataFusion builds nested arrays
+    /// of inserted values without their items' metadata and then refuses
+    /// them, so `Array(Date32)` and `Array(LowCardinality(String))` are
+    /// `Array(Date)` and `Array(String)`, which hold the same values.
+    fn nested_field(&self, name: impl Into<String>) -> Field {
+        let mut metadata = self.metadata.clone();
+        metadata.remove(DECLARED_TYPE_KEY);
+        metadata.remove(LOW_CARDINALITY_KEY);
+        Field::new(name, self.data_type.clone(), self.nullable).with_metadata(metadata)
     }
 }
 
@@ -242,13 +290,7 @@ impl TypeParser<'_> {
 
     fn parse_type(&mut self) -> Result<ColumnType> {
         let name = self.ident().to_string();
-        let plain = |data_type| {
-            Ok(ColumnType {
-                data_type,
-                nullable: false,
-                uuid: false,
-            })
-        };
+        let plain = |data_type| Ok(ColumnType::plain(data_type));
         match name.to_ascii_lowercase().as_str() {
             "nullable" => {
                 self.expect('(')?;
@@ -261,22 +303,34 @@ impl TypeParser<'_> {
             }
             "lowcardinality" => {
                 self.expect('(')?;
-                let inner = self.parse_type()?;
+                let mut inner = self.parse_type()?;
                 self.expect(')')?;
+                if !can_be_low_cardinality(&inner.data_type) {
+                    return Err(StrataError::new(
+                        ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                        format!(
+                            "Creating columns of type {} is prohibited by default due to expected negative impact on performance",
+                            self.input
+                        ),
+                    ));
+                }
+                inner
+                    .metadata
+                    .insert(LOW_CARDINALITY_KEY.to_string(), "true".to_string());
                 Ok(inner)
             }
             "array" => {
                 self.expect('(')?;
                 let inner = self.parse_type()?;
                 self.expect(')')?;
-                plain(DataType::List(Arc::new(inner.field("item"))))
+                plain(DataType::List(Arc::new(inner.nested_field("item"))))
             }
             "tuple" => {
                 self.expect('(')?;
                 let mut fields = Vec::new();
                 loop {
                     let item = self.parse_type()?;
-                    fields.push(item.field(format!("{}", fields.len() + 1)));
+                    fields.push(item.nested_field(format!("{}", fields.len() + 1)));
                     if !self.eat(',') {
                         break;
                     }
@@ -356,16 +410,18 @@ impl TypeParser<'_> {
             "float64" | "double" => plain(DataType::Float64),
             "string" | "text" | "varchar" => plain(DataType::Utf8),
             "bool" | "boolean" => plain(DataType::Boolean),
-            "date" | "date32" => plain(DataType::Date32),
+            "date" => plain(DataType::Date32),
+            "date32" => Ok(ColumnType {
+                metadata: HashMap::from([(DECLARED_TYPE_KEY.to_string(), DATE32.to_string())]),
+                ..ColumnType::plain(DataType::Date32)
+            }),
             "uuid" => Ok(ColumnType {
-                data_type: DataType::FixedSizeBinary(UUID_BYTES),
-                nullable: false,
-                uuid: true,
+                metadata: uuid_metadata(),
+                ..ColumnType::plain(DataType::FixedSizeBinary(UUID_BYTES))
             }),
             "nothing" => Ok(ColumnType {
-                data_type: DataType::Null,
                 nullable: true,
-                uuid: false,
+                ..ColumnType::plain(DataType::Null)
             }),
             _ => Err(unknown_type(self.input)),
         }
@@ -395,6 +451,10 @@ mod tests {
             "UUID",
             "Nullable(UUID)",
             "Array(UUID)",
+            "Date32",
+            "Nullable(Date32)",
+            "LowCardinality(String)",
+            "LowCardinality(Nullable(String))",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
             assert_eq!(field_type_name(&parsed.field("c")), name);
@@ -409,6 +469,18 @@ mod tests {
         assert!(is_uuid(&uuid));
         assert!(!is_uuid(&fixed));
         assert_eq!(field_type_name(&fixed), "FixedString(16)");
+    }
+
+    #[test]
+    fn declared_types_share_arrow_types() {
+        let date = parse_clickhouse_type("Date").unwrap();
+        let date32 = parse_clickhouse_type("Date32").unwrap();
+        assert_eq!(date.data_type, date32.data_type);
+        let low = parse_clickhouse_type("LowCardinality(String)").unwrap();
+        assert_eq!(low.data_type, DataType::Utf8);
+        assert!(parse_clickhouse_type("LowCardinality(Array(String))").is_err());
+        let items = parse_clickhouse_type("Array(LowCardinality(String))").unwrap();
+        assert_eq!(field_type_name(&items.field("a")), "Array(String)");
     }
 
     #[test]

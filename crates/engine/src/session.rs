@@ -213,16 +213,12 @@ impl Engine {
             state.register_udaf(udaf)?;
         }
         let mut builder = SessionStateBuilder::new_from_existing(state);
-        let to_uuid = scalar
-            .iter()
-            .find(|f| f.name() == "toUUID")
-            .expect("toUUID is registered");
-        // First, so that a comparison of a UUID with text never reaches
+        // First, so that a comparison of a UUID or FixedString with text never reaches
         // DataFusion's own planning of the operator, which refuses it.
-        builder.expr_planners().get_or_insert_with(Vec::new).insert(
-            0,
-            Arc::new(strata_sql::UuidComparisons::new(Arc::clone(to_uuid))),
-        );
+        builder
+            .expr_planners()
+            .get_or_insert_with(Vec::new)
+            .insert(0, Arc::new(strata_sql::TextComparisons::new(&scalar)));
         let table_functions = builder.table_functions().get_or_insert_with(HashMap::new);
         for function in NumbersFunction::all() {
             let name = function.name().to_string();
@@ -1464,7 +1460,7 @@ impl Session {
         &self,
         insert: &mut datafusion::sql::sqlparser::ast::Insert,
     ) -> Result<()> {
-        use datafusion::sql::sqlparser::ast::SetExpr;
+        use datafusion::sql::sqlparser::ast::{self, SetExpr};
         let (TableObject::TableName(name), Some(source)) = (&insert.table, &mut insert.source)
         else {
             return Ok(());
@@ -1487,35 +1483,50 @@ impl Session {
                         .get_column_default(field.name())
                         .is_some_and(|default| !default.column_refs().is_empty())
             });
-        let is_uuid_column = |column: &String| {
-            schema
-                .field_with_name(column)
-                .is_ok_and(strata_common::types::is_uuid)
+        // Columns whose type DataFusion cannot cast text to are read by
+        // Strata's own function for the type.
+        let text_reader = |column: &String| {
+            let field = schema.field_with_name(column).ok()?;
+            match field.data_type() {
+                _ if strata_common::types::is_uuid(field) => {
+                    Some(strata_sql::ast_rewrite::TextReader::Uuid)
+                }
+                DataType::FixedSizeBinary(width) => Some(
+                    strata_sql::ast_rewrite::TextReader::FixedString(*width as u64),
+                ),
+                _ => None,
+            }
         };
-        let mut uuids_read = !given.iter().any(is_uuid_column);
+        let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
         if let SetExpr::Values(values) = source.body.as_mut() {
             for row in &mut values.rows {
                 for (value, column) in row.content.iter_mut().zip(&given) {
-                    if is_uuid_column(column) {
-                        *value = strata_sql::ast_rewrite::to_uuid(value.clone());
+                    if let Some(reader) = text_reader(column) {
+                        *value = reader.read(value.clone());
                     }
                 }
             }
-            uuids_read = true;
+            texts_read = true;
         }
-        if uuids_read && !defaults_need_names {
+        if texts_read && !defaults_need_names {
             return Ok(());
         }
         let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
         let columns: Vec<String> = given.iter().map(quote).collect();
         let items: Vec<String> = given
             .iter()
-            .map(|c| {
-                if !uuids_read && is_uuid_column(c) {
-                    format!("\"toUUID\"({0}) AS {0}", quote(c))
-                } else {
-                    quote(c)
+            .map(|c| match text_reader(c) {
+                Some(reader) if !texts_read => {
+                    format!(
+                        "{} AS {}",
+                        reader.read(ast::Expr::Identifier(ast::Ident::with_quote(
+                            '"',
+                            c.as_str()
+                        ))),
+                        quote(c)
+                    )
                 }
+                _ => quote(c),
             })
             .collect();
         let wrapped = format!(

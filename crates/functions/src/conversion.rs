@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Date32Array, StringArray, TimestampSecondArray,
+    Array, ArrayRef, AsArray, Date32Array, FixedSizeBinaryArray, StringArray, TimestampSecondArray,
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
@@ -196,12 +196,32 @@ fn to_strings(array: &dyn Array) -> ArrayRef {
     Arc::new(StringArray::from(out))
 }
 
+/// `toString` of a FixedString: its bytes without the zero padding.
+fn fixed_strings_as_text(array: &FixedSizeBinaryArray) -> ArrayRef {
+    let texts: StringArray = (0..array.len())
+        .map(|row| {
+            array.is_valid(row).then(|| {
+                let bytes = array.value(row);
+                let end = bytes
+                    .iter()
+                    .rposition(|&b| b != 0)
+                    .map_or(0, |last| last + 1);
+                String::from_utf8_lossy(&bytes[..end]).into_owned()
+            })
+        })
+        .collect();
+    Arc::new(texts)
+}
+
 pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
     let source = array.data_type();
     if source == target {
         return Ok(Arc::clone(array));
     }
     if *target == DataType::Utf8 {
+        if let DataType::FixedSizeBinary(_) = source {
+            return Ok(fixed_strings_as_text(array.as_fixed_size_binary()));
+        }
         return Ok(to_strings(array.as_ref()));
     }
     if matches!(

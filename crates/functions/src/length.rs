@@ -52,6 +52,7 @@ impl Length {
             data_type,
             DataType::Binary
                 | DataType::LargeBinary
+                | DataType::FixedSizeBinary(_)
                 | DataType::List(_)
                 | DataType::LargeList(_)
                 | DataType::FixedSizeList(_, _)

@@ -10,6 +10,7 @@ pub mod aggregate;
 pub mod arithmetic;
 pub mod calendar;
 pub mod conversion;
+pub mod fixed_strings;
 pub mod hashing;
 pub mod int_cast;
 pub mod length;
@@ -56,6 +57,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
     }
     functions.push(ScalarUDF::new_from_impl(GenerateUuidV4::default()));
+    functions.push(ScalarUDF::new_from_impl(
+        fixed_strings::ToFixedString::default(),
+    ));
     for function in CalendarFunction::ALL {
         functions.push(ScalarUDF::new_from_impl(Calendar::new(function)));
     }

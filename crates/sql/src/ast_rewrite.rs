@@ -175,7 +175,16 @@ impl Rewriter<'_, '_> {
                 expr: inner,
                 data_type: DataType::Uuid,
                 ..
-            } => return Ok(Some(to_uuid((**inner).clone()))),
+            } => return Ok(Some(TextReader::Uuid.read((**inner).clone()))),
+            Expr::Cast {
+                expr: inner,
+                data_type: DataType::FixedString(width),
+                ..
+            } => {
+                return Ok(Some(
+                    TextReader::FixedString(*width).read((**inner).clone()),
+                ));
+            }
             Expr::Identifier(ident) if ident.quote_style.is_none() => {
                 let literal = match ident.value.to_ascii_lowercase().as_str() {
                     "nan" => "NaN",
@@ -383,9 +392,24 @@ fn call(name: &str, args: Vec<Expr>) -> Expr {
     })
 }
 
-/// `text` read as a UUID.
-pub fn to_uuid(text: Expr) -> Expr {
-    quoted_call("toUUID", vec![text])
+/// How text becomes a value of a type DataFusion cannot cast text to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextReader {
+    Uuid,
+    FixedString(u64),
+}
+
+impl TextReader {
+    /// `text` read as this reader's type.
+    pub fn read(self, text: Expr) -> Expr {
+        match self {
+            TextReader::Uuid => quoted_call("toUUID", vec![text]),
+            TextReader::FixedString(width) => quoted_call(
+                "toFixedString",
+                vec![text, Expr::value(Value::Number(width.to_string(), false))],
+            ),
+        }
+    }
 }
 
 /// A call of a function whose name has capitals, quoted so that DataFusion

@@ -5,7 +5,8 @@
 //! [`naming`]); the resulting logical plan gets ClickHouse's literal and
 //! arithmetic typing ([`plan_rewrite`]). [`virtual_columns`] keeps `*` to a
 //! table's own columns when a statement names its virtual ones;
-//! [`uuid_comparisons`] reads strings compared with UUIDs as UUIDs.
+//! [`text_comparisons`] reads strings compared with UUIDs and FixedStrings as
+//! those types.
 //! Executing statements is the engine's job.
 
 pub mod aliases;
@@ -16,7 +17,7 @@ pub mod insert_format;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
-pub mod uuid_comparisons;
+pub mod text_comparisons;
 pub mod virtual_columns;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
@@ -28,4 +29,4 @@ pub use parser::{
     split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;
-pub use uuid_comparisons::UuidComparisons;
+pub use text_comparisons::TextComparisons;

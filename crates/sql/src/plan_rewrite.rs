@@ -11,7 +11,7 @@
 //!   would return NULL, i.e. over empty input.
 //!
 //! - A UUID in an `IN` list or `BETWEEN` with strings compares with the
-//!   strings read as UUIDs ([`crate::uuid_comparisons`]).
+//!   strings read as UUIDs or FixedStrings ([`crate::text_comparisons`]).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
@@ -30,12 +30,12 @@ use datafusion::logical_expr::{
 use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
 
-use crate::uuid_comparisons::UuidComparisons;
+use crate::text_comparisons::TextComparisons;
 
 /// Applies the rewrites with the arithmetic functions found in `functions`.
 pub struct PlanRewriter {
     functions: HashMap<String, Arc<ScalarUDF>>,
-    uuid_comparisons: UuidComparisons,
+    text_comparisons: TextComparisons,
 }
 
 impl PlanRewriter {
@@ -43,17 +43,13 @@ impl PlanRewriter {
         let wanted = [
             "plus", "minus", "multiply", "divide", "modulo", "negate", "toUUID",
         ];
-        let to_uuid = functions
-            .iter()
-            .find(|f| f.name() == "toUUID")
-            .expect("toUUID is registered");
         PlanRewriter {
             functions: functions
                 .iter()
                 .filter(|f| wanted.contains(&f.name()))
                 .map(|f| (f.name().to_string(), Arc::clone(f)))
                 .collect(),
-            uuid_comparisons: UuidComparisons::new(Arc::clone(to_uuid)),
+            text_comparisons: TextComparisons::new(functions),
         }
     }
 
@@ -124,8 +120,8 @@ impl PlanRewriter {
     }
 
     fn rewrite_expr(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
-        let (expr, read_as_uuids) = self.uuid_comparisons.read_as_uuids(expr, schema)?;
-        if read_as_uuids {
+        let (expr, texts_read) = self.text_comparisons.read_texts(expr, schema)?;
+        if texts_read {
             return Ok(Transformed::yes(expr));
         }
         if lost_uuid(&expr, schema) {

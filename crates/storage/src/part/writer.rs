@@ -101,7 +101,9 @@ fn canonical(batch: &RecordBatch) -> Result<RecordBatch> {
     let mut columns = Vec::with_capacity(batch.num_columns());
     for (field, column) in schema.fields().iter().zip(batch.columns()) {
         let read_as = parse_clickhouse_type(&field_type_name(field))?;
-        if &read_as.data_type == field.data_type() {
+        // The column's own type, not the field's: a batch assembled with
+        // DataFusion's looser check may hold items without their metadata.
+        if &read_as.data_type == column.data_type() {
             fields.push(field.as_ref().clone());
             columns.push(Arc::clone(column));
         } else {

@@ -1,0 +1,153 @@
+//! A UUID or a FixedString compared with a string compares with the string
+//! read as its type, as in ClickHouse: `id = '61f0c404-...'`,
+//! `code IN ('ab', 'cd')`, `id BETWEEN '...' AND '...'`.
+//!
+//! DataFusion refuses to compare a `FixedSizeBinary` with text while it
+//! plans a binary operator, so those are caught as they are planned
+//! ([`TextComparisons`], an `ExprPlanner`); `IN` lists and `BETWEEN` are only
+//! typed later and are rewritten with the logical plan
+//! ([`TextComparisons::read_texts`]).
+
+use std::sync::Arc;
+
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{DFSchema, Result};
+use datafusion::logical_expr::expr::{Between, InList, ScalarFunction};
+use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
+use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
+use datafusion::sql::sqlparser::ast::BinaryOperator;
+use strata_common::types::is_uuid;
+
+/// Reads the text side of a comparison with a UUID through `toUUID`, and
+/// with a `FixedString(N)` through `toFixedString(text, N)`.
+#[derive(Debug)]
+pub struct TextComparisons {
+    to_uuid: Arc<ScalarUDF>,
+    to_fixed_string: Arc<ScalarUDF>,
+}
+
+/// The function named `name` among the registered `functions`.
+fn registered(functions: &[Arc<ScalarUDF>], name: &str) -> Arc<ScalarUDF> {
+    let function = functions
+        .iter()
+        .find(|f| f.name() == name)
+        .unwrap_or_else(|| panic!("{name} is registered"));
+    Arc::clone(function)
+}
+
+/// What text compared with a value of this type is read as.
+enum ReadAs {
+    Uuid,
+    FixedString(i32),
+}
+
+impl TextComparisons {
+    /// Takes `toUUID` and `toFixedString` from the registered `functions`.
+    pub fn new(functions: &[Arc<ScalarUDF>]) -> Self {
+        TextComparisons {
+            to_uuid: registered(functions, "toUUID"),
+            to_fixed_string: registered(functions, "toFixedString"),
+        }
+    }
+
+    fn read(&self, text: Expr, read_as: &ReadAs) -> Expr {
+        let (function, args) = match read_as {
+            ReadAs::Uuid => (&self.to_uuid, vec![text]),
+            ReadAs::FixedString(width) => (&self.to_fixed_string, vec![text, lit(*width as u64)]),
+        };
+        Expr::ScalarFunction(ScalarFunction::new_udf(Arc::clone(function), args))
+    }
+
+    /// `expr` with the strings it compares with a UUID or FixedString read
+    /// as that type, for the comparisons DataFusion types after planning
+    /// (`IN`, `BETWEEN`).
+    pub fn read_texts(&self, expr: Expr, schema: &DFSchema) -> Result<(Expr, bool)> {
+        match expr {
+            Expr::InList(InList {
+                expr,
+                mut list,
+                negated,
+            }) if let Some(read_as) = read_as(&expr, schema)? => {
+                let mut changed = false;
+                for item in &mut list {
+                    if holds_text(item, schema)? {
+                        *item = self.read(std::mem::take(item), &read_as);
+                        changed = true;
+                    }
+                }
+                Ok((Expr::InList(InList::new(expr, list, negated)), changed))
+            }
+            Expr::Between(Between {
+                expr,
+                negated,
+                low,
+                high,
+            }) if let Some(read_as) = read_as(&expr, schema)? => {
+                let mut changed = false;
+                let mut bound = |side: Box<Expr>| -> Result<Box<Expr>> {
+                    Ok(if holds_text(&side, schema)? {
+                        changed = true;
+                        Box::new(self.read(*side, &read_as))
+                    } else {
+                        side
+                    })
+                };
+                let (low, high) = (bound(low)?, bound(high)?);
+                Ok((
+                    Expr::Between(Between::new(expr, negated, low, high)),
+                    changed,
+                ))
+            }
+            other => Ok((other, false)),
+        }
+    }
+}
+
+/// What text compared with `expr` must be read as, if not as text.
+fn read_as(expr: &Expr, schema: &DFSchema) -> Result<Option<ReadAs>> {
+    let field = expr.to_field(schema)?.1;
+    Ok(match field.data_type() {
+        _ if is_uuid(&field) => Some(ReadAs::Uuid),
+        DataType::FixedSizeBinary(width) => Some(ReadAs::FixedString(*width)),
+        _ => None,
+    })
+}
+
+fn holds_text(expr: &Expr, schema: &DFSchema) -> Result<bool> {
+    Ok(matches!(
+        expr.get_type(schema)?,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    ))
+}
+
+impl ExprPlanner for TextComparisons {
+    fn plan_binary_op(
+        &self,
+        expr: RawBinaryExpr,
+        schema: &DFSchema,
+    ) -> Result<PlannerResult<RawBinaryExpr>> {
+        let comparison = matches!(
+            expr.op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+        );
+        if !comparison {
+            return Ok(PlannerResult::Original(expr));
+        }
+        let RawBinaryExpr { op, left, right } = expr;
+        let (left, right) = match (read_as(&left, schema)?, read_as(&right, schema)?) {
+            (Some(read_as), None) if holds_text(&right, schema)? => {
+                (left, self.read(right, &read_as))
+            }
+            (None, Some(read_as)) if holds_text(&left, schema)? => {
+                (self.read(left, &read_as), right)
+            }
+            _ => return Ok(PlannerResult::Original(RawBinaryExpr { op, left, right })),
+        };
+        Ok(PlannerResult::Original(RawBinaryExpr { op, left, right }))
+    }
+}

@@ -1,0 +1,20 @@
+-- Date32 and LowCardinality(T) keep their names though Arrow stores them as Date and T.
+DROP TABLE IF EXISTS declared;
+CREATE TABLE declared (d Date32, f LowCardinality(String), g LowCardinality(Nullable(String))) ENGINE = MergeTree ORDER BY d;
+INSERT INTO declared VALUES ('2020-01-01', 'x', NULL);
+INSERT INTO declared SELECT '1950-01-01', toString(number), toString(number + 1) FROM numbers(2);
+SELECT *, toTypeName(d), toTypeName(f), toTypeName(g) FROM declared ORDER BY d, f;
+SHOW CREATE TABLE declared;
+DESCRIBE declared;
+SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = 'declared' ORDER BY name;
+SELECT f, count() FROM declared GROUP BY f ORDER BY f;
+SELECT f FROM declared WHERE f IN ('x', '1') ORDER BY f;
+ALTER TABLE declared ADD COLUMN z LowCardinality(String) DEFAULT 'q';
+SELECT z, toTypeName(z) FROM declared LIMIT 1;
+OPTIMIZE TABLE declared FINAL;
+SELECT count(), countIf(g IS NULL) FROM declared;
+DROP TABLE declared;
+CREATE TABLE declared_memory (f LowCardinality(String)) ENGINE = Memory;
+INSERT INTO declared_memory VALUES ('a');
+SELECT f, toTypeName(f) FROM declared_memory;
+DROP TABLE declared_memory;
