@@ -219,6 +219,10 @@ impl Engine {
             .expr_planners()
             .get_or_insert_with(Vec::new)
             .insert(0, Arc::new(strata_sql::TextComparisons::new(&scalar)));
+        builder
+            .expr_planners()
+            .get_or_insert_with(Vec::new)
+            .insert(1, Arc::new(strata_sql::uint8_booleans::MixedOperands));
         let table_functions = builder.table_functions().get_or_insert_with(HashMap::new);
         for function in NumbersFunction::all() {
             let name = function.name().to_string();

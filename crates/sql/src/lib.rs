@@ -18,6 +18,7 @@ pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
 pub mod text_comparisons;
+pub mod uint8_booleans;
 pub mod virtual_columns;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};

@@ -31,6 +31,15 @@ use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
 
 use crate::text_comparisons::TextComparisons;
+use crate::uint8_booleans;
+
+/// What a plan node does with its expressions' results, which decides
+/// whether a Boolean becomes ClickHouse's UInt8 or a number a condition.
+enum Role {
+    Output,
+    Condition,
+    Other,
+}
 
 /// Applies the rewrites with the arithmetic functions found in `functions`.
 pub struct PlanRewriter {
@@ -63,7 +72,7 @@ impl PlanRewriter {
             }
             self.rewrite_node(node)
         })?;
-        comparisons_as_uint8(rewritten.data)
+        Ok(rewritten.data)
     }
 
     fn rewrite_node(&self, node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
@@ -78,6 +87,11 @@ impl PlanRewriter {
             node,
             LogicalPlan::Projection(_) | LogicalPlan::Aggregate(_) | LogicalPlan::Window(_)
         );
+        let role = match node {
+            LogicalPlan::Projection(_) | LogicalPlan::Aggregate(_) => Role::Output,
+            LogicalPlan::Filter(_) => Role::Condition,
+            _ => Role::Other,
+        };
         let rewritten = node.map_expressions(|expr| {
             let before = if keeps_names {
                 Some(expr.schema_name().to_string())
@@ -85,15 +99,21 @@ impl PlanRewriter {
                 None
             };
             let new = expr.transform_up(|e| self.rewrite_expr(e, &schema))?;
-            if !new.transformed {
-                return Ok(new);
-            }
-            match before {
-                Some(name) if new.data.schema_name().to_string() != name => {
-                    Ok(Transformed::yes(new.data.alias(name)))
+            let named = match before {
+                Some(name) if new.transformed && new.data.schema_name().to_string() != name => {
+                    Transformed::yes(new.data.alias(name))
                 }
-                _ => Ok(new),
-            }
+                _ => new,
+            };
+            Ok(match role {
+                Role::Output => {
+                    named.transform_data(|e| Ok(uint8_booleans::output_as_value(e, &schema)))?
+                }
+                Role::Condition => {
+                    named.transform_data(|e| Ok(uint8_booleans::as_condition(e, &schema)))?
+                }
+                Role::Other => named,
+            })
         })?;
         let changed = rewritten.transformed;
         // A child's types may have changed even where this node's expressions did not.
@@ -120,6 +140,11 @@ impl PlanRewriter {
     }
 
     fn rewrite_expr(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
+        uint8_booleans::operands(expr, schema)?
+            .transform_data(|expr| self.rewrite_semantics(expr, schema))
+    }
+
+    fn rewrite_semantics(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
         let (expr, texts_read) = self.text_comparisons.read_texts(expr, schema)?;
         if texts_read {
             return Ok(Transformed::yes(expr));
@@ -338,81 +363,6 @@ pub fn smallest_integer(v: i64) -> ScalarValue {
         ScalarValue::Int32(Some(v as i32))
     } else {
         ScalarValue::Int64(Some(v))
-    }
-}
-
-/// ClickHouse's comparisons and logical operators return UInt8 (`SELECT 1 = 1`
-/// prints `1`), while DataFusion's return Boolean. Result columns computed by
-/// such an operator in the query's final projection are cast to UInt8; inner
-/// expressions stay Boolean so filters and joins keep working.
-fn comparisons_as_uint8(plan: LogicalPlan) -> Result<LogicalPlan> {
-    match plan {
-        LogicalPlan::Projection(projection) => {
-            let exprs = projection
-                .expr
-                .into_iter()
-                .map(|expr| {
-                    let (inner, name) = match expr {
-                        Expr::Alias(alias) => (*alias.expr, Some((alias.relation, alias.name))),
-                        other => (other, None),
-                    };
-                    if !is_boolean_operator(&inner) {
-                        return match name {
-                            Some((relation, name)) => inner.alias_qualified(relation, name),
-                            None => inner,
-                        };
-                    }
-                    let display = inner.schema_name().to_string();
-                    let cast = Expr::Cast(datafusion::logical_expr::Cast::new(
-                        Box::new(inner),
-                        datafusion::arrow::datatypes::DataType::UInt8,
-                    ));
-                    match name {
-                        Some((relation, name)) => cast.alias_qualified(relation, name),
-                        None => cast.alias(display),
-                    }
-                })
-                .collect::<Vec<_>>();
-            Ok(LogicalPlan::Projection(Projection::try_new(
-                exprs,
-                projection.input,
-            )?))
-        }
-        LogicalPlan::Sort(_) | LogicalPlan::Limit(_) | LogicalPlan::Distinct(_) => {
-            let rebuilt =
-                plan.map_children(|child| comparisons_as_uint8(child).map(Transformed::yes))?;
-            rebuilt.data.recompute_schema()
-        }
-        other => Ok(other),
-    }
-}
-
-fn is_boolean_operator(expr: &Expr) -> bool {
-    match expr {
-        Expr::BinaryExpr(BinaryExpr { op, .. }) => matches!(
-            op,
-            Operator::Eq
-                | Operator::NotEq
-                | Operator::Lt
-                | Operator::LtEq
-                | Operator::Gt
-                | Operator::GtEq
-                | Operator::And
-                | Operator::Or
-                | Operator::IsDistinctFrom
-                | Operator::IsNotDistinctFrom
-                | Operator::LikeMatch
-                | Operator::NotLikeMatch
-        ),
-        Expr::Not(_)
-        | Expr::IsNull(_)
-        | Expr::IsNotNull(_)
-        | Expr::Like(_)
-        | Expr::InList(_)
-        | Expr::Between(_)
-        | Expr::InSubquery(_)
-        | Expr::Exists(_) => true,
-        _ => false,
     }
 }
 

@@ -1,0 +1,22 @@
+-- Comparisons and logical operators are UInt8 0/1 wherever their results go;
+-- numbers are conditions. Bool columns and true/false stay Bool.
+SELECT number = 1 FROM numbers(3) ORDER BY number DESC;
+SELECT [number = 1] FROM numbers(2);
+SELECT max(number = 1), min(number < 5) FROM numbers(3);
+SELECT * FROM (SELECT number = 1 AS e FROM numbers(2)) ORDER BY e;
+SELECT * FROM (SELECT number = 1 AS e FROM numbers(2)) WHERE e;
+SELECT number = 1, count() FROM numbers(3) GROUP BY number = 1 ORDER BY 1;
+SELECT number % 2 = 0 AS even, count() FROM numbers(10) GROUP BY even ORDER BY even;
+SELECT toString(number > 0), (number > 0) + 1, (number > 0) * 10 FROM numbers(2);
+SELECT (number = 1) AND 1, 1 OR (number = 1), (number > 0) = 1 FROM numbers(2);
+SELECT true, toTypeName(true), toTypeName(1 = 1), toTypeName(number IN (1, 2)) FROM numbers(1);
+SELECT countIf(number > 1), sumIf(number, number > 1), sum(number > 0) FROM numbers(4);
+SELECT CASE WHEN e THEN 'yes' ELSE 'no' END FROM (SELECT number = 1 AS e FROM numbers(2)) ORDER BY e;
+SELECT number FROM numbers(5) WHERE number > 1 AND number < 4;
+SELECT number BETWEEN 1 AND 2 AS b, toString(number) LIKE '%1' FROM numbers(3) ORDER BY number DESC LIMIT 2;
+DROP TABLE IF EXISTS flags;
+CREATE TABLE flags (k UInt8, f Bool) ENGINE = Memory;
+INSERT INTO flags VALUES (1, true), (2, false);
+SELECT k, f, toTypeName(f), f = true, NOT f FROM flags ORDER BY k;
+DROP TABLE flags;
+SELECT toTypeName(NOT true), toTypeName(true AND true), toTypeName(true AND 1), toTypeName(NOT (1 = 1)), toTypeName(NOT NOT true);
