@@ -11,3 +11,10 @@ SELECT number % 3 AS number, count() FROM numbers(10) GROUP BY number ORDER BY n
 SELECT number % 3 AS k, count() AS c FROM numbers(10) GROUP BY k HAVING c > 3;
 SELECT number * 2 AS x FROM numbers(3) WHERE x IN (SELECT 2);
 SELECT (SELECT max(number) FROM numbers(3)) AS m, m + 1;
+-- A result may repeat a column.
+SELECT count(), count();
+SELECT number, * FROM numbers(2);
+SELECT number AS n, number AS n FROM numbers(2) ORDER BY n DESC;
+SELECT number, number FROM numbers(2) FORMAT JSONEachRow;
+SELECT toString(number), toString(number) FROM numbers(2) FORMAT TSVWithNames;
+SELECT *, number * 2 AS d FROM numbers(2) ORDER BY d DESC;

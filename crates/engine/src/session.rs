@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::array::{RecordBatch, RecordBatchOptions, StringArray};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::catalog::TableProvider;
 use datafusion::catalog::{
@@ -436,6 +436,32 @@ pub struct QueryResult {
     /// The output format the statement asked for with `FORMAT`, if any.
     pub format: Option<OutputFormat>,
     pub query: Arc<QueryContext>,
+}
+
+/// `stream` with its repeated columns under their own names
+/// (`strata_sql::repeated_columns`); Arrow allows a schema to repeat a name.
+fn show_repeated_columns(stream: SendableRecordBatchStream) -> SendableRecordBatchStream {
+    use strata_sql::repeated_columns::{MARK, shown_name};
+    let schema = stream.schema();
+    if !schema.fields().iter().any(|f| f.name().contains(MARK)) {
+        return stream;
+    }
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone().with_name(shown_name(f.name())))
+        .collect();
+    let shown = Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    let renamed = Arc::clone(&shown);
+    let batches = stream.map(move |batch| {
+        let batch = batch?;
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(&renamed),
+            batch.columns().to_vec(),
+            &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+        )?)
+    });
+    Box::pin(RecordBatchStreamAdapter::new(shown, batches))
 }
 
 /// What executing one statement produced.
@@ -940,10 +966,11 @@ impl Session {
         clauses: &TrailingClauses,
     ) -> Result<StatementOutcome> {
         let (format, settings) = self.query_options(&mut query, clauses)?;
+        strata_sql::repeated_columns::mark_repeated_columns(&mut query);
         let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;
         let physical = state.create_physical_plan(&plan).await?;
         self.log_start(&query_context);
-        let stream = execute_stream(physical, state.task_ctx())?;
+        let stream = show_repeated_columns(execute_stream(physical, state.task_ctx())?);
         Ok(StatementOutcome::Rows(QueryResult {
             schema: stream.schema(),
             stream,
@@ -1575,7 +1602,7 @@ fn constant_defaults(
     let one_row = RecordBatch::try_new_with_options(
         Arc::new(Schema::empty()),
         vec![],
-        &datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(1)),
+        &RecordBatchOptions::new().with_row_count(Some(1)),
     )?;
     let mut values = HashMap::new();
     for (field, extra) in schema.fields().iter().zip(extras) {

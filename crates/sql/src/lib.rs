@@ -17,6 +17,7 @@ pub mod insert_format;
 pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
+pub mod repeated_columns;
 pub mod text_comparisons;
 pub mod uint8_booleans;
 pub mod virtual_columns;

@@ -1,0 +1,101 @@
+//! A result may repeat a column in ClickHouse (`SELECT count(), count()`,
+//! `SELECT number, * FROM t`); a DataFusion projection needs unique names.
+//!
+//! So the repeats in a query's outer select list are planned under marked
+//! names (the name, [`MARK`], the item's position) and shown under their own
+//! name once the result leaves the engine ([`shown_name`]). With a wildcard
+//! in the list, whose columns are not known yet, every plain column beside
+//! it is marked; aliases are never marked where they are not repeats, so
+//! ORDER BY and HAVING still find them.
+
+use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr};
+use datafusion::sql::sqlparser::tokenizer::Span;
+
+use crate::naming::column_name;
+
+/// Separates a repeated column's name from what keeps it unique. A control
+/// character, so no name a user writes ends in it.
+pub const MARK: char = '\u{1F}';
+
+/// Marks the repeated columns of `query`'s outer select list.
+pub fn mark_repeated_columns(query: &mut Query) {
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return;
+    };
+    let has_wildcard = select.projection.iter().any(|item| {
+        matches!(
+            item,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
+    });
+    let mut seen: Vec<(String, Expr)> = Vec::new();
+    for (position, item) in select.projection.iter_mut().enumerate() {
+        let (name, expr, plain_column) = match &*item {
+            SelectItem::ExprWithAlias { alias, expr } => (alias.value.clone(), expr, false),
+            SelectItem::UnnamedExpr(expr) => match expr {
+                Expr::Identifier(ident) => (ident.value.clone(), expr, true),
+                Expr::CompoundIdentifier(parts) => {
+                    let last = parts.last().map(|p| p.value.clone()).unwrap_or_default();
+                    (last, expr, true)
+                }
+                _ => (column_name(expr), expr, false),
+            },
+            _ => continue,
+        };
+        let expr = expr.clone();
+        // One name for two expressions is an error the alias check reports.
+        let repeated = seen.iter().any(|(n, e)| *n == name && *e == expr);
+        seen.push((name.clone(), expr.clone()));
+        if !repeated && !(has_wildcard && plain_column) {
+            continue;
+        }
+        let marked = Ident {
+            value: format!("{name}{MARK}{position}"),
+            quote_style: Some('"'),
+            span: Span::empty(),
+        };
+        *item = SelectItem::ExprWithAlias {
+            expr,
+            alias: marked,
+        };
+    }
+}
+
+/// The name a result column is shown under.
+pub fn shown_name(name: &str) -> &str {
+    name.split_once(MARK).map_or(name, |(shown, _)| shown)
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::sql::sqlparser::ast::Statement;
+
+    use super::*;
+    use crate::parse_statement;
+
+    fn marked(sql: &str) -> String {
+        let Statement::Query(mut query) = parse_statement(sql).unwrap().statement else {
+            panic!("a query");
+        };
+        mark_repeated_columns(&mut query);
+        query.to_string().replace(MARK, "|")
+    }
+
+    #[test]
+    fn repeats_are_marked_after_the_first() {
+        assert_eq!(
+            marked("SELECT count(), count(), number AS n, number AS n FROM t"),
+            "SELECT count(), count() AS \"count()|1\", number AS n, number AS \"n|3\" FROM t"
+        );
+    }
+
+    #[test]
+    fn plain_columns_beside_a_wildcard_are_marked() {
+        assert_eq!(
+            marked("SELECT number, *, number + 1 AS x FROM t"),
+            "SELECT number AS \"number|0\", *, number + 1 AS x FROM t"
+        );
+        assert_eq!(shown_name("number\u{1f}0"), "number");
+        assert_eq!(shown_name("number"), "number");
+    }
+}
