@@ -67,7 +67,7 @@ mod insert_input;
 mod virtual_columns;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
-pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
+const SQL_LEVEL_FUNCTIONS: &[&str] = &[
     "if",
     "multiIf",
     "getSetting",
@@ -75,6 +75,15 @@ pub const SQL_LEVEL_FUNCTIONS: &[&str] = &[
     "currentDatabase",
     "version",
 ];
+
+/// Functions the SQL front rewrites before DataFusion plans: its own and
+/// the ClickHouse names of DataFusion's functions.
+pub fn sql_level_functions() -> impl Iterator<Item = &'static str> {
+    SQL_LEVEL_FUNCTIONS
+        .iter()
+        .chain(strata_sql::equivalents::NAMES)
+        .copied()
+}
 
 pub const DEFAULT_DATABASE: &str = "default";
 
@@ -251,7 +260,7 @@ impl Engine {
             .chain(base.aggregate_functions().keys())
             .chain(base.window_functions().keys())
             .cloned()
-            .chain(SQL_LEVEL_FUNCTIONS.iter().map(|s| s.to_string()));
+            .chain(sql_level_functions().map(str::to_string));
         for name in names {
             let lower = name.to_lowercase();
             // DataFusion's own lower-case names win over ClickHouse camelCase ones.
@@ -301,7 +310,7 @@ impl Engine {
             self.base.scalar_functions().contains_key(n)
                 || self.base.aggregate_functions().contains_key(n)
                 || self.base.window_functions().contains_key(n)
-                || SQL_LEVEL_FUNCTIONS.contains(&n)
+                || sql_level_functions().any(|f| f == n)
         };
         if registered(name) {
             return None;

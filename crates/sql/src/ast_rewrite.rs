@@ -9,7 +9,9 @@
 //! - `if` and `multiIf` become `CASE`, so only the taken branch is evaluated.
 //! - Per-query constants (`getSetting`, `currentDatabase`, `version`,
 //!   `getServerSetting`) become literals.
-//! - Function names resolve exactly first, then case-insensitively, as ClickHouse does.
+//! - Function names resolve exactly first, then case-insensitively, as ClickHouse does;
+//!   ClickHouse functions DataFusion has in another form are rewritten to it
+//!   ([`crate::equivalents`]).
 //! - The -If combinator: `sumIf(x, c)` is `sum(x) FILTER (WHERE c)`.
 //! - `sum` and `avg` of a comparison add it up as UInt8 (`sum(x = 1)` counts).
 
@@ -25,6 +27,7 @@ use strata_common::settings::{SettingValue, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::aliases;
+use crate::equivalents;
 use crate::naming::column_name;
 
 /// What the rewrites need to know about the session.
@@ -209,6 +212,9 @@ impl Rewriter<'_, '_> {
         let Some(args) = function_args(&f.args) else {
             return Ok(None);
         };
+        if let Some(equivalent) = equivalents::equivalent(&written, &args)? {
+            return Ok(Some(equivalent));
+        }
         let constant = match written.as_str() {
             "if" => {
                 if args.len() != 3 {
@@ -372,7 +378,7 @@ fn is_boolean(expr: &Expr) -> bool {
 }
 
 /// A plain call `name(args...)`.
-fn call(name: &str, args: Vec<Expr>) -> Expr {
+pub(crate) fn call(name: &str, args: Vec<Expr>) -> Expr {
     Expr::Function(Function {
         name: ObjectName(vec![ObjectNamePart::Identifier(Ident::new(name))]),
         uses_odbc_syntax: false,

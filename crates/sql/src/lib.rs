@@ -13,6 +13,7 @@ pub mod aliases;
 pub mod ast_rewrite;
 pub mod create_table;
 pub mod depth;
+pub mod equivalents;
 pub mod insert_format;
 pub mod naming;
 pub mod parser;

@@ -311,7 +311,7 @@ fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
         };
         rows.push((name.clone(), true, alias_to));
     }
-    for name in crate::session::SQL_LEVEL_FUNCTIONS {
+    for name in crate::session::sql_level_functions() {
         rows.push((name.to_string(), false, String::new()));
     }
     rows.sort();
