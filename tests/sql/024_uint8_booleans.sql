@@ -20,3 +20,20 @@ INSERT INTO flags VALUES (1, true), (2, false);
 SELECT k, f, toTypeName(f), f = true, NOT f FROM flags ORDER BY k;
 DROP TABLE flags;
 SELECT toTypeName(NOT true), toTypeName(true AND true), toTypeName(true AND 1), toTypeName(NOT (1 = 1)), toTypeName(NOT NOT true);
+-- A number is a condition in WHERE, HAVING and NOT.
+SELECT number FROM numbers(5) WHERE number % 2;
+SELECT NOT number FROM numbers(2);
+SELECT toBool(2), toBool(0), toBool('true'), toBool('False'), toBool(0.5), toTypeName(toBool(1));
+SELECT toBool('x'); -- { serverError CANNOT_PARSE_BOOL }
+SELECT number FROM numbers(4) WHERE number AND number > 1;
+SELECT number FROM numbers(4) WHERE (number % 2) OR (number % 3);
+SELECT number % 3 AS k, count() AS c FROM numbers(10) GROUP BY k HAVING k ORDER BY k;
+SELECT number FROM numbers(3) WHERE NOT number;
+SELECT number FROM numbers(3) WHERE 0;
+SELECT count() FROM numbers(3) WHERE NULL;
+DROP TABLE IF EXISTS flagged;
+CREATE TABLE flagged (k UInt32, active UInt8) ENGINE = MergeTree ORDER BY k;
+INSERT INTO flagged SELECT number, number % 2 FROM numbers(10);
+SELECT count() FROM flagged WHERE active;
+SELECT count() FROM flagged WHERE NOT active AND k > 2;
+DROP TABLE flagged;

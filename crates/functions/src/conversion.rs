@@ -1,5 +1,5 @@
 //! Type conversion functions: `toUInt8` … `toInt64`, `toFloat32/64`, `toString`,
-//! `toDate`, `toDateTime`.
+//! `toDate`, `toDateTime`, `toBool`.
 //!
 //! Numbers convert with ClickHouse's wrapping semantics; strings are parsed and a
 //! string that is not a value of the target type fails with CANNOT_PARSE_TEXT
@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Date32Array, FixedSizeBinaryArray, StringArray, TimestampSecondArray,
+    Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, StringArray,
+    TimestampSecondArray,
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
@@ -55,6 +56,7 @@ impl ConvertTo {
             ("toString", DataType::Utf8),
             ("toDate", DataType::Date32),
             ("toDateTime", DataType::Timestamp(TimeUnit::Second, None)),
+            ("toBool", DataType::Boolean),
         ]
         .into_iter()
         .map(|(name, target)| ConvertTo::new(name, target))
@@ -100,10 +102,42 @@ fn parse_datetime(text: &str) -> Option<NaiveDateTime> {
 
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
 
+/// ClickHouse's spellings of a Bool in text, any case.
+fn parse_bool(text: &str) -> Option<bool> {
+    const TRUE: &[&str] = &["true", "t", "y", "yes", "on", "enable", "enabled", "1"];
+    const FALSE: &[&str] = &["false", "f", "n", "no", "off", "disable", "disabled", "0"];
+    let text = text.trim().to_ascii_lowercase();
+    if TRUE.contains(&text.as_str()) {
+        Some(true)
+    } else if FALSE.contains(&text.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
     let strings = cast::cast(strings, &DataType::Utf8)?;
     let strings = strings.as_string::<i32>();
     match target {
+        DataType::Boolean => {
+            let bools = strings
+                .iter()
+                .map(|s| {
+                    s.map(|s| {
+                        parse_bool(s).ok_or_else(|| {
+                            StrataError::new(
+                                ErrorCode::CANNOT_PARSE_BOOL,
+                                format!("Cannot parse boolean value here: '{s}', should be 'true' or 'false'"),
+                            )
+                            .into_datafusion()
+                        })
+                    })
+                    .transpose()
+                })
+                .collect::<Result<BooleanArray>>()?;
+            Ok(Arc::new(bools))
+        }
         DataType::Date32 => {
             let mut out = Vec::with_capacity(strings.len());
             for s in strings.iter() {
@@ -231,7 +265,8 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         return convert_strings(array.as_ref(), target);
     }
     match target {
-        DataType::Float32 | DataType::Float64 => Ok(cast::cast(array, target)?),
+        // Arrow's numeric cast to Boolean is ClickHouse's: non-zero is true.
+        DataType::Float32 | DataType::Float64 | DataType::Boolean => Ok(cast::cast(array, target)?),
         DataType::Date32 => match source {
             DataType::Timestamp(..) => Ok(cast::cast(array, target)?),
             _ => {

@@ -29,6 +29,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use crate::aliases;
 use crate::equivalents;
 use crate::naming::column_name;
+use crate::uint8_booleans;
 
 /// What the rewrites need to know about the session.
 pub struct AstContext<'a> {
@@ -64,6 +65,18 @@ impl VisitorMut for Rewriter<'_, '_> {
         }
         if let Err(e) = prepare_select_items(&mut query.body) {
             return ControlFlow::Break(e);
+        }
+        if let SetExpr::Select(select) = query.body.as_mut() {
+            for condition in [
+                &mut select.selection,
+                &mut select.prewhere,
+                &mut select.having,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                as_condition(condition);
+            }
         }
         ControlFlow::Continue(())
     }
@@ -172,6 +185,17 @@ impl Rewriter<'_, '_> {
                     return Ok(None);
                 }
                 return Ok(Some(call("negate", vec![(**inner).clone()])));
+            }
+            Expr::UnaryOp {
+                op: UnaryOperator::Not,
+                expr: inner,
+            } if !is_boolean(inner) => {
+                let mut condition = (**inner).clone();
+                as_condition(&mut condition);
+                return Ok(Some(Expr::UnaryOp {
+                    op: UnaryOperator::Not,
+                    expr: Box::new(condition),
+                }));
             }
             // DataFusion has no UUID type; toUUID makes the field that is one.
             Expr::Cast {
@@ -348,6 +372,15 @@ fn count_comparisons(f: &mut Function) {
     }
 }
 
+/// Makes `expr` a condition DataFusion takes where it may be a number
+/// (`WHERE flag`, `WHERE number % 2`): `toBool(expr)`, which the plan
+/// rewrite turns into `expr != 0` once the type is known.
+fn as_condition(expr: &mut Expr) {
+    if !is_boolean(expr) {
+        *expr = quoted_call(uint8_booleans::TO_BOOL, vec![expr.clone()]);
+    }
+}
+
 /// Whether `expr` is a comparison or logical expression, which DataFusion
 /// types Boolean and ClickHouse UInt8.
 fn is_boolean(expr: &Expr) -> bool {
@@ -369,9 +402,20 @@ fn is_boolean(expr: &Expr) -> bool {
         }
         | Expr::IsNull(_)
         | Expr::IsNotNull(_)
+        | Expr::IsTrue(_)
+        | Expr::IsFalse(_)
+        | Expr::IsNotTrue(_)
+        | Expr::IsNotFalse(_)
         | Expr::InList { .. }
+        | Expr::InSubquery { .. }
+        | Expr::InUnnest { .. }
+        | Expr::Exists { .. }
         | Expr::Between { .. }
-        | Expr::Like { .. } => true,
+        | Expr::Like { .. }
+        | Expr::ILike { .. }
+        | Expr::SimilarTo { .. }
+        | Expr::RLike { .. } => true,
+        Expr::Value(v) => matches!(v.value, Value::Boolean(_)),
         Expr::Nested(inner) => is_boolean(inner),
         _ => false,
     }

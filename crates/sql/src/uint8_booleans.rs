@@ -11,9 +11,9 @@
 //!
 //! Most of this is a rewrite of the planned plan; mixes DataFusion refuses
 //! while planning (`(x = 1) AND 1`) are caught as they are planned
-//! ([`MixedOperands`]). Two gaps remain: DataFusion refuses a non-Boolean
-//! WHERE and `NOT` of a number while planning, where no hook reaches, so
-//! `WHERE number % 2` and `NOT number` are still errors.
+//! ([`MixedOperands`]), and a WHERE, PREWHERE, HAVING or `NOT` operand that
+//! may be a number is planned as `toBool(...)`, which DataFusion takes as a
+//! condition, and rewritten to `x != 0` once its type is known.
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::tree_node::Transformed;
@@ -22,6 +22,10 @@ use datafusion::logical_expr::expr::{AggregateFunction, Case, ScalarFunction};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{BinaryExpr, Cast, Expr, ExprSchemable, Operator, lit};
 use datafusion::sql::sqlparser::ast::BinaryOperator as SqlOperator;
+
+/// ClickHouse's conversion to Bool, which the SQL front also wraps around a
+/// WHERE or `NOT` operand that may be a number.
+pub const TO_BOOL: &str = "toBool";
 
 /// Whether `expr` computes a condition: ClickHouse's result is UInt8 where
 /// DataFusion's is Boolean.
@@ -65,7 +69,10 @@ pub fn is_condition(expr: &Expr, schema: &DFSchema) -> bool {
         | Expr::Between(_)
         | Expr::InSubquery(_)
         | Expr::Exists(_) => true,
-        Expr::ScalarFunction(_) => expr.get_type(schema).is_ok_and(|t| t == DataType::Boolean),
+        // `toBool` makes a Bool of ClickHouse's too.
+        Expr::ScalarFunction(f) => {
+            f.name() != TO_BOOL && expr.get_type(schema).is_ok_and(|t| t == DataType::Boolean)
+        }
         _ => false,
     }
 }
@@ -84,8 +91,28 @@ fn as_value(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
     }
 }
 
-/// `expr` as a condition: a number is true where it is not zero.
+/// `expr` as a condition: a number is true where it is not zero. The SQL
+/// front wraps a WHERE that may be a number in `toBool`, which goes here, so
+/// the filter is a plain comparison that scans can prune with.
 pub fn as_condition(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
+    let expr = match expr {
+        Expr::ScalarFunction(ScalarFunction { func, mut args })
+            if func.name() == TO_BOOL && args.len() == 1 =>
+        {
+            let inner = args.pop().expect("one argument");
+            if inner.get_type(schema).is_ok_and(|t| t.is_numeric()) {
+                return Transformed::yes(inner.not_eq(lit(0u8)));
+            }
+            if inner.get_type(schema).is_ok_and(|t| t == DataType::Boolean) {
+                return Transformed::yes(inner);
+            }
+            Expr::ScalarFunction(ScalarFunction {
+                func,
+                args: vec![inner],
+            })
+        }
+        other => other,
+    };
     match expr.get_type(schema) {
         Ok(t) if t.is_numeric() => Transformed::yes(expr.not_eq(lit(0u8))),
         _ => Transformed::no(expr),
@@ -178,7 +205,11 @@ pub fn operands(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
                 changed = true;
                 (*inner).eq(lit(0u8))
             }
-            _ => Expr::Not(inner),
+            _ => {
+                let inner = as_condition(*inner, schema);
+                changed |= inner.transformed;
+                Expr::Not(Box::new(inner.data))
+            }
         },
         Expr::Case(Case {
             expr: None,
@@ -222,7 +253,10 @@ impl ExprPlanner for MixedOperands {
         let boolean = |e: &Expr| e.get_type(schema).is_ok_and(|t| t == DataType::Boolean);
         let numeric = |e: &Expr| e.get_type(schema).is_ok_and(|t| t.is_numeric());
         let RawBinaryExpr { op, left, right } = expr;
-        let mixed = (boolean(&left) && numeric(&right)) || (numeric(&left) && boolean(&right));
+        let logical = matches!(op, SqlOperator::And | SqlOperator::Or);
+        let mixed = (boolean(&left) && numeric(&right))
+            || (numeric(&left) && boolean(&right))
+            || (logical && (numeric(&left) || numeric(&right)));
         if !mixed {
             return Ok(PlannerResult::Original(RawBinaryExpr { op, left, right }));
         }
