@@ -21,3 +21,13 @@ SELECT toStartOfInterval(toDateTime('2024-01-01 00:07:00'), INTERVAL 5 MINUTE);
 SELECT number, arrayJoin([10, 20]) AS x FROM numbers(2) ORDER BY number, x;
 SELECT count() FROM numbers(10) WHERE startsWith(toString(number), '1') OR isNull(number);
 SELECT has([1, 2]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+-- Dates: the epoch, differences in calendar units, constant shifts.
+SELECT toUnixTimestamp(toDateTime('2024-01-01 00:00:00')), toUnixTimestamp('2024-01-01 00:00:00');
+SELECT dateDiff('day', toDate('2024-01-01'), toDate('2024-03-10')), dateDiff('month', toDate('2024-01-31'), toDate('2024-02-01')), dateDiff('year', toDate('2023-12-31'), toDate('2024-01-01'));
+SELECT dateDiff('hour', toDateTime('2024-01-01 00:59:00'), toDateTime('2024-01-01 01:00:00')), dateDiff('minute', toDateTime('2024-01-01 00:00:59'), toDateTime('2024-01-01 00:01:00')), dateDiff('second', toDateTime('2024-01-01 00:00:00'), toDateTime('2024-01-01 00:01:00'));
+SELECT dateDiff('week', toDate('2024-01-07'), toDate('2024-01-08')), dateDiff('quarter', toDate('2024-03-31'), toDate('2024-04-01')), dateDiff('day', toDate('2024-01-10'), toDate('2024-01-01'));
+SELECT toTypeName(dateDiff('day', toDate('2024-01-01'), toDate('2024-03-10')));
+SELECT dateDiff('day', toDateTime('2024-01-01 23:00:00'), toDateTime('2024-01-02 01:00:00'));
+SELECT dateDiff('fortnight', toDate('2024-01-01'), toDate('2024-01-02')); -- { serverError BAD_ARGUMENTS }
+SELECT addDays(toDate('2024-01-01'), 3), subtractHours(toDateTime('2024-01-01 00:00:00'), 1), addMonths(toDate('2024-01-31'), 1), addYears(toDate('2024-02-29'), 1), addDays(toDate('2024-01-05'), -3);
+SELECT addWeeks(toDate('2024-01-01'), 2), addQuarters(toDate('2024-01-01'), 1), addMinutes(toDateTime('2024-01-01 00:00:00'), 90), addSeconds(toDateTime('2024-01-01 00:00:00'), 5);

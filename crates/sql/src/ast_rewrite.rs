@@ -464,7 +464,7 @@ impl TextReader {
 
 /// A call of a function whose name has capitals, quoted so that DataFusion
 /// does not lower-case it.
-fn quoted_call(name: &str, args: Vec<Expr>) -> Expr {
+pub(crate) fn quoted_call(name: &str, args: Vec<Expr>) -> Expr {
     let Expr::Function(mut f) = call(name, args) else {
         unreachable!("call makes a function");
     };

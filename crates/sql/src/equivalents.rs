@@ -8,11 +8,12 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Value,
+    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, SelectItem, SetExpr, Statement,
+    UnaryOperator, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::call;
+use crate::ast_rewrite::{call, quoted_call};
 
 /// The ClickHouse names rewritten here, for `system.functions`.
 pub const NAMES: &[&str] = &[
@@ -75,6 +76,25 @@ pub const NAMES: &[&str] = &[
     "toFloat32OrZero",
     "toFloat64OrZero",
     "toStartOfInterval",
+    "toUnixTimestamp",
+    "dateDiff",
+    "date_diff",
+    "addSeconds",
+    "addMinutes",
+    "addHours",
+    "addDays",
+    "addWeeks",
+    "addMonths",
+    "addQuarters",
+    "addYears",
+    "subtractSeconds",
+    "subtractMinutes",
+    "subtractHours",
+    "subtractDays",
+    "subtractWeeks",
+    "subtractMonths",
+    "subtractQuarters",
+    "subtractYears",
 ];
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
@@ -226,6 +246,18 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[2])?;
             call("date_bin", vec![args[1].clone(), args[0].clone()])
         }
+        "toUnixTimestamp" => {
+            takes(&[1])?;
+            quoted_call("toUInt32", vec![quoted_call("toDateTime", all())])
+        }
+        "dateDiff" | "date_diff" => {
+            takes(&[3])?;
+            date_diff(args[0], args[1], args[2])?
+        }
+        _ if let Some((sign, unit, factor)) = shifted_unit(name) => {
+            takes(&[2])?;
+            shifted(name, args[0], sign, (unit, factor), args[1])?
+        }
         _ => match parsed_number_type(name) {
             Some((data_type, or_zero)) => {
                 takes(&[1])?;
@@ -240,6 +272,142 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         },
     };
     Ok(Some(expr))
+}
+
+/// `add<Unit>s` / `subtract<Unit>s`: the direction and the interval unit.
+fn shifted_unit(name: &str) -> Option<(BinaryOperator, &'static str, i64)> {
+    let (sign, unit) = match name.strip_prefix("add") {
+        Some(unit) => (BinaryOperator::Plus, unit),
+        None => (BinaryOperator::Minus, name.strip_prefix("subtract")?),
+    };
+    let (unit, factor) = match unit {
+        "Seconds" => ("SECOND", 1),
+        "Minutes" => ("MINUTE", 1),
+        "Hours" => ("HOUR", 1),
+        "Days" => ("DAY", 1),
+        "Weeks" => ("DAY", 7),
+        "Months" => ("MONTH", 1),
+        "Quarters" => ("MONTH", 3),
+        "Years" => ("YEAR", 1),
+        _ => return None,
+    };
+    Some((sign, unit, factor))
+}
+
+/// `moment ± INTERVAL 'amount' unit`: DataFusion adds calendar intervals
+/// (a month to January 31st is February's last day, as in ClickHouse), but
+/// only constant ones.
+fn shifted(
+    name: &str,
+    moment: &Expr,
+    sign: BinaryOperator,
+    (unit, factor): (&str, i64),
+    amount: &Expr,
+) -> Result<Expr> {
+    let integer = |e: &Expr| match e {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.parse::<i64>().ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    let constant = match amount {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => integer(expr).map(|n| -n),
+        other => integer(other),
+    }
+    .and_then(|n| n.checked_mul(factor));
+    let Some(amount) = constant else {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("{name} takes a constant integer amount in Strata for now"),
+        ));
+    };
+    let interval = format!("INTERVAL '{amount}' {unit}");
+    let parsed = crate::parse_statement(&format!("SELECT {interval}"))?;
+    let Statement::Query(query) = parsed.statement else {
+        unreachable!("a SELECT parses as a query");
+    };
+    let SetExpr::Select(select) = *query.body else {
+        unreachable!("a SELECT has a select body");
+    };
+    let Some(SelectItem::UnnamedExpr(interval)) = select.projection.into_iter().next() else {
+        unreachable!("one unnamed item");
+    };
+    Ok(Expr::BinaryOp {
+        left: Box::new(moment.clone()),
+        op: sign,
+        right: Box::new(interval),
+    })
+}
+
+/// `dateDiff('unit', a, b)`: how many unit boundaries lie between a and b,
+/// counted as ClickHouse counts them, on the calendar of each value's zone.
+fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
+    let unit = match unit {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => s.to_ascii_lowercase(),
+            _ => String::new(),
+        },
+        _ => String::new(),
+    };
+    let (Some(later), Some(earlier)) =
+        (units_since_epoch(&unit, to), units_since_epoch(&unit, from))
+    else {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Function dateDiff does not support '{unit}' as a unit: expected a constant second, minute, hour, day, week, month, quarter or year"
+            ),
+        ));
+    };
+    Ok(binary_op(later, BinaryOperator::Minus, earlier))
+}
+
+/// The whole `unit`s from the epoch to `moment`, as Int64.
+fn units_since_epoch(unit: &str, moment: &Expr) -> Option<Expr> {
+    let int64 = |f: &str, e: Expr| quoted_call("toInt64", vec![quoted_call(f, vec![e])]);
+    let seconds = || {
+        quoted_call(
+            "toInt64",
+            vec![quoted_call("toDateTime", vec![moment.clone()])],
+        )
+    };
+    let days = || int64("toDate", moment.clone());
+    let per = |count: Expr, n: u64| quoted_call("intDiv", vec![count, number(n)]);
+    let field = |f: &str| int64(f, moment.clone());
+    Some(match unit {
+        "second" | "seconds" | "ss" | "s" => seconds(),
+        "minute" | "minutes" | "mi" | "n" => per(seconds(), 60),
+        "hour" | "hours" | "hh" | "h" => per(seconds(), 3600),
+        "day" | "days" | "dd" | "d" => days(),
+        // Weeks start on Monday; the epoch was a Thursday.
+        "week" | "weeks" | "wk" | "ww" => {
+            per(binary_op(days(), BinaryOperator::Plus, number(3)), 7)
+        }
+        "month" | "months" | "mm" | "m" => binary_op(
+            binary_op(field("toYear"), BinaryOperator::Multiply, number(12)),
+            BinaryOperator::Plus,
+            field("toMonth"),
+        ),
+        "quarter" | "quarters" | "qq" | "q" => binary_op(
+            binary_op(field("toYear"), BinaryOperator::Multiply, number(4)),
+            BinaryOperator::Plus,
+            field("toQuarter"),
+        ),
+        "year" | "years" | "yyyy" | "yy" => field("toYear"),
+        _ => return None,
+    })
+}
+
+fn binary_op(left: Expr, op: BinaryOperator, right: Expr) -> Expr {
+    Expr::BinaryOp {
+        left: Box::new(left),
+        op,
+        right: Box::new(right),
+    }
 }
 
 /// The type `to<Type>OrNull` / `to<Type>OrZero` parse into, and whether a
