@@ -7,3 +7,6 @@ SELECT countIf() FROM numbers(3); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MA
 -- Comparisons are UInt8, so sum and avg of one count and average it.
 SELECT sum(number = 1), avg(number < 3), sum(number % 3 = 0) AS s, toTypeName(sum(number > 1)), sum(number IN (1, 2, 3)), sum(NOT (number > 2)) FROM numbers(10) FORMAT TSVWithNames;
 SELECT number % 2 AS k, sum(number > 4), sumIf(number = 3, number > 1), avgIf(number > 5, number > 1) FROM numbers(10) GROUP BY k ORDER BY k;
+-- any and anyLast skip NULLs.
+SELECT any(x), anyLast(x) FROM (SELECT number, if(number IN (0, 4), NULL, number) AS x FROM numbers(5) ORDER BY number);
+SELECT number % 2 AS k, any(x) FROM (SELECT number, if(number < 2, NULL, number) AS x FROM numbers(6) ORDER BY number) GROUP BY k ORDER BY k;

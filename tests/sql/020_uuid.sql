@@ -44,3 +44,4 @@ INSERT INTO u VALUES ('not-a-uuid', 7, NULL); -- { serverError CANNOT_PARSE_UUID
 SELECT count() FROM u;
 OPTIMIZE TABLE u FINAL;
 SELECT id, n FROM u ORDER BY id LIMIT 3;
+SELECT generateUUIDv7() < generateUUIDv7(1), toTypeName(generateUUIDv7());

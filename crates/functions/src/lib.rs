@@ -33,7 +33,7 @@ use calendar::{Calendar, CalendarFunction};
 use conversion::ConvertTo;
 use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
-use uuids::{GenerateUuidV4, ToUuid, Unparsable};
+use uuids::{GenerateUuid, ToUuid, Unparsable, UuidVersion};
 
 /// Scalar functions Strata adds or replaces.
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
@@ -56,7 +56,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
     }
-    functions.push(ScalarUDF::new_from_impl(GenerateUuidV4::default()));
+    for version in [UuidVersion::V4, UuidVersion::V7] {
+        functions.push(ScalarUDF::new_from_impl(GenerateUuid::new(version)));
+    }
     functions.push(ScalarUDF::new_from_impl(
         fixed_strings::ToFixedString::default(),
     ));

@@ -1,4 +1,5 @@
-//! UUID functions: `toUUID`, `toUUIDOrNull`, `toUUIDOrZero` and `generateUUIDv4`.
+//! UUID functions: `toUUID`, `toUUIDOrNull`, `toUUIDOrZero`, `generateUUIDv4` and
+//! `generateUUIDv7`.
 //!
 //! `toUUID` also takes 16 bytes (a `FixedString(16)`) as a UUID: the SQL
 //! front end gives a UUID back its type that way where a DataFusion function
@@ -122,16 +123,29 @@ impl ScalarUDFImpl for ToUuid {
     }
 }
 
-/// `generateUUIDv4([x])`: a random UUID per row. The argument is ignored; it
-/// only keeps several calls in one query apart, as in ClickHouse.
+/// Which UUIDs `generateUUIDv*` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UuidVersion {
+    /// Random.
+    V4,
+    /// A millisecond timestamp, then a counter and random bits: UUIDs sort
+    /// in the order they were made, within this process too.
+    V7,
+}
+
+/// `generateUUIDv4([x])`, `generateUUIDv7([x])`: a new UUID per row. The
+/// argument is ignored; it only keeps several calls in one query apart, as
+/// in ClickHouse.
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct GenerateUuidV4 {
+pub struct GenerateUuid {
+    version: UuidVersion,
     signature: Signature,
 }
 
-impl Default for GenerateUuidV4 {
-    fn default() -> Self {
-        GenerateUuidV4 {
+impl GenerateUuid {
+    pub fn new(version: UuidVersion) -> Self {
+        GenerateUuid {
+            version,
             signature: Signature::one_of(
                 vec![TypeSignature::Nullary, TypeSignature::Any(1)],
                 Volatility::Volatile,
@@ -140,9 +154,12 @@ impl Default for GenerateUuidV4 {
     }
 }
 
-impl ScalarUDFImpl for GenerateUuidV4 {
+impl ScalarUDFImpl for GenerateUuid {
     fn name(&self) -> &str {
-        "generateUUIDv4"
+        match self.version {
+            UuidVersion::V4 => "generateUUIDv4",
+            UuidVersion::V7 => "generateUUIDv7",
+        }
     }
 
     fn signature(&self) -> &Signature {
@@ -159,14 +176,23 @@ impl ScalarUDFImpl for GenerateUuidV4 {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let rows = args.number_rows;
-        // One draw from the thread's generator for the whole batch: a system
-        // call per UUID would cost more than everything else here.
-        let mut random = vec![0u8; rows * UUID_BYTES as usize];
-        rand::rng().fill_bytes(&mut random);
         let mut out = FixedSizeBinaryBuilder::with_capacity(rows, UUID_BYTES);
-        for chunk in random.chunks_exact(UUID_BYTES as usize) {
-            let bytes: [u8; 16] = chunk.try_into().expect("chunks of 16 bytes");
-            out.append_value(uuid::Builder::from_random_bytes(bytes).as_uuid().as_bytes())?;
+        match self.version {
+            UuidVersion::V4 => {
+                // One draw from the thread's generator for the whole batch: a
+                // system call per UUID would cost more than everything else.
+                let mut random = vec![0u8; rows * UUID_BYTES as usize];
+                rand::rng().fill_bytes(&mut random);
+                for chunk in random.chunks_exact(UUID_BYTES as usize) {
+                    let bytes: [u8; 16] = chunk.try_into().expect("chunks of 16 bytes");
+                    out.append_value(uuid::Builder::from_random_bytes(bytes).as_uuid().as_bytes())?;
+                }
+            }
+            UuidVersion::V7 => {
+                for _ in 0..rows {
+                    out.append_value(uuid::Uuid::now_v7().as_bytes())?;
+                }
+            }
         }
         Ok(ColumnarValue::Array(Arc::new(out.finish())))
     }
@@ -176,25 +202,36 @@ impl ScalarUDFImpl for GenerateUuidV4 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn generated_uuids_are_version_4_and_distinct() {
-        let udf = GenerateUuidV4::default();
+    fn generated(version: UuidVersion) -> Vec<uuid::Uuid> {
+        let udf = GenerateUuid::new(version);
         let args = ScalarFunctionArgs {
             args: vec![],
             arg_fields: vec![],
             number_rows: 1000,
-            return_field: uuid_field("generateUUIDv4", false),
+            return_field: uuid_field(udf.name(), false),
             config_options: Arc::new(Default::default()),
         };
         let ColumnarValue::Array(out) = udf.invoke_with_args(args).unwrap() else {
             panic!("an array per batch");
         };
         let out = out.as_fixed_size_binary();
-        let mut seen = std::collections::HashSet::new();
-        for row in 0..out.len() {
-            let uuid = uuid::Uuid::from_slice(out.value(row)).unwrap();
-            assert_eq!(uuid.get_version_num(), 4);
-            assert!(seen.insert(uuid));
-        }
+        (0..out.len())
+            .map(|row| uuid::Uuid::from_slice(out.value(row)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn generated_uuids_are_version_4_and_distinct() {
+        let uuids = generated(UuidVersion::V4);
+        let distinct: std::collections::HashSet<_> = uuids.iter().collect();
+        assert_eq!(distinct.len(), uuids.len());
+        assert!(uuids.iter().all(|u| u.get_version_num() == 4));
+    }
+
+    #[test]
+    fn version_7_uuids_sort_in_the_order_they_were_made() {
+        let uuids = generated(UuidVersion::V7);
+        assert!(uuids.iter().all(|u| u.get_version_num() == 7));
+        assert!(uuids.windows(2).all(|pair| pair[0] < pair[1]));
     }
 }

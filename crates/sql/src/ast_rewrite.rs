@@ -19,8 +19,9 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentList, FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, SelectItem,
-    SetExpr, SetOperator, SetQuantifier, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
+    FunctionArgumentList, FunctionArguments, Ident, NullTreatment, ObjectName, ObjectNamePart,
+    Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, UnaryOperator, Value,
+    VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -240,6 +241,15 @@ impl Rewriter<'_, '_> {
             return Ok(Some(equivalent));
         }
         let constant = match written.as_str() {
+            // ClickHouse's `any` and `anyLast` skip NULLs.
+            "any" | "anyLast" if f.null_treatment.is_none() => {
+                let mut ignoring = f.clone();
+                ignoring.null_treatment = Some(NullTreatment::IgnoreNulls);
+                ignoring.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+                    '"', written,
+                ))]);
+                return Ok(Some(Expr::Function(ignoring)));
+            }
             "if" => {
                 if args.len() != 3 {
                     return Err(arity("if", args.len(), "3"));
