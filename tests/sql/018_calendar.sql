@@ -13,3 +13,8 @@ CREATE TABLE events (d Date, n UInt32) ENGINE = MergeTree PARTITION BY toYYYYMM(
 INSERT INTO events SELECT toDate('2024-01-20') + number, number FROM numbers(30);
 SELECT partition, rows FROM system.parts WHERE table = 'events' ORDER BY partition;
 SELECT _partition_id, sum(n) FROM events WHERE toYYYYMM(d) = 202402 GROUP BY _partition_id;
+-- formatDateTime with ClickHouse's specifiers; DateTime64 from text.
+SELECT formatDateTime(toDateTime('2024-03-05 07:08:09'), '%Y-%m-%d %H:%i:%S|%M|%b|%a|%W|%e|%j|%p|%I|%y|%F|%T|%D|%R|%u|%w|%h|%l|%k|%s|%f|%Q|%V|%G|%%|%C|%r');
+SELECT formatDateTime(toDateTime64('2024-01-01 00:00:00.123', 3), '%f'), formatDateTime(toDate('2024-01-02'), '%F %T');
+SELECT formatDateTime(toDateTime('2024-01-01 00:00:00'), '%L'); -- { serverError BAD_ARGUMENTS }
+SELECT toDateTime64('2024-01-01 00:00:00.123', 3) AS t, toTypeName(t), toDateTime64('2024-01-01 00:00:00', 6, 'UTC') AS u, toTypeName(u);

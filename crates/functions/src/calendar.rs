@@ -338,7 +338,7 @@ fn days_since_epoch(date: NaiveDate) -> i32 {
 
 /// The wall-clock time of every value (null slots read as the epoch; the
 /// result keeps the argument's nulls).
-fn local_moments(array: &ArrayRef) -> Result<Vec<NaiveDateTime>> {
+pub(crate) fn local_moments(array: &ArrayRef) -> Result<Vec<NaiveDateTime>> {
     let midnight = |days: i64| (EPOCH + Duration::days(days)).and_hms_opt(0, 0, 0);
     let at_midnight = |days: i64| midnight(days).unwrap_or(NaiveDateTime::MIN);
     match array.data_type() {

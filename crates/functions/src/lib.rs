@@ -10,6 +10,7 @@ pub mod aggregate;
 pub mod arithmetic;
 pub mod calendar;
 pub mod conversion;
+pub mod date_format;
 pub mod fixed_strings;
 pub mod hashing;
 pub mod int_cast;
@@ -65,6 +66,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for function in CalendarFunction::ALL {
         functions.push(ScalarUDF::new_from_impl(Calendar::new(function)));
     }
+    functions.push(ScalarUDF::new_from_impl(
+        date_format::FormatDateTime::default(),
+    ));
     for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }

@@ -77,6 +77,7 @@ pub const NAMES: &[&str] = &[
     "toFloat64OrZero",
     "toStartOfInterval",
     "toUnixTimestamp",
+    "toDateTime64",
     "dateDiff",
     "date_diff",
     "addSeconds",
@@ -249,6 +250,42 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "toUnixTimestamp" => {
             takes(&[1])?;
             quoted_call("toUInt32", vec![quoted_call("toDateTime", all())])
+        }
+        "toDateTime64" => {
+            takes(&[2, 3])?;
+            let precision = constant_scale(name, args[1])?;
+            let unit = match precision {
+                0 => "Second",
+                1..=3 => "Millisecond",
+                4..=6 => "Microsecond",
+                7..=9 => "Nanosecond",
+                _ => {
+                    return Err(StrataError::new(
+                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
+                        format!("Too large scale {precision} for DateTime64: the maximum is 9"),
+                    ));
+                }
+            };
+            let zone = match args.get(2) {
+                None => "None".to_string(),
+                Some(Expr::Value(v)) if let Value::SingleQuotedString(zone) = &v.value => {
+                    format!("Some(\"{zone}\")")
+                }
+                Some(_) => {
+                    return Err(StrataError::new(
+                        ErrorCode::ILLEGAL_COLUMN,
+                        "The time zone of function toDateTime64 must be a constant string",
+                    ));
+                }
+            };
+            let arrow_type = format!("Timestamp({unit}, {zone})");
+            call(
+                "arrow_cast",
+                vec![
+                    args[0].clone(),
+                    Expr::value(Value::SingleQuotedString(arrow_type)),
+                ],
+            )
         }
         "dateDiff" | "date_diff" => {
             takes(&[3])?;
