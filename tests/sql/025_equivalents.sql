@@ -31,3 +31,10 @@ SELECT dateDiff('day', toDateTime('2024-01-01 23:00:00'), toDateTime('2024-01-02
 SELECT dateDiff('fortnight', toDate('2024-01-01'), toDate('2024-01-02')); -- { serverError BAD_ARGUMENTS }
 SELECT addDays(toDate('2024-01-01'), 3), subtractHours(toDateTime('2024-01-01 00:00:00'), 1), addMonths(toDate('2024-01-31'), 1), addYears(toDate('2024-02-29'), 1), addDays(toDate('2024-01-05'), -3);
 SELECT addWeeks(toDate('2024-01-01'), 2), addQuarters(toDate('2024-01-01'), 1), addMinutes(toDateTime('2024-01-01 00:00:00'), 90), addSeconds(toDateTime('2024-01-01 00:00:00'), 5);
+-- Aggregates under ClickHouse's names.
+SELECT countDistinct(number % 3), count(DISTINCT number % 3), toTypeName(count(DISTINCT number % 3)) FROM numbers(10);
+SELECT number % 2 AS k, countDistinct(number % 4) FROM numbers(10) GROUP BY k ORDER BY k;
+SELECT quantile(0.5)(number), quantile(number), quantile(0.25)(number) FROM numbers(5) FORMAT TSVWithNames;
+SELECT stddevPop(number), varSamp(number), stddevSamp(number), varPop(number) FROM numbers(4);
+SELECT covarPop(number, number * 2), covarSamp(number, number) FROM numbers(4);
+SELECT arraySort(groupUniqArray(number % 2)) FROM numbers(4);

@@ -226,14 +226,17 @@ impl Rewriter<'_, '_> {
         let Expr::Function(f) = expr else {
             return Ok(None);
         };
-        if f.over.is_some() {
-            return Ok(None);
-        }
         // A quoted name (`"toUUID"`) is the name without its quotes.
         let written = match f.name.0.as_slice() {
             [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
             _ => f.name.to_string(),
         };
+        if let Some(equivalent) = equivalents::aggregate(f, &written)? {
+            return Ok(Some(equivalent));
+        }
+        if f.over.is_some() {
+            return Ok(None);
+        }
         let Some(args) = function_args(&f.args) else {
             return Ok(None);
         };

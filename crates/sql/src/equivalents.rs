@@ -8,8 +8,9 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, SelectItem, SetExpr, Statement,
-    UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, DuplicateTreatment, ExactNumberInfo, Expr, Function,
+    FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, ObjectNamePart, SelectItem,
+    SetExpr, Statement, UnaryOperator, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -96,7 +97,65 @@ pub const NAMES: &[&str] = &[
     "subtractMonths",
     "subtractQuarters",
     "subtractYears",
+    "countDistinct",
+    "stddevPop",
+    "stddevSamp",
+    "varPop",
+    "varSamp",
+    "covarPop",
+    "covarSamp",
+    "groupUniqArray",
+    "quantile",
 ];
+
+/// The aggregate call `f`, named `name`, as DataFusion plans it, if it is
+/// one of [`NAMES`]; DISTINCT, FILTER and OVER stay as written.
+pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
+    let (to, distinct) = match name {
+        "countDistinct" => ("count", true),
+        "stddevPop" => ("stddev_pop", false),
+        "stddevSamp" => ("stddev_samp", false),
+        "varPop" => ("var_pop", false),
+        "varSamp" => ("var_samp", false),
+        "covarPop" => ("covar_pop", false),
+        "covarSamp" => ("covar_samp", false),
+        "groupUniqArray" => ("array_agg", true),
+        // Interpolated as ClickHouse's is; exact where ClickHouse samples
+        // (more than 8192 values).
+        "quantile" => ("quantile_cont", false),
+        _ => return Ok(None),
+    };
+    let mut call = f.clone();
+    call.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(to))]);
+    let FunctionArguments::List(list) = &mut call.args else {
+        return Ok(None);
+    };
+    if distinct {
+        list.duplicate_treatment = Some(DuplicateTreatment::Distinct);
+    }
+    if name == "quantile" {
+        let level = match std::mem::replace(&mut call.parameters, FunctionArguments::None) {
+            FunctionArguments::None => Expr::value(Value::Number("0.5".into(), false)),
+            FunctionArguments::List(parameters) if parameters.args.len() == 1 => {
+                match parameters.args.into_iter().next() {
+                    Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(level))) => level,
+                    _ => return Err(parameter_error(name)),
+                }
+            }
+            _ => return Err(parameter_error(name)),
+        };
+        list.args
+            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(level)));
+    }
+    Ok(Some(Expr::Function(call)))
+}
+
+fn parameter_error(name: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+        format!("Aggregate function {name} requires one parameter, the level"),
+    )
+}
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
 pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {

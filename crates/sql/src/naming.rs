@@ -226,6 +226,27 @@ fn write_expr(expr: &Expr, out: &mut String) {
                     }
                 }
             }
+            // A parametric aggregate, `quantile(0.9)(x)`, shows its parameters.
+            let name = match &f.parameters {
+                FunctionArguments::List(parameters) => {
+                    let parameters: Option<Vec<&Expr>> = parameters
+                        .args
+                        .iter()
+                        .map(|p| match p {
+                            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                            _ => None,
+                        })
+                        .collect();
+                    let Some(parameters) = parameters else {
+                        out.push_str(&expr.to_string());
+                        return;
+                    };
+                    let mut with_parameters = String::new();
+                    function(&name, &parameters, &mut with_parameters);
+                    with_parameters
+                }
+                _ => name,
+            };
             let distinct = list
                 .duplicate_treatment
                 .is_some_and(|d| d.to_string() == "DISTINCT");

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, UInt64Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
 use datafusion::common::{Result, ScalarValue};
+use datafusion::functions_aggregate::count::count_udaf;
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, EmitTo, GroupsAccumulator, Signature, TypeSignature, Volatility,
@@ -45,6 +46,9 @@ impl AggregateUDFImpl for Count {
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        if args.is_distinct {
+            return count_udaf().state_fields(args);
+        }
         Ok(vec![Arc::new(Field::new(
             format!("{}[count]", args.name),
             DataType::UInt64,
@@ -52,12 +56,18 @@ impl AggregateUDFImpl for Count {
         ))])
     }
 
-    fn accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+    fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        if args.is_distinct {
+            // DataFusion's distinct counting, with the result as UInt64.
+            return Ok(Box::new(DistinctCount {
+                inner: count_udaf().accumulator(args)?,
+            }));
+        }
         Ok(Box::new(CountAccumulator { count: 0 }))
     }
 
-    fn groups_accumulator_supported(&self, _args: AccumulatorArgs) -> bool {
-        true
+    fn groups_accumulator_supported(&self, args: AccumulatorArgs) -> bool {
+        !args.is_distinct
     }
 
     fn create_groups_accumulator(
@@ -69,6 +79,35 @@ impl AggregateUDFImpl for Count {
 
     fn default_value(&self, _data_type: &DataType) -> Result<ScalarValue> {
         Ok(ScalarValue::UInt64(Some(0)))
+    }
+}
+
+/// `count(DISTINCT x)`: DataFusion's accumulator, whose Int64 result is
+/// given as ClickHouse's UInt64.
+#[derive(Debug)]
+struct DistinctCount {
+    inner: Box<dyn Accumulator>,
+}
+
+impl Accumulator for DistinctCount {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        self.inner.update_batch(values)
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.inner.merge_batch(states)
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        self.inner.state()
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        self.inner.evaluate()?.cast_to(&DataType::UInt64)
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.inner.size()
     }
 }
 
