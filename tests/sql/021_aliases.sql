@@ -18,3 +18,12 @@ SELECT number AS n, number AS n FROM numbers(2) ORDER BY n DESC;
 SELECT number, number FROM numbers(2) FORMAT JSONEachRow;
 SELECT toString(number), toString(number) FROM numbers(2) FORMAT TSVWithNames;
 SELECT *, number * 2 AS d FROM numbers(2) ORDER BY d DESC;
+-- WITH expression AS name: a named constant or scalar subquery.
+WITH 2 AS n SELECT number * n FROM numbers(3);
+WITH (SELECT max(number) FROM numbers(5)) AS m SELECT m;
+WITH 2 AS n, n * 3 AS m SELECT number * m, n FROM numbers(n) FORMAT TSVWithNames;
+WITH 'a' AS s SELECT concat(s, toString(number)) FROM numbers(2);
+WITH 1 AS number SELECT number FROM numbers(2);
+WITH 5 AS lim SELECT count() FROM numbers(10) WHERE number < lim;
+WITH t AS (SELECT 1 AS x) SELECT * FROM t;
+WITH 1 AS x SELECT x garbage garbage; -- { serverError SYNTAX_ERROR }

@@ -19,6 +19,7 @@ pub mod naming;
 pub mod parser;
 pub mod plan_rewrite;
 pub mod repeated_columns;
+pub mod scalar_with;
 pub mod text_comparisons;
 pub mod uint8_booleans;
 pub mod virtual_columns;

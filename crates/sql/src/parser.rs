@@ -1,6 +1,7 @@
 //! Parsing ClickHouse SQL text into statements.
 //!
-//! sqlparser's ClickHouse dialect does the parsing; this module turns its errors
+//! sqlparser's ClickHouse dialect does the parsing (and [`crate::scalar_with`]
+//! the `WITH expr AS name` it does not read); this module turns its errors
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
 //! statement's source text for the query log and error messages.
 
@@ -180,19 +181,25 @@ fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement>
         .with_recursion_limit(MAX_NESTING)
         .try_with_sql(sql)
         .map_err(|e| parser_error(sql, e))?;
-    let statement = parser.parse_statement().map_err(|e| parser_error(sql, e))?;
+    let statement = match parser.parse_statement() {
+        Ok(statement) => {
+            while parser.consume_token(&Token::SemiColon) {}
+            let next = parser.peek_token();
+            if next.token != Token::EOF {
+                return Err(syntax_error(
+                    sql,
+                    &format!(
+                        "Expected end of query, found: {} at {}",
+                        next.token, next.span.start
+                    ),
+                ));
+            }
+            statement
+        }
+        Err(error) => crate::scalar_with::parse(dialect, sql, MAX_NESTING)
+            .ok_or_else(|| parser_error(sql, error))?,
+    };
     crate::depth::check_depth(&statement)?;
-    while parser.consume_token(&Token::SemiColon) {}
-    let next = parser.peek_token();
-    if next.token != Token::EOF {
-        return Err(syntax_error(
-            sql,
-            &format!(
-                "Expected end of query, found: {} at {}",
-                next.token, next.span.start
-            ),
-        ));
-    }
     Ok(ParsedStatement {
         statement,
         text: sql.to_string(),

@@ -1,0 +1,127 @@
+//! ClickHouse's `WITH <expression> AS <name>`: a named constant or scalar
+//! subquery, usable anywhere in the query that follows
+//! (`WITH 10 AS n SELECT number FROM numbers(n)`).
+//!
+//! sqlparser reads only common table expressions (`WITH name AS (query)`),
+//! so a statement it refuses that begins with WITH is read again here: a
+//! list of `expression AS name`, then the query, whose uses of the names are
+//! replaced by the expressions (a name wins over a column, as an alias does
+//! in ClickHouse). A list mixing both forms is still refused.
+
+use std::ops::ControlFlow;
+
+use datafusion::sql::sqlparser::ast::{
+    Expr, Ident, Query, SelectItem, SetExpr, Statement, VisitMut, VisitorMut,
+};
+use datafusion::sql::sqlparser::dialect::Dialect;
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::parser::Parser;
+use datafusion::sql::sqlparser::tokenizer::Token;
+
+use crate::naming::column_name;
+
+/// The query of `sql` if it is `WITH expr AS name [, ...] <query>`.
+pub fn parse(dialect: &dyn Dialect, sql: &str, recursion_limit: usize) -> Option<Statement> {
+    let mut parser = Parser::new(dialect)
+        .with_recursion_limit(recursion_limit)
+        .try_with_sql(sql)
+        .ok()?;
+    if !parser.parse_keyword(Keyword::WITH) {
+        return None;
+    }
+    let mut names: Vec<(String, Expr)> = Vec::new();
+    loop {
+        let mut expr = parser.parse_expr().ok()?;
+        if !parser.parse_keyword(Keyword::AS) {
+            return None;
+        }
+        let name = parser.parse_identifier().ok()?;
+        // A later name may use an earlier one.
+        replace_names(&mut expr, &names);
+        names.push((name.value, expr));
+        if !parser.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    let mut query = parser.parse_query().ok()?;
+    while parser.consume_token(&Token::SemiColon) {}
+    if parser.peek_token().token != Token::EOF {
+        return None;
+    }
+    keep_item_names(&mut query, &names);
+    let _ = query.visit(&mut Replacer { names: &names });
+    Some(Statement::Query(query))
+}
+
+/// Select items are named as written, with the names, as ClickHouse names
+/// them (`multiply(number, n)`), before the names are replaced.
+fn keep_item_names(query: &mut Query, names: &[(String, Expr)]) {
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return;
+    };
+    for item in &mut select.projection {
+        let SelectItem::UnnamedExpr(expr) = item else {
+            continue;
+        };
+        let column = match &*expr {
+            Expr::Identifier(ident) if names.iter().any(|(name, _)| *name == ident.value) => {
+                ident.value.clone()
+            }
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => continue,
+            other => column_name(other),
+        };
+        *item = SelectItem::ExprWithAlias {
+            expr: expr.clone(),
+            alias: Ident::with_quote('"', column),
+        };
+    }
+}
+
+fn replace_names(expr: &mut Expr, names: &[(String, Expr)]) {
+    let _ = expr.visit(&mut Replacer { names });
+}
+
+struct Replacer<'a> {
+    names: &'a [(String, Expr)],
+}
+
+impl VisitorMut for Replacer<'_> {
+    type Break = ();
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::Identifier(ident) = expr
+            && let Some((_, definition)) = self.names.iter().find(|(name, _)| *name == ident.value)
+        {
+            *expr = Expr::Nested(Box::new(definition.clone()));
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+
+    use super::*;
+
+    fn read(sql: &str) -> Option<String> {
+        parse(&ClickHouseDialect {}, sql, 64).map(|s| s.to_string())
+    }
+
+    #[test]
+    fn names_are_replaced_by_their_expressions() {
+        assert_eq!(
+            read("WITH 2 AS n, n * 3 AS m SELECT number * m, n FROM numbers(n)").as_deref(),
+            Some(
+                "SELECT number * ((2) * 3) AS \"multiply(number, m)\", (2) AS \"n\" FROM numbers((2))"
+            )
+        );
+    }
+
+    #[test]
+    fn other_statements_are_not_read() {
+        assert_eq!(read("WITH t AS (SELECT 1) SELECT * FROM t"), None);
+        assert_eq!(read("WITH 1 AS x SELECT x garbage garbage"), None);
+        assert_eq!(read("SELECT 1"), None);
+    }
+}
