@@ -38,3 +38,8 @@ SELECT quantile(0.5)(number), quantile(number), quantile(0.25)(number) FROM numb
 SELECT stddevPop(number), varSamp(number), stddevSamp(number), varPop(number) FROM numbers(4);
 SELECT covarPop(number, number * 2), covarSamp(number, number) FROM numbers(4);
 SELECT arraySort(groupUniqArray(number % 2)) FROM numbers(4);
+-- hex and unhex.
+SELECT hex(255), hex(256), hex(0), hex(-1), hex(toInt64(-1)), hex('abc'), hex(1.0), hex(toDate('1970-01-02'));
+SELECT unhex('616263'), hex(unhex('6')), hex(toUInt64(1)), hex(toFixedString('a', 2)), hex(toUInt64(18446744073709551615));
+SELECT hex(number) FROM numbers(3);
+SELECT hex(toDateTime('2024-01-01 00:00:00')), hex(NULL), toTypeName(unhex('41'));

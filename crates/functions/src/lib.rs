@@ -13,6 +13,7 @@ pub mod conversion;
 pub mod date_format;
 pub mod fixed_strings;
 pub mod hashing;
+pub mod hex;
 pub mod int_cast;
 pub mod length;
 pub mod misc;
@@ -69,6 +70,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(
         date_format::FormatDateTime::default(),
     ));
+    functions.push(ScalarUDF::new_from_impl(hex::Hex::default()));
+    functions.push(ScalarUDF::new_from_impl(hex::Unhex::default()));
     for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }
