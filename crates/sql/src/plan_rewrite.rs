@@ -12,6 +12,9 @@
 //!
 //! - A UUID in an `IN` list or `BETWEEN` with strings compares with the
 //!   strings read as UUIDs or FixedStrings ([`crate::text_comparisons`]).
+//! - Comparisons and logical operators are UInt8 where their results are
+//!   values, and numbers are conditions where DataFusion wants a Boolean
+//!   ([`crate::uint8_booleans`]).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.

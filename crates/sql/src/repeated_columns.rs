@@ -46,7 +46,8 @@ pub fn mark_repeated_columns(query: &mut Query) {
         // One name for two expressions is an error the alias check reports.
         let repeated = seen.iter().any(|(n, e)| *n == name && *e == expr);
         seen.push((name.clone(), expr.clone()));
-        if !repeated && !(has_wildcard && plain_column) {
+        let beside_wildcard = has_wildcard && plain_column;
+        if !(repeated || beside_wildcard) {
             continue;
         }
         let marked = Ident {
