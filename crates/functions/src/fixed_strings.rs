@@ -9,7 +9,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, FixedSizeBinaryBuilder};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::{Result, ScalarValue, internal_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
@@ -78,7 +78,8 @@ impl ScalarUDFImpl for ToFixedString {
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        unreachable!("return_field_from_args is implemented")
+        // N is an argument's value, which only return_field_from_args sees.
+        internal_err!("toFixedString's type is known from its arguments' values only")
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
