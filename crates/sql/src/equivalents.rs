@@ -8,9 +8,9 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, DuplicateTreatment, ExactNumberInfo, Expr, Function,
-    FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, ObjectNamePart, SelectItem,
-    SetExpr, Statement, UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, DateTimeField, DuplicateTreatment, ExactNumberInfo, Expr,
+    Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Interval, ObjectName,
+    ObjectNamePart, UnaryOperator, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -371,20 +371,20 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 }
 
 /// `add<Unit>s` / `subtract<Unit>s`: the direction and the interval unit.
-fn shifted_unit(name: &str) -> Option<(BinaryOperator, &'static str, i64)> {
+fn shifted_unit(name: &str) -> Option<(BinaryOperator, DateTimeField, i64)> {
     let (sign, unit) = match name.strip_prefix("add") {
         Some(unit) => (BinaryOperator::Plus, unit),
         None => (BinaryOperator::Minus, name.strip_prefix("subtract")?),
     };
     let (unit, factor) = match unit {
-        "Seconds" => ("SECOND", 1),
-        "Minutes" => ("MINUTE", 1),
-        "Hours" => ("HOUR", 1),
-        "Days" => ("DAY", 1),
-        "Weeks" => ("DAY", 7),
-        "Months" => ("MONTH", 1),
-        "Quarters" => ("MONTH", 3),
-        "Years" => ("YEAR", 1),
+        "Seconds" => (DateTimeField::Second, 1),
+        "Minutes" => (DateTimeField::Minute, 1),
+        "Hours" => (DateTimeField::Hour, 1),
+        "Days" => (DateTimeField::Day, 1),
+        "Weeks" => (DateTimeField::Day, 7),
+        "Months" => (DateTimeField::Month, 1),
+        "Quarters" => (DateTimeField::Month, 3),
+        "Years" => (DateTimeField::Year, 1),
         _ => return None,
     };
     Some((sign, unit, factor))
@@ -397,7 +397,7 @@ fn shifted(
     name: &str,
     moment: &Expr,
     sign: BinaryOperator,
-    (unit, factor): (&str, i64),
+    (unit, factor): (DateTimeField, i64),
     amount: &Expr,
 ) -> Result<Expr> {
     let integer = |e: &Expr| match e {
@@ -421,17 +421,13 @@ fn shifted(
             format!("{name} takes a constant integer amount in Strata for now"),
         ));
     };
-    let interval = format!("INTERVAL '{amount}' {unit}");
-    let parsed = crate::parse_statement(&format!("SELECT {interval}"))?;
-    let Statement::Query(query) = parsed.statement else {
-        unreachable!("a SELECT parses as a query");
-    };
-    let SetExpr::Select(select) = *query.body else {
-        unreachable!("a SELECT has a select body");
-    };
-    let Some(SelectItem::UnnamedExpr(interval)) = select.projection.into_iter().next() else {
-        unreachable!("one unnamed item");
-    };
+    let interval = Expr::Interval(Interval {
+        value: Box::new(Expr::value(Value::SingleQuotedString(amount.to_string()))),
+        leading_field: Some(unit),
+        leading_precision: None,
+        last_field: None,
+        fractional_seconds_precision: None,
+    });
     Ok(Expr::BinaryOp {
         left: Box::new(moment.clone()),
         op: sign,
