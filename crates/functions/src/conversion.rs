@@ -10,7 +10,7 @@ use std::sync::Arc;
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, StringArray,
-    TimestampSecondArray,
+    StringBuilder, TimestampSecondArray,
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
@@ -215,19 +215,24 @@ fn parse_integer(s: &str) -> Option<i64> {
 }
 
 /// Renders any value as `toString` does: like TabSeparated, without escaping.
-fn to_strings(array: &dyn Array) -> ArrayRef {
-    let mut out = Vec::with_capacity(array.len());
+fn to_strings(array: &dyn Array) -> Result<ArrayRef> {
+    // Arrow writes integers exactly as ClickHouse does, many times faster
+    // than formatting value by value.
+    if array.data_type().is_integer() {
+        return Ok(cast::cast(array, &DataType::Utf8)?);
+    }
+    let mut out = StringBuilder::with_capacity(array.len(), array.len() * 8);
     let mut text = String::new();
     for row in 0..array.len() {
         if array.is_null(row) {
-            out.push(None);
+            out.append_null();
         } else {
             text.clear();
             write_value(array, row, Style::Raw, ValueOptions::default(), &mut text);
-            out.push(Some(text.clone()));
+            out.append_value(&text);
         }
     }
-    Arc::new(StringArray::from(out))
+    Ok(Arc::new(out.finish()))
 }
 
 /// `toString` of a FixedString: its bytes without the zero padding.
@@ -256,7 +261,7 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         if let DataType::FixedSizeBinary(_) = source {
             return Ok(fixed_strings_as_text(array.as_fixed_size_binary()));
         }
-        return Ok(to_strings(array.as_ref()));
+        return to_strings(array.as_ref());
     }
     if matches!(
         source,

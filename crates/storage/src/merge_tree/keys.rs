@@ -7,7 +7,9 @@ use std::hash::Hasher;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt32Array};
-use datafusion::arrow::compute::{SortColumn, SortOptions, lexsort_to_indices, take_record_batch};
+use datafusion::arrow::compute::{
+    LexicographicalComparator, SortColumn, SortOptions, lexsort_to_indices, take_record_batch,
+};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::ScalarValue;
@@ -107,14 +109,26 @@ impl TableKeys {
         let rows = converter.convert_columns(&values)?;
         let mut groups: Vec<Vec<u32>> = Vec::new();
         let mut group_of: HashMap<&[u8], usize> = HashMap::new();
+        // Inserted rows usually come in runs of one partition: a row equal
+        // to the one before needs no lookup.
+        let mut run: Option<(&[u8], usize)> = None;
         for (index, row) in rows.iter().enumerate() {
-            let next = groups.len();
-            let group = *group_of.entry(row.data()).or_insert(next);
-            if group == next {
-                groups.push(Vec::new());
-            }
+            let key = row.data();
+            let group = match run {
+                Some((previous, group)) if previous == key => group,
+                _ => {
+                    let next = groups.len();
+                    let group = *group_of.entry(key).or_insert(next);
+                    if group == next {
+                        groups.push(Vec::new());
+                    }
+                    run = Some((key, group));
+                    group
+                }
+            };
             groups[group].push(index as u32);
         }
+        let whole_batch = groups.len() == 1;
         groups
             .into_iter()
             .map(|indices| {
@@ -123,7 +137,11 @@ impl TableKeys {
                     .iter()
                     .map(|v| ScalarValue::try_from_array(v, first))
                     .collect::<datafusion::common::Result<_>>()?;
-                let rows = take_record_batch(batch, &UInt32Array::from(indices))?;
+                let rows = if whole_batch {
+                    batch.clone()
+                } else {
+                    take_record_batch(batch, &UInt32Array::from(indices))?
+                };
                 Ok(PartitionRows {
                     id: partition_id(&key),
                     value: partition_value(&key),
@@ -150,6 +168,9 @@ impl TableKeys {
                 }),
             })
             .collect();
+        if is_sorted(&columns)? {
+            return Ok((batch.clone(), keys[..self.primary_len].to_vec()));
+        }
         let order = lexsort_to_indices(&columns, None)?;
         let sorted = take_record_batch(batch, &order)?;
         let primary = keys[..self.primary_len]
@@ -169,6 +190,14 @@ impl TableKeys {
             .map(|expr| Ok(expr.evaluate(batch)?.into_array(batch.num_rows())?))
             .collect()
     }
+}
+
+/// Whether `columns` are already in order: inserts often arrive sorted, and
+/// one comparison per row is far cheaper than sorting and copying them.
+fn is_sorted(columns: &[SortColumn]) -> Result<bool> {
+    let comparator = LexicographicalComparator::try_new(columns)?;
+    let rows = columns.first().map_or(0, |c| c.values.len());
+    Ok((1..rows).all(|row| comparator.compare(row - 1, row) != std::cmp::Ordering::Greater))
 }
 
 /// ClickHouse's partition id: integer and date values written out and joined
