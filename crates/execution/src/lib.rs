@@ -4,6 +4,7 @@
 //! operator, so every query still runs.
 
 pub mod aggregate;
+pub mod expressions;
 pub mod fixed_keys;
 pub mod join;
 pub mod sort;

@@ -1,10 +1,11 @@
-//! Counts the rows and bytes a table source produces into the query's
-//! counters, for sources that do not count by themselves.
+//! Counts the rows and bytes a table source reads into the query's
+//! counters: by wrapping sources that do not count by themselves, and for
+//! those that do, as their [`ReadCounter`].
 
 use std::fmt;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, RecordBatch};
+use datafusion::arrow::array::{Array, ArrayRef, RecordBatch};
 use datafusion::common::Result;
 use datafusion::common::Statistics;
 use datafusion::common::tree_node::TreeNodeRecursion;
@@ -15,15 +16,29 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
 use futures::StreamExt;
 
+use strata_storage::merge_tree::ReadCounter;
+
 use crate::query_context::QueryContext;
 
 /// Uncompressed bytes of the data in a batch, as ClickHouse counts bytes read.
 pub fn data_bytes(batch: &RecordBatch) -> u64 {
-    batch
-        .columns()
+    columns_bytes(batch.columns())
+}
+
+fn columns_bytes(columns: &[ArrayRef]) -> u64 {
+    columns
         .iter()
         .map(|c| c.to_data().get_slice_memory_size().unwrap_or(0) as u64)
         .sum()
+}
+
+/// Sources that filter as they read (MergeTree) count what they read here.
+impl ReadCounter for QueryContext {
+    fn count(&self, rows: u64, columns: &[ArrayRef]) -> Result<()> {
+        self.check()?;
+        self.add_read(rows, columns_bytes(columns));
+        Ok(())
+    }
 }
 
 #[derive(Debug)]

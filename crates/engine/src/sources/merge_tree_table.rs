@@ -18,18 +18,19 @@ use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
+use datafusion::physical_expr::utils::collect_columns;
 use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
+use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, VirtualColumn, select_granules, select_merge,
-    virtual_columns,
+    DataPart, MergeTreeScanExec, MergeTreeTable, ReadCounter, ScanColumns, ScanFilter,
+    VirtualColumn, select_granules, select_merge, virtual_columns,
 };
 
 use parking_lot::RwLock;
 
-use super::counting::CountingExec;
 use crate::query_context::QueryContext;
 use crate::table_definition::TableIdentity;
 
@@ -117,7 +118,8 @@ impl MergeTreeProvider {
         Ok(())
     }
 
-    /// A scan of `schema`: the table's columns followed by `virtuals`.
+    /// A scan of `schema` (the table's columns followed by `virtuals`)
+    /// returning the `projection` columns of the rows that pass `filters`.
     fn scan_with(
         &self,
         state: &dyn Session,
@@ -126,31 +128,69 @@ impl MergeTreeProvider {
         projection: Option<&Vec<usize>>,
         filters: &[Expr],
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let filter = match conjunction(filters.iter().cloned()) {
+        let mut read: Vec<usize> = match projection {
+            Some(columns) => columns.clone(),
+            None => (0..schema.fields().len()).collect(),
+        };
+        let returned = read.len();
+        let (pruning, filter) = match conjunction(filters.iter().cloned()) {
             Some(expr) => {
                 let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
-                Some(state.create_physical_expr(expr, &df_schema)?)
+                let pruning = state.create_physical_expr(expr.clone(), &df_schema)?;
+                let mut filter_columns: Vec<usize> = collect_columns(&pruning)
+                    .iter()
+                    .map(|c| c.index())
+                    .collect();
+                filter_columns.sort_unstable();
+                let mut positions = Vec::with_capacity(filter_columns.len());
+                for column in filter_columns {
+                    let position = read.iter().position(|&c| c == column).unwrap_or_else(|| {
+                        read.push(column);
+                        read.len() - 1
+                    });
+                    positions.push(position);
+                }
+                let read_schema = schema.project(&read)?;
+                let filter_schema = read_schema.project(&positions)?;
+                let predicate = specialize(
+                    state
+                        .create_physical_expr(expr, &DFSchema::try_from(filter_schema.clone())?)?,
+                    &filter_schema,
+                )?;
+                (
+                    Some(pruning),
+                    Some(ScanFilter {
+                        predicate,
+                        columns: positions,
+                    }),
+                )
             }
-            None => None,
+            None => (None, None),
         };
         let parts = self.data.snapshot();
         let total_granules = parts.iter().map(|p| p.granules()).sum();
-        let ranges = select_granules(schema, self.data.keys(), virtuals, &parts, filter.as_ref())
+        let ranges = select_granules(schema, self.data.keys(), virtuals, &parts, pruning.as_ref())
             .map_err(StrataError::into_datafusion)?;
-        let projected = match projection {
-            Some(columns) => Arc::new(schema.project(columns)?),
-            None => Arc::clone(schema),
+        let columns = ScanColumns {
+            read: Arc::new(schema.project(&read)?),
+            returned,
         };
+        let counter = state
+            .config()
+            .get_extension::<QueryContext>()
+            .map(|query| query as Arc<dyn ReadCounter>);
         let streams = state.config().target_partitions();
-        Ok(CountingExec::new(Arc::new(MergeTreeScanExec::new(
+        Ok(Arc::new(MergeTreeScanExec::new(
             self.identity.read().qualified_name(),
-            projected,
+            columns,
+            filter,
+            counter,
             Arc::clone(self.data.fills()),
             virtuals,
             ranges,
             total_granules,
             streams,
-        ))))
+        )))
     }
 }
 
@@ -172,8 +212,18 @@ impl TableProvider for MergeTreeProvider {
         &self,
         filters: &[&Expr],
     ) -> Result<Vec<TableProviderFilterPushDown>> {
-        // Filters choose granules; the rows in them are filtered again above.
-        Ok(vec![TableProviderFilterPushDown::Inexact; filters.len()])
+        // The scan applies filters itself (and chooses granules by them),
+        // except volatile ones, which must run once per row.
+        Ok(filters
+            .iter()
+            .map(|filter| {
+                if filter.is_volatile() {
+                    TableProviderFilterPushDown::Unsupported
+                } else {
+                    TableProviderFilterPushDown::Exact
+                }
+            })
+            .collect())
     }
 
     async fn scan(

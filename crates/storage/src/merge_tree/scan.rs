@@ -1,13 +1,17 @@
 //! Reading a table: the selected granule ranges dealt out to parallel
-//! streams, each reading only the projected columns, a few granules per
-//! batch.
+//! streams, each reading only the columns the query needs, a few granules
+//! per batch. The query's filter runs inside the scan, as ClickHouse's
+//! PREWHERE: its columns are read first, and the other columns only for
+//! the granules where some row passes, so a selective filter on one column
+//! leaves the others mostly unread.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
+use datafusion::arrow::compute::{filter_record_batch, prep_null_mask_filter};
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result as DfResult, ScalarValue, Statistics};
@@ -29,12 +33,41 @@ use super::virtual_columns::VirtualColumn;
 /// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
 pub const ROWS_PER_BATCH: usize = 65_536;
 
+/// Told what a scan reads as it reads it: ClickHouse's rows and bytes read,
+/// counted before the filter drops any row. An error (a cancelled query)
+/// stops the scan.
+pub trait ReadCounter: fmt::Debug + Send + Sync {
+    fn count(&self, rows: u64, columns: &[ArrayRef]) -> DfResult<()>;
+}
+
+/// The query's filter as the scan applies it.
+#[derive(Debug, Clone)]
+pub struct ScanFilter {
+    /// The conjunction of the filters, over the columns of `columns`, in that order.
+    pub predicate: Arc<dyn PhysicalExpr>,
+    /// Where the predicate's columns are among the scan's read columns.
+    pub columns: Vec<usize>,
+}
+
+/// The columns a scan reads and returns.
+#[derive(Debug, Clone)]
+pub struct ScanColumns {
+    /// Columns to read as the table defines them: those returned, then
+    /// those only the filter needs.
+    pub read: SchemaRef,
+    /// How many leading columns of `read` the scan returns.
+    pub returned: usize,
+}
+
 #[derive(Debug)]
 pub struct MergeTreeScanExec {
     /// The table's name, for EXPLAIN.
     table: String,
-    /// The projected columns as the table defines them.
+    /// The returned columns.
     schema: SchemaRef,
+    columns: ScanColumns,
+    filter: Option<ScanFilter>,
+    counter: Option<Arc<dyn ReadCounter>>,
     /// Values of columns added after some parts were written.
     fills: Arc<HashMap<String, ScalarValue>>,
     /// For each column of `schema`, the virtual column it is, if any.
@@ -49,18 +82,38 @@ pub struct MergeTreeScanExec {
 
 impl MergeTreeScanExec {
     /// A scan of `ranges` split over at most `streams` parallel streams.
-    /// Columns of `schema` named as one of `virtuals` are made from the
-    /// parts, not read.
+    /// Columns named as one of `virtuals` are made from the parts, not read.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         table: String,
-        schema: SchemaRef,
+        columns: ScanColumns,
+        filter: Option<ScanFilter>,
+        counter: Option<Arc<dyn ReadCounter>>,
         fills: Arc<HashMap<String, ScalarValue>>,
         virtuals: &[VirtualColumn],
         ranges: Vec<GranuleRange>,
         total_granules: usize,
         streams: usize,
     ) -> Self {
-        let virtuals = schema
+        assert!(
+            columns.returned <= columns.read.fields().len(),
+            "returned columns are read columns"
+        );
+        if let Some(filter) = &filter {
+            assert!(
+                filter
+                    .columns
+                    .iter()
+                    .all(|&c| c < columns.read.fields().len()),
+                "the filter reads read columns"
+            );
+        }
+        let schema = Arc::new(Schema::new_with_metadata(
+            columns.read.fields()[..columns.returned].to_vec(),
+            columns.read.metadata().clone(),
+        ));
+        let virtuals = columns
+            .read
             .fields()
             .iter()
             .map(|field| {
@@ -81,6 +134,9 @@ impl MergeTreeScanExec {
         MergeTreeScanExec {
             table,
             schema,
+            columns,
+            filter,
+            counter,
             fills,
             virtuals: Arc::new(virtuals),
             streams: split,
@@ -136,7 +192,11 @@ impl DisplayAs for MergeTreeScanExec {
             columns.join(", "),
             self.selected_granules,
             self.total_granules
-        )
+        )?;
+        if let Some(filter) = &self.filter {
+            write!(f, ", prewhere={}", filter.predicate)?;
+        }
+        Ok(())
     }
 }
 
@@ -190,16 +250,23 @@ impl ExecutionPlan for MergeTreeScanExec {
         _context: Arc<TaskContext>,
     ) -> DfResult<SendableRecordBatchStream> {
         let share = self.streams.get(partition).cloned().unwrap_or_default();
-        let schema = Arc::clone(&self.schema);
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
-        let stream_schema = Arc::clone(&schema);
-        let fills = Arc::clone(&self.fills);
-        let virtuals = Arc::clone(&self.virtuals);
-        let batches = futures::stream::iter(chunks).map(move |range| {
-            read_range(&stream_schema, &fills, &virtuals, &range)
-                .map_err(StrataError::into_datafusion)
+        let reader = Arc::new(ChunkReader {
+            schema: Arc::clone(&self.schema),
+            columns: self.columns.clone(),
+            filter: self.filter.clone(),
+            counter: self.counter.clone(),
+            fills: Arc::clone(&self.fills),
+            virtuals: Arc::clone(&self.virtuals),
         });
-        Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
+        let batches = futures::stream::iter(chunks).filter_map(move |range| {
+            let read = reader.read(&range);
+            async move { read.transpose() }
+        });
+        Ok(Box::pin(RecordBatchStreamAdapter::new(
+            Arc::clone(&self.schema),
+            batches,
+        )))
     }
 }
 
@@ -223,33 +290,153 @@ fn chunk(range: GranuleRange) -> Vec<GranuleRange> {
     pieces
 }
 
-fn read_range(
-    schema: &SchemaRef,
-    fills: &HashMap<String, ScalarValue>,
-    virtuals: &[Option<VirtualColumn>],
-    range: &GranuleRange,
-) -> Result<RecordBatch> {
-    let rows = range.rows() as usize;
-    let columns = schema
-        .fields()
-        .iter()
-        .zip(virtuals)
-        .map(|(field, virtual_column)| match virtual_column {
-            Some(column) => Ok(column.array(&range.part, rows)),
-            None => range
-                .part
-                .read_column(field, range.granules.clone(), fills.get(field.name())),
-        })
-        .collect::<Result<Vec<_>>>()?;
-    RecordBatch::try_new_with_options(
-        Arc::clone(schema),
-        columns,
-        &RecordBatchOptions::new().with_row_count(Some(rows)),
-    )
-    .map_err(|e| {
-        StrataError::new(
-            ErrorCode::LOGICAL_ERROR,
-            format!("Reading part {}: {e}", range.part.name()),
+/// Reads one stream's chunks: the filter's columns, then the rest where
+/// rows pass.
+struct ChunkReader {
+    schema: SchemaRef,
+    columns: ScanColumns,
+    filter: Option<ScanFilter>,
+    counter: Option<Arc<dyn ReadCounter>>,
+    fills: Arc<HashMap<String, ScalarValue>>,
+    virtuals: Arc<Vec<Option<VirtualColumn>>>,
+}
+
+impl ChunkReader {
+    /// The rows of `range` that pass the filter, or `None` if none does.
+    fn read(&self, range: &GranuleRange) -> DfResult<Option<RecordBatch>> {
+        let Some(filter) = &self.filter else {
+            let columns = (0..self.columns.returned)
+                .map(|column| self.read_column(column, range))
+                .collect::<Result<Vec<_>>>()
+                .map_err(StrataError::into_datafusion)?;
+            self.count(range.rows(), &columns)?;
+            return self.batch(range, columns).map(Some);
+        };
+        let rows = range.rows() as usize;
+        let filter_columns = filter
+            .columns
+            .iter()
+            .map(|&column| self.read_column(column, range))
+            .collect::<Result<Vec<_>>>()
+            .map_err(StrataError::into_datafusion)?;
+        self.count(rows as u64, &filter_columns)?;
+        let filter_fields: Vec<_> = filter
+            .columns
+            .iter()
+            .map(|&c| Arc::clone(&self.columns.read.fields()[c]))
+            .collect();
+        let filter_batch = RecordBatch::try_new_with_options(
+            Arc::new(Schema::new(filter_fields)),
+            filter_columns.clone(),
+            &RecordBatchOptions::new().with_row_count(Some(rows)),
+        )?;
+        let mask = filter.predicate.evaluate(&filter_batch)?.into_array(rows)?;
+        let Some(mask) = mask.as_any().downcast_ref::<BooleanArray>() else {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_COLUMN_FOR_FILTER,
+                format!(
+                    "Illegal type {} of column for filter. Must be UInt8 or Nullable(UInt8).",
+                    mask.data_type()
+                ),
+            )
+            .into_datafusion());
+        };
+        let mask = match mask.null_count() {
+            0 => mask.clone(),
+            _ => prep_null_mask_filter(mask),
+        };
+        let (Some(first), Some(last)) = (
+            mask.values().set_indices().next(),
+            mask.values().set_indices().last(),
+        ) else {
+            return Ok(None);
+        };
+        // Only the granules from the first passing row's to the last's.
+        let passing = passing_granules(range, first, last);
+        let offset = (range.part.part.granules[range.granules.start..passing.granules.start]
+            .iter()
+            .sum::<u64>()) as usize;
+        let length = passing.rows() as usize;
+        let mut columns: Vec<Option<ArrayRef>> = vec![None; self.columns.read.fields().len()];
+        for (&column, array) in filter.columns.iter().zip(filter_columns) {
+            columns[column] = Some(array.slice(offset, length));
+        }
+        let mut rest = Vec::new();
+        for (column, slot) in columns.iter_mut().enumerate().take(self.columns.returned) {
+            if slot.is_none() {
+                let array = self
+                    .read_column(column, &passing)
+                    .map_err(StrataError::into_datafusion)?;
+                rest.push(Arc::clone(&array));
+                *slot = Some(array);
+            }
+        }
+        self.count(0, &rest)?;
+        let returned = columns
+            .into_iter()
+            .take(self.columns.returned)
+            .map(|column| column.expect("every returned column was read"))
+            .collect();
+        let batch = self.batch(&passing, returned)?;
+        let mask = mask.slice(offset, length);
+        if mask.true_count() == length {
+            return Ok(Some(batch));
+        }
+        Ok(Some(filter_record_batch(&batch, &mask)?))
+    }
+
+    fn read_column(&self, column: usize, range: &GranuleRange) -> Result<ArrayRef> {
+        let field = &self.columns.read.fields()[column];
+        match self.virtuals[column] {
+            Some(virtual_column) => Ok(virtual_column.array(&range.part, range.rows() as usize)),
+            None => {
+                range
+                    .part
+                    .read_column(field, range.granules.clone(), self.fills.get(field.name()))
+            }
+        }
+    }
+
+    fn count(&self, rows: u64, columns: &[ArrayRef]) -> DfResult<()> {
+        match &self.counter {
+            Some(counter) => counter.count(rows, columns),
+            None => Ok(()),
+        }
+    }
+
+    fn batch(&self, range: &GranuleRange, columns: Vec<ArrayRef>) -> DfResult<RecordBatch> {
+        RecordBatch::try_new_with_options(
+            Arc::clone(&self.schema),
+            columns,
+            &RecordBatchOptions::new().with_row_count(Some(range.rows() as usize)),
         )
-    })
+        .map_err(|e| {
+            StrataError::new(
+                ErrorCode::LOGICAL_ERROR,
+                format!("Reading part {}: {e}", range.part.name()),
+            )
+            .into_datafusion()
+        })
+    }
+}
+
+/// The granules of `range` holding its rows `first` to `last`.
+fn passing_granules(range: &GranuleRange, first: usize, last: usize) -> GranuleRange {
+    let mut start = range.granules.start;
+    let mut end = range.granules.start;
+    let mut row = 0usize;
+    for granule in range.granules.clone() {
+        let next = row + range.part.part.granules[granule] as usize;
+        if first >= next {
+            start = granule + 1;
+        }
+        if last >= row {
+            end = granule + 1;
+        }
+        row = next;
+    }
+    GranuleRange {
+        part: Arc::clone(&range.part),
+        granules: start..end,
+    }
 }
