@@ -47,25 +47,32 @@ fn encode_compact(data: &ArrayData, out: &mut Vec<u8>) {
     }
 }
 
-/// Reads one array of `data_type` from the front of `bytes`, advancing it.
-pub fn decode(data_type: &DataType, bytes: &mut &[u8]) -> Result<ArrayData> {
-    let len = take_u64(bytes)? as usize;
-    let nulls = match take_byte(bytes)? {
+/// Reads one array of `data_type` from `block` at `*position`, advancing
+/// it. Buffers are slices of `block`, not copies, where their alignment
+/// allows.
+pub fn decode(data_type: &DataType, block: &Buffer, position: &mut usize) -> Result<ArrayData> {
+    let len = take_u64(block, position)? as usize;
+    let nulls = match take_byte(block, position)? {
         0 => None,
-        1 => Some(Buffer::from(take_bytes(bytes)?)),
+        1 => Some(take_bytes(block, position)?),
         other => return Err(corrupted(&format!("null flag {other}"))),
     };
-    let buffer_count = take_u64(bytes)? as usize;
+    let buffer_count = take_u64(block, position)? as usize;
     let mut buffers = Vec::with_capacity(buffer_count.min(4));
+    let mut offsets_in_order = false;
     for index in 0..buffer_count {
-        let raw = take_bytes(bytes)?;
+        let raw = take_bytes(block, position)?;
         match offset_width(data_type) {
-            Some(width) if index == 0 => buffers.push(Buffer::from(running_sums(raw, width)?)),
-            _ => buffers.push(Buffer::from(raw)),
+            Some(width) if index == 0 => {
+                let (offsets, in_order) = running_sums(&raw, width)?;
+                offsets_in_order = in_order;
+                buffers.push(Buffer::from(offsets));
+            }
+            _ => buffers.push(raw),
         }
     }
     let child_types = child_types(data_type);
-    let child_count = take_u64(bytes)? as usize;
+    let child_count = take_u64(block, position)? as usize;
     if child_count != child_types.len() {
         return Err(corrupted(&format!(
             "{child_count} child arrays for {data_type}, which has {}",
@@ -74,10 +81,45 @@ pub fn decode(data_type: &DataType, bytes: &mut &[u8]) -> Result<ArrayData> {
     }
     let children = child_types
         .iter()
-        .map(|child| decode(child, bytes))
+        .map(|child| decode(child, block, position))
         .collect::<Result<Vec<_>>>()?;
-    ArrayData::try_new(data_type.clone(), len, nulls, 0, buffers, children)
-        .map_err(|e| corrupted(&format!("not a valid {data_type} array: {e}")))
+    if nulls
+        .as_ref()
+        .is_some_and(|bits| bits.len() < len.div_ceil(8))
+    {
+        return Err(corrupted("a null bitmap is cut short"));
+    }
+    let builder = ArrayData::builder(data_type.clone())
+        .len(len)
+        .null_bit_buffer(nulls)
+        .buffers(buffers)
+        .child_data(children)
+        .align_buffers(true);
+    // SAFETY: the array is returned only once it is known valid: as ASCII
+    // strings with sound offsets, or by Arrow's full check.
+    let data = unsafe { builder.build_unchecked() };
+    if !(offsets_in_order && ascii_strings(&data)) {
+        data.validate_data()
+            .map_err(|e| corrupted(&format!("not a valid {data_type} array: {e}")))?;
+    }
+    Ok(data)
+}
+
+/// Whether `data`, a string array whose offsets never decrease, is valid
+/// with all-ASCII text. Arrow's full check of every string's UTF-8
+/// boundaries is a large part of a string scan; ASCII text has a boundary
+/// after every byte, so offsets within the values are all it needs.
+fn ascii_strings(data: &ArrayData) -> bool {
+    if !matches!(data.data_type(), DataType::Utf8 | DataType::LargeUtf8) || data.validate().is_err()
+    {
+        return false;
+    }
+    let values = data.buffers()[1].as_slice();
+    let last = match data.data_type() {
+        DataType::Utf8 => data.buffer::<i32>(0).last().map(|&o| o as usize),
+        _ => data.buffer::<i64>(0).last().map(|&o| o as usize),
+    };
+    last.is_some_and(|last| last <= values.len()) && values.is_ascii()
 }
 
 /// Bytes per offset where the first buffer of `data_type` holds offsets.
@@ -114,28 +156,36 @@ fn deltas(offsets: &[u8], width: usize) -> Vec<u8> {
 }
 
 /// The inverse of [`deltas`].
-fn running_sums(lengths: &[u8], width: usize) -> Result<Vec<u8>> {
+/// Also says whether the sums stay within the offsets' signed type, which,
+/// lengths being unsigned, makes them non-decreasing and non-negative.
+fn running_sums(lengths: &[u8], width: usize) -> Result<(Vec<u8>, bool)> {
     if !lengths.len().is_multiple_of(width) {
         return Err(corrupted("offsets are cut short"));
     }
     let mut out = vec![0u8; lengths.len()];
+    let mut total = 0u128;
     match width {
         4 => {
             let mut sum = 0u32;
             for (from, to) in lengths.chunks_exact(4).zip(out.chunks_exact_mut(4)) {
-                sum = sum.wrapping_add(u32::from_le_bytes(from.try_into().expect("4 bytes")));
+                let length = u32::from_le_bytes(from.try_into().expect("4 bytes"));
+                total += u128::from(length);
+                sum = sum.wrapping_add(length);
                 to.copy_from_slice(&sum.to_le_bytes());
             }
+            Ok((out, total <= i32::MAX as u128))
         }
         _ => {
             let mut sum = 0u64;
             for (from, to) in lengths.chunks_exact(8).zip(out.chunks_exact_mut(8)) {
-                sum = sum.wrapping_add(u64::from_le_bytes(from.try_into().expect("8 bytes")));
+                let length = u64::from_le_bytes(from.try_into().expect("8 bytes"));
+                total += u128::from(length);
+                sum = sum.wrapping_add(length);
                 to.copy_from_slice(&sum.to_le_bytes());
             }
+            Ok((out, total <= i64::MAX as u128))
         }
     }
-    Ok(out)
 }
 
 /// The types of the child arrays Arrow keeps for `data_type`.
@@ -160,30 +210,35 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-fn take_byte(bytes: &mut &[u8]) -> Result<u8> {
-    let (&first, rest) = bytes
-        .split_first()
+fn take_byte(block: &Buffer, position: &mut usize) -> Result<u8> {
+    let byte = *block
+        .as_slice()
+        .get(*position)
         .ok_or_else(|| corrupted("an array is cut short"))?;
-    *bytes = rest;
-    Ok(first)
+    *position += 1;
+    Ok(byte)
 }
 
-fn take_u64(bytes: &mut &[u8]) -> Result<u64> {
-    let Some((head, rest)) = bytes.split_first_chunk::<8>() else {
+fn take_u64(block: &Buffer, position: &mut usize) -> Result<u64> {
+    let Some(head) = block
+        .as_slice()
+        .get(*position..)
+        .and_then(|rest| rest.first_chunk::<8>())
+    else {
         return Err(corrupted("an array is cut short"));
     };
-    *bytes = rest;
+    *position += 8;
     Ok(u64::from_le_bytes(*head))
 }
 
-fn take_bytes<'a>(bytes: &mut &'a [u8]) -> Result<&'a [u8]> {
-    let len = take_u64(bytes)? as usize;
-    if len > bytes.len() {
+fn take_bytes(block: &Buffer, position: &mut usize) -> Result<Buffer> {
+    let len = take_u64(block, position)? as usize;
+    if len > block.len() - *position {
         return Err(corrupted("an array buffer is cut short"));
     }
-    let (head, rest) = bytes.split_at(len);
-    *bytes = rest;
-    Ok(head)
+    let bytes = block.slice_with_length(*position, len);
+    *position += len;
+    Ok(bytes)
 }
 
 fn corrupted(what: &str) -> StrataError {
@@ -205,9 +260,10 @@ mod tests {
     fn round_trip(array: ArrayRef) {
         let mut bytes = Vec::new();
         encode(&array.to_data(), &mut bytes);
-        let mut rest = bytes.as_slice();
-        let read = decode(array.data_type(), &mut rest).unwrap();
-        assert!(rest.is_empty());
+        let block = Buffer::from(bytes);
+        let mut position = 0;
+        let read = decode(array.data_type(), &block, &mut position).unwrap();
+        assert_eq!(position, block.len());
         assert_eq!(
             datafusion::arrow::array::make_array(read).as_ref(),
             array.as_ref()
@@ -221,6 +277,7 @@ mod tests {
             None,
             Some("ccc"),
             Some(""),
+            Some("ünïcödé"),
         ]));
         let ints: ArrayRef = Arc::new(Int64Array::from(vec![Some(i64::MIN), None, Some(i64::MAX)]));
         let list: ArrayRef = Arc::new(ListArray::from_iter_primitive::<Int64Type, _, _>(vec![
@@ -259,13 +316,22 @@ mod tests {
         let mut bytes = Vec::new();
         encode(&array.to_data(), &mut bytes);
         for cut in 0..bytes.len() {
-            let mut rest = &bytes[..cut];
+            let block = Buffer::from(&bytes[..cut]);
             assert_eq!(
-                decode(&DataType::Utf8, &mut rest).unwrap_err().code,
+                decode(&DataType::Utf8, &block, &mut 0).unwrap_err().code,
                 ErrorCode::CORRUPTED_DATA
             );
         }
-        let mut rest = bytes.as_slice();
-        assert!(decode(&DataType::Int64, &mut rest).is_err());
+        assert!(decode(&DataType::Int64, &Buffer::from(bytes.clone()), &mut 0).is_err());
+        // Lengths past the values, and a multi-byte character split by a
+        // length: both fail, whichever way the strings are checked.
+        let first_length = 8 + 1 + 8 + 8 + 4;
+        bytes[first_length] = 200;
+        assert!(decode(&DataType::Utf8, &Buffer::from(bytes), &mut 0).is_err());
+        let mut bytes = Vec::new();
+        encode(&StringArray::from(vec!["é", "e"]).to_data(), &mut bytes);
+        bytes[first_length] = 1;
+        bytes[first_length + 4] = 2;
+        assert!(decode(&DataType::Utf8, &Buffer::from(bytes), &mut 0).is_err());
     }
 }

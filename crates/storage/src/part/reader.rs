@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, make_array};
+use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::compute::concat;
 use datafusion::arrow::datatypes::{DataType, Field};
 use parking_lot::Mutex;
@@ -188,8 +189,11 @@ impl Part {
         for mark in &marks[granules.clone()] {
             let (block, used) = read_block(rest)?;
             rest = &rest[used..];
-            let mut encoded = block.as_slice();
-            let array = make_array(array_bytes::decode(field.data_type(), &mut encoded)?);
+            let array = make_array(array_bytes::decode(
+                field.data_type(),
+                &Buffer::from(block),
+                &mut 0,
+            )?);
             if array.len() as u64 != mark.rows {
                 return Err(corrupted(
                     &self.dir,
@@ -211,8 +215,11 @@ impl Part {
             .map(|data_type| {
                 let (block, used) = read_block(rest)?;
                 rest = &rest[used..];
-                let mut encoded = block.as_slice();
-                Ok(make_array(array_bytes::decode(data_type, &mut encoded)?))
+                Ok(make_array(array_bytes::decode(
+                    data_type,
+                    &Buffer::from(block),
+                    &mut 0,
+                )?))
             })
             .collect()
     }
@@ -265,7 +272,8 @@ impl Part {
         let bytes = self.read_file(&file)?;
         let array = make_array(array_bytes::decode(
             field.data_type(),
-            &mut bytes.as_slice(),
+            &Buffer::from(bytes),
+            &mut 0,
         )?);
         if array.len() != 2 {
             return Err(corrupted(
