@@ -133,7 +133,7 @@ pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
     }
     let data = match tag {
         0 => payload.to_vec(),
-        1 => lz4_flex::block::decompress(payload, uncompressed)
+        1 => lz4::block::decompress(payload, Some(uncompressed as i32))
             .map_err(|e| cannot_decompress(&e.to_string()))?,
         2 => zstd::bulk::decompress(payload, uncompressed)
             .map_err(|e| cannot_decompress(&e.to_string()))?,
