@@ -78,6 +78,18 @@ impl VisitorMut for Rewriter<'_, '_> {
             {
                 as_condition(condition);
             }
+            // PREWHERE filters as WHERE does: a MergeTree scan applies the
+            // whole condition as it reads, which is what PREWHERE asks for.
+            if let Some(prewhere) = select.prewhere.take() {
+                select.selection = Some(match select.selection.take() {
+                    Some(selection) => Expr::BinaryOp {
+                        left: Box::new(Expr::Nested(Box::new(prewhere))),
+                        op: BinaryOperator::And,
+                        right: Box::new(Expr::Nested(Box::new(selection))),
+                    },
+                    None => prewhere,
+                });
+            }
         }
         ControlFlow::Continue(())
     }
