@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt32Array};
 use datafusion::arrow::compute::{
-    LexicographicalComparator, SortColumn, SortOptions, lexsort_to_indices, take_record_batch,
+    LexicographicalComparator, SortColumn, SortOptions, lexsort_to_indices, partition,
+    take_record_batch,
 };
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::row::{RowConverter, SortField};
@@ -100,6 +101,19 @@ impl TableKeys {
             }]);
         }
         let values = self.evaluate(&self.partition, batch)?;
+        // Most insert blocks hold one partition; finding that takes one
+        // comparison per row and no copy of the rows.
+        if partition(&values)?.len() == 1 {
+            let key: Vec<ScalarValue> = values
+                .iter()
+                .map(|v| ScalarValue::try_from_array(v, 0))
+                .collect::<datafusion::common::Result<_>>()?;
+            return Ok(vec![PartitionRows {
+                id: partition_id(&key),
+                value: partition_value(&key),
+                rows: batch.clone(),
+            }]);
+        }
         let converter = RowConverter::new(
             values
                 .iter()
@@ -128,7 +142,6 @@ impl TableKeys {
             };
             groups[group].push(index as u32);
         }
-        let whole_batch = groups.len() == 1;
         groups
             .into_iter()
             .map(|indices| {
@@ -137,11 +150,7 @@ impl TableKeys {
                     .iter()
                     .map(|v| ScalarValue::try_from_array(v, first))
                     .collect::<datafusion::common::Result<_>>()?;
-                let rows = if whole_batch {
-                    batch.clone()
-                } else {
-                    take_record_batch(batch, &UInt32Array::from(indices))?
-                };
+                let rows = take_record_batch(batch, &UInt32Array::from(indices))?;
                 Ok(PartitionRows {
                     id: partition_id(&key),
                     value: partition_value(&key),
