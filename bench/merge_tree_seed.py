@@ -7,7 +7,7 @@ full scan of the String column, and reads each column's bytes on disk. Each
 engine keeps its table in a fresh directory; each step runs in its own process,
 timed inside it (chdb and DuckDB) or by `--time` (Strata).
 
-Usage: python3 bench/merge_tree_seed.py [--rows 70000000] [--runs 3] [--strata-binary PATH]
+Usage: python3 bench/merge_tree_seed.py [--rows 70000000] [--runs 3] [--insert-runs 3] [--strata-binary PATH]
 """
 import argparse
 import json
@@ -91,6 +91,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=70_000_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--insert-runs", type=int, default=3,
+                        help="inserts into fresh tables; the last one's table is queried")
     parser.add_argument("--strata-binary", default=strata_default())
     args = parser.parse_args()
     rows = args.rows
@@ -98,9 +100,12 @@ def main():
     results = {}
     with tempfile.TemporaryDirectory() as root:
         # Strata
-        path = os.path.join(root, "strata")
-        run_strata(args.strata_binary, path, create)
-        _, insert_s, _ = run_strata(args.strata_binary, path, insert)
+        inserts = []
+        for run in range(args.insert_runs):
+            path = os.path.join(root, f"strata{run}")
+            run_strata(args.strata_binary, path, create)
+            inserts.append(run_strata(args.strata_binary, path, insert)[1])
+        insert_s = median(inserts)
         run_strata(args.strata_binary, path, "OPTIMIZE TABLE t FINAL")
         point, scan = [], []
         for _ in range(args.runs):
@@ -113,9 +118,12 @@ def main():
                                  scan=median(scan), sizes=sizes.strip())
 
         # chdb
-        path = os.path.join(root, "chdb")
-        run_python(CHDB_STEP, path, create + " SETTINGS min_bytes_for_wide_part = 0")
-        insert_s = run_python(CHDB_STEP, path, insert)["seconds"]
+        inserts = []
+        for run in range(args.insert_runs):
+            path = os.path.join(root, f"chdb{run}")
+            run_python(CHDB_STEP, path, create + " SETTINGS min_bytes_for_wide_part = 0")
+            inserts.append(run_python(CHDB_STEP, path, insert)["seconds"])
+        insert_s = median(inserts)
         run_python(CHDB_STEP, path, "OPTIMIZE TABLE t FINAL")
         point, scan = [], []
         for _ in range(args.runs):
@@ -129,11 +137,14 @@ def main():
                                scan=median(scan), sizes=sizes.strip())
 
         # DuckDB: a native table, no partitioning; an ART index is not built.
-        path = os.path.join(root, "duck.db")
         per_partition = rows // 7
-        run_python(DUCKDB_STEP, path, "CREATE TABLE t (A BIGINT, S VARCHAR, D DATE)")
-        insert_s = run_python(DUCKDB_STEP, path,
-                              f"INSERT INTO t SELECT range, range::VARCHAR, DATE '2026-11-22' - (range // {per_partition})::INTEGER FROM range({rows})")["seconds"]
+        inserts = []
+        for run in range(args.insert_runs):
+            path = os.path.join(root, f"duck{run}.db")
+            run_python(DUCKDB_STEP, path, "CREATE TABLE t (A BIGINT, S VARCHAR, D DATE)")
+            inserts.append(run_python(DUCKDB_STEP, path,
+                                      f"INSERT INTO t SELECT range, range::VARCHAR, DATE '2026-11-22' - (range // {per_partition})::INTEGER FROM range({rows})")["seconds"])
+        insert_s = median(inserts)
         point, scan = [], []
         for _ in range(args.runs):
             point.append(run_python(DUCKDB_STEP, path, point_sql(rows))["seconds"])
@@ -142,7 +153,8 @@ def main():
                                  scan=median(scan), sizes=f"file {human_bytes(os.path.getsize(path))}")
 
     base = results["Strata"]
-    print(f"N = {rows:,}, medians of {args.runs} runs; ratios = engine / Strata (above 1: Strata faster)\n")
+    print(f"N = {rows:,}, medians of {args.insert_runs} inserts and {args.runs} query runs; "
+          "ratios = engine / Strata (above 1: Strata faster)\n")
     print("| engine | insert s (M rows/s) | point lookup s | rows read | String scan s (M rows/s) |")
     print("|---|---:|---:|---|---:|")
     for name, r in results.items():
