@@ -63,15 +63,8 @@ pub struct ScanColumns {
 pub struct MergeTreeScanExec {
     /// The table's name, for EXPLAIN.
     table: String,
-    /// The returned columns.
-    schema: SchemaRef,
-    columns: ScanColumns,
-    filter: Option<ScanFilter>,
-    counter: Option<Arc<dyn ReadCounter>>,
-    /// Values of columns added after some parts were written.
-    fills: Arc<HashMap<String, ScalarValue>>,
-    /// For each column of `schema`, the virtual column it is, if any.
-    virtuals: Arc<Vec<Option<VirtualColumn>>>,
+    /// Reads chunks for every stream.
+    reader: Arc<ChunkReader>,
     /// Granule ranges for each output partition.
     streams: Vec<Vec<GranuleRange>>,
     /// Granules that pruning kept, and those it could have read.
@@ -133,12 +126,14 @@ impl MergeTreeScanExec {
         ));
         MergeTreeScanExec {
             table,
-            schema,
-            columns,
-            filter,
-            counter,
-            fills,
-            virtuals: Arc::new(virtuals),
+            reader: Arc::new(ChunkReader {
+                schema,
+                columns,
+                filter,
+                counter,
+                fills,
+                virtuals,
+            }),
             streams: split,
             selected_granules,
             total_granules,
@@ -180,6 +175,7 @@ fn split_ranges(ranges: Vec<GranuleRange>, streams: usize) -> Vec<Vec<GranuleRan
 impl DisplayAs for MergeTreeScanExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         let columns: Vec<&str> = self
+            .reader
             .schema
             .fields()
             .iter()
@@ -193,7 +189,7 @@ impl DisplayAs for MergeTreeScanExec {
             self.selected_granules,
             self.total_granules
         )?;
-        if let Some(filter) = &self.filter {
+        if let Some(filter) = &self.reader.filter {
             write!(f, ", prewhere={}", filter.predicate)?;
         }
         Ok(())
@@ -232,7 +228,7 @@ impl ExecutionPlan for MergeTreeScanExec {
             None => &self.streams[..],
         };
         let rows: u64 = streams.iter().flatten().map(GranuleRange::rows).sum();
-        let mut statistics = Statistics::new_unknown(&self.schema);
+        let mut statistics = Statistics::new_unknown(&self.reader.schema);
         statistics.num_rows = Precision::Inexact(rows as usize);
         Ok(Arc::new(statistics))
     }
@@ -251,20 +247,13 @@ impl ExecutionPlan for MergeTreeScanExec {
     ) -> DfResult<SendableRecordBatchStream> {
         let share = self.streams.get(partition).cloned().unwrap_or_default();
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
-        let reader = Arc::new(ChunkReader {
-            schema: Arc::clone(&self.schema),
-            columns: self.columns.clone(),
-            filter: self.filter.clone(),
-            counter: self.counter.clone(),
-            fills: Arc::clone(&self.fills),
-            virtuals: Arc::clone(&self.virtuals),
-        });
+        let reader = Arc::clone(&self.reader);
         let batches = futures::stream::iter(chunks).filter_map(move |range| {
             let read = reader.read(&range);
             async move { read.transpose() }
         });
         Ok(Box::pin(RecordBatchStreamAdapter::new(
-            Arc::clone(&self.schema),
+            Arc::clone(&self.reader.schema),
             batches,
         )))
     }
@@ -290,15 +279,19 @@ fn chunk(range: GranuleRange) -> Vec<GranuleRange> {
     pieces
 }
 
-/// Reads one stream's chunks: the filter's columns, then the rest where
-/// rows pass.
+/// Reads a scan's chunks: the filter's columns, then the rest where rows
+/// pass.
+#[derive(Debug)]
 struct ChunkReader {
+    /// The returned columns.
     schema: SchemaRef,
     columns: ScanColumns,
     filter: Option<ScanFilter>,
     counter: Option<Arc<dyn ReadCounter>>,
+    /// Values of columns added after some parts were written.
     fills: Arc<HashMap<String, ScalarValue>>,
-    virtuals: Arc<Vec<Option<VirtualColumn>>>,
+    /// For each read column, the virtual column it is, if any.
+    virtuals: Vec<Option<VirtualColumn>>,
 }
 
 impl ChunkReader {
