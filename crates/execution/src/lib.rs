@@ -27,11 +27,12 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
 }
 
 /// Strata's rules to run after DataFusion's own, on the plan as it will run
-/// (limits pushed into sorts).
+/// (limits pushed into sorts, predicates in their final form).
 pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     vec![
         Arc::new(sort::rule::SortSpillingInOneStream),
         Arc::new(sort::rule::SortLargeLimitsExternally),
+        Arc::new(expressions::rule::SpecializeFilters),
     ]
 }
 

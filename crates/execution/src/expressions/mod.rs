@@ -3,6 +3,7 @@
 //! keeps the expression it replaces and falls back to it for inputs it
 //! does not cover, so the rewrite never changes a result.
 
+pub mod rule;
 pub mod string_equality;
 
 use std::sync::Arc;
