@@ -143,15 +143,14 @@ impl MergeTreeProvider {
                     .collect();
                 filter_columns.sort_unstable();
                 let mut positions = Vec::with_capacity(filter_columns.len());
-                for column in filter_columns {
+                for &column in &filter_columns {
                     let position = read.iter().position(|&c| c == column).unwrap_or_else(|| {
                         read.push(column);
                         read.len() - 1
                     });
                     positions.push(position);
                 }
-                let read_schema = schema.project(&read)?;
-                let filter_schema = read_schema.project(&positions)?;
+                let filter_schema = schema.project(&filter_columns)?;
                 let predicate = specialize(
                     state
                         .create_physical_expr(expr, &DFSchema::try_from(filter_schema.clone())?)?,
