@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::array::{Array, ListArray, RecordBatch, StringArray, UInt64Array};
 use futures::StreamExt;
 use strata_common::StrataError;
 use strata_common::settings::Settings;
@@ -352,6 +352,84 @@ async fn background_merges_keep_the_data_identical() {
         .downcast_ref::<UInt64Array>()
         .unwrap();
     assert_eq!(keys.values().as_ref(), &[0, 1, 2, 3, 4]);
+}
+
+/// OPTIMIZE from several sessions and the background merger at once: a
+/// part is read by one merge at a time (two merges of one part would write
+/// the same result through one temporary directory), and the table that
+/// opens afterwards reads whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_merges_never_share_a_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = 240_000u64;
+    {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        run(
+            &mut session,
+            "CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 2, max_parts_to_merge_at_once = 3",
+        )
+        .await
+        .unwrap();
+        for round in 0..3 {
+            for block in 0..8u64 {
+                let start = (round * 8 + block) * (rows / 24);
+                let sql = format!(
+                    "INSERT INTO t SELECT number, toString(number) FROM numbers({start}, {})",
+                    rows / 24
+                );
+                run(&mut session, &sql).await.unwrap();
+            }
+            let optimizers: Vec<_> = (0..3)
+                .map(|_| {
+                    let mut optimizer = engine.new_session();
+                    tokio::spawn(async move {
+                        run(&mut optimizer, "OPTIMIZE TABLE t FINAL").await.unwrap();
+                    })
+                })
+                .collect();
+            while optimizers.iter().any(|o| !o.is_finished()) {
+                let (_, batches) = run(
+                    &mut session,
+                    "SELECT source_part_names FROM system.merges WHERE table = 't'",
+                )
+                .await
+                .unwrap();
+                let mut held = std::collections::HashSet::new();
+                for batch in &batches {
+                    let lists = batch
+                        .column(0)
+                        .as_any()
+                        .downcast_ref::<ListArray>()
+                        .unwrap();
+                    for row in 0..lists.len() {
+                        let names = lists.value(row);
+                        let names = names.as_any().downcast_ref::<StringArray>().unwrap();
+                        for name in names.iter().flatten() {
+                            assert!(
+                                held.insert(name.to_string()),
+                                "{name} is read by two merges"
+                            );
+                        }
+                    }
+                }
+            }
+            for optimizer in optimizers {
+                optimizer.await.unwrap();
+            }
+        }
+    }
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, rows);
+    assert_eq!(
+        number(&mut session, "SELECT uniqExact(k) FROM t").await,
+        rows
+    );
+    assert_eq!(
+        number(&mut session, "SELECT sum(toUInt64(s) = k) FROM t").await,
+        rows
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

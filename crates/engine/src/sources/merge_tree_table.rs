@@ -26,7 +26,7 @@ use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
     DataPart, MergeTreeScanExec, MergeTreeTable, ReadCounter, ScanColumns, ScanFilter,
-    VirtualColumn, select_granules, select_merge, virtual_columns,
+    VirtualColumn, select_granules, virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -104,6 +104,11 @@ impl MergeTreeProvider {
                 let merged = self.data.merge(&current[..current.len().min(at_once)])?;
                 if current.len() <= at_once && merged.is_some() {
                     break;
+                }
+                if merged.is_none() {
+                    // A background merge holds some of these parts; its
+                    // result is merged on the next round.
+                    std::thread::sleep(std::time::Duration::from_millis(5));
                 }
                 current = self
                     .data
@@ -324,7 +329,7 @@ impl TableProvider for WithVirtualColumns {
 /// Starts a background merge if the selector finds one and none runs for
 /// this table; it goes on while the selector finds more.
 fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
-    let Some(sources) = select_merge(&data.parts_by_partition(), data.settings()) else {
+    let Some(sources) = data.next_merge() else {
         return;
     };
     if merging.swap(true, Ordering::AcqRel) {
@@ -341,12 +346,12 @@ fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
                     merging.store(false, Ordering::Release);
                     return;
                 }
-                next = select_merge(&data.parts_by_partition(), data.settings());
+                next = data.next_merge();
             }
             merging.store(false, Ordering::Release);
             // An insert that committed just before the flag dropped found it
             // set and left its merge to this thread.
-            next = select_merge(&data.parts_by_partition(), data.settings());
+            next = data.next_merge();
             if next.is_none() || merging.swap(true, Ordering::AcqRel) {
                 return;
             }

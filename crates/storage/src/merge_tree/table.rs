@@ -11,7 +11,7 @@
 //! renamed one under its old name, so the same code finishes an ALTER that
 //! a crash interrupted.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -275,7 +275,15 @@ impl MergeTreeTable {
     fn rewrite(&self, part: &Arc<DataPart>, renamed_from: &HashMap<String, String>) -> Result<()> {
         let mut name = part.part.name.clone();
         name.level += 1;
-        let running = self.start_merge(std::slice::from_ref(part), &name, true);
+        let Some(running) = self.start_merge(std::slice::from_ref(part), &name, true) else {
+            return Err(StrataError::new(
+                ErrorCode::LOGICAL_ERROR,
+                format!(
+                    "Part {} cannot be rewritten: a merge holds it or replaced it",
+                    part.name()
+                ),
+            ));
+        };
         let pool = (self.memory)(&format!("rewrite {name}"));
         let reservation = MemoryConsumer::new("MergeTree rewrite").register(&pool);
         let rows = self.read_all_renamed(part, renamed_from)?;
@@ -336,12 +344,39 @@ impl MergeTreeTable {
         self.merges.lock().clone()
     }
 
+    /// Names of the parts that running merges and rewrites read.
+    pub fn merging_parts(&self) -> HashSet<String> {
+        self.merges
+            .lock()
+            .iter()
+            .flat_map(|m| m.source_parts.iter().cloned())
+            .collect()
+    }
+
+    /// Registers a merge of `sources` into `result`, or returns `None` if a
+    /// running merge holds one of them or one is no longer active: two
+    /// merges of one part would write the same result part. A merge
+    /// commits before it leaves the running list, so one of the two checks
+    /// sees it.
     fn start_merge(
         &self,
         sources: &[Arc<DataPart>],
         result: &PartName,
         is_mutation: bool,
-    ) -> RunningMerge<'_> {
+    ) -> Option<RunningMerge<'_>> {
+        let mut merges = self.merges.lock();
+        let held = merges.iter().any(|running| {
+            sources
+                .iter()
+                .any(|source| running.source_parts.contains(&source.name()))
+        });
+        let active = self.snapshot();
+        let all_active = sources
+            .iter()
+            .all(|source| active.iter().any(|part| Arc::ptr_eq(part, source)));
+        if held || !all_active {
+            return None;
+        }
         let progress = Arc::new(MergeProgress {
             partition_id: result.partition_id.clone(),
             source_parts: sources.iter().map(|p| p.name()).collect(),
@@ -354,11 +389,11 @@ impl MergeTreeTable {
             rows_written: AtomicU64::new(0),
             memory_usage: AtomicU64::new(0),
         });
-        self.merges.lock().push(Arc::clone(&progress));
-        RunningMerge {
+        merges.push(Arc::clone(&progress));
+        Some(RunningMerge {
             table: self,
             progress,
-        }
+        })
     }
 
     pub fn fills(&self) -> &Arc<HashMap<String, ScalarValue>> {
@@ -496,10 +531,20 @@ impl MergeTreeTable {
         by_partition
     }
 
+    /// The next background merge [`select_merge`] picks, past the parts
+    /// running merges hold.
+    pub fn next_merge(&self) -> Option<Vec<Arc<DataPart>>> {
+        select_merge(
+            &self.parts_by_partition(),
+            &self.merging_parts(),
+            &self.settings,
+        )
+    }
+
     /// Merges `sources`, adjacent active parts of one partition, into one
     /// part and swaps it in for them (one source is rewritten, for
-    /// OPTIMIZE FINAL). Returns `None` if another change got to one of the
-    /// sources first.
+    /// OPTIMIZE FINAL). Returns `None` if another merge holds one of the
+    /// sources or another change got to one of them first.
     pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<Option<Arc<DataPart>>> {
         assert!(!sources.is_empty(), "a merge takes at least one part");
         let first = &sources[0].part.name;
@@ -523,7 +568,9 @@ impl MergeTreeTable {
                 .unwrap_or(0),
             level: sources.iter().map(|p| p.part.name.level).max().unwrap_or(0) + 1,
         };
-        let running = self.start_merge(sources, &name, false);
+        let Some(running) = self.start_merge(sources, &name, false) else {
+            return Ok(None);
+        };
         let progress = &running.progress;
         // The sources' rows, then their concatenation, are held in memory;
         // a merge the budget cannot hold fails and leaves its sources.
@@ -626,19 +673,24 @@ impl MergeTreeTable {
     }
 }
 
-/// The background merge selector: in the partition with the most active
-/// parts, once it has at least `parts_to_merge`, the run of up to
-/// `max_parts_to_merge_at_once` parts adjacent by block number with the
-/// fewest bytes. Small fresh parts are merged first and big merged parts
-/// rarely touched again, so each row is rewritten about log(parts) times.
+/// The background merge selector: among runs of adjacent parts of one
+/// partition that no running merge holds, the longest, once it has at
+/// least `parts_to_merge` parts; in it, the window of up to
+/// `max_parts_to_merge_at_once` parts with the fewest bytes. Small fresh
+/// parts are merged first and big merged parts rarely touched again, so
+/// each row is rewritten about log(parts) times. A part held by a running
+/// merge splits its partition's runs: a window spanning it would produce
+/// a part whose block range overlaps that merge's result.
 pub fn select_merge(
     by_partition: &BTreeMap<String, Vec<Arc<DataPart>>>,
+    merging: &HashSet<String>,
     settings: &MergeTreeSettings,
 ) -> Option<Vec<Arc<DataPart>>> {
-    let (_, parts) = by_partition
-        .iter()
-        .filter(|(_, parts)| parts.len() >= settings.parts_to_merge.max(2))
-        .max_by_key(|(_, parts)| parts.len())?;
+    let parts = by_partition
+        .values()
+        .flat_map(|parts| parts.split(|p| merging.contains(&p.name())))
+        .filter(|run| run.len() >= settings.parts_to_merge.max(2))
+        .max_by_key(|run| run.len())?;
     let width = parts.len().min(settings.max_parts_to_merge_at_once.max(2));
     let bytes: Vec<u64> = parts.iter().map(|p| p.part.bytes_on_disk()).collect();
     let start = (0..=parts.len() - width)
