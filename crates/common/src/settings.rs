@@ -183,7 +183,7 @@ pub static SETTINGS: &[SettingDef] = &[
         name: "strata_group_by_operators",
         kind: SettingKind::Bool,
         default: "1",
-        description: "0 leaves every query to DataFusion's own operators: GROUP BY to AggregateExec instead of Strata's dense, packed-key and hash operators, and semi joins (INTERSECT, EXCEPT, IN) to HashJoinExec, which cannot spill; to compare the two",
+        description: "0 leaves every query to DataFusion's own operators: GROUP BY to AggregateExec instead of Strata's dense, packed-key and hash operators, and semi joins (INTERSECT, EXCEPT, IN) and other hash joins to HashJoinExec, which cannot spill; to compare the two",
     },
     SettingDef {
         name: "temporary_data_compression",

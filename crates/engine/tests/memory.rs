@@ -46,11 +46,11 @@ async fn over_max_memory_usage_fails_with_the_figures_and_the_next_query_runs() 
             error.message
         );
     }
-    // An inner hash join (which cannot spill yet) fails in every probing
+    // DataFusion's own hash join (which cannot spill) fails in every probing
     // partition at once; the code must still be 241, not a generic error.
     let join = run(
         &mut session,
-        "SELECT count() FROM numbers(1, 30000000) AS a JOIN numbers(1, 30000000) AS b ON a.number = b.number SETTINGS max_memory_usage = 100000000",
+        "SELECT count() FROM numbers(1, 30000000) AS a JOIN numbers(1, 30000000) AS b ON a.number = b.number SETTINGS max_memory_usage = 100000000, strata_group_by_operators = 0",
     )
     .await
     .unwrap_err();

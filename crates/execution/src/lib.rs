@@ -30,6 +30,7 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
 /// (limits pushed into sorts, predicates in their final form).
 pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     vec![
+        Arc::new(join::rule::SpillingHashJoins),
         Arc::new(sort::rule::SortSpillingInOneStream),
         Arc::new(sort::rule::SortLargeLimitsExternally),
         Arc::new(expressions::rule::SpecializeFilters),

@@ -50,18 +50,13 @@ use strata_common::readable::readable_size;
 use strata_common::{ErrorCode, StrataError};
 use tokio::sync::mpsc::Sender;
 
+use super::hash_split::{MAX_PARTITIONS, Split};
 use super::set_keys::{BuildSetHasher, KeyEncoder, RowKey, SetKey};
 use crate::fixed_keys::{FixedKeys, WordWidth};
 use crate::spill::{BlockId, SpillConfig, SpillStore, decode_batch, encode_batch};
 
-/// Partitions at the first split: bounds on what the budget asks for.
+/// Partitions at the first split, at least.
 const MIN_PARTITIONS: usize = 8;
-const MAX_PARTITIONS: usize = 256;
-/// Each later split divides a partition by this many (8 bits of the hash).
-const RESPLIT_BITS: u32 = 8;
-/// Hash bits below this are never used for partitions: the sets use their own
-/// hash, but keeping a margin makes the split depth an explicit limit.
-const LOWEST_SPLIT_SHIFT: u32 = 8;
 /// Keys per spilled build block.
 const BLOCK_KEYS: usize = 1 << 16;
 /// Keys inserted into a deferred partition's table between checks of its size.
@@ -378,41 +373,6 @@ impl WorkerMetrics {
             spilled_partitions: MetricBuilder::new(set).counter("spilled_partitions", partition),
             resplits: MetricBuilder::new(set).counter("resplit_partitions", partition),
         }
-    }
-}
-
-/// Which bits of the partition hash pick a partition at one split.
-#[derive(Debug, Clone, Copy)]
-struct Split {
-    shift: u32,
-    mask: u64,
-}
-
-impl Split {
-    fn first(partitions: usize) -> Self {
-        assert!(partitions.is_power_of_two() && partitions <= MAX_PARTITIONS);
-        let bits = partitions.trailing_zeros();
-        Split {
-            shift: 64 - bits,
-            mask: (partitions as u64) - 1,
-        }
-    }
-
-    /// The split below this one, or `None` when the hash has no bits left.
-    fn next(self) -> Option<Self> {
-        let shift = self.shift.checked_sub(RESPLIT_BITS)?;
-        (shift >= LOWEST_SPLIT_SHIFT).then_some(Split {
-            shift,
-            mask: (1 << RESPLIT_BITS) - 1,
-        })
-    }
-
-    fn count(self) -> usize {
-        self.mask as usize + 1
-    }
-
-    fn of(self, hash: u64) -> usize {
-        ((hash >> self.shift) & self.mask) as usize
     }
 }
 

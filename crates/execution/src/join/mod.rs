@@ -1,15 +1,18 @@
-//! Joins that keep one side's rows by whether a key is in the other side:
-//! semi and anti joins, which INTERSECT, EXCEPT and `IN` subqueries become.
-//! DataFusion's hash join holds its whole build side in memory and cannot
-//! spill; these operators finish under any budget.
+//! Joins that finish under any budget, where DataFusion's hash join holds its
+//! whole build side in memory and cannot spill.
 //!
+//! - `grace_hash_join`: every join type of the planner's partitioned hash
+//!   joins, run partition by partition with the cold partitions stored.
 //! - `hybrid_semi_join`: a partitioned set of the build side's keys, whose
 //!   coldest partitions move to the spill store under pressure.
 //! - `merge_semi_join`: both inputs sorted on the key, read side by side in
 //!   constant memory.
 //! - `set_keys`: keys as set members and spill blocks.
+//! - `hash_split`: which partition a key hash goes to, split after split.
 //! - `rule`: replaces DataFusion's hash join where one of these applies.
 
+pub mod grace_hash_join;
+pub mod hash_split;
 pub mod hybrid_semi_join;
 pub mod merge_semi_join;
 pub mod rule;

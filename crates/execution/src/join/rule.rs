@@ -1,8 +1,17 @@
-//! Replaces the planner's hash semi and anti joins: with
+//! Replaces the planner's hash joins.
+//!
+//! [`ChooseSemiJoin`], before DataFusion's rules: semi and anti joins become
 //! [`MergeSemiJoinExec`] when both inputs come sorted on one integer key, in
-//! one partition each; otherwise with [`HybridSemiJoinExec`]. Joins with a
+//! one partition each; otherwise [`HybridSemiJoinExec`]. Joins with a
 //! residual filter, a row limit or NULL-aware `NOT IN` semantics keep
 //! DataFusion's `HashJoinExec`.
+//!
+//! [`SpillingHashJoins`], after DataFusion's rules have chosen each join's
+//! mode: the remaining hash joins that pair partitions of their inputs
+//! become [`GraceHashJoinExec`]. Joins that share one build side among
+//! several probe partitions (chosen for a build side known to be small),
+//! NULL-aware anti joins, mark joins and joins whose output order something
+//! above relies on keep DataFusion's operator.
 
 use std::sync::Arc;
 
@@ -10,9 +19,10 @@ use datafusion::common::config::ConfigOptions;
 use datafusion::common::{JoinType, NullEquality, Result};
 use datafusion::physical_expr::PhysicalExprRef;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
-use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::joins::HashJoinExec;
+use datafusion::physical_plan::{ExecutionPlan, replace_children_if_necessary};
 
+use super::grace_hash_join::GraceHashJoinExec;
 use super::hybrid_semi_join::{HybridSemiJoinExec, SemiJoinKind};
 use super::merge_semi_join::{MergeSemiJoinExec, is_mergeable_key, sorted_on};
 
@@ -96,4 +106,71 @@ fn mergeable(plan: &Arc<dyn ExecutionPlan>, key: &PhysicalExprRef) -> Result<boo
     Ok(is_mergeable_key(&key.data_type(&schema)?)
         && !key.nullable(&schema)?
         && sorted_on(plan, key)?)
+}
+
+#[derive(Debug, Default)]
+pub struct SpillingHashJoins;
+
+impl PhysicalOptimizerRule for SpillingHashJoins {
+    fn optimize(
+        &self,
+        plan: Arc<dyn ExecutionPlan>,
+        _config: &ConfigOptions,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        // The query's result keeps the order its root produces.
+        with_spilling_joins(plan, true)
+    }
+
+    fn name(&self) -> &str {
+        "strata_spilling_hash_joins"
+    }
+
+    fn schema_check(&self) -> bool {
+        true
+    }
+}
+
+/// Replaces the hash joins under `plan`, top down: `order_needed` says
+/// whether something above relies on `plan`'s output order (an operator
+/// that requires an order, through operators that keep it), in which case
+/// a join that produces an order keeps its operator.
+fn with_spilling_joins(
+    plan: Arc<dyn ExecutionPlan>,
+    order_needed: bool,
+) -> Result<Arc<dyn ExecutionPlan>> {
+    let required = plan.required_input_ordering();
+    let maintained = plan.maintains_input_order();
+    let children = plan
+        .children()
+        .into_iter()
+        .enumerate()
+        .map(|(i, child)| {
+            let needed = required.get(i).is_some_and(Option::is_some)
+                || (order_needed && maintained.get(i).copied().unwrap_or(false));
+            with_spilling_joins(Arc::clone(child), needed)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let plan = replace_children_if_necessary(plan, children)?;
+    let Some(join) = plan.downcast_ref::<HashJoinExec>() else {
+        return Ok(plan);
+    };
+    let joins_rows = matches!(
+        join.join_type(),
+        JoinType::Inner
+            | JoinType::Left
+            | JoinType::Right
+            | JoinType::Full
+            | JoinType::LeftSemi
+            | JoinType::LeftAnti
+            | JoinType::RightSemi
+            | JoinType::RightAnti
+    );
+    if !joins_rows || (order_needed && plan.properties().output_ordering().is_some()) {
+        return Ok(plan);
+    }
+    match GraceHashJoinExec::try_new(Arc::new(join.builder().build()?)) {
+        Ok(exec) => Ok(Arc::new(exec)),
+        // Another mode, NULL-aware, or keys that cannot be compared.
+        Err(_) => Ok(plan),
+    }
 }
