@@ -6,7 +6,9 @@ and with a hash of `number` on both sides, so order cannot help; a GROUP BY
 with N distinct keys (`group_by`), and with N distinct string keys and
 plain aggregates (`group_by_strings`); an ORDER BY of N rows (`order_by`, the
 last row of the sorted whole, so no engine ships N rows to Python), and the
-same over parallel input (`order_by_parallel`, `numbers_mt`). Each
+same over parallel input (`order_by_parallel`, `numbers_mt`); an inner
+join of two N-row sides on a hashed key with a payload column each
+(`join`, N rows out; `left_join`: the right side has every other key). Each
 runs unlimited, then under 50%, 25% and 10% of Strata's unlimited peak for
 it (for the sorted INTERSECT, which needs no tracked memory in Strata, those
 of the hashed form; every engine gets the same absolute limits): Strata and chdb with
@@ -36,7 +38,9 @@ GROUP_KEYS = {
     "group_by": ("intHash64(number)", "hash(range)"),
     "group_by_strings": ("toString(intHash64(number))", "CAST(hash(range) AS VARCHAR)"),
 }
-WORKLOADS = [*GROUP_KEYS, "order_by", "order_by_parallel"]
+# Join forms: the join, and the right side's filter (every key, or half).
+JOINS = {"join": ("JOIN", "1"), "left_join": ("LEFT JOIN", "number % 2 = 0")}
+WORKLOADS = [*GROUP_KEYS, "order_by", "order_by_parallel", *JOINS]
 
 
 def strata_default():
@@ -45,6 +49,12 @@ def strata_default():
 
 
 def clickhouse_query(form, rows):
+    if form in JOINS:
+        join, keep = JOINS[form]
+        return (f"SELECT count(), sum(a.v), sum(b.w) FROM "
+                f"(SELECT intHash64(number) AS k, number AS v FROM numbers({rows})) AS a {join} "
+                f"(SELECT intHash64(number) AS k, number AS w FROM numbers({rows}) WHERE {keep}) AS b "
+                f"ON a.k = b.k")
     if form in GROUP_KEYS:
         return (f"SELECT count(), sum(c) FROM (SELECT {GROUP_KEYS[form][0]} AS k, count() AS c "
                 f"FROM numbers_mt({rows}) GROUP BY k)")
@@ -58,6 +68,13 @@ def clickhouse_query(form, rows):
 
 
 def duckdb_query(form, rows):
+    if form in JOINS:
+        join, keep = JOINS[form]
+        keep = keep.replace("number", "range")
+        return (f"SELECT count(*), sum(a.v), sum(b.w) FROM "
+                f"(SELECT hash(range) AS k, range AS v FROM range({rows})) AS a {join} "
+                f"(SELECT hash(range) AS k, range AS w FROM range({rows}) WHERE {keep}) AS b "
+                f"ON a.k = b.k")
     if form in GROUP_KEYS:
         return (f"SELECT count(*), sum(c) FROM (SELECT {GROUP_KEYS[form][1]} AS k, count(*) AS c "
                 f"FROM range({rows}) GROUP BY k)")

@@ -248,7 +248,7 @@ impl ExecutionPlan for GraceHashJoinExec {
             context,
             threshold,
             partitions: self.partition_count(partitions, threshold),
-            held: 0,
+            held: Held::default(),
             metrics: JoinMetrics::new(&self.metrics, partition),
         };
         let mut builder = RecordBatchReceiverStreamBuilder::new(self.schema(), 2);
@@ -286,20 +286,49 @@ enum Side {
     Probe,
 }
 
+/// Rows held in memory: the bytes of their arrays, which the worker
+/// reserves, and what they will cost once joined ([`Worker::cost`]), which
+/// decides what fits.
+#[derive(Debug, Default, Clone, Copy)]
+struct Held {
+    bytes: usize,
+    cost: usize,
+}
+
+impl Held {
+    fn of(side: Side, batch: &RecordBatch) -> Self {
+        Held {
+            bytes: batch.get_array_memory_size(),
+            cost: Worker::cost(side, batch),
+        }
+    }
+
+    fn add(&mut self, other: Held) {
+        self.bytes += other.bytes;
+        self.cost += other.cost;
+    }
+
+    fn remove(&mut self, other: Held) {
+        self.bytes -= other.bytes;
+        self.cost -= other.cost;
+    }
+}
+
 /// One side's rows of one partition: blocks in the store, then rows not
 /// stored yet.
 #[derive(Default)]
 struct Rows {
     blocks: Vec<BlockId>,
-    /// What the stored rows will cost in memory ([`Worker::cost`]).
-    stored_bytes: usize,
+    /// What the stored rows will cost in memory once joined.
+    stored_cost: usize,
     pending: Vec<RecordBatch>,
-    pending_bytes: usize,
+    pending_held: Held,
 }
 
 impl Rows {
-    fn bytes(&self) -> usize {
-        self.stored_bytes + self.pending_bytes
+    /// What all the rows will cost in memory once joined.
+    fn cost(&self) -> usize {
+        self.stored_cost + self.pending_held.cost
     }
 
     fn is_empty(&self) -> bool {
@@ -323,8 +352,8 @@ impl Part {
         }
     }
 
-    fn pending_bytes(&self) -> usize {
-        self.build.pending_bytes + self.probe.pending_bytes
+    fn pending_cost(&self) -> usize {
+        self.build.pending_held.cost + self.probe.pending_held.cost
     }
 
     /// Whether joining this partition's rows can give any: an inner join
@@ -373,9 +402,9 @@ struct Worker {
     store: Arc<SpillStore>,
     threshold: usize,
     partitions: usize,
-    /// Bytes of rows the worker holds: the build side while it is gathered,
-    /// then partitions' rows not stored.
-    held: usize,
+    /// Rows the worker holds: the build side while it is gathered, then
+    /// partitions' rows not stored.
+    held: Held,
     metrics: JoinMetrics,
 }
 
@@ -398,25 +427,26 @@ impl Worker {
         }
     }
 
-    /// Whether what the worker holds fits the threshold, less the warm
-    /// tier, and the pool; reserves it if so, shrinking the warm tier when
-    /// the pool is short.
+    /// Whether what the worker holds will fit the threshold, less the warm
+    /// tier, once joined, and its bytes fit the pool; reserves the bytes if
+    /// so, shrinking the warm tier when the pool is short.
     fn fits(&mut self) -> Result<bool> {
-        if self.held > self.threshold.saturating_sub(self.store.warm_bytes()) {
+        if self.held.cost > self.threshold.saturating_sub(self.store.warm_bytes()) {
             return Ok(false);
         }
-        if self.reservation.try_resize(self.held).is_ok() {
+        let bytes = self.held.bytes;
+        if self.reservation.try_resize(bytes).is_ok() {
             return Ok(true);
         }
-        let short = self.held.saturating_sub(self.reservation.size());
+        let short = bytes.saturating_sub(self.reservation.size());
         self.store.shrink(short)?;
-        Ok(self.reservation.try_resize(self.held).is_ok())
+        Ok(self.reservation.try_resize(bytes).is_ok())
     }
 
-    fn release(&mut self, bytes: usize) {
-        self.held -= bytes;
-        if self.reservation.size() > self.held {
-            self.reservation.resize(self.held);
+    fn release(&mut self, held: Held) {
+        self.held.remove(held);
+        if self.reservation.size() > self.held.bytes {
+            self.reservation.resize(self.held.bytes);
         }
     }
 
@@ -460,13 +490,13 @@ impl Worker {
             } else {
                 take_record_batch(batch, &UInt32Array::from(rows))?
             };
-            let bytes = Self::cost(side, &taken);
+            let held = Held::of(side, &taken);
             let part = &mut partitioned.parts[p];
-            let held = part.rows(side);
-            held.pending.push(taken);
-            held.pending_bytes += bytes;
-            self.held += bytes;
-            if part.spilled && part.rows(side).pending_bytes >= partitioned.block_bytes {
+            let rows = part.rows(side);
+            rows.pending.push(taken);
+            rows.pending_held.add(held);
+            self.held.add(held);
+            if part.spilled && part.rows(side).pending_held.bytes >= partitioned.block_bytes {
                 self.store_pending(part, side, partitioned.block_bytes)?;
             }
         }
@@ -482,11 +512,11 @@ impl Worker {
                 .parts
                 .iter()
                 .enumerate()
-                .filter(|(_, part)| part.pending_bytes() > 0)
-                .max_by_key(|(_, part)| (part.spilled, part.pending_bytes()))
+                .filter(|(_, part)| part.pending_cost() > 0)
+                .max_by_key(|(_, part)| (part.spilled, part.pending_cost()))
                 .map(|(p, _)| p);
             let Some(victim) = victim else {
-                self.reservation.resize(self.held);
+                self.reservation.resize(self.held.bytes);
                 break;
             };
             let part = &mut partitioned.parts[victim];
@@ -515,11 +545,11 @@ impl Worker {
                 end += 1;
             }
             let block = concat_batches(&schema, &pending[start..end])?;
-            rows.stored_bytes += Self::cost(side, &block);
+            rows.stored_cost += Self::cost(side, &block);
             rows.blocks.push(self.store.put(&encode_batch(&block)?)?);
             start = end;
         }
-        let freed = std::mem::take(&mut rows.pending_bytes);
+        let freed = std::mem::take(&mut rows.pending_held);
         self.release(freed);
         Ok(())
     }
@@ -539,12 +569,12 @@ impl Worker {
                 self.add(partitioned, Side::Build, &batch, &of_row, |_| true)?;
                 continue;
             }
-            self.held += Self::cost(Side::Build, &batch);
+            self.held.add(Held::of(Side::Build, &batch));
             gathered.push(batch);
             if !self.fits()? {
                 let split = Split::first(self.partitions);
                 let mut started = Partitioned::new(split, self.threshold, false);
-                self.held = 0;
+                self.held = Held::default();
                 for batch in std::mem::take(&mut gathered) {
                     let of_row = self.partitions_of(split, Side::Build, &batch)?;
                     self.add(&mut started, Side::Build, &batch, &of_row, |_| true)?;
@@ -577,8 +607,8 @@ impl Worker {
                 self.store_pending(part, Side::Build, block_bytes)?;
             } else {
                 hot_build.append(&mut part.build.pending);
-                let bytes = std::mem::take(&mut part.build.pending_bytes);
-                self.release(bytes);
+                let held = std::mem::take(&mut part.build.pending_held);
+                self.release(held);
             }
         }
         let (mut hot_probe, receiver) = futures::channel::mpsc::channel(2);
@@ -626,7 +656,7 @@ impl Worker {
             if output.is_done() {
                 return Ok(());
             }
-            if part.build.bytes() > self.threshold
+            if part.build.cost() > self.threshold
                 && splittable
                 && let Some(next) = split.next()
             {
@@ -655,7 +685,7 @@ impl Worker {
         let mut pieces = Partitioned::new(next, self.threshold, true);
         for side in [Side::Build, Side::Probe] {
             let rows = std::mem::take(part.rows(side));
-            self.release(rows.pending_bytes);
+            self.release(rows.pending_held);
             let store = Arc::clone(&self.store);
             let stored = rows
                 .blocks
@@ -682,15 +712,15 @@ impl Worker {
             batches.push(decode_batch(self.store.take(id)?)?);
         }
         batches.append(&mut rows.pending);
-        let bytes = std::mem::take(&mut rows.pending_bytes);
-        self.release(bytes);
+        let held = std::mem::take(&mut rows.pending_held);
+        self.release(held);
         Ok(batches)
     }
 
     /// The probe rows of a partition as a stream that reads its blocks back
     /// one at a time.
     fn stream_of(&mut self, rows: Rows) -> SendableRecordBatchStream {
-        self.release(rows.pending_bytes);
+        self.release(rows.pending_held);
         let store = Arc::clone(&self.store);
         let stored =
             futures::stream::iter(rows.blocks).map(move |id| store.take(id).and_then(decode_batch));
