@@ -66,6 +66,17 @@ const MAX_BLOCK_BYTES: usize = 4 << 20;
 /// What an in-memory hash join holds per build row beyond the rows' own
 /// bytes: its table's slot and chain entry, at the table's emptiest.
 const JOIN_TABLE_BYTES_PER_ROW: usize = 40;
+/// A build side that will cost more than this once joined is joined one
+/// partition at a time even when memory allows it whole: probing a table
+/// far larger than the CPU caches costs a cache miss per row, which is
+/// slower than gathering each partition's rows first.
+const DEFER_BUILD_COST: usize = 64 << 20;
+/// Build rows per partition the split aims at, for tables that stay near
+/// the CPU caches.
+const TABLE_TARGET_ROWS: usize = 1 << 17;
+/// Probe rows of a partition are handed to its join in batches of about
+/// this many rows.
+const PROBE_BATCH_ROWS: usize = 8192;
 /// The hash that picks partitions, seeded apart from the repartitioning
 /// before the join and the hash table inside it, so its bits are not
 /// already fixed within one input partition.
@@ -130,25 +141,29 @@ impl GraceHashJoinExec {
         })
     }
 
-    /// The first split's partition count: enough that each partition's build
-    /// rows are a quarter of the threshold, when the build side's size is
-    /// known.
+    /// The first split's partition count, when the build side's size is
+    /// known: enough that each partition's rows are a quarter of the
+    /// threshold and its table about [`TABLE_TARGET_ROWS`].
     fn partition_count(&self, partitions: usize, threshold: usize) -> usize {
-        let estimate = StatisticsContext::new()
-            .compute(self.join.left().as_ref(), &StatisticsArgs::new())
-            .ok()
-            .and_then(|s| match s.total_byte_size {
-                Precision::Exact(bytes) | Precision::Inexact(bytes) => Some(bytes),
-                Precision::Absent => None,
-            });
-        match estimate {
-            Some(bytes) => (bytes / partitions.max(1))
-                .saturating_mul(4)
-                .checked_div(threshold.max(1))
+        let Ok(statistics) =
+            StatisticsContext::new().compute(self.join.left().as_ref(), &StatisticsArgs::new())
+        else {
+            return UNKNOWN_SIZE_PARTITIONS;
+        };
+        let known = |value: &Precision<usize>| match value {
+            Precision::Exact(v) | Precision::Inexact(v) => Some(*v / partitions.max(1)),
+            Precision::Absent => None,
+        };
+        let by_budget = known(&statistics.total_byte_size)
+            .map(|bytes| bytes.saturating_mul(4) / threshold.max(1));
+        let by_cache = known(&statistics.num_rows).map(|rows| rows / TABLE_TARGET_ROWS);
+        match (by_budget, by_cache) {
+            (None, None) => UNKNOWN_SIZE_PARTITIONS,
+            (budget, cache) => budget
                 .unwrap_or(0)
+                .max(cache.unwrap_or(0))
                 .next_power_of_two()
                 .clamp(MIN_PARTITIONS, MAX_PARTITIONS),
-            None => UNKNOWN_SIZE_PARTITIONS,
         }
     }
 }
@@ -340,7 +355,9 @@ impl Rows {
 struct Part {
     build: Rows,
     probe: Rows,
-    /// Its rows go to the store; it is joined after the probe side ends.
+    /// It is joined alone after the probe side ends, its rows in memory
+    /// until pressure moves them to the store; once some are stored, the
+    /// rest follow in blocks.
     spilled: bool,
 }
 
@@ -496,7 +513,8 @@ impl Worker {
             rows.pending.push(taken);
             rows.pending_held.add(held);
             self.held.add(held);
-            if part.spilled && part.rows(side).pending_held.bytes >= partitioned.block_bytes {
+            let rows = part.rows(side);
+            if !rows.blocks.is_empty() && rows.pending_held.bytes >= partitioned.block_bytes {
                 self.store_pending(part, side, partitioned.block_bytes)?;
             }
         }
@@ -571,9 +589,12 @@ impl Worker {
             }
             self.held.add(Held::of(Side::Build, &batch));
             gathered.push(batch);
-            if !self.fits()? {
+            let fits = self.fits()?;
+            if !fits || self.held.cost > DEFER_BUILD_COST {
                 let split = Split::first(self.partitions);
-                let mut started = Partitioned::new(split, self.threshold, false);
+                // Without pressure, every partition is deferred (joined
+                // alone later) and stays in memory until pressure comes.
+                let mut started = Partitioned::new(split, self.threshold, fits);
                 self.held = Held::default();
                 for batch in std::mem::take(&mut gathered) {
                     let of_row = self.partitions_of(split, Side::Build, &batch)?;
@@ -604,7 +625,11 @@ impl Worker {
         let mut hot_build = Vec::new();
         for part in &mut partitioned.parts {
             if part.spilled {
-                self.store_pending(part, Side::Build, block_bytes)?;
+                // A partition partly stored goes to the store whole; one
+                // deferred without pressure stays in memory until pressure.
+                if !part.build.blocks.is_empty() {
+                    self.store_pending(part, Side::Build, block_bytes)?;
+                }
             } else {
                 hot_build.append(&mut part.build.pending);
                 let held = std::mem::take(&mut part.build.pending_held);
@@ -721,13 +746,28 @@ impl Worker {
     /// one at a time.
     fn stream_of(&mut self, rows: Rows) -> SendableRecordBatchStream {
         self.release(rows.pending_held);
+        let schema = self.schema(Side::Probe);
         let store = Arc::clone(&self.store);
         let stored =
             futures::stream::iter(rows.blocks).map(move |id| store.take(id).and_then(decode_batch));
-        let held = futures::stream::iter(rows.pending.into_iter().map(Ok));
+        // Rows gathered from many probe batches come in small pieces; the
+        // join works per batch, so they go to it in batches of a useful size.
+        let mut pieces = rows.pending.into_iter().peekable();
+        let mut coalesced = Vec::new();
+        while pieces.peek().is_some() {
+            let mut batch = Vec::new();
+            let mut count = 0;
+            while count < PROBE_BATCH_ROWS
+                && let Some(piece) = pieces.next()
+            {
+                count += piece.num_rows();
+                batch.push(piece);
+            }
+            coalesced.push(concat_batches(&schema, &batch).map_err(Into::into));
+        }
         Box::pin(RecordBatchStreamAdapter::new(
-            self.schema(Side::Probe),
-            stored.chain(held),
+            schema,
+            stored.chain(futures::stream::iter(coalesced)),
         ))
     }
 
