@@ -390,6 +390,44 @@ async fn joins_of_every_type_under_a_small_limit_equal_unlimited() {
     }
 }
 
+/// A build side past 64 MiB of join memory is joined one partition at a
+/// time even with memory to spare, its partitions kept in memory; under a
+/// threshold it passes later, the largest of them move to the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_build_side_is_joined_by_partition_with_and_without_pressure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    let side = |column: &str, rows: u64| {
+        format!("SELECT intHash64(number) % 6000000 AS k, number AS {column} FROM numbers({rows})")
+    };
+    let (left, right) = (side("v", 4_000_000), side("w", 3_000_000));
+    for join in ["JOIN", "LEFT JOIN", "FULL JOIN"] {
+        let query = format!(
+            "SELECT count(), count(l.v), count(r.w), sum(l.v), sum(r.w) FROM ({left}) AS l {join} ({right}) AS r ON l.k = r.k"
+        );
+        let reference = rows(
+            &mut session,
+            &format!("{query} SETTINGS strata_group_by_operators = 0"),
+        )
+        .await
+        .unwrap()
+        .0;
+        let (unlimited, context) = rows(&mut session, &query).await.unwrap();
+        assert_eq!(unlimited, reference, "{join}");
+        assert_eq!(context.spill.figures().bytes_spilled, 0, "{join}");
+        let (pressed, context) = rows(
+            &mut session,
+            &format!("{query} SETTINGS max_bytes_before_external_join = 200000000"),
+        )
+        .await
+        .unwrap();
+        assert_eq!(pressed, reference, "{join} past the threshold");
+        assert!(context.spill.figures().bytes_spilled > 0, "{join}");
+        assert_no_files(tmp.path());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_subqueries_spill_and_keep_null_semantics_and_not_in_keeps_its_answer() {
     let tmp = tempfile::tempdir().unwrap();
