@@ -18,7 +18,10 @@ peak RSS, and the ratio of each engine's time to Strata's. A failure (for
 chdb: MEMORY_LIMIT_EXCEEDED) is shown as such. Then Strata at the smallest
 limit with each `temporary_data_compression`: time and compression ratio.
 
-Usage: python3 bench/spill.py [--rows 100000000] [--strata-binary PATH]
+With `--runs N`, every cell is the run of median time among N (one run of
+a large hash join on this machine varies by up to 2x).
+
+Usage: python3 bench/spill.py [--rows 100000000] [--runs 1] [--strata-binary PATH]
 """
 import argparse
 import os
@@ -150,6 +153,14 @@ def duckdb(query, limit, tmp):
             "error": None if ok else output.strip().splitlines()[-1][:120]}
 
 
+def median_run(runs, measure):
+    """The run of median time among `runs` calls of `measure`; a failure
+    counts as slowest."""
+    results = [measure() for _ in range(runs)]
+    results.sort(key=lambda r: (not r["ok"], r["seconds"]))
+    return results[(len(results) - 1) // 2]
+
+
 def cell(result, strata_seconds):
     if not result["ok"]:
         return "fails", "", ""
@@ -163,13 +174,14 @@ def main():
     parser.add_argument("--rows", type=int, default=100_000_000)
     parser.add_argument("--strata-binary", default=strata_default())
     parser.add_argument("--forms", default="sorted,hashed," + ",".join(WORKLOADS))
+    parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args()
     print(f"rows: {args.rows:,}")
     with tempfile.TemporaryDirectory() as tmp:
         hashed_peak = None
         for form in args.forms.split(","):
             query = clickhouse_query(form, args.rows)
-            unlimited = strata(args.strata_binary, query, 0)
+            unlimited = median_run(args.runs, lambda: strata(args.strata_binary, query, 0))
             if form == "sorted":
                 if hashed_peak is None:
                     hashed_peak = strata(args.strata_binary, clickhouse_query("hashed", args.rows), 0)["peak"]
@@ -183,9 +195,10 @@ def main():
             smallest = None
             for share in [None, 0.5, 0.25, 0.1]:
                 limit = 0 if share is None else int(peak * share)
-                ours = unlimited if share is None else strata(args.strata_binary, query, limit)
-                theirs = chdb(query, limit)
-                duck = duckdb(duckdb_query(form, args.rows), limit, tmp)
+                ours = unlimited if share is None else median_run(
+                    args.runs, lambda: strata(args.strata_binary, query, limit))
+                theirs = median_run(args.runs, lambda: chdb(query, limit))
+                duck = median_run(args.runs, lambda: duckdb(duckdb_query(form, args.rows), limit, tmp))
                 base = ours["seconds"] if ours["ok"] else None
                 label = "unlimited" if share is None else f"{int(share * 100)}% ({limit / (1 << 20):.0f} MiB)"
                 s = cell(ours, None)
@@ -199,7 +212,8 @@ def main():
             print("| codec | s | spilled | stored | ratio | written to disk |")
             print("|---|---:|---:|---:|---:|---:|")
             for codec in ["none", "lz4", "zstd"]:
-                r = strata(args.strata_binary, query, smallest, f"temporary_data_compression = '{codec}'")
+                r = median_run(args.runs, lambda: strata(
+                    args.strata_binary, query, smallest, f"temporary_data_compression = '{codec}'"))
                 spilled, stored, ratio = r["spill"] or ("-", "-", "-")
                 print(f"| {codec} | {r['seconds']:.2f} | {spilled} | {stored} | {ratio} | {r['disk']} |", flush=True)
 

@@ -357,8 +357,9 @@ struct Part {
     probe: Rows,
     /// It is joined alone after the probe side ends, its rows in memory
     /// until pressure moves them to the store; once some are stored, the
-    /// rest follow in blocks.
-    spilled: bool,
+    /// rest follow in blocks. A partition that is not deferred is joined
+    /// while the probe side streams past.
+    deferred: bool,
 }
 
 impl Part {
@@ -367,6 +368,11 @@ impl Part {
             Side::Build => &mut self.build,
             Side::Probe => &mut self.probe,
         }
+    }
+
+    /// Whether some of its rows are in the store.
+    fn is_stored(&self) -> bool {
+        !self.build.blocks.is_empty() || !self.probe.blocks.is_empty()
     }
 
     fn pending_cost(&self) -> usize {
@@ -390,16 +396,16 @@ impl Part {
 struct Partitioned {
     split: Split,
     parts: Vec<Part>,
-    /// A spilled partition's pending rows of one side are stored as a
-    /// block once they reach this many bytes.
+    /// A stored partition's pending rows of one side are stored as a block
+    /// once they reach this many bytes.
     block_bytes: usize,
 }
 
 impl Partitioned {
-    fn new(split: Split, threshold: usize, all_spilled: bool) -> Self {
+    fn new(split: Split, threshold: usize, all_deferred: bool) -> Self {
         let parts = (0..split.count())
             .map(|_| Part {
-                spilled: all_spilled,
+                deferred: all_deferred,
                 ..Part::default()
             })
             .collect();
@@ -512,18 +518,20 @@ impl Worker {
             let rows = part.rows(side);
             rows.pending.push(taken);
             rows.pending_held.add(held);
+            let full_block =
+                !rows.blocks.is_empty() && rows.pending_held.bytes >= partitioned.block_bytes;
             self.held.add(held);
-            let rows = part.rows(side);
-            if !rows.blocks.is_empty() && rows.pending_held.bytes >= partitioned.block_bytes {
+            if full_block {
                 self.store_pending(part, side, partitioned.block_bytes)?;
             }
         }
         self.keep_within(partitioned)
     }
 
-    /// Stores partitions' rows until what the worker holds fits: spilled
-    /// partitions' pending rows first, then the partition in memory holding
-    /// the most, which becomes spilled.
+    /// Stores partitions' rows until what the worker holds fits: the
+    /// pending rows of partitions already stored first, then the deferred
+    /// partition holding the most, then the one joined as the probe side
+    /// streams that holds the most, which becomes deferred.
     fn keep_within(&mut self, partitioned: &mut Partitioned) -> Result<()> {
         while !self.fits()? {
             let victim = partitioned
@@ -531,17 +539,17 @@ impl Worker {
                 .iter()
                 .enumerate()
                 .filter(|(_, part)| part.pending_cost() > 0)
-                .max_by_key(|(_, part)| (part.spilled, part.pending_cost()))
+                .max_by_key(|(_, part)| (part.is_stored(), part.deferred, part.pending_cost()))
                 .map(|(p, _)| p);
             let Some(victim) = victim else {
                 self.reservation.resize(self.held.bytes);
                 break;
             };
             let part = &mut partitioned.parts[victim];
-            if !part.spilled {
-                part.spilled = true;
+            if !part.is_stored() {
                 self.metrics.spilled_partitions.add(1);
             }
+            part.deferred = true;
             self.store_pending(part, Side::Build, partitioned.block_bytes)?;
             self.store_pending(part, Side::Probe, partitioned.block_bytes)?;
         }
@@ -624,7 +632,7 @@ impl Worker {
         let block_bytes = partitioned.block_bytes;
         let mut hot_build = Vec::new();
         for part in &mut partitioned.parts {
-            if part.spilled {
+            if part.deferred {
                 // A partition partly stored goes to the store whole; one
                 // deferred without pressure stays in memory until pressure.
                 if !part.build.blocks.is_empty() {
@@ -643,7 +651,7 @@ impl Worker {
         let forwarded = output.forward(joined);
         let route = async {
             // The in-memory join may stop reading early (an inner join
-            // whose build side is empty does); the spilled partitions still
+            // whose build side is empty does); the deferred partitions still
             // need their probe rows.
             let mut hot_open = true;
             while let Some(batch) = probe.next().await {
@@ -654,10 +662,10 @@ impl Worker {
                 let of_row = self.partitions_of(partitioned.split, Side::Probe, &batch)?;
                 let hot: BooleanArray = of_row
                     .iter()
-                    .map(|&p| Some(!partitioned.parts[p].spilled))
+                    .map(|&p| Some(!partitioned.parts[p].deferred))
                     .collect();
                 self.add(&mut partitioned, Side::Probe, &batch, &of_row, |part| {
-                    part.spilled
+                    part.deferred
                 })?;
                 let hot_rows = filter_record_batch(&batch, &hot)?;
                 if hot_open && hot_rows.num_rows() > 0 {
@@ -674,7 +682,7 @@ impl Worker {
         let mut tasks: Vec<(Split, Part, bool)> = partitioned
             .parts
             .into_iter()
-            .filter(|part| part.spilled && part.has_output(join_type))
+            .filter(|part| part.deferred && part.has_output(join_type))
             .map(|part| (partitioned.split, part, true))
             .collect();
         while let Some((split, mut part, splittable)) = tasks.pop() {
@@ -703,7 +711,7 @@ impl Worker {
         Ok(())
     }
 
-    /// Splits a spilled partition by the next bits of the hash into pieces
+    /// Splits a deferred partition by the next bits of the hash into pieces
     /// whose rows are all stored.
     fn resplit(&mut self, mut part: Part, next: Split) -> Result<Vec<Part>> {
         self.metrics.resplits.add(1);
