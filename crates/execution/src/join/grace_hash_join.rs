@@ -4,15 +4,18 @@
 //!
 //! Each output partition joins its share of both inputs (both arrive hash
 //! partitioned on the keys). The build side is gathered in memory; if it
-//! ends within the join's threshold it is joined by one in-memory hash join,
-//! as DataFusion would, at no other cost. If it outgrows the threshold, its
-//! rows are split by the top bits of a hash of the keys, and the partitions
-//! holding the most move to the spill store until the rest fit. Partitions
-//! left in memory are joined while the probe side streams past; the probe
-//! rows of the others go to the store beside their build rows, and each such
-//! pair is then joined alone. A pair whose build rows still do not fit is
-//! split again by the next bits of the hash; one that a split cannot divide
-//! (its keys are all equal) is joined in memory as it is.
+//! ends small and within the join's threshold it is joined by one in-memory
+//! hash join, as DataFusion would, at no other cost. Otherwise its rows are
+//! split by the top bits of a hash of the keys into partitions. A large
+//! build side that fits is deferred whole: each partition is joined alone
+//! after the probe side has been gathered, with a table near the CPU caches
+//! instead of one far larger. One that outgrows the threshold moves the
+//! partitions holding the most to the spill store until the rest fit; those
+//! left in memory are joined while the probe side streams past, and the
+//! probe rows of the others go to the store beside their build rows. Each
+//! deferred pair is then joined alone; a pair whose build rows still do not
+//! fit is split again by the next bits of the hash, and one that a split
+//! cannot divide (its keys are all equal) is joined in memory as it is.
 //!
 //! Joining partition by partition is exact for every join type: rows with
 //! equal keys share a partition, so each partition's matches, and its
@@ -82,7 +85,7 @@ const PROBE_BATCH_ROWS: usize = 8192;
 /// already fixed within one input partition.
 const PARTITION_HASH: RandomState = RandomState::with_seed(0x5354_5241_5441_4748);
 
-/// A planner's `HashJoinExec` in `Partitioned` mode, made to spill.
+/// A planner's `HashJoinExec`, made to spill.
 #[derive(Debug)]
 pub struct GraceHashJoinExec {
     join: Arc<HashJoinExec>,
@@ -98,9 +101,9 @@ pub struct GraceHashJoinExec {
 impl GraceHashJoinExec {
     /// Takes over `join`, which must pair its inputs' partitions (in
     /// `Partitioned` mode, or `CollectLeft` over one partition each), without
-    /// NULL-aware semantics. Its output has no order (rows of
-    /// spilled partitions come out after the others): the caller makes sure
-    /// nothing relies on the order `join` produces.
+    /// NULL-aware semantics. Its output has no order (rows of deferred
+    /// partitions come out after the others): the caller makes sure nothing
+    /// relies on the order `join` produces.
     pub fn try_new(join: Arc<HashJoinExec>) -> Result<Self> {
         let single = |plan: &Arc<dyn ExecutionPlan>| {
             plan.properties().output_partitioning().partition_count() == 1
@@ -689,9 +692,13 @@ impl Worker {
             if output.is_done() {
                 return Ok(());
             }
+            // Split into enough pieces that each is about half the threshold.
+            let pieces = (part.build.cost() / (self.threshold / 2).max(1))
+                .next_power_of_two()
+                .clamp(2, MAX_PARTITIONS);
             if part.build.cost() > self.threshold
                 && splittable
-                && let Some(next) = split.next()
+                && let Some(next) = split.next(pieces)
             {
                 let pieces = self.resplit(part, next)?;
                 let divided = pieces.iter().filter(|p| !p.build.is_empty()).count() > 1;

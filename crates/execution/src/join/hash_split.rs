@@ -2,10 +2,8 @@
 //! key's hash: the top bits at the first split, the next bits at each
 //! split of a partition that is still too large.
 
-/// Partitions at the first split, at most.
+/// Partitions at one split, at most (8 bits of the hash).
 pub const MAX_PARTITIONS: usize = 256;
-/// Each later split divides a partition by this many (8 bits of the hash).
-const RESPLIT_BITS: u32 = 8;
 /// Hash bits below this are never used for partitions: hash tables use the
 /// low bits, and keeping a margin makes the split depth an explicit limit.
 const LOWEST_SPLIT_SHIFT: u32 = 8;
@@ -27,12 +25,15 @@ impl Split {
         }
     }
 
-    /// The split below this one, or `None` when the hash has no bits left.
-    pub fn next(self) -> Option<Self> {
-        let shift = self.shift.checked_sub(RESPLIT_BITS)?;
+    /// The split below this one into `partitions` (a power of two), or
+    /// `None` when the hash has no bits left.
+    pub fn next(self, partitions: usize) -> Option<Self> {
+        assert!(partitions.is_power_of_two() && (2..=MAX_PARTITIONS).contains(&partitions));
+        let bits = partitions.trailing_zeros();
+        let shift = self.shift.checked_sub(bits)?;
         (shift >= LOWEST_SPLIT_SHIFT).then_some(Split {
             shift,
-            mask: (1 << RESPLIT_BITS) - 1,
+            mask: (partitions as u64) - 1,
         })
     }
 

@@ -891,7 +891,7 @@ impl Worker {
                 self.store_pending(cold)?;
             }
             if !self.fits(self.memory() + table_wanted)? {
-                let Some(next) = split.next() else {
+                let Some(next) = split.next(MAX_PARTITIONS) else {
                     return Err(DataFusionError::External(Box::new(StrataError::new(
                         ErrorCode::MEMORY_LIMIT_EXCEEDED,
                         format!(
