@@ -696,3 +696,43 @@ async fn sorted_inputs_merge_in_constant_memory_with_the_same_answer() {
         }
     }
 }
+
+/// Joins of inputs sorted on their keys (as `numbers()` is) merge them side
+/// by side: the same answer as the grace hash join over the same rows from
+/// several partitions, under a limit that makes the hash join spill, while
+/// the merge spills nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sorted_inputs_join_in_constant_memory_with_the_same_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    let query = |join: &str, function: &str| {
+        format!(
+            "SELECT count(), count(a.number), count(b.n), sum(a.number), sum(b.n) \
+             FROM {function}(1000000) AS a {join} \
+             (SELECT number AS n FROM {function}(300000, 1200000) WHERE n % 3 = 0) AS b \
+             ON a.number = b.n SETTINGS max_memory_usage = 12000000"
+        )
+    };
+    for join in ["JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"] {
+        let merge = query(join, "numbers");
+        let (plan, _) = rows(&mut session, &format!("EXPLAIN PIPELINE {merge}"))
+            .await
+            .unwrap();
+        assert!(
+            plan.iter().any(|line| line.contains("SortMergeJoinExec")),
+            "{join}: {plan:#?}"
+        );
+        let (hashed, context) = rows(&mut session, &query(join, "numbers_mt"))
+            .await
+            .unwrap();
+        assert!(context.spill.figures().bytes_spilled > 0, "{join}");
+        let (merged, context) = rows(&mut session, &merge)
+            .await
+            .unwrap_or_else(|e| panic!("{join}: {e}"));
+        assert_eq!(merged, hashed, "{join}");
+        assert_eq!(context.spill.figures().bytes_spilled, 0, "{join}");
+        assert_eq!(context.spill.figures().disk_bytes_written, 0, "{join}");
+        assert_no_files(tmp.path());
+    }
+}

@@ -7,19 +7,27 @@
 //! DataFusion's `HashJoinExec`.
 //!
 //! [`SpillingHashJoins`], after DataFusion's rules have chosen each join's
-//! mode: the remaining hash joins that pair partitions of their inputs
-//! become [`GraceHashJoinExec`]. Joins that share one build side among
-//! several probe partitions (chosen for a build side known to be small),
-//! NULL-aware anti joins, mark joins and joins whose output order something
-//! above relies on keep DataFusion's operator.
+//! mode: a hash join whose inputs each come from one partition sorted on
+//! the keys (as `numbers()` is, under the repartitioning the planner added)
+//! becomes DataFusion's sort-merge join over those partitions, which holds
+//! only the rows of one key at a time; the remaining hash joins that pair
+//! partitions of their inputs become [`GraceHashJoinExec`]. Joins that
+//! share one build side among several probe partitions (chosen for a build
+//! side known to be small), NULL-aware anti joins, mark joins and joins
+//! whose output order something above relies on keep DataFusion's operator.
 
 use std::sync::Arc;
 
+use datafusion::arrow::compute::SortOptions;
 use datafusion::common::config::ConfigOptions;
 use datafusion::common::{JoinType, NullEquality, Result};
-use datafusion::physical_expr::PhysicalExprRef;
+use datafusion::physical_expr::expressions::Column;
+use datafusion::physical_expr::{Partitioning, PhysicalExprRef, PhysicalSortExpr};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
-use datafusion::physical_plan::joins::HashJoinExec;
+use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::joins::{HashJoinExec, SortMergeJoinExec};
+use datafusion::physical_plan::projection::ProjectionExec;
+use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, replace_children_if_necessary};
 
 use super::grace_hash_join::GraceHashJoinExec;
@@ -168,9 +176,124 @@ fn with_spilling_joins(
     if !joins_rows || (order_needed && plan.properties().output_ordering().is_some()) {
         return Ok(plan);
     }
+    if let Some(merge) = merge_join_of_sorted_inputs(join, &plan)? {
+        return Ok(merge);
+    }
     match GraceHashJoinExec::try_new(Arc::new(join.builder().build()?)) {
         Ok(exec) => Ok(Arc::new(exec)),
         // Another mode, NULL-aware, or keys that cannot be compared.
         Err(_) => Ok(plan),
+    }
+}
+
+/// `join` as a sort-merge join when both inputs are, under repartitioning,
+/// one partition sorted ascending on the keys: it reads them side by side
+/// in memory that does not grow with them. Its output is repartitioned as
+/// the hash join's was, so the operators above run in parallel as before.
+fn merge_join_of_sorted_inputs(
+    join: &HashJoinExec,
+    plan: &Arc<dyn ExecutionPlan>,
+) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+    let merges = matches!(
+        join.join_type(),
+        JoinType::Inner
+            | JoinType::Left
+            | JoinType::Right
+            | JoinType::Full
+            | JoinType::LeftSemi
+            | JoinType::LeftAnti
+            | JoinType::RightSemi
+            | JoinType::RightAnti
+    );
+    // DataFusion 55's sort-merge join loses rows under a residual filter
+    // (an inner join with `a.x < b.y` beside its keys returned none).
+    if !merges || join.null_aware || join.filter().is_some() {
+        return Ok(None);
+    }
+    let (left_keys, right_keys): (Vec<_>, Vec<_>) = join.on().iter().cloned().unzip();
+    let (Some(left), Some(right)) = (
+        sorted_partition(join.left(), &left_keys)?,
+        sorted_partition(join.right(), &right_keys)?,
+    ) else {
+        return Ok(None);
+    };
+    for (l, r) in join.on() {
+        // The merge compares keys as they are; the hash join coerced them.
+        if l.data_type(&left.schema())? != r.data_type(&right.schema())? {
+            return Ok(None);
+        }
+    }
+    let mut merged: Arc<dyn ExecutionPlan> = Arc::new(SortMergeJoinExec::try_new(
+        left,
+        right,
+        join.on().to_vec(),
+        None,
+        *join.join_type(),
+        vec![SortOptions::default(); join.on().len()],
+        join.null_equality(),
+    )?);
+    if let Some(projection) = &join.projection {
+        let schema = merged.schema();
+        let columns = projection
+            .iter()
+            .map(|&i| {
+                let name = schema.field(i).name().clone();
+                (Arc::new(Column::new(&name, i)) as PhysicalExprRef, name)
+            })
+            .collect::<Vec<_>>();
+        merged = Arc::new(ProjectionExec::try_new(columns, merged)?);
+    }
+    let partitioning = plan.properties().output_partitioning();
+    let count = partitioning.partition_count();
+    if count > 1 {
+        let partitioning = match partitioning {
+            Partitioning::Hash(..) => partitioning.clone(),
+            _ => Partitioning::RoundRobinBatch(count),
+        };
+        merged = Arc::new(RepartitionExec::try_new(merged, partitioning)?);
+    }
+    Ok(Some(merged))
+}
+
+/// The one sorted partition `plan` reads, if any: `plan` itself, or what is
+/// under the repartitioning (and the per-partition projections and
+/// filters above it) that the planner added for parallelism.
+fn sorted_partition(
+    plan: &Arc<dyn ExecutionPlan>,
+    keys: &[PhysicalExprRef],
+) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+    let Some(single) = single_partition(plan)? else {
+        return Ok(None);
+    };
+    let ordering = keys
+        .iter()
+        .map(|key| PhysicalSortExpr::new_default(Arc::clone(key)));
+    let sorted = single
+        .properties()
+        .equivalence_properties()
+        .ordering_satisfy(ordering)?;
+    Ok(sorted.then_some(single))
+}
+
+fn single_partition(plan: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+    if plan.properties().output_partitioning().partition_count() == 1 {
+        return Ok(Some(Arc::clone(plan)));
+    }
+    if let Some(repartition) = plan.downcast_ref::<RepartitionExec>() {
+        return single_partition(repartition.input());
+    }
+    let per_partition = plan.is::<ProjectionExec>() || plan.is::<FilterExec>();
+    let [child] = plan.children()[..] else {
+        return Ok(None);
+    };
+    if !per_partition {
+        return Ok(None);
+    }
+    match single_partition(child)? {
+        Some(single) => Ok(Some(replace_children_if_necessary(
+            Arc::clone(plan),
+            vec![single],
+        )?)),
+        None => Ok(None),
     }
 }
