@@ -266,6 +266,48 @@ async fn group_by_under_a_small_limit_equals_unlimited_and_datafusion() {
     }
 }
 
+/// A GROUP BY over rows whose count the planner cannot know (a join's)
+/// starts with a guessed partition count; partitions that outgrow their
+/// share of the threshold when merged are split again by the next bits of
+/// the hash, and the answer is the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn group_by_partitions_too_large_to_merge_are_split_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let engine = engine_with_tmp(tmp.path());
+    let mut session = engine.new_session();
+    for key in [
+        "intHash64(a.number)",
+        "toString(intHash64(a.number) % 100000000)",
+    ] {
+        let query = format!(
+            "SELECT count(), sum(c), sum(m), sum(sipHash64(k)) FROM (SELECT {key} AS k, count() AS c, max(b.number) AS m \
+             FROM numbers_mt(1500000) AS a JOIN numbers_mt(1500000) AS b ON a.number = b.number GROUP BY k)"
+        );
+        let reference = rows(&mut session, &query).await.unwrap().0;
+        let limited = format!("{query} SETTINGS max_bytes_before_external_group_by = 200000");
+        let (result, context) = rows(&mut session, &limited).await.unwrap();
+        assert_eq!(result, reference, "{key}");
+        assert!(context.spill.figures().bytes_spilled > 0, "{key}");
+        assert_no_files(tmp.path());
+        let (plan, _) = rows(&mut session, &format!("EXPLAIN ANALYZE {limited}"))
+            .await
+            .unwrap();
+        let resplit = plan
+            .iter()
+            .find_map(|line| {
+                let (_, rest) = line.split_once("StrataAggregateExec")?;
+                let (_, count) = rest.split_once("resplit_partitions=")?;
+                count
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse::<u64>()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("{key}: {plan:#?}"));
+        assert!(resplit > 0, "{key}: {plan:#?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn string_keys_with_plain_aggregates_spill_when_they_will_not_fit() {
     let tmp = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 //! (dense array, packed fixed-width keys or general hash table) is fixed when
 //! the plan is made, from the key types, and `EXPLAIN` shows it.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::Arc;
 
@@ -33,7 +34,7 @@ use super::fixed_table::{self, FixedTable};
 use super::group_states::GroupRows;
 use super::hash_table::{self, HashTable};
 use super::merge::run_workers;
-use super::spill::{SpilledGroups, partition_count};
+use super::spill::{Merged, SpillMetrics, SpilledGroups, SpilledPartition, partition_count};
 use crate::fixed_keys::{FixedKeys, WordWidth};
 use crate::spill::{SpillConfig, SpillStore};
 
@@ -327,8 +328,13 @@ impl StrataAggregateExec {
             store,
             Arc::clone(context.memory_pool()),
             partition_count(estimated_rows, threshold, workers),
-            MetricBuilder::new(&self.metrics).counter("spilled_tables", 0),
-            MetricBuilder::new(&self.metrics).spilled_bytes(0),
+            threshold / workers.max(1),
+            SpillMetrics {
+                spilled_tables: MetricBuilder::new(&self.metrics).counter("spilled_tables", 0),
+                spilled_bytes: MetricBuilder::new(&self.metrics).spilled_bytes(0),
+                resplit_partitions: MetricBuilder::new(&self.metrics)
+                    .counter("resplit_partitions", 0),
+            },
         );
         (Arc::new(groups), threshold)
     }
@@ -336,7 +342,8 @@ impl StrataAggregateExec {
 
 /// The final rows of a spilled GROUP BY: its partitions merged `workers` at
 /// a time, each wave's rows sent before the next starts, so only a wave's
-/// partitions are in memory.
+/// partitions are in memory. The pieces of a partition split during its
+/// merge are merged next, before the other partitions.
 fn merge_spilled(
     spill: Arc<SpilledGroups>,
     key_schema: SchemaRef,
@@ -344,30 +351,42 @@ fn merge_spilled(
     schema: SchemaRef,
     workers: usize,
 ) -> impl futures::Stream<Item = Result<RecordBatch>> + Send {
-    let partitions: Vec<usize> = (0..spill.partitions()).collect();
-    let waves: Vec<Vec<usize>> = partitions
-        .chunks(workers.max(1))
-        .map(<[usize]>::to_vec)
-        .collect();
-    futures::stream::iter(waves)
-        .then(move |wave| {
-            let spill = Arc::clone(&spill);
-            let key_schema = Arc::clone(&key_schema);
-            let aggregates = aggregates.clone();
-            let schema = Arc::clone(&schema);
-            async move {
-                SpawnedTask::spawn_blocking(move || {
-                    run_workers(wave, |partition| {
-                        spill.merge_partition(partition, &key_schema, &aggregates, &schema)
-                    })
-                })
-                .join_unwind()
-                .await
-                .map_err(join_error)?
+    let pending: VecDeque<SpilledPartition> = spill.take_partitions().into();
+    futures::stream::try_unfold(pending, move |mut pending| {
+        let spill = Arc::clone(&spill);
+        let key_schema = Arc::clone(&key_schema);
+        let aggregates = aggregates.clone();
+        let schema = Arc::clone(&schema);
+        async move {
+            let wave: Vec<SpilledPartition> = (0..workers.max(1))
+                .map_while(|_| pending.pop_front())
+                .collect();
+            if wave.is_empty() {
+                return Ok::<_, DataFusionError>(None);
             }
-        })
-        .map_ok(|batches| futures::stream::iter(batches.into_iter().flatten().map(Ok)))
-        .try_flatten()
+            let merged = SpawnedTask::spawn_blocking(move || {
+                run_workers(wave, |partition| {
+                    spill.merge(partition, &key_schema, &aggregates, &schema)
+                })
+            })
+            .join_unwind()
+            .await
+            .map_err(join_error)??;
+            let mut batches = Vec::new();
+            for outcome in merged.into_iter().rev() {
+                match outcome {
+                    Merged::Rows(batch) => batches.push(Ok(batch)),
+                    Merged::Split(pieces) => {
+                        for piece in pieces.into_iter().rev() {
+                            pending.push_front(piece);
+                        }
+                    }
+                }
+            }
+            Ok(Some((futures::stream::iter(batches), pending)))
+        }
+    })
+    .try_flatten()
 }
 
 impl ExecutionPlan for StrataAggregateExec {

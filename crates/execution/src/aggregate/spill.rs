@@ -11,6 +11,10 @@
 //! the merge needs is the spilled states divided by the partition count,
 //! times the workers; the partition count is chosen from the input's
 //! estimated size and the threshold so that this stays under the threshold.
+//! Estimates can be wrong (a join's output has none), so a partition whose
+//! merged groups pass their share with blocks still unread is split: the
+//! groups merged so far and the rest of its blocks go back to the store by
+//! the next bits of the hash, and each piece merges on its own.
 //!
 //! Dense tables (keys of 8 or 16 bits) hold at most 65,536 groups and never
 //! spill.
@@ -62,17 +66,41 @@ pub fn partition_count(estimated_rows: Option<usize>, threshold: usize, workers:
         .max(MIN_PARTITIONS)
 }
 
+/// One partition's spilled blocks, and how many top bits of the key hash
+/// chose it: a split goes on with the bits that follow.
+pub struct SpilledPartition {
+    blocks: Vec<BlockId>,
+    hash_bits: u32,
+}
+
+/// What merging a partition gave: its final rows, or the pieces it was
+/// split into because its groups outgrew the merge's share of memory.
+pub enum Merged {
+    Rows(RecordBatch),
+    Split(Vec<SpilledPartition>),
+}
+
 /// One GROUP BY's spilled states, by partition.
 pub struct SpilledGroups {
     store: SpillStore,
     pool: Arc<dyn MemoryPool>,
     partition_bits: u32,
-    blocks: Mutex<Vec<Vec<BlockId>>>,
+    /// Bytes one partition's merged groups may take: the threshold shared
+    /// by the merges that run at once. A partition that outgrows it (its
+    /// count was chosen from an estimate) is split again.
+    merge_limit: usize,
+    partitions: Mutex<Vec<Vec<BlockId>>>,
     /// State columns per aggregate, fixed by the first spill.
     state_widths: OnceLock<Vec<usize>>,
     spilled: AtomicBool,
-    spilled_tables: Count,
-    spilled_bytes: Count,
+    metrics: SpillMetrics,
+}
+
+/// What `EXPLAIN ANALYZE` shows of a GROUP BY's spilling.
+pub struct SpillMetrics {
+    pub spilled_tables: Count,
+    pub spilled_bytes: Count,
+    pub resplit_partitions: Count,
 }
 
 impl SpilledGroups {
@@ -80,8 +108,8 @@ impl SpilledGroups {
         store: SpillStore,
         pool: Arc<dyn MemoryPool>,
         partitions: usize,
-        spilled_tables: Count,
-        spilled_bytes: Count,
+        merge_limit: usize,
+        metrics: SpillMetrics,
     ) -> Self {
         assert!(
             partitions.is_power_of_two() && partitions >= 2,
@@ -91,11 +119,11 @@ impl SpilledGroups {
             store,
             pool,
             partition_bits: partitions.trailing_zeros(),
-            blocks: Mutex::new(vec![Vec::new(); partitions]),
+            merge_limit,
+            partitions: Mutex::new(vec![Vec::new(); partitions]),
             state_widths: OnceLock::new(),
             spilled: AtomicBool::new(false),
-            spilled_tables,
-            spilled_bytes,
+            metrics,
         }
     }
 
@@ -112,77 +140,64 @@ impl SpilledGroups {
     /// Splits a table's groups by partition into the store.
     pub fn put(&self, rows: GroupRows) -> Result<()> {
         let GroupRows { keys, states } = rows;
-        let groups = keys.first().map_or(0, |k| k.len());
         self.spilled.store(true, Ordering::Release);
-        self.spilled_tables.add(1);
-        if groups == 0 {
+        self.metrics.spilled_tables.add(1);
+        if keys.first().is_none_or(|k| k.is_empty()) {
             return Ok(());
         }
         let widths: Vec<usize> = states.iter().map(Vec::len).collect();
         if *self.state_widths.get_or_init(|| widths.clone()) != widths {
             return internal_err!("a GROUP BY's tables spilled states of different shapes");
         }
-        let mut hashes = vec![0u64; groups];
-        create_hashes(
-            &keys,
-            &QualityRandomState::with_seed(SPILL_SEED),
-            &mut hashes,
-        )?;
-        let shift = u64::BITS - self.partition_bits;
-        let mut rows_by_partition = vec![Vec::new(); self.partitions()];
-        for (row, hash) in hashes.iter().enumerate() {
-            rows_by_partition[(hash >> shift) as usize].push(row as u32);
-        }
-        drop(hashes);
+        let key_count = keys.len();
         let columns: Vec<ArrayRef> = keys
             .into_iter()
             .chain(states.into_iter().flatten())
             .collect();
-        let schema = Arc::new(Schema::new(
-            columns
-                .iter()
-                .enumerate()
-                .map(|(i, c)| Field::new(format!("c{i}"), c.data_type().clone(), true))
-                .collect::<Vec<_>>(),
-        ));
-        for (partition, rows) in rows_by_partition.iter().enumerate() {
-            if rows.is_empty() {
-                continue;
-            }
-            let batch = RecordBatch::try_new(Arc::clone(&schema), take_rows(&columns, rows)?)?;
-            let bytes = encode_batch(&batch)?;
-            drop(batch);
-            let id = self.store.put(&bytes)?;
-            self.spilled_bytes.add(bytes.len());
-            self.blocks.lock()[partition].push(id);
+        let pieces = self.store_pieces(&columns, key_count, 0, self.partition_bits)?;
+        let mut partitions = self.partitions.lock();
+        for (partition, id) in pieces {
+            partitions[partition].push(id);
         }
         Ok(())
     }
 
-    /// Merges every spilled block of `partition` into final rows of `schema`
-    /// (keys first, of `key_schema`, then one result per aggregate).
-    pub fn merge_partition(
+    /// Every partition that holds blocks, for the final merges; the store
+    /// keeps the blocks until each is merged.
+    pub fn take_partitions(&self) -> Vec<SpilledPartition> {
+        std::mem::take(&mut *self.partitions.lock())
+            .into_iter()
+            .filter(|blocks| !blocks.is_empty())
+            .map(|blocks| SpilledPartition {
+                blocks,
+                hash_bits: self.partition_bits,
+            })
+            .collect()
+    }
+
+    /// Merges every block of `partition` into final rows of `schema` (keys
+    /// first, of `key_schema`, then one result per aggregate); or, once its
+    /// groups pass the merge limit with blocks still to read, splits the
+    /// groups merged so far and the blocks left by the next bits of the hash.
+    pub fn merge(
         &self,
-        partition: usize,
+        partition: SpilledPartition,
         key_schema: &SchemaRef,
         aggregates: &[Arc<AggregateFunctionExpr>],
         schema: &SchemaRef,
-    ) -> Result<Option<RecordBatch>> {
-        let ids = std::mem::take(&mut self.blocks.lock()[partition]);
-        if ids.is_empty() {
-            return Ok(None);
-        }
+    ) -> Result<Merged> {
         let widths = self
             .state_widths
             .get()
             .expect("a partition with blocks had a spill that fixed the widths");
-        let reservation =
-            MemoryConsumer::new(format!("StrataAggregateMerge[{partition}]")).register(&self.pool);
+        let reservation = MemoryConsumer::new("StrataAggregateMerge").register(&self.pool);
         let mut group_values = new_group_values(Arc::clone(key_schema), &GroupOrdering::None)?;
         let mut states = GroupStates::for_each(aggregates)?;
         let key_count = key_schema.fields().len();
+        let block_count = partition.blocks.len();
+        let mut blocks = partition.blocks.into_iter();
         let mut groups = Vec::new();
-        for id in ids {
+        while let Some(id) = blocks.next() {
             let batch = decode_batch(self.store.take(id)?)?;
             let columns = batch.columns();
             group_values.intern(&columns[..key_count], &mut groups)?;
@@ -194,14 +209,117 @@ impl SpilledGroups {
                     .merge_batch(&columns[offset..offset + width], &groups, total)?;
                 offset += width;
             }
-            reservation.try_resize(group_values.size() + GroupStates::total_size(&states))?;
+            let size = group_values.size() + GroupStates::total_size(&states);
+            let splittable = blocks.len() > 0 && partition.hash_bits < u64::BITS;
+            if size > self.merge_limit && splittable {
+                // Groups keep arriving at the rate seen so far, at most.
+                let expected = size.saturating_mul(block_count) / (block_count - blocks.len());
+                let merged = GroupRows::new(group_values.emit(EmitTo::All)?, &mut states)?;
+                drop(group_values);
+                drop(states);
+                let pieces = self.split(merged, blocks.collect(), partition.hash_bits, expected)?;
+                return Ok(Merged::Split(pieces));
+            }
+            reservation.try_resize(size)?;
         }
         let mut columns = group_values.emit(EmitTo::All)?;
         drop(group_values);
         for state in &mut states {
             columns.push(state.groups().evaluate(EmitTo::All)?);
         }
-        Ok(Some(RecordBatch::try_new(Arc::clone(schema), columns)?))
+        Ok(Merged::Rows(RecordBatch::try_new(
+            Arc::clone(schema),
+            columns,
+        )?))
+    }
+
+    /// A partition's groups merged so far, and its blocks not yet read,
+    /// split into enough pieces that each should merge within the limit.
+    fn split(
+        &self,
+        merged: GroupRows,
+        rest: Vec<BlockId>,
+        hash_bits: u32,
+        expected: usize,
+    ) -> Result<Vec<SpilledPartition>> {
+        let bits = expected
+            .div_ceil(self.merge_limit.max(1))
+            .next_power_of_two()
+            .clamp(2, MAX_PARTITIONS)
+            .trailing_zeros()
+            .min(u64::BITS - hash_bits);
+        let key_count = merged.keys.len();
+        let mut pieces: Vec<SpilledPartition> = (0..1 << bits)
+            .map(|_| SpilledPartition {
+                blocks: Vec::new(),
+                hash_bits: hash_bits + bits,
+            })
+            .collect();
+        let columns: Vec<ArrayRef> = merged
+            .keys
+            .into_iter()
+            .chain(merged.states.into_iter().flatten())
+            .collect();
+        let mut stored = self.store_pieces(&columns, key_count, hash_bits, bits)?;
+        drop(columns);
+        for id in rest {
+            let batch = decode_batch(self.store.take(id)?)?;
+            stored.extend(self.store_pieces(batch.columns(), key_count, hash_bits, bits)?);
+        }
+        for (piece, id) in stored {
+            pieces[piece].blocks.push(id);
+        }
+        self.metrics.resplit_partitions.add(1);
+        Ok(pieces
+            .into_iter()
+            .filter(|p| !p.blocks.is_empty())
+            .collect())
+    }
+
+    /// Stores the rows of `columns` (`key_count` keys first, then states)
+    /// by piece: the `bits` bits of each key's hash after its first `skip`.
+    fn store_pieces(
+        &self,
+        columns: &[ArrayRef],
+        key_count: usize,
+        skip: u32,
+        bits: u32,
+    ) -> Result<Vec<(usize, BlockId)>> {
+        assert!(
+            bits >= 1 && skip + bits <= u64::BITS,
+            "a piece is chosen by hash bits not yet used"
+        );
+        let rows = columns.first().map_or(0, |c| c.len());
+        let mut hashes = vec![0u64; rows];
+        create_hashes(
+            &columns[..key_count],
+            &QualityRandomState::with_seed(SPILL_SEED),
+            &mut hashes,
+        )?;
+        let mut rows_by_piece = vec![Vec::new(); 1 << bits];
+        for (row, hash) in hashes.iter().enumerate() {
+            rows_by_piece[((hash << skip) >> (u64::BITS - bits)) as usize].push(row as u32);
+        }
+        drop(hashes);
+        let schema = Arc::new(Schema::new(
+            columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| Field::new(format!("c{i}"), c.data_type().clone(), true))
+                .collect::<Vec<_>>(),
+        ));
+        let mut stored = Vec::new();
+        for (piece, rows) in rows_by_piece.iter().enumerate() {
+            if rows.is_empty() {
+                continue;
+            }
+            let batch = RecordBatch::try_new(Arc::clone(&schema), take_rows(columns, rows)?)?;
+            let bytes = encode_batch(&batch)?;
+            drop(batch);
+            stored.push((piece, self.store.put(&bytes)?));
+            self.metrics.spilled_bytes.add(bytes.len());
+        }
+        Ok(stored)
     }
 }
 
