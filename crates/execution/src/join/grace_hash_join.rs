@@ -33,7 +33,7 @@ use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{JoinType, Result, internal_err};
 use datafusion::datasource::memory::MemorySourceConfig;
-use datafusion::execution::memory_pool::{MemoryConsumer, MemoryLimit, MemoryReservation};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::type_coercion::binary::comparison_coercion;
 use datafusion::physical_expr::expressions::cast as cast_expr;
@@ -469,19 +469,6 @@ impl Worker {
         Ok(self.reservation.try_resize(bytes).is_ok())
     }
 
-    /// Bytes the pool can still give this worker, counting what it holds:
-    /// operators above and beside the join (a GROUP BY's tables) hold their
-    /// own share of the query's limit, which the threshold does not know.
-    fn room(&self) -> usize {
-        let pool = self.context.memory_pool();
-        match pool.memory_limit() {
-            MemoryLimit::Finite(limit) => limit
-                .saturating_sub(pool.reserved())
-                .saturating_add(self.reservation.size()),
-            MemoryLimit::Infinite | MemoryLimit::Unknown => usize::MAX,
-        }
-    }
-
     fn release(&mut self, held: Held) {
         self.held.remove(held);
         if self.reservation.size() > self.held.bytes {
@@ -705,13 +692,11 @@ impl Worker {
             if output.is_done() {
                 return Ok(());
             }
-            // Split into enough pieces that each is about half of what may
-            // be joined now.
-            let limit = self.threshold.min(self.room());
-            let pieces = (part.build.cost() / (limit / 2).max(1))
+            // Split into enough pieces that each is about half the threshold.
+            let pieces = (part.build.cost() / (self.threshold / 2).max(1))
                 .next_power_of_two()
                 .clamp(2, MAX_PARTITIONS);
-            if part.build.cost() > limit
+            if part.build.cost() > self.threshold
                 && splittable
                 && let Some(next) = split.next(pieces)
             {
