@@ -8,14 +8,17 @@ plain aggregates (`group_by_strings`); an ORDER BY of N rows (`order_by`, the
 last row of the sorted whole, so no engine ships N rows to Python), and the
 same over parallel input (`order_by_parallel`, `numbers_mt`); an inner
 join of two N-row sides on a hashed key with a payload column each
-(`join`, N rows out; `left_join`: the right side has every other key). Each
-runs unlimited, then under 50%, 25% and 10% of Strata's unlimited peak for
-it (for the sorted INTERSECT, which needs no tracked memory in Strata, those
-of the hashed form; every engine gets the same absolute limits): Strata and chdb with
+(`join`, N rows out; `left_join`: the right side has every other key), and
+an inner join of two `numbers(N)` on `number` (`sorted_join`: both sides
+sorted on the key). Each runs unlimited, then under 50%, 25% and 10% of
+Strata's unlimited peak for it (for the sorted forms, which need almost no
+tracked memory in Strata, those of their hashed forms; every engine gets the
+same absolute limits): Strata and chdb with
 `max_memory_usage`, DuckDB with `memory_limit` and a temporary directory.
 Each engine runs in its own process; the table shows seconds, the process's
-peak RSS, and the ratio of each engine's time to Strata's. A failure (for
-chdb: MEMORY_LIMIT_EXCEEDED) is shown as such. Then Strata at the smallest
+peak RSS, and the ratio of each engine's time to Strata's, then the same
+times as a text plot against the limit. A failure (for chdb:
+MEMORY_LIMIT_EXCEEDED) is shown as such. Then Strata at the smallest
 limit with each `temporary_data_compression`: time and compression ratio.
 
 With `--runs N`, every cell is the run of median time among N (one run of
@@ -43,7 +46,9 @@ GROUP_KEYS = {
 }
 # Join forms: the join, and the right side's filter (every key, or half).
 JOINS = {"join": ("JOIN", "1"), "left_join": ("LEFT JOIN", "number % 2 = 0")}
-WORKLOADS = [*GROUP_KEYS, "order_by", "order_by_parallel", *JOINS]
+WORKLOADS = [*GROUP_KEYS, "order_by", "order_by_parallel", *JOINS, "sorted_join"]
+# Forms that need almost no tracked memory take the limits of their hashed twin.
+LIMITS_OF = {"sorted": "hashed", "sorted_join": "join"}
 
 
 def strata_default():
@@ -52,6 +57,9 @@ def strata_default():
 
 
 def clickhouse_query(form, rows):
+    if form == "sorted_join":
+        return (f"SELECT count(), sum(b.number) FROM numbers({rows}) AS a "
+                f"JOIN numbers({rows}) AS b ON a.number = b.number")
     if form in JOINS:
         join, keep = JOINS[form]
         return (f"SELECT count(), sum(a.v), sum(b.w) FROM "
@@ -71,6 +79,9 @@ def clickhouse_query(form, rows):
 
 
 def duckdb_query(form, rows):
+    if form == "sorted_join":
+        return (f"SELECT count(*), sum(b.range) FROM range({rows}) AS a "
+                f"JOIN range({rows}) AS b ON a.range = b.range")
     if form in JOINS:
         join, keep = JOINS[form]
         keep = keep.replace("number", "range")
@@ -169,6 +180,24 @@ def cell(result, strata_seconds):
     return f"{result['seconds']:.2f}", rss, ratio
 
 
+def text_plot(points):
+    """Seconds against limit as bars, one per engine and limit; `points` is
+    [(limit label, [(engine, result)])]."""
+    longest = max((r["seconds"] for _, runs in points for _, r in runs if r["ok"]), default=1)
+    width = 50
+    lines = ["```"]
+    for label, runs in points:
+        for i, (engine, result) in enumerate(runs):
+            head = f"{label if i == 0 else '':>16} {engine:<7}"
+            if result["ok"]:
+                bar = "#" * max(1, round(result["seconds"] / longest * width))
+                lines.append(f"{head}|{bar} {result['seconds']:.2f} s")
+            else:
+                lines.append(f"{head}| fails")
+    lines.append("```")
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=100_000_000)
@@ -178,21 +207,21 @@ def main():
     args = parser.parse_args()
     print(f"rows: {args.rows:,}")
     with tempfile.TemporaryDirectory() as tmp:
-        hashed_peak = None
+        peaks = {}
         for form in args.forms.split(","):
             query = clickhouse_query(form, args.rows)
             unlimited = median_run(args.runs, lambda: strata(args.strata_binary, query, 0))
-            if form == "sorted":
-                if hashed_peak is None:
-                    hashed_peak = strata(args.strata_binary, clickhouse_query("hashed", args.rows), 0)["peak"]
-                peak = hashed_peak
-            else:
-                peak = unlimited["peak"]
+            peaks[form] = unlimited["peak"]
+            twin = LIMITS_OF.get(form)
+            if twin is not None and twin not in peaks:
+                peaks[twin] = strata(args.strata_binary, clickhouse_query(twin, args.rows), 0)["peak"]
+            peak = peaks[twin or form]
             print(f"\n## {form}: {query}\n")
             print(f"Limits from a peak of {peak / (1 << 20):.0f} MiB\n")
             print("| limit | Strata s | Strata RSS MiB | chdb s | chdb RSS MiB | chdb / Strata | DuckDB s | DuckDB RSS MiB | DuckDB / Strata |")
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
             smallest = None
+            points = []
             for share in [None, 0.5, 0.25, 0.1]:
                 limit = 0 if share is None else int(peak * share)
                 ours = unlimited if share is None else median_run(
@@ -208,6 +237,9 @@ def main():
                 if not ours["ok"]:
                     print(f"  Strata failed: {ours['error']}")
                 smallest = limit
+                points.append((label, [("Strata", ours), ("chdb", theirs), ("DuckDB", duck)]))
+            print("\nSeconds against the limit:\n")
+            print(text_plot(points))
             print("\nStrata at the smallest limit by temporary_data_compression:\n")
             print("| codec | s | spilled | stored | ratio | written to disk |")
             print("|---|---:|---:|---:|---:|---:|")
