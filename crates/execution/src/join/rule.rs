@@ -223,7 +223,7 @@ fn merge_join_of_sorted_inputs(
             return Ok(None);
         }
     }
-    let mut merged: Arc<dyn ExecutionPlan> = Arc::new(SortMergeJoinExec::try_new(
+    let Ok(merge) = SortMergeJoinExec::try_new(
         left,
         right,
         join.on().to_vec(),
@@ -231,7 +231,11 @@ fn merge_join_of_sorted_inputs(
         *join.join_type(),
         vec![SortOptions::default(); join.on().len()],
         join.null_equality(),
-    )?);
+    ) else {
+        // A shape the merge join does not take keeps the hash join.
+        return Ok(None);
+    };
+    let mut merged: Arc<dyn ExecutionPlan> = Arc::new(merge);
     if let Some(projection) = &join.projection {
         let schema = merged.schema();
         let columns = projection
