@@ -267,6 +267,7 @@ impl ExecutionPlan for GraceHashJoinExec {
             threshold,
             partitions: self.partition_count(partitions, threshold),
             held: Held::default(),
+            joining: 0,
             metrics: JoinMetrics::new(&self.metrics, partition),
         };
         let mut builder = RecordBatchReceiverStreamBuilder::new(self.schema(), 2);
@@ -431,6 +432,9 @@ struct Worker {
     /// Rows the worker holds: the build side while it is gathered, then
     /// partitions' rows not stored.
     held: Held,
+    /// What the in-memory join running now costs: DataFusion's join
+    /// reserves it on its own, and what the worker holds must leave it room.
+    joining: usize,
     metrics: JoinMetrics,
 }
 
@@ -454,10 +458,15 @@ impl Worker {
     }
 
     /// Whether what the worker holds will fit the threshold, less the warm
-    /// tier, once joined, and its bytes fit the pool; reserves the bytes if
-    /// so, shrinking the warm tier when the pool is short.
+    /// tier and the join running now, once joined, and its bytes fit the
+    /// pool; reserves the bytes if so, shrinking the warm tier when the pool
+    /// is short.
     fn fits(&mut self) -> Result<bool> {
-        if self.held.cost > self.threshold.saturating_sub(self.store.warm_bytes()) {
+        let room = self
+            .threshold
+            .saturating_sub(self.store.warm_bytes())
+            .saturating_sub(self.joining);
+        if self.held.cost > room {
             return Ok(false);
         }
         let bytes = self.held.bytes;
@@ -536,9 +545,15 @@ impl Worker {
     /// partition holding the most, then the one joined as the probe side
     /// streams that holds the most, which becomes deferred.
     fn keep_within(&mut self, partitioned: &mut Partitioned) -> Result<()> {
+        let block_bytes = partitioned.block_bytes;
+        self.store_until_fits(partitioned.parts.iter_mut().collect(), block_bytes)
+    }
+
+    /// [`Self::keep_within`] over any partitions (the deferred ones left
+    /// to join), storing blocks of about `block_bytes`.
+    fn store_until_fits(&mut self, mut parts: Vec<&mut Part>, block_bytes: usize) -> Result<()> {
         while !self.fits()? {
-            let victim = partitioned
-                .parts
+            let victim = parts
                 .iter()
                 .enumerate()
                 .filter(|(_, part)| part.pending_cost() > 0)
@@ -548,13 +563,13 @@ impl Worker {
                 self.reservation.resize(self.held.bytes);
                 break;
             };
-            let part = &mut partitioned.parts[victim];
+            let part = &mut *parts[victim];
             if !part.is_stored() {
                 self.metrics.spilled_partitions.add(1);
             }
             part.deferred = true;
-            self.store_pending(part, Side::Build, partitioned.block_bytes)?;
-            self.store_pending(part, Side::Probe, partitioned.block_bytes)?;
+            self.store_pending(part, Side::Build, block_bytes)?;
+            self.store_pending(part, Side::Probe, block_bytes)?;
         }
         Ok(())
     }
@@ -634,6 +649,7 @@ impl Worker {
     ) -> Result<()> {
         let block_bytes = partitioned.block_bytes;
         let mut hot_build = Vec::new();
+        let mut hot_cost = 0;
         for part in &mut partitioned.parts {
             if part.deferred {
                 // A partition partly stored goes to the store whole; one
@@ -644,12 +660,14 @@ impl Worker {
             } else {
                 hot_build.append(&mut part.build.pending);
                 let held = std::mem::take(&mut part.build.pending_held);
+                hot_cost += held.cost;
                 self.release(held);
             }
         }
         let (mut hot_probe, receiver) = futures::channel::mpsc::channel(2);
         let receiver = RecordBatchStreamAdapter::new(self.schema(Side::Probe), receiver);
         let joined = self.join_in_memory(hot_build, Box::pin(receiver))?;
+        self.joining = hot_cost;
         let done = Arc::clone(&output.done);
         let forwarded = output.forward(joined);
         let route = async {
@@ -680,6 +698,7 @@ impl Worker {
         };
         futures::future::try_join(forwarded, route).await?;
         drop(probe);
+        self.joining = 0;
 
         let join_type = *self.join.join_type();
         let mut tasks: Vec<(Split, Part, bool)> = partitioned
@@ -710,10 +729,19 @@ impl Worker {
                 );
                 continue;
             }
+            let cost = part.build.cost();
             let build = self.read_all(&mut part.build)?;
+            // The partitions still to join make room for this one's join.
+            self.joining = cost;
+            let waiting = tasks.iter_mut().map(|(_, part, _)| part).collect();
+            self.store_until_fits(
+                waiting,
+                (self.threshold / 4).clamp(MIN_BLOCK_BYTES, MAX_BLOCK_BYTES),
+            )?;
             let probe = self.stream_of(part.probe);
             let joined = self.join_in_memory(build, probe)?;
             output.forward(joined).await?;
+            self.joining = 0;
         }
         Ok(())
     }
