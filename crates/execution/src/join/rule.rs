@@ -186,28 +186,18 @@ fn with_spilling_joins(
     }
 }
 
-/// `join` as a sort-merge join when both inputs are, under repartitioning,
-/// one partition sorted ascending on the keys: it reads them side by side
+/// `join` (of a type that joins rows, as the caller checked) as a
+/// sort-merge join when both inputs are, under repartitioning, one
+/// partition sorted ascending on the keys: it reads them side by side
 /// in memory that does not grow with them. Its output is repartitioned as
 /// the hash join's was, so the operators above run in parallel as before.
 fn merge_join_of_sorted_inputs(
     join: &HashJoinExec,
     plan: &Arc<dyn ExecutionPlan>,
 ) -> Result<Option<Arc<dyn ExecutionPlan>>> {
-    let merges = matches!(
-        join.join_type(),
-        JoinType::Inner
-            | JoinType::Left
-            | JoinType::Right
-            | JoinType::Full
-            | JoinType::LeftSemi
-            | JoinType::LeftAnti
-            | JoinType::RightSemi
-            | JoinType::RightAnti
-    );
     // DataFusion 55's sort-merge join loses rows under a residual filter
     // (an inner join with `a.x < b.y` beside its keys returned none).
-    if !merges || join.null_aware || join.filter().is_some() {
+    if join.null_aware || join.filter().is_some() {
         return Ok(None);
     }
     let (left_keys, right_keys): (Vec<_>, Vec<_>) = join.on().iter().cloned().unzip();
