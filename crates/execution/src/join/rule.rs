@@ -195,8 +195,10 @@ fn merge_join_of_sorted_inputs(
     join: &HashJoinExec,
     plan: &Arc<dyn ExecutionPlan>,
 ) -> Result<Option<Arc<dyn ExecutionPlan>>> {
-    // DataFusion 55's sort-merge join loses rows under a residual filter
-    // (an inner join with `a.x < b.y` beside its keys returned none).
+    // DataFusion 55's sort-merge join reads a filter's columns left side
+    // first, whatever the filter's own order (apache/datafusion#25489); a
+    // hash join's filter swapped with its inputs lists right columns first,
+    // and the merge then returned no rows.
     if join.null_aware || join.filter().is_some() {
         return Ok(None);
     }
