@@ -373,15 +373,15 @@ fn merge_spilled(
             .await
             .map_err(join_error)??;
             let mut batches = Vec::new();
-            for outcome in merged.into_iter().rev() {
+            let mut pieces = Vec::new();
+            for outcome in merged {
                 match outcome {
                     Merged::Rows(batch) => batches.push(Ok(batch)),
-                    Merged::Split(pieces) => {
-                        for piece in pieces.into_iter().rev() {
-                            pending.push_front(piece);
-                        }
-                    }
+                    Merged::Split(split) => pieces.extend(split),
                 }
+            }
+            for piece in pieces.into_iter().rev() {
+                pending.push_front(piece);
             }
             Ok(Some((futures::stream::iter(batches), pending)))
         }

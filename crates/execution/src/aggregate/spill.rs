@@ -127,10 +127,6 @@ impl SpilledGroups {
         }
     }
 
-    pub fn partitions(&self) -> usize {
-        1 << self.partition_bits
-    }
-
     /// Whether any table has spilled; then every table must, and the result
     /// comes from the partitions' merges.
     pub fn has_spilled(&self) -> bool {
