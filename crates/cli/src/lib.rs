@@ -2,4 +2,5 @@
 //! summaries it shares with the SQL test harness.
 
 pub mod local;
+pub mod logging;
 pub mod output;

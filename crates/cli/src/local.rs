@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use rustyline::error::ReadlineError;
-use strata_common::settings::{Scope, Settings, setting_def};
+use strata_common::settings::{Scope, Settings};
 use strata_common::{Result, StrataError};
 use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
@@ -49,7 +49,13 @@ pub struct LocalArgs {
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
 /// the argument list, as clickhouse-local accepts settings on its command line;
 /// server settings (`--max_server_memory_usage`) are taken out the same way.
+/// A flag of `strata local` itself (`--format`, also a setting's name) stays.
 pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
+    let own: Vec<String> = LocalArgs::augment_args(clap::Command::new("local"))
+        .get_arguments()
+        .flat_map(|arg| arg.get_long_and_visible_aliases().unwrap_or_default())
+        .map(str::to_string)
+        .collect();
     let mut rest = Vec::new();
     let mut settings = Vec::new();
     let mut iter = args.into_iter().peekable();
@@ -59,7 +65,8 @@ pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, Strin
                 Some((n, v)) => (n.to_string(), Some(v.to_string())),
                 None => (body.to_string(), None),
             };
-            if setting_def(&name).is_some() || Scope::Server.find(&name).is_some() {
+            let setting = Scope::Query.find(&name).is_some() || Scope::Server.find(&name).is_some();
+            if setting && !own.contains(&name) {
                 let value = match value {
                     Some(v) => v,
                     None => iter.next().unwrap_or_default(),

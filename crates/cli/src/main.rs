@@ -30,6 +30,7 @@ static ALLOCATOR: strata_memory::allocator::StrataAllocator =
 
 fn main() -> ExitCode {
     strata_memory::allocator::mark_installed();
+    strata_cli::logging::init();
     // Settings may be given as `--name=value`; take them out before clap sees them.
     let (args, settings) = local::split_setting_args(std::env::args().collect());
     let cli = Cli::parse_from(args);

@@ -82,15 +82,15 @@ impl Summary {
 pub fn format_options(query: &QueryContext) -> FormatOptions {
     let settings = &query.settings;
     FormatOptions {
-        pretty_max_rows: settings.get_u64("output_format_pretty_max_rows") as usize,
-        pretty_row_numbers: settings.get_bool("output_format_pretty_row_numbers"),
+        pretty_max_rows: settings.output_format_pretty_max_rows() as usize,
+        pretty_row_numbers: settings.output_format_pretty_row_numbers(),
         csv_delimiter: settings
-            .get_string("format_csv_delimiter")
+            .format_csv_delimiter()
             .bytes()
             .next()
             .unwrap_or(b','),
         values: ValueOptions {
-            json_quote_64bit_integers: settings.get_bool("output_format_json_quote_64bit_integers"),
+            json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
         },
     }
 }

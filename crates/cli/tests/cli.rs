@@ -498,3 +498,55 @@ fn a_killed_alter_leaves_the_table_as_before_or_after() {
         );
     }
 }
+
+#[test]
+fn a_second_process_on_a_data_path_is_refused_and_the_table_keeps_the_first_insert() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let create = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "CREATE TABLE t (a UInt64) ENGINE = MergeTree ORDER BY a",
+    ]);
+    assert!(create.status.success(), "{}", stderr(&create));
+    // The first process holds the path while it waits for its insert's rows.
+    let mut first = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["local", "--path", path, "-q", "INSERT INTO t FORMAT CSV"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let holder = format!("PID: {}", first.id());
+    let status = dir.path().join("status");
+    let mut waited = Duration::ZERO;
+    while !std::fs::read_to_string(&status).is_ok_and(|text| text.contains(&holder)) {
+        assert!(waited < Duration::from_secs(60), "the first process never took the path");
+        std::thread::sleep(Duration::from_millis(20));
+        waited += Duration::from_millis(20);
+    }
+    let second = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "INSERT INTO t SELECT number FROM numbers(3000000)",
+    ]);
+    assert_eq!(second.status.code(), Some(76), "{}", stderr(&second));
+    let err = stderr(&second);
+    assert!(err.contains("Cannot lock file"), "{err}");
+    assert!(err.contains(path), "{err}");
+    assert!(err.contains(&holder), "{err}");
+    assert!(err.trim_end().ends_with("(CANNOT_OPEN_FILE)"), "{err}");
+
+    let mut stdin = first.stdin.take().unwrap();
+    stdin.write_all(b"1\n2\n3\n").unwrap();
+    drop(stdin);
+    let first = first.wait_with_output().unwrap();
+    assert!(first.status.success(), "{}", stderr(&first));
+    let check = strata(&["local", "--path", path, "-q", "SELECT count(), sum(a) FROM t"]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert_eq!(stdout(&check), "3\t6\n");
+}

@@ -4,7 +4,8 @@
 //! `store/<uuid prefix>/<uuid>/` holds its parts. Data is found by the UUID,
 //! not the name, so RENAME moves one metadata file and no data, and the file
 //! name is the table's name. Without `--path` the directory is temporary and
-//! removed when the process ends.
+//! removed when the process ends. Either way the process owns the directory
+//! through its `status` file ([`StatusFile`]) while it runs.
 
 use std::fs;
 use std::io::Write;
@@ -13,21 +14,28 @@ use std::path::{Path, PathBuf};
 use strata_common::{ErrorCode, Result, StrataError};
 use uuid::Uuid;
 
+use crate::status_file::StatusFile;
+
 #[derive(Debug)]
 pub struct DataPath {
     root: PathBuf,
+    _owner: StatusFile,
     /// Holds a temporary root, removed on drop.
     _temporary: Option<tempfile::TempDir>,
 }
 
 impl DataPath {
-    /// The directory `root`, created if missing.
+    /// The directory `root`, created if missing, owned by this process until
+    /// dropped; another owner is refused before anything in it changes.
     pub fn open(root: &Path) -> Result<DataPath> {
+        fs::create_dir_all(root).map_err(|e| io_error(root, e))?;
+        let owner = StatusFile::lock(root)?;
         for dir in [root.join("metadata"), root.join("store")] {
             fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
         }
         Ok(DataPath {
             root: root.to_path_buf(),
+            _owner: owner,
             _temporary: None,
         })
     }

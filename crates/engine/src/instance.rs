@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strata_common::settings::{SERVER_SETTINGS, Settings};
+use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
 
@@ -60,7 +60,9 @@ impl Instance {
     /// Server settings with their effective values. The memory limit shows
     /// the bytes in force and how they were derived, not just what was set.
     pub fn server_setting_rows(&self) -> Vec<ServerSettingRow> {
-        SERVER_SETTINGS
+        Scope::Server
+            .registry()
+            .defs()
             .iter()
             .map(|def| {
                 let changed = self.server_settings.is_changed(def.name);
@@ -83,7 +85,7 @@ impl Instance {
                     default: def.default,
                     changed,
                     description: def.description,
-                    kind: Settings::type_name(def),
+                    kind: def.type_name,
                     source,
                 }
             })
@@ -101,7 +103,7 @@ impl Instance {
 /// The directories of `tmp_path`, created, with what crashed processes left
 /// in them removed.
 fn tmp_directories(settings: &Settings, default_tmp: PathBuf) -> Result<Vec<PathBuf>> {
-    let configured = settings.get_string("tmp_path");
+    let configured = settings.tmp_path();
     let mut directories: Vec<PathBuf> = configured
         .split(',')
         .map(str::trim)

@@ -12,6 +12,7 @@ pub mod query_context;
 pub mod query_log;
 pub mod session;
 pub mod sources;
+pub mod status_file;
 pub mod system;
 pub mod table_definition;
 

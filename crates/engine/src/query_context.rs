@@ -49,14 +49,14 @@ impl QueryContext {
     ) -> Arc<Self> {
         let query_id = uuid::Uuid::new_v4().to_string();
         let limits = QueryLimits {
-            max_memory_usage: settings.get_u64("max_memory_usage") as usize,
-            overcommit_ratio_denominator: settings.get_u64("memory_overcommit_ratio_denominator")
+            max_memory_usage: settings.max_memory_usage() as usize,
+            overcommit_ratio_denominator: settings.memory_overcommit_ratio_denominator()
                 as usize,
             overcommit_max_wait: Duration::from_micros(
-                settings.get_u64("memory_usage_overcommit_max_wait_microseconds"),
+                settings.memory_usage_overcommit_max_wait_microseconds(),
             ),
         };
-        let seconds = settings.get_f64("max_execution_time");
+        let seconds = settings.max_execution_time();
         let max_execution_time = (seconds > 0.0).then(|| Duration::from_secs_f64(seconds));
         Arc::new(QueryContext {
             memory: server_memory.new_query(query_id.clone(), limits),

@@ -64,7 +64,7 @@ pub struct QueryLog {
 impl QueryLog {
     /// Records an event of `query`; `error` for the exception kinds.
     pub fn record(&self, kind: LogType, query: &QueryContext, error: Option<&StrataError>) {
-        if !query.settings.get_bool("log_queries") {
+        if !query.settings.log_queries() {
             return;
         }
         let finished = kind != LogType::QueryStart;

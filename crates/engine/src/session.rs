@@ -30,7 +30,7 @@ use datafusion::physical_plan::{ExecutionPlan, collect, displayable, execute_str
 use datafusion::prelude::SessionConfig;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
+    BinaryOperator, CreateTable, Expr, FormatClause, ObjectName, ObjectType, Partition, Query, Set,
     ShowCreateObject, Statement, TableObject, Use, Value,
 };
 use futures::StreamExt;
@@ -64,6 +64,7 @@ use crate::table_definition::{
 
 mod alter;
 mod insert_input;
+mod parts;
 mod virtual_columns;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
@@ -345,8 +346,8 @@ impl Engine {
         let spill = Arc::new(self.spill_config(query)?);
         let mut config = self.base.config().clone();
         config = config
-            .with_target_partitions(settings.max_threads())
-            .with_batch_size(settings.get_u64("max_block_size").max(1) as usize)
+            .with_target_partitions(settings.thread_count())
+            .with_batch_size(settings.max_block_size().max(1) as usize)
             .with_extension(Arc::clone(query))
             .with_extension(Arc::clone(&self.instance))
             .with_extension(Arc::clone(&spill));
@@ -388,7 +389,7 @@ impl Engine {
         let mut builder = SessionStateBuilder::new_from_existing(self.base.clone())
             .with_config(config)
             .with_runtime_env(runtime);
-        if !settings.get_bool("strata_group_by_operators") {
+        if !settings.strata_group_by_operators() {
             builder = builder.with_physical_optimizer_rules(
                 datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules,
             );
@@ -399,8 +400,7 @@ impl Engine {
     /// Where and how the query's operators spill, from its settings.
     fn spill_config(&self, query: &QueryContext) -> Result<SpillConfig> {
         let settings = &query.settings;
-        let ratio = |name: &str| -> Result<f64> {
-            let value = settings.get_f64(name);
+        let ratio = |name: &str, value: f64| -> Result<f64> {
             if !(0.0..=1.0).contains(&value) {
                 return Err(StrataError::new(
                     ErrorCode::BAD_ARGUMENTS,
@@ -410,17 +410,17 @@ impl Engine {
             Ok(value)
         };
         let mut config = SpillConfig::new(PathBuf::new());
-        config.codec = TemporaryCodec::parse(&settings.get_string("temporary_data_compression"))?;
+        config.codec = TemporaryCodec::parse(&settings.temporary_data_compression())?;
         config.directories = self.instance.tmp_directories.clone();
-        config.max_disk_bytes = settings.get_u64("max_temporary_data_on_disk_size_for_query");
-        config.warm_ratio = ratio("temporary_data_warm_ratio")?;
-        config.join_bytes_before_external = settings.get_u64("max_bytes_before_external_join");
-        config.join_ratio_before_external = ratio("max_bytes_ratio_before_external_join")?;
+        config.max_disk_bytes = settings.max_temporary_data_on_disk_size_for_query();
+        config.warm_ratio = ratio("temporary_data_warm_ratio", settings.temporary_data_warm_ratio())?;
+        config.join_bytes_before_external = settings.max_bytes_before_external_join();
+        config.join_ratio_before_external = ratio("max_bytes_ratio_before_external_join", settings.max_bytes_ratio_before_external_join())?;
         config.group_by_bytes_before_external =
-            settings.get_u64("max_bytes_before_external_group_by");
-        config.group_by_ratio_before_external = ratio("max_bytes_ratio_before_external_group_by")?;
-        config.sort_bytes_before_external = settings.get_u64("max_bytes_before_external_sort");
-        config.sort_ratio_before_external = ratio("max_bytes_ratio_before_external_sort")?;
+            settings.max_bytes_before_external_group_by();
+        config.group_by_ratio_before_external = ratio("max_bytes_ratio_before_external_group_by", settings.max_bytes_ratio_before_external_group_by())?;
+        config.sort_bytes_before_external = settings.max_bytes_before_external_sort();
+        config.sort_ratio_before_external = ratio("max_bytes_ratio_before_external_sort", settings.max_bytes_ratio_before_external_sort())?;
         config.counters = Arc::clone(&query.spill);
         Ok(config)
     }
@@ -630,14 +630,10 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
         }
-        if let Some((_, rest)) = strip_keyword(text, &["ALTER"])
+        if let Some((_, rest)) = strip_keyword(text, &["ALTER", "CHECK"])
             && strip_keyword(rest, &["TABLE"]).is_some()
         {
-            let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
-                unreachable!("ALTER TABLE parses as one");
-            };
-            self.alter_table(&alter.name, alter.operations).await?;
-            return self.done();
+            return self.with_trailing_settings(text).await;
         }
         if let Some(insert) = split_insert_format(text) {
             return self.insert_formatted(insert).await;
@@ -714,23 +710,19 @@ impl Session {
                 }
                 self.done()
             }
-            Statement::Set(Set::SingleAssignment {
-                variable, values, ..
-            }) => {
-                if self.settings.get_u64("readonly") == 1 {
+            Statement::Set(set) => {
+                if self.settings.readonly() == 1 {
                     return Err(StrataError::new(
                         ErrorCode::READONLY,
                         "Cannot modify settings in readonly mode",
                     ));
                 }
-                let name = variable.to_string();
-                let [value] = values.as_slice() else {
-                    return Err(StrataError::new(
-                        ErrorCode::BAD_ARGUMENTS,
-                        "SET takes exactly one value",
-                    ));
-                };
-                self.settings.set(&name, &value_text(value)?)?;
+                // Every value is checked before any changes: all or none.
+                let mut settings = self.settings.clone();
+                for (name, value) in set_assignments(set)? {
+                    settings.set(&name, &value_text(&value)?)?;
+                }
+                self.settings = settings;
                 self.done()
             }
             Statement::Use(Use::Object(name) | Use::Database(name) | Use::Schema(name)) => {
@@ -811,7 +803,7 @@ impl Session {
     }
 
     fn check_writable(&self) -> Result<()> {
-        if self.settings.get_u64("readonly") > 0 {
+        if self.settings.readonly() > 0 {
             return Err(StrataError::new(
                 ErrorCode::READONLY,
                 "Cannot execute query in readonly mode",
@@ -939,34 +931,72 @@ impl Session {
             (Some(FormatClause::Null), None) => Some(OutputFormat::Null),
             (None, None) => None,
         };
-        let mut settings = self.settings.clone();
         let mut changes = clauses.settings.clone();
         if let Some(list) = query.settings.take() {
             for setting in list {
                 changes.push((setting.key.value.clone(), value_text(&setting.value)?));
             }
         }
-        if !changes.is_empty() {
-            for (name, value) in &changes {
-                settings.set(name, value)?;
-            }
-            let readonly = self
-                .settings
-                .get_u64("readonly")
-                .max(settings.get_u64("readonly"));
-            if readonly == 1 {
-                if let Some(name) = list_changes(&self.settings, &settings)
-                    .into_iter()
-                    .find(|n| *n != "readonly")
-                {
-                    return Err(StrataError::new(
-                        ErrorCode::READONLY,
-                        format!("Cannot modify '{name}' setting in readonly mode"),
-                    ));
-                }
-            }
+        Ok((format, self.settings_with(&changes)?))
+    }
+
+    /// The session's settings with one statement's `SETTINGS` changes,
+    /// each validated; in readonly mode only `readonly` may change.
+    fn settings_with(&self, changes: &[(String, String)]) -> Result<Settings> {
+        let mut settings = self.settings.clone();
+        if changes.is_empty() {
+            return Ok(settings);
         }
-        Ok((format, settings))
+        for (name, value) in changes {
+            settings.set(name, value)?;
+        }
+        let readonly = self
+            .settings
+            .readonly()
+            .max(settings.readonly());
+        if readonly == 1
+            && let Some(name) = self.settings.differences(&settings)
+                .into_iter()
+                .find(|n| *n != "readonly")
+        {
+            return Err(StrataError::new(
+                ErrorCode::READONLY,
+                format!("Cannot modify '{name}' setting in readonly mode"),
+            ));
+        }
+        Ok(settings)
+    }
+
+    /// Runs a statement that is not a query but takes a trailing `SETTINGS`
+    /// clause (`CHECK TABLE`, `ALTER`) with those settings while it runs.
+    async fn with_trailing_settings(&mut self, text: &str) -> Result<StatementOutcome> {
+        let (body, clauses) = match split_trailing_clauses(text)? {
+            // No ALTER ends in FORMAT: that is a column named `format`.
+            (_, clauses) if clauses.format.is_some() => (text.to_string(), Default::default()),
+            split => split,
+        };
+        let settings = self.settings_with(&clauses.settings)?;
+        let saved = std::mem::replace(&mut self.settings, settings);
+        let outcome = self.execute_part_or_alter(&body).await;
+        self.settings = saved;
+        outcome
+    }
+
+    async fn execute_part_or_alter(&mut self, text: &str) -> Result<StatementOutcome> {
+        if let Some(check) = strata_sql::part_statements::parse_check_table(text)? {
+            return self.check_table(check).await;
+        }
+        if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
+            return self.part_operation(operation).await;
+        }
+        let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!("Syntax error: expected ALTER TABLE or CHECK TABLE: {text}"),
+            ));
+        };
+        self.alter_table(&alter.name, alter.operations).await?;
+        self.done()
     }
 
     async fn select(
@@ -1751,13 +1781,43 @@ fn is_query(text: &str) -> bool {
     trimmed.starts_with('(') || strip_keyword(trimmed, &["SELECT", "WITH"]).is_some()
 }
 
-/// Names of the settings whose values differ between `before` and `after`.
-fn list_changes(before: &Settings, after: &Settings) -> Vec<&'static str> {
-    strata_common::settings::SETTINGS
-        .iter()
-        .filter(|def| before.get(def.name).ok() != after.get(def.name).ok())
-        .map(|def| def.name)
-        .collect()
+/// The `name = value` pairs of `SET a = 1` and `SET a = 1, b = 2`.
+fn set_assignments(set: Set) -> Result<Vec<(String, Expr)>> {
+    match set {
+        // sqlparser reads `SET a = 1, b = 2` as `a` set to the list `1, b = 2`.
+        Set::SingleAssignment {
+            variable, values, ..
+        } => {
+            let mut values = values.into_iter();
+            let first = values.next().ok_or_else(|| {
+                StrataError::new(ErrorCode::SYNTAX_ERROR, "SET needs a value")
+            })?;
+            let mut assignments = vec![(variable.to_string(), first)];
+            for value in values {
+                let Expr::BinaryOp {
+                    left,
+                    op: BinaryOperator::Eq,
+                    right,
+                } = value
+                else {
+                    return Err(StrataError::new(
+                        ErrorCode::SYNTAX_ERROR,
+                        format!("Syntax error: expected `name = value` in SET, got {value}"),
+                    ));
+                };
+                assignments.push((left.to_string(), *right));
+            }
+            Ok(assignments)
+        }
+        Set::MultipleAssignments { assignments } => Ok(assignments
+            .into_iter()
+            .map(|a| (a.name.to_string(), a.value))
+            .collect()),
+        other => Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("Statement is not supported yet: {other}"),
+        )),
+    }
 }
 
 fn single_name(name: &ObjectName) -> Result<String> {

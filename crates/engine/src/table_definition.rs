@@ -170,6 +170,14 @@ impl MergeTreeDefinition {
                 "index_granularity" => settings.index_granularity = number()?,
                 "min_parts_to_merge_at_once" => settings.parts_to_merge = number()?,
                 "max_parts_to_merge_at_once" => settings.max_parts_to_merge_at_once = number()?,
+                "max_suspicious_broken_parts" => {
+                    settings.max_suspicious_broken_parts = value.parse().map_err(|_| {
+                        StrataError::new(
+                            ErrorCode::BAD_ARGUMENTS,
+                            format!("Setting {name} must be a non-negative integer, got {value}"),
+                        )
+                    })?
+                }
                 other => {
                     return Err(StrataError::new(
                         ErrorCode::UNKNOWN_SETTING,

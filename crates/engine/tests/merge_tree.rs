@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ListArray, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::array::{
+    Array, ListArray, RecordBatch, StringArray, UInt8Array, UInt64Array,
+};
 use futures::StreamExt;
 use strata_common::StrataError;
 use strata_common::settings::Settings;
@@ -757,4 +759,213 @@ async fn a_merge_over_the_memory_budget_fails_and_keeps_its_parts() {
         .await,
         1
     );
+}
+
+/// The names of a table's part directories, sorted.
+fn part_dirs(table_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(table_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with("all_"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every row of a query's first string column.
+async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
+    let (_, batches) = run(session, sql).await.unwrap();
+    batches
+        .iter()
+        .flat_map(|b| {
+            let column = b.column(0).as_any().downcast_ref::<StringArray>().unwrap();
+            (0..column.len()).map(|i| column.value(i).to_string()).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// `CHECK TABLE t`'s single result.
+async fn check_table(session: &mut Session) -> u8 {
+    let sql = "CHECK TABLE t SETTINGS check_query_single_value_result = 1";
+    let (_, batches) = run(session, sql).await.unwrap();
+    batches[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<UInt8Array>()
+        .unwrap()
+        .value(0)
+}
+
+/// A table of three parts, one per insert of 1000 rows; its directory.
+async fn three_parts(dir: &Path, settings: &str) -> PathBuf {
+    let engine = open(dir).await;
+    let mut session = engine.new_session();
+    let create = format!("CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k {settings}");
+    run(&mut session, &create).await.unwrap();
+    for i in 0..3 {
+        let sql = format!(
+            "INSERT INTO t SELECT number, toString(number) FROM numbers({}, 1000)",
+            i * 1000
+        );
+        run(&mut session, &sql).await.unwrap();
+    }
+    table_dir(&mut session, "default", "t").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_broken_part_is_detached_at_load_and_the_rest_of_the_table_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_dir = three_parts(dir.path(), "").await;
+    let parts = part_dirs(&table_dir);
+    assert_eq!(parts, ["all_1_1_0", "all_2_2_0", "all_3_3_0"]);
+    // One part torn (a file shorter than listed), one with a flipped byte
+    // in a file read whole at load.
+    let data = table_dir.join("all_1_1_0/s.bin");
+    let bytes = std::fs::read(&data).unwrap();
+    std::fs::write(&data, &bytes[..bytes.len() / 2]).unwrap();
+    let count = table_dir.join("all_3_3_0/count.txt");
+    std::fs::write(&count, "1001").unwrap();
+
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 1000);
+    assert_eq!(number(&mut session, "SELECT min(k) FROM t").await, 1000);
+    assert_eq!(
+        texts(
+            &mut session,
+            "SELECT name || ' ' || reason || ' ' || partition_id FROM system.detached_parts WHERE table = 't' ORDER BY name"
+        )
+        .await,
+        ["broken_all_1_1_0 broken all", "broken_all_3_3_0 broken all"]
+    );
+    assert!(table_dir.join("detached/broken_all_1_1_0/s.bin").exists());
+    assert_eq!(check_table(&mut session).await, 1);
+    // A broken part keeps its prefix: ATTACH PART takes only plain names,
+    // and removing detached data needs allow_drop_detached.
+    let error = run(&mut session, "ALTER TABLE t ATTACH PART 'broken_all_1_1_0'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.name, "BAD_DATA_PART_NAME", "{error}");
+    let error = run(&mut session, "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.name, "SUPPORT_IS_DISABLED", "{error}");
+    run(&mut session, "SET allow_drop_detached = 1").await.unwrap();
+    run(&mut session, "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
+        .await
+        .unwrap();
+    assert!(!table_dir.join("detached/broken_all_1_1_0").exists());
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM system.detached_parts").await,
+        1
+    );
+    // New inserts take block numbers past the broken parts'.
+    run(&mut session, "INSERT INTO t VALUES (7, 'x')").await.unwrap();
+    assert_eq!(part_dirs(&table_dir), ["all_2_2_0", "all_4_4_0"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn too_many_broken_parts_refuse_the_table_and_move_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_dir = three_parts(dir.path(), "SETTINGS max_suspicious_broken_parts = 1").await;
+    for part in ["all_1_1_0", "all_2_2_0"] {
+        std::fs::remove_file(table_dir.join(part).join("count.txt")).unwrap();
+    }
+    let engine = Engine::open(Settings::server(), DataPath::open(dir.path()).unwrap()).unwrap();
+    let error = engine.load_tables().await.unwrap_err();
+    assert_eq!(error.code.name, "TOO_MANY_UNEXPECTED_DATA_PARTS", "{error}");
+    assert!(error.message.contains("max_suspicious_broken_parts (1)"), "{error}");
+    assert_eq!(part_dirs(&table_dir).len(), 3);
+    assert!(!table_dir.join("detached").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flipped_bit_fails_the_read_naming_the_file_and_check_table_finds_the_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_dir = three_parts(dir.path(), "").await;
+    let data = table_dir.join("all_2_2_0/s.bin");
+    let mut bytes = std::fs::read(&data).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    std::fs::write(&data, &bytes).unwrap();
+
+    // Sizes still match, so the part loads; its block checksum fails the read.
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 3000);
+    let error = run(&mut session, "SELECT sum(length(s)) FROM t")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.name, "CHECKSUM_DOESNT_MATCH", "{error}");
+    assert!(error.message.contains("all_2_2_0/s.bin"), "{error}");
+    assert!(error.message.contains("at offset 0"), "{error}");
+    assert_eq!(check_table(&mut session).await, 0);
+    let (_, batches) = run(&mut session, "CHECK TABLE t").await.unwrap();
+    assert_eq!(
+        texts(&mut session, "CHECK TABLE t").await,
+        ["all_1_1_0", "all_2_2_0", "all_3_3_0"]
+    );
+    let passed = batches[0]
+        .column(1)
+        .as_any()
+        .downcast_ref::<UInt8Array>()
+        .unwrap();
+    assert_eq!(passed.values().to_vec(), [1, 0, 1]);
+
+    // Taken out, the table reads again; put back, the read fails again.
+    run(&mut session, "ALTER TABLE t DETACH PART 'all_2_2_0'")
+        .await
+        .unwrap();
+    // Digits of 0..999 and of 2000..2999.
+    assert_eq!(
+        number(&mut session, "SELECT sum(length(s)) FROM t").await,
+        2890 + 4000
+    );
+    let error = run(&mut session, "ALTER TABLE t ATTACH PART 'all_2_2_0'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.name, "CHECKSUM_DOESNT_MATCH", "{error}");
+    assert!(table_dir.join("detached/all_2_2_0").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn detach_and_attach_move_parts_and_partitions_out_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_dir = three_parts(dir.path(), "").await;
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    run(&mut session, "ALTER TABLE t DETACH PART 'all_1_1_0'")
+        .await
+        .unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 2000);
+    assert_eq!(
+        texts(&mut session, "SELECT name || '/' || reason FROM system.detached_parts").await,
+        ["all_1_1_0/"]
+    );
+    let error = run(&mut session, "ALTER TABLE t DETACH PART 'all_1_1_0'")
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.name, "NO_SUCH_DATA_PART", "{error}");
+    // Back under a new block number, after the parts already there.
+    run(&mut session, "ALTER TABLE t ATTACH PART 'all_1_1_0'")
+        .await
+        .unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 3000);
+    assert_eq!(number(&mut session, "SELECT sum(k) FROM t").await, 4_498_500);
+    assert_eq!(part_dirs(&table_dir), ["all_2_2_0", "all_3_3_0", "all_4_4_0"]);
+    run(&mut session, "ALTER TABLE t DETACH PARTITION tuple()")
+        .await
+        .unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
+    drop(session);
+    drop(engine);
+    // Detached parts stay out across a restart, then come back together.
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
+    run(&mut session, "ALTER TABLE t ATTACH PARTITION ID 'all'")
+        .await
+        .unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 3000);
+    assert_eq!(number(&mut session, "SELECT count() FROM system.detached_parts").await, 0);
 }

@@ -24,8 +24,8 @@ pub struct BudgetConfig {
 impl BudgetConfig {
     pub fn from_settings(server: &Settings) -> Self {
         BudgetConfig {
-            max_server_memory_usage: server.get_u64("max_server_memory_usage"),
-            ratio: server.get_f64("max_server_memory_usage_to_ram_ratio"),
+            max_server_memory_usage: server.max_server_memory_usage(),
+            ratio: server.max_server_memory_usage_to_ram_ratio(),
         }
     }
 }

@@ -159,7 +159,7 @@ impl Rewriter<'_, '_> {
                     SetOperator::Intersect => ("intersect_default_mode", "INTERSECT"),
                     SetOperator::Except | SetOperator::Minus => ("except_default_mode", "EXCEPT"),
                 };
-                *set_quantifier = match self.ctx.settings.get_string(setting).as_str() {
+                *set_quantifier = match self.ctx.settings.get(setting)?.to_string().as_str() {
                     "ALL" => SetQuantifier::All,
                     "DISTINCT" => SetQuantifier::Distinct,
                     _ => {
@@ -288,6 +288,7 @@ impl Rewriter<'_, '_> {
                 let name = string_argument("getSetting", &args)?;
                 match self.ctx.settings.get(&name)? {
                     SettingValue::UInt64(v) => Expr::value(Value::Number(v.to_string(), false)),
+                    SettingValue::Int64(v) => Expr::value(Value::Number(v.to_string(), false)),
                     SettingValue::Bool(b) => Expr::value(Value::Boolean(b)),
                     SettingValue::Float(v) => Expr::value(Value::Number(format!("{v:?}"), false)),
                     SettingValue::String(s) => string_literal(&s),

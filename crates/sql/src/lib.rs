@@ -17,6 +17,7 @@ pub mod equivalents;
 pub mod insert_format;
 pub mod naming;
 pub mod parser;
+pub mod part_statements;
 pub mod plan_rewrite;
 pub mod repeated_columns;
 pub mod scalar_with;

@@ -167,6 +167,11 @@ fn damage_is_an_error_not_wrong_rows() {
         ),
         "{error:?}"
     );
+    // The error names the file and the offset of the block at fault.
+    assert!(
+        error.message.contains("S.bin") && error.message.contains("at offset"),
+        "{error}"
+    );
     assert_eq!(
         part.verify_checksums().unwrap_err().code,
         ErrorCode::CHECKSUM_DOESNT_MATCH

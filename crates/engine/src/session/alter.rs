@@ -1,4 +1,5 @@
-//! `ALTER TABLE ... ADD COLUMN | DROP COLUMN | RENAME COLUMN`.
+//! `ALTER TABLE ... ADD COLUMN | DROP COLUMN | RENAME COLUMN` (part
+//! operations go to `session::parts`).
 //!
 //! An ALTER edits the table's canonical CREATE statement and opens the
 //! table again from it, as a restart would: a Memory table gets its rows

@@ -452,7 +452,7 @@ impl DataSink for MergeTreeSink {
     ) -> Result<u64> {
         let query = context.session_config().get_extension::<QueryContext>();
         let block_rows = query.as_ref().map_or(1_048_449, |q| {
-            q.settings.get_u64("max_insert_block_size").max(1) as usize
+            q.settings.max_insert_block_size().max(1) as usize
         });
         // Blocks are sorted, compressed and written while the next ones
         // arrive, up to one per thread at a time.

@@ -16,7 +16,7 @@ use datafusion::datasource::MemTable;
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
-use strata_common::settings::{SETTINGS, Settings};
+use strata_common::settings::{Scope, Settings};
 use strata_common::types::field_type_name;
 
 use crate::instance::Instance;
@@ -47,12 +47,13 @@ pub enum SystemTableKind {
     Parts,
     PartsColumns,
     Merges,
+    DetachedParts,
     /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
     MemoryTiers,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 14] = [
+    pub const ALL: [SystemTableKind; 15] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -66,6 +67,7 @@ impl SystemTableKind {
         SystemTableKind::Parts,
         SystemTableKind::PartsColumns,
         SystemTableKind::Merges,
+        SystemTableKind::DetachedParts,
         SystemTableKind::MemoryTiers,
     ];
 
@@ -84,6 +86,7 @@ impl SystemTableKind {
             SystemTableKind::Parts => "parts",
             SystemTableKind::PartsColumns => "parts_columns",
             SystemTableKind::Merges => "merges",
+            SystemTableKind::DetachedParts => "detached_parts",
             SystemTableKind::MemoryTiers => "memory_tiers",
         }
     }
@@ -101,6 +104,10 @@ impl SystemTableKind {
                     s("description"),
                     s("type"),
                     s("default"),
+                    s("alias_for"),
+                    u8("is_obsolete"),
+                    // Strata's: whether the setting changes what Strata does.
+                    s("strata_effect"),
                 ]
             }
             SystemTableKind::Functions => vec![
@@ -135,6 +142,7 @@ impl SystemTableKind {
             SystemTableKind::Parts => parts::parts_fields(),
             SystemTableKind::PartsColumns => parts::parts_columns_fields(),
             SystemTableKind::Merges => parts::merges_fields(),
+            SystemTableKind::DetachedParts => parts::detached_parts_fields(),
             SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
         };
         Arc::new(Schema::new(fields))
@@ -267,29 +275,21 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
 }
 
 fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
-    let mut text: [Vec<String>; 5] = Default::default();
-    let mut changed = Vec::new();
-    for def in SETTINGS {
-        text[0].push(def.name.to_string());
-        text[1].push(
-            settings
-                .get(def.name)
-                .map(|v| v.to_string())
-                .unwrap_or_default(),
-        );
-        changed.push(settings.is_changed(def.name));
-        text[2].push(def.description.to_string());
-        text[3].push(Settings::type_name(def).to_string());
-        text[4].push(def.default.to_string());
-    }
-    let [name, value, description, kind, default] = text;
+    let defs = Scope::Query.registry().defs();
+    let value = |name: &str| settings.get(name).map(|v| v.to_string()).unwrap_or_default();
+    let effect = |implemented: bool| {
+        if implemented { "implemented" } else { "accepted, no effect" }
+    };
     vec![
-        strings(name),
-        strings(value),
-        flags(changed),
-        strings(description),
-        strings(kind),
-        strings(default),
+        strings(defs.iter().map(|d| d.name.to_string()).collect()),
+        strings(defs.iter().map(|d| value(d.name)).collect()),
+        flags(defs.iter().map(|d| settings.is_changed(d.name)).collect()),
+        strings(defs.iter().map(|d| d.description.to_string()).collect()),
+        strings(defs.iter().map(|d| d.type_name.to_string()).collect()),
+        strings(defs.iter().map(|d| d.default.to_string()).collect()),
+        strings(defs.iter().map(|d| d.alias_for.to_string()).collect()),
+        flags(defs.iter().map(|d| d.obsolete).collect()),
+        strings(defs.iter().map(|d| effect(d.implemented).to_string()).collect()),
     ]
 }
 
@@ -389,6 +389,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,
+            SystemTableKind::DetachedParts => parts::detached_parts_rows(&catalog).await?,
             SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;

@@ -1,6 +1,7 @@
-//! `system.parts`, `system.parts_columns` and `system.merges`: each active
-//! part of every MergeTree table, each column within it, with sizes read
-//! from the parts' own files, and the merges running now.
+//! `system.parts`, `system.parts_columns`, `system.merges` and
+//! `system.detached_parts`: each active part of every MergeTree table, each
+//! column within it, with sizes read from the parts' own files, the merges
+//! running now, and the parts under each table's `detached/` directory.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -205,6 +206,74 @@ pub async fn parts_columns_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Ve
         Arc::new(UInt64Array::from(compressed)),
         Arc::new(UInt64Array::from(uncompressed)),
         Arc::new(UInt64Array::from(on_disk)),
+    ])
+}
+
+pub fn detached_parts_fields() -> Vec<Field> {
+    let nullable = |name: &str, data_type: DataType| Field::new(name, data_type, true);
+    vec![
+        s("database"),
+        s("table"),
+        nullable("partition_id", DataType::Utf8),
+        s("name"),
+        u64("bytes_on_disk"),
+        Field::new(
+            "modification_time",
+            DataType::Timestamp(TimeUnit::Second, None),
+            false,
+        ),
+        s("disk"),
+        s("path"),
+        nullable("reason", DataType::Utf8),
+        nullable("min_block_number", DataType::Int64),
+        nullable("max_block_number", DataType::Int64),
+        nullable("level", DataType::UInt32),
+    ]
+}
+
+pub async fn detached_parts_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+    let mut text: [Vec<String>; 5] = Default::default();
+    let (mut partition_ids, mut reasons) = (Vec::new(), Vec::new());
+    let (mut bytes, mut times) = (Vec::new(), Vec::new());
+    let (mut min_blocks, mut max_blocks, mut levels) = (Vec::new(), Vec::new(), Vec::new());
+    for (database, table, provider) in merge_tree_tables(catalog).await? {
+        let detached = provider
+            .data
+            .detached_parts()
+            .map_err(StrataError::into_datafusion)?;
+        for part in detached {
+            text[0].push(database.clone());
+            text[1].push(table.clone());
+            text[2].push(part.name);
+            text[3].push("default".to_string());
+            text[4].push(part.path.display().to_string());
+            reasons.push(Some(part.reason));
+            bytes.push(part.bytes_on_disk);
+            times.push(
+                part.modification_time
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() as i64),
+            );
+            partition_ids.push(part.part.as_ref().map(|p| p.partition_id.clone()));
+            min_blocks.push(part.part.as_ref().map(|p| p.min_block as i64));
+            max_blocks.push(part.part.as_ref().map(|p| p.max_block as i64));
+            levels.push(part.part.as_ref().map(|p| p.level));
+        }
+    }
+    let [database, table, name, disk, path] = text;
+    Ok(vec![
+        strings(database),
+        strings(table),
+        Arc::new(StringArray::from(partition_ids)),
+        strings(name),
+        Arc::new(UInt64Array::from(bytes)),
+        Arc::new(TimestampSecondArray::from(times)),
+        strings(disk),
+        strings(path),
+        Arc::new(StringArray::from(reasons)),
+        Arc::new(Int64Array::from(min_blocks)),
+        Arc::new(Int64Array::from(max_blocks)),
+        Arc::new(UInt32Array::from(levels)),
     ])
 }
 

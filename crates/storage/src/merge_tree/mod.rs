@@ -14,6 +14,7 @@ pub use keys::TableKeys;
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use table::{
-    MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable, Snapshot, select_merge,
+    DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
+    PartCheck, Snapshot, select_merge,
 };
 pub use virtual_columns::{VirtualColumn, virtual_columns};

@@ -33,6 +33,10 @@ use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX};
 
+mod detached;
+
+pub use detached::{DETACHED_DIR, DetachedPart, PartCheck};
+
 /// Table-level settings from `SETTINGS` in `CREATE TABLE`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergeTreeSettings {
@@ -42,6 +46,9 @@ pub struct MergeTreeSettings {
     pub parts_to_merge: usize,
     /// Most parts one merge takes.
     pub max_parts_to_merge_at_once: usize,
+    /// Most broken parts opening detaches; with more, something larger is
+    /// wrong (a wrong path, a disk gone) and the table refuses to load.
+    pub max_suspicious_broken_parts: usize,
 }
 
 impl Default for MergeTreeSettings {
@@ -50,6 +57,7 @@ impl Default for MergeTreeSettings {
             index_granularity: DEFAULT_GRANULARITY,
             parts_to_merge: 8,
             max_parts_to_merge_at_once: 16,
+            max_suspicious_broken_parts: 100,
         }
     }
 }
@@ -130,7 +138,8 @@ impl std::fmt::Debug for MergeTreeTable {
 
 impl MergeTreeTable {
     /// Opens the table stored in `dir`, creating the directory if needed.
-    /// Unfinished parts (`tmp_*`) and parts a finished merge covers are removed.
+    /// Unfinished parts (`tmp_*`) and parts a finished merge covers are
+    /// removed; parts that fail to open are moved to `detached/broken_<name>`.
     pub fn open(
         dir: &Path,
         schema: SchemaRef,
@@ -188,9 +197,12 @@ impl MergeTreeTable {
                 ))
         });
         let mut parts: Vec<Arc<DataPart>> = Vec::new();
+        let mut broken: Vec<(PathBuf, StrataError)> = Vec::new();
         let mut next_block = 1;
         for (name, path) in names {
             next_block = next_block.max(name.max_block + 1);
+            // Only a part that opened covers others: the sources of a broken
+            // merged part stay and load in its place.
             let covered = parts.last().is_some_and(|last| {
                 last.part.name.partition_id == name.partition_id
                     && last.part.name.max_block >= name.max_block
@@ -199,8 +211,12 @@ impl MergeTreeTable {
                 fs::remove_dir_all(&path).map_err(|e| io_error(&path, e))?;
                 continue;
             }
-            parts.push(Arc::new(DataPart::open(&path, &schema, &keys)?));
+            match DataPart::open(&path, &schema, &keys) {
+                Ok(part) => parts.push(Arc::new(part)),
+                Err(error) => broken.push((path, error)),
+            }
         }
+        detached::detach_broken(dir, broken, settings.max_suspicious_broken_parts)?;
         let table = MergeTreeTable {
             dir: dir.to_path_buf(),
             schema,

@@ -85,12 +85,12 @@ impl Part {
             }
             files.insert(file.to_string(), (bytes, hash));
         }
-        let rows: u64 = read_text(dir, COUNT_FILE)?
+        let rows: u64 = read_text_verified(dir, &files, COUNT_FILE)?
             .trim()
             .parse()
             .map_err(|_| corrupted(dir, "count.txt is not a number"))?;
         let mut columns = Vec::new();
-        for line in read_text(dir, COLUMNS_FILE)?.lines() {
+        for line in read_text_verified(dir, &files, COLUMNS_FILE)?.lines() {
             let Some((column, type_name)) = line.split_once('\t') else {
                 return Err(corrupted(dir, &format!("bad columns line {line:?}")));
             };
@@ -187,7 +187,8 @@ impl Part {
         let mut arrays = Vec::with_capacity(granules.len());
         let mut rest = bytes.as_slice();
         for mark in &marks[granules.clone()] {
-            let (block, used) = read_block(rest)?;
+            let offset = start + (bytes.len() - rest.len()) as u64;
+            let (block, used) = read_block(rest).map_err(|e| at_place(e, &path, offset))?;
             rest = &rest[used..];
             let array = make_array(array_bytes::decode(
                 field.data_type(),
@@ -209,11 +210,13 @@ impl Part {
     /// last row, one array per key column of types `key_types`.
     pub fn primary_index(&self, key_types: &[DataType]) -> Result<Vec<ArrayRef>> {
         let bytes = self.read_file(PRIMARY_INDEX_FILE)?;
+        let path = self.dir.join(PRIMARY_INDEX_FILE);
         let mut rest = bytes.as_slice();
         key_types
             .iter()
             .map(|data_type| {
-                let (block, used) = read_block(rest)?;
+                let offset = (bytes.len() - rest.len()) as u64;
+                let (block, used) = read_block(rest).map_err(|e| at_place(e, &path, offset))?;
                 rest = &rest[used..];
                 Ok(make_array(array_bytes::decode(
                     data_type,
@@ -227,7 +230,7 @@ impl Part {
     /// Each column's sizes: data bytes before and after compression, and
     /// its data and marks files on disk.
     pub fn column_sizes(&self) -> Result<Vec<(String, ColumnSizes)>> {
-        let listing = read_text(&self.dir, UNCOMPRESSED_SIZES_FILE)?;
+        let listing = read_text_verified(&self.dir, &self.files, UNCOMPRESSED_SIZES_FILE)?;
         let mut uncompressed = BTreeMap::new();
         for line in listing.lines() {
             let (column, bytes) = line
@@ -256,7 +259,7 @@ impl Part {
 
     /// The partition's value as text.
     pub fn partition(&self) -> Result<String> {
-        read_text(&self.dir, PARTITION_FILE)
+        read_text_verified(&self.dir, &self.files, PARTITION_FILE)
     }
 
     /// The least and greatest value of `column`, a column the partition key
@@ -284,24 +287,60 @@ impl Part {
         Ok(Some(array))
     }
 
-    /// Reads every file and compares its checksum (CHECK TABLE).
+    /// Reads every file and compares its size and checksum (CHECK TABLE).
     pub fn verify_checksums(&self) -> Result<()> {
-        for (file, (_, expected)) in &self.files {
-            let actual = XxHash64::oneshot(0, &self.read_file(file)?);
-            if actual != *expected {
-                return Err(StrataError::new(
-                    ErrorCode::CHECKSUM_DOESNT_MATCH,
-                    format!("Checksum doesn't match for {file} in part {}", self.name),
-                ));
-            }
+        for file in self.files.keys() {
+            self.read_file(file)?;
         }
         Ok(())
     }
 
+    /// A whole file, checked against the size and checksum the part lists.
     fn read_file(&self, name: &str) -> Result<Vec<u8>> {
-        let path = self.dir.join(name);
-        fs::read(&path).map_err(|e| read_error(&path, e))
+        read_verified(&self.dir, &self.files, name)
     }
+}
+
+/// Reads file `name` of the part in `dir` and, when `files` lists it,
+/// checks its size and xxHash64, so no whole-file read returns torn bytes.
+fn read_verified(dir: &Path, files: &BTreeMap<String, (u64, u64)>, name: &str) -> Result<Vec<u8>> {
+    let path = dir.join(name);
+    let bytes = fs::read(&path).map_err(|e| file_error(dir, name, e))?;
+    if let Some(&(size, hash)) = files.get(name) {
+        let actual = XxHash64::oneshot(0, &bytes);
+        if bytes.len() as u64 != size || actual != hash {
+            return Err(StrataError::new(
+                ErrorCode::CHECKSUM_DOESNT_MATCH,
+                format!(
+                    "Checksum doesn't match for file {name} in data part {}: expected {size} bytes with hash {hash:016x}, got {} bytes with hash {actual:016x}",
+                    dir.display(),
+                    bytes.len()
+                ),
+            ));
+        }
+    }
+    Ok(bytes)
+}
+
+fn read_text_verified(
+    dir: &Path,
+    files: &BTreeMap<String, (u64, u64)>,
+    name: &str,
+) -> Result<String> {
+    let bytes = read_verified(dir, files, name)?;
+    String::from_utf8(bytes).map_err(|_| corrupted(dir, &format!("{name} is not UTF-8 text")))
+}
+
+/// `error` with the file and offset of the block it came from.
+fn at_place(error: StrataError, path: &Path, offset: u64) -> StrataError {
+    StrataError::new(
+        error.code,
+        format!(
+            "{} (while reading {} at offset {offset})",
+            error.message,
+            path.display()
+        ),
+    )
 }
 
 fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {
@@ -313,17 +352,18 @@ fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {
 }
 
 fn read_text(dir: &Path, name: &str) -> Result<String> {
-    let path = dir.join(name);
-    fs::read_to_string(&path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            StrataError::new(
-                ErrorCode::NO_FILE_IN_DATA_PART,
-                format!("No file {name} in data part {}", dir.display()),
-            )
-        } else {
-            read_error(&path, e)
-        }
-    })
+    fs::read_to_string(dir.join(name)).map_err(|e| file_error(dir, name, e))
+}
+
+fn file_error(dir: &Path, name: &str, error: std::io::Error) -> StrataError {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        StrataError::new(
+            ErrorCode::NO_FILE_IN_DATA_PART,
+            format!("No file {name} in data part {}", dir.display()),
+        )
+    } else {
+        read_error(&dir.join(name), error)
+    }
 }
 
 fn read_error(path: &Path, error: std::io::Error) -> StrataError {

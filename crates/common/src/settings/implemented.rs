@@ -1,0 +1,150 @@
+//! The settings Strata implements, each declared once with its kind,
+//! default and description. The declaration also makes a typed accessor on
+//! [`Settings`] (`settings.max_memory_usage()`), so code reads a setting by
+//! a name the compiler checks, never by a string.
+//!
+//! Names, types and defaults are ClickHouse's unless the description says
+//! otherwise; settings Strata adds start with `strata_` or describe a tier
+//! ClickHouse does not have.
+
+use super::{SettingDef, SettingKind, SettingValue, Settings};
+
+/// How an accessor turns a stored value into its Rust type.
+pub trait FromSettingValue {
+    fn from_value(value: SettingValue) -> Self;
+}
+
+impl FromSettingValue for u64 {
+    fn from_value(value: SettingValue) -> Self {
+        match value {
+            SettingValue::UInt64(v) => v,
+            SettingValue::Int64(v) => v.max(0) as u64,
+            SettingValue::Bool(b) => u64::from(b),
+            SettingValue::Float(f) => f as u64,
+            SettingValue::String(s) => panic!("setting value {s:?} is not an integer"),
+        }
+    }
+}
+
+impl FromSettingValue for f64 {
+    fn from_value(value: SettingValue) -> Self {
+        match value {
+            SettingValue::Float(v) => v,
+            SettingValue::UInt64(v) => v as f64,
+            SettingValue::Int64(v) => v as f64,
+            SettingValue::Bool(b) => f64::from(u8::from(b)),
+            SettingValue::String(s) => panic!("setting value {s:?} is not a number"),
+        }
+    }
+}
+
+impl FromSettingValue for bool {
+    fn from_value(value: SettingValue) -> Self {
+        u64::from_value(value) != 0
+    }
+}
+
+impl FromSettingValue for String {
+    fn from_value(value: SettingValue) -> Self {
+        value.to_string()
+    }
+}
+
+/// Declares settings: a registry slice `$registry` and one accessor per setting.
+macro_rules! declare_settings {
+    ($registry:ident { $($name:ident: $ty:ty = $kind:expr, $default:literal, $description:literal;)* }) => {
+        pub static $registry: &[SettingDef] = &[$(
+            SettingDef {
+                name: stringify!($name),
+                kind: $kind,
+                type_name: "",
+                default: $default,
+                description: $description,
+                implemented: true,
+                alias_for: "",
+                obsolete: false,
+            },
+        )*];
+
+        impl Settings {
+            $(
+                #[doc = $description]
+                pub fn $name(&self) -> $ty {
+                    <$ty as FromSettingValue>::from_value(self.value_of(stringify!($name)))
+                }
+            )*
+        }
+    };
+}
+
+const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
+
+// Query-level settings. Keep sorted by name.
+declare_settings!(IMPLEMENTED {
+    allow_drop_detached: bool = SettingKind::Bool, "0",
+        "Allow ALTER TABLE ... DROP DETACHED PART | PARTITION, which deletes detached data for good";
+    check_query_single_value_result: bool = SettingKind::Bool, "0",
+        "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
+    except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
+        "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
+    format_csv_delimiter: String = SettingKind::Char, ",",
+        "The character that separates fields in CSV formats";
+    intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
+        "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
+    log_queries: bool = SettingKind::Bool, "1",
+        "Record each query's start, end, figures and error in system.query_log";
+    max_block_size: u64 = SettingKind::NonZeroUInt64, "65409",
+        "The number of rows in a block that sources produce";
+    max_bytes_before_external_group_by: u64 = SettingKind::UInt64, "0",
+        "Bytes a GROUP BY's tables may hold before they move their states to temporary data by key hash partition; 0 leaves it to max_bytes_ratio_before_external_group_by";
+    max_bytes_before_external_join: u64 = SettingKind::UInt64, "0",
+        "Bytes a join or set operation (INTERSECT, EXCEPT, IN) may hold before it moves partitions to temporary data; 0 leaves it to max_bytes_ratio_before_external_join";
+    max_bytes_before_external_sort: u64 = SettingKind::UInt64, "0",
+        "Bytes an ORDER BY's unsorted rows may hold, over all its threads, before they are sorted and written to temporary data as runs; 0 leaves it to max_bytes_ratio_before_external_sort";
+    max_bytes_ratio_before_external_group_by: f64 = SettingKind::Ratio, "0.5",
+        "The share of the query's memory limit (max_memory_usage, else the server's) a GROUP BY's tables may hold before they move their states to temporary data";
+    max_bytes_ratio_before_external_join: f64 = SettingKind::Ratio, "0.5",
+        "The share of the query's memory limit (max_memory_usage, else the server's) a join or set operation may hold before it moves partitions to temporary data";
+    max_bytes_ratio_before_external_sort: f64 = SettingKind::Ratio, "0.5",
+        "The share of the query's memory limit (max_memory_usage, else the server's) an ORDER BY's unsorted rows may hold before they are written to temporary data as sorted runs";
+    max_execution_time: f64 = SettingKind::Seconds, "0",
+        "Seconds a query may run before it fails with TIMEOUT_EXCEEDED; 0 means no limit";
+    max_insert_block_size: u64 = SettingKind::NonZeroUInt64, "1048449",
+        "Rows an INSERT gathers into one block; each block becomes one part per partition of a MergeTree table";
+    max_memory_usage: u64 = SettingKind::UInt64, "0",
+        "Bytes of tracked memory one query may use; 0 means no per-query limit";
+    max_temporary_data_on_disk_size_for_query: u64 = SettingKind::UInt64, "0",
+        "Bytes of temporary data one query may keep on disk; 0 means no limit";
+    max_threads: u64 = SettingKind::MaxThreads, "auto",
+        "Threads (partitions) a query uses; auto means one per CPU core";
+    memory_overcommit_ratio_denominator: u64 = SettingKind::UInt64, "1073741824",
+        "Bytes that count as one unit of overcommit: when the server limit is reached, the query with the largest ratio of its memory to this is stopped; 0 exempts the query";
+    memory_usage_overcommit_max_wait_microseconds: u64 = SettingKind::UInt64, "5000000",
+        "How long a query waits for memory to be freed by a query chosen to stop before it fails itself";
+    output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
+        "Quote 64-bit integers in JSON output formats";
+    output_format_pretty_max_rows: u64 = SettingKind::UInt64, "1000",
+        "Rows shown by Pretty formats before the rest is elided";
+    output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",
+        "Number the rows in Pretty formats";
+    readonly: u64 = SettingKind::UInt64, "0",
+        "1 forbids writes and setting changes, 2 forbids writes only";
+    strata_group_by_operators: bool = SettingKind::Bool, "1",
+        "Strata's own setting: 0 leaves every query to DataFusion's own operators: GROUP BY to AggregateExec instead of Strata's dense, packed-key and hash operators, and semi joins (INTERSECT, EXCEPT, IN) and other hash joins to HashJoinExec, which cannot spill; to compare the two";
+    temporary_data_compression: String = SettingKind::Enum(&["none", "lz4", "zstd"]), "lz4",
+        "Strata's own setting: how temporary data is compressed, in RAM (the warm tier) and on disk: none, lz4 or zstd";
+    temporary_data_warm_ratio: f64 = SettingKind::Ratio, "0.5",
+        "Strata's own setting: the share of an operator's spill threshold it may keep as compressed blocks in RAM before the oldest go to disk; 0 sends every spilled block to disk";
+    union_default_mode: String = SettingKind::Enum(SET_MODES), "",
+        "What a bare UNION means: ALL, DISTINCT, or empty to require one of them";
+});
+
+// Settings of the whole process, fixed at start-up. Keep sorted by name.
+declare_settings!(SERVER {
+    max_server_memory_usage: u64 = SettingKind::UInt64, "0",
+        "Bytes of tracked memory the whole process may use; 0 derives it from max_server_memory_usage_to_ram_ratio";
+    max_server_memory_usage_to_ram_ratio: f64 = SettingKind::Ratio, "0.9",
+        "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0";
+    tmp_path: String = SettingKind::String, "",
+        "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path";
+});

@@ -1,0 +1,197 @@
+//! ClickHouse statements on a table's parts, which sqlparser reads only in
+//! part or not at all: `CHECK TABLE t [PARTITION p | PART 'name']` and
+//! `ALTER TABLE t ATTACH | DETACH | DROP DETACHED PART 'name' | PARTITION p`
+//! (`p` an expression or `ID 'id'`). Each is read with sqlparser's own
+//! parser, word by word, so names and literals are read as everywhere else.
+
+use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Partition};
+use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::parser::Parser;
+use datafusion::sql::sqlparser::tokenizer::Token;
+use strata_common::{ErrorCode, Result, StrataError};
+
+/// `CHECK TABLE`: the table and, if given, the partition or part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckTable {
+    pub table: ObjectName,
+    pub partition: Option<Partition>,
+}
+
+/// What an `ALTER TABLE` on parts does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartAction {
+    Attach,
+    Detach,
+    DropDetached,
+}
+
+/// `ALTER TABLE t ATTACH | DETACH | DROP DETACHED` a part or a partition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartOperation {
+    pub table: ObjectName,
+    pub action: PartAction,
+    pub partition: Partition,
+}
+
+/// Reads `sql` as `CHECK TABLE ...`, or `None` if it starts otherwise.
+pub fn parse_check_table(sql: &str) -> Result<Option<CheckTable>> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = tokens(&dialect, sql)?;
+    if !parser.parse_keywords(&[Keyword::CHECK, Keyword::TABLE]) {
+        return Ok(None);
+    }
+    let table = parser.parse_object_name(false).map_err(|e| error(sql, e))?;
+    let partition = if parser.peek_token().token == Token::EOF {
+        None
+    } else {
+        Some(part_or_partition(sql, &mut parser)?)
+    };
+    end(sql, &mut parser)?;
+    Ok(Some(CheckTable { table, partition }))
+}
+
+/// Reads `sql` as `ALTER TABLE t ATTACH | DETACH | DROP DETACHED ...`, or
+/// `None` if it is another ALTER.
+pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = tokens(&dialect, sql)?;
+    if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
+        return Ok(None);
+    }
+    let Ok(table) = parser.parse_object_name(false) else {
+        return Ok(None);
+    };
+    let action = if parser.parse_keyword(Keyword::ATTACH) {
+        PartAction::Attach
+    } else if parse_word(&mut parser, "DETACH") {
+        PartAction::Detach
+    } else if parser.parse_keyword(Keyword::DROP) && parse_word(&mut parser, "DETACHED") {
+        PartAction::DropDetached
+    } else {
+        return Ok(None);
+    };
+    let partition = part_or_partition(sql, &mut parser)?;
+    end(sql, &mut parser)?;
+    Ok(Some(PartOperation {
+        table,
+        action,
+        partition,
+    }))
+}
+
+fn tokens<'a>(dialect: &'a ClickHouseDialect, sql: &str) -> Result<Parser<'a>> {
+    Parser::new(dialect)
+        .try_with_sql(sql)
+        .map_err(|e| error(sql, e))
+}
+
+/// Consumes the unquoted word `word` if it comes next (one sqlparser has no keyword for).
+fn parse_word(parser: &mut Parser, word: &str) -> bool {
+    match parser.peek_token().token {
+        Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word) => {
+            parser.next_token();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `PART 'name'`, `PARTITION ID 'id'` or `PARTITION expr`.
+fn part_or_partition(sql: &str, parser: &mut Parser) -> Result<Partition> {
+    if parser.parse_keyword(Keyword::PART) {
+        let name = parser.parse_expr().map_err(|e| error(sql, e))?;
+        return Ok(Partition::Part(name));
+    }
+    if !parser.parse_keyword(Keyword::PARTITION) {
+        return Err(syntax(sql, "Expected PART or PARTITION"));
+    }
+    if parser.parse_keyword(Keyword::ID) {
+        let id = parser.parse_identifier().map_err(|e| error(sql, e));
+        return match id {
+            Ok(id) => Ok(Partition::Identifier(id)),
+            Err(_) => Err(syntax(sql, "Expected the partition id as a string")),
+        };
+    }
+    let value: Expr = parser.parse_expr().map_err(|e| error(sql, e))?;
+    Ok(Partition::Expr(value))
+}
+
+fn end(sql: &str, parser: &mut Parser) -> Result<()> {
+    while parser.consume_token(&Token::SemiColon) {}
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax(
+            sql,
+            &format!("Expected end of query, found: {}", next.token),
+        ));
+    }
+    Ok(())
+}
+
+fn error(sql: &str, error: impl std::fmt::Display) -> StrataError {
+    syntax(sql, &error.to_string())
+}
+
+fn syntax(sql: &str, what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::SYNTAX_ERROR,
+        format!("Syntax error: failed at {sql:?}: {what}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_table_reads_its_forms() {
+        let check = parse_check_table("CHECK TABLE db.t").unwrap().unwrap();
+        assert_eq!(check.table.to_string(), "db.t");
+        assert_eq!(check.partition, None);
+        let check = parse_check_table("check table t PART 'all_1_1_0'")
+            .unwrap()
+            .unwrap();
+        assert_eq!(check.partition.unwrap().to_string(), "PART 'all_1_1_0'");
+        let check = parse_check_table("CHECK TABLE t PARTITION ID '2024'")
+            .unwrap()
+            .unwrap();
+        assert!(matches!(check.partition, Some(Partition::Identifier(_))));
+        assert!(parse_check_table("SELECT 1").unwrap().is_none());
+        assert_eq!(
+            parse_check_table("CHECK TABLE t junk").unwrap_err().code,
+            ErrorCode::SYNTAX_ERROR
+        );
+    }
+
+    #[test]
+    fn part_operations_read_parts_and_partitions() {
+        let operation =
+            parse_part_operation("ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
+                .unwrap()
+                .unwrap();
+        assert_eq!(operation.table.to_string(), "t");
+        assert_eq!(operation.action, PartAction::DropDetached);
+        assert_eq!(operation.partition.to_string(), "PART 'broken_all_1_1_0'");
+        let operation = parse_part_operation("alter table db.t attach partition id 'all'")
+            .unwrap()
+            .unwrap();
+        assert_eq!(operation.action, PartAction::Attach);
+        assert!(matches!(operation.partition, Partition::Identifier(_)));
+        let operation = parse_part_operation("ALTER TABLE t DETACH PARTITION tuple()")
+            .unwrap()
+            .unwrap();
+        assert_eq!(operation.action, PartAction::Detach);
+        assert!(
+            parse_part_operation("ALTER TABLE t DROP COLUMN c")
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(
+            parse_part_operation("ALTER TABLE t DETACH COLUMN c")
+                .unwrap_err()
+                .code,
+            ErrorCode::SYNTAX_ERROR
+        );
+    }
+}
