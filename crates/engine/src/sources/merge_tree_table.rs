@@ -25,7 +25,7 @@ use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, ReadCounter, ScanColumns, ScanFilter,
+    DataPart, MergeTreeScanExec, MergeTreeTable, PendingInsert, ReadCounter, ScanColumns, ScanFilter,
     VirtualColumn, select_granules, virtual_columns,
 };
 
@@ -384,8 +384,9 @@ type BlockWrite = tokio::task::JoinHandle<strata_common::Result<Vec<Arc<DataPart
 
 impl MergeTreeSink {
     /// Starts writing one block's parts on a blocking thread.
-    fn spawn_write(&self, batches: Vec<RecordBatch>) -> BlockWrite {
+    fn spawn_write(&self, insert: &Arc<PendingInsert>, batches: Vec<RecordBatch>) -> BlockWrite {
         let data = Arc::clone(&self.data);
+        let insert = Arc::clone(insert);
         tokio::task::spawn_blocking(move || {
             // The planner's literal typing can leave a narrower type than the column's.
             let batches = batches
@@ -394,7 +395,7 @@ impl MergeTreeSink {
                 .collect::<strata_common::Result<Vec<_>>>()?;
             let block = concat_batches(data.schema(), &batches)?;
             drop(batches);
-            data.write(&block)
+            data.write(&insert, &block)
         })
     }
 }
@@ -457,6 +458,7 @@ impl DataSink for MergeTreeSink {
         // Blocks are sorted, compressed and written while the next ones
         // arrive, up to one per thread at a time.
         let writers = context.session_config().target_partitions().max(1);
+        let insert = Arc::new(self.data.begin_insert());
         let mut in_flight: VecDeque<BlockWrite> = VecDeque::new();
         let mut written: Vec<Arc<DataPart>> = Vec::new();
         let mut pending: Vec<RecordBatch> = Vec::new();
@@ -470,7 +472,7 @@ impl DataSink for MergeTreeSink {
                 pending.push(batch);
                 if pending_rows >= block_rows {
                     pending_rows = 0;
-                    in_flight.push_back(self.spawn_write(std::mem::take(&mut pending)));
+                    in_flight.push_back(self.spawn_write(&insert, std::mem::take(&mut pending)));
                     while in_flight.len() >= writers {
                         let oldest = in_flight.pop_front().expect("a write in flight");
                         written.extend(finish_write(oldest).await?);
@@ -478,7 +480,7 @@ impl DataSink for MergeTreeSink {
                 }
             }
             if !pending.is_empty() {
-                in_flight.push_back(self.spawn_write(std::mem::take(&mut pending)));
+                in_flight.push_back(self.spawn_write(&insert, std::mem::take(&mut pending)));
             }
             Ok(())
         }
@@ -496,12 +498,12 @@ impl DataSink for MergeTreeSink {
             }
         }
         if let Err(error) = result {
-            self.data.discard(written);
+            self.data.discard(&insert, written);
             return Err(error);
         }
         let bytes: u64 = written.iter().map(|p| p.part.bytes_on_disk()).sum();
         self.data
-            .commit(written)
+            .commit(&insert, written)
             .map_err(StrataError::into_datafusion)?;
         if let Some(query) = &query {
             query.add_written(total, bytes);

@@ -18,6 +18,7 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
 use crate::part::reader::Part;
+use crate::part::remove_part_directory;
 
 #[derive(Debug)]
 pub struct DataPart {
@@ -118,7 +119,7 @@ impl Drop for DataPart {
     fn drop(&mut self) {
         if self.outdated.load(Ordering::Acquire) {
             // A leftover is also found and removed when the table next opens.
-            let _ = fs::remove_dir_all(&self.part.dir);
+            let _ = remove_part_directory(&self.part.dir);
         }
     }
 }

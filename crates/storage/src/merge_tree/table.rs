@@ -31,11 +31,13 @@ use super::keys::TableKeys;
 use crate::compression::Codec;
 use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, io_error, write_part};
-use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX};
+use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
 mod detached;
+mod pending_insert;
 
 pub use detached::{DETACHED_DIR, DetachedPart, PartCheck};
+pub use pending_insert::PendingInsert;
 
 /// Table-level settings from `SETTINGS` in `CREATE TABLE`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +126,8 @@ pub struct MergeTreeTable {
     closed: AtomicBool,
     /// Parts written by inserts and not yet committed or discarded.
     uncommitted: AtomicUsize,
+    /// Numbers the lists of inserts in progress.
+    inserts: AtomicU64,
     merges: Mutex<Vec<Arc<MergeProgress>>>,
 }
 
@@ -155,6 +159,7 @@ impl MergeTreeTable {
             "granules hold at least one row"
         );
         fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+        pending_insert::roll_back_uncommitted(dir)?;
         let mut found: Vec<PathBuf> = Vec::new();
         for entry in fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
             let entry = entry.map_err(|e| io_error(dir, e))?;
@@ -208,7 +213,7 @@ impl MergeTreeTable {
                     && last.part.name.max_block >= name.max_block
             });
             if covered {
-                fs::remove_dir_all(&path).map_err(|e| io_error(&path, e))?;
+                remove_part_directory(&path).map_err(|e| io_error(&path, e))?;
                 continue;
             }
             match DataPart::open(&path, &schema, &keys) {
@@ -230,6 +235,7 @@ impl MergeTreeTable {
             commit: Mutex::new(()),
             closed: AtomicBool::new(false),
             uncommitted: AtomicUsize::new(0),
+            inserts: AtomicU64::new(0),
             merges: Mutex::new(Vec::new()),
         };
         table.finish_alters()?;
@@ -437,9 +443,15 @@ impl MergeTreeTable {
         Arc::clone(&self.active.read())
     }
 
-    /// Writes `batch` as one new part per partition, each sorted by the
-    /// sorting key. The parts are not visible until [`Self::commit`].
-    pub fn write(&self, batch: &RecordBatch) -> Result<Vec<Arc<DataPart>>> {
+    /// Starts an INSERT: its parts, written by [`Self::write`], become
+    /// visible together at [`Self::commit`], even across a crash.
+    pub fn begin_insert(&self) -> PendingInsert {
+        PendingInsert::new(&self.dir, self.inserts.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Writes `batch` as one new part per partition of `insert`, each sorted
+    /// by the sorting key. The parts are not visible until [`Self::commit`].
+    pub fn write(&self, insert: &PendingInsert, batch: &RecordBatch) -> Result<Vec<Arc<DataPart>>> {
         let mut written = Vec::new();
         if batch.num_rows() == 0 {
             return Ok(written);
@@ -454,13 +466,16 @@ impl MergeTreeTable {
         for partition in self.keys.split_partitions(batch)? {
             let block = self.next_block.fetch_add(1, Ordering::Relaxed);
             let name = PartName::inserted(&partition.id, block);
-            match self.write_sorted(&name, &partition.rows, &partition.value) {
+            let part = insert
+                .record(&name)
+                .and_then(|_| self.write_sorted(&name, &partition.rows, &partition.value));
+            match part {
                 Ok(part) => {
                     self.uncommitted.fetch_add(1, Ordering::AcqRel);
                     written.push(part)
                 }
                 Err(error) => {
-                    self.discard(written);
+                    self.discard_parts(written);
                     return Err(error);
                 }
             }
@@ -490,17 +505,18 @@ impl MergeTreeTable {
         )?))
     }
 
-    /// Makes parts written by [`Self::write`] visible, all at once; if the
-    /// table was closed meanwhile, removes them instead.
-    pub fn commit(&self, parts: Vec<Arc<DataPart>>) -> Result<()> {
+    /// Makes the parts `insert` wrote visible, all at once; if the table was
+    /// closed meanwhile, removes them instead.
+    pub fn commit(&self, insert: &PendingInsert, parts: Vec<Arc<DataPart>>) -> Result<()> {
         if parts.is_empty() {
-            return Ok(());
+            return insert.finish();
         }
         let guard = self.commit.lock();
-        if let Err(closed) = self.check_open() {
+        // Removing the list is the commit point on disk.
+        if let Err(error) = self.check_open().and_then(|_| insert.finish()) {
             drop(guard);
-            self.discard(parts);
-            return Err(closed);
+            self.discard(insert, parts);
+            return Err(error);
         }
         let count = parts.len();
         let mut next: Vec<Arc<DataPart>> = self.snapshot().as_ref().clone();
@@ -511,13 +527,21 @@ impl MergeTreeTable {
         Ok(())
     }
 
-    /// Removes parts written by [`Self::write`] that will never be committed.
-    pub fn discard(&self, parts: Vec<Arc<DataPart>>) {
+    /// Removes the parts `insert` wrote, which will never be committed, then
+    /// its list (if that fails, opening the table removes them again).
+    pub fn discard(&self, insert: &PendingInsert, parts: Vec<Arc<DataPart>>) {
+        self.discard_parts(parts);
+        let _ = insert.finish();
+    }
+
+    fn discard_parts(&self, parts: Vec<Arc<DataPart>>) {
         let count = parts.len();
         for part in parts {
+            // The last holder: its directory goes now.
             part.retire();
         }
-        self.uncommitted.fetch_sub(count, Ordering::AcqRel);
+        let before = self.uncommitted.fetch_sub(count, Ordering::AcqRel);
+        debug_assert!(before >= count, "more parts discarded than written");
     }
 
     /// Removes every part (TRUNCATE). Their directories are renamed away at

@@ -54,6 +54,21 @@ pub fn escape_file_name(column: &str) -> String {
     escaped
 }
 
+/// Removes a part's directory so that a crash midway never leaves a part
+/// with files missing under its own name: it is renamed to a `tmp_` name in
+/// one step first, and a `tmp_` leftover is removed when the table opens.
+pub fn remove_part_directory(dir: &std::path::Path) -> std::io::Result<()> {
+    let Some(name) = dir.file_name() else {
+        return Ok(());
+    };
+    let doomed = dir.with_file_name(format!(
+        "{TEMPORARY_PREFIX}delete_{}",
+        name.to_string_lossy()
+    ));
+    std::fs::rename(dir, &doomed)?;
+    std::fs::remove_dir_all(&doomed)
+}
+
 fn minmax_file(column: &str) -> String {
     format!("minmax_{}.idx", escape_file_name(column))
 }

@@ -173,6 +173,7 @@ impl MergeTreeTable {
         if !path.is_dir() {
             return Err(detached_not_found(name));
         }
+        // Nothing reads detached/, so a removal cut short harms nothing.
         fs::remove_dir_all(&path).map_err(|e| io_error(&path, e))
     }
 
