@@ -523,7 +523,10 @@ fn a_second_process_on_a_data_path_is_refused_and_the_table_keeps_the_first_inse
     let status = dir.path().join("status");
     let mut waited = Duration::ZERO;
     while !std::fs::read_to_string(&status).is_ok_and(|text| text.contains(&holder)) {
-        assert!(waited < Duration::from_secs(60), "the first process never took the path");
+        assert!(
+            waited < Duration::from_secs(60),
+            "the first process never took the path"
+        );
         std::thread::sleep(Duration::from_millis(20));
         waited += Duration::from_millis(20);
     }
@@ -546,7 +549,13 @@ fn a_second_process_on_a_data_path_is_refused_and_the_table_keeps_the_first_inse
     drop(stdin);
     let first = first.wait_with_output().unwrap();
     assert!(first.status.success(), "{}", stderr(&first));
-    let check = strata(&["local", "--path", path, "-q", "SELECT count(), sum(a) FROM t"]);
+    let check = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "SELECT count(), sum(a) FROM t",
+    ]);
     assert!(check.status.success(), "{}", stderr(&check));
     assert_eq!(stdout(&check), "3\t6\n");
 }

@@ -50,8 +50,7 @@ impl QueryContext {
         let query_id = uuid::Uuid::new_v4().to_string();
         let limits = QueryLimits {
             max_memory_usage: settings.max_memory_usage() as usize,
-            overcommit_ratio_denominator: settings.memory_overcommit_ratio_denominator()
-                as usize,
+            overcommit_ratio_denominator: settings.memory_overcommit_ratio_denominator() as usize,
             overcommit_max_wait: Duration::from_micros(
                 settings.memory_usage_overcommit_max_wait_microseconds(),
             ),

@@ -413,14 +413,25 @@ impl Engine {
         config.codec = TemporaryCodec::parse(&settings.temporary_data_compression())?;
         config.directories = self.instance.tmp_directories.clone();
         config.max_disk_bytes = settings.max_temporary_data_on_disk_size_for_query();
-        config.warm_ratio = ratio("temporary_data_warm_ratio", settings.temporary_data_warm_ratio())?;
+        config.warm_ratio = ratio(
+            "temporary_data_warm_ratio",
+            settings.temporary_data_warm_ratio(),
+        )?;
         config.join_bytes_before_external = settings.max_bytes_before_external_join();
-        config.join_ratio_before_external = ratio("max_bytes_ratio_before_external_join", settings.max_bytes_ratio_before_external_join())?;
-        config.group_by_bytes_before_external =
-            settings.max_bytes_before_external_group_by();
-        config.group_by_ratio_before_external = ratio("max_bytes_ratio_before_external_group_by", settings.max_bytes_ratio_before_external_group_by())?;
+        config.join_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_join",
+            settings.max_bytes_ratio_before_external_join(),
+        )?;
+        config.group_by_bytes_before_external = settings.max_bytes_before_external_group_by();
+        config.group_by_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_group_by",
+            settings.max_bytes_ratio_before_external_group_by(),
+        )?;
         config.sort_bytes_before_external = settings.max_bytes_before_external_sort();
-        config.sort_ratio_before_external = ratio("max_bytes_ratio_before_external_sort", settings.max_bytes_ratio_before_external_sort())?;
+        config.sort_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_sort",
+            settings.max_bytes_ratio_before_external_sort(),
+        )?;
         config.counters = Arc::clone(&query.spill);
         Ok(config)
     }
@@ -950,12 +961,11 @@ impl Session {
         for (name, value) in changes {
             settings.set(name, value)?;
         }
-        let readonly = self
-            .settings
-            .readonly()
-            .max(settings.readonly());
+        let readonly = self.settings.readonly().max(settings.readonly());
         if readonly == 1
-            && let Some(name) = self.settings.differences(&settings)
+            && let Some(name) = self
+                .settings
+                .differences(&settings)
                 .into_iter()
                 .find(|n| *n != "readonly")
         {
@@ -1789,9 +1799,9 @@ fn set_assignments(set: Set) -> Result<Vec<(String, Expr)>> {
             variable, values, ..
         } => {
             let mut values = values.into_iter();
-            let first = values.next().ok_or_else(|| {
-                StrataError::new(ErrorCode::SYNTAX_ERROR, "SET needs a value")
-            })?;
+            let first = values
+                .next()
+                .ok_or_else(|| StrataError::new(ErrorCode::SYNTAX_ERROR, "SET needs a value"))?;
             let mut assignments = vec![(variable.to_string(), first)];
             for value in values {
                 let Expr::BinaryOp {

@@ -779,7 +779,9 @@ async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
         .iter()
         .flat_map(|b| {
             let column = b.column(0).as_any().downcast_ref::<StringArray>().unwrap();
-            (0..column.len()).map(|i| column.value(i).to_string()).collect::<Vec<_>>()
+            (0..column.len())
+                .map(|i| column.value(i).to_string())
+                .collect::<Vec<_>>()
         })
         .collect()
 }
@@ -800,7 +802,8 @@ async fn check_table(session: &mut Session) -> u8 {
 async fn three_parts(dir: &Path, settings: &str) -> PathBuf {
     let engine = open(dir).await;
     let mut session = engine.new_session();
-    let create = format!("CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k {settings}");
+    let create =
+        format!("CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k {settings}");
     run(&mut session, &create).await.unwrap();
     for i in 0..3 {
         let sql = format!(
@@ -846,21 +849,31 @@ async fn a_broken_part_is_detached_at_load_and_the_rest_of_the_table_loads() {
         .await
         .unwrap_err();
     assert_eq!(error.code.name, "BAD_DATA_PART_NAME", "{error}");
-    let error = run(&mut session, "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
-        .await
-        .unwrap_err();
+    let error = run(
+        &mut session,
+        "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'",
+    )
+    .await
+    .unwrap_err();
     assert_eq!(error.code.name, "SUPPORT_IS_DISABLED", "{error}");
-    run(&mut session, "SET allow_drop_detached = 1").await.unwrap();
-    run(&mut session, "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
+    run(&mut session, "SET allow_drop_detached = 1")
         .await
         .unwrap();
+    run(
+        &mut session,
+        "ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'",
+    )
+    .await
+    .unwrap();
     assert!(!table_dir.join("detached/broken_all_1_1_0").exists());
     assert_eq!(
         number(&mut session, "SELECT count() FROM system.detached_parts").await,
         1
     );
     // New inserts take block numbers past the broken parts'.
-    run(&mut session, "INSERT INTO t VALUES (7, 'x')").await.unwrap();
+    run(&mut session, "INSERT INTO t VALUES (7, 'x')")
+        .await
+        .unwrap();
     assert_eq!(part_dirs(&table_dir), ["all_2_2_0", "all_4_4_0"]);
 }
 
@@ -874,7 +887,10 @@ async fn too_many_broken_parts_refuse_the_table_and_move_nothing() {
     let engine = Engine::open(Settings::server(), DataPath::open(dir.path()).unwrap()).unwrap();
     let error = engine.load_tables().await.unwrap_err();
     assert_eq!(error.code.name, "TOO_MANY_UNEXPECTED_DATA_PARTS", "{error}");
-    assert!(error.message.contains("max_suspicious_broken_parts (1)"), "{error}");
+    assert!(
+        error.message.contains("max_suspicious_broken_parts (1)"),
+        "{error}"
+    );
     assert_eq!(part_dirs(&table_dir).len(), 3);
     assert!(!table_dir.join("detached").exists());
 }
@@ -939,7 +955,11 @@ async fn detach_and_attach_move_parts_and_partitions_out_and_back() {
         .unwrap();
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 2000);
     assert_eq!(
-        texts(&mut session, "SELECT name || '/' || reason FROM system.detached_parts").await,
+        texts(
+            &mut session,
+            "SELECT name || '/' || reason FROM system.detached_parts"
+        )
+        .await,
         ["all_1_1_0/"]
     );
     let error = run(&mut session, "ALTER TABLE t DETACH PART 'all_1_1_0'")
@@ -951,8 +971,14 @@ async fn detach_and_attach_move_parts_and_partitions_out_and_back() {
         .await
         .unwrap();
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 3000);
-    assert_eq!(number(&mut session, "SELECT sum(k) FROM t").await, 4_498_500);
-    assert_eq!(part_dirs(&table_dir), ["all_2_2_0", "all_3_3_0", "all_4_4_0"]);
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM t").await,
+        4_498_500
+    );
+    assert_eq!(
+        part_dirs(&table_dir),
+        ["all_2_2_0", "all_3_3_0", "all_4_4_0"]
+    );
     run(&mut session, "ALTER TABLE t DETACH PARTITION tuple()")
         .await
         .unwrap();
@@ -967,5 +993,8 @@ async fn detach_and_attach_move_parts_and_partitions_out_and_back() {
         .await
         .unwrap();
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 3000);
-    assert_eq!(number(&mut session, "SELECT count() FROM system.detached_parts").await, 0);
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM system.detached_parts").await,
+        0
+    );
 }

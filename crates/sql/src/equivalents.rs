@@ -97,6 +97,15 @@ pub const NAMES: &[&str] = &[
     "subtractMonths",
     "subtractQuarters",
     "subtractYears",
+    "materialize",
+    "identity",
+    "ifNull",
+    "nullIf",
+    "isZeroOrNull",
+    "trimLeft",
+    "trimRight",
+    "trimBoth",
+    "sign",
     "countDistinct",
     "stddevPop",
     "stddevSamp",
@@ -271,6 +280,38 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             call("array_concat", all())
         }
         "arrayJoin" => renamed("unnest", &[1])?,
+        // The value itself: constants and full columns compute alike here.
+        "materialize" | "identity" => {
+            takes(&[1])?;
+            args[0].clone()
+        }
+        "ifNull" => renamed("coalesce", &[2])?,
+        "nullIf" => renamed("nullif", &[2])?,
+        "isZeroOrNull" => {
+            takes(&[1])?;
+            Expr::Nested(Box::new(Expr::BinaryOp {
+                left: Box::new(Expr::IsNull(arg(0))),
+                op: BinaryOperator::Or,
+                right: Box::new(Expr::BinaryOp {
+                    left: arg(0),
+                    op: BinaryOperator::Eq,
+                    right: Box::new(number(0)),
+                }),
+            }))
+        }
+        // ClickHouse trims spaces only, as DataFusion's default does.
+        "trimLeft" => renamed("ltrim", &[1])?,
+        "trimRight" => renamed("rtrim", &[1])?,
+        "trimBoth" => renamed("btrim", &[1])?,
+        // -1, 0 or 1 as Int8, where DataFusion's signum gives a float.
+        "sign" => {
+            takes(&[1])?;
+            cast(
+                CastKind::Cast,
+                call("signum", all()),
+                DataType::TinyInt(None),
+            )
+        }
         "empty" => length_compared(BinaryOperator::Eq)?,
         "notEmpty" => length_compared(BinaryOperator::Gt)?,
         "tuple" => call("struct", all()),

@@ -166,10 +166,9 @@ mod tests {
 
     #[test]
     fn part_operations_read_parts_and_partitions() {
-        let operation =
-            parse_part_operation("ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
-                .unwrap()
-                .unwrap();
+        let operation = parse_part_operation("ALTER TABLE t DROP DETACHED PART 'broken_all_1_1_0'")
+            .unwrap()
+            .unwrap();
         assert_eq!(operation.table.to_string(), "t");
         assert_eq!(operation.action, PartAction::DropDetached);
         assert_eq!(operation.partition.to_string(), "PART 'broken_all_1_1_0'");

@@ -304,7 +304,12 @@ mod tests {
     fn declarations_are_sorted_and_every_default_parses() {
         for declared in [implemented::IMPLEMENTED, implemented::SERVER] {
             for pair in declared.windows(2) {
-                assert!(pair[0].name < pair[1].name, "{} before {}", pair[0].name, pair[1].name);
+                assert!(
+                    pair[0].name < pair[1].name,
+                    "{} before {}",
+                    pair[0].name,
+                    pair[1].name
+                );
             }
         }
         for scope in [Scope::Query, Scope::Server] {
@@ -322,8 +327,16 @@ mod tests {
         let join = registry.find("join_use_nulls").unwrap();
         assert_eq!((join.type_name, join.implemented), ("Bool", false));
         let threads = registry.find("max_threads").unwrap();
-        assert_eq!((threads.type_name, threads.implemented), ("MaxThreads", true));
-        assert!(registry.find("strata_group_by_operators").unwrap().implemented);
+        assert_eq!(
+            (threads.type_name, threads.implemented),
+            ("MaxThreads", true)
+        );
+        assert!(
+            registry
+                .find("strata_group_by_operators")
+                .unwrap()
+                .implemented
+        );
     }
 
     #[test]
@@ -371,7 +384,10 @@ mod tests {
             ErrorCode::SIZE_OF_FIXED_STRING_DOESNT_MATCH
         );
         s.set("os_threads_nice_value_query", "-5").unwrap();
-        assert_eq!(s.get("os_threads_nice_value_query").unwrap(), SettingValue::Int64(-5));
+        assert_eq!(
+            s.get("os_threads_nice_value_query").unwrap(),
+            SettingValue::Int64(-5)
+        );
         // An alias sets the setting it stands for.
         s.set("max_insert_block_size_rows", "100").unwrap();
         assert_eq!(s.max_insert_block_size(), 100);

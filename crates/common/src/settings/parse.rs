@@ -8,7 +8,9 @@ pub(super) fn parse_value(def: &SettingDef, value: &str) -> Result<SettingValue>
     let trimmed = value.trim();
     // `auto(4)` is how ClickHouse shows an `auto` it resolved.
     let auto = trimmed.eq_ignore_ascii_case("auto")
-        || trimmed.strip_prefix("auto(").is_some_and(|rest| rest.ends_with(')'));
+        || trimmed
+            .strip_prefix("auto(")
+            .is_some_and(|rest| rest.ends_with(')'));
     match def.kind {
         SettingKind::Bool => parse_bool(def, trimmed),
         SettingKind::BoolAuto if auto => Ok(SettingValue::String("auto".to_string())),
@@ -56,7 +58,10 @@ fn parse_bool(def: &SettingDef, text: &str) -> Result<SettingValue> {
         "0" | "false" => Ok(SettingValue::Bool(false)),
         _ if text.parse::<f64>().is_ok() => Err(StrataError::new(
             ErrorCode::CANNOT_CONVERT_TYPE,
-            format!("Field value {text} is out of range of bool type ({})", def.name),
+            format!(
+                "Field value {text} is out of range of bool type ({})",
+                def.name
+            ),
         )),
         _ => Err(cannot_parse(def, text)),
     }

@@ -102,7 +102,9 @@ impl Session {
                     let (database, table) = self.table_name(&check.table)?;
                     return Err(StrataError::new(
                         ErrorCode::NO_SUCH_DATA_PART,
-                        format!("No such data part '{name}' to check in table '{database}.{table}'"),
+                        format!(
+                            "No such data part '{name}' to check in table '{database}.{table}'"
+                        ),
                     ));
                 }
                 checks
@@ -113,7 +115,10 @@ impl Session {
         let batch = if self.settings.check_query_single_value_result() {
             let schema = Schema::new(vec![Field::new("result", DataType::UInt8, false)]);
             let all = u8::from(passed.iter().all(|&p| p == 1));
-            RecordBatch::try_new(Arc::new(schema), vec![Arc::new(UInt8Array::from(vec![all]))])?
+            RecordBatch::try_new(
+                Arc::new(schema),
+                vec![Arc::new(UInt8Array::from(vec![all]))],
+            )?
         } else {
             let schema = Schema::new(vec![
                 Field::new("part_path", DataType::Utf8, false),
@@ -123,7 +128,11 @@ impl Session {
             let paths: Vec<String> = checks.iter().map(|c| c.name.clone()).collect();
             let messages: Vec<String> = checks
                 .iter()
-                .map(|c| c.error.as_ref().map_or(String::new(), |e| e.message.clone()))
+                .map(|c| {
+                    c.error
+                        .as_ref()
+                        .map_or(String::new(), |e| e.message.clone())
+                })
                 .collect();
             RecordBatch::try_new(
                 Arc::new(schema),

@@ -25,8 +25,8 @@ use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, PendingInsert, ReadCounter, ScanColumns, ScanFilter,
-    VirtualColumn, select_granules, virtual_columns,
+    DataPart, MergeTreeScanExec, MergeTreeTable, PendingInsert, ReadCounter, ScanColumns,
+    ScanFilter, VirtualColumn, select_granules, virtual_columns,
 };
 
 use parking_lot::RwLock;

@@ -276,9 +276,18 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
 
 fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
     let defs = Scope::Query.registry().defs();
-    let value = |name: &str| settings.get(name).map(|v| v.to_string()).unwrap_or_default();
+    let value = |name: &str| {
+        settings
+            .get(name)
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+    };
     let effect = |implemented: bool| {
-        if implemented { "implemented" } else { "accepted, no effect" }
+        if implemented {
+            "implemented"
+        } else {
+            "accepted, no effect"
+        }
     };
     vec![
         strings(defs.iter().map(|d| d.name.to_string()).collect()),
@@ -289,7 +298,11 @@ fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
         strings(defs.iter().map(|d| d.default.to_string()).collect()),
         strings(defs.iter().map(|d| d.alias_for.to_string()).collect()),
         flags(defs.iter().map(|d| d.obsolete).collect()),
-        strings(defs.iter().map(|d| effect(d.implemented).to_string()).collect()),
+        strings(
+            defs.iter()
+                .map(|d| effect(d.implemented).to_string())
+                .collect(),
+        ),
     ]
 }
 

@@ -100,7 +100,10 @@ pub(super) fn roll_back_uncommitted(table_dir: &Path) -> Result<()> {
 }
 
 fn sync_parent(path: &Path) -> Result<()> {
-    sync_dir(path.parent().expect("a list lives in the table's directory"))
+    sync_dir(
+        path.parent()
+            .expect("a list lives in the table's directory"),
+    )
 }
 
 fn sync_dir(dir: &Path) -> Result<()> {
