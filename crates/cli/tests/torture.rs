@@ -1,12 +1,14 @@
 //! The torture test: `strata local --path` runs random statements on one
 //! MergeTree table (inserts of several parts, inserts that fail halfway,
-//! OPTIMIZE, ALTER ADD/DROP COLUMN, reads, with background merges under
-//! them) and is killed with SIGKILL at a random moment, again and again.
+//! OPTIMIZE, ALTER ADD/DROP COLUMN, TRUNCATE, reads, with background merges
+//! under them) and is killed with SIGKILL at a random moment, again and again.
 //! After each kill a fresh process opens the path and checks the table
 //! against a model of what was acknowledged:
 //!
 //! - every acknowledged insert is present exactly once;
 //! - an insert in flight at the kill is all there or not at all;
+//! - an acknowledged TRUNCATE removed every earlier insert, one in flight
+//!   all of them or none;
 //! - nothing of an insert that failed is visible;
 //! - no part is broken (`CHECK TABLE`, nothing in `system.detached_parts`).
 //!
@@ -34,16 +36,21 @@ const MAX_KILL_DELAY: Duration = Duration::from_millis(2_500);
 /// Keys of insert `id` are `id * KEY_SPAN + i`.
 const KEY_SPAN: u64 = 1_000_000;
 
-/// What the model knows of one insert.
+/// What the model knows of one statement that changes rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Insert {
-    /// Sent; acknowledged or not decides what the check expects.
-    Sent { rows: u64 },
-    /// Finished: its ack line came back.
-    Acknowledged { rows: u64 },
-    /// Built to fail halfway, or in flight in a killed process and found
-    /// absent after it: never visible.
+enum Change {
+    /// An insert sent; acknowledged or not decides what the check expects.
+    Sent {
+        rows: u64,
+    },
+    /// An insert that finished: its ack line came back.
+    Acknowledged {
+        rows: u64,
+    },
+    /// An insert built to fail halfway, in flight in a killed process and
+    /// found absent after it, or removed by a TRUNCATE: never visible.
     Invisible,
+    Truncate,
 }
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -68,35 +75,39 @@ fn strata(path: &Path, sql: &str) -> String {
     String::from_utf8_lossy(&output.stdout).to_string()
 }
 
-/// One round's statements, recording the inserts it sends in `inserts`.
-fn round_script(rng: &mut StdRng, inserts: &mut BTreeMap<u64, Insert>) -> String {
+/// One round's statements, recording those that write in `writes`.
+fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String {
     let mut script = String::new();
     for _ in 0..STATEMENTS_PER_ROUND {
-        let id = inserts.len() as u64 + 1;
+        let id = writes.len() as u64 + 1;
         let rows = rng.random_range(1..=MAX_INSERT_ROWS);
-        let statement = match rng.random_range(0..10) {
-            0..=5 => {
-                inserts.insert(id, Insert::Sent { rows });
+        let statement = match rng.random_range(0..40) {
+            0..=23 => {
+                writes.insert(id, Change::Sent { rows });
                 format!(
                     "INSERT INTO t (k, tag) SELECT {id} * {KEY_SPAN} + number, {id} FROM numbers({rows});\nSELECT 'ack', {id}"
                 )
             }
-            6 => {
+            24..=27 => {
                 // Division by zero at a row past the first blocks.
-                inserts.insert(id, Insert::Invisible);
+                writes.insert(id, Change::Invisible);
                 let at = rows / 2;
                 format!(
                     "INSERT INTO t (k, tag) SELECT {id} * {KEY_SPAN} + number, {id} + intDiv(0, number - {at}) FROM numbers({rows})"
                 )
             }
-            7 => "OPTIMIZE TABLE t FINAL".to_string(),
-            8 => {
+            28..=31 => "OPTIMIZE TABLE t FINAL".to_string(),
+            32..=35 => {
                 let column = rng.random_range(0..3);
                 if rng.random_bool(0.5) {
                     format!("ALTER TABLE t ADD COLUMN e{column} UInt8 DEFAULT 7")
                 } else {
                     format!("ALTER TABLE t DROP COLUMN e{column}")
                 }
+            }
+            36 => {
+                writes.insert(id, Change::Truncate);
+                format!("TRUNCATE TABLE t;\nSELECT 'ack', {id}")
             }
             _ => "SELECT count() FROM t FORMAT Null".to_string(),
         };
@@ -150,7 +161,7 @@ fn run_and_kill(path: &Path, script: String, delay: Duration) -> Vec<u64> {
 
 /// Checks the table against the model: inserts sent but not acknowledged
 /// may be whole or absent, nothing else may differ; and no part is broken.
-fn check(path: &Path, inserts: &BTreeMap<u64, Insert>) {
+fn check(path: &Path, writes: &BTreeMap<u64, Change>) {
     let seen = strata(
         path,
         "SELECT tag, count(), min(k), max(k) FROM t GROUP BY tag ORDER BY tag",
@@ -160,18 +171,20 @@ fn check(path: &Path, inserts: &BTreeMap<u64, Insert>) {
         let fields: Vec<u64> = line.split('\t').map(|f| f.parse().unwrap()).collect();
         found.insert(fields[0], (fields[1], fields[2], fields[3]));
     }
-    for (&id, insert) in inserts {
+    for (&id, write) in writes {
         let whole = |rows: u64| Some((rows, id * KEY_SPAN, id * KEY_SPAN + rows - 1));
         let got = found.remove(&id);
-        match *insert {
-            Insert::Acknowledged { rows } => {
+        match *write {
+            Change::Acknowledged { rows } => {
                 assert_eq!(got, whole(rows), "acknowledged insert {id}")
             }
-            Insert::Sent { rows } => assert!(
+            Change::Sent { rows } => assert!(
                 got.is_none() || got == whole(rows),
                 "insert {id} in flight is partly visible: {got:?} of {rows} rows"
             ),
-            Insert::Invisible => assert_eq!(got, None, "failed insert {id} is visible"),
+            Change::Invisible | Change::Truncate => {
+                assert_eq!(got, None, "rows of insert {id} are visible")
+            }
         }
     }
     assert!(found.is_empty(), "rows of inserts never sent: {found:?}");
@@ -184,18 +197,56 @@ fn check(path: &Path, inserts: &BTreeMap<u64, Insert>) {
     assert_eq!(detached, "", "broken parts were detached");
 }
 
-/// After a check, an insert in flight is settled: present whole, it counts
-/// as acknowledged; absent, its killed process can never add it.
-fn settle(path: &Path, inserts: &mut BTreeMap<u64, Insert>) {
+/// The tags of the inserts whose rows the table holds.
+fn present_tags(path: &Path) -> Vec<u64> {
     let present = strata(path, "SELECT DISTINCT tag FROM t ORDER BY tag");
-    for tag in present.lines().map(|t| t.parse::<u64>().unwrap()) {
-        if let Some(Insert::Sent { rows }) = inserts.get(&tag).copied() {
-            inserts.insert(tag, Insert::Acknowledged { rows });
+    present.lines().map(|t| t.parse().unwrap()).collect()
+}
+
+/// The model after TRUNCATE `id`: every earlier insert is gone.
+fn truncated(writes: &mut BTreeMap<u64, Change>, id: u64) {
+    for (_, write) in writes.range_mut(..id) {
+        if let Change::Sent { .. } | Change::Acknowledged { .. } = write {
+            *write = Change::Invisible;
         }
     }
-    for insert in inserts.values_mut() {
-        if let Insert::Sent { .. } = insert {
-            *insert = Insert::Invisible;
+}
+
+/// Takes a round's acks into the model. The first TRUNCATE of the round
+/// not acknowledged may have run when the process was killed: it took
+/// effect, wholly, if no earlier insert's row is left.
+fn acknowledge(path: &Path, writes: &mut BTreeMap<u64, Change>, round_start: u64, acks: &[u64]) {
+    for &id in acks {
+        match writes.get(&id).copied() {
+            Some(Change::Sent { rows }) => {
+                writes.insert(id, Change::Acknowledged { rows });
+            }
+            Some(Change::Truncate) => truncated(writes, id),
+            other => panic!("ack for statement {id}, which is {other:?}"),
+        }
+    }
+    let in_flight = writes
+        .range(round_start..)
+        .find(|(id, write)| **write == Change::Truncate && !acks.contains(id))
+        .map(|(id, _)| *id);
+    if let Some(truncate) = in_flight
+        && !present_tags(path).iter().any(|&tag| tag < truncate)
+    {
+        truncated(writes, truncate);
+    }
+}
+
+/// After a check, an insert in flight is settled: present whole, it counts
+/// as acknowledged; absent, its killed process can never add it.
+fn settle(path: &Path, writes: &mut BTreeMap<u64, Change>) {
+    for tag in present_tags(path) {
+        if let Some(Change::Sent { rows }) = writes.get(&tag).copied() {
+            writes.insert(tag, Change::Acknowledged { rows });
+        }
+    }
+    for write in writes.values_mut() {
+        if let Change::Sent { .. } = write {
+            *write = Change::Invisible;
         }
     }
 }
@@ -211,31 +262,28 @@ fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
         path,
         "CREATE TABLE t (k UInt64, tag UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 3",
     );
-    let mut inserts: BTreeMap<u64, Insert> = BTreeMap::new();
+    let mut writes: BTreeMap<u64, Change> = BTreeMap::new();
     let start = Instant::now();
     let (mut rounds, mut kills) = (0u64, 0u64);
     while start.elapsed() < Duration::from_secs(seconds) {
-        let script = round_script(&mut rng, &mut inserts);
+        let first_id = writes.len() as u64 + 1;
+        let script = round_script(&mut rng, &mut writes);
         let delay = Duration::from_millis(rng.random_range(0..MAX_KILL_DELAY.as_millis() as u64));
         let round_start = Instant::now();
-        for id in run_and_kill(path, script, delay) {
-            let Some(Insert::Sent { rows }) = inserts.get(&id).copied() else {
-                panic!("ack for insert {id}, which was not an insert in flight");
-            };
-            inserts.insert(id, Insert::Acknowledged { rows });
-        }
+        let acks = run_and_kill(path, script, delay);
         kills += u64::from(round_start.elapsed() >= delay);
         rounds += 1;
-        check(path, &inserts);
-        settle(path, &mut inserts);
+        acknowledge(path, &mut writes, first_id, &acks);
+        check(path, &writes);
+        settle(path, &mut writes);
     }
-    let acknowledged = inserts
+    let acknowledged = writes
         .values()
-        .filter(|i| matches!(i, Insert::Acknowledged { .. }))
+        .filter(|w| matches!(w, Change::Acknowledged { .. }))
         .count();
     eprintln!(
-        "torture (seed {seed}): {rounds} rounds, {kills} kills, {acknowledged} of {} inserts acknowledged",
-        inserts.len()
+        "torture (seed {seed}): {rounds} rounds, {kills} kills, {acknowledged} inserts kept of {} statements that write",
+        writes.len()
     );
     assert!(rounds > 0);
 }

@@ -25,8 +25,8 @@ use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, PendingInsert, ReadCounter, ScanColumns,
-    ScanFilter, VirtualColumn, select_granules, virtual_columns,
+    DataPart, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList, ScanColumns, ScanFilter,
+    VirtualColumn, select_granules, virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -384,7 +384,7 @@ type BlockWrite = tokio::task::JoinHandle<strata_common::Result<Vec<Arc<DataPart
 
 impl MergeTreeSink {
     /// Starts writing one block's parts on a blocking thread.
-    fn spawn_write(&self, insert: &Arc<PendingInsert>, batches: Vec<RecordBatch>) -> BlockWrite {
+    fn spawn_write(&self, insert: &Arc<RemovalList>, batches: Vec<RecordBatch>) -> BlockWrite {
         let data = Arc::clone(&self.data);
         let insert = Arc::clone(insert);
         tokio::task::spawn_blocking(move || {

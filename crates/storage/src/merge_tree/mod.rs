@@ -15,6 +15,6 @@ pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
-    PartCheck, PendingInsert, Snapshot, select_merge,
+    PartCheck, RemovalList, Snapshot, select_merge,
 };
 pub use virtual_columns::{VirtualColumn, virtual_columns};

@@ -34,10 +34,10 @@ use crate::part::writer::{PartLayout, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
 mod detached;
-mod pending_insert;
+mod removal_list;
 
 pub use detached::{DETACHED_DIR, DetachedPart, PartCheck};
-pub use pending_insert::PendingInsert;
+pub use removal_list::RemovalList;
 
 /// Table-level settings from `SETTINGS` in `CREATE TABLE`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,8 +126,8 @@ pub struct MergeTreeTable {
     closed: AtomicBool,
     /// Parts written by inserts and not yet committed or discarded.
     uncommitted: AtomicUsize,
-    /// Numbers the lists of inserts in progress.
-    inserts: AtomicU64,
+    /// Numbers the removal lists of inserts and truncates in progress.
+    removal_lists: AtomicU64,
     merges: Mutex<Vec<Arc<MergeProgress>>>,
 }
 
@@ -159,7 +159,7 @@ impl MergeTreeTable {
             "granules hold at least one row"
         );
         fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
-        pending_insert::roll_back_uncommitted(dir)?;
+        removal_list::apply_removal_lists(dir)?;
         let mut found: Vec<PathBuf> = Vec::new();
         for entry in fs::read_dir(dir).map_err(|e| io_error(dir, e))? {
             let entry = entry.map_err(|e| io_error(dir, e))?;
@@ -235,7 +235,7 @@ impl MergeTreeTable {
             commit: Mutex::new(()),
             closed: AtomicBool::new(false),
             uncommitted: AtomicUsize::new(0),
-            inserts: AtomicU64::new(0),
+            removal_lists: AtomicU64::new(0),
             merges: Mutex::new(Vec::new()),
         };
         table.finish_alters()?;
@@ -443,15 +443,22 @@ impl MergeTreeTable {
         Arc::clone(&self.active.read())
     }
 
+    fn removal_list(&self) -> RemovalList {
+        RemovalList::new(
+            &self.dir,
+            self.removal_lists.fetch_add(1, Ordering::Relaxed),
+        )
+    }
+
     /// Starts an INSERT: its parts, written by [`Self::write`], become
     /// visible together at [`Self::commit`], even across a crash.
-    pub fn begin_insert(&self) -> PendingInsert {
-        PendingInsert::new(&self.dir, self.inserts.fetch_add(1, Ordering::Relaxed))
+    pub fn begin_insert(&self) -> RemovalList {
+        self.removal_list()
     }
 
     /// Writes `batch` as one new part per partition of `insert`, each sorted
     /// by the sorting key. The parts are not visible until [`Self::commit`].
-    pub fn write(&self, insert: &PendingInsert, batch: &RecordBatch) -> Result<Vec<Arc<DataPart>>> {
+    pub fn write(&self, insert: &RemovalList, batch: &RecordBatch) -> Result<Vec<Arc<DataPart>>> {
         let mut written = Vec::new();
         if batch.num_rows() == 0 {
             return Ok(written);
@@ -507,7 +514,7 @@ impl MergeTreeTable {
 
     /// Makes the parts `insert` wrote visible, all at once; if the table was
     /// closed meanwhile, removes them instead.
-    pub fn commit(&self, insert: &PendingInsert, parts: Vec<Arc<DataPart>>) -> Result<()> {
+    pub fn commit(&self, insert: &RemovalList, parts: Vec<Arc<DataPart>>) -> Result<()> {
         if parts.is_empty() {
             return insert.finish();
         }
@@ -529,7 +536,7 @@ impl MergeTreeTable {
 
     /// Removes the parts `insert` wrote, which will never be committed, then
     /// its list (if that fails, opening the table removes them again).
-    pub fn discard(&self, insert: &PendingInsert, parts: Vec<Arc<DataPart>>) {
+    pub fn discard(&self, insert: &RemovalList, parts: Vec<Arc<DataPart>>) {
         self.discard_parts(parts);
         let _ = insert.finish();
     }
@@ -544,19 +551,20 @@ impl MergeTreeTable {
         debug_assert!(before >= count, "more parts discarded than written");
     }
 
-    /// Removes every part (TRUNCATE). Their directories are renamed away at
-    /// once, so the table is empty even if the process stops now.
+    /// Removes every part (TRUNCATE), all or none across a crash: the parts
+    /// are listed in a synced removal list before they leave the set.
     pub fn truncate(&self) -> Result<()> {
         let _guard = self.commit.lock();
-        let old = std::mem::replace(&mut *self.active.write(), Arc::new(Vec::new()));
+        let list = self.removal_list();
+        let old = self.snapshot();
         for part in old.iter() {
-            let gone = self
-                .dir
-                .join(format!("{TEMPORARY_PREFIX}truncated_{}", part.name()));
-            fs::rename(&part.part.dir, &gone).map_err(|e| io_error(&gone, e))?;
-            fs::remove_dir_all(&gone).map_err(|e| io_error(&gone, e))?;
+            list.record(&part.part.name)?;
         }
-        Ok(())
+        *self.active.write() = Arc::new(Vec::new());
+        for part in old.iter() {
+            remove_part_directory(&part.part.dir).map_err(|e| io_error(&part.part.dir, e))?;
+        }
+        list.finish()
     }
 
     /// Active parts by partition id, for the merge selector and OPTIMIZE.

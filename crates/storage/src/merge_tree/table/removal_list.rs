@@ -1,11 +1,15 @@
-//! An INSERT's parts are visible together or not at all, across crashes
-//! too. Each part is written whole under a `tmp_` name and renamed into
-//! place as its block finishes, but before that rename its name is appended
-//! (and synced) to the insert's list, `uncommitted_insert_<n>.txt` in the
-//! table's directory. The commit removes the list; opening the table
-//! removes every part a remaining list names, then the list. So a part in
-//! place is either committed or named by a list, and a crash between the
-//! first rename and the commit takes the whole insert away.
+//! Changes to the part set that must survive a crash whole: an INSERT's
+//! parts are visible together or not at all, and a TRUNCATE takes every
+//! part or none. Both go through a removal list, a file in the table's
+//! directory naming parts that opening the table removes; the file itself
+//! is removed once it no longer applies.
+//!
+//! An INSERT writes each part whole under a `tmp_` name and renames it into
+//! place as its block finishes, but appends (and syncs) the part's name to
+//! the insert's list first; the commit removes the list. So a part in place
+//! is either committed or named by a list, and a crash between the first
+//! rename and the commit takes the whole insert away. A TRUNCATE lists every
+//! active part, syncs the list, then removes the parts and the list.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -18,25 +22,25 @@ use crate::part::name::PartName;
 use crate::part::remove_part_directory;
 use crate::part::writer::io_error;
 
-const LIST_PREFIX: &str = "uncommitted_insert_";
+const LIST_PREFIX: &str = "removal_list_";
 
-/// The list of one INSERT's parts not yet committed.
+/// Parts that opening the table removes while this list exists.
 #[derive(Debug)]
-pub struct PendingInsert {
+pub struct RemovalList {
     path: PathBuf,
     /// Opened with the first part; `None` while the insert has written none.
     file: Mutex<Option<File>>,
 }
 
-impl PendingInsert {
-    pub(super) fn new(table_dir: &Path, number: u64) -> PendingInsert {
-        PendingInsert {
+impl RemovalList {
+    pub(super) fn new(table_dir: &Path, number: u64) -> RemovalList {
+        RemovalList {
             path: table_dir.join(format!("{LIST_PREFIX}{number}.txt")),
             file: Mutex::new(None),
         }
     }
 
-    /// Records `part` before it is put in place; durable when this returns.
+    /// Adds `part`; durable when this returns.
     pub(super) fn record(&self, part: &PartName) -> Result<()> {
         let mut file = self.file.lock();
         if file.is_none() {
@@ -54,8 +58,8 @@ impl PendingInsert {
             .map_err(|e| io_error(&self.path, e))
     }
 
-    /// Removes the list: its parts are now the table's (commit) or already
-    /// removed (discard).
+    /// Removes the list: its parts are now the table's (an insert's commit)
+    /// or already removed.
     pub(super) fn finish(&self) -> Result<()> {
         if self.file.lock().take().is_none() {
             return Ok(());
@@ -65,8 +69,8 @@ impl PendingInsert {
     }
 }
 
-/// Removes the parts of inserts that never committed, and their lists.
-pub(super) fn roll_back_uncommitted(table_dir: &Path) -> Result<()> {
+/// Removes the parts every remaining list names, then the lists.
+pub(super) fn apply_removal_lists(table_dir: &Path) -> Result<()> {
     let mut lists = Vec::new();
     for entry in fs::read_dir(table_dir).map_err(|e| io_error(table_dir, e))? {
         let path = entry.map_err(|e| io_error(table_dir, e))?.path();
@@ -80,7 +84,7 @@ pub(super) fn roll_back_uncommitted(table_dir: &Path) -> Result<()> {
     }
     for list in &lists {
         let names = fs::read_to_string(list).map_err(|e| io_error(list, e))?;
-        // A name cut short by the crash was never renamed into place.
+        // A name cut short by a crash was never put in place.
         for name in names.lines().filter(|n| PartName::parse(n).is_ok()) {
             let part = table_dir.join(name);
             if part.exists() {
