@@ -106,6 +106,14 @@ pub const NAMES: &[&str] = &[
     "trimRight",
     "trimBoth",
     "sign",
+    "concatWithSeparator",
+    "concat_ws",
+    "lowerUTF8",
+    "upperUTF8",
+    "substringUTF8",
+    "reverseUTF8",
+    "exp2",
+    "exp10",
     "countDistinct",
     "stddevPop",
     "stddevSamp",
@@ -303,6 +311,25 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "trimLeft" => renamed("ltrim", &[1])?,
         "trimRight" => renamed("rtrim", &[1])?,
         "trimBoth" => renamed("btrim", &[1])?,
+        "concatWithSeparator" => {
+            if args.is_empty() {
+                takes(&[1])?;
+            }
+            call("concat_ws", all())
+        }
+        // DataFusion's string functions count characters, as the UTF-8 forms do.
+        "lowerUTF8" => renamed("lower", &[1])?,
+        "upperUTF8" => renamed("upper", &[1])?,
+        "substringUTF8" => renamed("substr", &[2, 3])?,
+        "reverseUTF8" => renamed("reverse", &[1])?,
+        "exp2" | "exp10" => {
+            takes(&[1])?;
+            let base = if name == "exp2" { "2.0" } else { "10.0" };
+            call(
+                "power",
+                vec![Expr::value(Value::Number(base.into(), false)), args[0].clone()],
+            )
+        }
         // -1, 0 or 1 as Int8, where DataFusion's signum gives a float.
         "sign" => {
             takes(&[1])?;
