@@ -1,6 +1,7 @@
-//! The command-line front end: `strata local` and the result writing and
-//! summaries it shares with the SQL test harness.
+//! The command-line front end: `strata local`, `strata server`, and the
+//! result writing and summaries `local` shares with the SQL test harness.
 
 pub mod local;
 pub mod logging;
 pub mod output;
+pub mod server;

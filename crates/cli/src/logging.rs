@@ -1,6 +1,6 @@
-//! Warnings and errors the engine logs (a broken part detached at start-up)
-//! go to stderr as `<Warning> target: message`, ClickHouse's level words;
-//! nothing below a warning is printed.
+//! What the engine logs (a broken part detached at start-up) goes to stderr
+//! as `<Warning> target: message`, ClickHouse's level words: warnings and
+//! errors for `strata local`, information too for `strata server`.
 
 use log::{Level, LevelFilter, Log, Metadata, Record};
 
@@ -8,7 +8,7 @@ struct Stderr;
 
 impl Log for Stderr {
     fn enabled(&self, metadata: &Metadata) -> bool {
-        metadata.level() <= Level::Warn
+        metadata.level() <= log::max_level()
     }
 
     fn log(&self, record: &Record) {
@@ -17,7 +17,10 @@ impl Log for Stderr {
         }
         let level = match record.level() {
             Level::Error => "Error",
-            _ => "Warning",
+            Level::Warn => "Warning",
+            Level::Info => "Information",
+            Level::Debug => "Debug",
+            Level::Trace => "Trace",
         };
         eprintln!("<{level}> {}: {}", record.target(), record.args());
     }
@@ -27,9 +30,9 @@ impl Log for Stderr {
 
 static LOGGER: Stderr = Stderr;
 
-/// Installs the stderr logger; a second call changes nothing.
-pub fn init() {
+/// Installs the stderr logger at `level`; a second call changes nothing.
+pub fn init(level: LevelFilter) {
     if log::set_logger(&LOGGER).is_ok() {
-        log::set_max_level(LevelFilter::Warn);
+        log::set_max_level(level);
     }
 }

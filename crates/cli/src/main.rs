@@ -1,10 +1,10 @@
 //! The `strata` binary. `strata local` runs queries in-process, like
-//! clickhouse-local; the server and client forms come later.
+//! clickhouse-local; `strata server` serves ClickHouse's HTTP interface.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use strata_cli::local;
+use strata_cli::{local, server};
 
 #[derive(Parser)]
 #[command(
@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Run queries in this process, like clickhouse-local.
     Local(local::LocalArgs),
+    /// Serve ClickHouse's HTTP interface, like clickhouse-server.
+    Server(server::ServerArgs),
 }
 
 /// Counts every heap byte (for system.asynchronous_metrics) over mimalloc.
@@ -30,11 +32,17 @@ static ALLOCATOR: strata_memory::allocator::StrataAllocator =
 
 fn main() -> ExitCode {
     strata_memory::allocator::mark_installed();
-    strata_cli::logging::init();
     // Settings may be given as `--name=value`; take them out before clap sees them.
     let (args, settings) = local::split_setting_args(std::env::args().collect());
     let cli = Cli::parse_from(args);
     match cli.command {
-        Command::Local(args) => local::run(args, settings),
+        Command::Local(args) => {
+            strata_cli::logging::init(log::LevelFilter::Warn);
+            local::run(args, settings)
+        }
+        Command::Server(args) => {
+            strata_cli::logging::init(log::LevelFilter::Info);
+            server::run(args, settings)
+        }
     }
 }

@@ -10,7 +10,7 @@ use strata_common::readable::{
     readable_decimal_size as decimal_size, readable_quantity, readable_size,
 };
 use strata_engine::{QueryContext, QueryResult, SpillFigures};
-use strata_formats::{FormatOptions, OutputFormat, Statistics, ValueOptions, new_writer};
+use strata_formats::{FormatOptions, OutputFormat, Statistics, new_writer};
 
 /// What a finished statement reports.
 pub struct Summary {
@@ -79,22 +79,6 @@ impl Summary {
     }
 }
 
-pub fn format_options(query: &QueryContext) -> FormatOptions {
-    let settings = &query.settings;
-    FormatOptions {
-        pretty_max_rows: settings.output_format_pretty_max_rows() as usize,
-        pretty_row_numbers: settings.output_format_pretty_row_numbers(),
-        csv_delimiter: settings
-            .format_csv_delimiter()
-            .bytes()
-            .next()
-            .unwrap_or(b','),
-        values: ValueOptions {
-            json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
-        },
-    }
-}
-
 /// Streams `result` to `out` in `format`; returns the number of rows written.
 /// A progress line is drawn on stderr while the query runs longer than half a
 /// second, when stderr is a terminal.
@@ -112,7 +96,7 @@ pub async fn write_result(
         let mut writer = new_writer(
             format,
             Arc::clone(&result.schema),
-            format_options(&query),
+            FormatOptions::from_settings(&query.settings),
             out,
         )?;
         let mut rows = 0u64;

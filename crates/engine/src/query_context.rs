@@ -14,10 +14,42 @@ use strata_common::{ErrorCode, StrataError};
 use strata_execution::spill::SpillCounters;
 use strata_memory::{QueryLimits, QueryMemory, ServerMemory};
 
+/// How a client reached the server, as `system.query_log.interface` numbers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interface {
+    Http = 2,
+    Local = 6,
+}
+
+/// Who runs a query and from where, for `system.processes` and `system.query_log`.
+#[derive(Debug, Clone)]
+pub struct ClientInfo {
+    pub user: String,
+    /// The peer's IP address; empty in `strata local`.
+    pub address: String,
+    pub interface: Interface,
+    pub http_user_agent: String,
+    /// The client's product name, the first word of its User-Agent.
+    pub client_name: String,
+}
+
+impl ClientInfo {
+    pub fn local() -> Self {
+        ClientInfo {
+            user: "default".to_string(),
+            address: String::new(),
+            interface: Interface::Local,
+            http_user_agent: String::new(),
+            client_name: String::new(),
+        }
+    }
+}
+
 /// Counters a query's sources and operators update while it runs.
 #[derive(Debug)]
 pub struct QueryContext {
     pub query_id: String,
+    pub client: Arc<ClientInfo>,
     /// The statement as the user wrote it.
     pub text: String,
     pub started: Instant,
@@ -41,13 +73,16 @@ pub struct QueryContext {
 }
 
 impl QueryContext {
+    /// A query named `query_id`, or by a fresh UUID when it is `None`.
     pub fn new(
         text: String,
         settings: Settings,
         current_database: String,
+        identity: (Option<String>, Arc<ClientInfo>),
         server_memory: &Arc<ServerMemory>,
     ) -> Arc<Self> {
-        let query_id = uuid::Uuid::new_v4().to_string();
+        let (query_id, client) = identity;
+        let query_id = query_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let limits = QueryLimits {
             max_memory_usage: settings.max_memory_usage() as usize,
             overcommit_ratio_denominator: settings.memory_overcommit_ratio_denominator() as usize,
@@ -60,6 +95,7 @@ impl QueryContext {
         Arc::new(QueryContext {
             memory: server_memory.new_query(query_id.clone(), limits),
             query_id,
+            client,
             text,
             started: Instant::now(),
             start_time: SystemTime::now(),

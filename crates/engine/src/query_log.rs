@@ -6,13 +6,14 @@
 //! nothing to wait for. The log is bounded: the oldest entries go first.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::SystemTime;
 use strata_execution::spill::SpillFigures;
 
 use parking_lot::Mutex;
 use strata_common::StrataError;
 
-use crate::query_context::QueryContext;
+use crate::query_context::{ClientInfo, QueryContext};
 
 /// Entries kept before the oldest are dropped.
 pub const QUERY_LOG_CAPACITY: usize = 100_000;
@@ -43,6 +44,7 @@ pub struct QueryLogEntry {
     pub query_start_time: SystemTime,
     pub query_duration_ms: u64,
     pub query_id: String,
+    pub client: Arc<ClientInfo>,
     pub query: String,
     pub current_database: String,
     pub read_rows: u64,
@@ -78,6 +80,7 @@ impl QueryLog {
                 0
             },
             query_id: query.query_id.clone(),
+            client: Arc::clone(&query.client),
             query: query.text.clone(),
             current_database: query.current_database.clone(),
             read_rows: query.rows_read(),

@@ -51,7 +51,7 @@ use strata_storage::merge_tree::MergeTreeTable;
 
 use crate::data_path::{DataPath, StoredTable};
 use crate::instance::Instance;
-use crate::query_context::QueryContext;
+use crate::query_context::{ClientInfo, QueryContext};
 use crate::query_log::LogType;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -64,6 +64,7 @@ use crate::table_definition::{
 
 mod alter;
 mod insert_input;
+mod kill;
 mod parts;
 mod virtual_columns;
 
@@ -74,6 +75,9 @@ const SQL_LEVEL_FUNCTIONS: &[&str] = &[
     "getSetting",
     "getServerSetting",
     "currentDatabase",
+    "currentUser",
+    "user",
+    "current_user",
     "version",
 ];
 
@@ -302,6 +306,17 @@ impl Engine {
         Ok(())
     }
 
+    /// Fails with UNKNOWN_DATABASE unless `name` exists.
+    pub fn database_exists(&self, name: &str) -> Result<()> {
+        if self.catalog.schema(name).is_none() {
+            return Err(StrataError::new(
+                ErrorCode::UNKNOWN_DATABASE,
+                format!("Database {name} does not exist"),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn data_path(&self) -> &DataPath {
         &self.data_path
     }
@@ -329,11 +344,13 @@ impl Engine {
         text: &str,
         settings: Settings,
         current_database: &str,
+        identity: (Option<String>, Arc<ClientInfo>),
     ) -> Arc<QueryContext> {
         let query = QueryContext::new(
             text.to_string(),
             settings,
             current_database.to_string(),
+            identity,
             &self.instance.memory,
         );
         self.instance.processes.add(&query);
@@ -445,6 +462,8 @@ impl Engine {
             current_query: parking_lot::Mutex::new(None),
             attaching: None,
             input: None,
+            client: Arc::new(ClientInfo::local()),
+            query_id: parking_lot::Mutex::new(None),
         }
     }
 }
@@ -506,6 +525,11 @@ pub struct Session {
     attaching: Option<StoredTable>,
     /// Data for an `INSERT ... FORMAT` that has none inline (the CLI's stdin).
     input: Option<Box<dyn std::io::Read + Send + Sync>>,
+    /// Who the session's queries run for.
+    pub client: Arc<ClientInfo>,
+    /// The id the next query opened takes (the HTTP `query_id` parameter);
+    /// a fresh UUID when unset.
+    query_id: parking_lot::Mutex<Option<String>>,
 }
 
 /// A function's name followed by its aliases.
@@ -532,6 +556,26 @@ fn value_text(expr: &Expr) -> Result<String> {
     })
 }
 
+/// `readonly = 1` forbids changing any setting, `readonly = 2` changing
+/// `readonly` itself, as ClickHouse's settings constraints do; a change that
+/// turns `readonly = 1` on may change nothing else.
+pub fn check_readonly(before: &Settings, after: &Settings) -> Result<()> {
+    let changed = before.differences(after);
+    let forbidden = match (before.readonly(), after.readonly()) {
+        (1, _) => changed.first(),
+        (0, 1) => changed.iter().find(|name| **name != "readonly"),
+        (0, _) => None,
+        _ => changed.iter().find(|name| **name == "readonly"),
+    };
+    match forbidden {
+        Some(name) => Err(StrataError::new(
+            ErrorCode::READONLY,
+            format!("Cannot modify '{name}' setting in readonly mode"),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn strings_result(column: &str, rows: Vec<String>) -> Result<(SchemaRef, Vec<RecordBatch>)> {
     let schema = Arc::new(Schema::new(vec![Field::new(column, DataType::Utf8, false)]));
     let batch = RecordBatch::try_new(Arc::clone(&schema), vec![Arc::new(StringArray::from(rows))])?;
@@ -556,13 +600,21 @@ impl Session {
         &self.engine
     }
 
+    /// Names the next statement's query `id` instead of a fresh UUID.
+    pub fn set_query_id(&self, id: String) {
+        *self.query_id.lock() = Some(id);
+    }
+
     /// Executes one statement (text without a trailing semicolon) and records
     /// it in system.query_log: a statement that fails before running is
     /// logged here, one that returns rows when its stream ends.
     pub async fn execute(&mut self, text: &str) -> Result<StatementOutcome> {
         self.statement_text = text.to_string();
         *self.current_query.lock() = None;
-        let outcome = self.execute_statement(text).await;
+        let outcome = match self.check_query_id() {
+            Ok(()) => self.execute_statement(text).await,
+            Err(e) => Err(e),
+        };
         let instance = Arc::clone(&self.engine.instance);
         match outcome {
             Ok(StatementOutcome::Done(query)) => {
@@ -597,6 +649,22 @@ impl Session {
                 Err(error)
             }
         }
+    }
+
+    /// A query id the client chose must not name a running query
+    /// (ClickHouse's `replace_running_query = 0`).
+    fn check_query_id(&self) -> Result<()> {
+        let Some(id) = self.query_id.lock().clone() else {
+            return Ok(());
+        };
+        let processes = &self.engine.instance.processes;
+        if processes.running().iter().any(|q| q.query_id == id) {
+            return Err(StrataError::new(
+                ErrorCode::QUERY_WITH_SAME_ID_IS_ALREADY_RUNNING,
+                format!("Query with id = {id} is already running."),
+            ));
+        }
+        Ok(())
     }
 
     /// `SYSTEM ...` commands. System logs are written as queries end, so
@@ -640,6 +708,9 @@ impl Session {
         }
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["KILL"]) {
+            return self.kill(rest).await;
         }
         if let Some((_, rest)) = strip_keyword(text, &["ALTER", "CHECK"])
             && strip_keyword(rest, &["TABLE"]).is_some()
@@ -722,17 +793,12 @@ impl Session {
                 self.done()
             }
             Statement::Set(set) => {
-                if self.settings.readonly() == 1 {
-                    return Err(StrataError::new(
-                        ErrorCode::READONLY,
-                        "Cannot modify settings in readonly mode",
-                    ));
-                }
                 // Every value is checked before any changes: all or none.
                 let mut settings = self.settings.clone();
                 for (name, value) in set_assignments(set)? {
                     settings.set(&name, &value_text(&value)?)?;
                 }
+                check_readonly(&self.settings, &settings)?;
                 self.settings = settings;
                 self.done()
             }
@@ -824,9 +890,13 @@ impl Session {
     }
 
     fn new_query(&self, settings: Settings) -> Arc<QueryContext> {
-        let query = self
-            .engine
-            .open_query(&self.statement_text, settings, &self.current_database);
+        let identity = (self.query_id.lock().take(), Arc::clone(&self.client));
+        let query = self.engine.open_query(
+            &self.statement_text,
+            settings,
+            &self.current_database,
+            identity,
+        );
         *self.current_query.lock() = Some(Arc::clone(&query));
         query
     }
@@ -904,6 +974,7 @@ impl Session {
         let context = AstContext {
             settings,
             current_database: &self.current_database,
+            current_user: &self.client.user,
             version: VERSION,
             server_setting: &server_setting,
             resolve_function: &resolve_function,
@@ -961,19 +1032,7 @@ impl Session {
         for (name, value) in changes {
             settings.set(name, value)?;
         }
-        let readonly = self.settings.readonly().max(settings.readonly());
-        if readonly == 1
-            && let Some(name) = self
-                .settings
-                .differences(&settings)
-                .into_iter()
-                .find(|n| *n != "readonly")
-        {
-            return Err(StrataError::new(
-                ErrorCode::READONLY,
-                format!("Cannot modify '{name}' setting in readonly mode"),
-            ));
-        }
+        check_readonly(&self.settings, &settings)?;
         Ok(settings)
     }
 

@@ -69,6 +69,25 @@ impl OutputFormat {
         })
     }
 
+    /// ClickHouse's canonical name of the format.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::TabSeparated => "TabSeparated",
+            OutputFormat::TabSeparatedRaw => "TabSeparatedRaw",
+            OutputFormat::TabSeparatedWithNames => "TabSeparatedWithNames",
+            OutputFormat::TabSeparatedWithNamesAndTypes => "TabSeparatedWithNamesAndTypes",
+            OutputFormat::Csv => "CSV",
+            OutputFormat::CsvWithNames => "CSVWithNames",
+            OutputFormat::JsonEachRow => "JSONEachRow",
+            OutputFormat::Json => "JSON",
+            OutputFormat::JsonCompact => "JSONCompact",
+            OutputFormat::Pretty => "Pretty",
+            OutputFormat::PrettyCompact => "PrettyCompact",
+            OutputFormat::Vertical => "Vertical",
+            OutputFormat::Null => "Null",
+        }
+    }
+
     /// Every name accepted by [`OutputFormat::from_name`].
     pub const NAMES: &'static [&'static str] = &[
         "TabSeparated",
@@ -113,6 +132,24 @@ impl Default for FormatOptions {
     }
 }
 
+impl FormatOptions {
+    /// The options a query's settings choose.
+    pub fn from_settings(settings: &strata_common::settings::Settings) -> Self {
+        FormatOptions {
+            pretty_max_rows: settings.output_format_pretty_max_rows() as usize,
+            pretty_row_numbers: settings.output_format_pretty_row_numbers(),
+            csv_delimiter: settings
+                .format_csv_delimiter()
+                .bytes()
+                .next()
+                .unwrap_or(b','),
+            values: ValueOptions {
+                json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
+            },
+        }
+    }
+}
+
 /// What JSON formats report in their `statistics` object.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Statistics {
@@ -122,7 +159,7 @@ pub struct Statistics {
 }
 
 /// Writes one result set in one format.
-pub trait ResultWriter {
+pub trait ResultWriter: Send {
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()>;
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()>;
 }

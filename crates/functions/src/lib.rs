@@ -17,6 +17,7 @@ pub mod hex;
 pub mod int_cast;
 pub mod length;
 pub mod misc;
+pub mod throw_if;
 pub mod uuids;
 
 use std::sync::Arc;
@@ -75,6 +76,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }
+    functions.push(ScalarUDF::new_from_impl(throw_if::ThrowIf::default()));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
     functions.push(ScalarUDF::new_from_impl(FormatReadable::new(

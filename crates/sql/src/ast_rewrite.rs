@@ -7,7 +7,7 @@
 //!   `negate`, so results get ClickHouse's types (`number % 10000` is UInt16).
 //! - `nan` and `inf` are float literals, as in ClickHouse.
 //! - `if` and `multiIf` become `CASE`, so only the taken branch is evaluated.
-//! - Per-query constants (`getSetting`, `currentDatabase`, `version`,
+//! - Per-query constants (`getSetting`, `currentDatabase`, `currentUser`, `version`,
 //!   `getServerSetting`) become literals.
 //! - Function names resolve exactly first, then case-insensitively, as ClickHouse does;
 //!   ClickHouse functions DataFusion has in another form are rewritten to it
@@ -36,6 +36,8 @@ use crate::uint8_booleans;
 pub struct AstContext<'a> {
     pub settings: &'a Settings,
     pub current_database: &'a str,
+    /// The user the session runs for (`currentUser()`).
+    pub current_user: &'a str,
     pub version: &'a str,
     /// The value of a server setting, as text, if it exists.
     pub server_setting: &'a dyn Fn(&str) -> Option<String>,
@@ -102,6 +104,28 @@ impl VisitorMut for Rewriter<'_, '_> {
         }
         ControlFlow::Continue(())
     }
+}
+
+/// The conversion function of a ClickHouse numeric type DataFusion's
+/// planner does not take (`UInt8`) or reads as another (`Int8` is
+/// PostgreSQL's BIGINT there): such a CAST is that function, which wraps
+/// out-of-range integers as ClickHouse's CAST does. Nullable and
+/// LowCardinality wrappers change nothing about the values.
+fn numeric_conversion(data_type: &DataType) -> Option<&'static str> {
+    Some(match data_type {
+        DataType::UInt8 => "toUInt8",
+        DataType::UInt16 => "toUInt16",
+        DataType::UInt32 => "toUInt32",
+        DataType::UInt64 => "toUInt64",
+        DataType::Int8(_) => "toInt8",
+        DataType::Int16 => "toInt16",
+        DataType::Int32 => "toInt32",
+        DataType::Int64 => "toInt64",
+        DataType::Float32 => "toFloat32",
+        DataType::Float64 => "toFloat64",
+        DataType::Nullable(inner) | DataType::LowCardinality(inner) => numeric_conversion(inner)?,
+        _ => return None,
+    })
 }
 
 fn string_literal(s: &str) -> Expr {
@@ -217,6 +241,14 @@ impl Rewriter<'_, '_> {
                 ..
             } => return Ok(Some(TextReader::Uuid.read((**inner).clone()))),
             Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type,
+                ..
+            } if let Some(conversion) = numeric_conversion(data_type) => {
+                return Ok(Some(quoted_call(conversion, vec![(**inner).clone()])));
+            }
+            Expr::Cast {
                 expr: inner,
                 data_type: DataType::FixedString(width),
                 ..
@@ -309,6 +341,9 @@ impl Rewriter<'_, '_> {
             }
             "currentDatabase" if args.is_empty() => string_literal(self.ctx.current_database),
             "version" if args.is_empty() => string_literal(self.ctx.version),
+            "currentUser" | "user" | "current_user" if args.is_empty() => {
+                string_literal(self.ctx.current_user)
+            }
             "sum" | "avg" | "SUM" | "AVG" if args.iter().any(|a| is_boolean(a)) => {
                 let mut counted = f.clone();
                 count_comparisons(&mut counted);

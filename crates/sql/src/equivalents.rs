@@ -327,7 +327,10 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             let base = if name == "exp2" { "2.0" } else { "10.0" };
             call(
                 "power",
-                vec![Expr::value(Value::Number(base.into(), false)), args[0].clone()],
+                vec![
+                    Expr::value(Value::Number(base.into(), false)),
+                    args[0].clone(),
+                ],
             )
         }
         // -1, 0 or 1 as Int8, where DataFusion's signum gives a float.

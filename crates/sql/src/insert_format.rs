@@ -14,6 +14,9 @@ pub struct FormattedInsert {
     pub format: String,
     /// The data after the format name, if any was written inline.
     pub inline_data: Option<String>,
+    /// Where the data starts in the text given: after the format name, its
+    /// blanks and one line break.
+    pub data_at: usize,
 }
 
 /// Splits `text` if it is an `INSERT ... FORMAT` statement.
@@ -57,6 +60,7 @@ pub fn split_insert_format(text: &str) -> Option<FormattedInsert> {
         head: head.to_string(),
         format,
         inline_data: (!data.trim().is_empty()).then(|| data.to_string()),
+        data_at: text.len() - data.len(),
     })
 }
 

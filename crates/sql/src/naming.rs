@@ -6,8 +6,8 @@
 //! so the SQL front aliases every unaliased select item with them before planning.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, UnaryOperator,
-    Value,
+    BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    UnaryOperator, Value,
 };
 
 /// The ClickHouse column name of `expr`.
@@ -185,7 +185,7 @@ fn write_expr(expr: &Expr, out: &mut String) {
         } => {
             out.push_str("CAST(");
             write_expr(expr, out);
-            out.push_str(&format!(", '{data_type}')"));
+            out.push_str(&format!(", '{}')", clickhouse_type_text(data_type)));
         }
         Expr::Array(array) => {
             out.push('[');
@@ -294,4 +294,31 @@ mod tests {
         assert_eq!(name_of("[1, 2]"), "[1, 2]");
         assert_eq!(name_of("a = 1 AND b"), "and(equals(a, 1), b)");
     }
+}
+
+/// A type as ClickHouse spells it; sqlparser upper-cases the names it
+/// shares with other dialects (`INT8`, `FLOAT64`).
+fn clickhouse_type_text(data_type: &DataType) -> String {
+    let text = data_type.to_string();
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+            continue;
+        }
+        out.push_str(match word.as_str() {
+            "INT8" => "Int8",
+            "INT16" => "Int16",
+            "INT32" => "Int32",
+            "INT64" => "Int64",
+            "FLOAT32" => "Float32",
+            "FLOAT64" => "Float64",
+            other => other,
+        });
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
 }

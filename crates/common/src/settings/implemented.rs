@@ -83,12 +83,22 @@ const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
 declare_settings!(IMPLEMENTED {
     allow_drop_detached: bool = SettingKind::Bool, "0",
         "Allow ALTER TABLE ... DROP DETACHED PART | PARTITION, which deletes detached data for good";
+    cancel_http_readonly_queries_on_client_close: bool = SettingKind::Bool, "0",
+        "Cancel an HTTP query that only reads (GET, or readonly > 0) when its client closes the connection";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
+    enable_http_compression: bool = SettingKind::Bool, "1",
+        "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
     format_csv_delimiter: String = SettingKind::Char, ",",
         "The character that separates fields in CSV formats";
+    http_headers_progress_interval_ms: u64 = SettingKind::UInt64, "100",
+        "The least time between two X-ClickHouse-Progress headers, in milliseconds";
+    http_response_buffer_size: u64 = SettingKind::UInt64, "0",
+        "Bytes of a response held before its headers are sent (a later error then goes in the body); 0 means the buffer_size URL parameter's 1 MiB";
+    http_wait_end_of_query: bool = SettingKind::Bool, "0",
+        "Hold the whole HTTP response until the query ends, so every error gets its HTTP status";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
     log_queries: bool = SettingKind::Bool, "1",
@@ -113,6 +123,8 @@ declare_settings!(IMPLEMENTED {
         "Rows an INSERT gathers into one block; each block becomes one part per partition of a MergeTree table";
     max_memory_usage: u64 = SettingKind::UInt64, "0",
         "Bytes of tracked memory one query may use; 0 means no per-query limit";
+    max_query_size: u64 = SettingKind::UInt64, "262144",
+        "Bytes of a statement's text the parser reads; the data of an INSERT ... FORMAT after it does not count";
     max_temporary_data_on_disk_size_for_query: u64 = SettingKind::UInt64, "0",
         "Bytes of temporary data one query may keep on disk; 0 means no limit";
     max_threads: u64 = SettingKind::MaxThreads, "auto",
@@ -129,6 +141,8 @@ declare_settings!(IMPLEMENTED {
         "Number the rows in Pretty formats";
     readonly: u64 = SettingKind::UInt64, "0",
         "1 forbids writes and setting changes, 2 forbids writes only";
+    send_progress_in_http_headers: bool = SettingKind::Bool, "0",
+        "Send X-ClickHouse-Progress headers while an HTTP query runs";
     strata_group_by_operators: bool = SettingKind::Bool, "1",
         "Strata's own setting: 0 leaves every query to DataFusion's own operators: GROUP BY to AggregateExec instead of Strata's dense, packed-key and hash operators, and semi joins (INTERSECT, EXCEPT, IN) and other hash joins to HashJoinExec, which cannot spill; to compare the two";
     temporary_data_compression: String = SettingKind::Enum(&["none", "lz4", "zstd"]), "lz4",
@@ -141,10 +155,18 @@ declare_settings!(IMPLEMENTED {
 
 // Settings of the whole process, fixed at start-up. Keep sorted by name.
 declare_settings!(SERVER {
+    default_session_timeout: u64 = SettingKind::UInt64, "60",
+        "Seconds an HTTP session lives without requests when the request names no session_timeout";
+    keep_alive_timeout: u64 = SettingKind::UInt64, "30",
+        "Seconds an idle HTTP keep-alive connection stays open";
+    max_concurrent_queries: u64 = SettingKind::UInt64, "0",
+        "Queries the server runs at once; one more fails with TOO_MANY_SIMULTANEOUS_QUERIES; 0 for no limit";
     max_server_memory_usage: u64 = SettingKind::UInt64, "0",
         "Bytes of tracked memory the whole process may use; 0 derives it from max_server_memory_usage_to_ram_ratio";
     max_server_memory_usage_to_ram_ratio: f64 = SettingKind::Ratio, "0.9",
         "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0";
+    max_session_timeout: u64 = SettingKind::UInt64, "3600",
+        "The longest session_timeout an HTTP request may ask for, in seconds";
     tmp_path: String = SettingKind::String, "",
         "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path";
 });

@@ -12,6 +12,7 @@ use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_memory::{allocator, process};
 
 use crate::instance::Instance;
+use crate::query_context::ClientInfo;
 
 fn s(name: &str) -> Field {
     Field::new(name, DataType::Utf8, false)
@@ -140,8 +141,31 @@ pub fn asynchronous_metrics_rows(instance: &Instance) -> Vec<ArrayRef> {
     ]
 }
 
-pub fn processes_fields() -> Vec<Field> {
+/// The columns both `system.processes` and `system.query_log` give about the client.
+fn client_fields() -> Vec<Field> {
     vec![
+        s("user"),
+        s("address"),
+        Field::new("interface", DataType::UInt8, false),
+        s("http_user_agent"),
+        s("client_name"),
+    ]
+}
+
+fn client_rows<'a>(clients: impl Iterator<Item = &'a ClientInfo> + Clone) -> Vec<ArrayRef> {
+    vec![
+        strings(clients.clone().map(|c| c.user.clone())),
+        strings(clients.clone().map(|c| c.address.clone())),
+        Arc::new(UInt8Array::from_iter_values(
+            clients.clone().map(|c| c.interface as u8),
+        )),
+        strings(clients.clone().map(|c| c.http_user_agent.clone())),
+        strings(clients.map(|c| c.client_name.clone())),
+    ]
+}
+
+pub fn processes_fields() -> Vec<Field> {
+    let mut fields = vec![
         s("query_id"),
         s("query"),
         s("current_database"),
@@ -151,13 +175,15 @@ pub fn processes_fields() -> Vec<Field> {
         u64("result_rows"),
         u64("memory_usage"),
         u64("peak_memory_usage"),
-    ]
+    ];
+    fields.extend(client_fields());
+    fields
 }
 
 pub fn processes_rows(instance: &Instance) -> Vec<ArrayRef> {
     use datafusion::execution::memory_pool::MemoryPool;
     let queries = instance.processes.running();
-    vec![
+    let mut rows: Vec<ArrayRef> = vec![
         strings(queries.iter().map(|q| q.query_id.clone())),
         strings(queries.iter().map(|q| q.text.clone())),
         strings(queries.iter().map(|q| q.current_database.clone())),
@@ -169,11 +195,13 @@ pub fn processes_rows(instance: &Instance) -> Vec<ArrayRef> {
         numbers(queries.iter().map(|q| q.result_rows())),
         numbers(queries.iter().map(|q| q.memory.reserved() as u64)),
         numbers(queries.iter().map(|q| q.memory.peak() as u64)),
-    ]
+    ];
+    rows.extend(client_rows(queries.iter().map(|q| q.client.as_ref())));
+    rows
 }
 
 pub fn query_log_fields() -> Vec<Field> {
-    vec![
+    let mut fields = vec![
         s("type"),
         Field::new("event_date", DataType::Date32, false),
         datetime("event_time"),
@@ -194,12 +222,14 @@ pub fn query_log_fields() -> Vec<Field> {
         s("query_id"),
         Field::new("exception_code", DataType::Int32, false),
         s("exception"),
-    ]
+    ];
+    fields.extend(client_fields());
+    fields
 }
 
 pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
     let entries = instance.query_log.entries();
-    vec![
+    let mut rows: Vec<ArrayRef> = vec![
         strings(entries.iter().map(|e| e.kind.name().to_string())),
         Arc::new(Date32Array::from_iter_values(
             entries
@@ -230,7 +260,9 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
             entries.iter().map(|e| e.exception_code),
         )),
         strings(entries.iter().map(|e| e.exception.clone())),
-    ]
+    ];
+    rows.extend(client_rows(entries.iter().map(|e| e.client.as_ref())));
+    rows
 }
 
 pub fn memory_tiers_fields() -> Vec<Field> {

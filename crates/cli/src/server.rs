@@ -1,0 +1,121 @@
+//! `strata server`: the HTTP interface on a data path, until SIGTERM or Ctrl-C.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use strata_common::StrataError;
+use strata_common::settings::Scope;
+use strata_engine::Engine;
+use strata_engine::data_path::DataPath;
+use strata_server::{Server, ServerConfig};
+
+#[derive(Args)]
+pub struct ServerArgs {
+    /// ClickHouse's configuration file, XML or YAML.
+    #[arg(long = "config-file", short = 'C', visible_alias = "config")]
+    config_file: Option<PathBuf>,
+    /// The HTTP port; overrides the file's http_port.
+    #[arg(long = "http-port", visible_alias = "http_port")]
+    http_port: Option<u16>,
+    /// An address to listen on; overrides the file's listen_host.
+    #[arg(long = "listen-host", visible_alias = "listen_host")]
+    listen_host: Vec<String>,
+    /// The data directory; overrides the file's path.
+    #[arg(long = "path")]
+    path: Option<PathBuf>,
+}
+
+fn fail(error: &StrataError) -> ExitCode {
+    eprintln!("{error}");
+    let code = (error.code.code % 256) as u8;
+    ExitCode::from(if code == 0 { 1 } else { code })
+}
+
+pub fn run(args: ServerArgs, settings: Vec<(String, String)>) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("Cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run_async(args, settings)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+fn configuration(
+    args: &ServerArgs,
+    settings: &[(String, String)],
+) -> strata_common::Result<ServerConfig> {
+    let mut config = match &args.config_file {
+        Some(file) => ServerConfig::load(file)?,
+        None => ServerConfig::default(),
+    };
+    if let Some(port) = args.http_port {
+        config.http_port = port;
+    }
+    if !args.listen_host.is_empty() {
+        config.listen_hosts = args.listen_host.clone();
+    }
+    if let Some(path) = &args.path {
+        config.path = path.clone();
+    }
+    for (name, value) in settings {
+        if Scope::Server.find(name).is_none() {
+            return Err(StrataError::new(
+                strata_common::ErrorCode::UNKNOWN_SETTING,
+                format!("Unknown server setting '{name}'"),
+            ));
+        }
+        config.server_settings.set(name, value)?;
+    }
+    Ok(config)
+}
+
+async fn run_async(args: ServerArgs, settings: Vec<(String, String)>) -> strata_common::Result<()> {
+    let config = configuration(&args, &settings)?;
+    let data_path = DataPath::open(&config.path)?;
+    let engine = Engine::open(config.server_settings.clone(), data_path)?;
+    engine.load_tables().await?;
+    let listeners = strata_server::bind(&config).await?;
+    for listener in &listeners {
+        if let Ok(address) = listener.local_addr() {
+            log::info!("Listening for HTTP on http://{address}");
+        }
+    }
+    log::info!("Data path: {}", config.path.display());
+    let server = Server::new(engine, &config);
+    strata_server::serve(server, listeners, shutdown_signal()).await;
+    log::info!("Stopped.");
+    Ok(())
+}
+
+/// SIGTERM or Ctrl-C.
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

@@ -1,0 +1,396 @@
+//! The server's configuration file, in ClickHouse's XML form or its YAML
+//! form: `http_port`, `listen_host`, `path`, server settings such as
+//! `max_server_memory_usage`, and `users` with their `profiles`, inline or in
+//! the file `users_config` names (`users.xml` beside the file by default).
+//!
+//! Both forms are read into one tree of [`Node`]s first, so every key is
+//! looked up once whatever the syntax.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use strata_common::settings::{Scope, Settings};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::users::{Password, UserConfig};
+
+pub const DEFAULT_HTTP_PORT: u16 = 8123;
+pub const DEFAULT_LISTEN_HOST: &str = "127.0.0.1";
+pub const DEFAULT_PATH: &str = "./strata-data";
+
+/// One element of a configuration file: an XML element or a YAML key.
+#[derive(Debug, Default, Clone)]
+pub struct Node {
+    pub name: String,
+    /// The element's text, for an element without children.
+    pub text: String,
+    pub children: Vec<Node>,
+}
+
+impl Node {
+    pub fn child(&self, name: &str) -> Option<&Node> {
+        self.children.iter().find(|c| c.name == name)
+    }
+
+    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Node> {
+        self.children.iter().filter(move |c| c.name == name)
+    }
+
+    fn text_of(&self, name: &str) -> Option<&str> {
+        self.child(name).map(|c| c.text.as_str())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub http_port: u16,
+    pub listen_hosts: Vec<String>,
+    pub path: PathBuf,
+    /// Settings of the whole process (`max_server_memory_usage`, `tmp_path`,
+    /// `max_concurrent_queries`, ...), from top-level keys of the file.
+    pub server_settings: Settings,
+    pub users: Vec<UserConfig>,
+    /// Each profile's settings, inherited ones first.
+    pub profiles: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Default for ServerConfig {
+    /// The configuration without a file: loopback, port 8123, data under
+    /// `./strata-data`, and a `default` user without a password.
+    fn default() -> Self {
+        ServerConfig {
+            http_port: DEFAULT_HTTP_PORT,
+            listen_hosts: vec![DEFAULT_LISTEN_HOST.to_string()],
+            path: PathBuf::from(DEFAULT_PATH),
+            server_settings: Settings::server(),
+            users: vec![UserConfig::open_default()],
+            profiles: BTreeMap::new(),
+        }
+    }
+}
+
+fn config_error(message: impl Into<String>) -> StrataError {
+    StrataError::new(ErrorCode::CANNOT_LOAD_CONFIG, message)
+}
+
+impl ServerConfig {
+    /// Reads `file` (XML, or YAML by its `.yaml`/`.yml` extension).
+    pub fn load(file: &Path) -> Result<ServerConfig> {
+        let root = read_tree(file)?;
+        let mut config = ServerConfig::default();
+        let base = file.parent().unwrap_or(Path::new("."));
+        config.apply(&root, base)?;
+        Ok(config)
+    }
+
+    fn apply(&mut self, root: &Node, base: &Path) -> Result<()> {
+        if let Some(port) = root.text_of("http_port") {
+            self.http_port = port.trim().parse().map_err(|_| {
+                config_error(format!("http_port must be a port number, got '{port}'"))
+            })?;
+        }
+        let hosts: Vec<String> = root
+            .children_named("listen_host")
+            .map(|n| n.text.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .collect();
+        if !hosts.is_empty() {
+            self.listen_hosts = hosts;
+        }
+        if let Some(path) = root.text_of("path") {
+            self.path = base.join(path.trim());
+        }
+        for node in &root.children {
+            if Scope::Server.find(&node.name).is_some() {
+                self.server_settings.set(&node.name, node.text.trim())?;
+            }
+        }
+        let users_file = root
+            .text_of("users_config")
+            .map(|f| base.join(f.trim()))
+            .or_else(|| {
+                ["users.xml", "users.yaml", "users.yml"]
+                    .iter()
+                    .map(|name| base.join(name))
+                    .find(|p| p.is_file())
+            });
+        let users_root = match users_file {
+            Some(file) => Some(read_tree(&file)?),
+            None => None,
+        };
+        for source in std::iter::once(root).chain(users_root.as_ref()) {
+            if let Some(profiles) = source.child("profiles") {
+                self.read_profiles(profiles)?;
+            }
+            if let Some(users) = source.child("users") {
+                self.read_users(users)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_users(&mut self, users: &Node) -> Result<()> {
+        let mut read = Vec::new();
+        for user in &users.children {
+            read.push(user_config(user)?);
+        }
+        if !read.is_empty() {
+            self.users = read;
+        }
+        Ok(())
+    }
+
+    fn read_profiles(&mut self, profiles: &Node) -> Result<()> {
+        let by_name: BTreeMap<&str, &Node> = profiles
+            .children
+            .iter()
+            .map(|p| (p.name.as_str(), p))
+            .collect();
+        for name in by_name.keys() {
+            let mut settings = Vec::new();
+            collect_profile(&by_name, name, &mut settings, 0)?;
+            self.profiles.insert(name.to_string(), settings);
+        }
+        Ok(())
+    }
+}
+
+/// Profiles inherit through `<profile>parent</profile>`; a cycle stops here.
+const MAX_PROFILE_DEPTH: usize = 16;
+
+fn collect_profile(
+    profiles: &BTreeMap<&str, &Node>,
+    name: &str,
+    settings: &mut Vec<(String, String)>,
+    depth: usize,
+) -> Result<()> {
+    if depth > MAX_PROFILE_DEPTH {
+        return Err(config_error(format!("Profile {name} inherits in a cycle")));
+    }
+    let node = profiles.get(name).ok_or_else(|| {
+        config_error(format!(
+            "There is no profile '{name}' in configuration file"
+        ))
+    })?;
+    for child in &node.children {
+        if child.name == "profile" {
+            collect_profile(profiles, child.text.trim(), settings, depth + 1)?;
+        } else if child.name != "constraints" {
+            Settings::default().set(&child.name, child.text.trim())?;
+            settings.push((child.name.clone(), child.text.trim().to_string()));
+        }
+    }
+    Ok(())
+}
+
+fn user_config(user: &Node) -> Result<UserConfig> {
+    let password = match (
+        user.text_of("password"),
+        user.text_of("password_sha256_hex"),
+    ) {
+        (Some(_), Some(_)) => {
+            return Err(config_error(format!(
+                "More than one password is given for user {}",
+                user.name
+            )));
+        }
+        (Some(plain), None) if !plain.is_empty() => Password::Plain(plain.to_string()),
+        (None, Some(hex)) => Password::sha256_hex(hex.trim()).ok_or_else(|| {
+            config_error(format!(
+                "password_sha256_hex of user {} is not 64 hex digits",
+                user.name
+            ))
+        })?,
+        _ => Password::None,
+    };
+    let mut networks = Vec::new();
+    if let Some(node) = user.child("networks") {
+        for ip in node.children_named("ip") {
+            networks.push(parse_network(ip.text.trim())?);
+        }
+    }
+    if networks.is_empty() {
+        networks.push(parse_network("::/0")?);
+    }
+    Ok(UserConfig {
+        name: user.name.clone(),
+        password,
+        networks,
+        profile: user
+            .text_of("profile")
+            .unwrap_or("default")
+            .trim()
+            .to_string(),
+    })
+}
+
+/// An address or a network (`10.0.0.0/8`, `::1`, `::/0`).
+fn parse_network(text: &str) -> Result<ipnet::IpNet> {
+    if let Ok(net) = text.parse::<ipnet::IpNet>() {
+        return Ok(net);
+    }
+    text.parse::<std::net::IpAddr>()
+        .map(ipnet::IpNet::from)
+        .map_err(|_| config_error(format!("'{text}' is not an address or a network")))
+}
+
+fn read_tree(file: &Path) -> Result<Node> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| config_error(format!("Cannot read config file {}: {e}", file.display())))?;
+    let yaml = matches!(
+        file.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    );
+    let parsed = if yaml {
+        yaml_tree(&text)
+    } else {
+        xml_tree(&text)
+    };
+    parsed.map_err(|e| config_error(format!("Cannot parse config file {}: {e}", file.display())))
+}
+
+fn xml_tree(text: &str) -> std::result::Result<Node, String> {
+    let document = roxmltree::Document::parse(text).map_err(|e| e.to_string())?;
+    Ok(xml_node(document.root_element()))
+}
+
+fn xml_node(element: roxmltree::Node) -> Node {
+    let children: Vec<Node> = element
+        .children()
+        .filter(|c| c.is_element())
+        .map(xml_node)
+        .collect();
+    let text = if children.is_empty() {
+        element.text().unwrap_or("").to_string()
+    } else {
+        String::new()
+    };
+    Node {
+        name: element.tag_name().name().to_string(),
+        text,
+        children,
+    }
+}
+
+fn yaml_tree(text: &str) -> std::result::Result<Node, String> {
+    use yaml_rust2::YamlLoader;
+    let documents = YamlLoader::load_from_str(text).map_err(|e| e.to_string())?;
+    let mut root = Node {
+        name: "clickhouse".to_string(),
+        ..Node::default()
+    };
+    if let Some(document) = documents.first() {
+        root.children = yaml_children(document);
+    }
+    Ok(root)
+}
+
+/// The children of a YAML mapping; a sequence value repeats its key, as
+/// repeated XML elements do (`listen_host: [a, b]`).
+fn yaml_children(value: &yaml_rust2::Yaml) -> Vec<Node> {
+    use yaml_rust2::Yaml;
+    let Yaml::Hash(map) = value else {
+        return Vec::new();
+    };
+    let mut nodes = Vec::new();
+    for (key, value) in map {
+        let Some(name) = yaml_scalar(key) else {
+            continue;
+        };
+        // `@attribute` keys carry XML attributes Strata does not use.
+        if name.starts_with('@') {
+            continue;
+        }
+        match value {
+            Yaml::Array(items) => nodes.extend(items.iter().map(|item| yaml_node(&name, item))),
+            other => nodes.push(yaml_node(&name, other)),
+        }
+    }
+    nodes
+}
+
+fn yaml_node(name: &str, value: &yaml_rust2::Yaml) -> Node {
+    Node {
+        name: name.to_string(),
+        text: yaml_scalar(value).unwrap_or_default(),
+        children: yaml_children(value),
+    }
+}
+
+fn yaml_scalar(value: &yaml_rust2::Yaml) -> Option<String> {
+    use yaml_rust2::Yaml;
+    Some(match value {
+        Yaml::String(s) | Yaml::Real(s) => s.clone(),
+        Yaml::Integer(i) => i.to_string(),
+        Yaml::Boolean(b) => u8::from(*b).to_string(),
+        Yaml::Null => String::new(),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn xml_and_yaml_give_the_same_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let xml = write(
+            dir.path(),
+            "config.xml",
+            "<clickhouse><http_port>9123</http_port><listen_host>::1</listen_host>\
+             <listen_host>127.0.0.1</listen_host><path>data</path>\
+             <max_concurrent_queries>5</max_concurrent_queries>\
+             <profiles><default><max_threads>2</max_threads></default>\
+             <ro><profile>default</profile><readonly>1</readonly></ro></profiles>\
+             <users><alice><password>secret</password><profile>ro</profile>\
+             <networks><ip>127.0.0.1</ip></networks></alice></users></clickhouse>",
+        );
+        let yaml = write(
+            dir.path(),
+            "config.yaml",
+            "http_port: 9123\nlisten_host: ['::1', 127.0.0.1]\npath: data\n\
+             max_concurrent_queries: 5\nprofiles:\n  default:\n    max_threads: 2\n  ro:\n    \
+             profile: default\n    readonly: 1\nusers:\n  alice:\n    password: secret\n    \
+             profile: ro\n    networks:\n      ip: 127.0.0.1\n",
+        );
+        for file in [xml, yaml] {
+            let config = ServerConfig::load(&file).unwrap();
+            assert_eq!(config.http_port, 9123);
+            assert_eq!(config.listen_hosts, vec!["::1", "127.0.0.1"]);
+            assert_eq!(config.path, dir.path().join("data"));
+            assert_eq!(config.server_settings.max_concurrent_queries(), 5);
+            assert_eq!(
+                config.profiles["ro"],
+                vec![
+                    ("max_threads".to_string(), "2".to_string()),
+                    ("readonly".to_string(), "1".to_string())
+                ]
+            );
+            assert_eq!(config.users.len(), 1);
+            assert_eq!(config.users[0].name, "alice");
+            assert_eq!(config.users[0].profile, "ro");
+            assert!(matches!(config.users[0].password, Password::Plain(ref p) if p == "secret"));
+        }
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(
+            dir.path(),
+            "config.xml",
+            "<clickhouse><max_server_memory_usage>lots</max_server_memory_usage></clickhouse>",
+        );
+        assert!(ServerConfig::load(&file).is_err());
+        let file = write(dir.path(), "broken.xml", "<clickhouse><http_port>");
+        let error = ServerConfig::load(&file).unwrap_err();
+        assert_eq!(error.code, ErrorCode::CANNOT_LOAD_CONFIG);
+    }
+}

@@ -1,0 +1,362 @@
+//! One query request, from its parameters to the response: authenticate,
+//! take a session, apply settings, split the statement from its data, run
+//! it on its own task (so a client that goes away cannot cut an INSERT in
+//! half), and answer through [`crate::output`].
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::{HeaderMap, Method};
+use strata_common::settings::Settings;
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_engine::query_context::{ClientInfo, Interface};
+use strata_engine::session::check_readonly;
+use strata_engine::{Session, StatementOutcome};
+use strata_formats::OutputFormat;
+use tokio::sync::oneshot;
+
+use crate::Server;
+use crate::body::{BodyReader, body_reader, split_request};
+use crate::encoding::{Encoding, request_encoding};
+use crate::output::{Reply, ReplyOptions, error_reply, send_outcome};
+use crate::query_params::substitute;
+use crate::request::{HttpParams, credentials};
+use crate::sessions::{SessionGuard, SessionRequest};
+
+/// ClickHouse's default `buffer_size`: response bytes held before the
+/// headers go out, so an early error still gets its HTTP status.
+const DEFAULT_BUFFER_SIZE: usize = 1 << 20;
+
+/// The session a request runs in: its own, or a named one it holds.
+enum SessionHandle {
+    Own(Box<Session>),
+    Named(SessionGuard),
+}
+
+impl std::ops::Deref for SessionHandle {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        match self {
+            SessionHandle::Own(s) => s,
+            SessionHandle::Named(s) => s,
+        }
+    }
+}
+
+impl std::ops::DerefMut for SessionHandle {
+    fn deref_mut(&mut self) -> &mut Session {
+        match self {
+            SessionHandle::Own(s) => s,
+            SessionHandle::Named(s) => s,
+        }
+    }
+}
+
+/// A slot under `max_concurrent_queries`, given back when dropped.
+pub struct QuerySlot(Arc<Server>);
+
+impl QuerySlot {
+    fn take(server: &Arc<Server>) -> Result<QuerySlot> {
+        let limit = server.settings.max_concurrent_queries() as usize;
+        let running = server.running_queries.fetch_add(1, Ordering::SeqCst);
+        let slot = QuerySlot(Arc::clone(server));
+        if limit > 0 && running >= limit {
+            return Err(StrataError::new(
+                ErrorCode::TOO_MANY_SIMULTANEOUS_QUERIES,
+                format!("Too many simultaneous queries. Maximum: {limit}"),
+            ));
+        }
+        Ok(slot)
+    }
+}
+
+impl Drop for QuerySlot {
+    fn drop(&mut self) {
+        let before = self.0.running_queries.fetch_sub(1, Ordering::SeqCst);
+        debug_assert!(before > 0, "running query count underflow");
+    }
+}
+
+/// Everything a request brings, taken off the HTTP request.
+pub struct QueryRequest {
+    pub method: Method,
+    pub headers: HeaderMap,
+    pub peer: SocketAddr,
+    pub params: HttpParams,
+    pub body: Incoming,
+}
+
+/// Answers a query request; the reply comes back through a channel, since
+/// the query runs on its own task.
+pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
+    let tag = crate::response::exception_tag();
+    let (reply_tx, reply_rx) = oneshot::channel();
+    let query_id = request
+        .params
+        .query_id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let options = ReplyOptions {
+        query_id: query_id.clone(),
+        tag,
+        display_name: server.display_name.clone(),
+        timezone: server.timezone.clone(),
+        format: OutputFormat::TabSeparated,
+        encoding: None,
+        buffer_size: DEFAULT_BUFFER_SIZE,
+        progress_header: false,
+    };
+    let job_options = options.clone();
+    tokio::spawn(async move {
+        let mut options = job_options;
+        let outcome = prepare_and_run(&server, request, query_id, &mut options).await;
+        match outcome {
+            Ok((outcome, session, slot)) => {
+                send_outcome(outcome, options, reply_tx, (session, slot)).await
+            }
+            Err(error) => {
+                let _ = reply_tx.send(error_reply(&error, &options));
+            }
+        }
+    });
+    match reply_rx.await {
+        Ok(reply) => reply,
+        Err(_) => error_reply(
+            &StrataError::new(ErrorCode::LOGICAL_ERROR, "The query ended without a reply"),
+            &options,
+        ),
+    }
+}
+
+type Held = Box<dyn Send>;
+
+async fn prepare_and_run(
+    server: &Arc<Server>,
+    request: QueryRequest,
+    query_id: String,
+    options: &mut ReplyOptions,
+) -> Result<(Result<StatementOutcome>, Held, QuerySlot)> {
+    let QueryRequest {
+        method,
+        headers,
+        peer,
+        mut params,
+        body,
+    } = request;
+    params.take_headers(&headers);
+    let (user_name, password) = credentials(&params, &headers)?;
+    let user = server
+        .users
+        .authenticate(&user_name, &password, peer.ip())?
+        .clone();
+    let slot = QuerySlot::take(server)?;
+    let mut session = open_session(server, &params, &user.name, &user.profile)?;
+    session.client = Arc::new(client_info(&user.name, peer, &headers));
+    let request_settings = request_settings(&session.settings, &params, &method)?;
+    choose_reply_options(options, &params, &headers, &request_settings)?;
+    let database = params
+        .database
+        .clone()
+        .unwrap_or_else(|| session.current_database.clone());
+    let encoding = request_encoding(
+        headers
+            .get("content-encoding")
+            .and_then(|v| v.to_str().ok()),
+    )?;
+    let body = (method == Method::POST).then(|| (body_reader(body), encoding));
+    let max_query_size = request_settings.max_query_size() as usize;
+    let url_query = params.query.take();
+    let split = tokio::task::spawn_blocking(move || split_request(url_query, body, max_query_size))
+        .await
+        .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
+    let statement = single_statement(&split.statement, &params)?;
+    let outcome = run_in_session(
+        &mut session,
+        &statement,
+        split.data,
+        (request_settings, database),
+        query_id,
+    )
+    .await;
+    Ok((outcome, Box::new(session), slot))
+}
+
+/// The statement text with its query parameters substituted; several
+/// statements in one request are refused, as in ClickHouse.
+fn single_statement(text: &str, params: &HttpParams) -> Result<String> {
+    if text.trim().is_empty() {
+        return Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            "Syntax error: Empty query",
+        ));
+    }
+    if strata_sql::split_insert_format(text).is_some() {
+        return substitute(text, &params.params);
+    }
+    let statements = strata_sql::split_statements(text)?;
+    if statements.len() > 1 {
+        return Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            "Syntax error: Multi-statements are not allowed",
+        ));
+    }
+    let statement = statements.into_iter().next().unwrap_or_default();
+    substitute(&statement, &params.params)
+}
+
+/// Runs `statement` with the request's settings and database; what the
+/// statement itself changes (`SET`, `USE`) stays in the session, the
+/// request's own changes do not.
+async fn run_in_session(
+    session: &mut Session,
+    statement: &str,
+    data: Option<BodyReader>,
+    (settings, database): (Settings, String),
+    query_id: String,
+) -> Result<StatementOutcome> {
+    if database != session.current_database {
+        session.engine().database_exists(&database)?;
+    }
+    let saved_settings = std::mem::replace(&mut session.settings, settings.clone());
+    let saved_database = std::mem::replace(&mut session.current_database, database.clone());
+    if let Some(data) = data {
+        session.set_input(Box::new(SyncReader(parking_lot::Mutex::new(data))));
+    }
+    session.set_query_id(query_id);
+    let outcome = session.execute(statement).await;
+    let mut kept = saved_settings;
+    for name in settings.differences(&session.settings) {
+        if let Ok(value) = session.settings.get(name) {
+            kept.set(name, &value.to_string())?;
+        }
+    }
+    session.settings = kept;
+    if session.current_database == database {
+        session.current_database = saved_database;
+    }
+    outcome
+}
+
+/// A reader usable from any thread (the session's input must be `Sync`);
+/// only the insert's reading thread ever locks it.
+struct SyncReader(parking_lot::Mutex<BodyReader>);
+
+impl std::io::Read for SyncReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.get_mut().read(buf)
+    }
+}
+
+fn open_session(
+    server: &Arc<Server>,
+    params: &HttpParams,
+    user: &str,
+    profile: &str,
+) -> Result<SessionHandle> {
+    let create = || -> Result<Session> {
+        let mut session = server.engine.new_session();
+        for (name, value) in server.profiles.get(profile).into_iter().flatten() {
+            session.settings.set(name, value)?;
+        }
+        Ok(session)
+    };
+    let Some(id) = &params.session_id else {
+        return Ok(SessionHandle::Own(Box::new(create()?)));
+    };
+    let timeout = session_timeout(server, params)?;
+    let request = SessionRequest {
+        user,
+        id,
+        timeout,
+        check: params.session_check,
+    };
+    // Profile settings are valid (checked when the configuration loaded).
+    let guard = server.sessions.acquire(&request, || {
+        create().unwrap_or_else(|_| server.engine.new_session())
+    })?;
+    Ok(SessionHandle::Named(guard))
+}
+
+fn session_timeout(server: &Server, params: &HttpParams) -> Result<Duration> {
+    let max = server.settings.max_session_timeout();
+    let seconds = match &params.session_timeout {
+        None => server.settings.default_session_timeout(),
+        Some(text) => text.trim().parse::<u64>().map_err(|_| {
+            StrataError::new(
+                ErrorCode::INVALID_SESSION_TIMEOUT,
+                format!("Invalid session timeout: '{text}'"),
+            )
+        })?,
+    };
+    if seconds > max {
+        return Err(StrataError::new(
+            ErrorCode::INVALID_SESSION_TIMEOUT,
+            format!(
+                "Session timeout '{seconds}' is larger than max_session_timeout: {max}. Maximum session timeout could be modified in configuration file."
+            ),
+        ));
+    }
+    Ok(Duration::from_secs(seconds))
+}
+
+fn client_info(user: &str, peer: SocketAddr, headers: &HeaderMap) -> ClientInfo {
+    let agent = headers
+        .get("user-agent")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    ClientInfo {
+        user: user.to_string(),
+        address: peer.ip().to_string(),
+        interface: Interface::Http,
+        client_name: agent.split(['/', ' ']).next().unwrap_or("").to_string(),
+        http_user_agent: agent,
+    }
+}
+
+/// The session's settings with the request's: URL settings (checked against
+/// `readonly` as a `SET` would be), then `readonly = 2` for a GET, whose
+/// queries must not write.
+fn request_settings(base: &Settings, params: &HttpParams, method: &Method) -> Result<Settings> {
+    let mut settings = base.clone();
+    for (name, value) in &params.settings {
+        settings.set(name, value)?;
+    }
+    check_readonly(base, &settings)?;
+    if *method == Method::GET && settings.readonly() == 0 {
+        settings.set("readonly", "2")?;
+    }
+    Ok(settings)
+}
+
+fn choose_reply_options(
+    options: &mut ReplyOptions,
+    params: &HttpParams,
+    headers: &HeaderMap,
+    settings: &Settings,
+) -> Result<()> {
+    if let Some(name) = &params.default_format {
+        options.format = OutputFormat::from_name(name)?;
+    }
+    if settings.enable_http_compression() {
+        options.encoding = headers
+            .get("accept-encoding")
+            .and_then(|v| v.to_str().ok())
+            .and_then(Encoding::accepted);
+    }
+    let wait = params.wait_end_of_query || settings.http_wait_end_of_query();
+    options.buffer_size = if wait {
+        usize::MAX
+    } else {
+        match (params.buffer_size, settings.http_response_buffer_size()) {
+            (Some(size), _) => size as usize,
+            (None, 0) => DEFAULT_BUFFER_SIZE,
+            (None, size) => size as usize,
+        }
+    };
+    options.progress_header = settings.send_progress_in_http_headers();
+    Ok(())
+}

@@ -1,0 +1,653 @@
+//! The HTTP interface end to end: a server on a loopback port, spoken to
+//! over raw TCP so malformed requests can be sent as well as good ones.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use strata_engine::Engine;
+use strata_engine::data_path::DataPath;
+use strata_server::{Server, ServerConfig};
+
+/// A server running on its own runtime until dropped.
+struct TestServer {
+    port: u16,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    engine: Arc<Engine>,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+const CONFIG: &str = "<clickhouse>
+  <max_concurrent_queries>50</max_concurrent_queries>
+  <profiles>
+    <default><max_threads>2</max_threads></default>
+    <ro><readonly>1</readonly></ro>
+  </profiles>
+  <users>
+    <default><password></password></default>
+    <alice><password>wonderland</password></alice>
+    <reader><password_sha256_hex>2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b</password_sha256_hex><profile>ro</profile></reader>
+    <remote><networks><ip>10.0.0.0/8</ip></networks></remote>
+  </users>
+</clickhouse>";
+
+fn start_with(config_text: &str) -> TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.xml");
+    std::fs::write(&file, config_text).unwrap();
+    let mut config = ServerConfig::load(&file).unwrap();
+    config.http_port = 0;
+    config.path = dir.path().join("data");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (port_tx, port_rx) = std::sync::mpsc::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let path = config.path.clone();
+    let thread = std::thread::spawn(move || {
+        runtime.block_on(async move {
+            let engine = Engine::open(
+                config.server_settings.clone(),
+                DataPath::open(&path).unwrap(),
+            )
+            .unwrap();
+            engine.load_tables().await.unwrap();
+            let listeners = strata_server::bind(&config).await.unwrap();
+            let port = listeners[0].local_addr().unwrap().port();
+            port_tx.send((port, Arc::clone(&engine))).unwrap();
+            let server = Server::new(engine, &config);
+            strata_server::serve(server, listeners, async {
+                let _ = stop_rx.await;
+            })
+            .await;
+        });
+    });
+    let (port, engine) = port_rx.recv().unwrap();
+    TestServer {
+        port,
+        stop: Some(stop_tx),
+        thread: Some(thread),
+        engine,
+        _dir: dir,
+    }
+}
+
+fn start() -> TestServer {
+    start_with(CONFIG)
+}
+
+struct Reply {
+    status: u16,
+    headers: HashMap<String, String>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn header(&self, name: &str) -> &str {
+        self.headers.get(name).map_or("", String::as_str)
+    }
+}
+
+fn encode(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+/// Sends one request to the server on `port` and reads the whole reply.
+fn send(port: u16, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut head =
+        format!("{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if method == "POST" {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    parse_reply(&raw)
+}
+
+impl TestServer {
+    fn send(&self, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+        send(self.port, method, target, headers, body)
+    }
+
+    fn get(&self, query: &str) -> Reply {
+        self.send("GET", &format!("/?query={}", encode(query)), &[], b"")
+    }
+
+    fn post(&self, url_params: &str, body: &str) -> Reply {
+        self.send("POST", &format!("/?{url_params}"), &[], body.as_bytes())
+    }
+
+    fn query(&self, query: &str) -> Reply {
+        self.post(&format!("query={}", encode(query)), "")
+    }
+
+    /// The text of a query that must succeed.
+    fn ok(&self, query: &str) -> String {
+        let reply = self.query(query);
+        assert_eq!(reply.status, 200, "{query}: {}", reply.text());
+        reply.text()
+    }
+}
+
+fn parse_reply(raw: &[u8]) -> Reply {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete head");
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: HashMap<String, String> = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    if headers.get("transfer-encoding").map(String::as_str) == Some("chunked") {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let line_end = data.windows(2).position(|w| w == b"\r\n").unwrap();
+        let size =
+            usize::from_str_radix(std::str::from_utf8(&data[..line_end]).unwrap(), 16).unwrap();
+        data = &data[line_end + 2..];
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&data[..size]);
+        data = &data[size + 2..];
+    }
+}
+
+fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !condition() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn health_endpoints_and_unknown_paths() {
+    let server = start();
+    for path in ["/", "/ping", "/replicas_status"] {
+        let reply = server.send("GET", path, &[], b"");
+        assert_eq!(
+            (reply.status, reply.text().as_str()),
+            (200, "Ok.\n"),
+            "{path}"
+        );
+    }
+    let reply = server.send("GET", "/nowhere", &[], b"");
+    assert_eq!(reply.status, 404);
+    assert!(reply.text().contains("/nowhere"));
+}
+
+#[test]
+fn queries_in_the_url_the_body_or_both() {
+    let server = start();
+    let reply = server.get("SELECT 1 + 1");
+    assert_eq!((reply.status, reply.text().as_str()), (200, "2\n"));
+    assert_eq!(reply.header("x-clickhouse-format"), "TabSeparated");
+    assert!(
+        reply
+            .header("content-type")
+            .starts_with("text/tab-separated-values")
+    );
+    assert_eq!(reply.header("x-clickhouse-query-id").len(), 36);
+    let summary: serde_json::Value =
+        serde_json::from_str(reply.header("x-clickhouse-summary")).unwrap();
+    assert_eq!(summary["result_rows"], "1");
+    assert_eq!(server.post("", "SELECT 'body'").text(), "body\n");
+    assert_eq!(server.post("query=SELECT", " 40 + 2").text(), "42\n");
+    let json = server.post(
+        "default_format=JSONEachRow",
+        "SELECT number FROM numbers(2)",
+    );
+    assert_eq!(json.text(), "{\"number\":0}\n{\"number\":1}\n");
+    assert_eq!(json.header("x-clickhouse-format"), "JSONEachRow");
+    let id = server.post("query_id=my-query", "SELECT 1");
+    assert_eq!(id.header("x-clickhouse-query-id"), "my-query");
+    let counted = server.ok(
+        "SELECT count() FROM system.query_log WHERE query_id = 'my-query' AND type = 'QueryFinish'",
+    );
+    assert_eq!(counted, "1\n");
+}
+
+#[test]
+fn errors_carry_clickhouse_codes_and_statuses() {
+    let server = start();
+    let cases = [
+        ("SELEC 1", 400, 62),
+        ("SELECT * FROM missing_table", 404, 60),
+        ("SELECT 1; SELECT 2", 400, 62),
+        ("SELECT 1 FORMAT NoSuchFormat", 404, 73),
+    ];
+    for (query, status, code) in cases {
+        let reply = server.query(query);
+        assert_eq!(reply.status, status, "{query}: {}", reply.text());
+        assert_eq!(
+            reply.header("x-clickhouse-exception-code"),
+            code.to_string(),
+            "{query}"
+        );
+        assert!(
+            reply
+                .text()
+                .starts_with(&format!("Code: {code}. DB::Exception: ")),
+            "{}",
+            reply.text()
+        );
+    }
+    let unknown = server.post("no_such_setting=1", "SELECT 1");
+    assert_eq!(
+        (
+            unknown.status,
+            unknown.header("x-clickhouse-exception-code")
+        ),
+        (404, "115")
+    );
+    // Settings ClickHouse clients send are accepted even where they change nothing here.
+    let known = server.post(
+        "send_logs_level=none&max_threads=1",
+        "SELECT getSetting('max_threads')",
+    );
+    assert_eq!((known.status, known.text().as_str()), (200, "1\n"));
+    let bad_escape = server.send("GET", "/?query=SELECT%2", &[], b"");
+    assert_eq!(bad_escape.status, 400);
+    assert_eq!(
+        server.get("SELECT 'still serving'").text(),
+        "still serving\n"
+    );
+}
+
+#[test]
+fn get_is_read_only_and_post_writes() {
+    let server = start();
+    let refused = server.get("CREATE TABLE t (a UInt8) ENGINE = Memory");
+    assert_eq!(refused.header("x-clickhouse-exception-code"), "164");
+    server.ok("CREATE TABLE t (a UInt64, s String) ENGINE = MergeTree ORDER BY a");
+    let insert = server.post(
+        &format!("query={}", encode("INSERT INTO t FORMAT CSV")),
+        "1,one\n2,two\n",
+    );
+    assert_eq!(insert.status, 200, "{}", insert.text());
+    let written: serde_json::Value =
+        serde_json::from_str(insert.header("x-clickhouse-summary")).unwrap();
+    assert_eq!(written["written_rows"], "2");
+    let inline = server.post("", "INSERT INTO t FORMAT TSV\n3\tthree\n");
+    assert_eq!(inline.status, 200, "{}", inline.text());
+    assert_eq!(
+        server.post("", "INSERT INTO t VALUES (4, 'four')").status,
+        200
+    );
+    assert_eq!(
+        server.get("SELECT a, s FROM t ORDER BY a").text(),
+        "1\tone\n2\ttwo\n3\tthree\n4\tfour\n"
+    );
+    let bad = server.post(
+        &format!("query={}", encode("INSERT INTO t FORMAT CSV")),
+        "x,y\n",
+    );
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    assert_eq!(server.get("SELECT count() FROM t").text(), "4\n");
+}
+
+#[test]
+fn query_parameters_are_typed_literals() {
+    let server = start();
+    let reply = server.post(
+        &format!("param_x=41&param_s={}&param_t=numbers", encode("it's")),
+        "SELECT {x:UInt8} + 1, {s:String}, toTypeName({x:UInt8})",
+    );
+    assert_eq!(reply.text(), "42\tit\\'s\tUInt8\n");
+    let table = server.post(
+        "param_t=databases",
+        "SELECT count() > 0 FROM system.{t:Identifier}",
+    );
+    assert_eq!(table.text(), "1\n");
+    let missing = server.post("", "SELECT {x:UInt8}");
+    assert_eq!(missing.header("x-clickhouse-exception-code"), "456");
+}
+
+#[test]
+fn users_passwords_and_profiles() {
+    let server = start();
+    let wrong = server.send(
+        "GET",
+        "/?query=SELECT%201",
+        &[("X-ClickHouse-User", "alice"), ("X-ClickHouse-Key", "nope")],
+        b"",
+    );
+    assert_eq!(
+        (wrong.status, wrong.header("x-clickhouse-exception-code")),
+        (403, "516")
+    );
+    let unknown = server.send("GET", "/?query=SELECT%201&user=mallory", &[], b"");
+    assert_eq!(unknown.status, 403);
+    // Same answer for an unknown user as for a wrong password.
+    assert_eq!(unknown.text().replace("mallory", "alice"), wrong.text());
+    let outside = server.send("GET", "/?query=SELECT%201&user=remote", &[], b"");
+    assert_eq!(outside.status, 403);
+    let basic = server.send(
+        "GET",
+        "/?query=SELECT%20currentUser()",
+        &[("Authorization", "Basic YWxpY2U6d29uZGVybGFuZA==")],
+        b"",
+    );
+    assert_eq!((basic.status, basic.text().as_str()), (200, "alice\n"));
+    let reader = |query: &str, extra: &str| {
+        server.send(
+            "POST",
+            &format!("/?user=reader&password=secret{extra}"),
+            &[],
+            query.as_bytes(),
+        )
+    };
+    assert_eq!(reader("SELECT getSetting('readonly')", "").text(), "1\n");
+    for (query, extra) in [
+        ("CREATE TABLE r (a UInt8) ENGINE = Memory", ""),
+        ("SET readonly = 0", ""),
+        ("SELECT 1", "&readonly=0"),
+        ("SELECT 1", "&max_threads=1"),
+    ] {
+        let refused = reader(query, extra);
+        assert_eq!(
+            refused.header("x-clickhouse-exception-code"),
+            "164",
+            "{query}{extra}: {}",
+            refused.text()
+        );
+    }
+    let log = server.ok(
+        "SELECT user, interface, address FROM system.query_log WHERE query = 'SELECT currentUser()' AND type = 'QueryFinish'",
+    );
+    assert_eq!(log, "alice\t2\t127.0.0.1\n");
+}
+
+#[test]
+fn sessions_keep_settings_until_they_expire() {
+    let server = start();
+    assert_eq!(
+        server.post("session_id=s1", "SET max_threads = 3").status,
+        200
+    );
+    assert_eq!(
+        server
+            .post("session_id=s1", "SELECT getSetting('max_threads')")
+            .text(),
+        "3\n"
+    );
+    // URL settings last one request; a statement's SET stays.
+    assert_eq!(
+        server
+            .post(
+                "session_id=s1&max_threads=1",
+                "SELECT getSetting('max_threads')"
+            )
+            .text(),
+        "1\n"
+    );
+    assert_eq!(
+        server
+            .post("session_id=s1", "SELECT getSetting('max_threads')")
+            .text(),
+        "3\n"
+    );
+    assert_eq!(
+        server
+            .post("session_id=s2", "SELECT getSetting('max_threads')")
+            .text(),
+        "2\n"
+    );
+    // Sessions belong to their user.
+    let other = server.post(
+        "session_id=s1&user=alice&password=wonderland&session_check=1",
+        "SELECT 1",
+    );
+    assert_eq!(other.header("x-clickhouse-exception-code"), "372");
+    let missing = server.post("session_id=nope&session_check=1", "SELECT 1");
+    assert_eq!(missing.header("x-clickhouse-exception-code"), "372");
+    let bad_timeout = server.post("session_id=s3&session_timeout=abc", "SELECT 1");
+    assert_eq!(bad_timeout.header("x-clickhouse-exception-code"), "374");
+    assert_eq!(
+        server
+            .post("session_id=s4&session_timeout=1", "SET max_threads = 5")
+            .status,
+        200
+    );
+    std::thread::sleep(Duration::from_millis(2_500));
+    let expired = server.post("session_id=s4&session_check=1", "SELECT 1");
+    assert_eq!(expired.header("x-clickhouse-exception-code"), "372");
+}
+
+/// Starts a query that runs until killed, on its own thread.
+fn long_query(server: &TestServer, params: &str) -> std::thread::JoinHandle<Reply> {
+    let port = server.port;
+    let target = format!("/?{params}");
+    std::thread::spawn(move || {
+        let query = "SELECT count() FROM numbers_mt(1000000000000)";
+        send(port, "POST", &target, &[], query.as_bytes())
+    })
+}
+
+fn running(server: &TestServer, id: &str) -> bool {
+    server
+        .engine
+        .instance()
+        .processes
+        .running()
+        .iter()
+        .any(|q| q.query_id == id)
+}
+
+#[test]
+fn kill_query_and_locked_sessions() {
+    let server = start();
+    let long = long_query(&server, "query_id=long-1&session_id=busy");
+    wait_until("the long query", || running(&server, "long-1"));
+    let locked = server.post("session_id=busy", "SELECT 1");
+    assert_eq!(locked.header("x-clickhouse-exception-code"), "373");
+    let same_id = server.post("query_id=long-1", "SELECT 1");
+    assert_eq!(same_id.header("x-clickhouse-exception-code"), "216");
+    let processes = server
+        .ok("SELECT user, address, interface FROM system.processes WHERE query_id = 'long-1'");
+    assert_eq!(processes, "default\t127.0.0.1\t2\n");
+    let killed = server.ok("KILL QUERY WHERE query_id = 'long-1' SYNC");
+    assert!(
+        killed.starts_with("finished\tlong-1\tdefault\t"),
+        "{killed}"
+    );
+    let reply = long.join().unwrap();
+    assert_eq!(
+        reply.header("x-clickhouse-exception-code"),
+        "394",
+        "{}",
+        reply.text()
+    );
+    assert_eq!(server.post("session_id=busy", "SELECT 1").text(), "1\n");
+}
+
+#[test]
+fn too_many_simultaneous_queries() {
+    let server = start_with(&CONFIG.replace(
+        "<max_concurrent_queries>50</max_concurrent_queries>",
+        "<max_concurrent_queries>1</max_concurrent_queries>",
+    ));
+    let long = long_query(&server, "query_id=long-2");
+    wait_until("the long query", || running(&server, "long-2"));
+    let refused = server.query("SELECT 1");
+    assert_eq!(refused.header("x-clickhouse-exception-code"), "202");
+    server
+        .engine
+        .instance()
+        .processes
+        .running()
+        .iter()
+        .for_each(|q| q.cancel());
+    long.join().unwrap();
+    wait_until("the slot", || server.query("SELECT 1").status == 200);
+}
+
+#[test]
+fn an_error_after_the_headers_ends_the_body_with_the_exception_block() {
+    let server = start();
+    let query = "SELECT number, throwIf(number = 300000) FROM numbers(400000) SETTINGS max_block_size = 1000";
+    let reply = server.post("buffer_size=1000", query);
+    assert_eq!(reply.status, 200);
+    let tag = reply.header("x-clickhouse-exception-tag").to_string();
+    assert_eq!(tag.len(), 16);
+    let text = reply.text();
+    let parts: Vec<&str> = text.split("__exception__\r\n").collect();
+    assert_eq!(
+        parts.len(),
+        3,
+        "{}",
+        &text[text.len().saturating_sub(500)..]
+    );
+    assert!(
+        parts[1].starts_with(&format!("{tag}\r\nCode: 395. DB::Exception: ")),
+        "{}",
+        parts[1]
+    );
+    assert!(parts[1].ends_with(&format!(" {tag}\r\n")));
+    // Held in full, the same error gets its status instead.
+    let waited = server.post("wait_end_of_query=1", query);
+    assert_eq!(
+        (waited.status, waited.header("x-clickhouse-exception-code")),
+        (500, "395")
+    );
+}
+
+#[test]
+fn compressed_requests_and_responses() {
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+    let server = start();
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(b"SELECT 'zipped'").unwrap();
+    let body = encoder.finish().unwrap();
+    let reply = server.send(
+        "POST",
+        "/",
+        &[("Content-Encoding", "gzip"), ("Accept-Encoding", "gzip")],
+        &body,
+    );
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-encoding"), "gzip");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&reply.body[..])
+        .read_to_string(&mut text)
+        .unwrap();
+    assert_eq!(text, "zipped\n");
+    let plain = server.send(
+        "POST",
+        "/?enable_http_compression=0",
+        &[("Accept-Encoding", "gzip")],
+        b"SELECT 1",
+    );
+    assert_eq!(
+        (plain.header("content-encoding"), plain.text().as_str()),
+        ("", "1\n")
+    );
+    let unknown = server.send("POST", "/", &[("Content-Encoding", "snappy")], b"SELECT 1");
+    assert_eq!(unknown.header("x-clickhouse-exception-code"), "89");
+}
+
+#[test]
+fn malformed_requests_leave_the_server_serving() {
+    let server = start();
+    let garbage = [
+        b"NOT HTTP AT ALL\r\n\r\n".to_vec(),
+        b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nSELEC".to_vec(),
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nSELECT 1".to_vec(),
+    ];
+    for request in garbage {
+        let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream.write_all(&request).unwrap();
+        stream.shutdown(std::net::Shutdown::Write).unwrap();
+        let mut sink = Vec::new();
+        let _ = stream.read_to_end(&mut sink);
+    }
+    // A client that goes away mid-result cancels its query.
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    let query = "SELECT number FROM numbers_mt(1000000000000)";
+    let request = format!(
+        "POST /?query_id=abandoned&buffer_size=100 HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{query}",
+        query.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut first = [0u8; 1024];
+    let _ = stream.read(&mut first).unwrap();
+    wait_until("the abandoned query", || running(&server, "abandoned"));
+    drop(stream);
+    wait_until("the cancellation", || !running(&server, "abandoned"));
+    assert_eq!(server.get("SELECT 'alive'").text(), "alive\n");
+}
+
+#[test]
+fn shutdown_cancels_running_queries() {
+    let mut server = start();
+    let long = long_query(&server, "query_id=long-3");
+    wait_until("the long query", || running(&server, "long-3"));
+    server.stop.take().unwrap().send(()).unwrap();
+    let reply = long.join().unwrap();
+    assert_eq!(
+        reply.header("x-clickhouse-exception-code"),
+        "394",
+        "{}",
+        reply.text()
+    );
+    server.thread.take().unwrap().join().unwrap();
+}
