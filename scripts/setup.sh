@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Checks that this machine can build Strata. Rust comes with rustup
-# (https://rustup.rs); everything else is fetched by cargo from crates.io.
+# Checks that this machine can build Strata and installs what the tests need.
+# Rust comes with rustup (https://rustup.rs); crates come from crates.io; the
+# client-level tests' Python packages (tests/clients/requirements.txt, pinned)
+# go into .venv-clients from PyPI.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "cargo was not found. Install Rust with rustup (https://rustup.rs), then run this again." >&2
     exit 1
 fi
 cargo --version
+
+requirements=tests/clients/requirements.txt
+stamp=.venv-clients/installed.txt
+if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
+    python3 -m venv .venv-clients
+    .venv-clients/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$stamp"
+fi

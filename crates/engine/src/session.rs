@@ -78,6 +78,10 @@ const SQL_LEVEL_FUNCTIONS: &[&str] = &[
     "currentUser",
     "user",
     "current_user",
+    "timezone",
+    "timeZone",
+    "serverTimezone",
+    "serverTimeZone",
     "version",
 ];
 
@@ -1149,6 +1153,7 @@ impl Session {
 
     async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
         let body = rest.trim();
+        let mut format = None;
         let schema: SchemaRef =
             if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
                 let inner = body.trim_start_matches('(').trim_end_matches(')');
@@ -1163,6 +1168,12 @@ impl Session {
                 Arc::new(plan.schema().as_arrow().clone())
             } else {
                 let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+                let (name, clauses) = split_trailing_clauses(name)?;
+                format = clauses
+                    .format
+                    .as_deref()
+                    .map(OutputFormat::from_name)
+                    .transpose()?;
                 let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
                 let Statement::Query(query) = parsed.statement else {
                     unreachable!("a SELECT parses as a query")
@@ -1198,7 +1209,11 @@ impl Session {
             arrays.push(Arc::new(StringArray::from(empty.clone())));
         }
         let batch = RecordBatch::try_new(Arc::clone(&out_schema), arrays)?;
-        self.rows(out_schema, vec![batch])
+        let mut outcome = self.rows(out_schema, vec![batch])?;
+        if let StatementOutcome::Rows(result) = &mut outcome {
+            result.format = format;
+        }
+        Ok(outcome)
     }
 
     /// `db.table` or `table` in the current database.

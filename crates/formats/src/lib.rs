@@ -8,6 +8,7 @@
 
 pub mod input;
 mod json;
+pub mod native;
 mod pretty;
 mod text;
 pub mod value;
@@ -39,6 +40,7 @@ pub enum OutputFormat {
     PrettyCompact,
     Vertical,
     Null,
+    Native,
 }
 
 impl OutputFormat {
@@ -60,6 +62,7 @@ impl OutputFormat {
             "PrettyCompact" => OutputFormat::PrettyCompact,
             "Vertical" => OutputFormat::Vertical,
             "Null" => OutputFormat::Null,
+            "Native" => OutputFormat::Native,
             _ => {
                 return Err(StrataError::new(
                     ErrorCode::UNKNOWN_FORMAT,
@@ -67,6 +70,11 @@ impl OutputFormat {
                 ));
             }
         })
+    }
+
+    /// Whether the format writes values in binary rather than as text.
+    pub fn is_binary(self) -> bool {
+        matches!(self, OutputFormat::Native)
     }
 
     /// ClickHouse's canonical name of the format.
@@ -85,6 +93,7 @@ impl OutputFormat {
             OutputFormat::PrettyCompact => "PrettyCompact",
             OutputFormat::Vertical => "Vertical",
             OutputFormat::Null => "Null",
+            OutputFormat::Native => "Native",
         }
     }
 
@@ -109,6 +118,7 @@ impl OutputFormat {
         "PrettyCompact",
         "Vertical",
         "Null",
+        "Native",
     ];
 }
 
@@ -175,7 +185,8 @@ pub fn new_writer(
         .filter(|&i| is_uuid(schema.field(i)))
         .collect();
     let writer = format_writer(format, schema, options, out)?;
-    Ok(if uuid_columns.is_empty() {
+    // Binary formats write a UUID's own 16 bytes.
+    Ok(if uuid_columns.is_empty() || format.is_binary() {
         writer
     } else {
         Box::new(UuidsAsText {
@@ -214,6 +225,7 @@ fn format_writer(
         )),
         OutputFormat::Vertical => Box::new(pretty::VerticalWriter::new(schema)),
         OutputFormat::Null => Box::new(NullWriter),
+        OutputFormat::Native => Box::new(native::NativeWriter::new(schema)),
     })
 }
 

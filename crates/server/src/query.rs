@@ -94,10 +94,12 @@ pub struct QueryRequest {
 pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
     let tag = crate::response::exception_tag();
     let (reply_tx, reply_rx) = oneshot::channel();
+    // An empty query_id asks for a fresh one, as clients send it.
     let query_id = request
         .params
         .query_id
         .clone()
+        .filter(|id| !id.is_empty())
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let options = ReplyOptions {
         query_id: query_id.clone(),

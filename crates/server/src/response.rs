@@ -79,6 +79,7 @@ pub fn content_type(format: OutputFormat) -> &'static str {
         OutputFormat::Csv | OutputFormat::CsvWithNames => "text/csv; charset=UTF-8; header=absent",
         OutputFormat::Json | OutputFormat::JsonCompact => "application/json; charset=UTF-8",
         OutputFormat::JsonEachRow => "application/x-ndjson; charset=UTF-8",
+        OutputFormat::Native => "application/octet-stream",
         _ => "text/plain; charset=UTF-8",
     }
 }

@@ -341,6 +341,10 @@ impl Rewriter<'_, '_> {
             }
             "currentDatabase" if args.is_empty() => string_literal(self.ctx.current_database),
             "version" if args.is_empty() => string_literal(self.ctx.version),
+            // Strata reads and writes DateTime values in UTC.
+            "timezone" | "timeZone" | "serverTimezone" | "serverTimeZone" if args.is_empty() => {
+                string_literal("UTC")
+            }
             "currentUser" | "user" | "current_user" if args.is_empty() => {
                 string_literal(self.ctx.current_user)
             }

@@ -102,6 +102,9 @@ impl SystemTableKind {
                     s("value"),
                     u8("changed"),
                     s("description"),
+                    // 1 where the session may not change the setting
+                    // (`readonly = 1` forbids all, `readonly = 2` readonly itself).
+                    u8("readonly"),
                     s("type"),
                     s("default"),
                     s("alias_for"),
@@ -294,6 +297,15 @@ fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
         strings(defs.iter().map(|d| value(d.name)).collect()),
         flags(defs.iter().map(|d| settings.is_changed(d.name)).collect()),
         strings(defs.iter().map(|d| d.description.to_string()).collect()),
+        flags(
+            defs.iter()
+                .map(|d| match settings.readonly() {
+                    0 => false,
+                    1 => true,
+                    _ => d.name == "readonly",
+                })
+                .collect(),
+        ),
         strings(defs.iter().map(|d| d.type_name.to_string()).collect()),
         strings(defs.iter().map(|d| d.default.to_string()).collect()),
         strings(defs.iter().map(|d| d.alias_for.to_string()).collect()),

@@ -5,12 +5,13 @@
 //! [`cells::CellBlock`] converts a block of cells column by column, so every
 //! format shares one set of value parsers and reports a bad value with its row
 //! and column the same way. Parquet arrives typed and only needs casts, checked
-//! the same way.
+//! the same way. Native arrives typed too, in ClickHouse's own layout.
 
 mod cells;
 mod convert;
 mod delimited;
 mod json_each_row;
+mod native;
 mod parquet;
 
 use std::io::Read;
@@ -76,6 +77,7 @@ pub enum InputFormat {
     TabSeparated { names: bool, types: bool },
     JsonEachRow,
     Parquet,
+    Native,
 }
 
 impl InputFormat {
@@ -93,6 +95,7 @@ impl InputFormat {
             }
             "JSONEachRow" | "JSONLines" | "NDJSON" => InputFormat::JsonEachRow,
             "Parquet" => InputFormat::Parquet,
+            "Native" => InputFormat::Native,
             _ if crate::OutputFormat::from_name(name).is_ok() => {
                 return Err(StrataError::new(
                     ErrorCode::UNKNOWN_FORMAT,
@@ -151,6 +154,7 @@ impl InputFormat {
             InputFormat::Parquet => {
                 Box::new(parquet::ParquetReader::new(target, source, block_rows)?)
             }
+            InputFormat::Native => Box::new(native::NativeReader::new(target, source)),
         })
     }
 }
@@ -283,5 +287,63 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(truncated.code, ErrorCode::INCORRECT_DATA);
+    }
+
+    #[test]
+    fn native_round_trips_and_refuses_lying_lengths() {
+        use datafusion::arrow::array::{ArrayRef, ListArray, UInt64Array};
+        use datafusion::arrow::datatypes::Int64Type;
+        let fields = vec![
+            Field::new("n", DataType::UInt64, false),
+            Field::new("s", DataType::Utf8, true),
+            Field::new("d", DataType::Date32, false),
+            Field::new(
+                "a",
+                DataType::List(Arc::new(Field::new("item", DataType::Int64, true))),
+                false,
+            ),
+        ];
+        let schema = Arc::new(Schema::new(fields.clone()));
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(UInt64Array::from(vec![1, 2, 3])),
+            Arc::new(StringArray::from(vec![Some("x"), None, Some("zz")])),
+            Arc::new(datafusion::arrow::array::Date32Array::from(vec![
+                0, 19_000, 20_000,
+            ])),
+            Arc::new(ListArray::from_iter_primitive::<Int64Type, _, _>(vec![
+                Some(vec![Some(1), Some(2)]),
+                Some(vec![]),
+                Some(vec![Some(3)]),
+            ])),
+        ];
+        let batch = RecordBatch::try_new(Arc::clone(&schema), columns).unwrap();
+        let mut bytes = Vec::new();
+        let mut writer = crate::native::NativeWriter::new(Arc::clone(&schema));
+        crate::ResultWriter::write_batch(&mut writer, &mut bytes, &batch).unwrap();
+        crate::ResultWriter::write_batch(&mut writer, &mut bytes, &batch).unwrap();
+        let batches = read_all(
+            "Native",
+            target(fields.clone(), vec![false; 4]),
+            bytes.clone(),
+        )
+        .unwrap();
+        assert_eq!(batches.len(), 2);
+        for column in 0..4 {
+            assert_eq!(
+                batches[1].column(column).as_ref(),
+                batch.column(column).as_ref()
+            );
+        }
+        // The first block cut short, and a block claiming more rows than it holds.
+        let cut = read_all(
+            "Native",
+            target(fields.clone(), vec![false; 4]),
+            bytes[..20].to_vec(),
+        );
+        assert_eq!(cut.unwrap_err().code, ErrorCode::CANNOT_READ_ALL_DATA);
+        let mut lying = bytes[..bytes.len() / 2].to_vec();
+        lying[1] = 0x7f;
+        let lied = read_all("Native", target(fields, vec![false; 4]), lying);
+        assert_eq!(lied.unwrap_err().code, ErrorCode::CANNOT_READ_ALL_DATA);
     }
 }

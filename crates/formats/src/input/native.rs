@@ -1,0 +1,353 @@
+//! Native input: blocks as `crate::native` describes them, each column read
+//! in the type its block names and matched to the target by name (a column
+//! the data lacks takes the target's default), then converted as Parquet's
+//! are. Lengths come from the data, so every read is bounded by the bytes
+//! actually there: a block that claims more rows or longer strings than it
+//! holds fails with CANNOT_READ_ALL_DATA instead of allocating the claim.
+
+use std::io::Read;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    ArrayRef, BooleanArray, Date32Array, Decimal128Array, FixedSizeBinaryArray, ListArray,
+    PrimitiveArray, StringArray, TimestampSecondArray, new_null_array,
+};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use datafusion::arrow::datatypes::*;
+use datafusion::arrow::record_batch::RecordBatch;
+use strata_common::types::{ColumnType, parse_clickhouse_type};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use super::convert::{missing_column, to_target};
+use super::{InputBlocks, InputTarget};
+use crate::native::{uuid_swap, without_low_cardinality};
+
+/// Rows a block may claim; ClickHouse's blocks are far smaller.
+const MAX_BLOCK_ROWS: u64 = 1 << 30;
+
+pub(crate) struct NativeReader {
+    target: Arc<InputTarget>,
+    schema: SchemaRef,
+    source: Box<dyn Read + Send>,
+    next_row: u64,
+}
+
+fn truncated(what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::CANNOT_READ_ALL_DATA,
+        format!("Cannot read all data in Native format: the data ends inside {what}"),
+    )
+}
+
+fn incorrect(message: String) -> StrataError {
+    StrataError::new(ErrorCode::INCORRECT_DATA, message)
+}
+
+impl NativeReader {
+    pub(crate) fn new(target: Arc<InputTarget>, source: Box<dyn Read + Send>) -> Self {
+        NativeReader {
+            schema: target.schema(),
+            target,
+            source,
+            next_row: 1,
+        }
+    }
+
+    /// The first varint of a block, or `None` at a clean end of the data.
+    fn block_start(&mut self) -> Result<Option<u64>> {
+        let mut first = [0u8; 1];
+        loop {
+            match self.source.read(&mut first) {
+                Ok(0) => return Ok(None),
+                Ok(_) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_failed(e)),
+            }
+        }
+        let rest = read_varint_after(&mut self.source, first[0])?;
+        Ok(Some(rest))
+    }
+}
+
+fn read_failed(e: std::io::Error) -> StrataError {
+    StrataError::new(
+        ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
+        format!("Cannot read the data to insert: {e}"),
+    )
+}
+
+fn read_varint_after(source: &mut dyn Read, first: u8) -> Result<u64> {
+    let mut value = u64::from(first & 0x7f);
+    let mut byte = first;
+    let mut shift = 7;
+    while byte & 0x80 != 0 {
+        if shift > 63 {
+            return Err(incorrect("A varint in Native data is too long".to_string()));
+        }
+        byte = read_array::<1>(source, "a varint")?[0];
+        value |= u64::from(byte & 0x7f) << shift;
+        shift += 7;
+    }
+    Ok(value)
+}
+
+fn read_varint(source: &mut dyn Read) -> Result<u64> {
+    let first = read_array::<1>(source, "a varint")?[0];
+    read_varint_after(source, first)
+}
+
+fn read_array<const N: usize>(source: &mut dyn Read, what: &str) -> Result<[u8; N]> {
+    let mut bytes = [0u8; N];
+    source.read_exact(&mut bytes).map_err(|_| truncated(what))?;
+    Ok(bytes)
+}
+
+/// Exactly `len` bytes, allocated as they arrive.
+fn read_bytes(source: &mut dyn Read, len: u64, what: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    source
+        .take(len)
+        .read_to_end(&mut bytes)
+        .map_err(read_failed)?;
+    if bytes.len() as u64 != len {
+        return Err(truncated(what));
+    }
+    Ok(bytes)
+}
+
+fn read_string(source: &mut dyn Read, what: &str) -> Result<Vec<u8>> {
+    let len = read_varint(source)?;
+    read_bytes(source, len, what)
+}
+
+fn utf8(bytes: Vec<u8>, what: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|_| incorrect(format!("{what} in Native data is not UTF-8")))
+}
+
+impl InputBlocks for NativeReader {
+    fn next_block(&mut self) -> Result<Option<RecordBatch>> {
+        let Some(columns) = self.block_start()? else {
+            return Ok(None);
+        };
+        let rows = read_varint(&mut self.source)?;
+        if rows > MAX_BLOCK_ROWS {
+            return Err(incorrect(format!("A Native block claims {rows} rows")));
+        }
+        let mut read: Vec<(String, ArrayRef)> = Vec::new();
+        for _ in 0..columns {
+            let name = utf8(
+                read_string(&mut self.source, "a column name")?,
+                "A column name",
+            )?;
+            let type_name = utf8(read_string(&mut self.source, "a type name")?, "A type name")?;
+            let column_type = parse_clickhouse_type(&without_low_cardinality(&type_name))?;
+            let values = read_column(&mut self.source, &column_type, rows as usize)?;
+            read.push((name, values));
+        }
+        let rows = rows as usize;
+        let mut arrays: Vec<ArrayRef> = Vec::new();
+        let mut masks: Vec<ArrayRef> = Vec::new();
+        for (index, field) in self.target.fields.iter().enumerate() {
+            let source = read.iter().find(|(name, _)| name == field.name());
+            let values = match source {
+                Some((_, values)) => Arc::clone(values),
+                None => missing_column(field, rows),
+            };
+            arrays.push(to_target(&values, field, index, self.next_row)?);
+            if self.target.has_default[index] {
+                let omitted = BooleanArray::from(vec![source.is_none(); rows]);
+                masks.push(Arc::new(omitted));
+            }
+        }
+        arrays.extend(masks);
+        self.next_row += rows as u64;
+        Ok(Some(RecordBatch::try_new_with_options(
+            Arc::clone(&self.schema),
+            arrays,
+            &datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(rows)),
+        )?))
+    }
+}
+
+/// One column of `rows` values of `column_type`: a null map first when it
+/// is Nullable.
+fn read_column(source: &mut dyn Read, column_type: &ColumnType, rows: usize) -> Result<ArrayRef> {
+    let nulls = if column_type.nullable {
+        let map = read_bytes(source, rows as u64, "a null map")?;
+        Some(NullBuffer::from(
+            map.iter().map(|&b| b == 0).collect::<Vec<bool>>(),
+        ))
+    } else {
+        None
+    };
+    let values = read_values(source, &column_type.data_type, rows, column_type)?;
+    let Some(nulls) = nulls else {
+        return Ok(values);
+    };
+    let data = values.to_data().into_builder().nulls(Some(nulls)).build()?;
+    Ok(datafusion::arrow::array::make_array(data))
+}
+
+fn fixed<T: ArrowPrimitiveType>(
+    source: &mut dyn Read,
+    rows: usize,
+    width: usize,
+) -> Result<Vec<T::Native>>
+where
+    T::Native: FromLe,
+{
+    let bytes = read_bytes(source, (rows * width) as u64, "fixed-width values")?;
+    Ok(bytes.chunks_exact(width).map(T::Native::from_le).collect())
+}
+
+/// A fixed-width number from its little-endian bytes.
+trait FromLe {
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+macro_rules! from_le {
+    ($($t:ty),*) => {$(
+        impl FromLe for $t {
+            fn from_le(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("chunk of the type's width"))
+            }
+        }
+    )*};
+}
+from_le!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, i128);
+
+fn primitive<T: ArrowPrimitiveType>(source: &mut dyn Read, rows: usize) -> Result<ArrayRef>
+where
+    T::Native: FromLe,
+{
+    let values = fixed::<T>(source, rows, std::mem::size_of::<T::Native>())?;
+    Ok(Arc::new(PrimitiveArray::<T>::new(
+        ScalarBuffer::from(values),
+        None,
+    )))
+}
+
+fn read_values(
+    source: &mut dyn Read,
+    data_type: &DataType,
+    rows: usize,
+    column_type: &ColumnType,
+) -> Result<ArrayRef> {
+    Ok(match data_type {
+        DataType::Boolean => {
+            let bytes = read_bytes(source, rows as u64, "Bool values")?;
+            Arc::new(BooleanArray::from(
+                bytes.iter().map(|&b| b != 0).collect::<Vec<bool>>(),
+            ))
+        }
+        DataType::Int8 => primitive::<Int8Type>(source, rows)?,
+        DataType::Int16 => primitive::<Int16Type>(source, rows)?,
+        DataType::Int32 => primitive::<Int32Type>(source, rows)?,
+        DataType::Int64 => primitive::<Int64Type>(source, rows)?,
+        DataType::UInt8 => primitive::<UInt8Type>(source, rows)?,
+        DataType::UInt16 => primitive::<UInt16Type>(source, rows)?,
+        DataType::UInt32 => primitive::<UInt32Type>(source, rows)?,
+        DataType::UInt64 => primitive::<UInt64Type>(source, rows)?,
+        DataType::Float32 => primitive::<Float32Type>(source, rows)?,
+        DataType::Float64 => primitive::<Float64Type>(source, rows)?,
+        // Date32 carries its declared type in the field's metadata; Date, as
+        // days in a UInt16, carries none.
+        DataType::Date32 if column_type.field("").metadata().is_empty() => {
+            let days = fixed::<UInt16Type>(source, rows, 2)?;
+            Arc::new(Date32Array::from(
+                days.into_iter().map(i32::from).collect::<Vec<i32>>(),
+            ))
+        }
+        DataType::Date32 => Arc::new(Date32Array::from(fixed::<Int32Type>(source, rows, 4)?)),
+        DataType::Timestamp(TimeUnit::Second, tz) => {
+            let seconds = fixed::<UInt32Type>(source, rows, 4)?;
+            let values: Vec<i64> = seconds.into_iter().map(i64::from).collect();
+            Arc::new(TimestampSecondArray::from(values).with_timezone_opt(tz.clone()))
+        }
+        DataType::Timestamp(unit, tz) => {
+            let raw = fixed::<Int64Type>(source, rows, 8)?;
+            let values = PrimitiveArray::<Int64Type>::new(ScalarBuffer::from(raw), None);
+            datafusion::arrow::compute::cast(&values, &DataType::Timestamp(*unit, tz.clone()))?
+        }
+        DataType::Decimal128(precision, scale) => {
+            let values: Vec<i128> = match precision {
+                0..=9 => fixed::<Int32Type>(source, rows, 4)?
+                    .into_iter()
+                    .map(i128::from)
+                    .collect(),
+                10..=18 => fixed::<Int64Type>(source, rows, 8)?
+                    .into_iter()
+                    .map(i128::from)
+                    .collect(),
+                _ => fixed::<Decimal128Type>(source, rows, 16)?,
+            };
+            Arc::new(Decimal128Array::from(values).with_precision_and_scale(*precision, *scale)?)
+        }
+        DataType::Utf8 => {
+            let mut values = Vec::with_capacity(rows.min(1 << 16));
+            for _ in 0..rows {
+                values.push(utf8(
+                    read_string(source, "a String value")?,
+                    "A String value",
+                )?);
+            }
+            Arc::new(StringArray::from(values))
+        }
+        DataType::FixedSizeBinary(width) => {
+            let width = *width as usize;
+            let bytes = read_bytes(source, (rows * width) as u64, "FixedString values")?;
+            let uuid = strata_common::types::is_uuid(&column_type.field(""));
+            let values: Vec<Vec<u8>> = bytes
+                .chunks_exact(width)
+                .map(|chunk| {
+                    if uuid {
+                        uuid_swap(chunk).to_vec()
+                    } else {
+                        chunk.to_vec()
+                    }
+                })
+                .collect();
+            if values.is_empty() {
+                return Ok(new_null_array(data_type, 0));
+            }
+            Arc::new(FixedSizeBinaryArray::try_from_iter(values.into_iter())?)
+        }
+        DataType::List(item) => read_list(source, item, rows)?,
+        other => {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("Native input of type {other} is not supported yet"),
+            ));
+        }
+    })
+}
+
+/// An array column: each row's end offset (UInt64), then all items.
+fn read_list(source: &mut dyn Read, item: &FieldRef, rows: usize) -> Result<ArrayRef> {
+    let ends = fixed::<UInt64Type>(source, rows, 8)?;
+    let mut offsets = Vec::with_capacity(ends.len() + 1);
+    offsets.push(0i32);
+    let mut previous = 0u64;
+    for end in ends {
+        if end < previous || end > i32::MAX as u64 {
+            return Err(incorrect(format!(
+                "An array offset in Native data is out of order: {end}"
+            )));
+        }
+        previous = end;
+        offsets.push(end as i32);
+    }
+    let item_type = parse_clickhouse_type(&strata_common::types::field_type_name(item))?;
+    let items = read_column(source, &item_type, previous as usize)?;
+    let item_field = Arc::new(
+        item.as_ref()
+            .clone()
+            .with_data_type(items.data_type().clone()),
+    );
+    Ok(Arc::new(ListArray::try_new(
+        item_field,
+        OffsetBuffer::new(ScalarBuffer::from(offsets)),
+        items,
+        None,
+    )?))
+}

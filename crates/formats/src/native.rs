@@ -1,0 +1,259 @@
+//! ClickHouse's Native format, as its HTTP interface speaks it to clients
+//! that name no `client_protocol_version` (clickhouse-connect's default):
+//! blocks of `columns` and `rows` (varints), then per column its name, its
+//! type name and its values column-wise, fixed-width values little-endian.
+//! LowCardinality columns travel as their full type at this protocol
+//! version. Reading is in `input/native`.
+
+use std::io::Write;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BooleanArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
+};
+use datafusion::arrow::datatypes::*;
+use datafusion::arrow::record_batch::RecordBatch;
+use strata_common::types::{field_type_name, is_uuid};
+
+use crate::{ResultWriter, Statistics};
+
+pub(crate) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn write_string(out: &mut Vec<u8>, bytes: &[u8]) {
+    write_varint(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+/// `name` with every `LowCardinality(...)` wrapper removed.
+pub(crate) fn without_low_cardinality(name: &str) -> String {
+    const WRAPPER: &str = "LowCardinality(";
+    let mut text = name.to_string();
+    while let Some(start) = text.find(WRAPPER) {
+        let inner_start = start + WRAPPER.len();
+        let mut depth = 1;
+        let mut end = inner_start;
+        for (i, c) in text[inner_start..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                end = inner_start + i;
+                break;
+            }
+        }
+        text = format!(
+            "{}{}{}",
+            &text[..start],
+            &text[inner_start..end],
+            &text[end + 1..]
+        );
+    }
+    text
+}
+
+/// A ClickHouse UUID is two little-endian 64-bit halves, high first; Arrow
+/// holds the 16 bytes in text order.
+pub(crate) fn uuid_swap(bytes: &[u8]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for half in 0..2 {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[half * 8..half * 8 + 8]);
+        word.reverse();
+        out[half * 8..half * 8 + 8].copy_from_slice(&word);
+    }
+    out
+}
+
+pub struct NativeWriter {
+    schema: SchemaRef,
+    wrote_block: bool,
+}
+
+impl NativeWriter {
+    pub fn new(schema: SchemaRef) -> Self {
+        NativeWriter {
+            schema,
+            wrote_block: false,
+        }
+    }
+
+    fn block(&self, batch: &RecordBatch) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        write_varint(&mut out, batch.num_columns() as u64);
+        write_varint(&mut out, batch.num_rows() as u64);
+        for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
+            write_string(&mut out, field.name().as_bytes());
+            let type_name = without_low_cardinality(&field_type_name(field));
+            write_string(&mut out, type_name.as_bytes());
+            write_column(&mut out, field, column)?;
+        }
+        Ok(out)
+    }
+}
+
+impl ResultWriter for NativeWriter {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        self.wrote_block = true;
+        out.write_all(&self.block(batch)?)
+    }
+
+    /// An empty result still names its columns and types, in one empty block.
+    fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        if !self.wrote_block {
+            out.write_all(&self.block(&RecordBatch::new_empty(self.schema.clone()))?)?;
+        }
+        Ok(())
+    }
+}
+
+fn unsupported(data_type: &DataType) -> std::io::Error {
+    std::io::Error::other(format!(
+        "Native output of Arrow type {data_type} is not supported yet"
+    ))
+}
+
+/// The values of `column`: a null map first when the field is nullable.
+fn write_column(out: &mut Vec<u8>, field: &Field, column: &ArrayRef) -> std::io::Result<()> {
+    if field.is_nullable() && !matches!(field.data_type(), DataType::Null) {
+        out.extend((0..column.len()).map(|i| u8::from(column.is_null(i))));
+    }
+    write_values(out, field, column)
+}
+
+fn write_values(out: &mut Vec<u8>, field: &Field, column: &ArrayRef) -> std::io::Result<()> {
+    macro_rules! primitive {
+        ($t:ty) => {{
+            for v in column.as_primitive::<$t>().values().iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }};
+    }
+    match column.data_type() {
+        DataType::Null => out.extend(std::iter::repeat_n(0u8, column.len())),
+        DataType::Boolean => {
+            let values: &BooleanArray = column.as_boolean();
+            out.extend((0..values.len()).map(|i| u8::from(values.value(i))));
+        }
+        DataType::Int8 => primitive!(Int8Type),
+        DataType::Int16 => primitive!(Int16Type),
+        DataType::Int32 => primitive!(Int32Type),
+        DataType::Int64 => primitive!(Int64Type),
+        DataType::UInt8 => primitive!(UInt8Type),
+        DataType::UInt16 => primitive!(UInt16Type),
+        DataType::UInt32 => primitive!(UInt32Type),
+        DataType::UInt64 => primitive!(UInt64Type),
+        DataType::Float32 => primitive!(Float32Type),
+        DataType::Float64 => primitive!(Float64Type),
+        DataType::Decimal128(precision, _) => {
+            for v in column.as_primitive::<Decimal128Type>().values().iter() {
+                match precision {
+                    0..=9 => out.extend_from_slice(&(*v as i32).to_le_bytes()),
+                    10..=18 => out.extend_from_slice(&(*v as i64).to_le_bytes()),
+                    _ => out.extend_from_slice(&v.to_le_bytes()),
+                }
+            }
+        }
+        DataType::Date32 => {
+            let days = column.as_primitive::<Date32Type>().values();
+            if field_type_name(field).contains("Date32") {
+                days.iter()
+                    .for_each(|d| out.extend_from_slice(&d.to_le_bytes()));
+            } else {
+                days.iter().for_each(|d| {
+                    out.extend_from_slice(&(d.clamp(&0, &65_535).to_owned() as u16).to_le_bytes())
+                });
+            }
+        }
+        DataType::Timestamp(TimeUnit::Second, _) => {
+            for v in column.as_primitive::<TimestampSecondType>().values().iter() {
+                out.extend_from_slice(&((*v).clamp(0, u32::MAX as i64) as u32).to_le_bytes());
+            }
+        }
+        DataType::Timestamp(TimeUnit::Millisecond, _) => primitive!(TimestampMillisecondType),
+        DataType::Timestamp(TimeUnit::Microsecond, _) => primitive!(TimestampMicrosecondType),
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => primitive!(TimestampNanosecondType),
+        DataType::Utf8 => column
+            .as_string::<i32>()
+            .iter()
+            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
+        DataType::LargeUtf8 => column
+            .as_string::<i64>()
+            .iter()
+            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
+        DataType::Utf8View => column
+            .as_string_view()
+            .iter()
+            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
+        DataType::Binary => column
+            .as_binary::<i32>()
+            .iter()
+            .for_each(|v| write_string(out, v.unwrap_or(b""))),
+        DataType::FixedSizeBinary(_) => {
+            let values: &FixedSizeBinaryArray = column.as_fixed_size_binary();
+            let uuid = is_uuid(field);
+            for i in 0..values.len() {
+                if uuid {
+                    out.extend_from_slice(&uuid_swap(values.value(i)));
+                } else {
+                    out.extend_from_slice(values.value(i));
+                }
+            }
+        }
+        DataType::List(item) => write_list(out, item, column.as_list::<i32>())?,
+        DataType::LargeList(item) => write_list(out, item, column.as_list::<i64>())?,
+        other => return Err(unsupported(other)),
+    }
+    Ok(())
+}
+
+/// An array column: each row's end offset (UInt64), then all items.
+fn write_list<O: OffsetSizeTrait>(
+    out: &mut Vec<u8>,
+    item: &Field,
+    list: &GenericListArray<O>,
+) -> std::io::Result<()> {
+    let offsets = list.value_offsets();
+    let first = offsets[0].as_usize();
+    for end in &offsets[1..] {
+        out.extend_from_slice(&((end.as_usize() - first) as u64).to_le_bytes());
+    }
+    let last = offsets[offsets.len() - 1].as_usize();
+    let items = list.values().slice(first, last - first);
+    write_column(out, item, &items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn low_cardinality_wrappers_are_removed() {
+        assert_eq!(without_low_cardinality("LowCardinality(String)"), "String");
+        assert_eq!(
+            without_low_cardinality("Array(LowCardinality(Nullable(String)))"),
+            "Array(Nullable(String))"
+        );
+        assert_eq!(without_low_cardinality("UInt8"), "UInt8");
+    }
+
+    #[test]
+    fn varints_are_little_endian_groups_of_seven_bits() {
+        let mut out = Vec::new();
+        write_varint(&mut out, 300);
+        assert_eq!(out, [0xac, 0x02]);
+    }
+}

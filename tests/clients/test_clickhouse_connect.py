@@ -1,0 +1,178 @@
+"""clickhouse-connect, ClickHouse's official Python client, against `strata server`.
+
+Each test talks to one server started on a free loopback port from the
+binary cargo built (STRATA_BIN, else target/debug/strata under
+CARGO_TARGET_DIR). These tests only grow.
+"""
+
+import datetime
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+
+import clickhouse_connect
+from clickhouse_connect.driver.exceptions import DatabaseError
+
+
+def strata_binary():
+    if os.environ.get("STRATA_BIN"):
+        return os.environ["STRATA_BIN"]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+    return os.path.join(target, "debug", "strata")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class StrataServer:
+    def __init__(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [strata_binary(), "server", "--path", os.path.join(self.dir.name, "data"),
+             "--http-port", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/ping", timeout=1) as r:
+                    if r.read() == b"Ok.\n":
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.time() > deadline:
+                raise RuntimeError("strata server did not start: "
+                                   + self.process.stderr.read().decode(errors="replace"))
+            time.sleep(0.05)
+
+    def stop(self):
+        self.process.terminate()
+        code = self.process.wait(timeout=30)
+        self.dir.cleanup()
+        return code
+
+
+class ClickHouseConnectTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = StrataServer()
+
+    @classmethod
+    def tearDownClass(cls):
+        # SIGTERM is a clean shutdown.
+        assert cls.server.stop() == 0
+
+    def client(self, **kwargs):
+        return clickhouse_connect.get_client(host="127.0.0.1", port=self.server.port, **kwargs)
+
+    def test_command_and_query(self):
+        client = self.client()
+        self.assertEqual(client.command("SELECT 1"), 1)
+        self.assertEqual(client.server_tz, datetime.timezone.utc)
+        result = client.query("SELECT number, toString(number) AS s, toDate(number) AS d "
+                              "FROM numbers(3)")
+        self.assertEqual(result.column_names, ("number", "s", "d"))
+        self.assertEqual(result.result_rows[2], (2, "2", datetime.date(1970, 1, 3)))
+        empty = client.query("SELECT number FROM numbers(0)")
+        self.assertEqual(empty.result_rows, [])
+
+    def test_insert_native_and_read_back(self):
+        client = self.client()
+        client.command("CREATE TABLE typed (a UInt64, s String, d Date, f Float64, "
+                       "n Nullable(Int32), arr Array(Int64)) ENGINE = MergeTree ORDER BY a")
+        rows = [[i, f"s{i}", datetime.date(2024, 1, 1) + datetime.timedelta(days=i), i / 2,
+                 None if i % 3 == 0 else -i, list(range(i % 4))] for i in range(10_000)]
+        client.insert("typed", rows, column_names=["a", "s", "d", "f", "n", "arr"])
+        self.assertEqual(client.command("SELECT count() FROM typed"), 10_000)
+        back = client.query("SELECT * FROM typed ORDER BY a").result_rows
+        self.assertEqual([list(r) for r in back[:4]], [
+            [0, "s0", datetime.date(2024, 1, 1), 0.0, None, []],
+            [1, "s1", datetime.date(2024, 1, 2), 0.5, -1, [0]],
+            [2, "s2", datetime.date(2024, 1, 3), 1.0, -2, [0, 1]],
+            [3, "s3", datetime.date(2024, 1, 4), 1.5, None, [0, 1, 2]],
+        ])
+        self.assertEqual(len(back), 10_000)
+
+    def test_insert_compressed(self):
+        for compress in ("lz4", "zstd", "gzip"):
+            client = self.client(compress=compress)
+            table = f"compressed_{compress}"
+            client.command(f"CREATE TABLE {table} (a UInt32, s String) ENGINE = MergeTree ORDER BY a")
+            client.insert(table, [[i, "x" * (i % 7)] for i in range(5_000)], column_names=["a", "s"])
+            self.assertEqual(client.command(f"SELECT sum(a) FROM {table}"), sum(range(5_000)))
+            self.assertEqual(client.query(f"SELECT count() FROM {table}").result_rows, [(5_000,)])
+
+    def test_query_df(self):
+        client = self.client()
+        frame = client.query_df("SELECT number AS n, number * 2 AS m FROM numbers(5)")
+        self.assertEqual(list(frame.columns), ["n", "m"])
+        self.assertEqual(list(frame["m"]), [0, 2, 4, 6, 8])
+
+    def test_parameters(self):
+        client = self.client()
+        result = client.query("SELECT {x:UInt8} + 1, {s:String}", parameters={"x": 41, "s": "it's"})
+        self.assertEqual(result.result_rows, [(42, "it's")])
+        # Client-side binding (%(name)s) as DB-API users write it.
+        result = client.query("SELECT %(v)s", parameters={"v": "quoted ' value"})
+        self.assertEqual(result.result_rows, [("quoted ' value",)])
+
+    def test_errors_keep_their_codes(self):
+        client = self.client()
+        with self.assertRaises(DatabaseError) as caught:
+            client.query("SELECT * FROM no_such_table")
+        self.assertIn("Code: 60", str(caught.exception))
+        with self.assertRaises(DatabaseError) as caught:
+            client.command("SELEC 1")
+        self.assertIn("Code: 62", str(caught.exception))
+        with self.assertRaises(Exception) as caught:
+            client.query("SELECT number, throwIf(number = 200000) FROM numbers(300000)",
+                         settings={"max_block_size": 1000})
+        self.assertIn("395", str(caught.exception))
+        self.assertEqual(client.command("SELECT 'still serving'"), "still serving")
+
+    def test_sessions(self):
+        client = self.client(session_id="strata-session-test")
+        client.command("SET max_threads = 3")
+        self.assertEqual(client.command("SELECT getSetting('max_threads')"), 3)
+        other = self.client()
+        self.assertNotEqual(other.command("SELECT getSetting('max_threads')"), 3)
+
+    def test_settings_and_readonly(self):
+        client = self.client(settings={"send_logs_level": "none", "max_block_size": 1000})
+        self.assertEqual(client.command("SELECT getSetting('max_block_size')"), 1000)
+        with self.assertRaises(DatabaseError) as caught:
+            client.command("SELECT 1", settings={"no_such_setting": 1})
+        self.assertIn("115", str(caught.exception))
+
+    def test_concurrent_clients(self):
+        errors = []
+
+        def work(worker):
+            try:
+                client = self.client()
+                for i in range(20):
+                    value = client.command(f"SELECT {worker} * 1000 + {i}")
+                    if value != worker * 1000 + i:
+                        errors.append((worker, i, value))
+            except Exception as e:  # noqa: BLE001 -- reported below
+                errors.append((worker, repr(e)))
+
+        threads = [threading.Thread(target=work, args=(w,)) for w in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
