@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Checks that this machine can build Strata and installs what the tests need.
-# Rust comes with rustup (https://rustup.rs); crates come from crates.io; the
-# client-level tests' Python packages (tests/clients/requirements.txt, pinned)
-# go into .venv-clients from PyPI.
+# Checks that this machine can build Strata. Rust comes with rustup
+# (https://rustup.rs); crates come from crates.io. With --tests it also
+# installs the client-level tests' Python packages (tests/clients/requirements.txt,
+# pinned) into .venv-clients from PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,9 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 cargo --version
 
+if [ "${1:-}" != "--tests" ]; then
+    exit 0
+fi
 requirements=tests/clients/requirements.txt
 stamp=.venv-clients/installed.txt
 if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then

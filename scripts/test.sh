@@ -4,7 +4,7 @@
 # benchmark harness's own tests (the benchmarks themselves run only by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh --tests
 cargo test --workspace "$@"
 cargo build --bin strata
 .venv-clients/bin/python -m unittest discover -s tests/clients
