@@ -54,6 +54,10 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 /// State every connection shares.
 pub struct Server {
     pub engine: Arc<Engine>,
+    /// Where queries run: apart from the runtime serving connections, so a
+    /// query busy on every core cannot stall other requests (a ping, a
+    /// KILL QUERY) behind it.
+    queries: Option<tokio::runtime::Runtime>,
     pub settings: Settings,
     users: Users,
     profiles: BTreeMap<String, Vec<(String, String)>>,
@@ -68,8 +72,14 @@ impl Server {
         let display_name = std::fs::read_to_string("/proc/sys/kernel/hostname")
             .map(|h| h.trim().to_string())
             .unwrap_or_else(|_| "strata".to_string());
+        let queries = tokio::runtime::Builder::new_multi_thread()
+            .thread_name("strata-query")
+            .enable_all()
+            .build()
+            .expect("a runtime for queries");
         Arc::new(Server {
             engine,
+            queries: Some(queries),
             settings: config.server_settings.clone(),
             users: Users::new(config.users.clone()),
             profiles: config.profiles.clone(),
@@ -78,6 +88,28 @@ impl Server {
             display_name,
             timezone: "UTC".to_string(),
         })
+    }
+}
+
+impl Server {
+    /// Runs `task` on the queries' runtime.
+    fn spawn_query<F>(&self, task: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        self.queries
+            .as_ref()
+            .expect("the runtime lives as long as the server")
+            .spawn(task);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Dropped from async code, where a runtime may not block to stop.
+        if let Some(queries) = self.queries.take() {
+            queries.shutdown_background();
+        }
     }
 }
 

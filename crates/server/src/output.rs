@@ -102,24 +102,31 @@ fn done_reply(query: &QueryContext, options: &ReplyOptions) -> Reply {
     }
 }
 
-/// Sends the reply for `outcome`; `held` (the session and the query's slot)
-/// is kept until the result has been written.
-pub async fn send_outcome<H: Send>(
+/// What a request holds while its query runs (its named session, its slot
+/// under `max_concurrent_queries`).
+pub type Held = Box<dyn Send>;
+
+/// Sends the reply for `outcome`. `held` is let go once the result is
+/// complete and before its last bytes leave, so a client that sends its
+/// next request as soon as it has read the response finds the session free.
+pub async fn send_outcome(
     outcome: Result<StatementOutcome>,
     options: ReplyOptions,
     reply: oneshot::Sender<Reply>,
-    held: H,
+    held: Held,
 ) {
     match outcome {
         Err(error) => {
+            drop(held);
             let _ = reply.send(error_reply(&error, &options));
         }
         Ok(StatementOutcome::Done(query)) => {
+            drop(held);
             let _ = reply.send(done_reply(&query, &options));
         }
         Ok(StatementOutcome::Rows(result)) => {
             let query = Arc::clone(&result.query);
-            let mut stream = RowStream::new(result, options, reply);
+            let mut stream = RowStream::new(result, options, reply, held);
             if let Err(error) = stream.run().await {
                 stream.fail(&error).await;
             }
@@ -128,7 +135,6 @@ pub async fn send_outcome<H: Send>(
             }
         }
     }
-    drop(held);
 }
 
 /// Where the response stands: head not sent yet, or streaming.
@@ -149,10 +155,17 @@ struct RowStream {
     result_bytes: u64,
     phase: Phase,
     client_gone: bool,
+    /// Released when the result is complete (see [`send_outcome`]).
+    holds: Option<Held>,
 }
 
 impl RowStream {
-    fn new(result: QueryResult, options: ReplyOptions, reply: oneshot::Sender<Reply>) -> Self {
+    fn new(
+        result: QueryResult,
+        options: ReplyOptions,
+        reply: oneshot::Sender<Reply>,
+        held: Held,
+    ) -> Self {
         RowStream {
             query: Arc::clone(&result.query),
             format: result.format.unwrap_or(options.format),
@@ -163,6 +176,7 @@ impl RowStream {
             result_bytes: 0,
             phase: Phase::Holding(reply),
             client_gone: false,
+            holds: Some(held),
         }
     }
 
@@ -196,6 +210,7 @@ impl RowStream {
         writer.finish(sink.as_mut(), &statistics)?;
         sink.flush()?;
         let last = self.sink.take().expect("sink until the end").finish()?;
+        self.holds = None;
         self.send(last).await;
         self.end();
         Ok(())
@@ -292,6 +307,7 @@ impl RowStream {
     /// Answers an error: with its status while holding, else as the
     /// exception block at the end of the body.
     async fn fail(&mut self, error: &StrataError) {
+        self.holds = None;
         match std::mem::replace(&mut self.phase, Phase::Ended) {
             Phase::Holding(tx) => {
                 let _ = tx.send(error_reply(error, &self.options));

@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 use crate::Server;
 use crate::body::{BodyReader, body_reader, split_request};
 use crate::encoding::{Encoding, request_encoding};
-use crate::output::{Reply, ReplyOptions, error_reply, send_outcome};
+use crate::output::{Held, Reply, ReplyOptions, error_reply, send_outcome};
 use crate::query_params::substitute;
 use crate::request::{HttpParams, credentials};
 use crate::sessions::{SessionGuard, SessionRequest};
@@ -112,12 +112,13 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         progress_header: false,
     };
     let job_options = options.clone();
-    tokio::spawn(async move {
+    let runner = Arc::clone(&server);
+    runner.spawn_query(async move {
         let mut options = job_options;
         let outcome = prepare_and_run(&server, request, query_id, &mut options).await;
         match outcome {
             Ok((outcome, session, slot)) => {
-                send_outcome(outcome, options, reply_tx, (session, slot)).await
+                send_outcome(outcome, options, reply_tx, Box::new((session, slot))).await
             }
             Err(error) => {
                 let _ = reply_tx.send(error_reply(&error, &options));
@@ -132,8 +133,6 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         ),
     }
 }
-
-type Held = Box<dyn Send>;
 
 async fn prepare_and_run(
     server: &Arc<Server>,

@@ -109,19 +109,8 @@ pub fn exception_tag() -> String {
         .collect()
 }
 
-/// `X-ClickHouse-Summary`: the query's counted figures, values as strings.
-pub fn summary(query: &QueryContext, result_bytes: u64) -> String {
-    let figures = [
-        ("read_rows", query.rows_read()),
-        ("read_bytes", query.bytes_read()),
-        ("written_rows", query.written_rows()),
-        ("written_bytes", query.written_bytes()),
-        ("total_rows_to_read", 0),
-        ("result_rows", query.result_rows()),
-        ("result_bytes", result_bytes),
-        ("elapsed_ns", query.started.elapsed().as_nanos() as u64),
-        ("memory_usage", query.memory.peak() as u64),
-    ];
+/// Figures as ClickHouse's headers carry them: a JSON object of strings.
+fn figures_json(figures: &[(&str, u64)]) -> String {
     let map: serde_json::Map<String, serde_json::Value> = figures
         .iter()
         .map(|(name, value)| {
@@ -134,9 +123,24 @@ pub fn summary(query: &QueryContext, result_bytes: u64) -> String {
     serde_json::Value::Object(map).to_string()
 }
 
-/// `X-ClickHouse-Progress`: rows and bytes read so far.
+/// `X-ClickHouse-Summary`: the query's counted figures.
+pub fn summary(query: &QueryContext, result_bytes: u64) -> String {
+    figures_json(&[
+        ("read_rows", query.rows_read()),
+        ("read_bytes", query.bytes_read()),
+        ("written_rows", query.written_rows()),
+        ("written_bytes", query.written_bytes()),
+        ("total_rows_to_read", 0),
+        ("result_rows", query.result_rows()),
+        ("result_bytes", result_bytes),
+        ("elapsed_ns", query.started.elapsed().as_nanos() as u64),
+        ("memory_usage", query.memory.peak() as u64),
+    ])
+}
+
+/// `X-ClickHouse-Progress`: the figures so far.
 pub fn progress(query: &QueryContext) -> String {
-    let figures = [
+    figures_json(&[
         ("read_rows", query.rows_read()),
         ("read_bytes", query.bytes_read()),
         ("written_rows", query.written_rows()),
@@ -144,17 +148,7 @@ pub fn progress(query: &QueryContext) -> String {
         ("total_rows_to_read", 0),
         ("result_rows", query.result_rows()),
         ("elapsed_ns", query.started.elapsed().as_nanos() as u64),
-    ];
-    let map: serde_json::Map<String, serde_json::Value> = figures
-        .iter()
-        .map(|(name, value)| {
-            (
-                name.to_string(),
-                serde_json::Value::String(value.to_string()),
-            )
-        })
-        .collect();
-    serde_json::Value::Object(map).to_string()
+    ])
 }
 
 pub fn header(name: &'static str, value: &str) -> (HeaderName, HeaderValue) {

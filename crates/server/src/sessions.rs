@@ -120,8 +120,4 @@ impl Sessions {
             in_use || !entry.expired(now)
         });
     }
-
-    pub fn len(&self) -> usize {
-        self.entries.lock().len()
-    }
 }

@@ -495,7 +495,21 @@ fn kill_query_and_locked_sessions() {
     let long = long_query(&server, "query_id=long-1&session_id=busy");
     wait_until("the long query", || running(&server, "long-1"));
     let locked = server.post("session_id=busy", "SELECT 1");
-    assert_eq!(locked.header("x-clickhouse-exception-code"), "373");
+    assert_eq!(
+        locked.header("x-clickhouse-exception-code"),
+        "373",
+        "{} {}; running: {:?}",
+        locked.status,
+        locked.text(),
+        server
+            .engine
+            .instance()
+            .processes
+            .running()
+            .iter()
+            .map(|q| (&q.query_id, q.is_cancelled()))
+            .collect::<Vec<_>>()
+    );
     let same_id = server.post("query_id=long-1", "SELECT 1");
     assert_eq!(same_id.header("x-clickhouse-exception-code"), "216");
     let processes = server

@@ -25,7 +25,8 @@ use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_expr::{
     EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr,
 };
-use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::coop::make_cooperative;
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType, SchedulingType};
 use datafusion::physical_plan::expressions::Column;
 use datafusion::physical_plan::metrics::{BaselineMetrics, ExecutionPlanMetricsSet, MetricsSet};
 use datafusion::physical_plan::statistics::StatisticsArgs;
@@ -180,7 +181,8 @@ impl NumbersExec {
             Partitioning::UnknownPartitioning(ranges.len()),
             EmissionType::Incremental,
             Boundedness::Bounded,
-        );
+        )
+        .with_scheduling_type(SchedulingType::Cooperative);
         NumbersExec {
             generator,
             ranges,
@@ -269,7 +271,10 @@ impl ExecutionPlan for NumbersExec {
         let (start, count) = self.ranges[partition];
         let baseline = BaselineMetrics::new(&self.metrics, partition);
         let query = context.session_config().get_extension::<QueryContext>();
-        Ok(Box::pin(NumbersStream {
+        // Yields to the runtime between batches: a generator is never
+        // pending, and an aggregate over it would otherwise hold its worker
+        // thread until the query ends (starving every other task there).
+        Ok(make_cooperative(Box::pin(NumbersStream {
             generator: self.generator,
             next: start,
             remaining: count,
@@ -278,7 +283,7 @@ impl ExecutionPlan for NumbersExec {
             schema: Arc::clone(&self.schema),
             query,
             baseline: Some(baseline),
-        }))
+        })))
     }
 }
 

@@ -18,7 +18,8 @@ use datafusion::common::{Result as DfResult, ScalarValue, Statistics};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::coop::make_cooperative;
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType, SchedulingType};
 use datafusion::physical_plan::statistics::StatisticsArgs;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
@@ -118,12 +119,15 @@ impl MergeTreeScanExec {
             .collect();
         let selected_granules = ranges.iter().map(|r| r.granules.len()).sum();
         let split = split_ranges(ranges, streams.max(1));
-        let properties = Arc::new(PlanProperties::new(
-            EquivalenceProperties::new(Arc::clone(&schema)),
-            Partitioning::UnknownPartitioning(split.len().max(1)),
-            EmissionType::Incremental,
-            Boundedness::Bounded,
-        ));
+        let properties = Arc::new(
+            PlanProperties::new(
+                EquivalenceProperties::new(Arc::clone(&schema)),
+                Partitioning::UnknownPartitioning(split.len().max(1)),
+                EmissionType::Incremental,
+                Boundedness::Bounded,
+            )
+            .with_scheduling_type(SchedulingType::Cooperative),
+        );
         MergeTreeScanExec {
             table,
             reader: Arc::new(ChunkReader {
@@ -252,10 +256,12 @@ impl ExecutionPlan for MergeTreeScanExec {
             let read = reader.read(&range);
             async move { read.transpose() }
         });
-        Ok(Box::pin(RecordBatchStreamAdapter::new(
+        // Reads are synchronous: yield between chunks so a long scan shares
+        // its worker thread (see NumbersExec).
+        Ok(make_cooperative(Box::pin(RecordBatchStreamAdapter::new(
             Arc::clone(&self.reader.schema),
             batches,
-        )))
+        ))))
     }
 }
 
