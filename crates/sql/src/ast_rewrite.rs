@@ -30,6 +30,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use crate::aliases;
 use crate::equivalents;
 use crate::naming::column_name;
+use crate::query_clauses;
 use crate::uint8_booleans;
 
 /// What the rewrites need to know about the session.
@@ -63,6 +64,9 @@ impl VisitorMut for Rewriter<'_, '_> {
     type Break = StrataError;
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<StrataError> {
+        if let Err(e) = query_clauses::rewrite_limit_by(query) {
+            return ControlFlow::Break(e);
+        }
         if let Err(e) = self.apply_set_modes(&mut query.body) {
             return ControlFlow::Break(e);
         }
@@ -70,6 +74,9 @@ impl VisitorMut for Rewriter<'_, '_> {
             return ControlFlow::Break(e);
         }
         if let SetExpr::Select(select) = query.body.as_mut() {
+            if let Err(e) = query_clauses::check_group_by_modifiers(select) {
+                return ControlFlow::Break(e);
+            }
             for condition in [
                 &mut select.selection,
                 &mut select.prewhere,

@@ -123,6 +123,20 @@ pub const NAMES: &[&str] = &[
     "covarSamp",
     "groupUniqArray",
     "quantile",
+    "groupBitOr",
+    "groupBitAnd",
+    "groupBitXor",
+    "toNullable",
+    "assumeNotNull",
+    "yesterday",
+    "arrayMap",
+    "arrayFilter",
+    "arrayExists",
+    "arraySum",
+    "arrayAvg",
+    "arrayProduct",
+    "mapKeys",
+    "mapValues",
 ];
 
 /// The aggregate call `f`, named `name`, as DataFusion plans it, if it is
@@ -137,6 +151,9 @@ pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
         "covarPop" => ("covar_pop", false),
         "covarSamp" => ("covar_samp", false),
         "groupUniqArray" => ("array_agg", true),
+        "groupBitOr" => ("bit_or", false),
+        "groupBitAnd" => ("bit_and", false),
+        "groupBitXor" => ("bit_xor", false),
         // Interpolated as ClickHouse's is; exact where ClickHouse samples
         // (more than 8192 values).
         "quantile" => ("quantile_cont", false),
@@ -165,6 +182,24 @@ pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
             .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(level)));
     }
     Ok(Some(Expr::Function(call)))
+}
+
+/// `name(lambda, array)` as DataFusion's `to(array, lambda)`; DataFusion's
+/// higher-order functions take one array.
+fn higher_order(name: &str, to: &str, args: &[&Expr]) -> Result<Expr> {
+    match args {
+        [lambda @ Expr::Lambda(_), array] => {
+            Ok(call(to, vec![(*array).clone(), (*lambda).clone()]))
+        }
+        [Expr::Lambda(_), ..] => Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("{name} over several arrays is not supported yet"),
+        )),
+        _ => Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!("The first argument of function {name} must be a lambda function"),
+        )),
+    }
 }
 
 fn parameter_error(name: &str) -> StrataError {
@@ -293,6 +328,42 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[1])?;
             args[0].clone()
         }
+        // Every Arrow column may hold NULLs: these change no value.
+        "toNullable" | "assumeNotNull" => {
+            takes(&[1])?;
+            args[0].clone()
+        }
+        "yesterday" => {
+            takes(&[0])?;
+            Expr::BinaryOp {
+                left: Box::new(call("today", vec![])),
+                op: BinaryOperator::Minus,
+                right: Box::new(number(1)),
+            }
+        }
+        // ClickHouse passes the lambda first, DataFusion the array.
+        "arrayMap" => higher_order(name, "array_transform", args)?,
+        "arrayFilter" => higher_order(name, "array_filter", args)?,
+        "arrayExists" => cast(
+            CastKind::Cast,
+            higher_order(name, "array_any_match", args)?,
+            DataType::TinyIntUnsigned(None),
+        ),
+        "arraySum" | "arrayAvg" | "arrayProduct" => {
+            takes(&[1, 2])?;
+            let to = match name {
+                "arraySum" => "array_sum",
+                "arrayAvg" => "array_avg",
+                _ => "array_product",
+            };
+            let values = match args.len() {
+                1 => args[0].clone(),
+                _ => higher_order(name, "array_transform", args)?,
+            };
+            call(to, vec![values])
+        }
+        "mapKeys" => renamed("map_keys", &[1])?,
+        "mapValues" => renamed("map_values", &[1])?,
         "ifNull" => renamed("coalesce", &[2])?,
         "nullIf" => renamed("nullif", &[2])?,
         "isZeroOrNull" => {

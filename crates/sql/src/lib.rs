@@ -11,6 +11,7 @@
 
 pub mod aliases;
 pub mod ast_rewrite;
+pub mod clickhouse_tokens;
 pub mod create_table;
 pub mod depth;
 pub mod equivalents;
@@ -19,6 +20,7 @@ pub mod naming;
 pub mod parser;
 pub mod part_statements;
 pub mod plan_rewrite;
+pub mod query_clauses;
 pub mod repeated_columns;
 pub mod scalar_with;
 pub mod text_comparisons;

@@ -1,7 +1,8 @@
 //! Parsing ClickHouse SQL text into statements.
 //!
-//! sqlparser's ClickHouse dialect does the parsing (and [`crate::scalar_with`]
-//! the `WITH expr AS name` it does not read); this module turns its errors
+//! sqlparser's ClickHouse dialect does the parsing, on tokens where
+//! [`crate::clickhouse_tokens`] rewrote the syntax it does not read (and
+//! [`crate::scalar_with`] reads `WITH expr AS name`); this module turns its errors
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
 //! statement's source text for the query log and error messages.
 
@@ -177,10 +178,10 @@ pub fn parse_alter_statement(sql: &str) -> Result<ParsedStatement> {
 }
 
 fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement> {
+    let tokens = crate::clickhouse_tokens::tokenize(dialect, sql)?;
     let mut parser = Parser::new(dialect)
         .with_recursion_limit(MAX_NESTING)
-        .try_with_sql(sql)
-        .map_err(|e| parser_error(sql, e))?;
+        .with_tokens_with_locations(tokens);
     let statement = match parser.parse_statement() {
         Ok(statement) => {
             while parser.consume_token(&Token::SemiColon) {}

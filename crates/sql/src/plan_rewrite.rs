@@ -101,7 +101,9 @@ impl PlanRewriter {
             } else {
                 None
             };
-            let new = expr.transform_up(|e| self.rewrite_expr(e, &schema))?;
+            let new = expr
+                .transform_up(|e| self.rewrite_expr(e, &schema))?
+                .transform_data(|e| resolve_lambdas(e, &schema))?;
             let named = match before {
                 Some(name) if new.transformed && new.data.schema_name().to_string() != name => {
                     Transformed::yes(new.data.alias(name))
@@ -341,6 +343,16 @@ fn widen_literal(expr: Expr) -> Expr {
             Expr::Literal(value, meta)
         }
         other => other,
+    }
+}
+
+/// Lambda variables carry the type of the array they range over; read it
+/// again where a rewrite changed it (integer literals narrowed in `[1, 2]`).
+fn resolve_lambdas(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
+    if expr.exists(|e| Ok(matches!(e, Expr::HigherOrderFunction(_))))? {
+        expr.resolve_lambda_variables(schema)
+    } else {
+        Ok(Transformed::no(expr))
     }
 }
 

@@ -22,10 +22,10 @@ use crate::naming::column_name;
 
 /// The query of `sql` if it is `WITH expr AS name [, ...] <query>`.
 pub fn parse(dialect: &dyn Dialect, sql: &str, recursion_limit: usize) -> Option<Statement> {
+    let tokens = crate::clickhouse_tokens::tokenize(dialect, sql).ok()?;
     let mut parser = Parser::new(dialect)
         .with_recursion_limit(recursion_limit)
-        .try_with_sql(sql)
-        .ok()?;
+        .with_tokens_with_locations(tokens);
     if !parser.parse_keyword(Keyword::WITH) {
         return None;
     }

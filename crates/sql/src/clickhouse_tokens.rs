@@ -1,0 +1,389 @@
+//! ClickHouse syntax that sqlparser does not read, rewritten on the tokens
+//! before parsing (positions in error messages stay those of the text):
+//!
+//! - string literals unescaped as ClickHouse does (`\x41`, `\0`, `\v`,
+//!   `\e`, `\N`; an unknown escape keeps its backslash);
+//! - join strictness: `ALL` dropped, `SEMI`/`ANTI` in either order with the
+//!   side (`SEMI LEFT JOIN` is `LEFT SEMI JOIN`), `GLOBAL` dropped (one node);
+//!   `ANY` and `ASOF` joins refused with NOT_IMPLEMENTED;
+//! - `USING k1, k2` without parentheses;
+//! - `INSERT ... VALUES (1) (2)` without commas between rows.
+
+use datafusion::sql::sqlparser::dialect::Dialect;
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::parser::syntax_error;
+
+/// The tokens of `sql` with ClickHouse's syntax rewritten for sqlparser.
+pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> {
+    let mut tokens = Tokenizer::new(dialect, sql)
+        .with_unescape(false)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    for token in &mut tokens {
+        if let Token::SingleQuotedString(raw) = &mut token.token {
+            *raw = unescape(raw);
+        }
+    }
+    rewrite_join_strictness(&mut tokens, sql)?;
+    let tokens = parenthesize_using(tokens);
+    Ok(separate_values_rows(tokens))
+}
+
+/// A string literal's text as ClickHouse reads it.
+pub fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    // Bytes from `\xHH` runs, decoded together so multi-byte UTF-8 works.
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.peek() == Some(&'x') {
+            let mut probe = chars.clone();
+            probe.next();
+            let hex: String = probe.by_ref().take(2).collect();
+            if hex.len() == 2
+                && let Ok(byte) = u8::from_str_radix(&hex, 16)
+            {
+                bytes.push(byte);
+                chars = probe;
+                continue;
+            }
+        }
+        flush_bytes(&mut bytes, &mut out);
+        match c {
+            '\'' if chars.peek() == Some(&'\'') => {
+                chars.next();
+                out.push('\'');
+            }
+            '\\' => match chars.next() {
+                None => out.push('\\'),
+                Some('a') => out.push('\x07'),
+                Some('b') => out.push('\x08'),
+                Some('e') => out.push('\x1b'),
+                Some('f') => out.push('\x0c'),
+                Some('n') => out.push('\n'),
+                Some('r') => out.push('\r'),
+                Some('t') => out.push('\t'),
+                Some('v') => out.push('\x0b'),
+                Some('0') => out.push('\0'),
+                // `\N` is TSV's NULL; in a literal it reads as nothing.
+                Some('N') => {}
+                Some(quoted @ ('\\' | '\'' | '"' | '`' | '/' | '=' | '?')) => out.push(quoted),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            },
+            other => out.push(other),
+        }
+    }
+    flush_bytes(&mut bytes, &mut out);
+    out
+}
+
+/// Appends `\xHH` bytes; bytes that are not UTF-8 become U+FFFD, as a
+/// String cannot hold them.
+fn flush_bytes(bytes: &mut Vec<u8>, out: &mut String) {
+    if !bytes.is_empty() {
+        out.push_str(&String::from_utf8_lossy(bytes));
+        bytes.clear();
+    }
+}
+
+fn is_space(token: &TokenWithSpan) -> bool {
+    matches!(token.token, Token::Whitespace(_))
+}
+
+fn keyword(token: &TokenWithSpan) -> Keyword {
+    match &token.token {
+        Token::Word(w) if w.quote_style.is_none() => w.keyword,
+        _ => Keyword::NoKeyword,
+    }
+}
+
+/// What ClickHouse writes around JOIN, in any order before it.
+fn is_join_modifier(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::ALL
+            | Keyword::ANY
+            | Keyword::SEMI
+            | Keyword::ANTI
+            | Keyword::ASOF
+            | Keyword::GLOBAL
+            | Keyword::INNER
+            | Keyword::LEFT
+            | Keyword::RIGHT
+            | Keyword::FULL
+            | Keyword::OUTER
+            | Keyword::CROSS
+    )
+}
+
+/// Rewrites the words before each JOIN into the order sqlparser reads.
+fn rewrite_join_strictness(tokens: &mut [TokenWithSpan], sql: &str) -> Result<()> {
+    let significant: Vec<usize> = (0..tokens.len())
+        .filter(|&i| !is_space(&tokens[i]))
+        .collect();
+    for (at, &index) in significant.iter().enumerate() {
+        if keyword(&tokens[index]) == Keyword::JOIN {
+            let run: Vec<usize> = significant[..at]
+                .iter()
+                .rev()
+                .take_while(|&&i| is_join_modifier(keyword(&tokens[i])))
+                .copied()
+                .collect();
+            rewrite_join_words(tokens, &run, sql)?;
+        } else if keyword(&tokens[index]) == Keyword::GLOBAL
+            && significant
+                .get(at + 1)
+                .is_some_and(|&next| matches!(keyword(&tokens[next]), Keyword::IN | Keyword::NOT))
+        {
+            blank(&mut tokens[index]);
+        }
+    }
+    Ok(())
+}
+
+/// `run` holds the modifiers before one JOIN, nearest first.
+fn rewrite_join_words(tokens: &mut [TokenWithSpan], run: &[usize], sql: &str) -> Result<()> {
+    let words: Vec<Keyword> = run.iter().map(|&i| keyword(&tokens[i])).collect();
+    let strictness = words.iter().copied().find(|k| {
+        matches!(
+            k,
+            Keyword::ALL | Keyword::ANY | Keyword::SEMI | Keyword::ANTI | Keyword::ASOF
+        )
+    });
+    let Some(strictness) = strictness else {
+        return Ok(());
+    };
+    let side = words.iter().copied().find(|k| {
+        matches!(
+            k,
+            Keyword::INNER | Keyword::LEFT | Keyword::RIGHT | Keyword::FULL | Keyword::CROSS
+        )
+    });
+    let canonical: Vec<&str> = match strictness {
+        Keyword::ALL => {
+            // Only the strictness and GLOBAL go; the rest stays in its order.
+            for &i in run {
+                if matches!(keyword(&tokens[i]), Keyword::ALL | Keyword::GLOBAL) {
+                    blank(&mut tokens[i]);
+                }
+            }
+            return Ok(());
+        }
+        Keyword::SEMI | Keyword::ANTI => {
+            let side = match side {
+                None | Some(Keyword::LEFT) => "LEFT",
+                Some(Keyword::RIGHT) => "RIGHT",
+                Some(_) => {
+                    return Err(syntax_error(sql, "SEMI and ANTI joins take LEFT or RIGHT"));
+                }
+            };
+            let kind = if strictness == Keyword::SEMI {
+                "SEMI"
+            } else {
+                "ANTI"
+            };
+            vec![side, kind]
+        }
+        _ => {
+            let name = if strictness == Keyword::ANY {
+                "ANY"
+            } else {
+                "ASOF"
+            };
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("{name} JOIN is not supported yet; ALL, SEMI and ANTI joins are"),
+            ));
+        }
+    };
+    // The words take the run's places in text order; the rest become blanks.
+    let mut places: Vec<usize> = run.to_vec();
+    places.sort_unstable();
+    for (n, &i) in places.iter().enumerate() {
+        match canonical.get(n) {
+            Some(word) => tokens[i].token = Token::make_keyword(word),
+            None => blank(&mut tokens[i]),
+        }
+    }
+    Ok(())
+}
+
+fn blank(token: &mut TokenWithSpan) {
+    token.token = Token::Whitespace(Whitespace::Space);
+}
+
+/// Words that end a `USING` list written without parentheses.
+fn ends_using_list(k: Keyword) -> bool {
+    is_join_modifier(k)
+        || matches!(
+            k,
+            Keyword::JOIN
+                | Keyword::WHERE
+                | Keyword::PREWHERE
+                | Keyword::GROUP
+                | Keyword::HAVING
+                | Keyword::ORDER
+                | Keyword::LIMIT
+                | Keyword::OFFSET
+                | Keyword::SETTINGS
+                | Keyword::FORMAT
+                | Keyword::UNION
+                | Keyword::EXCEPT
+                | Keyword::INTERSECT
+                | Keyword::WINDOW
+                | Keyword::QUALIFY
+                | Keyword::ARRAY
+                | Keyword::INTO
+                | Keyword::FETCH
+        )
+}
+
+/// `JOIN t USING a, b` becomes `JOIN t USING (a, b)`.
+fn parenthesize_using(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(tokens.len() + 2);
+    let mut seen_join = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        seen_join |= keyword(token) == Keyword::JOIN;
+        out.push(token.clone());
+        i += 1;
+        if !(seen_join && keyword(token) == Keyword::USING) {
+            continue;
+        }
+        let first = (i..tokens.len()).find(|&j| !is_space(&tokens[j]));
+        let Some(first) = first.filter(|&j| is_list_word(&tokens[j])) else {
+            continue;
+        };
+        // The list: words, dots and commas up to the first other token.
+        let mut end = first;
+        let mut j = first;
+        while j < tokens.len() {
+            let t = &tokens[j];
+            if is_list_word(t) || matches!(t.token, Token::Period | Token::Comma) {
+                if !matches!(t.token, Token::Comma) {
+                    end = j + 1;
+                }
+            } else if !is_space(t) {
+                break;
+            }
+            j += 1;
+        }
+        out.extend(tokens[i..first].iter().cloned());
+        out.push(with_token(&tokens[first], Token::LParen));
+        out.extend(tokens[first..end].iter().cloned());
+        out.push(with_token(&tokens[end - 1], Token::RParen));
+        i = end;
+    }
+    out
+}
+
+fn is_list_word(token: &TokenWithSpan) -> bool {
+    matches!(&token.token, Token::Word(w) if w.quote_style.is_some() || !ends_using_list(w.keyword))
+}
+
+fn with_token(at: &TokenWithSpan, token: Token) -> TokenWithSpan {
+    TokenWithSpan {
+        token,
+        span: at.span,
+    }
+}
+
+/// `INSERT ... VALUES (1) (2)` gets the commas sqlparser needs.
+fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let first_word = tokens.iter().find(|t| !is_space(t)).map(keyword);
+    if first_word != Some(Keyword::INSERT) {
+        return tokens;
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut in_values = false;
+    let mut depth = 0i32;
+    let mut row_closed = false;
+    for token in tokens {
+        match &token.token {
+            Token::LParen => {
+                if in_values && depth == 0 && row_closed {
+                    out.push(with_token(&token, Token::Comma));
+                }
+                depth += 1;
+                row_closed = false;
+            }
+            Token::RParen => {
+                depth -= 1;
+                row_closed = depth == 0;
+            }
+            Token::Whitespace(_) => {}
+            _ => {
+                in_values |= depth == 0 && keyword(&token) == Keyword::VALUES;
+                row_closed = false;
+            }
+        }
+        out.push(token);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+
+    fn text(sql: &str) -> String {
+        tokenize(&ClickHouseDialect {}, sql)
+            .unwrap()
+            .iter()
+            .filter(|t| !is_space(t))
+            .map(|t| t.token.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn escapes_read_as_clickhouse_reads_them() {
+        assert_eq!(unescape(r"a\x41\tb"), "aA\tb");
+        assert_eq!(unescape(r"\0\v\e\a"), "\0\x0b\x1b\x07");
+        assert_eq!(unescape(r"it\'s it''s"), "it's it's");
+        assert_eq!(unescape(r"\q\\"), "\\q\\");
+        assert_eq!(unescape(r"\N"), "");
+        assert_eq!(unescape(r"\xC3\xA9"), "é");
+        assert_eq!(unescape(r"\x4"), "\\x4");
+    }
+
+    #[test]
+    fn join_strictness_takes_sqlparser_order() {
+        assert_eq!(
+            text("SELECT * FROM a ALL INNER JOIN b USING k"),
+            "SELECT * FROM a INNER JOIN b USING ( k )"
+        );
+        assert_eq!(
+            text("SELECT * FROM a SEMI LEFT JOIN b ON a.k = b.k"),
+            "SELECT * FROM a LEFT SEMI JOIN b ON a . k = b . k"
+        );
+        assert_eq!(
+            text("SELECT * FROM a GLOBAL ANTI JOIN b USING k, j WHERE 1"),
+            "SELECT * FROM a LEFT ANTI JOIN b USING ( k , j ) WHERE 1"
+        );
+        assert_eq!(text("SELECT 1 GLOBAL IN (1)"), "SELECT 1 IN ( 1 )");
+        let err = tokenize(
+            &ClickHouseDialect {},
+            "SELECT * FROM a ANY LEFT JOIN b USING k",
+        )
+        .unwrap_err();
+        assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
+    }
+
+    #[test]
+    fn values_rows_get_commas() {
+        assert_eq!(
+            text("INSERT INTO t VALUES (1, (2)) (3, 4),(5, 6)"),
+            "INSERT INTO t VALUES ( 1 , ( 2 ) ) , ( 3 , 4 ) , ( 5 , 6 )"
+        );
+        assert_eq!(text("SELECT (1) (2)"), "SELECT ( 1 ) ( 2 )");
+    }
+}

@@ -1,0 +1,9 @@
+-- Higher-order array functions, nullability no-ops, map keys and bitwise aggregates.
+SELECT arrayMap(x -> x * 2, [1, 2, 3]), arrayFilter(x -> x > 1, [1, 2, 3]), arrayExists(x -> x = 2, [1, 2, 3]), arrayExists(x -> x = 5, [1, 2, 3]);
+SELECT arrayMap(s -> concat(s, '!'), ['a', 'b']), arrayFilter(s -> s != '', ['a', '', 'c']);
+SELECT arrayMap(x -> x + number, [10, 20]) FROM numbers(2);
+SELECT arraySum([1, 2, 3]), arraySum([1.5, 2.5]), arrayAvg([1, 2, 3, 4]), arrayProduct([2, 3, 4]);
+SELECT toNullable(5), assumeNotNull(6), toNullable('x');
+SELECT yesterday() = today() - 1;
+SELECT mapKeys(map('a', 1, 'b', 2)), mapValues(map('a', 1, 'b', 2));
+SELECT groupBitOr(number), groupBitAnd(number + 1), groupBitXor(number) FROM numbers(6);
