@@ -66,7 +66,10 @@ mod alter;
 mod insert_input;
 mod kill;
 mod parts;
+mod temporary;
 mod virtual_columns;
+
+pub use temporary::is_temporary_database;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
 const SQL_LEVEL_FUNCTIONS: &[&str] = &[
@@ -468,6 +471,7 @@ impl Engine {
             input: None,
             client: Arc::new(ClientInfo::local()),
             query_id: parking_lot::Mutex::new(None),
+            temporary: None,
         }
     }
 }
@@ -534,6 +538,8 @@ pub struct Session {
     /// The id the next query opened takes (the HTTP `query_id` parameter);
     /// a fresh UUID when unset.
     query_id: parking_lot::Mutex<Option<String>>,
+    /// The session's temporary tables, once it has made one.
+    temporary: Option<temporary::TemporaryTables>,
 }
 
 /// A function's name followed by its aliases.
@@ -776,8 +782,9 @@ impl Session {
                 object_type,
                 if_exists,
                 names,
+                temporary,
                 ..
-            } => self.drop(object_type, if_exists, &names).await,
+            } => self.drop(object_type, if_exists, temporary, &names).await,
             Statement::RenameTable(renames) => {
                 self.check_writable()?;
                 for rename in renames {
@@ -928,6 +935,7 @@ impl Session {
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.rewrite(&mut statement, &settings)?;
+        self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;
         let catalogs = self.expose_virtual_columns(&mut statement).await?;
         let query = self.new_query(settings);
@@ -1216,8 +1224,20 @@ impl Session {
         Ok(outcome)
     }
 
-    /// `db.table` or `table` in the current database.
+    /// `db.table`, or `table` among the session's temporary tables, else in
+    /// the current database.
     fn table_name(&self, name: &ObjectName) -> Result<(String, String)> {
+        let (database, table) = self.table_in_database(name)?;
+        if name.0.len() == 1
+            && let Some(temporary) = self.temporary_database_of(&table)
+        {
+            return Ok((temporary, table));
+        }
+        Ok((database, table))
+    }
+
+    /// `db.table` or `table` in the current database.
+    fn table_in_database(&self, name: &ObjectName) -> Result<(String, String)> {
         let parts: Vec<String> = name
             .0
             .iter()
@@ -1279,7 +1299,8 @@ impl Session {
         self.check_writable()?;
         let (database, table) = match &self.attaching {
             Some(stored) => (stored.database.clone(), stored.name.clone()),
-            None => self.table_name(&create.name)?,
+            None if create.temporary => self.temporary_table_name(&create.name)?,
+            None => self.table_in_database(&create.name)?,
         };
         if database == SYSTEM_DATABASE {
             return Err(StrataError::new(
@@ -1297,11 +1318,18 @@ impl Session {
                 format!("Table {database}.{table} already exists"),
             ));
         }
-        let Some(engine) = engine else {
-            return Err(StrataError::new(
-                ErrorCode::ENGINE_REQUIRED,
-                "Table engine is not specified in CREATE query",
-            ));
+        if create.temporary {
+            temporary::check_engine(engine.as_ref())?;
+        }
+        let engine = match engine {
+            Some(engine) => engine,
+            None if create.temporary => EngineClause::memory(),
+            None => {
+                return Err(StrataError::new(
+                    ErrorCode::ENGINE_REQUIRED,
+                    "Table engine is not specified in CREATE query",
+                ));
+            }
         };
         let merge_tree = match engine.name.as_str() {
             "Memory" => None,
@@ -1397,7 +1425,7 @@ impl Session {
                 .await?;
             collect(insert, state.task_ctx()).await?;
         }
-        if self.attaching.is_none() {
+        if self.attaching.is_none() && !create.temporary {
             self.engine.data_path.store_table(&identity.stored())?;
         }
         schema_provider.register_table(table, provider)?;
@@ -1479,6 +1507,7 @@ impl Session {
         &mut self,
         object_type: ObjectType,
         if_exists: bool,
+        temporary: bool,
         names: &[ObjectName],
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
@@ -1486,6 +1515,15 @@ impl Session {
             match object_type {
                 ObjectType::Table | ObjectType::View => {
                     let (database, table) = self.table_name(name)?;
+                    if temporary && !is_temporary_database(&database) {
+                        if if_exists {
+                            continue;
+                        }
+                        return Err(StrataError::new(
+                            ErrorCode::UNKNOWN_TABLE,
+                            format!("Temporary table {table} doesn't exist"),
+                        ));
+                    }
                     if database == SYSTEM_DATABASE {
                         return Err(StrataError::new(
                             ErrorCode::BAD_ARGUMENTS,

@@ -358,6 +358,9 @@ impl TableIdentity {
 }
 
 fn statement_head(database: &str, table: &str) -> String {
+    if crate::session::is_temporary_database(database) {
+        return format!("CREATE TEMPORARY TABLE {}", quote_name(table));
+    }
     format!(
         "CREATE TABLE {}.{}",
         quote_name(database),

@@ -556,7 +556,7 @@ fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
 }
 
 /// `CASE WHEN c1 THEN r1 WHEN c2 THEN r2 ... ELSE e END` from `[c1, r1, c2, r2, ...]`.
-fn case(pairs: &[Expr], otherwise: Option<Expr>) -> Expr {
+pub(crate) fn case(pairs: &[Expr], otherwise: Option<Expr>) -> Expr {
     let conditions = pairs
         .chunks_exact(2)
         .map(|pair| CaseWhen {

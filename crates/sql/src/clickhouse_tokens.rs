@@ -7,7 +7,8 @@
 //!   side (`SEMI LEFT JOIN` is `LEFT SEMI JOIN`), `GLOBAL` dropped (one node);
 //!   `ANY` and `ASOF` joins refused with NOT_IMPLEMENTED;
 //! - `USING k1, k2` without parentheses;
-//! - `INSERT ... VALUES (1) (2)` without commas between rows.
+//! - `INSERT ... VALUES (1) (2)` without commas between rows;
+//! - the `c ? a : b` operator, as `if(c, a, b)`.
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -29,7 +30,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     }
     rewrite_join_strictness(&mut tokens, sql)?;
     let tokens = parenthesize_using(tokens);
-    Ok(separate_values_rows(tokens))
+    let tokens = separate_values_rows(tokens);
+    Ok(conditional_operators(tokens))
 }
 
 /// A string literal's text as ClickHouse reads it.
@@ -329,6 +331,113 @@ fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+fn is_question_mark(token: &TokenWithSpan) -> bool {
+    matches!(&token.token, Token::Placeholder(p) if p == "?")
+}
+
+/// Words an operand of `?:` cannot reach past: the operator binds loosest,
+/// so its operands stop only at commas, brackets and clause words.
+fn bounds_conditional(k: Keyword) -> bool {
+    ends_using_list(k)
+        || matches!(
+            k,
+            Keyword::SELECT
+                | Keyword::FROM
+                | Keyword::AS
+                | Keyword::ON
+                | Keyword::BY
+                | Keyword::WHEN
+                | Keyword::THEN
+                | Keyword::ELSE
+                | Keyword::END
+                | Keyword::DISTINCT
+                | Keyword::ASC
+                | Keyword::DESC
+        )
+}
+
+/// Where `?:` operands end, looking from inside them.
+fn is_boundary(token: &TokenWithSpan) -> bool {
+    matches!(token.token, Token::Comma | Token::SemiColon | Token::EOF)
+        || bounds_conditional(keyword(token))
+}
+
+fn opens(token: &TokenWithSpan) -> bool {
+    matches!(token.token, Token::LParen | Token::LBracket | Token::LBrace)
+}
+
+fn closes(token: &TokenWithSpan) -> bool {
+    matches!(token.token, Token::RParen | Token::RBracket | Token::RBrace)
+}
+
+/// `c ? a : b` becomes `if(c, a, b)`, one operator at a time from the left
+/// (so `a ? b : c ? d : e` nests to the right, as in ClickHouse).
+fn conditional_operators(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    while let Some(question) = tokens.iter().position(is_question_mark) {
+        let Some((start, colon, end)) = conditional_extent(&tokens, question) else {
+            // No `:` to match: leave it for the parser to report.
+            break;
+        };
+        let at = tokens[question].clone();
+        tokens[question] = with_token(&at, Token::Comma);
+        tokens[colon] = with_token(&at, Token::Comma);
+        tokens.insert(end, with_token(&at, Token::RParen));
+        tokens.insert(start, with_token(&at, Token::LParen));
+        tokens.insert(start, with_token(&at, Token::make_word("if", None)));
+    }
+    tokens
+}
+
+/// The first token of the condition, the matching `:`, and the index just
+/// past the last token of the alternative.
+fn conditional_extent(tokens: &[TokenWithSpan], question: usize) -> Option<(usize, usize, usize)> {
+    let mut start = 0;
+    let mut depth = 0usize;
+    for i in (0..question).rev() {
+        let t = &tokens[i];
+        if closes(t) {
+            depth += 1;
+        } else if opens(t) {
+            if depth == 0 {
+                start = i + 1;
+                break;
+            }
+            depth -= 1;
+        } else if depth == 0 && (is_boundary(t) || matches!(t.token, Token::Colon)) {
+            start = i + 1;
+            break;
+        }
+    }
+    // `?`s met and not yet matched by a `:`, in the branch being read.
+    let (mut depth, mut pending, mut colon) = (0usize, 0usize, None);
+    for (i, t) in tokens.iter().enumerate().skip(question + 1) {
+        if opens(t) {
+            depth += 1;
+        } else if closes(t) {
+            if depth == 0 {
+                return colon.map(|c| (start, c, i));
+            }
+            depth -= 1;
+        } else if depth > 0 {
+            continue;
+        } else if is_question_mark(t) {
+            pending += 1;
+        } else if matches!(t.token, Token::Colon) {
+            if pending > 0 {
+                pending -= 1;
+            } else if colon.is_none() {
+                colon = Some(i);
+            } else {
+                // An enclosing operator's `:`.
+                return colon.map(|c| (start, c, i));
+            }
+        } else if is_boundary(t) {
+            return colon.map(|c| (start, c, i));
+        }
+    }
+    colon.map(|c| (start, c, tokens.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,6 +485,26 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
+    }
+
+    #[test]
+    fn conditional_operator_is_if() {
+        assert_eq!(
+            text("SELECT x > 1 ? 'a' : 'b' AS s, 2 FROM t"),
+            "SELECT if ( x > 1 , 'a' , 'b' ) AS s , 2 FROM t"
+        );
+        assert_eq!(
+            text("SELECT f(a ? b : c ? d : e)"),
+            "SELECT f ( if ( a , b , if ( c , d , e ) ) )"
+        );
+        assert_eq!(
+            text("SELECT a ? b ? c : d : e"),
+            "SELECT if ( a , if ( b , c , d ) , e )"
+        );
+        assert_eq!(
+            text("SELECT 1 WHERE a AND b ? 1 : 0 ORDER BY 1"),
+            "SELECT 1 WHERE if ( a AND b , 1 , 0 ) ORDER BY 1"
+        );
     }
 
     #[test]

@@ -25,6 +25,20 @@ pub struct EngineClause {
     pub settings: Vec<(String, String)>,
 }
 
+impl EngineClause {
+    /// `ENGINE = Memory`, what a temporary table gets when it names none.
+    pub fn memory() -> Self {
+        EngineClause {
+            name: "Memory".to_string(),
+            arguments: Vec::new(),
+            partition_by: None,
+            order_by: None,
+            primary_key: None,
+            settings: Vec::new(),
+        }
+    }
+}
+
 /// A `CREATE TABLE` with its ClickHouse-only pieces taken out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTableText {

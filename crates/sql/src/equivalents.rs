@@ -132,6 +132,9 @@ pub const NAMES: &[&str] = &[
     "arrayMap",
     "arrayFilter",
     "arrayExists",
+    "arrayAll",
+    "arrayCount",
+    "transform",
     "arraySum",
     "arrayAvg",
     "arrayProduct",
@@ -200,6 +203,58 @@ fn higher_order(name: &str, to: &str, args: &[&Expr]) -> Result<Expr> {
             format!("The first argument of function {name} must be a lambda function"),
         )),
     }
+}
+
+/// `transform(x, [from...], [to...][, default])` as a CASE over the constant
+/// arrays; without a default, an unmatched `x` is itself.
+fn transform(args: &[&Expr]) -> Result<Expr> {
+    if !(3..=4).contains(&args.len()) {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!(
+                "Number of arguments for function transform doesn't match: passed {}, should be 3 or 4",
+                args.len()
+            ),
+        ));
+    }
+    let (Expr::Array(from), Expr::Array(to)) = (args[1], args[2]) else {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            "transform with arrays that are not literal is not supported yet",
+        ));
+    };
+    if from.elem.len() != to.elem.len() {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            "Second and third arguments of function transform must have equal sizes",
+        ));
+    }
+    let pairs: Vec<Expr> = from
+        .elem
+        .iter()
+        .zip(&to.elem)
+        .flat_map(|(from, to)| {
+            let matches = Expr::BinaryOp {
+                left: Box::new(args[0].clone()),
+                op: BinaryOperator::Eq,
+                right: Box::new(from.clone()),
+            };
+            [matches, to.clone()]
+        })
+        .collect();
+    let otherwise = args
+        .get(3)
+        .map_or_else(|| args[0].clone(), |d| (*d).clone());
+    Ok(crate::ast_rewrite::case(&pairs, Some(otherwise)))
+}
+
+/// A lambda written in SQL, for rewrites that need one of their own.
+fn parse_lambda(text: &str) -> Expr {
+    let dialect = datafusion::sql::sqlparser::dialect::ClickHouseDialect {};
+    datafusion::sql::sqlparser::parser::Parser::new(&dialect)
+        .try_with_sql(text)
+        .and_then(|mut parser| parser.parse_expr())
+        .expect("a lambda of our own parses")
 }
 
 fn parameter_error(name: &str) -> StrataError {
@@ -349,6 +404,39 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             higher_order(name, "array_any_match", args)?,
             DataType::TinyIntUnsigned(None),
         ),
+        "arrayAll" => {
+            takes(&[2])?;
+            // No element fails the condition.
+            let mut negated = args[0].clone();
+            if let Expr::Lambda(lambda) = &mut negated {
+                lambda.body = Box::new(Expr::UnaryOp {
+                    op: UnaryOperator::Not,
+                    expr: Box::new(Expr::Nested(lambda.body.clone())),
+                });
+            }
+            let any_fails = higher_order(name, "array_any_match", &[&negated, args[1]])?;
+            cast(
+                CastKind::Cast,
+                Expr::UnaryOp {
+                    op: UnaryOperator::Not,
+                    expr: Box::new(Expr::Nested(Box::new(any_fails))),
+                },
+                DataType::TinyIntUnsigned(None),
+            )
+        }
+        "arrayCount" => {
+            takes(&[1, 2])?;
+            let counted = match args.len() {
+                // Without a lambda, the elements that are not zero.
+                1 => call(
+                    "array_filter",
+                    vec![args[0].clone(), parse_lambda("x -> x != 0")],
+                ),
+                _ => higher_order(name, "array_filter", args)?,
+            };
+            call("cardinality", vec![counted])
+        }
+        "transform" => transform(args)?,
         "arraySum" | "arrayAvg" | "arrayProduct" => {
             takes(&[1, 2])?;
             let to = match name {

@@ -167,6 +167,15 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
 
 /// Parses exactly one statement.
 pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
+    // sqlparser reads `DROP TEMPORARY TABLE` only in its generic dialect.
+    let mut words = sql.split_whitespace();
+    let drop_temporary = words.next().is_some_and(|w| w.eq_ignore_ascii_case("DROP"))
+        && words
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("TEMPORARY"));
+    if drop_temporary {
+        return parse_in_dialect(&GenericDialect {}, sql);
+    }
     parse_in_dialect(&ClickHouseDialect {}, sql)
 }
 

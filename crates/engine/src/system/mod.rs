@@ -188,8 +188,10 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
 }
 
 /// Databases in display order.
+/// Sessions' temporary databases are not listed.
 pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
     let mut names = catalog.schema_names();
+    names.retain(|name| !crate::session::is_temporary_database(name));
     names.sort();
     names
 }
