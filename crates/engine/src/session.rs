@@ -948,7 +948,7 @@ impl Session {
         let plan = state
             .statement_to_plan(DFStatement::Statement(Box::new(statement)))
             .await?;
-        let plan = self.engine.rewriter.rewrite(plan)?;
+        let plan = self.engine.rewriter.rewrite(plan, &query.settings)?;
         Ok((plan, state, query))
     }
 

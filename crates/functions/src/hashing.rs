@@ -1,7 +1,10 @@
 //! Hash functions with ClickHouse's exact results: `intHash32` (Thomas Wang's
 //! 64-to-32-bit hash of the key xor a fixed salt), `intHash64` (the MurmurHash3
-//! finalizer of the key xor a fixed salt) and `sipHash64` (SipHash-2-4 with a
-//! zero key over the value's bytes).
+//! finalizer of the key xor a fixed salt), `sipHash64` (SipHash-2-4 with a
+//! zero key over the value's bytes), and over any number of arguments
+//! `cityHash64` (CityHash v1.0.2 of a string, `intHash64` of a number's
+//! bits), `xxHash64` and `xxHash32` (of the value's bytes). Several
+//! arguments' hashes are combined left to right as ClickHouse does.
 
 use std::hash::Hasher;
 use std::sync::Arc;
@@ -12,6 +15,9 @@ use datafusion::common::{Result, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
+
+use cityhash_102_rs::{U128, city_hash_64, hash128_to_64};
+use twox_hash::{XxHash32, XxHash64};
 
 use crate::int_cast::to_u64_wrapping;
 
@@ -51,6 +57,72 @@ pub enum HashKind {
     IntHash32,
     IntHash64,
     SipHash64,
+    CityHash64,
+    XxHash64,
+    XxHash32,
+}
+
+impl HashKind {
+    pub const ALL: [HashKind; 6] = [
+        HashKind::IntHash32,
+        HashKind::IntHash64,
+        HashKind::SipHash64,
+        HashKind::CityHash64,
+        HashKind::XxHash64,
+        HashKind::XxHash32,
+    ];
+
+    /// Whether the function takes any number of arguments.
+    fn is_variadic(self) -> bool {
+        matches!(
+            self,
+            HashKind::CityHash64 | HashKind::XxHash64 | HashKind::XxHash32
+        )
+    }
+
+    /// The hash of one value, `bytes` as `value_bytes` gives them.
+    fn hash_bytes(self, data_type: &DataType, bytes: &[u8]) -> u64 {
+        match self {
+            HashKind::CityHash64 if is_text(data_type) => city_hash_64(bytes),
+            // Numbers hash their bits, zero-extended, with intHash64.
+            HashKind::CityHash64 => {
+                let mut bits = [0u8; 8];
+                bits[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+                int_hash64(u64::from_le_bytes(bits))
+            }
+            HashKind::XxHash64 => XxHash64::oneshot(0, bytes),
+            HashKind::XxHash32 => u64::from(XxHash32::oneshot(0, bytes)),
+            HashKind::SipHash64 => sip_hash64(bytes),
+            HashKind::IntHash32 | HashKind::IntHash64 => {
+                unreachable!("integer hashes take the key, not bytes")
+            }
+        }
+    }
+
+    /// The hash of a row from the hash of its previous arguments and the next.
+    fn combine(self, previous: u64, next: u64) -> u64 {
+        match self {
+            HashKind::XxHash32 => u64::from(int_hash32(previous) ^ next as u32),
+            _ => hash128_to_64(U128::from((u128::from(next) << 64) | u128::from(previous))),
+        }
+    }
+}
+
+/// Whether `array`'s value at `row` is NULL, NULL-typed arrays included
+/// (they have no null buffer).
+pub(crate) fn is_null_at(array: &dyn Array, row: usize) -> bool {
+    array.data_type() == &DataType::Null || array.is_null(row)
+}
+
+pub(crate) fn is_text(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Utf8
+            | DataType::LargeUtf8
+            | DataType::Utf8View
+            | DataType::Binary
+            | DataType::FixedSizeBinary(_)
+    )
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -61,15 +133,17 @@ pub struct HashFunction {
 
 impl HashFunction {
     pub fn new(kind: HashKind) -> Self {
-        HashFunction {
-            kind,
-            signature: Signature::any(1, Volatility::Immutable),
-        }
+        let signature = if kind.is_variadic() {
+            Signature::variadic_any(Volatility::Immutable)
+        } else {
+            Signature::any(1, Volatility::Immutable)
+        };
+        HashFunction { kind, signature }
     }
 }
 
 /// The bytes ClickHouse feeds SipHash for one value: little-endian for numbers.
-fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> Result<()> {
+pub(crate) fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> Result<()> {
     out.clear();
     macro_rules! le {
         ($t:ty) => {
@@ -102,7 +176,7 @@ fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> Result<()> {
         DataType::Timestamp(TimeUnit::Second, _) => out.extend_from_slice(
             &(array.as_primitive::<TimestampSecondType>().value(row) as u32).to_le_bytes(),
         ),
-        other => return exec_err!("sipHash64 does not support arguments of type {other}"),
+        other => return exec_err!("Hash functions do not support arguments of type {other} yet"),
     }
     Ok(())
 }
@@ -113,6 +187,9 @@ impl ScalarUDFImpl for HashFunction {
             HashKind::IntHash32 => "intHash32",
             HashKind::IntHash64 => "intHash64",
             HashKind::SipHash64 => "sipHash64",
+            HashKind::CityHash64 => "cityHash64",
+            HashKind::XxHash64 => "xxHash64",
+            HashKind::XxHash32 => "xxHash32",
         }
     }
 
@@ -121,11 +198,13 @@ impl ScalarUDFImpl for HashFunction {
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(if self.kind == HashKind::IntHash32 {
-            DataType::UInt32
-        } else {
-            DataType::UInt64
-        })
+        Ok(
+            if matches!(self.kind, HashKind::IntHash32 | HashKind::XxHash32) {
+                DataType::UInt32
+            } else {
+                DataType::UInt64
+            },
+        )
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
@@ -133,10 +212,16 @@ impl ScalarUDFImpl for HashFunction {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        if args.args.is_empty() {
+            return exec_err!("Function {} needs at least one argument", self.name());
+        }
+        let scalar = args
+            .args
+            .iter()
+            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let out: ArrayRef = match self.kind {
             HashKind::IntHash32 | HashKind::IntHash64 => {
+                let input = args.args[0].to_array(args.number_rows)?;
                 if !input.data_type().is_integer() {
                     return exec_err!(
                         "Illegal type {} of argument of function {}",
@@ -151,21 +236,44 @@ impl ScalarUDFImpl for HashFunction {
                     Arc::new(keys.unary::<_, UInt64Type>(int_hash64))
                 }
             }
-            HashKind::SipHash64 => {
-                let mut bytes = Vec::new();
-                let mut hashes = Vec::with_capacity(input.len());
-                for row in 0..input.len() {
-                    if input.is_null(row) {
-                        hashes.push(None);
-                    } else {
-                        value_bytes(input.as_ref(), row, &mut bytes)?;
-                        hashes.push(Some(sip_hash64(&bytes)));
-                    }
+            _ => {
+                let inputs = args
+                    .args
+                    .iter()
+                    .map(|a| a.to_array(args.number_rows))
+                    .collect::<Result<Vec<_>>>()?;
+                let hashes = self.hash_rows(&inputs)?;
+                if self.kind == HashKind::XxHash32 {
+                    Arc::new(hashes.unary::<_, UInt32Type>(|h| h as u32))
+                } else {
+                    Arc::new(hashes)
                 }
-                Arc::new(UInt64Array::from(hashes))
             }
         };
         crate::columnar(out, scalar)
+    }
+}
+
+impl HashFunction {
+    /// Each row's hash of all `inputs`, NULL where any of them is.
+    fn hash_rows(&self, inputs: &[ArrayRef]) -> Result<UInt64Array> {
+        let rows = inputs.first().map_or(0, |a| a.len());
+        let mut bytes = Vec::new();
+        let mut hashes = Vec::with_capacity(rows);
+        for row in 0..rows {
+            let mut hash = None;
+            for input in inputs {
+                if is_null_at(input.as_ref(), row) {
+                    hash = None;
+                    break;
+                }
+                value_bytes(input.as_ref(), row, &mut bytes)?;
+                let next = self.kind.hash_bytes(input.data_type(), &bytes);
+                hash = Some(hash.map_or(next, |previous| self.kind.combine(previous, next)));
+            }
+            hashes.push(hash);
+        }
+        Ok(UInt64Array::from(hashes))
     }
 }
 
@@ -180,5 +288,25 @@ mod tests {
         assert_eq!(int_hash64(0), 4_761_183_170_873_013_810);
         assert_eq!(sip_hash64(b"hello"), 10_142_490_492_830_962_361);
         assert_eq!(sip_hash64(&[1u8]), 7_385_293_435_322_750_976);
+        let text = DataType::Utf8;
+        assert_eq!(
+            HashKind::CityHash64.hash_bytes(&text, b"a"),
+            2_603_192_927_274_642_682
+        );
+        assert_eq!(
+            HashKind::CityHash64.hash_bytes(&DataType::UInt8, &[1]),
+            10_577_349_846_663_553_072
+        );
+        let (a, b) = (
+            HashKind::XxHash64.hash_bytes(&text, b"a"),
+            HashKind::XxHash64.hash_bytes(&text, b"b"),
+        );
+        assert_eq!(a, 15_154_266_338_359_012_955);
+        assert_eq!(HashKind::XxHash64.combine(a, b), 14_756_808_377_901_732_262);
+        let (a, b) = (
+            HashKind::XxHash32.hash_bytes(&text, b"a"),
+            HashKind::XxHash32.hash_bytes(&text, b"b"),
+        );
+        assert_eq!(HashKind::XxHash32.combine(a, b), 1_353_805_580);
     }
 }

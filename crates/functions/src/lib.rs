@@ -8,6 +8,7 @@
 
 pub mod aggregate;
 pub mod arithmetic;
+pub mod bits;
 pub mod calendar;
 pub mod conversion;
 pub mod date_format;
@@ -18,6 +19,7 @@ pub mod int_cast;
 pub mod length;
 pub mod misc;
 pub mod throw_if;
+pub mod tuples;
 pub mod uuids;
 
 use std::sync::Arc;
@@ -48,11 +50,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for conversion in ConvertTo::all() {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }
-    for kind in [
-        HashKind::IntHash32,
-        HashKind::IntHash64,
-        HashKind::SipHash64,
-    ] {
+    for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
@@ -77,6 +75,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }
     functions.push(ScalarUDF::new_from_impl(throw_if::ThrowIf::default()));
+    functions.push(ScalarUDF::new_from_impl(tuples::TupleElement::default()));
+    functions.push(ScalarUDF::new_from_impl(bits::BitCount::default()));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
     functions.push(ScalarUDF::new_from_impl(FormatReadable::new(

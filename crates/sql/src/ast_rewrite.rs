@@ -67,6 +67,9 @@ impl VisitorMut for Rewriter<'_, '_> {
         if let Err(e) = query_clauses::rewrite_limit_by(query) {
             return ControlFlow::Break(e);
         }
+        if let Err(e) = query_clauses::rewrite_with_ties(query) {
+            return ControlFlow::Break(e);
+        }
         if let Err(e) = self.apply_set_modes(&mut query.body) {
             return ControlFlow::Break(e);
         }
@@ -74,7 +77,7 @@ impl VisitorMut for Rewriter<'_, '_> {
             return ControlFlow::Break(e);
         }
         if let SetExpr::Select(select) = query.body.as_mut() {
-            if let Err(e) = query_clauses::check_group_by_modifiers(select) {
+            if let Err(e) = query_clauses::rewrite_group_by_modifiers(select) {
                 return ControlFlow::Break(e);
             }
             for condition in [

@@ -8,7 +8,10 @@
 //!   `ANY` and `ASOF` joins refused with NOT_IMPLEMENTED;
 //! - `USING k1, k2` without parentheses;
 //! - `INSERT ... VALUES (1) (2)` without commas between rows;
-//! - the `c ? a : b` operator, as `if(c, a, b)`.
+//! - the `c ? a : b` operator, as `if(c, a, b)`;
+//! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`;
+//! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
+//!   no count, which `query_clauses` turns into a `rank()` window).
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -31,6 +34,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     rewrite_join_strictness(&mut tokens, sql)?;
     let tokens = parenthesize_using(tokens);
     let tokens = separate_values_rows(tokens);
+    let tokens = fetch_with_ties(tokens);
+    let tokens = tuple_elements(tokens);
     Ok(conditional_operators(tokens))
 }
 
@@ -331,6 +336,103 @@ fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// `t.1` is `tupleElement(t, 1)`: the tokenizer reads `.1` as a number
+/// right after the operand.
+fn tuple_elements(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        if let Token::Number(number, _) = &token.token
+            && let Some(index) = number.strip_prefix('.')
+            && !index.is_empty()
+            && index.bytes().all(|b| b.is_ascii_digit())
+            && let Some(start) = operand_start(&out)
+        {
+            let head = [
+                with_token(&token, Token::make_word("tupleElement", None)),
+                with_token(&token, Token::LParen),
+            ];
+            out.splice(start..start, head);
+            out.push(with_token(&token, Token::Comma));
+            out.push(with_token(&token, Token::Number(index.to_string(), false)));
+            out.push(with_token(&token, Token::RParen));
+            continue;
+        }
+        out.push(token);
+    }
+    out
+}
+
+/// Where the operand that `tokens` end with starts: a (dotted) name, a
+/// call, a parenthesized or bracketed expression, with its subscripts.
+fn operand_start(tokens: &[TokenWithSpan]) -> Option<usize> {
+    let last = tokens.len().checked_sub(1)?;
+    match tokens[last].token {
+        Token::Word(_) => {
+            let mut start = last;
+            while start >= 2
+                && tokens[start - 1].token == Token::Period
+                && matches!(tokens[start - 2].token, Token::Word(_))
+            {
+                start -= 2;
+            }
+            Some(start)
+        }
+        Token::RParen | Token::RBracket => {
+            let open = matching_open(tokens, last)?;
+            let applied = open > 0
+                && match (&tokens[last].token, &tokens[open - 1].token) {
+                    (Token::RParen, before) => matches!(before, Token::Word(_)),
+                    (_, before) => {
+                        matches!(before, Token::Word(_) | Token::RParen | Token::RBracket)
+                    }
+                };
+            if applied {
+                operand_start(&tokens[..open])
+            } else {
+                Some(open)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The bracket that opens the one closing at `close`.
+fn matching_open(tokens: &[TokenWithSpan], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (0..=close).rev() {
+        if closes(&tokens[i]) {
+            depth += 1;
+        } else if opens(&tokens[i]) {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after.
+fn fetch_with_ties(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        if keyword(token) == Keyword::WITH
+            && tokens[i + 1..]
+                .iter()
+                .find(|t| !is_space(t))
+                .is_some_and(|t| keyword(t) == Keyword::TIES)
+        {
+            let space = Token::Whitespace(Whitespace::Space);
+            for word in ["FETCH", "ROWS"] {
+                out.push(with_token(token, Token::make_keyword(word)));
+                out.push(with_token(token, space.clone()));
+            }
+        }
+        out.push(token.clone());
+    }
+    out
+}
+
 fn is_question_mark(token: &TokenWithSpan) -> bool {
     matches!(&token.token, Token::Placeholder(p) if p == "?")
 }
@@ -504,6 +606,28 @@ mod tests {
         assert_eq!(
             text("SELECT 1 WHERE a AND b ? 1 : 0 ORDER BY 1"),
             "SELECT 1 WHERE if ( a AND b , 1 , 0 ) ORDER BY 1"
+        );
+    }
+
+    #[test]
+    fn tuple_elements_by_position() {
+        assert_eq!(text("SELECT t.1"), "SELECT tupleElement ( t , 1 )");
+        assert_eq!(
+            text("SELECT tuple(1, 'a').2.1"),
+            "SELECT tupleElement ( tupleElement ( tuple ( 1 , 'a' ) , 2 ) , 1 )"
+        );
+        assert_eq!(
+            text("SELECT (1, 2).1, a.b[1].2"),
+            "SELECT tupleElement ( ( 1 , 2 ) , 1 ) , tupleElement ( a . b [ 1 ] , 2 )"
+        );
+        assert_eq!(text("SELECT 1.5, x .5"), "SELECT 1.5 , x .5");
+    }
+
+    #[test]
+    fn with_ties_reads_as_fetch() {
+        assert_eq!(
+            text("SELECT 1 ORDER BY 1 LIMIT 2 WITH TIES"),
+            "SELECT 1 ORDER BY 1 LIMIT 2 FETCH ROWS WITH TIES"
         );
     }
 

@@ -22,14 +22,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
-    BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
+    Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
 };
+use strata_common::settings::Settings;
 use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
 
@@ -65,7 +66,8 @@ impl PlanRewriter {
         }
     }
 
-    pub fn rewrite(&self, plan: LogicalPlan) -> Result<LogicalPlan> {
+    pub fn rewrite(&self, plan: LogicalPlan, settings: &Settings) -> Result<LogicalPlan> {
+        let keys_null = settings.group_by_use_nulls();
         // An INSERT's VALUES are already typed as the table's columns, and a
         // VALUES node keeps the schema it was planned with.
         let inserting = matches!(plan, LogicalPlan::Dml(_));
@@ -73,12 +75,13 @@ impl PlanRewriter {
             if inserting && matches!(node, LogicalPlan::Values(_)) {
                 return Ok(Transformed::no(node));
             }
-            self.rewrite_node(node)
+            self.rewrite_node(node, keys_null)
         })?;
         Ok(rewritten.data)
     }
 
-    fn rewrite_node(&self, node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+    /// `keys_null`: grouping sets leave keys NULL (`group_by_use_nulls`).
+    fn rewrite_node(&self, node: LogicalPlan, keys_null: bool) -> Result<Transformed<LogicalPlan>> {
         if matches!(
             node,
             LogicalPlan::Limit(_) | LogicalPlan::TableScan(_) | LogicalPlan::Extension(_)
@@ -95,36 +98,19 @@ impl PlanRewriter {
             LogicalPlan::Filter(_) => Role::Condition,
             _ => Role::Other,
         };
-        let rewritten = node.map_expressions(|expr| {
-            let before = if keeps_names {
-                Some(expr.schema_name().to_string())
-            } else {
-                None
-            };
-            let new = expr
-                .transform_up(|e| self.rewrite_expr(e, &schema))?
-                .transform_data(|e| resolve_lambdas(e, &schema))?;
-            let named = match before {
-                Some(name) if new.transformed && new.data.schema_name().to_string() != name => {
-                    Transformed::yes(new.data.alias(name))
-                }
-                _ => new,
-            };
-            Ok(match role {
-                Role::Output => {
-                    named.transform_data(|e| Ok(uint8_booleans::output_as_value(e, &schema)))?
-                }
-                Role::Condition => {
-                    named.transform_data(|e| Ok(uint8_booleans::as_condition(e, &schema)))?
-                }
-                Role::Other => named,
-            })
+        let rewritten = node.map_expressions(|expr| match expr {
+            // A grouping set's keys are rewritten and named one by one: a
+            // name given to the whole set would make it a single key.
+            Expr::GroupingSet(_) => {
+                expr.map_children(|key| self.rewrite_top(key, &schema, keeps_names, &role))
+            }
+            expr => self.rewrite_top(expr, &schema, keeps_names, &role),
         })?;
         let changed = rewritten.transformed;
         // A child's types may have changed even where this node's expressions did not.
         let node = rewritten.data.recompute_schema()?;
         if let LogicalPlan::Aggregate(_) = &node {
-            if let Some(wrapped) = self.finish_aggregates(&node, &schema)? {
+            if let Some(wrapped) = self.finish_aggregates(&node, &schema, keys_null)? {
                 return Ok(Transformed::yes(wrapped));
             }
         }
@@ -133,6 +119,36 @@ impl PlanRewriter {
         } else {
             Transformed::no(node)
         })
+    }
+
+    /// Rewrites one of a node's expressions, keeping its name where the node's
+    /// output is named after it.
+    fn rewrite_top(
+        &self,
+        expr: Expr,
+        schema: &DFSchemaRef,
+        keeps_names: bool,
+        role: &Role,
+    ) -> Result<Transformed<Expr>> {
+        let before = keeps_names.then(|| expr.schema_name().to_string());
+        let new = expr
+            .transform_up(|e| self.rewrite_expr(e, schema))?
+            .transform_data(|e| resolve_lambdas(e, schema))?;
+        let named = match before {
+            Some(name) if new.transformed && new.data.schema_name().to_string() != name => {
+                Transformed::yes(new.data.alias(name))
+            }
+            _ => new,
+        };
+        match role {
+            Role::Output => {
+                named.transform_data(|e| Ok(uint8_booleans::output_as_value(e, schema)))
+            }
+            Role::Condition => {
+                named.transform_data(|e| Ok(uint8_booleans::as_condition(e, schema)))
+            }
+            Role::Other => Ok(named),
+        }
     }
 
     fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
@@ -219,6 +235,9 @@ impl PlanRewriter {
     }
 
     /// Wraps an Aggregate in a projection, keeping names and qualifiers, that
+    /// - gives the keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves
+    ///   out of a row their type's default rather than NULL, as ClickHouse
+    ///   does unless `group_by_use_nulls` is set;
     /// - replaces NULL results of aggregates over non-NULL input with
     ///   ClickHouse's defaults;
     /// - gives a UUID back its type where an aggregate that returns one of its
@@ -227,6 +246,7 @@ impl PlanRewriter {
         &self,
         node: &LogicalPlan,
         input: &DFSchemaRef,
+        keys_null: bool,
     ) -> Result<Option<LogicalPlan>> {
         let LogicalPlan::Aggregate(aggregate) = node else {
             return Ok(None);
@@ -237,6 +257,15 @@ impl PlanRewriter {
         let mut exprs = Vec::with_capacity(schema.fields().len());
         for (i, (qualifier, field)) in schema.iter().enumerate() {
             let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+            if let Some(default) =
+                rolled_up_default(aggregate, i, field, input).filter(|_| !keys_null)
+            {
+                changed = true;
+                let keyed =
+                    datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
+                exprs.push(keyed.alias_qualified(qualifier.cloned(), field.name()));
+                continue;
+            }
             let Some(Expr::AggregateFunction(f)) = i
                 .checked_sub(groups)
                 .map(|a| unalias(&aggregate.aggr_expr[a]))
@@ -394,6 +423,24 @@ fn input_schema(node: &LogicalPlan) -> DFSchemaRef {
             Arc::new(merged)
         }
     }
+}
+
+/// The value a grouping set's key `field`, the aggregate's `i`th output,
+/// takes in rows that leave it out, where the key cannot be NULL itself.
+fn rolled_up_default(
+    aggregate: &Aggregate,
+    i: usize,
+    field: &Field,
+    input: &DFSchemaRef,
+) -> Option<ScalarValue> {
+    let [Expr::GroupingSet(set)] = aggregate.group_expr.as_slice() else {
+        return None;
+    };
+    let key = set.distinct_expr().get(i).copied()?;
+    if key.nullable(input.as_ref()).unwrap_or(true) {
+        return None;
+    }
+    ScalarValue::new_default(field.data_type()).ok()
 }
 
 /// The value ClickHouse returns for an aggregate over no rows, where it is not NULL.

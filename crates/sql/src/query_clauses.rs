@@ -3,20 +3,23 @@
 //! - `LIMIT n [OFFSET m] BY keys`: the first n rows (after m) of each key,
 //!   in the query's order, become a `row_number()` window over the query,
 //!   filtered and ordered again outside it;
-//! - `GROUP BY ... WITH ROLLUP | CUBE | TOTALS` are refused: DataFusion
-//!   reads the modifiers and ignores them, which would answer without the
-//!   extra rows the user asked for.
+//! - `LIMIT n [OFFSET m] WITH TIES` (read as a FETCH with no count): the
+//!   same, with `rank()` keeping the rows tied with the last one;
+//! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`;
+//!   `WITH TOTALS` is refused: DataFusion reads the modifier and ignores it,
+//!   which would answer without the extra row the user asked for.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, Ident, LimitClause, OrderByExpr, OrderByKind, Query, Select, SelectItem,
-    SetExpr, Statement, TableFactor, WindowSpec, WindowType,
+    Expr, GroupByExpr, GroupByWithModifier, Ident, LimitClause, OrderByExpr, OrderByKind, Query,
+    Select, SelectItem, SetExpr, Statement, TableFactor, WindowSpec, WindowType,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::ast_rewrite::call;
 
-const ROW: &str = "__limit_by_row";
-const ORDER: &str = "__limit_by_order_";
+const ROW: &str = "__row_number";
+const RANK: &str = "__rank";
+const ORDER: &str = "__order_";
 
 /// Rewrites `query`'s LIMIT BY, if it has one.
 pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
@@ -38,31 +41,78 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     let skip = offset
         .as_ref()
         .map_or_else(|| "0".to_string(), |o| o.value.to_string());
-    let order: Vec<OrderByExpr> = match query.order_by.take().map(|o| o.kind) {
-        None => Vec::new(),
-        Some(OrderByKind::Expressions(exprs)) => exprs,
-        Some(OrderByKind::All(_)) => return Err(not_supported("ORDER BY ALL with LIMIT BY")),
-    };
+    let order = take_order(query, "LIMIT BY")?;
     query.limit_clause = None;
-    let SetExpr::Select(select) = query.body.as_mut() else {
-        return Err(not_supported("LIMIT BY after UNION, EXCEPT or INTERSECT"));
-    };
-    if select.distinct.is_some() {
-        return Err(not_supported("LIMIT BY with DISTINCT"));
-    }
-    number_rows(select, keys, &order);
-    let mut outer = wrapper(&order, &skip, &per_key.to_string())?;
-    outer.with = query.with.take();
-    let inner = std::mem::replace(query, outer);
-    place_inner(query, inner);
-    Ok(())
+    let select = single_select(query, "LIMIT BY")?;
+    select
+        .projection
+        .push(window_item("row_number", keys, &order, ROW));
+    let condition = format!("{ROW} > ({skip}) AND {ROW} <= ({skip}) + ({per_key})");
+    wrap(query, &[ROW], &order, &condition)
 }
 
-/// Adds the row's number within its key, and the ordering values, to the
-/// select list.
-fn number_rows(select: &mut Select, keys: Vec<Expr>, order: &[OrderByExpr]) {
-    let mut row_number = call("row_number", vec![]);
-    if let Expr::Function(f) = &mut row_number {
+/// Rewrites `query`'s `LIMIT n WITH TIES`, if it has one; a FETCH with its
+/// own count is left to DataFusion.
+pub fn rewrite_with_ties(query: &mut Query) -> Result<()> {
+    let Some(fetch) = &query.fetch else {
+        return Ok(());
+    };
+    if !fetch.with_ties || fetch.quantity.is_some() {
+        return Ok(());
+    }
+    query.fetch = None;
+    let (count, skip) = match query.limit_clause.take() {
+        Some(LimitClause::LimitOffset {
+            limit: Some(limit),
+            offset,
+            limit_by,
+        }) if limit_by.is_empty() => (limit, offset.map(|o| o.value)),
+        Some(LimitClause::OffsetCommaLimit { offset, limit }) => (limit, Some(offset)),
+        _ => return Err(not_supported("WITH TIES without LIMIT n")),
+    };
+    let skip = skip.map_or_else(|| "0".to_string(), |s| s.to_string());
+    let order = take_order(query, "WITH TIES")?;
+    if order.is_empty() {
+        return Err(StrataError::new(
+            ErrorCode::WITH_TIES_WITHOUT_ORDER_BY,
+            "Can not use WITH TIES without ORDER BY",
+        ));
+    }
+    let select = single_select(query, "WITH TIES")?;
+    select
+        .projection
+        .push(window_item("row_number", vec![], &order, ROW));
+    select
+        .projection
+        .push(window_item("rank", vec![], &order, RANK));
+    let condition = format!("{ROW} > ({skip}) AND {RANK} <= ({skip}) + ({count})");
+    wrap(query, &[ROW, RANK], &order, &condition)
+}
+
+fn take_order(query: &mut Query, clause: &str) -> Result<Vec<OrderByExpr>> {
+    match query.order_by.take().map(|o| o.kind) {
+        None => Ok(Vec::new()),
+        Some(OrderByKind::Expressions(exprs)) => Ok(exprs),
+        Some(OrderByKind::All(_)) => Err(not_supported(&format!("ORDER BY ALL with {clause}"))),
+    }
+}
+
+fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Select> {
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        return Err(not_supported(&format!(
+            "{clause} after UNION, EXCEPT or INTERSECT"
+        )));
+    };
+    if select.distinct.is_some() {
+        return Err(not_supported(&format!("{clause} with DISTINCT")));
+    }
+    Ok(select)
+}
+
+/// `function() OVER (PARTITION BY keys ORDER BY order) AS alias`.
+fn window_item(function: &str, keys: Vec<Expr>, order: &[OrderByExpr], alias: &str) -> SelectItem {
+    let mut window = call(function, vec![]);
+    if let Expr::Function(f) = &mut window {
         f.over = Some(WindowType::WindowSpec(WindowSpec {
             window_name: None,
             partition_by: keys,
@@ -70,22 +120,36 @@ fn number_rows(select: &mut Select, keys: Vec<Expr>, order: &[OrderByExpr]) {
             window_frame: None,
         }));
     }
-    select.projection.push(SelectItem::ExprWithAlias {
-        expr: row_number,
-        alias: Ident::new(ROW),
-    });
+    SelectItem::ExprWithAlias {
+        expr: window,
+        alias: Ident::new(alias),
+    }
+}
+
+/// Makes `query` the subquery of one that keeps the rows meeting
+/// `condition`, in `order`, without the helper columns: `windows` and the
+/// ordering values, which are added to the inner select list here.
+fn wrap(query: &mut Query, windows: &[&str], order: &[OrderByExpr], condition: &str) -> Result<()> {
+    let select = single_select(query, "a window clause")?;
     for (i, o) in order.iter().enumerate() {
         select.projection.push(SelectItem::ExprWithAlias {
             expr: o.expr.clone(),
             alias: Ident::new(format!("{ORDER}{i}")),
         });
     }
+    let mut outer = wrapper(windows, order, condition)?;
+    outer.with = query.with.take();
+    let inner = std::mem::replace(query, outer);
+    place_inner(query, inner);
+    Ok(())
 }
 
 /// The outer query, over a placeholder subquery: our own names only, so
 /// its text parses back as written.
-fn wrapper(order: &[OrderByExpr], skip: &str, per_key: &str) -> Result<Query> {
-    let hidden: Vec<String> = std::iter::once(ROW.to_string())
+fn wrapper(windows: &[&str], order: &[OrderByExpr], condition: &str) -> Result<Query> {
+    let hidden: Vec<String> = windows
+        .iter()
+        .map(|w| w.to_string())
         .chain((0..order.len()).map(|i| format!("{ORDER}{i}")))
         .collect();
     let order_by: Vec<String> = order
@@ -94,8 +158,7 @@ fn wrapper(order: &[OrderByExpr], skip: &str, per_key: &str) -> Result<Query> {
         .map(|(i, o)| format!("{ORDER}{i}{}", o.options))
         .collect();
     let mut text = format!(
-        "SELECT * EXCEPT ({}) FROM (SELECT 1) AS __limit_by \
-         WHERE {ROW} > ({skip}) AND {ROW} <= ({skip}) + ({per_key})",
+        "SELECT * EXCEPT ({}) FROM (SELECT 1) AS __limited WHERE {condition}",
         hidden.join(", "),
     );
     if !order_by.is_empty() {
@@ -116,15 +179,22 @@ fn place_inner(outer: &mut Query, inner: Query) {
     }
 }
 
-/// Refuses `WITH ROLLUP | CUBE | TOTALS` on `select`'s GROUP BY.
-pub fn check_group_by_modifiers(select: &Select) -> Result<()> {
-    let GroupByExpr::Expressions(_, modifiers) = &select.group_by else {
+/// `GROUP BY a, b WITH ROLLUP | CUBE` becomes `GROUP BY ROLLUP(a, b)` or
+/// `CUBE(a, b)`; `WITH TOTALS` is refused.
+pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
+    let GroupByExpr::Expressions(keys, modifiers) = &mut select.group_by else {
         return Ok(());
     };
-    match modifiers.first() {
-        None => Ok(()),
-        Some(modifier) => Err(not_supported(&format!("GROUP BY ... {modifier}"))),
-    }
+    let set: fn(Vec<Vec<Expr>>) -> Expr = match modifiers.as_slice() {
+        [] => return Ok(()),
+        [GroupByWithModifier::Rollup] => Expr::Rollup,
+        [GroupByWithModifier::Cube] => Expr::Cube,
+        [modifier, ..] => return Err(not_supported(&format!("GROUP BY ... {modifier}"))),
+    };
+    let sets = keys.drain(..).map(|key| vec![key]).collect();
+    *keys = vec![set(sets)];
+    modifiers.clear();
+    Ok(())
 }
 
 fn not_supported(what: &str) -> StrataError {
@@ -149,12 +219,12 @@ mod tests {
     }
 
     #[test]
-    fn group_by_modifiers_are_refused_not_dropped() {
-        for modifier in ["WITH TOTALS", "WITH ROLLUP", "WITH CUBE"] {
-            let sql = format!("SELECT a, count() FROM t GROUP BY a {modifier}");
-            let err = check_group_by_modifiers(&select(&sql)).unwrap_err();
-            assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED, "{modifier}");
-        }
-        assert!(check_group_by_modifiers(&select("SELECT a FROM t GROUP BY a")).is_ok());
+    fn group_by_modifiers_become_grouping_sets_or_are_refused() {
+        let mut rollup = select("SELECT a, count() FROM t GROUP BY a, b WITH ROLLUP");
+        rewrite_group_by_modifiers(&mut rollup).unwrap();
+        assert_eq!(rollup.group_by.to_string(), "GROUP BY ROLLUP (a, b)");
+        let mut totals = select("SELECT a, count() FROM t GROUP BY a WITH TOTALS");
+        let err = rewrite_group_by_modifiers(&mut totals).unwrap_err();
+        assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
     }
 }

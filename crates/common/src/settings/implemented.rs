@@ -93,6 +93,8 @@ declare_settings!(IMPLEMENTED {
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
     format_csv_delimiter: String = SettingKind::Char, ",",
         "The character that separates fields in CSV formats";
+    group_by_use_nulls: bool = SettingKind::Bool, "0",
+        "Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row are NULL (1) or their type's default (0)";
     http_headers_progress_interval_ms: u64 = SettingKind::UInt64, "100",
         "The least time between two X-ClickHouse-Progress headers, in milliseconds";
     http_response_buffer_size: u64 = SettingKind::UInt64, "0",
