@@ -57,6 +57,7 @@ use parking_lot::Mutex;
 use tokio::sync::mpsc::Sender;
 
 use super::hash_split::{MAX_PARTITIONS, Split};
+use super::prepaid_pool::PrepaidPool;
 use crate::spill::{BlockId, SpillConfig, SpillStore, decode_batch, encode_batch};
 
 /// Partitions at the first split, at least.
@@ -67,8 +68,9 @@ const UNKNOWN_SIZE_PARTITIONS: usize = 64;
 const MIN_BLOCK_BYTES: usize = 64 << 10;
 const MAX_BLOCK_BYTES: usize = 4 << 20;
 /// What an in-memory hash join holds per build row beyond the rows' own
-/// bytes: its table's slot and chain entry, at the table's emptiest.
-const JOIN_TABLE_BYTES_PER_ROW: usize = 40;
+/// bytes, at most: its table's buckets at their emptiest (2.3 per row of 17
+/// bytes with the control byte) and its chain entry (8 bytes).
+const JOIN_TABLE_BYTES_PER_ROW: usize = 48;
 /// A build side that will cost more than this once joined is joined one
 /// partition at a time even when memory allows it whole: probing a table
 /// far larger than the CPU caches costs a cache miss per row, which is
@@ -305,9 +307,9 @@ enum Side {
     Probe,
 }
 
-/// Rows held in memory: the bytes of their arrays, which the worker
-/// reserves, and what they will cost once joined ([`Worker::cost`]), which
-/// decides what fits.
+/// Rows held in memory: the bytes of their arrays, and what they will cost
+/// once joined ([`Worker::cost`]), which decides what fits and which the
+/// worker reserves.
 #[derive(Debug, Default, Clone, Copy)]
 struct Held {
     bytes: usize,
@@ -458,9 +460,9 @@ impl Worker {
     }
 
     /// Whether what the worker holds will fit the threshold, less the warm
-    /// tier and the join running now, once joined, and its bytes fit the
-    /// pool; reserves the bytes if so, shrinking the warm tier when the pool
-    /// is short.
+    /// tier and the join running now, once joined, and that cost fits the
+    /// pool; reserves it if so, shrinking the warm tier when the pool is
+    /// short.
     fn fits(&mut self) -> Result<bool> {
         let room = self
             .threshold
@@ -469,7 +471,12 @@ impl Worker {
         if self.held.cost > room {
             return Ok(false);
         }
-        let bytes = self.held.bytes;
+        self.reserve(self.held.cost)
+    }
+
+    /// Resizes the worker's reservation to `bytes`, shrinking the warm tier
+    /// when the pool is short; whether it could.
+    fn reserve(&mut self, bytes: usize) -> Result<bool> {
         if self.reservation.try_resize(bytes).is_ok() {
             return Ok(true);
         }
@@ -480,9 +487,29 @@ impl Worker {
 
     fn release(&mut self, held: Held) {
         self.held.remove(held);
-        if self.reservation.size() > self.held.bytes {
-            self.reservation.resize(self.held.bytes);
+        if self.reservation.size() > self.held.cost {
+            self.reservation.resize(self.held.cost);
         }
+    }
+
+    /// Stops holding `held`, whose rows an in-memory join is about to take,
+    /// and hands what was reserved for them to that join.
+    fn hand_over(&mut self, held: Held) -> MemoryReservation {
+        self.held.remove(held);
+        let reserved = self.reservation.size().min(held.cost);
+        self.reservation.split(reserved)
+    }
+
+    /// A reservation of `cost` bytes for a join of rows read back from the
+    /// store, or an empty one if the pool is short (the join then asks the
+    /// pool itself).
+    fn prepay(&mut self, cost: usize) -> Result<MemoryReservation> {
+        let held = self.reservation.size();
+        Ok(if self.reserve(held + cost)? {
+            self.reservation.split(cost)
+        } else {
+            self.reservation.new_empty()
+        })
     }
 
     /// The partition of each row of `batch` at `split`.
@@ -560,7 +587,7 @@ impl Worker {
                 .max_by_key(|(_, part)| (part.is_stored(), part.deferred, part.pending_cost()))
                 .map(|(p, _)| p);
             let Some(victim) = victim else {
-                self.reservation.resize(self.held.bytes);
+                self.reservation.resize(self.held.cost);
                 break;
             };
             let part = &mut *parts[victim];
@@ -632,9 +659,8 @@ impl Worker {
         drop(build);
         match partitioned {
             None => {
-                // The in-memory join reserves the build side itself.
-                self.release(self.held);
-                let joined = self.join_in_memory(gathered, probe)?;
+                let prepaid = self.hand_over(self.held);
+                let joined = self.join_in_memory(gathered, probe, prepaid)?;
                 output.forward(joined).await
             }
             Some(partitioned) => self.run_partitioned(partitioned, probe, output).await,
@@ -649,7 +675,7 @@ impl Worker {
     ) -> Result<()> {
         let block_bytes = partitioned.block_bytes;
         let mut hot_build = Vec::new();
-        let mut hot_cost = 0;
+        let mut hot_held = Held::default();
         for part in &mut partitioned.parts {
             if part.deferred {
                 // A partition partly stored goes to the store whole; one
@@ -659,15 +685,14 @@ impl Worker {
                 }
             } else {
                 hot_build.append(&mut part.build.pending);
-                let held = std::mem::take(&mut part.build.pending_held);
-                hot_cost += held.cost;
-                self.release(held);
+                hot_held.add(std::mem::take(&mut part.build.pending_held));
             }
         }
         let (mut hot_probe, receiver) = futures::channel::mpsc::channel(2);
         let receiver = RecordBatchStreamAdapter::new(self.schema(Side::Probe), receiver);
-        let joined = self.join_in_memory(hot_build, Box::pin(receiver))?;
-        self.joining = hot_cost;
+        let prepaid = self.hand_over(hot_held);
+        let joined = self.join_in_memory(hot_build, Box::pin(receiver), prepaid)?;
+        self.joining = hot_held.cost;
         let done = Arc::clone(&output.done);
         let forwarded = output.forward(joined);
         let route = async {
@@ -739,7 +764,8 @@ impl Worker {
                 (self.threshold / 4).clamp(MIN_BLOCK_BYTES, MAX_BLOCK_BYTES),
             )?;
             let probe = self.stream_of(part.probe);
-            let joined = self.join_in_memory(build, probe)?;
+            let prepaid = self.prepay(cost)?;
+            let joined = self.join_in_memory(build, probe, prepaid)?;
             output.forward(joined).await?;
             self.joining = 0;
         }
@@ -814,11 +840,13 @@ impl Worker {
         ))
     }
 
-    /// The planner's join over `build`, held in memory, and `probe`.
+    /// The planner's join over `build`, held in memory, and `probe`, with
+    /// `prepaid` bytes reserved for it.
     fn join_in_memory(
         &self,
         build: Vec<RecordBatch>,
         probe: SendableRecordBatchStream,
+        prepaid: MemoryReservation,
     ) -> Result<SendableRecordBatchStream> {
         let build = MemorySourceConfig::try_new_exec(&[build], self.schema(Side::Build), None)?;
         let probe = StreamingTableExec::try_new(
@@ -837,7 +865,7 @@ impl Worker {
             .with_partition_mode(PartitionMode::CollectLeft)
             .reset_state()
             .build_exec()?;
-        join.execute(0, Arc::clone(&self.context))
+        join.execute(0, PrepaidPool::context_with(&self.context, prepaid))
     }
 }
 

@@ -9,11 +9,14 @@
 //!   constant memory.
 //! - `set_keys`: keys as set members and spill blocks.
 //! - `hash_split`: which partition a key hash goes to, split after split.
+//! - `prepaid_pool`: the pool an in-memory join inside a spilling one
+//!   runs against, so the bytes reserved for it cannot be taken first.
 //! - `rule`: replaces DataFusion's hash join where one of these applies.
 
 pub mod grace_hash_join;
 pub mod hash_split;
 pub mod hybrid_semi_join;
 pub mod merge_semi_join;
+pub mod prepaid_pool;
 pub mod rule;
 pub mod set_keys;
