@@ -412,11 +412,18 @@ fn matching_open(tokens: &[TokenWithSpan], close: usize) -> Option<usize> {
     None
 }
 
-/// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after.
+/// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after, unless it
+/// ends a FETCH clause already (`FETCH FIRST 2 ROWS WITH TIES`).
 fn fetch_with_ties(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
-    let mut out = Vec::with_capacity(tokens.len());
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     for (i, token) in tokens.iter().enumerate() {
+        let after_rows = out
+            .iter()
+            .rev()
+            .find(|t| !is_space(t))
+            .is_some_and(|t| matches!(keyword(t), Keyword::ROW | Keyword::ROWS));
         if keyword(token) == Keyword::WITH
+            && !after_rows
             && tokens[i + 1..]
                 .iter()
                 .find(|t| !is_space(t))
@@ -628,6 +635,10 @@ mod tests {
         assert_eq!(
             text("SELECT 1 ORDER BY 1 LIMIT 2 WITH TIES"),
             "SELECT 1 ORDER BY 1 LIMIT 2 FETCH ROWS WITH TIES"
+        );
+        assert_eq!(
+            text("SELECT 1 ORDER BY 1 FETCH FIRST 2 ROWS WITH TIES"),
+            "SELECT 1 ORDER BY 1 FETCH FIRST 2 ROWS WITH TIES"
         );
     }
 

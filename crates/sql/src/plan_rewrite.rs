@@ -6,6 +6,8 @@
 //!   whose signature refuses narrow integers (`substr`), they are Int64 again.
 //! - `+ - * / %` and unary minus on numbers become ClickHouse's `plus`, `minus`,
 //!   ... with ClickHouse's result types (`number % 10000` is UInt16).
+//! - Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row
+//!   take their type's default, not NULL, unless `group_by_use_nulls` is set.
 //! - Aggregates ClickHouse never makes NULL for non-NULL input (`sum`, `min`,
 //!   `avg`, `any`, ...) get their default (0, or nan for `avg`) where DataFusion
 //!   would return NULL, i.e. over empty input.
