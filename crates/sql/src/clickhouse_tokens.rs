@@ -10,6 +10,8 @@
 //! - `INSERT ... VALUES (1) (2)` without commas between rows;
 //! - the `c ? a : b` operator, as `if(c, a, b)`;
 //! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`;
+//! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
+//!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
 //!   no count, which `query_clauses` turns into a `rank()` window).
 
@@ -35,6 +37,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = parenthesize_using(tokens);
     let tokens = separate_values_rows(tokens);
     let tokens = fetch_with_ties(tokens);
+    let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
     Ok(conditional_operators(tokens))
 }
@@ -412,6 +415,40 @@ fn matching_open(tokens: &[TokenWithSpan], close: usize) -> Option<usize> {
     None
 }
 
+/// ClickHouse's per-key offsets, `LIMIT m, n BY` and `LIMIT n OFFSET m BY`
+/// with numbers, become `OFFSET m LIMIT n BY`, the form sqlparser reads.
+fn limit_offset_by(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let significant: Vec<usize> = (0..tokens.len())
+        .filter(|&i| !is_space(&tokens[i]))
+        .collect();
+    for window in significant.windows(5) {
+        let [limit, first, between, second, by] = *window else {
+            unreachable!("windows of 5")
+        };
+        let is_number = |i: usize| matches!(tokens[i].token, Token::Number(..));
+        if keyword(&tokens[limit]) != Keyword::LIMIT
+            || !is_number(first)
+            || !is_number(second)
+            || keyword(&tokens[by]) != Keyword::BY
+        {
+            continue;
+        }
+        let (offset, count) = if tokens[between].token == Token::Comma {
+            (first, second)
+        } else if keyword(&tokens[between]) == Keyword::OFFSET {
+            (second, first)
+        } else {
+            continue;
+        };
+        let (offset, count) = (tokens[offset].clone(), tokens[count].clone());
+        tokens[limit] = with_token(&tokens[limit], Token::make_keyword("OFFSET"));
+        tokens[first] = offset;
+        tokens[between] = with_token(&tokens[between], Token::make_keyword("LIMIT"));
+        tokens[second] = count;
+    }
+    tokens
+}
+
 /// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after, unless it
 /// ends a FETCH clause already (`FETCH FIRST 2 ROWS WITH TIES`).
 fn fetch_with_ties(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
@@ -628,6 +665,19 @@ mod tests {
             "SELECT tupleElement ( ( 1 , 2 ) , 1 ) , tupleElement ( a . b [ 1 ] , 2 )"
         );
         assert_eq!(text("SELECT 1.5, x .5"), "SELECT 1.5 , x .5");
+    }
+
+    #[test]
+    fn limit_offset_by_takes_sqlparser_order() {
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 1, 2 BY k"),
+            "SELECT k FROM t OFFSET 1 LIMIT 2 BY k"
+        );
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 2 OFFSET 1 BY k"),
+            "SELECT k FROM t OFFSET 1 LIMIT 2 BY k"
+        );
+        assert_eq!(text("SELECT 1 LIMIT 1, 2"), "SELECT 1 LIMIT 1 , 2");
     }
 
     #[test]
