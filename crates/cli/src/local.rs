@@ -293,7 +293,7 @@ async fn interactive_loop(
     }
     println!(
         "Strata {} local. Statements end with ';'. Type exit or quit to leave.\n",
-        strata_engine::session::VERSION
+        strata_engine::engine::VERSION
     );
     let mut buffer = String::new();
     loop {

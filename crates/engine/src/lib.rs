@@ -6,17 +6,20 @@
 //! statement; both carry the [`QueryContext`] whose counters make the summary.
 
 pub mod data_path;
+pub mod engine;
 pub mod instance;
 pub mod process_list;
 pub mod query_context;
 pub mod query_log;
 pub mod session;
 pub mod sources;
+mod statements;
 pub mod status_file;
 pub mod system;
 pub mod table_definition;
 
+pub use engine::Engine;
 pub use instance::Instance;
 pub use query_context::QueryContext;
-pub use session::{Engine, QueryResult, Session, StatementOutcome};
+pub use session::{QueryResult, Session, StatementOutcome};
 pub use strata_execution::spill::SpillFigures;

@@ -47,7 +47,7 @@ impl StatusFile {
             "PID: {}\nStarted at: {}\nVersion: {}\n",
             std::process::id(),
             chrono::Local::now().format("%Y-%m-%d %H:%M:%S"),
-            crate::session::VERSION,
+            crate::engine::VERSION,
         );
         file.set_len(0)
             .and_then(|_| file.seek(SeekFrom::Start(0)))

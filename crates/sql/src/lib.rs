@@ -16,6 +16,7 @@ pub mod create_table;
 pub mod depth;
 pub mod equivalents;
 pub mod insert_format;
+pub mod mutations;
 pub mod naming;
 pub mod parser;
 pub mod part_statements;

@@ -186,11 +186,17 @@ pub fn parse_alter_statement(sql: &str) -> Result<ParsedStatement> {
     parse_in_dialect(&GenericDialect {}, sql)
 }
 
-fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement> {
+/// A parser over `sql`'s tokens as ClickHouse reads them (string escapes,
+/// `?:`, join strictness), for statements read word by word.
+pub(crate) fn clickhouse_parser<'a>(dialect: &'a dyn Dialect, sql: &str) -> Result<Parser<'a>> {
     let tokens = crate::clickhouse_tokens::tokenize(dialect, sql)?;
-    let mut parser = Parser::new(dialect)
+    Ok(Parser::new(dialect)
         .with_recursion_limit(MAX_NESTING)
-        .with_tokens_with_locations(tokens);
+        .with_tokens_with_locations(tokens))
+}
+
+fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement> {
+    let mut parser = clickhouse_parser(dialect, sql)?;
     let statement = match parser.parse_statement() {
         Ok(statement) => {
             while parser.consume_token(&Token::SemiColon) {}

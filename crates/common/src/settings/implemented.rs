@@ -103,6 +103,8 @@ declare_settings!(IMPLEMENTED {
         "Hold the whole HTTP response until the query ends, so every error gets its HTTP status";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
+    lightweight_deletes_sync: u64 = SettingKind::UInt64, "2",
+        "DELETE FROM returns once its mutation has finished (1, 2, 3) or at once (0)";
     log_queries: bool = SettingKind::Bool, "1",
         "Record each query's start, end, figures and error in system.query_log";
     max_block_size: u64 = SettingKind::NonZeroUInt64, "65409",
@@ -135,6 +137,8 @@ declare_settings!(IMPLEMENTED {
         "Bytes that count as one unit of overcommit: when the server limit is reached, the query with the largest ratio of its memory to this is stopped; 0 exempts the query";
     memory_usage_overcommit_max_wait_microseconds: u64 = SettingKind::UInt64, "5000000",
         "How long a query waits for memory to be freed by a query chosen to stop before it fails itself";
+    mutations_sync: u64 = SettingKind::UInt64, "1",
+        "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
         "Quote 64-bit integers in JSON output formats";
     output_format_pretty_max_rows: u64 = SettingKind::UInt64, "1000",

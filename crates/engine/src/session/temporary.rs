@@ -38,7 +38,7 @@ pub fn is_temporary_database(database: &str) -> bool {
 }
 
 /// A temporary table is a Memory table, the engine it gets when none is named.
-pub(super) fn check_engine(engine: Option<&EngineClause>) -> Result<()> {
+pub(crate) fn check_engine(engine: Option<&EngineClause>) -> Result<()> {
     match engine {
         Some(engine) if engine.name != "Memory" => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
@@ -54,7 +54,7 @@ pub(super) fn check_engine(engine: Option<&EngineClause>) -> Result<()> {
 impl Session {
     /// The database `CREATE TEMPORARY TABLE name` creates `name` in, made on
     /// first use; the name must not name a database.
-    pub(super) fn temporary_table_name(&mut self, name: &ObjectName) -> Result<(String, String)> {
+    pub(crate) fn temporary_table_name(&mut self, name: &ObjectName) -> Result<(String, String)> {
         let [ObjectNamePart::Identifier(table)] = name.0.as_slice() else {
             return Err(StrataError::new(
                 ErrorCode::BAD_DATABASE_FOR_TEMPORARY_TABLE,

@@ -40,8 +40,16 @@ pub struct MergeTreeProvider {
     pub data: Arc<MergeTreeTable>,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
-    /// Set while a background merge of this table runs.
-    merging: Arc<AtomicBool>,
+    background: Arc<Background>,
+}
+
+/// A table's background threads: at most one merging and one mutating.
+#[derive(Debug, Default)]
+struct Background {
+    /// Set while a background merge of the table runs.
+    merging: AtomicBool,
+    /// Set while a background thread runs the table's mutations.
+    mutating: AtomicBool,
 }
 
 impl MergeTreeProvider {
@@ -54,7 +62,7 @@ impl MergeTreeProvider {
             identity: RwLock::new(identity),
             data: Arc::new(data),
             defaults,
-            merging: Arc::new(AtomicBool::new(false)),
+            background: Arc::default(),
         }
     }
 
@@ -70,9 +78,16 @@ impl MergeTreeProvider {
     /// and no merge runs or starts once this returns.
     pub fn close(&self) {
         self.data.close();
-        while self.merging.swap(true, Ordering::AcqRel) {
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        for flag in [&self.background.merging, &self.background.mutating] {
+            while flag.swap(true, Ordering::AcqRel) {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
         }
+    }
+
+    /// Runs pending mutations in the background (see [`schedule_mutations`]).
+    pub fn schedule_mutations(&self) {
+        schedule_mutations(&self.data, &self.background);
     }
 
     /// Rows and bytes on disk of the active parts, for system.tables.
@@ -88,6 +103,10 @@ impl MergeTreeProvider {
     /// `partition_id` only) once; with `final_`, down to one part per
     /// partition, rewriting a partition's single part too, as ClickHouse does.
     pub fn optimize(&self, partition_id: Option<&str>, final_: bool) -> strata_common::Result<()> {
+        if final_ {
+            // Parts merge only once they reflect the same mutations.
+            self.data.run_mutations()?;
+        }
         let at_once = self.data.settings().max_parts_to_merge_at_once.max(2);
         for (id, parts) in self.data.parts_by_partition() {
             if partition_id.is_some_and(|wanted| wanted != id) {
@@ -255,7 +274,7 @@ impl TableProvider for MergeTreeProvider {
         }
         let sink = MergeTreeSink {
             data: Arc::clone(&self.data),
-            merging: Arc::clone(&self.merging),
+            background: Arc::clone(&self.background),
             name: self.identity.read().qualified_name(),
         };
         Ok(Arc::new(DataSinkExec::new(input, Arc::new(sink), None)))
@@ -328,31 +347,55 @@ impl TableProvider for WithVirtualColumns {
 
 /// Starts a background merge if the selector finds one and none runs for
 /// this table; it goes on while the selector finds more.
-fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
+fn schedule_merge(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
     let Some(sources) = data.next_merge() else {
         return;
     };
-    if merging.swap(true, Ordering::AcqRel) {
+    if background.merging.swap(true, Ordering::AcqRel) {
         return;
     }
     let data = Arc::clone(data);
-    let merging = Arc::clone(merging);
+    let background = Arc::clone(background);
     std::thread::spawn(move || {
         let mut next = Some(sources);
         loop {
             while let Some(sources) = next {
                 // A failed background merge leaves the parts as they were.
                 if data.merge(&sources).is_err() {
-                    merging.store(false, Ordering::Release);
+                    background.merging.store(false, Ordering::Release);
                     return;
                 }
                 next = data.next_merge();
             }
-            merging.store(false, Ordering::Release);
+            background.merging.store(false, Ordering::Release);
             // An insert that committed just before the flag dropped found it
             // set and left its merge to this thread.
             next = data.next_merge();
-            if next.is_none() || merging.swap(true, Ordering::AcqRel) {
+            if next.is_none() || background.merging.swap(true, Ordering::AcqRel) {
+                return;
+            }
+        }
+    });
+}
+
+/// Runs the table's pending mutations on a background thread unless one
+/// already does. A mutation that fails stays pending with its reason shown
+/// in system.mutations; the thread stops until the next schedule.
+fn schedule_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
+    if !data.has_mutation_work() || background.mutating.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let data = Arc::clone(data);
+    let background = Arc::clone(background);
+    std::thread::spawn(move || {
+        loop {
+            let result = data.run_mutations();
+            background.mutating.store(false, Ordering::Release);
+            // Work that arrived as the flag dropped was left to this thread.
+            if result.is_err()
+                || !data.has_mutation_work()
+                || background.mutating.swap(true, Ordering::AcqRel)
+            {
                 return;
             }
         }
@@ -364,7 +407,7 @@ fn schedule_merge(data: &Arc<MergeTreeTable>, merging: &Arc<AtomicBool>) {
 /// are removed if any block fails.
 struct MergeTreeSink {
     data: Arc<MergeTreeTable>,
-    merging: Arc<AtomicBool>,
+    background: Arc<Background>,
     name: String,
 }
 
@@ -508,7 +551,10 @@ impl DataSink for MergeTreeSink {
         if let Some(query) = &query {
             query.add_written(total, bytes);
         }
-        schedule_merge(&self.data, &self.merging);
+        schedule_merge(&self.data, &self.background);
+        // An insert that took its block numbers before a mutation did
+        // commits after it: its parts still need that mutation.
+        schedule_mutations(&self.data, &self.background);
         Ok(total)
     }
 }

@@ -22,6 +22,7 @@ use strata_common::types::field_type_name;
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
 
+pub mod mutations;
 pub mod parts;
 pub mod server;
 use crate::sources::counting::CountingExec;
@@ -48,12 +49,13 @@ pub enum SystemTableKind {
     PartsColumns,
     Merges,
     DetachedParts,
+    Mutations,
     /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
     MemoryTiers,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 15] = [
+    pub const ALL: [SystemTableKind; 16] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -68,6 +70,7 @@ impl SystemTableKind {
         SystemTableKind::PartsColumns,
         SystemTableKind::Merges,
         SystemTableKind::DetachedParts,
+        SystemTableKind::Mutations,
         SystemTableKind::MemoryTiers,
     ];
 
@@ -87,6 +90,7 @@ impl SystemTableKind {
             SystemTableKind::PartsColumns => "parts_columns",
             SystemTableKind::Merges => "merges",
             SystemTableKind::DetachedParts => "detached_parts",
+            SystemTableKind::Mutations => "mutations",
             SystemTableKind::MemoryTiers => "memory_tiers",
         }
     }
@@ -146,6 +150,7 @@ impl SystemTableKind {
             SystemTableKind::PartsColumns => parts::parts_columns_fields(),
             SystemTableKind::Merges => parts::merges_fields(),
             SystemTableKind::DetachedParts => parts::detached_parts_fields(),
+            SystemTableKind::Mutations => mutations::mutations_fields(),
             SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
         };
         Arc::new(Schema::new(fields))
@@ -338,7 +343,7 @@ fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
         };
         rows.push((name.clone(), true, alias_to));
     }
-    for name in crate::session::sql_level_functions() {
+    for name in crate::engine::sql_level_functions() {
         rows.push((name.to_string(), false, String::new()));
     }
     rows.sort();
@@ -417,6 +422,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,
             SystemTableKind::DetachedParts => parts::detached_parts_rows(&catalog).await?,
+            SystemTableKind::Mutations => mutations::mutations_rows(&catalog).await?,
             SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;

@@ -72,7 +72,7 @@ pub fn parts_columns_fields() -> Vec<Field> {
 }
 
 /// Every MergeTree table as (database, table, provider), in name order.
-async fn merge_tree_tables(
+pub(super) async fn merge_tree_tables(
     catalog: &Arc<dyn CatalogProvider>,
 ) -> Result<Vec<(String, String, Arc<MergeTreeProvider>)>> {
     let mut tables = Vec::new();
@@ -95,7 +95,7 @@ async fn merge_tree_tables(
     Ok(tables)
 }
 
-fn strings(values: Vec<String>) -> ArrayRef {
+pub(super) fn strings(values: Vec<String>) -> ArrayRef {
     Arc::new(StringArray::from(values))
 }
 

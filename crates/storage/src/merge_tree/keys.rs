@@ -71,6 +71,17 @@ impl TableKeys {
         }
     }
 
+    /// Whether the partition or sorting key reads table column `column`: an
+    /// UPDATE may not change it (the part's place and order depend on it).
+    pub fn reads_column(&self, column: usize) -> bool {
+        self.partition_columns.contains(&column)
+            || self.sorting.iter().any(|expr| {
+                datafusion::physical_expr::utils::collect_columns(expr)
+                    .iter()
+                    .any(|c| c.index() == column)
+            })
+    }
+
     /// The table column each primary key element is, where it is a plain
     /// column; index pruning uses only those.
     pub fn primary_columns(&self) -> Vec<Option<usize>> {

@@ -4,6 +4,7 @@
 
 pub mod data_part;
 pub mod keys;
+pub mod mutation;
 pub mod pruning;
 pub mod scan;
 pub mod table;
@@ -11,10 +12,11 @@ pub mod virtual_columns;
 
 pub use data_part::DataPart;
 pub use keys::TableKeys;
+pub use mutation::{MutationCommand, MutationEntry};
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
-    PartCheck, RemovalList, Snapshot, select_merge,
+    MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, select_merge,
 };
 pub use virtual_columns::{VirtualColumn, virtual_columns};

@@ -13,6 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -28,15 +29,18 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::data_part::DataPart;
 use super::keys::TableKeys;
+use super::mutation::MutationEntry;
 use crate::compression::Codec;
 use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
 mod detached;
+mod mutate;
 mod removal_list;
 
 pub use detached::{DETACHED_DIR, DetachedPart, PartCheck};
+pub use mutate::{MutationFailure, MutationStatus};
 pub use removal_list::RemovalList;
 
 /// Table-level settings from `SETTINGS` in `CREATE TABLE`.
@@ -129,6 +133,8 @@ pub struct MergeTreeTable {
     /// Numbers the removal lists of inserts and truncates in progress.
     removal_lists: AtomicU64,
     merges: Mutex<Vec<Arc<MergeProgress>>>,
+    /// Mutations by number, from their files and ALTERs since.
+    mutations: Mutex<BTreeMap<u64, mutate::MutationState>>,
 }
 
 impl std::fmt::Debug for MergeTreeTable {
@@ -193,19 +199,24 @@ impl MergeTreeTable {
                 a.min_block,
                 Reverse(a.max_block),
                 Reverse(a.level),
+                Reverse(a.mutation),
             )
                 .cmp(&(
                     &b.partition_id,
                     b.min_block,
                     Reverse(b.max_block),
                     Reverse(b.level),
+                    Reverse(b.mutation),
                 ))
         });
         let mut parts: Vec<Arc<DataPart>> = Vec::new();
         let mut broken: Vec<(PathBuf, StrataError)> = Vec::new();
-        let mut next_block = 1;
+        let mutations = MutationEntry::load_all(dir)?;
+        // Block and mutation numbers share one counter: a new insert's block
+        // must come after every mutation, or the mutation would claim it.
+        let mut next_block = mutations.last().map_or(1, |m| m.number + 1);
         for (name, path) in names {
-            next_block = next_block.max(name.max_block + 1);
+            next_block = next_block.max(name.max_block + 1).max(name.mutation + 1);
             // Only a part that opened covers others: the sources of a broken
             // merged part stay and load in its place.
             let covered = parts.last().is_some_and(|last| {
@@ -237,6 +248,12 @@ impl MergeTreeTable {
             uncommitted: AtomicUsize::new(0),
             removal_lists: AtomicU64::new(0),
             merges: Mutex::new(Vec::new()),
+            mutations: Mutex::new(
+                mutations
+                    .into_iter()
+                    .map(|entry| (entry.number, mutate::MutationState::loaded(entry)))
+                    .collect(),
+            ),
         };
         table.finish_alters()?;
         Ok(table)
@@ -308,7 +325,7 @@ impl MergeTreeTable {
         };
         let pool = (self.memory)(&format!("rewrite {name}"));
         let reservation = MemoryConsumer::new("MergeTree rewrite").register(&pool);
-        let rows = self.read_all_renamed(part, renamed_from)?;
+        let rows = self.read_renamed(part, 0..part.granules(), renamed_from)?;
         reservation.try_grow(rows.get_array_memory_size())?;
         running
             .progress
@@ -580,11 +597,12 @@ impl MergeTreeTable {
     }
 
     /// The next background merge [`select_merge`] picks, past the parts
-    /// running merges hold.
+    /// running merges hold, among parts of one mutation generation.
     pub fn next_merge(&self) -> Option<Vec<Arc<DataPart>>> {
         select_merge(
             &self.parts_by_partition(),
             &self.merging_parts(),
+            &|part| self.generation(part),
             &self.settings,
         )
     }
@@ -615,7 +633,13 @@ impl MergeTreeTable {
                 .max()
                 .unwrap_or(0),
             level: sources.iter().map(|p| p.part.name.level).max().unwrap_or(0) + 1,
+            mutation: merged_mutation(sources),
         };
+        let generation = self.generation(&sources[0]);
+        if sources.iter().any(|p| self.generation(p) != generation) {
+            // A mutation is pending for some of them only.
+            return Ok(None);
+        }
         let Some(running) = self.start_merge(sources, &name, false) else {
             return Ok(None);
         };
@@ -677,17 +701,22 @@ impl MergeTreeTable {
 
     /// Every row of `part` in the table's current columns.
     pub fn read_all(&self, part: &DataPart) -> Result<RecordBatch> {
-        self.read_all_renamed(part, &HashMap::new())
+        self.read_granules(part, 0..part.granules())
     }
 
-    /// [`Self::read_all`], reading a column the part lacks from the old name
-    /// `renamed_from` gives for it.
-    fn read_all_renamed(
+    /// The rows of `granules` of `part` in the table's current columns.
+    fn read_granules(&self, part: &DataPart, granules: Range<usize>) -> Result<RecordBatch> {
+        self.read_renamed(part, granules, &HashMap::new())
+    }
+
+    /// [`Self::read_granules`], reading a column the part lacks from the old
+    /// name `renamed_from` gives for it.
+    fn read_renamed(
         &self,
         part: &DataPart,
+        granules: Range<usize>,
         renamed_from: &HashMap<String, String>,
     ) -> Result<RecordBatch> {
-        let granules = 0..part.granules();
         let columns = self
             .schema
             .fields()
@@ -728,15 +757,18 @@ impl MergeTreeTable {
 /// parts are merged first and big merged parts rarely touched again, so
 /// each row is rewritten about log(parts) times. A part held by a running
 /// merge splits its partition's runs: a window spanning it would produce
-/// a part whose block range overlaps that merge's result.
+/// a part whose block range overlaps that merge's result; so does a change
+/// of mutation generation.
 pub fn select_merge(
     by_partition: &BTreeMap<String, Vec<Arc<DataPart>>>,
     merging: &HashSet<String>,
+    generation: &dyn Fn(&DataPart) -> u64,
     settings: &MergeTreeSettings,
 ) -> Option<Vec<Arc<DataPart>>> {
     let parts = by_partition
         .values()
         .flat_map(|parts| parts.split(|p| merging.contains(&p.name())))
+        .flat_map(|run| run.chunk_by(|a, b| generation(a) == generation(b)))
         .filter(|run| run.len() >= settings.parts_to_merge.max(2))
         .max_by_key(|run| run.len())?;
     let width = parts.len().min(settings.max_parts_to_merge_at_once.max(2));
@@ -744,4 +776,18 @@ pub fn select_merge(
     let start = (0..=parts.len() - width)
         .min_by_key(|&start| bytes[start..start + width].iter().sum::<u64>())?;
     Some(parts[start..start + width].to_vec())
+}
+
+/// A merged part's mutation: none while no source has one (its first block
+/// then stands for its data version), else its sources' highest data
+/// version, so it claims no mutation a source lacked.
+fn merged_mutation(sources: &[Arc<DataPart>]) -> u64 {
+    if sources.iter().all(|p| p.part.name.mutation == 0) {
+        return 0;
+    }
+    sources
+        .iter()
+        .map(|p| p.part.name.data_version())
+        .max()
+        .unwrap_or(0)
 }

@@ -230,15 +230,7 @@ impl Part {
     /// Each column's sizes: data bytes before and after compression, and
     /// its data and marks files on disk.
     pub fn column_sizes(&self) -> Result<Vec<(String, ColumnSizes)>> {
-        let listing = read_text_verified(&self.dir, &self.files, UNCOMPRESSED_SIZES_FILE)?;
-        let mut uncompressed = BTreeMap::new();
-        for line in listing.lines() {
-            let (column, bytes) = line
-                .split_once('\t')
-                .and_then(|(c, b)| Some((unescape_line(c), b.parse::<u64>().ok()?)))
-                .ok_or_else(|| corrupted(&self.dir, &format!("bad size line {line:?}")))?;
-            uncompressed.insert(column, bytes);
-        }
+        let uncompressed = self.uncompressed_sizes()?;
         let file_bytes = |name: String| self.files.get(&name).map_or(0, |(bytes, _)| *bytes);
         Ok(self
             .columns
@@ -255,6 +247,20 @@ impl Part {
                 (field.name().clone(), sizes)
             })
             .collect())
+    }
+
+    /// Each column's data bytes before compression, by column name.
+    pub fn uncompressed_sizes(&self) -> Result<BTreeMap<String, u64>> {
+        let listing = read_text_verified(&self.dir, &self.files, UNCOMPRESSED_SIZES_FILE)?;
+        let mut uncompressed = BTreeMap::new();
+        for line in listing.lines() {
+            let (column, bytes) = line
+                .split_once('\t')
+                .and_then(|(c, b)| Some((unescape_line(c), b.parse::<u64>().ok()?)))
+                .ok_or_else(|| corrupted(&self.dir, &format!("bad size line {line:?}")))?;
+            uncompressed.insert(column, bytes);
+        }
+        Ok(uncompressed)
     }
 
     /// The partition's value as text.

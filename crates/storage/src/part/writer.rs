@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, RecordBatch, UInt64Array};
 use datafusion::arrow::compute::{cast, take};
-use datafusion::arrow::datatypes::Schema;
+use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::common::ScalarValue;
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
@@ -18,6 +18,7 @@ use strata_common::types::{field_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
 use super::name::PartName;
+use super::reader::Part;
 use super::{
     CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARKS_SUFFIX, PARTITION_FILE,
     PRIMARY_INDEX_FILE, TEMPORARY_PREFIX, UNCOMPRESSED_SIZES_FILE, array_bytes, escape_file_name,
@@ -65,6 +66,75 @@ pub fn write_part(
         batch.num_columns(),
         "one codec per column"
     );
+    let batch = &canonical(batch)?;
+    build_part_dir(table_dir, name, "insert", |dir| {
+        write_files(dir, batch, layout)
+    })
+}
+
+/// Makes part `name` under `table_dir` of hard links to the files of the
+/// part in `source`: the same rows under a new name (a mutation that changes
+/// none of them), without copying.
+pub fn link_part(source: &Path, table_dir: &Path, name: &PartName) -> Result<()> {
+    build_part_dir(table_dir, name, "link", |dir| link_files(source, dir, &[]))
+}
+
+/// A column of a part written anew: the same rows, new values.
+pub struct ChangedColumn<'a> {
+    pub field: &'a Field,
+    pub values: ArrayRef,
+    pub codec: Codec,
+}
+
+/// Makes part `name` under `table_dir` from the part `source` with the
+/// `changed` columns (every row, in the part's order) written anew and every
+/// other file a hard link: an UPDATE writes only what it changes. The
+/// columns keep their types, so `columns.txt` and the key files stay.
+pub fn write_changed_columns(
+    source: &Part,
+    table_dir: &Path,
+    name: &PartName,
+    changed: &[ChangedColumn],
+) -> Result<()> {
+    let granules: Vec<usize> = source.granules.iter().map(|&rows| rows as usize).collect();
+    let mut replaced = vec![
+        CHECKSUMS_FILE.to_string(),
+        UNCOMPRESSED_SIZES_FILE.to_string(),
+    ];
+    for column in changed {
+        let file = escape_file_name(column.field.name());
+        replaced.push(format!("{file}{DATA_SUFFIX}"));
+        replaced.push(format!("{file}{MARKS_SUFFIX}"));
+    }
+    build_part_dir(table_dir, name, "update", |dir| {
+        link_files(&source.dir, dir, &replaced)?;
+        let mut checksums = source.files.clone();
+        let mut uncompressed = source.uncompressed_sizes()?;
+        for column in changed {
+            let values = canonical_array(column.field, &column.values)?;
+            let file = escape_file_name(column.field.name());
+            let sizes = write_column(dir, &file, &values, column.codec, &granules, &mut checksums)?;
+            uncompressed.insert(column.field.name().clone(), sizes.uncompressed);
+        }
+        let listing: String = uncompressed
+            .iter()
+            .map(|(column, bytes)| format!("{}\t{bytes}\n", escape_line(column)))
+            .collect();
+        let mut sizes_file = HashedFile::create(dir, UNCOMPRESSED_SIZES_FILE)?;
+        sizes_file.write(listing.as_bytes())?;
+        sizes_file.finish(&mut checksums)?;
+        write_checksums(dir, &checksums)
+    })
+}
+
+/// Builds a part's directory under a `tmp_` name with `build`, syncs it and
+/// renames it to `name`, so a crash leaves either no part or a whole one.
+fn build_part_dir<T>(
+    table_dir: &Path,
+    name: &PartName,
+    purpose: &str,
+    build: impl FnOnce(&Path) -> Result<T>,
+) -> Result<T> {
     let final_dir = table_dir.join(name.to_string());
     if final_dir.exists() {
         return Err(StrataError::new(
@@ -72,15 +142,17 @@ pub fn write_part(
             format!("Part directory {} already exists", final_dir.display()),
         ));
     }
-    let batch = &canonical(batch)?;
-    let temporary = table_dir.join(format!("{TEMPORARY_PREFIX}insert_{name}"));
+    let temporary = table_dir.join(format!("{TEMPORARY_PREFIX}{purpose}_{name}"));
     if temporary.exists() {
         fs::remove_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
     }
     fs::create_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
-    let result = write_files(&temporary, batch, layout);
-    let sizes = match result {
-        Ok(sizes) => sizes,
+    let built = build(&temporary).and_then(|value| {
+        sync_directory(&temporary)?;
+        Ok(value)
+    });
+    let value = match built {
+        Ok(value) => value,
         Err(error) => {
             // Best effort: a leftover is removed when the table opens anyway.
             let _ = fs::remove_dir_all(&temporary);
@@ -89,7 +161,24 @@ pub fn write_part(
     };
     fs::rename(&temporary, &final_dir).map_err(|e| io_error(&final_dir, e))?;
     sync_directory(table_dir)?;
-    Ok(sizes)
+    Ok(value)
+}
+
+/// Hard-links every file of `source` but those named in `except` into `dir`.
+fn link_files(source: &Path, dir: &Path, except: &[String]) -> Result<()> {
+    for entry in fs::read_dir(source).map_err(|e| io_error(source, e))? {
+        let entry = entry.map_err(|e| io_error(source, e))?;
+        let file = entry.file_name();
+        if except
+            .iter()
+            .any(|name| file.to_str() == Some(name.as_str()))
+        {
+            continue;
+        }
+        let target = dir.join(&file);
+        fs::hard_link(entry.path(), &target).map_err(|e| io_error(&target, e))?;
+    }
+    Ok(())
 }
 
 /// `batch` with each column in the Arrow type its ClickHouse type reads back
@@ -105,11 +194,10 @@ fn canonical(batch: &RecordBatch) -> Result<RecordBatch> {
         // DataFusion's looser check may hold items without their metadata.
         if &read_as.data_type == column.data_type() {
             fields.push(field.as_ref().clone());
-            columns.push(Arc::clone(column));
         } else {
             fields.push(read_as.field(field.name()));
-            columns.push(cast(column, &read_as.data_type)?);
         }
+        columns.push(canonical_array(field, column)?);
     }
     Ok(RecordBatch::try_new(
         Arc::new(Schema::new(fields)),
@@ -117,9 +205,71 @@ fn canonical(batch: &RecordBatch) -> Result<RecordBatch> {
     )?)
 }
 
+/// `column` of `field` in the Arrow type its ClickHouse type reads back as.
+fn canonical_array(field: &Field, column: &ArrayRef) -> Result<ArrayRef> {
+    let read_as = parse_clickhouse_type(&field_type_name(field))?;
+    if &read_as.data_type == column.data_type() {
+        return Ok(Arc::clone(column));
+    }
+    Ok(cast(column, &read_as.data_type)?)
+}
+
+/// Writes a column's data and marks files, one block per granule of
+/// `granules` rows each, and records their checksums.
+fn write_column(
+    dir: &Path,
+    file_name: &str,
+    column: &ArrayRef,
+    codec: Codec,
+    granules: &[usize],
+    checksums: &mut BTreeMap<String, (u64, u64)>,
+) -> Result<ColumnSizes> {
+    debug_assert_eq!(
+        granules.iter().sum::<usize>(),
+        column.len(),
+        "granules cover the column"
+    );
+    let mut data = HashedFile::create(dir, &format!("{file_name}{DATA_SUFFIX}"))?;
+    let mut marks = HashedFile::create(dir, &format!("{file_name}{MARKS_SUFFIX}"))?;
+    let mut sizes = ColumnSizes::default();
+    let (mut encoded, mut block) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    for &granule_rows in granules {
+        encoded.clear();
+        array_bytes::encode(&column.slice(start, granule_rows).to_data(), &mut encoded);
+        block.clear();
+        write_block(codec, &encoded, &mut block)?;
+        marks.write(&data.bytes.to_le_bytes())?;
+        marks.write(&(granule_rows as u64).to_le_bytes())?;
+        data.write(&block)?;
+        sizes.uncompressed += encoded.len() as u64;
+        start += granule_rows;
+    }
+    sizes.compressed = data.bytes;
+    sizes.on_disk = data.bytes + marks.bytes;
+    data.finish(checksums)?;
+    marks.finish(checksums)?;
+    Ok(sizes)
+}
+
+/// Writes `checksums.txt`, the size and checksum of every other file.
+fn write_checksums(dir: &Path, checksums: &BTreeMap<String, (u64, u64)>) -> Result<()> {
+    let mut listing = String::new();
+    for (file, (bytes, hash)) in checksums {
+        listing.push_str(&format!("{file}\t{bytes}\t{hash:016x}\n"));
+    }
+    let mut checksums_file = HashedFile::create(dir, CHECKSUMS_FILE)?;
+    checksums_file.write(listing.as_bytes())?;
+    checksums_file.finish(&mut BTreeMap::new())
+}
+
 fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<Vec<ColumnSizes>> {
     let rows = batch.num_rows();
     let granule_starts: Vec<usize> = (0..rows).step_by(layout.granularity).collect();
+    let granules: Vec<usize> = granule_starts
+        .iter()
+        .map(|&start| layout.granularity.min(rows - start))
+        .collect();
     let mut checksums = BTreeMap::new();
     let mut sizes = Vec::with_capacity(batch.num_columns());
     let mut encoded = Vec::new();
@@ -132,25 +282,14 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
         .zip(layout.codecs)
     {
         let file_name = escape_file_name(field.name());
-        let mut data = HashedFile::create(dir, &format!("{file_name}{DATA_SUFFIX}"))?;
-        let mut marks = HashedFile::create(dir, &format!("{file_name}{MARKS_SUFFIX}"))?;
-        let mut column_sizes = ColumnSizes::default();
-        for &start in &granule_starts {
-            let granule_rows = layout.granularity.min(rows - start);
-            encoded.clear();
-            array_bytes::encode(&column.slice(start, granule_rows).to_data(), &mut encoded);
-            block.clear();
-            write_block(codec, &encoded, &mut block)?;
-            marks.write(&data.bytes.to_le_bytes())?;
-            marks.write(&(granule_rows as u64).to_le_bytes())?;
-            data.write(&block)?;
-            column_sizes.uncompressed += encoded.len() as u64;
-        }
-        column_sizes.compressed = data.bytes;
-        column_sizes.on_disk = data.bytes + marks.bytes;
-        data.finish(&mut checksums)?;
-        marks.finish(&mut checksums)?;
-        sizes.push(column_sizes);
+        sizes.push(write_column(
+            dir,
+            &file_name,
+            column,
+            codec,
+            &granules,
+            &mut checksums,
+        )?);
     }
 
     let mut index = HashedFile::create(dir, PRIMARY_INDEX_FILE)?;
@@ -220,13 +359,7 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
     count.write(rows.to_string().as_bytes())?;
     count.finish(&mut checksums)?;
 
-    let mut listing = String::new();
-    for (file, (bytes, hash)) in &checksums {
-        listing.push_str(&format!("{file}\t{bytes}\t{hash:016x}\n"));
-    }
-    let mut checksums_file = HashedFile::create(dir, CHECKSUMS_FILE)?;
-    checksums_file.write(listing.as_bytes())?;
-    checksums_file.finish(&mut BTreeMap::new())?;
+    write_checksums(dir, &checksums)?;
     Ok(sizes)
 }
 
@@ -278,7 +411,7 @@ impl HashedFile {
     }
 }
 
-fn sync_directory(dir: &Path) -> Result<()> {
+pub(crate) fn sync_directory(dir: &Path) -> Result<()> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| {
         StrataError::new(
             ErrorCode::CANNOT_FSYNC,

@@ -20,7 +20,7 @@ use super::MergeTreeTable;
 use crate::merge_tree::data_part::DataPart;
 use crate::part::name::PartName;
 use crate::part::reader::Part;
-use crate::part::writer::io_error;
+use crate::part::writer::{io_error, sync_directory};
 
 /// Where parts taken out of the table go.
 pub const DETACHED_DIR: &str = "detached";
@@ -112,7 +112,7 @@ impl MergeTreeTable {
         fs::create_dir_all(&detached).map_err(|e| io_error(&detached, e))?;
         let target = free_name(&detached, name);
         fs::rename(&part.part.dir, &target).map_err(|e| io_error(&target, e))?;
-        sync_dir(&self.dir)?;
+        sync_directory(&self.dir)?;
         let next: Vec<Arc<DataPart>> = current
             .iter()
             .filter(|p| !Arc::ptr_eq(p, part))
@@ -147,6 +147,8 @@ impl MergeTreeTable {
         let new_name = PartName {
             min_block: block,
             max_block: block,
+            // A fresh block comes after every mutation so far.
+            mutation: 0,
             ..detached_name
         };
         let target = self.dir.join(new_name.to_string());
@@ -159,7 +161,7 @@ impl MergeTreeTable {
                 return Err(error);
             }
         };
-        sync_dir(&self.dir)?;
+        sync_directory(&self.dir)?;
         let mut next: Vec<Arc<DataPart>> = self.snapshot().as_ref().clone();
         next.push(Arc::new(part));
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
@@ -227,7 +229,7 @@ pub(super) fn detach_broken(
             target.display()
         );
     }
-    sync_dir(dir)
+    sync_directory(dir)
 }
 
 fn detached_not_found(name: &str) -> StrataError {
@@ -286,12 +288,6 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default()
-}
-
-fn sync_dir(dir: &Path) -> Result<()> {
-    fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_error(dir, e))
 }
 
 #[cfg(test)]

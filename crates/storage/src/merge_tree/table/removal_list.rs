@@ -20,7 +20,7 @@ use strata_common::error::Result;
 
 use crate::part::name::PartName;
 use crate::part::remove_part_directory;
-use crate::part::writer::io_error;
+use crate::part::writer::{io_error, sync_directory};
 
 const LIST_PREFIX: &str = "removal_list_";
 
@@ -96,22 +96,16 @@ pub(super) fn apply_removal_lists(table_dir: &Path) -> Result<()> {
         return Ok(());
     }
     // The parts are gone for good before their lists are.
-    sync_dir(table_dir)?;
+    sync_directory(table_dir)?;
     for list in &lists {
         fs::remove_file(list).map_err(|e| io_error(list, e))?;
     }
-    sync_dir(table_dir)
+    sync_directory(table_dir)
 }
 
 fn sync_parent(path: &Path) -> Result<()> {
-    sync_dir(
+    sync_directory(
         path.parent()
             .expect("a list lives in the table's directory"),
     )
-}
-
-fn sync_dir(dir: &Path) -> Result<()> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_error(dir, e))
 }

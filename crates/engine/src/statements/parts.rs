@@ -12,7 +12,8 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::part_statements::{CheckTable, PartAction, PartOperation};
 use strata_storage::merge_tree::MergeTreeTable;
 
-use super::{Session, StatementOutcome, UserTable, partition_id_text};
+use super::partition_id_text;
+use crate::session::{Session, StatementOutcome, UserTable};
 use crate::sources::merge_tree_table::MergeTreeProvider;
 
 /// A part or every part of a partition.

@@ -17,7 +17,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
 
-use super::{Session, StatementOutcome, single_name};
+use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::InputStream;
 
 /// Rows per parsed block; the insert gathers blocks into parts of
@@ -30,7 +30,7 @@ impl Session {
         self.input = Some(source);
     }
 
-    pub(super) async fn insert_formatted(
+    pub(crate) async fn insert_formatted(
         &mut self,
         insert: FormattedInsert,
     ) -> Result<StatementOutcome> {

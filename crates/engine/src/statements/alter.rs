@@ -1,5 +1,6 @@
-//! `ALTER TABLE ... ADD COLUMN | DROP COLUMN | RENAME COLUMN` (part
-//! operations go to `session::parts`).
+//! `ALTER TABLE ... ADD COLUMN | DROP COLUMN | RENAME COLUMN`, and the
+//! entry of every statement that starts `ALTER TABLE` or `CHECK TABLE`
+//! (part operations and CHECK TABLE go on to `parts`).
 //!
 //! An ALTER edits the table's canonical CREATE statement and opens the
 //! table again from it, as a restart would: a Memory table gets its rows
@@ -20,10 +21,13 @@ use datafusion::sql::sqlparser::ast::{
     AlterTableOperation, MySQLColumnPosition, ObjectName, Statement,
 };
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::{parse_statement, split_create_table};
+use strata_sql::{
+    parse_alter_statement, parse_statement, split_create_table, split_trailing_clauses,
+};
 use strata_storage::merge_tree::MergeTreeTable;
 
-use super::{Session, UserTable, constant_defaults};
+use super::constant_defaults;
+use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::table_definition::{
     ColumnExtras, MergeTreeDefinition, TableIdentity, column_definition, column_definitions,
     create_statement,
@@ -44,8 +48,53 @@ impl Columns {
 }
 
 impl Session {
+    /// Runs a statement that is not a query but takes a trailing `SETTINGS`
+    /// clause (`CHECK TABLE`, `ALTER`, `DELETE FROM`) with those settings
+    /// while it runs.
+    pub(crate) async fn with_trailing_settings(&mut self, text: &str) -> Result<StatementOutcome> {
+        let (body, clauses) = match split_trailing_clauses(text)? {
+            // No ALTER ends in FORMAT: that is a column named `format`.
+            (_, clauses) if clauses.format.is_some() => (text.to_string(), Default::default()),
+            split => split,
+        };
+        let settings = self.settings_with(&clauses.settings)?;
+        let saved = std::mem::replace(&mut self.settings, settings);
+        let outcome = self.execute_part_or_alter(&body).await;
+        self.settings = saved;
+        outcome
+    }
+
+    async fn execute_part_or_alter(&mut self, text: &str) -> Result<StatementOutcome> {
+        if strip_keyword(text, &["DELETE"]).is_some() {
+            return match parse_statement(text)?.statement {
+                Statement::Delete(delete) => self.delete_from(delete).await,
+                other => Err(StrataError::new(
+                    ErrorCode::SYNTAX_ERROR,
+                    format!("Syntax error: expected DELETE FROM, got {other}"),
+                )),
+            };
+        }
+        if let Some(mutation) = strata_sql::mutations::parse_alter_mutation(text)? {
+            return self.alter_mutation(mutation).await;
+        }
+        if let Some(check) = strata_sql::part_statements::parse_check_table(text)? {
+            return self.check_table(check).await;
+        }
+        if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
+            return self.part_operation(operation).await;
+        }
+        let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!("Syntax error: expected ALTER TABLE or CHECK TABLE: {text}"),
+            ));
+        };
+        self.alter_table(&alter.name, alter.operations).await?;
+        self.done()
+    }
+
     /// Applies each operation in turn, each as a whole.
-    pub(super) async fn alter_table(
+    async fn alter_table(
         &mut self,
         name: &ObjectName,
         operations: Vec<AlterTableOperation>,

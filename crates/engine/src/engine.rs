@@ -1,0 +1,406 @@
+//! The engine: state shared by every session of a process (catalog, function
+//! registry, data path, instance), and the per-query DataFusion state built
+//! from a query's settings, memory account and counters.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use datafusion::catalog::{
+    CatalogProvider, MemoryCatalogProvider, MemorySchemaProvider, SchemaProvider,
+};
+use datafusion::common::config::SpillCompression;
+use datafusion::execution::FunctionRegistry;
+use datafusion::execution::disk_manager::{DiskManager, DiskManagerMode};
+use datafusion::execution::memory_pool::MemoryLimit;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
+use datafusion::prelude::SessionConfig;
+use strata_common::settings::Settings;
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_execution::sort::budget::SortBudget;
+use strata_execution::spill::planned::PlannedThresholds;
+use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
+use strata_sql::PlanRewriter;
+
+use crate::data_path::DataPath;
+use crate::instance::Instance;
+use crate::query_context::{ClientInfo, QueryContext};
+use crate::session::Session;
+use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
+use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
+
+/// Functions the SQL front resolves itself rather than registering with DataFusion.
+const SQL_LEVEL_FUNCTIONS: &[&str] = &[
+    "if",
+    "multiIf",
+    "getSetting",
+    "getServerSetting",
+    "currentDatabase",
+    "currentUser",
+    "user",
+    "current_user",
+    "timezone",
+    "timeZone",
+    "serverTimezone",
+    "serverTimeZone",
+    "version",
+];
+
+/// Functions the SQL front rewrites before DataFusion plans: its own and
+/// the ClickHouse names of DataFusion's functions.
+pub fn sql_level_functions() -> impl Iterator<Item = &'static str> {
+    SQL_LEVEL_FUNCTIONS
+        .iter()
+        .chain(strata_sql::equivalents::NAMES)
+        .copied()
+}
+
+pub const DEFAULT_DATABASE: &str = "default";
+
+/// The most of its memory limit a query's sorts reserve, per sort partition,
+/// to merge their spilled runs: 1/32, so a few sorts side by side leave
+/// most of the budget to the sorting itself.
+const SORT_MERGE_RESERVATION_SHARE: usize = 32;
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// State shared by every session of a process: catalog and function registry.
+pub struct Engine {
+    pub(crate) base: SessionState,
+    pub(crate) catalog: Arc<dyn CatalogProvider>,
+    pub(crate) rewriter: PlanRewriter,
+    /// Lower-case spelling to registered spelling, for case-insensitive lookups.
+    function_names: HashMap<String, String>,
+    pub(crate) instance: Arc<Instance>,
+    pub(crate) data_path: DataPath,
+}
+
+impl Engine {
+    /// An engine with the server settings at their defaults.
+    pub fn new() -> Result<Arc<Self>> {
+        Self::with_server_settings(Settings::server())
+    }
+
+    /// An engine whose tables live in a temporary directory.
+    pub fn with_server_settings(server_settings: Settings) -> Result<Arc<Self>> {
+        Self::open(server_settings, DataPath::temporary()?)
+    }
+
+    /// An engine whose tables live under `data_path`; call
+    /// [`Engine::load_tables`] to bring back the tables stored there.
+    pub fn open(server_settings: Settings, data_path: DataPath) -> Result<Arc<Self>> {
+        let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
+        let system = Arc::new(MemorySchemaProvider::new());
+        for kind in SystemTableKind::ALL {
+            system.register_table(kind.name().to_string(), Arc::new(SystemTable::new(kind)))?;
+        }
+        system.register_table(
+            "numbers".to_string(),
+            Arc::new(NumbersTable::new(Generator::Numbers, 0, None, false)),
+        )?;
+        system.register_table(
+            "zeros".to_string(),
+            Arc::new(NumbersTable::new(Generator::Zeros, 0, None, false)),
+        )?;
+        catalog.register_schema(SYSTEM_DATABASE, system)?;
+        catalog.register_schema(DEFAULT_DATABASE, Arc::new(MemorySchemaProvider::new()))?;
+
+        let mut config = SessionConfig::new()
+            .with_default_catalog_and_schema(CATALOG, DEFAULT_DATABASE)
+            .with_create_default_catalog_and_schema(false)
+            .with_information_schema(false);
+        config.options_mut().sql_parser.enable_ident_normalization = false;
+        // A single-stream source (`numbers`, a Memory table) stays one ordered stream,
+        // as in ClickHouse, so `LIMIT` without `ORDER BY` returns its first rows;
+        // parallel sources (`numbers_mt`) bring their own partitions.
+        config
+            .options_mut()
+            .optimizer
+            .enable_round_robin_repartition = false;
+        let mut state = SessionStateBuilder::new()
+            .with_config(config)
+            .with_default_features()
+            .build();
+        state
+            .catalog_list()
+            .register_catalog(CATALOG.to_string(), Arc::clone(&catalog));
+
+        let scalar = strata_functions::scalar_functions();
+        let aggregates = strata_functions::aggregate_functions();
+        // A DataFusion built-in sharing a name or alias with a Strata function
+        // is removed entirely: every rebuild of a state re-registers functions
+        // by name and alias in hash order, so a built-in still reachable under
+        // another alias (`current_timestamp` for `now`) would win the shared
+        // name back at random.
+        let ours: std::collections::HashSet<String> = scalar
+            .iter()
+            .flat_map(|f| all_names(f.name(), f.aliases()))
+            .chain(
+                aggregates
+                    .iter()
+                    .flat_map(|f| all_names(f.name(), f.aliases())),
+            )
+            .collect();
+        let clashes =
+            |name: &str, aliases: &[String]| all_names(name, aliases).any(|n| ours.contains(&n));
+        let clashing_scalars: Vec<String> = state
+            .scalar_functions()
+            .iter()
+            .filter(|(_, f)| clashes(f.name(), f.aliases()))
+            .map(|(key, _)| key.clone())
+            .collect();
+        let clashing_aggregates: Vec<String> = state
+            .aggregate_functions()
+            .iter()
+            .filter(|(_, f)| clashes(f.name(), f.aliases()))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in clashing_scalars {
+            state.deregister_udf(&key)?;
+        }
+        for key in clashing_aggregates {
+            state.deregister_udaf(&key)?;
+        }
+        for udf in &scalar {
+            state.register_udf(Arc::clone(udf))?;
+        }
+        for udaf in aggregates {
+            state.register_udaf(udaf)?;
+        }
+        let mut builder = SessionStateBuilder::new_from_existing(state);
+        // First, so that a comparison of a UUID or FixedString with text never reaches
+        // DataFusion's own planning of the operator, which refuses it.
+        builder
+            .expr_planners()
+            .get_or_insert_with(Vec::new)
+            .insert(0, Arc::new(strata_sql::TextComparisons::new(&scalar)));
+        builder
+            .expr_planners()
+            .get_or_insert_with(Vec::new)
+            .insert(1, Arc::new(strata_sql::uint8_booleans::MixedOperands));
+        let table_functions = builder.table_functions().get_or_insert_with(HashMap::new);
+        for function in NumbersFunction::all() {
+            let name = function.name().to_string();
+            table_functions.insert(
+                name.clone(),
+                Arc::new(datafusion::catalog::TableFunction::new(
+                    name,
+                    Arc::new(function),
+                )),
+            );
+        }
+        // Strata's operator choices run first, on the plan as the planner
+        // wrote it; its final touches last, on the plan as it will run.
+        let mut physical_rules = strata_execution::physical_optimizer_rules();
+        physical_rules
+            .extend(datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules);
+        physical_rules.extend(strata_execution::final_physical_optimizer_rules());
+        let base = builder
+            .with_physical_optimizer_rules(physical_rules)
+            .build();
+
+        let mut function_names = HashMap::new();
+        let names = base
+            .scalar_functions()
+            .keys()
+            .chain(base.aggregate_functions().keys())
+            .chain(base.window_functions().keys())
+            .cloned()
+            .chain(sql_level_functions().map(str::to_string));
+        for name in names {
+            let lower = name.to_lowercase();
+            // DataFusion's own lower-case names win over ClickHouse camelCase ones.
+            if lower == name || !function_names.contains_key(&lower) {
+                function_names.insert(lower, name);
+            }
+        }
+        Ok(Arc::new(Engine {
+            rewriter: PlanRewriter::new(&scalar),
+            base,
+            catalog,
+            function_names,
+            instance: Instance::new(server_settings, data_path.root().join("tmp"))?,
+            data_path,
+        }))
+    }
+
+    /// Recreates the databases and tables stored in the data path, with the
+    /// parts their directories hold.
+    pub async fn load_tables(self: &Arc<Self>) -> Result<()> {
+        let mut session = self.new_session();
+        for (database, tables) in self.data_path.stored()? {
+            if self.catalog.schema(&database).is_none() {
+                self.catalog
+                    .register_schema(&database, Arc::new(MemorySchemaProvider::new()))?;
+            }
+            for table in tables {
+                let statement = table.statement.clone();
+                session.attaching = Some(table);
+                session.execute(&statement).await.map_err(|e| {
+                    StrataError::new(
+                        e.code,
+                        format!("Cannot load a table of database {database}: {}", e.message),
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fails with UNKNOWN_DATABASE unless `name` exists.
+    pub fn database_exists(&self, name: &str) -> Result<()> {
+        if self.catalog.schema(name).is_none() {
+            return Err(StrataError::new(
+                ErrorCode::UNKNOWN_DATABASE,
+                format!("Database {name} does not exist"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn data_path(&self) -> &DataPath {
+        &self.data_path
+    }
+
+    pub(crate) fn resolve_function(&self, name: &str) -> Option<String> {
+        let registered = |n: &str| {
+            self.base.scalar_functions().contains_key(n)
+                || self.base.aggregate_functions().contains_key(n)
+                || self.base.window_functions().contains_key(n)
+                || sql_level_functions().any(|f| f == n)
+        };
+        if registered(name) {
+            return None;
+        }
+        self.function_names.get(&name.to_lowercase()).cloned()
+    }
+
+    pub fn instance(&self) -> &Arc<Instance> {
+        &self.instance
+    }
+
+    /// Opens a query: its context, memory account and place in system.processes.
+    pub(crate) fn open_query(
+        &self,
+        text: &str,
+        settings: Settings,
+        current_database: &str,
+        identity: (Option<String>, Arc<ClientInfo>),
+    ) -> Arc<QueryContext> {
+        let query = QueryContext::new(
+            text.to_string(),
+            settings,
+            current_database.to_string(),
+            identity,
+            &self.instance.memory,
+        );
+        self.instance.processes.add(&query);
+        query
+    }
+
+    /// A DataFusion state for one query: its settings, memory pool and counters.
+    pub(crate) fn query_state(&self, query: &Arc<QueryContext>) -> Result<SessionState> {
+        let settings = &query.settings;
+        let spill = Arc::new(self.spill_config(query)?);
+        let mut config = self.base.config().clone();
+        config = config
+            .with_target_partitions(settings.thread_count())
+            .with_batch_size(settings.max_block_size().max(1) as usize)
+            .with_extension(Arc::clone(query))
+            .with_extension(Arc::clone(&self.instance))
+            .with_extension(Arc::clone(&spill));
+        config.options_mut().catalog.default_schema = query.current_database.clone();
+        config.options_mut().execution.spill_compression = match spill.codec {
+            TemporaryCodec::None => SpillCompression::Uncompressed,
+            TemporaryCodec::Lz4 => SpillCompression::Lz4Frame,
+            TemporaryCodec::Zstd => SpillCompression::Zstd,
+        };
+        let query_pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
+            query.memory.clone();
+        let memory_limit = match query_pool.memory_limit() {
+            MemoryLimit::Finite(limit) => limit,
+            _ => usize::MAX,
+        };
+        let sort_threshold = spill.sort_threshold(memory_limit);
+        let mut thresholds = PlannedThresholds::default();
+        thresholds.sort_bytes = sort_threshold;
+        thresholds.group_by_bytes = spill.group_by_threshold(memory_limit);
+        config.options_mut().extensions.insert(thresholds);
+        let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
+            Arc::new(SortBudget::new(query_pool, sort_threshold));
+        // A sort reserves memory up front to merge its runs; under a small
+        // limit that reservation must shrink with it, or the sort that was to
+        // spill fails instead.
+        if let MemoryLimit::Finite(limit) = pool.memory_limit() {
+            let execution = &mut config.options_mut().execution;
+            execution.sort_spill_reservation_bytes = execution
+                .sort_spill_reservation_bytes
+                .min(limit / SORT_MERGE_RESERVATION_SHARE);
+        }
+        let disks = DiskManager::builder().with_mode(DiskManagerMode::Custom(Arc::new(
+            RunFileFactory::new(spill),
+        )));
+        let runtime = RuntimeEnvBuilder::new()
+            .with_memory_pool(pool)
+            .with_disk_manager_builder(disks)
+            .build_arc()?;
+        let mut builder = SessionStateBuilder::new_from_existing(self.base.clone())
+            .with_config(config)
+            .with_runtime_env(runtime);
+        if !settings.strata_group_by_operators() {
+            builder = builder.with_physical_optimizer_rules(
+                datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules,
+            );
+        }
+        Ok(builder.build())
+    }
+
+    /// Where and how the query's operators spill, from its settings.
+    fn spill_config(&self, query: &QueryContext) -> Result<SpillConfig> {
+        let settings = &query.settings;
+        let ratio = |name: &str, value: f64| -> Result<f64> {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(StrataError::new(
+                    ErrorCode::BAD_ARGUMENTS,
+                    format!("Setting {name} should be between 0 and 1, got {value}"),
+                ));
+            }
+            Ok(value)
+        };
+        let mut config = SpillConfig::new(PathBuf::new());
+        config.codec = TemporaryCodec::parse(&settings.temporary_data_compression())?;
+        config.directories = self.instance.tmp_directories.clone();
+        config.max_disk_bytes = settings.max_temporary_data_on_disk_size_for_query();
+        config.warm_ratio = ratio(
+            "temporary_data_warm_ratio",
+            settings.temporary_data_warm_ratio(),
+        )?;
+        config.join_bytes_before_external = settings.max_bytes_before_external_join();
+        config.join_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_join",
+            settings.max_bytes_ratio_before_external_join(),
+        )?;
+        config.group_by_bytes_before_external = settings.max_bytes_before_external_group_by();
+        config.group_by_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_group_by",
+            settings.max_bytes_ratio_before_external_group_by(),
+        )?;
+        config.sort_bytes_before_external = settings.max_bytes_before_external_sort();
+        config.sort_ratio_before_external = ratio(
+            "max_bytes_ratio_before_external_sort",
+            settings.max_bytes_ratio_before_external_sort(),
+        )?;
+        config.counters = Arc::clone(&query.spill);
+        Ok(config)
+    }
+
+    pub fn new_session(self: &Arc<Self>) -> Session {
+        Session::new(Arc::clone(self))
+    }
+}
+
+/// A function's name followed by its aliases.
+fn all_names<'a>(name: &'a str, aliases: &'a [String]) -> impl Iterator<Item = String> + 'a {
+    std::iter::once(name.to_string()).chain(aliases.iter().cloned())
+}

@@ -1,0 +1,77 @@
+//! The result stream of a query: counts result rows and writes the query's
+//! last system.query_log entry when it ends, fails, or is dropped unfinished.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::execution::SendableRecordBatchStream;
+use futures::StreamExt;
+use strata_common::{ErrorCode, StrataError};
+
+use crate::instance::Instance;
+use crate::query_context::QueryContext;
+use crate::query_log::LogType;
+
+/// A query's result stream, logged when it ends.
+pub(super) struct LoggedStream {
+    pub(super) inner: SendableRecordBatchStream,
+    pub(super) query: Arc<QueryContext>,
+    pub(super) instance: Arc<Instance>,
+}
+
+impl LoggedStream {
+    fn finish(&self, error: Option<&StrataError>) {
+        if self.query.mark_finished() {
+            let kind = match error {
+                Some(_) => LogType::ExceptionWhileProcessing,
+                None => LogType::QueryFinish,
+            };
+            self.instance.query_log.record(kind, &self.query, error);
+        }
+    }
+}
+
+impl futures::Stream for LoggedStream {
+    type Item = datafusion::common::Result<RecordBatch>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.inner.poll_next_unpin(cx) {
+            std::task::Poll::Ready(Some(Ok(batch))) => {
+                self.query.add_result_rows(batch.num_rows() as u64);
+                std::task::Poll::Ready(Some(Ok(batch)))
+            }
+            std::task::Poll::Ready(Some(Err(e))) => {
+                // Classified once here, so the log and the caller see the same error.
+                let error = StrataError::from_datafusion(e);
+                self.finish(Some(&error));
+                std::task::Poll::Ready(Some(Err(error.into_datafusion())))
+            }
+            std::task::Poll::Ready(None) => {
+                self.finish(None);
+                std::task::Poll::Ready(None)
+            }
+            std::task::Poll::Pending => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl datafusion::physical_plan::RecordBatchStream for LoggedStream {
+    fn schema(&self) -> SchemaRef {
+        self.inner.schema()
+    }
+}
+
+impl Drop for LoggedStream {
+    fn drop(&mut self) {
+        if self.query.is_cancelled() {
+            let error = StrataError::new(ErrorCode::QUERY_WAS_CANCELLED, "Query was cancelled");
+            self.finish(Some(&error));
+        } else {
+            self.finish(None);
+        }
+    }
+}

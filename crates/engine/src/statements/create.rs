@@ -1,0 +1,425 @@
+//! CREATE TABLE (Memory and MergeTree, with columns or AS SELECT, temporary
+//! or not) and CREATE DATABASE.
+//!
+//! While stored tables load, `Session::attaching` names the table being
+//! brought back: CREATE opens its existing data under its stored name and
+//! UUID and stores nothing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::catalog::{MemorySchemaProvider, TableProvider};
+use datafusion::common::ScalarValue;
+use datafusion::execution::session_state::SessionState;
+use datafusion::logical_expr::dml::InsertOp;
+use datafusion::physical_plan::collect;
+use datafusion::sql::sqlparser::ast::{CreateTable, Ident, ObjectName, Query, Statement};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::{EngineClause, parse_statement, split_create_table};
+use strata_storage::merge_tree::{MergeMemory, MergeTreeTable};
+
+use crate::session::{Session, StatementOutcome, single_name, temporary};
+use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_tree_table::MergeTreeProvider;
+use crate::system::SYSTEM_DATABASE;
+use crate::table_definition::{
+    ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
+    create_statement,
+};
+
+/// ClickHouse table engines Strata does not have yet: naming one is
+/// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
+const CLICKHOUSE_ENGINES: &[&str] = &[
+    "AggregatingMergeTree",
+    "Buffer",
+    "CollapsingMergeTree",
+    "Dictionary",
+    "Distributed",
+    "File",
+    "GraphiteMergeTree",
+    "Join",
+    "Log",
+    "Merge",
+    "Null",
+    "ReplacingMergeTree",
+    "ReplicatedMergeTree",
+    "S3",
+    "Set",
+    "StripeLog",
+    "SummingMergeTree",
+    "TinyLog",
+    "URL",
+    "VersionedCollapsingMergeTree",
+];
+
+/// Columns and rows of a table being created.
+struct NewTableData {
+    schema: SchemaRef,
+    extras: Vec<ColumnExtras>,
+    /// The rows of `AS SELECT`.
+    rows: Vec<RecordBatch>,
+}
+
+impl Session {
+    pub(crate) fn create_database(
+        &self,
+        name: &ObjectName,
+        if_not_exists: bool,
+    ) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let name = single_name(name)?;
+        if self.engine.catalog.schema(&name).is_some() {
+            if if_not_exists {
+                return self.done();
+            }
+            return Err(StrataError::new(
+                ErrorCode::DATABASE_ALREADY_EXISTS,
+                format!("Database {name} already exists"),
+            ));
+        }
+        self.engine.data_path.create_database(&name)?;
+        self.engine
+            .catalog
+            .register_schema(&name, Arc::new(MemorySchemaProvider::new()))?;
+        self.done()
+    }
+
+    /// CREATE TABLE text with the parts sqlparser does not read (the ENGINE
+    /// clause, column codecs) split off first.
+    pub(crate) async fn create_table_text(&mut self, text: &str) -> Result<StatementOutcome> {
+        let split = split_create_table(text)?;
+        match parse_statement(&split.statement)?.statement {
+            Statement::CreateTable(create) => {
+                self.create_table(create, split.engine, split.codecs).await
+            }
+            other => Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!("Syntax error: expected CREATE TABLE, got {other}"),
+            )),
+        }
+    }
+
+    pub(crate) async fn create_table(
+        &mut self,
+        create: CreateTable,
+        engine: Option<EngineClause>,
+        codecs: Vec<(usize, String)>,
+    ) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let (database, table) = match &self.attaching {
+            Some(stored) => (stored.database.clone(), stored.name.clone()),
+            None if create.temporary => self.temporary_table_name(&create.name)?,
+            None => self.table_in_database(&create.name)?,
+        };
+        if database == SYSTEM_DATABASE {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Cannot create tables in the system database",
+            ));
+        }
+        let schema_provider = self.database(&database)?;
+        if schema_provider.table_exist(&table) {
+            if create.if_not_exists {
+                return self.done();
+            }
+            return Err(StrataError::new(
+                ErrorCode::TABLE_ALREADY_EXISTS,
+                format!("Table {database}.{table} already exists"),
+            ));
+        }
+        let merge_tree = table_engine(engine, create.temporary)?;
+        let data = self.new_table_data(&create, codecs).await?;
+        let identity = TableIdentity {
+            create_statement: create_statement(
+                &database,
+                &table,
+                &data.schema,
+                &data.extras,
+                merge_tree.as_ref(),
+            ),
+            uuid: self
+                .attaching
+                .as_ref()
+                .map_or_else(uuid::Uuid::new_v4, |stored| stored.uuid),
+            database,
+            name: table.clone(),
+        };
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
+        let provider = self.open_table(&state, &identity, &data, merge_tree.as_ref())?;
+        if !data.rows.is_empty() {
+            let source = datafusion::datasource::MemTable::try_new(
+                Arc::clone(&data.schema),
+                vec![data.rows],
+            )?;
+            let source_plan = source.scan(&state, None, &[], None).await?;
+            let insert = provider
+                .insert_into(&state, source_plan, InsertOp::Append)
+                .await?;
+            collect(insert, state.task_ctx()).await?;
+        }
+        if self.attaching.is_none() && !create.temporary {
+            self.engine.data_path.store_table(&identity.stored())?;
+        }
+        schema_provider.register_table(table, Arc::clone(&provider))?;
+        if self.attaching.is_some() {
+            self.resume_table_mutations(&identity, provider).await;
+        }
+        self.done()
+    }
+
+    /// Mutations a loaded MergeTree table's files hold carry on running.
+    async fn resume_table_mutations(
+        &self,
+        identity: &TableIdentity,
+        provider: Arc<dyn TableProvider>,
+    ) {
+        let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+        if let Ok(table) = any.downcast::<MergeTreeProvider>() {
+            let name = ObjectName::from(vec![
+                Ident::with_quote('`', identity.database.as_str()),
+                Ident::with_quote('`', identity.name.as_str()),
+            ]);
+            self.resume_mutations(&table, &name).await;
+        }
+    }
+
+    /// The columns of a new table: its column list, or the result of its
+    /// `AS SELECT` with the rows that go in.
+    async fn new_table_data(
+        &self,
+        create: &CreateTable,
+        codecs: Vec<(usize, String)>,
+    ) -> Result<NewTableData> {
+        let (fields, extras) = column_definitions(&create.columns, codecs)?;
+        match &create.query {
+            Some(_) if !fields.is_empty() => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "CREATE TABLE with both a column list and AS SELECT is not supported yet",
+            )),
+            Some(query) => self.select_into_new_table(query).await,
+            None if fields.is_empty() => Err(StrataError::new(
+                ErrorCode::INCORRECT_QUERY,
+                "CREATE TABLE needs columns or AS SELECT",
+            )),
+            None => Ok(NewTableData {
+                schema: Arc::new(Schema::new(fields)),
+                extras,
+                rows: Vec::new(),
+            }),
+        }
+    }
+
+    async fn select_into_new_table(&self, query: &Query) -> Result<NewTableData> {
+        let (plan, state, _) = self
+            .plan(
+                Statement::Query(Box::new(query.clone())),
+                self.settings.clone(),
+            )
+            .await?;
+        let physical = state.create_physical_plan(&plan).await?;
+        let rows = collect(physical, state.task_ctx()).await?;
+        let schema: SchemaRef = Arc::new(plan.schema().as_arrow().clone());
+        Ok(NewTableData {
+            extras: vec![ColumnExtras::default(); schema.fields().len()],
+            schema,
+            rows,
+        })
+    }
+
+    /// The table object: a Memory table, or a MergeTree table over its
+    /// directory (opening the parts already there).
+    fn open_table(
+        &self,
+        state: &SessionState,
+        identity: &TableIdentity,
+        data: &NewTableData,
+        merge_tree: Option<&MergeTreeDefinition>,
+    ) -> Result<Arc<dyn TableProvider>> {
+        let schema = &data.schema;
+        let defaults = self.column_defaults(state, schema, &data.extras)?;
+        let Some(definition) = merge_tree else {
+            return Ok(Arc::new(MemoryTable::new(
+                Arc::clone(schema),
+                identity.clone(),
+                defaults,
+            )?));
+        };
+        let dir = self.engine.data_path.table_data(&identity.uuid);
+        let mut compiled = definition.clone();
+        self.rewrite_exprs(&mut compiled.partition_by)?;
+        self.rewrite_exprs(&mut compiled.order_by)?;
+        let table = MergeTreeTable::open(
+            &dir,
+            Arc::clone(schema),
+            compiled.compile_keys(state, schema)?,
+            column_codecs(&data.extras)?,
+            constant_defaults(state, schema, &data.extras, &defaults)?,
+            self.merge_memory(identity),
+            definition.settings.clone(),
+        )?;
+        Ok(Arc::new(MergeTreeProvider::new(
+            identity.clone(),
+            table,
+            defaults,
+        )))
+    }
+
+    /// `exprs` with ClickHouse's meaning, as a SELECT's would get: function
+    /// names resolved case-insensitively, `if` and friends rewritten.
+    pub(crate) fn rewrite_exprs(
+        &self,
+        exprs: &mut [datafusion::sql::sqlparser::ast::Expr],
+    ) -> Result<()> {
+        use datafusion::sql::sqlparser::ast::{SelectItem, SetExpr};
+        if exprs.is_empty() {
+            return Ok(());
+        }
+        let list: Vec<String> = exprs.iter().map(|e| e.to_string()).collect();
+        let mut statement = parse_statement(&format!("SELECT {}", list.join(", ")))?.statement;
+        self.rewrite(&mut statement, &self.settings)?;
+        let not_a_key = |what: String| {
+            StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("{what} cannot be a table key expression"),
+            )
+        };
+        let Statement::Query(query) = statement else {
+            return Err(not_a_key(list.join(", ")));
+        };
+        let SetExpr::Select(select) = *query.body else {
+            return Err(not_a_key(list.join(", ")));
+        };
+        if select.projection.len() != exprs.len() {
+            return Err(not_a_key(list.join(", ")));
+        }
+        for (slot, item) in exprs.iter_mut().zip(select.projection) {
+            match item {
+                SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } => {
+                    *slot = expr
+                }
+                other => return Err(not_a_key(other.to_string())),
+            }
+        }
+        Ok(())
+    }
+
+    /// Each column's `DEFAULT` as an expression of the column's type.
+    pub(crate) fn column_defaults(
+        &self,
+        state: &SessionState,
+        schema: &SchemaRef,
+        extras: &[ColumnExtras],
+    ) -> Result<HashMap<String, datafusion::logical_expr::Expr>> {
+        // A default may refer to the row's other columns (`DEFAULT toDate(ts)`).
+        let row = datafusion::common::DFSchema::try_from(schema.as_ref().clone())?;
+        let mut defaults = HashMap::new();
+        for (field, extra) in schema.fields().iter().zip(extras) {
+            let Some(default) = &extra.default else {
+                // Without a DEFAULT, an omitted column takes its type's
+                // default value, NULL if it is Nullable.
+                if !field.is_nullable()
+                    && let Ok(zero) =
+                        datafusion::common::ScalarValue::new_default(field.data_type())
+                {
+                    defaults.insert(field.name().clone(), datafusion::logical_expr::lit(zero));
+                }
+                continue;
+            };
+            let expr = state.create_logical_expr_from_sql_expr(
+                datafusion::sql::sqlparser::ast::ExprWithAlias {
+                    expr: default.clone(),
+                    alias: None,
+                },
+                &row,
+            )?;
+            let expr = datafusion::logical_expr::cast(expr, field.data_type().clone());
+            defaults.insert(field.name().clone(), expr);
+        }
+        Ok(defaults)
+    }
+
+    /// A MergeTree table's merges each get a memory account on the server's
+    /// budget, named after the table and the part being made.
+    pub(crate) fn merge_memory(&self, identity: &TableIdentity) -> MergeMemory {
+        let server = Arc::clone(&self.engine.instance.memory);
+        let table = identity.qualified_name();
+        Arc::new(move |what: &str| {
+            let account = server.new_query(
+                format!("{table}: {what}"),
+                strata_memory::QueryLimits::default(),
+            );
+            account as Arc<dyn datafusion::execution::memory_pool::MemoryPool>
+        })
+    }
+}
+
+/// The MergeTree definition an ENGINE clause names, or `None` for Memory
+/// (a temporary table's default).
+fn table_engine(
+    engine: Option<EngineClause>,
+    temporary: bool,
+) -> Result<Option<MergeTreeDefinition>> {
+    if temporary {
+        temporary::check_engine(engine.as_ref())?;
+    }
+    let engine = match engine {
+        Some(engine) => engine,
+        None if temporary => EngineClause::memory(),
+        None => {
+            return Err(StrataError::new(
+                ErrorCode::ENGINE_REQUIRED,
+                "Table engine is not specified in CREATE query",
+            ));
+        }
+    };
+    match engine.name.as_str() {
+        "Memory" => Ok(None),
+        "MergeTree" => Ok(Some(MergeTreeDefinition::from_clause(&engine)?)),
+        other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("Table engine {other} is not supported yet; Memory and MergeTree are"),
+        )),
+        other => Err(StrataError::new(
+            ErrorCode::UNKNOWN_STORAGE,
+            format!("Unknown table engine {other}"),
+        )),
+    }
+}
+
+/// The value of each constant DEFAULT: what a part written before its
+/// column was added reads for it. A DEFAULT that depends on other columns
+/// is left out (such parts read the type's default).
+pub(crate) fn constant_defaults(
+    state: &SessionState,
+    schema: &SchemaRef,
+    extras: &[ColumnExtras],
+    defaults: &HashMap<String, datafusion::logical_expr::Expr>,
+) -> Result<HashMap<String, ScalarValue>> {
+    use datafusion::logical_expr::ColumnarValue;
+    let empty = datafusion::common::DFSchema::empty();
+    let one_row = RecordBatch::try_new_with_options(
+        Arc::new(Schema::empty()),
+        vec![],
+        &RecordBatchOptions::new().with_row_count(Some(1)),
+    )?;
+    let mut values = HashMap::new();
+    for (field, extra) in schema.fields().iter().zip(extras) {
+        let Some(expr) = defaults.get(field.name()) else {
+            continue;
+        };
+        if extra.default.is_none() || !expr.column_refs().is_empty() {
+            continue;
+        }
+        let physical = state.create_physical_expr(expr.clone(), &empty)?;
+        let value = match physical.evaluate(&one_row)? {
+            ColumnarValue::Scalar(value) => value,
+            ColumnarValue::Array(array) => ScalarValue::try_from_array(&array, 0)?,
+        };
+        values.insert(field.name().clone(), value);
+    }
+    Ok(values)
+}

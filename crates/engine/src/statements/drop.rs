@@ -1,0 +1,130 @@
+//! DROP TABLE, DROP DATABASE and TRUNCATE.
+
+use std::sync::Arc;
+
+use datafusion::catalog::TableProvider;
+use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Truncate};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::engine::DEFAULT_DATABASE;
+use crate::session::{Session, StatementOutcome, UserTable, is_temporary_database, single_name};
+use crate::sources::merge_tree_table::MergeTreeProvider;
+use crate::system::SYSTEM_DATABASE;
+
+impl Session {
+    pub(crate) async fn drop(
+        &mut self,
+        object_type: ObjectType,
+        if_exists: bool,
+        temporary: bool,
+        names: &[ObjectName],
+    ) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        for name in names {
+            match object_type {
+                ObjectType::Table | ObjectType::View => {
+                    self.drop_table(name, if_exists, temporary)?
+                }
+                ObjectType::Database | ObjectType::Schema => {
+                    self.drop_database(name, if_exists).await?
+                }
+                other => {
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        format!("DROP {other} is not supported"),
+                    ));
+                }
+            }
+        }
+        self.done()
+    }
+
+    fn drop_table(&self, name: &ObjectName, if_exists: bool, temporary: bool) -> Result<()> {
+        let (database, table) = self.table_name(name)?;
+        if temporary && !is_temporary_database(&database) {
+            if if_exists {
+                return Ok(());
+            }
+            return Err(StrataError::new(
+                ErrorCode::UNKNOWN_TABLE,
+                format!("Temporary table {table} doesn't exist"),
+            ));
+        }
+        if database == SYSTEM_DATABASE {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Cannot drop system tables",
+            ));
+        }
+        let provider = match self.engine.catalog.schema(&database) {
+            Some(p) => p,
+            None if if_exists => return Ok(()),
+            None => self.database(&database)?,
+        };
+        match provider.deregister_table(&table)? {
+            Some(removed) => self.remove_table_files(&database, &table, removed),
+            None if if_exists => Ok(()),
+            None => Err(StrataError::new(
+                ErrorCode::UNKNOWN_TABLE,
+                format!("Table {database}.{table} does not exist"),
+            )),
+        }
+    }
+
+    async fn drop_database(&mut self, name: &ObjectName, if_exists: bool) -> Result<()> {
+        let database = single_name(name)?;
+        if database == SYSTEM_DATABASE || database == DEFAULT_DATABASE {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("Cannot drop database {database}"),
+            ));
+        }
+        match self.engine.catalog.deregister_schema(&database, true)? {
+            Some(removed) => {
+                for table in removed.table_names() {
+                    if let Some(provider) = removed.table(&table).await? {
+                        self.remove_table_files(&database, &table, provider)?;
+                    }
+                }
+                self.engine.data_path.drop_database(&database)?;
+            }
+            None if if_exists => {}
+            None => {
+                return Err(StrataError::new(
+                    ErrorCode::UNKNOWN_DATABASE,
+                    format!("Database {database} does not exist"),
+                ));
+            }
+        }
+        if self.current_database == database {
+            self.current_database = DEFAULT_DATABASE.to_string();
+        }
+        Ok(())
+    }
+
+    /// Removes a dropped table's stored definition and data.
+    fn remove_table_files(
+        &self,
+        database: &str,
+        table: &str,
+        provider: Arc<dyn TableProvider>,
+    ) -> Result<()> {
+        let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+        if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
+            merge_tree.close();
+            merge_tree.data.remove_files()?;
+        }
+        self.engine.data_path.remove_table(database, table)
+    }
+
+    pub(crate) async fn truncate(&self, truncate: &Truncate) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        for target in &truncate.table_names {
+            match self.user_table(&target.name).await? {
+                UserTable::Memory(table) => table.truncate().await,
+                UserTable::MergeTree(table) => table.data.truncate()?,
+            }
+        }
+        self.done()
+    }
+}

@@ -1,0 +1,119 @@
+//! INSERT with its rows in the statement (VALUES) or from a query; the
+//! `FORMAT` form is `insert_format`.
+
+use datafusion::arrow::datatypes::DataType;
+use datafusion::physical_plan::collect;
+use datafusion::sql::sqlparser::ast::{Insert, Statement, TableObject};
+use strata_common::Result;
+use strata_sql::parse_statement;
+
+use crate::session::{Session, StatementOutcome, single_name};
+
+impl Session {
+    /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
+    pub(crate) async fn insert(&mut self, mut insert: Insert) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        // Columns map by position: a source repeating a column is fine.
+        if let Some(source) = insert.source.as_mut() {
+            strata_sql::repeated_columns::mark_repeated_columns(source);
+        }
+        self.name_insert_source(&mut insert).await?;
+        let (plan, state, query) = self
+            .plan(Statement::Insert(insert), self.settings.clone())
+            .await?;
+        let physical = state.create_physical_plan(&plan).await?;
+        self.log_start(&query);
+        collect(physical, state.task_ctx()).await?;
+        Ok(StatementOutcome::Done(query))
+    }
+
+    /// Prepares an INSERT's source for DataFusion's planning:
+    /// - a UUID column is read through `toUUID`: DataFusion cannot cast text
+    ///   to a UUID. In `VALUES` each value of the column is wrapped (DataFusion
+    ///   types `VALUES` as the table's columns), any other source is wrapped
+    ///   in a SELECT over its columns by name;
+    /// - when a column left out has a DEFAULT that refers to other columns
+    ///   (`DEFAULT id * 2`), the source is wrapped in such a SELECT too:
+    ///   DataFusion computes defaults over the source's own column names.
+    async fn name_insert_source(&self, insert: &mut Insert) -> Result<()> {
+        use datafusion::sql::sqlparser::ast::{self, SetExpr};
+        let (TableObject::TableName(name), Some(source)) = (&insert.table, &mut insert.source)
+        else {
+            return Ok(());
+        };
+        let table = self.user_table(name).await?.provider();
+        let schema = table.schema();
+        let given: Vec<String> = if insert.columns.is_empty() {
+            schema.fields().iter().map(|f| f.name().clone()).collect()
+        } else {
+            insert
+                .columns
+                .iter()
+                .map(single_name)
+                .collect::<Result<_>>()?
+        };
+        let defaults_need_names = !insert.columns.is_empty()
+            && schema.fields().iter().any(|field| {
+                !given.contains(field.name())
+                    && table
+                        .get_column_default(field.name())
+                        .is_some_and(|default| !default.column_refs().is_empty())
+            });
+        // Columns whose type DataFusion cannot cast text to are read by
+        // Strata's own function for the type.
+        let text_reader = |column: &String| {
+            let field = schema.field_with_name(column).ok()?;
+            match field.data_type() {
+                _ if strata_common::types::is_uuid(field) => {
+                    Some(strata_sql::ast_rewrite::TextReader::Uuid)
+                }
+                DataType::FixedSizeBinary(width) => Some(
+                    strata_sql::ast_rewrite::TextReader::FixedString(*width as u64),
+                ),
+                _ => None,
+            }
+        };
+        let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
+        if let SetExpr::Values(values) = source.body.as_mut() {
+            for row in &mut values.rows {
+                for (value, column) in row.content.iter_mut().zip(&given) {
+                    if let Some(reader) = text_reader(column) {
+                        *value = reader.read(value.clone());
+                    }
+                }
+            }
+            texts_read = true;
+        }
+        if texts_read && !defaults_need_names {
+            return Ok(());
+        }
+        let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
+        let columns: Vec<String> = given.iter().map(quote).collect();
+        let items: Vec<String> = given
+            .iter()
+            .map(|c| match text_reader(c) {
+                Some(reader) if !texts_read => {
+                    format!(
+                        "{} AS {}",
+                        reader.read(ast::Expr::Identifier(ast::Ident::with_quote(
+                            '"',
+                            c.as_str()
+                        ))),
+                        quote(c)
+                    )
+                }
+                _ => quote(c),
+            })
+            .collect();
+        let wrapped = format!(
+            "SELECT {} FROM ({source}) AS _insert({})",
+            items.join(", "),
+            columns.join(", ")
+        );
+        let Statement::Query(query) = parse_statement(&wrapped)?.statement else {
+            unreachable!("a SELECT parses as a query");
+        };
+        insert.source = Some(query);
+        Ok(())
+    }
+}

@@ -1,0 +1,31 @@
+//! Statement execution, one module per statement family, each adding the
+//! methods that run its statements to [`Session`](crate::session::Session);
+//! `session.rs` dispatches to them by statement kind.
+//!
+//! - `query`: SELECT and its result stream
+//! - `insert`, `insert_format`: INSERT ... SELECT/VALUES, INSERT ... FORMAT
+//! - `create`, `drop`, `rename`: CREATE/DROP/TRUNCATE/RENAME of tables and databases
+//! - `alter`, `parts`, `optimize`: ALTER TABLE, part operations and CHECK TABLE, OPTIMIZE
+//! - `mutations`: ALTER TABLE ... DELETE/UPDATE and DELETE FROM
+//! - `show`, `explain`: SHOW, DESCRIBE, EXPLAIN
+//! - `set`: SET and USE, which change the session
+//! - `system`, `kill`: SYSTEM commands, KILL QUERY
+
+mod alter;
+mod create;
+mod drop;
+mod explain;
+mod insert;
+mod insert_format;
+mod kill;
+mod mutations;
+mod optimize;
+mod parts;
+mod query;
+mod rename;
+mod set;
+mod show;
+mod system;
+
+pub(crate) use create::constant_defaults;
+pub(crate) use optimize::partition_id_text;

@@ -1,0 +1,282 @@
+//! Mutations of MergeTree tables: `ALTER TABLE t DELETE WHERE c`,
+//! `ALTER TABLE t UPDATE a = e WHERE c` (several commands to one ALTER),
+//! and `DELETE FROM t WHERE c`, which runs as a mutation too (see the
+//! closing note of the mutations issue: the `_row_exists` mask is not built).
+//!
+//! The engine plans each command's condition and values as a SELECT over the
+//! table would be (ClickHouse's names, types and rewrites), compiles them to
+//! physical expressions over the table's columns, and hands them to the
+//! table (`strata-storage`), which numbers, stores and runs the mutation.
+//! `mutations_sync` (`lightweight_deletes_sync` for DELETE FROM) says
+//! whether the statement waits for it.
+
+use std::sync::Arc;
+
+use datafusion::common::DFSchema;
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::logical_expr::{Expr as LogicalExpr, LogicalPlan, lit};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::sql::sqlparser::ast::{
+    Delete, Expr, FromTable, ObjectName, SelectItem, SetExpr, Statement,
+};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::mutations::{AlterMutation, MutationAst};
+use strata_sql::parse_statement;
+use strata_storage::merge_tree::{MutationCommand, MutationEntry};
+
+use crate::session::{Session, StatementOutcome, UserTable};
+use crate::sources::merge_tree_table::MergeTreeProvider;
+
+impl Session {
+    pub(crate) async fn alter_mutation(
+        &mut self,
+        alter: AlterMutation,
+    ) -> Result<StatementOutcome> {
+        let sync = self.settings.mutations_sync() > 0;
+        self.mutate(&alter.table, &alter.commands, sync).await
+    }
+
+    /// DELETE FROM t WHERE c: the same mutation as ALTER TABLE t DELETE.
+    pub(crate) async fn delete_from(&mut self, delete: Delete) -> Result<StatementOutcome> {
+        let tables = match &delete.from {
+            FromTable::WithFromKeyword(tables) | FromTable::WithoutKeyword(tables) => tables,
+        };
+        let [table] = tables.as_slice() else {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "DELETE FROM supports one table",
+            ));
+        };
+        let datafusion::sql::sqlparser::ast::TableFactor::Table { name, .. } = &table.relation
+        else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Syntax error: DELETE FROM expects a table name",
+            ));
+        };
+        let Some(predicate) = delete.selection.clone() else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Syntax error: DELETE FROM needs a WHERE clause",
+            ));
+        };
+        let sync = self.settings.lightweight_deletes_sync() > 0;
+        self.mutate(name, &[MutationAst::Delete { predicate }], sync)
+            .await
+    }
+
+    async fn mutate(
+        &mut self,
+        name: &ObjectName,
+        commands: &[MutationAst],
+        sync: bool,
+    ) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let table = self.mutable_table(name).await?;
+        let compiled = self.compile_mutation(&table, name, commands).await?;
+        let text: Vec<String> = commands.iter().map(ToString::to_string).collect();
+        let number = table.data.add_mutation(&text.join("\n"), compiled)?;
+        let query = self.new_query(self.settings.clone());
+        self.log_start(&query);
+        if !sync {
+            table.schedule_mutations();
+            return Ok(StatementOutcome::Done(query));
+        }
+        wait_for_mutation(&table, number).await?;
+        Ok(StatementOutcome::Done(query))
+    }
+
+    async fn mutable_table(&self, name: &ObjectName) -> Result<Arc<MergeTreeProvider>> {
+        match self.user_table(name).await? {
+            UserTable::MergeTree(table) => Ok(table),
+            UserTable::Memory(_) => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "Mutations of Memory tables are not supported yet; MergeTree tables have them",
+            )),
+        }
+    }
+
+    /// Each command as physical expressions over the table's columns.
+    async fn compile_mutation(
+        &self,
+        table: &MergeTreeProvider,
+        name: &ObjectName,
+        commands: &[MutationAst],
+    ) -> Result<Vec<MutationCommand>> {
+        let mut compiled = Vec::with_capacity(commands.len());
+        for command in commands {
+            compiled.push(match command {
+                MutationAst::Delete { predicate } => {
+                    let (_, predicate) = self.compile_exprs(table, name, &[], predicate).await?;
+                    MutationCommand::Delete { predicate }
+                }
+                MutationAst::Update {
+                    assignments,
+                    predicate,
+                } => {
+                    let columns = assignments
+                        .iter()
+                        .map(|(column, _)| updatable_column(table, &column.value))
+                        .collect::<Result<Vec<usize>>>()?;
+                    let values: Vec<Expr> = assignments.iter().map(|(_, v)| v.clone()).collect();
+                    let (values, predicate) =
+                        self.compile_exprs(table, name, &values, predicate).await?;
+                    MutationCommand::Update {
+                        predicate,
+                        assignments: columns.into_iter().zip(values).collect(),
+                    }
+                }
+            });
+        }
+        Ok(compiled)
+    }
+
+    /// Plans `SELECT values FROM table WHERE predicate` and returns the
+    /// values and the condition as DataFusion analyzed them, compiled over
+    /// the table's columns.
+    async fn compile_exprs(
+        &self,
+        table: &MergeTreeProvider,
+        name: &ObjectName,
+        values: &[Expr],
+        predicate: &Expr,
+    ) -> Result<(Vec<Arc<dyn PhysicalExpr>>, Arc<dyn PhysicalExpr>)> {
+        let mut statement = parse_statement(&format!("SELECT 1 FROM {name} WHERE 1"))?.statement;
+        if let Statement::Query(query) = &mut statement
+            && let SetExpr::Select(select) = query.body.as_mut()
+        {
+            if !values.is_empty() {
+                select.projection = values
+                    .iter()
+                    .cloned()
+                    .map(SelectItem::UnnamedExpr)
+                    .collect();
+            }
+            select.selection = Some(predicate.clone());
+        }
+        let (plan, state, _) = self.plan(statement, self.settings.clone()).await?;
+        let plan = state
+            .analyzer()
+            .execute_and_check(plan, state.config_options(), |_, _| {})?;
+        let (projected, condition) = projection_and_filter(&plan)?;
+        let row = DFSchema::try_from(table.data.schema().as_ref().clone())?;
+        let physical = |expr: LogicalExpr| -> Result<Arc<dyn PhysicalExpr>> {
+            Ok(state.create_physical_expr(unqualified(expr)?, &row)?)
+        };
+        let values = match values.is_empty() {
+            true => Vec::new(),
+            false => projected
+                .into_iter()
+                .map(&physical)
+                .collect::<Result<_>>()?,
+        };
+        Ok((values, physical(condition)?))
+    }
+
+    /// Compiles the mutations a table loaded from its files, so they can run:
+    /// planned now, with the session's settings, as when they were made.
+    pub(crate) async fn resume_mutations(&self, table: &Arc<MergeTreeProvider>, name: &ObjectName) {
+        for entry in table.data.uncompiled_mutations() {
+            match self.compile_stored(table, name, &entry).await {
+                Ok(commands) => table.data.set_commands(entry.number, commands),
+                Err(error) => table.data.set_failure(entry.number, &error),
+            }
+        }
+        table.schedule_mutations();
+    }
+
+    async fn compile_stored(
+        &self,
+        table: &MergeTreeProvider,
+        name: &ObjectName,
+        entry: &MutationEntry,
+    ) -> Result<Vec<MutationCommand>> {
+        let text = format!("ALTER TABLE {name} {}", entry.command.replace('\n', ", "));
+        let Some(alter) = strata_sql::mutations::parse_alter_mutation(&text)? else {
+            return Err(StrataError::new(
+                ErrorCode::UNKNOWN_MUTATION_COMMAND,
+                format!("Unknown mutation command {}", entry.command),
+            ));
+        };
+        self.compile_mutation(table, name, &alter.commands).await
+    }
+}
+
+/// The table column `name` if an UPDATE may assign it.
+fn updatable_column(table: &MergeTreeProvider, name: &str) -> Result<usize> {
+    let Ok(column) = table.data.schema().index_of(name) else {
+        return Err(StrataError::new(
+            ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
+            format!("There is no column `{name}` in table"),
+        ));
+    };
+    if table.data.keys().reads_column(column) {
+        return Err(StrataError::new(
+            ErrorCode::CANNOT_UPDATE_COLUMN,
+            format!("Cannot UPDATE key column `{name}`"),
+        ));
+    }
+    Ok(column)
+}
+
+/// The select list and WHERE of a planned `SELECT ... FROM t WHERE c`.
+fn projection_and_filter(plan: &LogicalPlan) -> Result<(Vec<LogicalExpr>, LogicalExpr)> {
+    let mut projected = None;
+    let mut condition = None;
+    plan.apply(|node| {
+        match node {
+            LogicalPlan::Projection(p) if projected.is_none() => {
+                projected = Some(p.expr.iter().map(|e| e.clone().unalias()).collect());
+            }
+            LogicalPlan::Filter(f) if condition.is_none() => {
+                condition = Some(f.predicate.clone());
+            }
+            _ => {}
+        }
+        Ok(datafusion::common::tree_node::TreeNodeRecursion::Continue)
+    })?;
+    Ok((
+        projected.unwrap_or_default(),
+        condition.unwrap_or_else(|| lit(true)),
+    ))
+}
+
+/// `expr` with its columns named without their table, as the table's own
+/// schema names them.
+fn unqualified(expr: LogicalExpr) -> Result<LogicalExpr> {
+    Ok(expr
+        .transform(|e| match e {
+            LogicalExpr::Column(column) => Ok(Transformed::yes(LogicalExpr::Column(
+                datafusion::common::Column::new_unqualified(column.name),
+            ))),
+            other => Ok(Transformed::no(other)),
+        })?
+        .data)
+}
+
+/// Runs the table's mutations until mutation `number` is done, on a
+/// blocking thread; a failure comes back as ClickHouse reports one.
+async fn wait_for_mutation(table: &Arc<MergeTreeProvider>, number: u64) -> Result<()> {
+    let data = Arc::clone(&table.data);
+    let outcome = tokio::task::spawn_blocking(move || data.run_mutations())
+        .await
+        .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?;
+    let status = table
+        .data
+        .mutation_statuses()
+        .into_iter()
+        .find(|status| status.entry.number == number);
+    match (outcome, status) {
+        (Ok(()), _) => Ok(()),
+        (Err(error), Some(status)) => Err(StrataError::new(
+            ErrorCode::UNFINISHED,
+            format!(
+                "Exception happened during execution of mutation '{}' with part '{}' reason: '{}'. This error maybe retryable or not. In case of unretryable error, mutation can be killed with KILL MUTATION query",
+                status.entry.file_name(),
+                status.failure.map(|f| f.part).unwrap_or_default(),
+                error
+            ),
+        )),
+        (Err(error), None) => Err(error),
+    }
+}

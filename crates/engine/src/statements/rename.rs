@@ -1,0 +1,56 @@
+//! RENAME TABLE.
+
+use datafusion::sql::sqlparser::ast::{ObjectName, RenameTable};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::session::{Session, StatementOutcome};
+use crate::system::SYSTEM_DATABASE;
+
+impl Session {
+    pub(crate) async fn rename_tables(&self, renames: &[RenameTable]) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        for rename in renames {
+            self.rename_table(&rename.old_name, &rename.new_name)
+                .await?;
+        }
+        self.done()
+    }
+
+    /// RENAME TABLE: the metadata file moves, the table object takes the new
+    /// name in place; data stays where its UUID put it.
+    async fn rename_table(&self, from: &ObjectName, to: &ObjectName) -> Result<()> {
+        let (from_database, from_table) = self.table_name(from)?;
+        let (to_database, to_table) = self.table_name(to)?;
+        if from_database == SYSTEM_DATABASE || to_database == SYSTEM_DATABASE {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Cannot rename tables of the system database",
+            ));
+        }
+        let table = self.user_table(from).await?;
+        let target = self.database(&to_database)?;
+        if target.table_exist(&to_table) {
+            return Err(StrataError::new(
+                ErrorCode::TABLE_ALREADY_EXISTS,
+                format!("Table {to_database}.{to_table} already exists"),
+            ));
+        }
+        let identity = table.identity();
+        let renamed = identity.renamed(&to_database, &to_table);
+        self.engine
+            .data_path
+            .rename_table(&identity.stored(), &renamed.stored())?;
+        let provider = self
+            .database(&from_database)?
+            .deregister_table(&from_table)?
+            .ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::UNKNOWN_TABLE,
+                    format!("Table {from_database}.{from_table} was dropped during the RENAME"),
+                )
+            })?;
+        table.set_identity(renamed);
+        target.register_table(to_table, provider)?;
+        Ok(())
+    }
+}

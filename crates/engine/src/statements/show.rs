@@ -1,0 +1,106 @@
+//! SHOW DATABASES, SHOW TABLES, SHOW CREATE TABLE and DESCRIBE.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
+use strata_common::types::field_type_name;
+use strata_common::{ErrorCode, Result};
+use strata_formats::OutputFormat;
+use strata_sql::{parse_statement, split_trailing_clauses};
+
+use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
+
+impl Session {
+    pub(crate) async fn show_databases(&mut self) -> Result<StatementOutcome> {
+        Box::pin(self.execute("SELECT name FROM system.databases ORDER BY name")).await
+    }
+
+    pub(crate) async fn show_tables(
+        &mut self,
+        options: ShowStatementOptions,
+    ) -> Result<StatementOutcome> {
+        let database = match options.show_in.and_then(|i| i.parent_name) {
+            Some(name) => single_name(&name)?,
+            None => self.current_database.clone(),
+        };
+        self.engine.database_exists(&database)?;
+        let sql = format!(
+            "SELECT name FROM system.tables WHERE database = '{}' ORDER BY name",
+            database.replace('\\', "\\\\").replace('\'', "\\'")
+        );
+        Box::pin(self.execute(&sql)).await
+    }
+
+    pub(crate) async fn show_create_table(&self, name: &ObjectName) -> Result<StatementOutcome> {
+        let statement = self.user_table(name).await?.identity().create_statement;
+        let (schema, batches) = strings_result("statement", vec![statement])?;
+        self.rows(schema, batches)
+    }
+
+    pub(crate) async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
+        let body = rest.trim();
+        let mut format = None;
+        let schema: SchemaRef =
+            if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
+                let inner = body.trim_start_matches('(').trim_end_matches(')');
+                let (query, settings) = self.parse_query(
+                    inner,
+                    (
+                        ErrorCode::SYNTAX_ERROR,
+                        "DESCRIBE expects a table or a query",
+                    ),
+                )?;
+                let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
+                Arc::new(plan.schema().as_arrow().clone())
+            } else {
+                let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+                let (name, clauses) = split_trailing_clauses(name)?;
+                format = clauses
+                    .format
+                    .as_deref()
+                    .map(OutputFormat::from_name)
+                    .transpose()?;
+                let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
+                let Statement::Query(query) = parsed.statement else {
+                    unreachable!("a SELECT parses as a query")
+                };
+                let (plan, _, _) = self
+                    .plan(Statement::Query(query), self.settings.clone())
+                    .await?;
+                Arc::new(plan.schema().as_arrow().clone())
+            };
+        let columns = [
+            "name",
+            "type",
+            "default_type",
+            "default_expression",
+            "comment",
+            "codec_expression",
+            "ttl_expression",
+        ];
+        let out_schema = Arc::new(Schema::new(
+            columns
+                .iter()
+                .map(|c| Field::new(*c, DataType::Utf8, false))
+                .collect::<Vec<_>>(),
+        ));
+        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
+        let types: Vec<String> = schema.fields().iter().map(|f| field_type_name(f)).collect();
+        let empty = vec![String::new(); names.len()];
+        let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
+            Arc::new(StringArray::from(names)),
+            Arc::new(StringArray::from(types)),
+        ];
+        for _ in 2..columns.len() {
+            arrays.push(Arc::new(StringArray::from(empty.clone())));
+        }
+        let batch = RecordBatch::try_new(Arc::clone(&out_schema), arrays)?;
+        let mut outcome = self.rows(out_schema, vec![batch])?;
+        if let StatementOutcome::Rows(result) = &mut outcome {
+            result.format = format;
+        }
+        Ok(outcome)
+    }
+}

@@ -1,0 +1,29 @@
+//! `SYSTEM ...` commands.
+
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::session::{Session, StatementOutcome};
+
+impl Session {
+    /// `SYSTEM ...` commands. System logs are written as queries end, so
+    /// FLUSH LOGS has nothing to wait for; it is accepted because ClickHouse
+    /// users run it before reading system.query_log.
+    pub(crate) fn system_command(&self, rest: &str) -> Result<StatementOutcome> {
+        let words: Vec<String> = rest.split_whitespace().map(str::to_uppercase).collect();
+        match words
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["FLUSH", "LOGS", ..] => self.done(),
+            _ => Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!(
+                    "Syntax error: unknown SYSTEM command 'SYSTEM {}'",
+                    rest.trim()
+                ),
+            )),
+        }
+    }
+}

@@ -1,0 +1,31 @@
+-- Mutations: ALTER TABLE ... DELETE / UPDATE and DELETE FROM on MergeTree tables, with ClickHouse's results and errors.
+DROP TABLE IF EXISTS mt;
+CREATE TABLE mt (k UInt64, s String, n Nullable(Int32), d Date) ENGINE = MergeTree PARTITION BY toYYYYMM(d) ORDER BY k SETTINGS index_granularity = 4;
+INSERT INTO mt SELECT number, toString(number), if(number % 3 = 0, NULL, number * 10), toDate('2024-01-01') + number * 7 FROM numbers(20);
+INSERT INTO mt VALUES (100, 'a\\b', 5, '2024-03-03');
+ALTER TABLE mt DELETE WHERE k = 3 SETTINGS mutations_sync = 2;
+SELECT count(), sum(k) FROM mt;
+ALTER TABLE mt UPDATE s = concat(s, '!'), n = n + 1 WHERE k % 5 = 0;
+SELECT k, s, n FROM mt WHERE k % 5 = 0 ORDER BY k;
+ALTER TABLE mt UPDATE n = 0 WHERE n IS NULL;
+SELECT k, n FROM mt WHERE k < 10 ORDER BY k;
+ALTER TABLE mt UPDATE s = 'x' WHERE s = 'a\\b', DELETE WHERE k = 7;
+SELECT k, s FROM mt WHERE k IN (6, 7, 8, 100) ORDER BY k;
+ALTER TABLE mt DELETE WHERE 0;
+ALTER TABLE mt UPDATE s = 'never' WHERE k > 1000;
+SELECT count(), countIf(s = 'never') FROM mt;
+SELECT mutation_id, count(), min(is_done), max(parts_to_do), any(latest_fail_reason), any(`block_numbers.number`) FROM system.mutations WHERE table = 'mt' GROUP BY mutation_id ORDER BY mutation_id;
+SELECT command FROM system.mutations WHERE table = 'mt' AND mutation_id IN ('mutation_7.txt', 'mutation_9.txt', 'mutation_12.txt', 'mutation_13.txt') ORDER BY mutation_id;
+DELETE FROM mt WHERE s LIKE '1%';
+SELECT count(), arraySort(groupArray(k)) FROM mt;
+ALTER TABLE mt UPDATE k = 1 WHERE 1; -- { serverError CANNOT_UPDATE_COLUMN }
+ALTER TABLE mt UPDATE d = today() WHERE 1; -- { serverError CANNOT_UPDATE_COLUMN }
+ALTER TABLE mt UPDATE missing = 1 WHERE 1; -- { serverError NO_SUCH_COLUMN_IN_TABLE }
+ALTER TABLE mt DELETE k = 1; -- { serverError SYNTAX_ERROR }
+OPTIMIZE TABLE mt FINAL;
+SELECT count(), sum(k), sum(n) FROM mt;
+ALTER TABLE mt DELETE WHERE 1;
+SELECT count() FROM mt;
+INSERT INTO mt VALUES (1, 'again', NULL, '2024-01-01');
+SELECT * FROM mt;
+DROP TABLE mt;
