@@ -1,6 +1,7 @@
 //! ClickHouse's mutation statements, which sqlparser does not read:
-//! `ALTER TABLE t DELETE WHERE c` and `ALTER TABLE t UPDATE a = e, b = f
-//! WHERE c`, several to one ALTER separated by commas. Read word by word on
+//! `ALTER TABLE t DELETE WHERE c`, `ALTER TABLE t UPDATE a = e, b = f
+//! WHERE c` and `ALTER TABLE t APPLY DELETED MASK`, several to one ALTER
+//! separated by commas. Read word by word on
 //! ClickHouse's tokens, so expressions read as in a SELECT.
 
 use std::fmt;
@@ -25,6 +26,24 @@ pub enum MutationAst {
         assignments: Vec<(Ident, Expr)>,
         predicate: Expr,
     },
+    ApplyDeletedMask,
+}
+
+/// The column a lightweight DELETE clears, as ClickHouse names it: `DELETE
+/// FROM t WHERE c` is the mutation `UPDATE _row_exists = 0 WHERE c`.
+pub const ROW_EXISTS: &str = "_row_exists";
+
+impl MutationAst {
+    /// `DELETE FROM t WHERE predicate` as the mutation ClickHouse shows.
+    pub fn lightweight_delete(predicate: Expr) -> Self {
+        MutationAst::Update {
+            assignments: vec![(
+                Ident::new(ROW_EXISTS),
+                Expr::value(Value::Number("0".to_string(), false)),
+            )],
+            predicate,
+        }
+    }
 }
 
 impl fmt::Display for MutationAst {
@@ -43,6 +62,7 @@ impl fmt::Display for MutationAst {
                     .collect();
                 write!(f, "UPDATE {} WHERE {}", set.join(", "), shown(predicate))
             }
+            MutationAst::ApplyDeletedMask => write!(f, "APPLY DELETED MASK"),
         }
     }
 }
@@ -82,7 +102,7 @@ pub fn parse_alter_mutation(sql: &str) -> Result<Option<AlterMutation>> {
     };
     if !matches!(
         parser.peek_token().token,
-        Token::Word(ref w) if matches!(w.keyword, Keyword::DELETE | Keyword::UPDATE)
+        Token::Word(ref w) if matches!(w.keyword, Keyword::DELETE | Keyword::UPDATE | Keyword::APPLY)
     ) {
         return Ok(None);
     }
@@ -110,6 +130,13 @@ fn command(sql: &str, parser: &mut Parser) -> Result<MutationAst> {
         let predicate = parser.parse_expr().map_err(error)?;
         return Ok(MutationAst::Delete { predicate });
     }
+    if parser.parse_keyword(Keyword::APPLY) {
+        if !parse_words(parser, &["DELETED", "MASK"]) {
+            return Err(syntax_error(sql, "Expected APPLY DELETED MASK"));
+        }
+        refuse_in_partition(parser)?;
+        return Ok(MutationAst::ApplyDeletedMask);
+    }
     if !parser.parse_keyword(Keyword::UPDATE) {
         let found = parser.peek_token().token;
         return Err(StrataError::new(
@@ -134,6 +161,19 @@ fn command(sql: &str, parser: &mut Parser) -> Result<MutationAst> {
         assignments,
         predicate,
     })
+}
+
+/// Consumes the unquoted words `words` if they come next.
+fn parse_words(parser: &mut Parser, words: &[&str]) -> bool {
+    for word in words {
+        match parser.peek_token().token {
+            Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word) => {
+                parser.next_token();
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 fn refuse_in_partition(parser: &mut Parser) -> Result<()> {

@@ -121,10 +121,10 @@ impl MergeTreeProvider {
             let mut current = parts;
             loop {
                 let merged = self.data.merge(&current[..current.len().min(at_once)])?;
-                if current.len() <= at_once && merged.is_some() {
+                if current.len() <= at_once && merged {
                     break;
                 }
-                if merged.is_none() {
+                if !merged {
                     // A background merge holds some of these parts; its
                     // result is merged on the next round.
                     std::thread::sleep(std::time::Duration::from_millis(5));

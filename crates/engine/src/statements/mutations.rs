@@ -1,7 +1,8 @@
 //! Mutations of MergeTree tables: `ALTER TABLE t DELETE WHERE c`,
 //! `ALTER TABLE t UPDATE a = e WHERE c` (several commands to one ALTER),
-//! and `DELETE FROM t WHERE c`, which runs as a mutation too (see the
-//! closing note of the mutations issue: the `_row_exists` mask is not built).
+//! `ALTER TABLE t APPLY DELETED MASK`, and the lightweight `DELETE FROM t
+//! WHERE c`, the mutation `UPDATE _row_exists = 0 WHERE c` as in ClickHouse,
+//! which only masks rows.
 //!
 //! The engine plans each command's condition and values as a SELECT over the
 //! table would be (ClickHouse's names, types and rewrites), compiles them to
@@ -17,10 +18,10 @@ use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::logical_expr::{Expr as LogicalExpr, LogicalPlan, lit};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{
-    Delete, Expr, FromTable, ObjectName, SelectItem, SetExpr, Statement,
+    Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
 };
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::mutations::{AlterMutation, MutationAst};
+use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
 use strata_storage::merge_tree::{MutationCommand, MutationEntry};
 
@@ -61,8 +62,8 @@ impl Session {
             ));
         };
         let sync = self.settings.lightweight_deletes_sync() > 0;
-        self.mutate(name, &[MutationAst::Delete { predicate }], sync)
-            .await
+        let command = MutationAst::lightweight_delete(predicate);
+        self.mutate(name, &[command], sync).await
     }
 
     async fn mutate(
@@ -109,6 +110,14 @@ impl Session {
                 MutationAst::Delete { predicate } => {
                     let (_, predicate) = self.compile_exprs(table, name, &[], predicate).await?;
                     MutationCommand::Delete { predicate }
+                }
+                MutationAst::ApplyDeletedMask => MutationCommand::ApplyDeletedMask,
+                MutationAst::Update {
+                    assignments,
+                    predicate,
+                } if is_row_mask(assignments)? => {
+                    let (_, predicate) = self.compile_exprs(table, name, &[], predicate).await?;
+                    MutationCommand::DeleteMask { predicate }
                 }
                 MutationAst::Update {
                     assignments,
@@ -199,6 +208,27 @@ impl Session {
             ));
         };
         self.compile_mutation(table, name, &alter.commands).await
+    }
+}
+
+/// Whether an UPDATE is a lightweight DELETE: `_row_exists = 0` alone.
+fn is_row_mask(assignments: &[(Ident, Expr)]) -> Result<bool> {
+    let assigns_mask = |(column, _): &(Ident, Expr)| column.value == ROW_EXISTS;
+    match assignments {
+        [(_, Expr::Value(value))] if assigns_mask(&assignments[0]) => {
+            if value.value.to_string() != "0" {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("{ROW_EXISTS} can only be set to 0 (a lightweight DELETE)"),
+                ));
+            }
+            Ok(true)
+        }
+        _ if assignments.iter().any(assigns_mask) => Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!("{ROW_EXISTS} = 0 is only supported alone (a lightweight DELETE)"),
+        )),
+        _ => Ok(false),
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 
 use std::ops::Range;
 
-use datafusion::arrow::array::{ArrayRef, new_null_array};
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt8Array, new_null_array};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::ScalarValue;
@@ -19,6 +19,10 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 use super::keys::TableKeys;
 use crate::part::reader::Part;
 use crate::part::remove_part_directory;
+
+/// The column a lightweight DELETE writes in a part: 0 for a deleted row.
+/// Not a table column; every reader of the part filters on it.
+pub const ROW_EXISTS: &str = "_row_exists";
 
 #[derive(Debug)]
 pub struct DataPart {
@@ -103,6 +107,29 @@ impl DataPart {
             None if field.is_nullable() => Ok(new_null_array(field.data_type(), rows)),
             None => Ok(ScalarValue::new_default(field.data_type())?.to_array_of_size(rows)?),
         }
+    }
+
+    /// Whether a lightweight DELETE masked rows of the part.
+    pub fn has_deleted_rows(&self) -> bool {
+        self.part.column(ROW_EXISTS).is_some()
+    }
+
+    /// Which rows of `granules` exist (`None`: all of them), from the
+    /// part's `_row_exists` column.
+    pub fn row_exists(&self, granules: Range<usize>) -> Result<Option<BooleanArray>> {
+        if !self.has_deleted_rows() {
+            return Ok(None);
+        }
+        let mask = self.part.read_column(ROW_EXISTS, granules)?;
+        let Some(mask) = mask.as_any().downcast_ref::<UInt8Array>() else {
+            return Err(StrataError::new(
+                ErrorCode::CORRUPTED_DATA,
+                format!("Part {}: {ROW_EXISTS} is not UInt8", self.name()),
+            ));
+        };
+        Ok(Some(
+            mask.iter().map(|v| Some(v.unwrap_or(0) != 0)).collect(),
+        ))
     }
 
     /// Marks the part replaced; its files go with the last reference.

@@ -37,25 +37,41 @@ pub enum MutationCommand {
         predicate: Arc<dyn PhysicalExpr>,
         assignments: Vec<(usize, Arc<dyn PhysicalExpr>)>,
     },
+    /// A lightweight DELETE: masks the rows `predicate` is true for in the
+    /// part's `_row_exists` column; merges drop them later.
+    DeleteMask { predicate: Arc<dyn PhysicalExpr> },
+    /// `APPLY DELETED MASK`: rewrites the parts that have masked rows
+    /// without them.
+    ApplyDeletedMask,
 }
 
 impl MutationCommand {
-    pub fn predicate(&self) -> &Arc<dyn PhysicalExpr> {
+    /// The condition of the rows the command changes; none for APPLY
+    /// DELETED MASK, which changes only rows already masked.
+    pub fn predicate(&self) -> Option<&Arc<dyn PhysicalExpr>> {
         match self {
-            MutationCommand::Delete { predicate } | MutationCommand::Update { predicate, .. } => {
-                predicate
-            }
+            MutationCommand::Delete { predicate }
+            | MutationCommand::Update { predicate, .. }
+            | MutationCommand::DeleteMask { predicate } => Some(predicate),
+            MutationCommand::ApplyDeletedMask => None,
         }
     }
 
-    /// Applies the command to `rows` (every table column, in order).
+    /// Applies the command to `rows` (every table column, in order, the
+    /// masked rows already left out).
     fn apply(&self, rows: RecordBatch) -> Result<RecordBatch> {
-        let selected = selected(self.predicate(), &rows)?;
+        let Some(predicate) = self.predicate() else {
+            return Ok(rows);
+        };
+        let selected = selected(predicate, &rows)?;
         if selected.true_count() == 0 {
             return Ok(rows);
         }
         match self {
-            MutationCommand::Delete { .. } => Ok(filter_record_batch(&rows, &not(&selected)?)?),
+            MutationCommand::Delete { .. } | MutationCommand::DeleteMask { .. } => {
+                Ok(filter_record_batch(&rows, &not(&selected)?)?)
+            }
+            MutationCommand::ApplyDeletedMask => Ok(rows),
             MutationCommand::Update { assignments, .. } => {
                 let mut columns = rows.columns().to_vec();
                 for (column, value) in assignments {
@@ -93,12 +109,30 @@ pub fn apply_commands(commands: &[MutationCommand], rows: RecordBatch) -> Result
 
 /// Whether any row of `rows` is selected by one of `commands`' predicates.
 pub fn any_selected(commands: &[MutationCommand], rows: &RecordBatch) -> Result<bool> {
-    for command in commands {
-        if selected(command.predicate(), rows)?.true_count() > 0 {
+    for predicate in commands.iter().filter_map(MutationCommand::predicate) {
+        if selected(predicate, rows)?.true_count() > 0 {
             return Ok(true);
         }
     }
     Ok(false)
+}
+
+/// Clears `exists` (a part's `_row_exists`, from row `offset` on) for the
+/// rows of `rows` (every row of those granules, masked ones too) that a
+/// command selects. Returns whether any row was cleared.
+pub fn mask_selected(
+    commands: &[MutationCommand],
+    rows: &RecordBatch,
+    exists: &mut [bool],
+    offset: usize,
+) -> Result<bool> {
+    let mut cleared = false;
+    for predicate in commands.iter().filter_map(MutationCommand::predicate) {
+        for row in selected(predicate, rows)?.values().set_indices() {
+            cleared |= std::mem::replace(&mut exists[offset + row], false);
+        }
+    }
+    Ok(cleared)
 }
 
 /// The rows `predicate` is true for; NULL selects nothing, as in WHERE.

@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
-use datafusion::arrow::compute::{filter_record_batch, prep_null_mask_filter};
+use datafusion::arrow::compute::{and, filter_record_batch, prep_null_mask_filter};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
@@ -303,13 +303,21 @@ struct ChunkReader {
 impl ChunkReader {
     /// The rows of `range` that pass the filter, or `None` if none does.
     fn read(&self, range: &GranuleRange) -> DfResult<Option<RecordBatch>> {
+        let exists = range
+            .part
+            .row_exists(range.granules.clone())
+            .map_err(StrataError::into_datafusion)?;
         let Some(filter) = &self.filter else {
             let columns = (0..self.columns.returned)
                 .map(|column| self.read_column(column, range))
                 .collect::<Result<Vec<_>>>()
                 .map_err(StrataError::into_datafusion)?;
             self.count(range.rows(), &columns)?;
-            return self.batch(range, columns).map(Some);
+            let batch = self.batch(range, columns)?;
+            return match exists {
+                Some(exists) => Ok(Some(filter_record_batch(&batch, &exists)?)),
+                None => Ok(Some(batch)),
+            };
         };
         let rows = range.rows() as usize;
         let filter_columns = filter
@@ -343,6 +351,11 @@ impl ChunkReader {
         let mask = match mask.null_count() {
             0 => mask.clone(),
             _ => prep_null_mask_filter(mask),
+        };
+        // Rows a lightweight DELETE masked pass no filter.
+        let mask = match &exists {
+            Some(exists) => and(&mask, exists)?,
+            None => mask,
         };
         let (Some(first), Some(last)) = (
             mask.values().set_indices().next(),

@@ -20,14 +20,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use datafusion::arrow::array::RecordBatch;
-use datafusion::arrow::compute::concat_batches;
+use datafusion::arrow::compute::{concat_batches, filter_record_batch};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::ScalarValue;
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
 
-use super::data_part::DataPart;
+use super::data_part::{DataPart, ROW_EXISTS};
 use super::keys::TableKeys;
 use super::mutation::MutationEntry;
 use crate::compression::Codec;
@@ -294,11 +294,10 @@ impl MergeTreeTable {
             }
         }
         for part in self.snapshot().iter() {
-            let stale = part
-                .part
-                .columns
-                .iter()
-                .any(|c| self.schema.field_with_name(c.name()).is_err());
+            let stale =
+                part.part.columns.iter().any(|c| {
+                    c.name() != ROW_EXISTS && self.schema.field_with_name(c.name()).is_err()
+                });
             if stale {
                 self.rewrite(part, &renamed_from)?;
             }
@@ -335,22 +334,12 @@ impl MergeTreeTable {
             .progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
-        let rewritten = self.write_sorted(&name, &rows, &part.partition)?;
+        let rewritten = self.write_rows(&name, &rows, &part.partition)?;
         running
             .progress
             .rows_written
             .store(rows.num_rows() as u64, Ordering::Relaxed);
-        let _guard = self.commit.lock();
-        let mut next: Vec<Arc<DataPart>> = self
-            .snapshot()
-            .iter()
-            .filter(|p| !Arc::ptr_eq(p, part))
-            .cloned()
-            .collect();
-        next.push(rewritten);
-        next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
-        *self.active.write() = Arc::new(next);
-        part.retire();
+        self.swap_parts(std::slice::from_ref(part), rewritten);
         Ok(())
     }
 
@@ -529,6 +518,20 @@ impl MergeTreeTable {
         )?))
     }
 
+    /// [`Self::write_sorted`], or no part when there are no rows (a merge or
+    /// rewrite of parts whose rows lightweight DELETEs all masked).
+    fn write_rows(
+        &self,
+        name: &PartName,
+        rows: &RecordBatch,
+        partition: &str,
+    ) -> Result<Option<Arc<DataPart>>> {
+        if rows.num_rows() == 0 {
+            return Ok(None);
+        }
+        self.write_sorted(name, rows, partition).map(Some)
+    }
+
     /// Makes the parts `insert` wrote visible, all at once; if the table was
     /// closed meanwhile, removes them instead.
     pub fn commit(&self, insert: &RemovalList, parts: Vec<Arc<DataPart>>) -> Result<()> {
@@ -609,9 +612,10 @@ impl MergeTreeTable {
 
     /// Merges `sources`, adjacent active parts of one partition, into one
     /// part and swaps it in for them (one source is rewritten, for
-    /// OPTIMIZE FINAL). Returns `None` if another merge holds one of the
-    /// sources or another change got to one of them first.
-    pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<Option<Arc<DataPart>>> {
+    /// OPTIMIZE FINAL). Returns `false` if another merge holds one of the
+    /// sources, another change got to one of them first, or they are of
+    /// different mutation generations.
+    pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<bool> {
         assert!(!sources.is_empty(), "a merge takes at least one part");
         let first = &sources[0].part.name;
         assert!(
@@ -638,10 +642,10 @@ impl MergeTreeTable {
         let generation = self.generation(&sources[0]);
         if sources.iter().any(|p| self.generation(p) != generation) {
             // A mutation is pending for some of them only.
-            return Ok(None);
+            return Ok(false);
         }
         let Some(running) = self.start_merge(sources, &name, false) else {
-            return Ok(None);
+            return Ok(false);
         };
         let progress = &running.progress;
         // The sources' rows, then their concatenation, are held in memory;
@@ -671,10 +675,17 @@ impl MergeTreeTable {
         progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
-        let merged = self.write_sorted(&name, &rows, &sources[0].partition)?;
+        let merged = self.write_rows(&name, &rows, &sources[0].partition)?;
         progress
             .rows_written
             .store(rows.num_rows() as u64, Ordering::Relaxed);
+        Ok(self.swap_parts(sources, merged))
+    }
+
+    /// Swaps `replacement` in for `sources` (or just takes them out), unless
+    /// the table was closed or one of them left the active set meanwhile:
+    /// then the replacement is discarded and this returns `false`.
+    fn swap_parts(&self, sources: &[Arc<DataPart>], replacement: Option<Arc<DataPart>>) -> bool {
         let _guard = self.commit.lock();
         let current = self.snapshot();
         let still_active = !self.closed.load(Ordering::Acquire)
@@ -682,21 +693,23 @@ impl MergeTreeTable {
                 .iter()
                 .all(|s| current.iter().any(|p| Arc::ptr_eq(p, s)));
         if !still_active {
-            merged.retire();
-            return Ok(None);
+            if let Some(replacement) = replacement {
+                replacement.retire();
+            }
+            return false;
         }
         let mut next: Vec<Arc<DataPart>> = current
             .iter()
             .filter(|p| !sources.iter().any(|s| Arc::ptr_eq(p, s)))
             .cloned()
             .collect();
-        next.push(Arc::clone(&merged));
+        next.extend(replacement);
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
         *self.active.write() = Arc::new(next);
         for source in sources {
             source.retire();
         }
-        Ok(Some(merged))
+        true
     }
 
     /// Every row of `part` in the table's current columns.
@@ -704,14 +717,37 @@ impl MergeTreeTable {
         self.read_granules(part, 0..part.granules())
     }
 
-    /// The rows of `granules` of `part` in the table's current columns.
+    /// The rows of `granules` of `part` in the table's current columns,
+    /// those a lightweight DELETE masked left out.
     fn read_granules(&self, part: &DataPart, granules: Range<usize>) -> Result<RecordBatch> {
         self.read_renamed(part, granules, &HashMap::new())
+    }
+
+    /// [`Self::read_granules`] with the masked rows too, in the part's order.
+    fn read_granules_unmasked(
+        &self,
+        part: &DataPart,
+        granules: Range<usize>,
+    ) -> Result<RecordBatch> {
+        self.read_columns(part, granules, &HashMap::new())
     }
 
     /// [`Self::read_granules`], reading a column the part lacks from the old
     /// name `renamed_from` gives for it.
     fn read_renamed(
+        &self,
+        part: &DataPart,
+        granules: Range<usize>,
+        renamed_from: &HashMap<String, String>,
+    ) -> Result<RecordBatch> {
+        let rows = self.read_columns(part, granules.clone(), renamed_from)?;
+        match part.row_exists(granules)? {
+            Some(exists) => Ok(filter_record_batch(&rows, &exists)?),
+            None => Ok(rows),
+        }
+    }
+
+    fn read_columns(
         &self,
         part: &DataPart,
         granules: Range<usize>,

@@ -88,8 +88,9 @@ pub struct ChangedColumn<'a> {
 
 /// Makes part `name` under `table_dir` from the part `source` with the
 /// `changed` columns (every row, in the part's order) written anew and every
-/// other file a hard link: an UPDATE writes only what it changes. The
-/// columns keep their types, so `columns.txt` and the key files stay.
+/// other file a hard link: an UPDATE writes only what it changes. A column
+/// keeps its type; one the part lacks (`_row_exists`) is added to
+/// `columns.txt`. The key files stay, as keys are never changed.
 pub fn write_changed_columns(
     source: &Part,
     table_dir: &Path,
@@ -97,9 +98,15 @@ pub fn write_changed_columns(
     changed: &[ChangedColumn],
 ) -> Result<()> {
     let granules: Vec<usize> = source.granules.iter().map(|&rows| rows as usize).collect();
+    let added: Vec<&Field> = changed
+        .iter()
+        .map(|c| c.field)
+        .filter(|field| source.column(field.name()).is_none())
+        .collect();
     let mut replaced = vec![
         CHECKSUMS_FILE.to_string(),
         UNCOMPRESSED_SIZES_FILE.to_string(),
+        COLUMNS_FILE.to_string(),
     ];
     for column in changed {
         let file = escape_file_name(column.field.name());
@@ -123,8 +130,29 @@ pub fn write_changed_columns(
         let mut sizes_file = HashedFile::create(dir, UNCOMPRESSED_SIZES_FILE)?;
         sizes_file.write(listing.as_bytes())?;
         sizes_file.finish(&mut checksums)?;
+        let columns: Vec<&Field> = source.columns.iter().chain(added).collect();
+        write_columns_file(dir, &columns, &mut checksums)?;
         write_checksums(dir, &checksums)
     })
+}
+
+/// Writes `columns.txt`: each column's name and ClickHouse type.
+fn write_columns_file(
+    dir: &Path,
+    fields: &[&Field],
+    checksums: &mut BTreeMap<String, (u64, u64)>,
+) -> Result<()> {
+    let mut columns = String::new();
+    for field in fields {
+        columns.push_str(&format!(
+            "{}\t{}\n",
+            escape_line(field.name()),
+            field_type_name(field)
+        ));
+    }
+    let mut columns_file = HashedFile::create(dir, COLUMNS_FILE)?;
+    columns_file.write(columns.as_bytes())?;
+    columns_file.finish(checksums)
 }
 
 /// Builds a part's directory under a `tmp_` name with `build`, syncs it and
@@ -343,17 +371,9 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
     partition.write(layout.partition.as_bytes())?;
     partition.finish(&mut checksums)?;
 
-    let mut columns = String::new();
-    for field in batch.schema().fields() {
-        columns.push_str(&format!(
-            "{}\t{}\n",
-            escape_line(field.name()),
-            field_type_name(field)
-        ));
-    }
-    let mut columns_file = HashedFile::create(dir, COLUMNS_FILE)?;
-    columns_file.write(columns.as_bytes())?;
-    columns_file.finish(&mut checksums)?;
+    let schema = batch.schema();
+    let fields: Vec<&Field> = schema.fields().iter().map(|f| f.as_ref()).collect();
+    write_columns_file(dir, &fields, &mut checksums)?;
 
     let mut count = HashedFile::create(dir, COUNT_FILE)?;
     count.write(rows.to_string().as_bytes())?;

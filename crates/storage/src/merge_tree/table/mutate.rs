@@ -16,21 +16,34 @@
 //! its sources' highest data version, which would otherwise claim mutations
 //! for rows that never had them.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime};
 
-use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt8Array};
 use datafusion::arrow::compute::concat_batches;
-use datafusion::execution::memory_pool::MemoryConsumer;
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use strata_common::error::{Result, StrataError};
 
-use super::MergeTreeTable;
-use crate::merge_tree::data_part::DataPart;
-use crate::merge_tree::mutation::{MutationCommand, MutationEntry, any_selected, apply_commands};
+use super::{MergeProgress, MergeTreeTable};
+use crate::compression::Codec;
+use crate::merge_tree::data_part::{DataPart, ROW_EXISTS};
+use crate::merge_tree::mutation::{
+    MutationCommand, MutationEntry, any_selected, apply_commands, mask_selected,
+};
 use crate::merge_tree::pruning::select_granules;
+use crate::part::name::PartName;
 use crate::part::writer::{ChangedColumn, link_part, write_changed_columns};
+
+/// Whether every command is a lightweight DELETE, which only masks rows.
+fn is_lightweight(commands: &[MutationCommand]) -> bool {
+    commands
+        .iter()
+        .all(|c| matches!(c, MutationCommand::DeleteMask { .. }))
+}
 
 /// How long a mutation waits before trying again for a part a merge holds.
 const HELD_PART_RETRY: Duration = Duration::from_millis(5);
@@ -247,23 +260,50 @@ impl MergeTreeTable {
         let Some(running) = self.start_merge(std::slice::from_ref(part), &name, true) else {
             return Ok(false);
         };
+        let progress = &running.progress;
         let pool = (self.memory)(&format!("mutate {name}"));
         let reservation = MemoryConsumer::new("MergeTree mutation").register(&pool);
-        let candidates = self.candidate_rows(part, commands)?;
-        reservation.try_grow(candidates.get_array_memory_size())?;
-        let progress = &running.progress;
-        progress
-            .rows_read
-            .store(candidates.num_rows() as u64, Ordering::Relaxed);
-        if !any_selected(commands, &candidates)? {
-            link_part(&part.part.dir, &self.dir, &name)?;
-            let linked =
-                DataPart::open(&self.dir.join(name.to_string()), &self.schema, &self.keys)?;
-            self.replace_part(part, Some(Arc::new(linked)));
-            return Ok(true);
-        }
-        drop(candidates);
-        reservation.free();
+        let replacement = if is_lightweight(commands) {
+            self.mask_part(part, &name, commands, progress)?
+        } else {
+            let drops_masked = part.has_deleted_rows()
+                && commands
+                    .iter()
+                    .any(|c| matches!(c, MutationCommand::ApplyDeletedMask));
+            let candidates = self.candidate_rows(part, commands)?;
+            reservation.try_grow(candidates.get_array_memory_size())?;
+            progress
+                .rows_read
+                .store(candidates.num_rows() as u64, Ordering::Relaxed);
+            if drops_masked || any_selected(commands, &candidates)? {
+                drop(candidates);
+                reservation.free();
+                self.rewrite_part(part, &name, commands, progress, &reservation)?
+            } else {
+                Some(self.linked_part(part, &name)?)
+            }
+        };
+        self.swap_parts(std::slice::from_ref(part), replacement);
+        Ok(true)
+    }
+
+    /// The same files as `part`'s under the mutated `name`.
+    fn linked_part(&self, part: &DataPart, name: &PartName) -> Result<Arc<DataPart>> {
+        link_part(&part.part.dir, &self.dir, name)?;
+        let dir = self.dir.join(name.to_string());
+        Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
+    }
+
+    /// `part` with `commands` applied: only the assigned columns written when
+    /// the commands only update, else every row written anew.
+    fn rewrite_part(
+        &self,
+        part: &Arc<DataPart>,
+        name: &PartName,
+        commands: &[MutationCommand],
+        progress: &MergeProgress,
+        reservation: &MemoryReservation,
+    ) -> Result<Option<Arc<DataPart>>> {
         let rows = self.read_all(part)?;
         reservation.try_grow(rows.get_array_memory_size())?;
         progress
@@ -273,31 +313,86 @@ impl MergeTreeTable {
         progress
             .rows_written
             .store(mutated.num_rows() as u64, Ordering::Relaxed);
-        let replacement = match (mutated.num_rows(), self.changed_columns(part, commands)) {
-            (0, _) => None,
-            (_, Some(columns)) => {
-                let changed: Vec<ChangedColumn> = columns
-                    .iter()
-                    .map(|&column| ChangedColumn {
-                        field: self.schema.field(column),
-                        values: Arc::clone(mutated.column(column)),
-                        codec: self.codecs[column],
-                    })
-                    .collect();
-                write_changed_columns(&part.part, &self.dir, &name, &changed)?;
-                let dir = self.dir.join(name.to_string());
-                Some(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
-            }
-            (_, None) => Some(self.write_sorted(&name, &mutated, &part.partition)?),
+        let Some(columns) = self.changed_columns(part, commands) else {
+            return self.write_rows(name, &mutated, &part.partition);
         };
-        self.replace_part(part, replacement);
-        Ok(true)
+        let changed: Vec<ChangedColumn> = columns
+            .iter()
+            .map(|&column| ChangedColumn {
+                field: self.schema.field(column),
+                values: Arc::clone(mutated.column(column)),
+                codec: self.codecs[column],
+            })
+            .collect();
+        write_changed_columns(&part.part, &self.dir, name, &changed)?;
+        let dir = self.dir.join(name.to_string());
+        Ok(Some(Arc::new(DataPart::open(
+            &dir,
+            &self.schema,
+            &self.keys,
+        )?)))
+    }
+
+    /// A lightweight DELETE of `part`: its `_row_exists` column written anew
+    /// with the selected rows cleared, every other file linked. Only the
+    /// granules the conditions may select are read.
+    fn mask_part(
+        &self,
+        part: &Arc<DataPart>,
+        name: &PartName,
+        commands: &[MutationCommand],
+        progress: &MergeProgress,
+    ) -> Result<Option<Arc<DataPart>>> {
+        let mut exists: Vec<bool> = match part.row_exists(0..part.granules())? {
+            Some(mask) => mask.values().iter().collect(),
+            None => vec![true; part.part.rows as usize],
+        };
+        let mut starts = Vec::with_capacity(part.granules() + 1);
+        starts.push(0usize);
+        for &rows in &part.part.granules {
+            starts.push(starts[starts.len() - 1] + rows as usize);
+        }
+        let mut cleared = false;
+        for range in self.candidate_granules(part, commands)? {
+            let offset = starts[range.start];
+            let rows = self.read_granules_unmasked(part, range)?;
+            progress
+                .rows_read
+                .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
+            cleared |= mask_selected(commands, &rows, &mut exists, offset)?;
+        }
+        if !cleared {
+            return self.linked_part(part, name).map(Some);
+        }
+        if !exists.contains(&true) {
+            return Ok(None);
+        }
+        let field = Field::new(ROW_EXISTS, DataType::UInt8, false);
+        let values: ArrayRef = Arc::new(UInt8Array::from_iter_values(
+            exists.iter().map(|&e| u8::from(e)),
+        ));
+        let changed = [ChangedColumn {
+            field: &field,
+            values,
+            codec: Codec::Lz4,
+        }];
+        write_changed_columns(&part.part, &self.dir, name, &changed)?;
+        let dir = self.dir.join(name.to_string());
+        Ok(Some(Arc::new(DataPart::open(
+            &dir,
+            &self.schema,
+            &self.keys,
+        )?)))
     }
 
     /// The columns `commands` assign, when they only update columns the part
     /// holds in their table type: then only those are written and the rest
     /// of the part is linked. `None` when a DELETE changes the rows.
     fn changed_columns(&self, part: &DataPart, commands: &[MutationCommand]) -> Option<Vec<usize>> {
+        // The rows read leave the masked ones out: the part is written anew.
+        if part.has_deleted_rows() {
+            return None;
+        }
         let mut columns = Vec::new();
         for command in commands {
             let MutationCommand::Update { assignments, .. } = command else {
@@ -317,59 +412,42 @@ impl MergeTreeTable {
         Some(columns)
     }
 
-    /// The rows of `part` in the granules some command's condition may
-    /// select, by the partition bounds and the primary index.
-    fn candidate_rows(
+    /// The granule ranges of `part` some command's condition may select,
+    /// by the partition bounds and the primary index.
+    fn candidate_granules(
         &self,
         part: &Arc<DataPart>,
         commands: &[MutationCommand],
-    ) -> Result<RecordBatch> {
-        let mut granules = BTreeMap::new();
-        for command in commands {
+    ) -> Result<Vec<Range<usize>>> {
+        let mut granules = BTreeSet::new();
+        for predicate in commands.iter().filter_map(MutationCommand::predicate) {
             let ranges = select_granules(
                 &self.schema,
                 &self.keys,
                 &[],
                 std::slice::from_ref(part),
-                Some(command.predicate()),
+                Some(predicate),
             )?;
-            for range in ranges {
-                for granule in range.granules {
-                    granules.insert(granule, ());
-                }
-            }
+            granules.extend(ranges.into_iter().flat_map(|range| range.granules));
         }
-        let mut batches = Vec::new();
-        let granules: Vec<usize> = granules.into_keys().collect();
-        for run in granules.chunk_by(|a, b| a + 1 == *b) {
-            let range = run[0]..run[run.len() - 1] + 1;
-            batches.push(self.read_granules(part, range)?);
-        }
-        Ok(concat_batches(&self.schema, &batches)?)
+        let granules: Vec<usize> = granules.into_iter().collect();
+        Ok(granules
+            .chunk_by(|a, b| a + 1 == *b)
+            .map(|run| run[0]..run[run.len() - 1] + 1)
+            .collect())
     }
 
-    /// Swaps `replacement` in for `part` (or just takes `part` out), unless
-    /// the part left the active set meanwhile (TRUNCATE, DROP): then the
-    /// replacement is discarded.
-    fn replace_part(&self, part: &Arc<DataPart>, replacement: Option<Arc<DataPart>>) {
-        let _guard = self.commit.lock();
-        let current = self.snapshot();
-        let still_active =
-            !self.closed.load(Ordering::Acquire) && current.iter().any(|p| Arc::ptr_eq(p, part));
-        if !still_active {
-            if let Some(replacement) = replacement {
-                replacement.retire();
-            }
-            return;
-        }
-        let mut next: Vec<Arc<DataPart>> = current
-            .iter()
-            .filter(|p| !Arc::ptr_eq(p, part))
-            .cloned()
-            .collect();
-        next.extend(replacement);
-        next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
-        *self.active.write() = Arc::new(next);
-        part.retire();
+    /// The rows of the candidate granules, the masked ones left out.
+    fn candidate_rows(
+        &self,
+        part: &Arc<DataPart>,
+        commands: &[MutationCommand],
+    ) -> Result<RecordBatch> {
+        let batches = self
+            .candidate_granules(part, commands)?
+            .into_iter()
+            .map(|range| self.read_granules(part, range))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(concat_batches(&self.schema, &batches)?)
     }
 }
