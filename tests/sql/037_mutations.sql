@@ -53,3 +53,4 @@ SELECT k, v, n FROM lw WHERE k < 5 ORDER BY k;
 DELETE FROM lw WHERE 1;
 SELECT count() FROM lw;
 DROP TABLE lw;
+SELECT event, value > 0 FROM system.events WHERE event IN ('FileOpen', 'InsertedRows', 'SelectedMarks', 'SelectedParts', 'SelectedRows', 'Query', 'SelectQuery', 'InsertQuery') ORDER BY event;

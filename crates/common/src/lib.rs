@@ -6,6 +6,7 @@
 //! one error table and one list of settings instead of each keeping its own.
 
 pub mod error;
+pub mod events;
 pub mod readable;
 pub mod settings;
 pub mod types;

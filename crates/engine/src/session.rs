@@ -20,6 +20,7 @@ use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
     Expr, FormatClause, ObjectName, Query, ShowCreateObject, Statement, TableObject, Use, Value,
 };
+use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
@@ -176,6 +177,7 @@ impl Session {
     pub async fn execute(&mut self, text: &str) -> Result<StatementOutcome> {
         self.statement_text = text.to_string();
         *self.current_query.lock() = None;
+        events::add(Event::Query, 1);
         let outcome = match self.check_query_id() {
             Ok(()) => self.execute_statement(text).await,
             Err(e) => Err(e),

@@ -85,6 +85,20 @@ async fn table_dir(session: &mut Session, table: &str) -> PathBuf {
     Path::new(&path).parent().unwrap().to_path_buf()
 }
 
+/// Each file of a directory with its inode, by name.
+fn inodes(dir: &Path) -> BTreeMap<String, u64> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap())
+        .map(|f| {
+            (
+                f.file_name().to_string_lossy().to_string(),
+                f.metadata().unwrap().ino(),
+            )
+        })
+        .collect()
+}
+
 fn inode(path: &Path) -> u64 {
     std::fs::metadata(path).unwrap().ino()
 }
@@ -123,6 +137,7 @@ async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
         inode(&table.join("0_1_1_0/n.bin")),
     );
     let before_odd = inode(&table.join("1_2_2_0/k.bin"));
+    let even_files = inodes(&table.join("0_1_1_0"));
     ok(&mut session, "ALTER TABLE t UPDATE n = 7 WHERE k = 42").await;
     let parts = strings(
         &mut session,
@@ -137,6 +152,22 @@ async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
     assert_eq!(inode(&table.join("1_2_2_0_3/k.bin")), before_odd);
     let changed = rows(&mut session, "SELECT k, s, n FROM t WHERE n != 0").await;
     assert_eq!(changed, vec![(42, "s".to_string(), 7)]);
+    // What the mutation wrote: the new part's files that are not the old ones.
+    let written: Vec<String> = inodes(&table.join("0_1_1_0_3"))
+        .into_iter()
+        .filter(|(file, inode)| even_files.get(file) != Some(inode))
+        .map(|(file, _)| file)
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "checksums.txt",
+            "columns.txt",
+            "n.bin",
+            "n.mrk2",
+            "uncompressed_sizes.txt"
+        ]
+    );
     let check = strings(
         &mut session,
         "SELECT toString(min(is_done)) FROM system.mutations",

@@ -22,11 +22,12 @@ use datafusion::physical_expr::utils::collect_columns;
 use datafusion::physical_plan::metrics::MetricsSet;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
+use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::merge_tree::{
-    DataPart, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList, ScanColumns, ScanFilter,
-    VirtualColumn, select_granules, virtual_columns,
+    DataPart, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList,
+    ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -194,6 +195,7 @@ impl MergeTreeProvider {
         let total_granules = parts.iter().map(|p| p.granules()).sum();
         let ranges = select_granules(schema, self.data.keys(), virtuals, &parts, pruning.as_ref())
             .map_err(StrataError::into_datafusion)?;
+        count_selected(&ranges);
         let columns = ScanColumns {
             read: Arc::new(schema.project(&read)?),
             returned,
@@ -343,6 +345,21 @@ impl TableProvider for WithVirtualColumns {
         self.table
             .scan_with(state, &self.schema, &self.virtuals, projection, filters)
     }
+}
+
+/// Counts what a scan chose to read: parts, granules (marks) and rows.
+fn count_selected(ranges: &[GranuleRange]) {
+    let mut parts: Vec<&Arc<DataPart>> = ranges.iter().map(|r| &r.part).collect();
+    parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
+    events::add(Event::SelectedParts, parts.len() as u64);
+    events::add(
+        Event::SelectedMarks,
+        ranges.iter().map(|r| r.granules.len() as u64).sum(),
+    );
+    events::add(
+        Event::SelectedRows,
+        ranges.iter().map(GranuleRange::rows).sum(),
+    );
 }
 
 /// Starts a background merge if the selector finds one and none runs for
@@ -507,11 +524,13 @@ impl DataSink for MergeTreeSink {
         let mut pending: Vec<RecordBatch> = Vec::new();
         let mut pending_rows = 0usize;
         let mut total = 0u64;
+        let mut inserted_bytes = 0u64;
         let mut result: Result<()> = async {
             while let Some(batch) = data.next().await {
                 let batch = batch?;
                 pending_rows += batch.num_rows();
                 total += batch.num_rows() as u64;
+                inserted_bytes += batch.get_array_memory_size() as u64;
                 pending.push(batch);
                 if pending_rows >= block_rows {
                     pending_rows = 0;
@@ -551,6 +570,8 @@ impl DataSink for MergeTreeSink {
         if let Some(query) = &query {
             query.add_written(total, bytes);
         }
+        events::add(Event::InsertedRows, total);
+        events::add(Event::InsertedBytes, inserted_bytes);
         schedule_merge(&self.data, &self.background);
         // An insert that took its block numbers before a mutation did
         // commits after it: its parts still need that mutation.

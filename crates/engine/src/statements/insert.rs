@@ -5,6 +5,7 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{Insert, Statement, TableObject};
 use strata_common::Result;
+use strata_common::events::{self, Event};
 use strata_sql::parse_statement;
 
 use crate::session::{Session, StatementOutcome, single_name};
@@ -13,6 +14,7 @@ impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
     pub(crate) async fn insert(&mut self, mut insert: Insert) -> Result<StatementOutcome> {
         self.check_writable()?;
+        events::add(Event::InsertQuery, 1);
         // Columns map by position: a source repeating a column is fine.
         if let Some(source) = insert.source.as_mut() {
             strata_sql::repeated_columns::mark_repeated_columns(source);

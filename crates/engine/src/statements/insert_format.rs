@@ -13,6 +13,7 @@ use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, LogicalPlanBuilder, ident, lit, when};
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{Statement, TableObject};
+use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
@@ -36,6 +37,7 @@ impl Session {
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         if insert.format == "Values" {
+            // Counted as it runs as INSERT ... VALUES.
             let data = match insert.inline_data {
                 Some(data) => data,
                 None => {
@@ -56,6 +58,7 @@ impl Session {
             return Box::pin(self.execute_statement(&format!("{} VALUES {data}", insert.head)))
                 .await;
         }
+        events::add(Event::InsertQuery, 1);
         let format = InputFormat::from_name(&insert.format)?;
         let Statement::Insert(parsed) =
             parse_statement(&format!("{} SELECT 1", insert.head))?.statement

@@ -11,6 +11,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::sqlparser::ast::{Query, Statement};
 use futures::StreamExt;
 use strata_common::Result;
+use strata_common::events::{self, Event};
 use strata_sql::TrailingClauses;
 
 use crate::session::{QueryResult, Session, StatementOutcome};
@@ -21,6 +22,7 @@ impl Session {
         mut query: Box<Query>,
         clauses: &TrailingClauses,
     ) -> Result<StatementOutcome> {
+        events::add(Event::SelectQuery, 1);
         let (format, settings) = self.query_options(&mut query, clauses)?;
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
         let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;

@@ -50,12 +50,13 @@ pub enum SystemTableKind {
     Merges,
     DetachedParts,
     Mutations,
+    Events,
     /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
     MemoryTiers,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 16] = [
+    pub const ALL: [SystemTableKind; 17] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -71,6 +72,7 @@ impl SystemTableKind {
         SystemTableKind::Merges,
         SystemTableKind::DetachedParts,
         SystemTableKind::Mutations,
+        SystemTableKind::Events,
         SystemTableKind::MemoryTiers,
     ];
 
@@ -91,6 +93,7 @@ impl SystemTableKind {
             SystemTableKind::Merges => "merges",
             SystemTableKind::DetachedParts => "detached_parts",
             SystemTableKind::Mutations => "mutations",
+            SystemTableKind::Events => "events",
             SystemTableKind::MemoryTiers => "memory_tiers",
         }
     }
@@ -151,6 +154,7 @@ impl SystemTableKind {
             SystemTableKind::Merges => parts::merges_fields(),
             SystemTableKind::DetachedParts => parts::detached_parts_fields(),
             SystemTableKind::Mutations => mutations::mutations_fields(),
+            SystemTableKind::Events => server::events_fields(),
             SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
         };
         Arc::new(Schema::new(fields))
@@ -423,6 +427,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,
             SystemTableKind::DetachedParts => parts::detached_parts_rows(&catalog).await?,
             SystemTableKind::Mutations => mutations::mutations_rows(&catalog).await?,
+            SystemTableKind::Events => server::events_rows(),
             SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;

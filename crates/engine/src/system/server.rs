@@ -9,6 +9,7 @@ use datafusion::arrow::array::{
     UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
+use strata_common::events::{self, Event};
 use strata_memory::{allocator, process};
 
 use crate::instance::Instance;
@@ -63,6 +64,35 @@ pub fn server_settings_rows(instance: &Instance) -> Vec<ArrayRef> {
         strings(rows.iter().map(|r| r.description.to_string())),
         strings(rows.iter().map(|r| r.kind.to_string())),
         strings(rows.iter().map(|r| r.source.clone())),
+    ]
+}
+
+pub fn events_fields() -> Vec<Field> {
+    vec![
+        s("event"),
+        Field::new("value", DataType::UInt64, false),
+        s("description"),
+    ]
+}
+
+/// `system.events`: the process's event counters that have counted
+/// something, as ClickHouse lists them.
+pub fn events_rows() -> Vec<ArrayRef> {
+    let counted: Vec<(Event, u64)> = Event::ALL
+        .iter()
+        .map(|&event| (event, events::value(event)))
+        .filter(|&(_, value)| value > 0)
+        .collect();
+    vec![
+        Arc::new(StringArray::from_iter_values(
+            counted.iter().map(|(e, _)| e.name()),
+        )),
+        Arc::new(UInt64Array::from_iter_values(
+            counted.iter().map(|&(_, v)| v),
+        )),
+        Arc::new(StringArray::from_iter_values(
+            counted.iter().map(|(e, _)| e.description()),
+        )),
     ]
 }
 

@@ -26,6 +26,7 @@ use datafusion::common::ScalarValue;
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{self, Event};
 
 use super::data_part::{DataPart, ROW_EXISTS};
 use super::keys::TableKeys;
@@ -656,6 +657,11 @@ impl MergeTreeTable {
         for source in sources {
             let batch = self.read_all(source)?;
             reservation.try_grow(batch.get_array_memory_size())?;
+            events::add(Event::MergedRows, batch.num_rows() as u64);
+            events::add(
+                Event::MergedUncompressedBytes,
+                batch.get_array_memory_size() as u64,
+            );
             progress
                 .rows_read
                 .fetch_add(batch.num_rows() as u64, Ordering::Relaxed);

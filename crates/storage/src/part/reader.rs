@@ -13,6 +13,7 @@ use datafusion::arrow::compute::concat;
 use datafusion::arrow::datatypes::{DataType, Field};
 use parking_lot::Mutex;
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{self, Event};
 use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
 
@@ -181,9 +182,14 @@ impl Part {
         let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
         let mut bytes = vec![0u8; end.saturating_sub(start) as usize];
         let mut file = File::open(&path).map_err(|e| read_error(&path, e))?;
+        events::add(Event::FileOpen, 1);
         file.seek(SeekFrom::Start(start))
             .and_then(|_| file.read_exact(&mut bytes))
             .map_err(|e| read_error(&path, e))?;
+        events::add(
+            Event::ReadBufferFromFileDescriptorReadBytes,
+            bytes.len() as u64,
+        );
         let mut arrays = Vec::with_capacity(granules.len());
         let mut rest = bytes.as_slice();
         for mark in &marks[granules.clone()] {
@@ -312,6 +318,7 @@ impl Part {
 fn read_verified(dir: &Path, files: &BTreeMap<String, (u64, u64)>, name: &str) -> Result<Vec<u8>> {
     let path = dir.join(name);
     let bytes = fs::read(&path).map_err(|e| file_error(dir, name, e))?;
+    count_whole_read(bytes.len());
     if let Some(&(size, hash)) = files.get(name) {
         let actual = XxHash64::oneshot(0, &bytes);
         if bytes.len() as u64 != size || actual != hash {
@@ -358,7 +365,14 @@ fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {
 }
 
 fn read_text(dir: &Path, name: &str) -> Result<String> {
-    fs::read_to_string(dir.join(name)).map_err(|e| file_error(dir, name, e))
+    let text = fs::read_to_string(dir.join(name)).map_err(|e| file_error(dir, name, e))?;
+    count_whole_read(text.len());
+    Ok(text)
+}
+
+fn count_whole_read(bytes: usize) {
+    events::add(Event::FileOpen, 1);
+    events::add(Event::ReadBufferFromFileDescriptorReadBytes, bytes as u64);
 }
 
 fn file_error(dir: &Path, name: &str, error: std::io::Error) -> StrataError {

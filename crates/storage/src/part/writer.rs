@@ -14,6 +14,7 @@ use datafusion::common::ScalarValue;
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
 use datafusion::logical_expr::Accumulator;
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{self, Event};
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
@@ -396,6 +397,7 @@ impl HashedFile {
     fn create(dir: &Path, name: &str) -> Result<Self> {
         let path = dir.join(name);
         let file = File::create(&path).map_err(|e| io_error(&path, e))?;
+        events::add(Event::FileOpen, 1);
         Ok(HashedFile {
             path,
             name: name.to_string(),
@@ -411,6 +413,10 @@ impl HashedFile {
             .map_err(|e| io_error(&self.path, e))?;
         self.hasher.write(bytes);
         self.bytes += bytes.len() as u64;
+        events::add(
+            Event::WriteBufferFromFileDescriptorWriteBytes,
+            bytes.len() as u64,
+        );
         Ok(())
     }
 

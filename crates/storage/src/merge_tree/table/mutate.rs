@@ -27,6 +27,7 @@ use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use strata_common::error::{Result, StrataError};
+use strata_common::events::{self, Event};
 
 use super::{MergeProgress, MergeTreeTable};
 use crate::compression::Codec;
@@ -261,6 +262,7 @@ impl MergeTreeTable {
             return Ok(false);
         };
         let progress = &running.progress;
+        events::add(Event::MutationTotalParts, 1);
         let pool = (self.memory)(&format!("mutate {name}"));
         let reservation = MemoryConsumer::new("MergeTree mutation").register(&pool);
         let replacement = if is_lightweight(commands) {
@@ -289,6 +291,7 @@ impl MergeTreeTable {
 
     /// The same files as `part`'s under the mutated `name`.
     fn linked_part(&self, part: &DataPart, name: &PartName) -> Result<Arc<DataPart>> {
+        events::add(Event::MutationUntouchedParts, 1);
         link_part(&part.part.dir, &self.dir, name)?;
         let dir = self.dir.join(name.to_string());
         Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
@@ -306,6 +309,11 @@ impl MergeTreeTable {
     ) -> Result<Option<Arc<DataPart>>> {
         let rows = self.read_all(part)?;
         reservation.try_grow(rows.get_array_memory_size())?;
+        events::add(Event::MutatedRows, rows.num_rows() as u64);
+        events::add(
+            Event::MutatedUncompressedBytes,
+            rows.get_array_memory_size() as u64,
+        );
         progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
