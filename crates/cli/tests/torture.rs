@@ -1,7 +1,9 @@
 //! The torture test: `strata local --path` runs random statements on one
 //! MergeTree table (inserts of several parts, inserts that fail halfway,
-//! OPTIMIZE, ALTER ADD/DROP COLUMN, TRUNCATE, reads, with background merges
-//! under them) and is killed with SIGKILL at a random moment, again and again.
+//! OPTIMIZE, ALTER ADD/DROP COLUMN, TRUNCATE, mutations that rewrite a column
+//! or mask no row (so the model stays as it was, and a torn or doubled part
+//! shows), reads, with background merges under them) and is killed with
+//! SIGKILL at a random moment, again and again.
 //! After each kill a fresh process opens the path and checks the table
 //! against a model of what was acknowledged:
 //!
@@ -81,7 +83,7 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
     for _ in 0..STATEMENTS_PER_ROUND {
         let id = writes.len() as u64 + 1;
         let rows = rng.random_range(1..=MAX_INSERT_ROWS);
-        let statement = match rng.random_range(0..40) {
+        let statement = match rng.random_range(0..44) {
             0..=23 => {
                 writes.insert(id, Change::Sent { rows });
                 format!(
@@ -105,6 +107,13 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
                     format!("ALTER TABLE t DROP COLUMN e{column}")
                 }
             }
+            40..=41 => "ALTER TABLE t UPDATE tag = tag WHERE k % 3 = 0".to_string(),
+            42 => {
+                "ALTER TABLE t UPDATE tag = tag + 0 WHERE tag % 2 = 1 SETTINGS mutations_sync = 0"
+                    .to_string()
+            }
+            // No key is 1: every part is linked under the mutation's number.
+            43 => "DELETE FROM t WHERE k = 1".to_string(),
             36 => {
                 writes.insert(id, Change::Truncate);
                 format!("TRUNCATE TABLE t;\nSELECT 'ack', {id}")
