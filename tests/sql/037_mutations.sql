@@ -53,4 +53,20 @@ SELECT k, v, n FROM lw WHERE k < 5 ORDER BY k;
 DELETE FROM lw WHERE 1;
 SELECT count() FROM lw;
 DROP TABLE lw;
+-- MATERIALIZE COLUMN writes a column's DEFAULT into parts that predate it; CLEAR COLUMN resets a column to it.
+CREATE TABLE mc (a Int64, s String) ENGINE = MergeTree ORDER BY a;
+INSERT INTO mc VALUES (1, 'one'), (2, 'two');
+ALTER TABLE mc ADD COLUMN c String DEFAULT 'x';
+ALTER TABLE mc ADD COLUMN n Nullable(Int32);
+INSERT INTO mc VALUES (10, 'ten', 'y', 5);
+ALTER TABLE mc MATERIALIZE COLUMN c;
+SELECT * FROM mc ORDER BY a;
+ALTER TABLE mc CLEAR COLUMN c, CLEAR COLUMN n;
+SELECT * FROM mc ORDER BY a;
+SELECT command FROM system.mutations WHERE table = 'mc' ORDER BY mutation_id, command;
+ALTER TABLE mc CLEAR COLUMN a; -- { serverError ALTER_OF_COLUMN_IS_FORBIDDEN }
+ALTER TABLE mc MATERIALIZE COLUMN a; -- { serverError CANNOT_UPDATE_COLUMN }
+ALTER TABLE mc CLEAR COLUMN nope; -- { serverError NOT_FOUND_COLUMN_IN_BLOCK }
+ALTER TABLE mc MATERIALIZE COLUMN nope; -- { serverError NO_SUCH_COLUMN_IN_TABLE }
+DROP TABLE mc;
 SELECT event, value > 0 FROM system.events WHERE event IN ('FileOpen', 'InsertedRows', 'SelectedMarks', 'SelectedParts', 'SelectedRows', 'Query', 'SelectQuery', 'InsertQuery') ORDER BY event;

@@ -314,6 +314,38 @@ async fn reads_during_mutations_see_each_part_whole() {
     assert_eq!(total, ["100000"]);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inserts_after_a_mutation_was_made_are_not_mutated() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    ok(&mut session, CREATE).await;
+    ok(
+        &mut session,
+        "INSERT INTO t SELECT number, 'old', 0 FROM numbers(200000)",
+    )
+    .await;
+    // Returns at once; the mutation runs while the inserts below arrive.
+    ok(
+        &mut session,
+        "ALTER TABLE t UPDATE n = n + 1 WHERE 1 SETTINGS mutations_sync = 0",
+    )
+    .await;
+    for batch in 0..5 {
+        let sql = format!(
+            "INSERT INTO t SELECT 1000000 + {batch} * 100 + number, 'new', 0 FROM numbers(100)"
+        );
+        ok(&mut session, &sql).await;
+    }
+    wait_done(&mut session, "t").await;
+    let counts = strings(
+        &mut session,
+        "SELECT concat(s, ':', toString(n), ':', toString(count())) FROM t GROUP BY s, n ORDER BY s",
+    )
+    .await;
+    assert_eq!(counts, ["new:0:500", "old:1:200000"]);
+}
+
 /// A small deterministic generator, so a failure can be replayed.
 struct Lcg(u64);
 

@@ -1,6 +1,7 @@
 //! ClickHouse's mutation statements, which sqlparser does not read:
 //! `ALTER TABLE t DELETE WHERE c`, `ALTER TABLE t UPDATE a = e, b = f
-//! WHERE c` and `ALTER TABLE t APPLY DELETED MASK`, several to one ALTER
+//! WHERE c`, `ALTER TABLE t MATERIALIZE COLUMN c`, `ALTER TABLE t CLEAR
+//! COLUMN c` and `ALTER TABLE t APPLY DELETED MASK`, several to one ALTER
 //! separated by commas. Read word by word on
 //! ClickHouse's tokens, so expressions read as in a SELECT.
 
@@ -27,6 +28,10 @@ pub enum MutationAst {
         predicate: Expr,
     },
     ApplyDeletedMask,
+    /// Writes a column's DEFAULT into the parts written before it was added.
+    MaterializeColumn(Ident),
+    /// Sets every row of a column back to its DEFAULT.
+    ClearColumn(Ident),
 }
 
 /// The column a lightweight DELETE clears, as ClickHouse names it: `DELETE
@@ -63,6 +68,8 @@ impl fmt::Display for MutationAst {
                 write!(f, "UPDATE {} WHERE {}", set.join(", "), shown(predicate))
             }
             MutationAst::ApplyDeletedMask => write!(f, "APPLY DELETED MASK"),
+            MutationAst::MaterializeColumn(column) => write!(f, "MATERIALIZE COLUMN {column}"),
+            MutationAst::ClearColumn(column) => write!(f, "CLEAR COLUMN {column}"),
         }
     }
 }
@@ -102,7 +109,10 @@ pub fn parse_alter_mutation(sql: &str) -> Result<Option<AlterMutation>> {
     };
     if !matches!(
         parser.peek_token().token,
-        Token::Word(ref w) if matches!(w.keyword, Keyword::DELETE | Keyword::UPDATE | Keyword::APPLY)
+        Token::Word(ref w) if matches!(
+            w.keyword,
+            Keyword::DELETE | Keyword::UPDATE | Keyword::APPLY | Keyword::MATERIALIZE | Keyword::CLEAR
+        )
     ) {
         return Ok(None);
     }
@@ -129,6 +139,20 @@ fn command(sql: &str, parser: &mut Parser) -> Result<MutationAst> {
         parser.expect_keyword(Keyword::WHERE).map_err(error)?;
         let predicate = parser.parse_expr().map_err(error)?;
         return Ok(MutationAst::Delete { predicate });
+    }
+    for (keyword, make) in [
+        (
+            Keyword::MATERIALIZE,
+            MutationAst::MaterializeColumn as fn(Ident) -> MutationAst,
+        ),
+        (Keyword::CLEAR, MutationAst::ClearColumn),
+    ] {
+        if parser.parse_keyword(keyword) {
+            parser.expect_keyword(Keyword::COLUMN).map_err(error)?;
+            let column = parser.parse_identifier().map_err(error)?;
+            refuse_in_partition(parser)?;
+            return Ok(make(column));
+        }
     }
     if parser.parse_keyword(Keyword::APPLY) {
         if !parse_words(parser, &["DELETED", "MASK"]) {
@@ -180,7 +204,7 @@ fn refuse_in_partition(parser: &mut Parser) -> Result<()> {
     if parser.parse_keywords(&[Keyword::IN, Keyword::PARTITION]) {
         return Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
-            "IN PARTITION in a mutation is not supported yet; put the partition in WHERE",
+            "IN PARTITION in a mutation is not supported yet",
         ));
     }
     Ok(())

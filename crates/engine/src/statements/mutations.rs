@@ -1,5 +1,6 @@
 //! Mutations of MergeTree tables: `ALTER TABLE t DELETE WHERE c`,
 //! `ALTER TABLE t UPDATE a = e WHERE c` (several commands to one ALTER),
+//! `ALTER TABLE t MATERIALIZE COLUMN c`, `ALTER TABLE t CLEAR COLUMN c`,
 //! `ALTER TABLE t APPLY DELETED MASK`, and the lightweight `DELETE FROM t
 //! WHERE c`, the mutation `UPDATE _row_exists = 0 WHERE c` as in ClickHouse,
 //! which only masks rows.
@@ -13,10 +14,12 @@
 
 use std::sync::Arc;
 
-use datafusion::common::DFSchema;
+use datafusion::catalog::TableProvider;
 use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::logical_expr::{Expr as LogicalExpr, LogicalPlan, lit};
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Literal;
 use datafusion::sql::sqlparser::ast::{
     Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
 };
@@ -37,7 +40,7 @@ impl Session {
         self.mutate(&alter.table, &alter.commands, sync).await
     }
 
-    /// DELETE FROM t WHERE c: the same mutation as ALTER TABLE t DELETE.
+    /// DELETE FROM t WHERE c: the lightweight mutation `UPDATE _row_exists = 0 WHERE c`.
     pub(crate) async fn delete_from(&mut self, delete: Delete) -> Result<StatementOutcome> {
         let tables = match &delete.from {
             FromTable::WithFromKeyword(tables) | FromTable::WithoutKeyword(tables) => tables,
@@ -112,6 +115,17 @@ impl Session {
                     MutationCommand::Delete { predicate }
                 }
                 MutationAst::ApplyDeletedMask => MutationCommand::ApplyDeletedMask,
+                MutationAst::MaterializeColumn(column) => {
+                    let (column, value) = self.column_default(table, &column.value, true)?;
+                    MutationCommand::FillColumn { column, value }
+                }
+                MutationAst::ClearColumn(column) => {
+                    let (column, value) = self.column_default(table, &column.value, false)?;
+                    MutationCommand::Update {
+                        predicate: Arc::new(Literal::new(ScalarValue::Boolean(Some(true)))),
+                        assignments: vec![(column, value)],
+                    }
+                }
                 MutationAst::Update {
                     assignments,
                     predicate,
@@ -180,6 +194,56 @@ impl Session {
                 .collect::<Result<_>>()?,
         };
         Ok((values, physical(condition)?))
+    }
+
+    /// A column and its DEFAULT over the table's columns (its type's default
+    /// without one), for MATERIALIZE COLUMN (`materialize`) or CLEAR COLUMN,
+    /// which refuse key columns as ClickHouse does.
+    fn column_default(
+        &self,
+        table: &MergeTreeProvider,
+        name: &str,
+        materialize: bool,
+    ) -> Result<(usize, Arc<dyn PhysicalExpr>)> {
+        let schema = table.data.schema();
+        let Ok(column) = schema.index_of(name) else {
+            return Err(match materialize {
+                true => StrataError::new(
+                    ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
+                    format!("There is no column {name} in table"),
+                ),
+                false => StrataError::new(
+                    ErrorCode::NOT_FOUND_COLUMN_IN_BLOCK,
+                    format!("Wrong column name. Cannot find column `{name}` to clear"),
+                ),
+            });
+        };
+        if table.data.keys().reads_column(column) {
+            return Err(match materialize {
+                true => StrataError::new(
+                    ErrorCode::CANNOT_UPDATE_COLUMN,
+                    format!(
+                        "Refused to materialize column `{name}` because it's in the sort key. Doing so could break the sort order"
+                    ),
+                ),
+                false => StrataError::new(
+                    ErrorCode::ALTER_OF_COLUMN_IS_FORBIDDEN,
+                    format!(
+                        "Trying to ALTER CLEAR key `{name}` column which is a part of key expression"
+                    ),
+                ),
+            });
+        }
+        let field = schema.field(column);
+        let default = match table.get_column_default(name) {
+            Some(expr) => expr.clone(),
+            None => lit(ScalarValue::try_from(field.data_type())?),
+        };
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
+        let row = DFSchema::try_from(schema.as_ref().clone())?;
+        Ok((column, state.create_physical_expr(default, &row)?))
     }
 
     /// Compiles the mutations a table loaded from its files, so they can run:

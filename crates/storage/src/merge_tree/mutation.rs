@@ -17,7 +17,9 @@ use std::time::{Duration, SystemTime};
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch};
 use datafusion::arrow::compute::kernels::zip::zip;
 use datafusion::arrow::compute::{cast, filter_record_batch, not, prep_null_mask_filter};
+use datafusion::common::ScalarValue;
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Literal;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use crate::part::TEMPORARY_PREFIX;
@@ -43,6 +45,12 @@ pub enum MutationCommand {
     /// `APPLY DELETED MASK`: rewrites the parts that have masked rows
     /// without them.
     ApplyDeletedMask,
+    /// `MATERIALIZE COLUMN`: writes `column` as `value` (its DEFAULT) in the
+    /// parts written before it was added; parts that hold it are unchanged.
+    FillColumn {
+        column: usize,
+        value: Arc<dyn PhysicalExpr>,
+    },
 }
 
 impl MutationCommand {
@@ -53,7 +61,21 @@ impl MutationCommand {
             MutationCommand::Delete { predicate }
             | MutationCommand::Update { predicate, .. }
             | MutationCommand::DeleteMask { predicate } => Some(predicate),
-            MutationCommand::ApplyDeletedMask => None,
+            MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => None,
+        }
+    }
+
+    /// The command as it applies to a part holding `has_column` of the
+    /// table's columns: a column fill becomes an UPDATE of every row where
+    /// the part lacks the column, and nothing where it has it.
+    pub fn for_part(&self, has_column: impl Fn(usize) -> bool) -> Option<MutationCommand> {
+        match self {
+            MutationCommand::FillColumn { column, .. } if has_column(*column) => None,
+            MutationCommand::FillColumn { column, value } => Some(MutationCommand::Update {
+                predicate: Arc::new(Literal::new(ScalarValue::Boolean(Some(true)))),
+                assignments: vec![(*column, Arc::clone(value))],
+            }),
+            other => Some(other.clone()),
         }
     }
 
@@ -71,7 +93,7 @@ impl MutationCommand {
             MutationCommand::Delete { .. } | MutationCommand::DeleteMask { .. } => {
                 Ok(filter_record_batch(&rows, &not(&selected)?)?)
             }
-            MutationCommand::ApplyDeletedMask => Ok(rows),
+            MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => Ok(rows),
             MutationCommand::Update { assignments, .. } => {
                 let mut columns = rows.columns().to_vec();
                 for (column, value) in assignments {

@@ -19,9 +19,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::array::{RecordBatch, new_null_array};
 use datafusion::arrow::compute::{concat_batches, filter_record_batch};
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::ScalarValue;
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
 use parking_lot::{Mutex, RwLock};
@@ -512,11 +512,13 @@ impl MergeTreeTable {
             minmax_columns: &self.keys.partition_columns,
         };
         write_part(&self.dir, name, &sorted, &layout)?;
-        Ok(Arc::new(DataPart::open(
-            &self.dir.join(name.to_string()),
-            &self.schema,
-            &self.keys,
-        )?))
+        self.open_written(name)
+    }
+
+    /// The part just written under `name` in the table's directory.
+    fn open_written(&self, name: &PartName) -> Result<Arc<DataPart>> {
+        let dir = self.dir.join(name.to_string());
+        Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
     }
 
     /// [`Self::write_sorted`], or no part when there are no rows (a merge or
@@ -718,28 +720,43 @@ impl MergeTreeTable {
         true
     }
 
-    /// Every row of `part` in the table's current columns.
+    /// Every row of `part` in the table's current columns, those a
+    /// lightweight DELETE masked left out.
     pub fn read_all(&self, part: &DataPart) -> Result<RecordBatch> {
-        self.read_granules(part, 0..part.granules())
+        self.read_renamed(part, 0..part.granules(), &HashMap::new())
     }
 
-    /// The rows of `granules` of `part` in the table's current columns,
-    /// those a lightweight DELETE masked left out.
-    fn read_granules(&self, part: &DataPart, granules: Range<usize>) -> Result<RecordBatch> {
-        self.read_renamed(part, granules, &HashMap::new())
-    }
-
-    /// [`Self::read_granules`] with the masked rows too, in the part's order.
-    fn read_granules_unmasked(
+    /// The rows of `granules` of `part` with only `columns` read and the
+    /// others NULL (in the table's schema made nullable): enough to evaluate
+    /// conditions that read only `columns`. With `with_masked`, the rows a
+    /// lightweight DELETE masked are kept, in the part's order.
+    fn read_for_conditions(
         &self,
         part: &DataPart,
         granules: Range<usize>,
+        columns: &[usize],
+        with_masked: bool,
     ) -> Result<RecordBatch> {
-        self.read_columns(part, granules, &HashMap::new())
+        let rows = part.part.granules[granules.clone()].iter().sum::<u64>() as usize;
+        let mut fields = Vec::with_capacity(self.schema.fields().len());
+        let mut arrays = Vec::with_capacity(fields.capacity());
+        for (index, field) in self.schema.fields().iter().enumerate() {
+            fields.push(field.as_ref().clone().with_nullable(true));
+            arrays.push(match columns.contains(&index) {
+                true => part.read_column(field, granules.clone(), self.fills.get(field.name()))?,
+                false => new_null_array(field.data_type(), rows),
+            });
+        }
+        let batch = RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)?;
+        match (with_masked, part.row_exists(granules)?) {
+            (false, Some(exists)) => Ok(filter_record_batch(&batch, &exists)?),
+            _ => Ok(batch),
+        }
     }
 
-    /// [`Self::read_granules`], reading a column the part lacks from the old
-    /// name `renamed_from` gives for it.
+    /// The rows of `granules` of `part` as [`Self::read_all`] reads them,
+    /// reading a column the part lacks from the old name `renamed_from`
+    /// gives for it.
     fn read_renamed(
         &self,
         part: &DataPart,

@@ -3,13 +3,18 @@
 //! Mutation `N` is pending for every active part whose data version is below
 //! `N`. A part is mutated once for all its pending mutations, in number
 //! order, into a part of the same block range and level named with the last
-//! one's number: hard links to the old files when no row matches (found from
-//! the granules the primary index and partition bounds leave, and then the
-//! conditions); for UPDATEs only, the assigned columns written anew and the
-//! other files linked; with a DELETE, the part rewritten. A DELETE that
-//! removes every row leaves no part. The old part stays until the new one is in place, so a
-//! crash leaves each part before or after; the mutation's file stays, and
-//! the next start finishes it.
+//! one's number:
+//! - hard links to the old files when no row matches (found from the
+//!   granules the primary index and partition bounds leave, then the
+//!   conditions);
+//! - a lightweight DELETE writes only the `_row_exists` mask, from the
+//!   candidate granules; UPDATEs (and MATERIALIZE/CLEAR COLUMN) write only
+//!   the columns they assign; both link every other file;
+//! - with a DELETE, or on a part with masked rows, the part is rewritten.
+//!
+//! A part left with no rows leaves no part. The old part stays until the new
+//! one is in place, so a crash leaves each part before or after; the
+//! mutation's file stays, and the next start finishes it.
 //!
 //! Merges only combine parts that reflect the same mutations (their
 //! generation, [`MergeTreeTable::generation`]): a merged part is named with
@@ -26,6 +31,7 @@ use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt8Array};
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
+use datafusion::physical_expr::utils::collect_columns;
 use strata_common::error::{Result, StrataError};
 use strata_common::events::{self, Event};
 
@@ -38,13 +44,6 @@ use crate::merge_tree::mutation::{
 use crate::merge_tree::pruning::select_granules;
 use crate::part::name::PartName;
 use crate::part::writer::{ChangedColumn, link_part, write_changed_columns};
-
-/// Whether every command is a lightweight DELETE, which only masks rows.
-fn is_lightweight(commands: &[MutationCommand]) -> bool {
-    commands
-        .iter()
-        .all(|c| matches!(c, MutationCommand::DeleteMask { .. }))
-}
 
 /// How long a mutation waits before trying again for a part a merge holds.
 const HELD_PART_RETRY: Duration = Duration::from_millis(5);
@@ -192,15 +191,22 @@ impl MergeTreeTable {
     }
 
     /// Applies every pending mutation to every part it is pending for,
-    /// until none is left. A part that fails keeps its rows and the error
-    /// is recorded on the mutation and returned; later mutations wait for
-    /// it (they apply in order), until it is killed.
+    /// until none is left. A part that fails keeps its rows, the error is
+    /// recorded on the mutation, and the other parts go on; the first error
+    /// is returned. Later mutations of a failed part wait for it (they apply
+    /// in order) until it succeeds on a later run or is killed.
     pub fn run_mutations(&self) -> Result<()> {
+        let mut failed: Vec<Arc<DataPart>> = Vec::new();
+        let mut first_error = None;
         loop {
             self.check_open()?;
-            let work = self.pending_work();
+            let work: Vec<_> = self
+                .pending_work()
+                .into_iter()
+                .filter(|(part, _)| !failed.iter().any(|f| Arc::ptr_eq(f, part)))
+                .collect();
             if work.is_empty() {
-                return Ok(());
+                return first_error.map_or(Ok(()), Err);
             }
             let mut progressed = false;
             for (part, pending) in work {
@@ -210,10 +216,17 @@ impl MergeTreeTable {
                     .flat_map(|(_, commands)| commands.iter().cloned())
                     .collect();
                 match self.mutate_part(&part, target, &commands) {
-                    Ok(done) => progressed |= done,
+                    Ok(done) => {
+                        if done {
+                            self.clear_failure(&pending, &part);
+                        }
+                        progressed |= done;
+                    }
                     Err(error) => {
                         self.record_failure(pending[0].0, &part, &error);
-                        return Err(error);
+                        first_error.get_or_insert(error);
+                        failed.push(part);
+                        progressed = true;
                     }
                 }
             }
@@ -242,6 +255,21 @@ impl MergeTreeTable {
             .collect()
     }
 
+    /// A part that failed before and now succeeded clears its failures.
+    fn clear_failure(&self, pending: &[(u64, Arc<Vec<MutationCommand>>)], part: &DataPart) {
+        let mut mutations = self.mutations.lock();
+        for (number, _) in pending {
+            if let Some(state) = mutations.get_mut(number)
+                && state
+                    .failure
+                    .as_ref()
+                    .is_some_and(|f| f.part == part.name())
+            {
+                state.failure = None;
+            }
+        }
+    }
+
     fn record_failure(&self, number: u64, part: &DataPart, error: &StrataError) {
         if let Some(state) = self.mutations.lock().get_mut(&number) {
             state.failure = Some(MutationFailure::new(part.name(), error));
@@ -261,6 +289,13 @@ impl MergeTreeTable {
         let Some(running) = self.start_merge(std::slice::from_ref(part), &name, true) else {
             return Ok(false);
         };
+        let has_column =
+            |column: usize| part.part.column(self.schema.field(column).name()).is_some();
+        let commands: Vec<MutationCommand> = commands
+            .iter()
+            .filter_map(|c| c.for_part(has_column))
+            .collect();
+        let commands = commands.as_slice();
         let progress = &running.progress;
         events::add(Event::MutationTotalParts, 1);
         let pool = (self.memory)(&format!("mutate {name}"));
@@ -293,8 +328,7 @@ impl MergeTreeTable {
     fn linked_part(&self, part: &DataPart, name: &PartName) -> Result<Arc<DataPart>> {
         events::add(Event::MutationUntouchedParts, 1);
         link_part(&part.part.dir, &self.dir, name)?;
-        let dir = self.dir.join(name.to_string());
-        Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
+        self.open_written(name)
     }
 
     /// `part` with `commands` applied: only the assigned columns written when
@@ -333,12 +367,7 @@ impl MergeTreeTable {
             })
             .collect();
         write_changed_columns(&part.part, &self.dir, name, &changed)?;
-        let dir = self.dir.join(name.to_string());
-        Ok(Some(Arc::new(DataPart::open(
-            &dir,
-            &self.schema,
-            &self.keys,
-        )?)))
+        self.open_written(name).map(Some)
     }
 
     /// A lightweight DELETE of `part`: its `_row_exists` column written anew
@@ -363,7 +392,7 @@ impl MergeTreeTable {
         let mut cleared = false;
         for range in self.candidate_granules(part, commands)? {
             let offset = starts[range.start];
-            let rows = self.read_granules_unmasked(part, range)?;
+            let rows = self.read_for_conditions(part, range, &condition_columns(commands), true)?;
             progress
                 .rows_read
                 .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
@@ -385,12 +414,7 @@ impl MergeTreeTable {
             codec: Codec::Lz4,
         }];
         write_changed_columns(&part.part, &self.dir, name, &changed)?;
-        let dir = self.dir.join(name.to_string());
-        Ok(Some(Arc::new(DataPart::open(
-            &dir,
-            &self.schema,
-            &self.keys,
-        )?)))
+        self.open_written(name).map(Some)
     }
 
     /// The columns `commands` assign, when they only update columns the part
@@ -407,9 +431,10 @@ impl MergeTreeTable {
                 return None;
             };
             for &(column, _) in assignments {
+                // A column the part lacks is added to it.
                 let field = self.schema.field(column);
-                let stored = part.part.column(field.name())?;
-                if stored.data_type() != field.data_type() {
+                let stored = part.part.column(field.name());
+                if stored.is_some_and(|stored| stored.data_type() != field.data_type()) {
                     return None;
                 }
                 if !columns.contains(&column) {
@@ -445,17 +470,41 @@ impl MergeTreeTable {
             .collect())
     }
 
-    /// The rows of the candidate granules, the masked ones left out.
+    /// The rows of the candidate granules, the masked ones left out, with
+    /// only the columns the conditions read.
     fn candidate_rows(
         &self,
         part: &Arc<DataPart>,
         commands: &[MutationCommand],
     ) -> Result<RecordBatch> {
+        let columns = condition_columns(commands);
         let batches = self
             .candidate_granules(part, commands)?
             .into_iter()
-            .map(|range| self.read_granules(part, range))
+            .map(|range| self.read_for_conditions(part, range, &columns, false))
             .collect::<Result<Vec<_>>>()?;
-        Ok(concat_batches(&self.schema, &batches)?)
+        match batches.first() {
+            Some(first) => Ok(concat_batches(&first.schema(), &batches)?),
+            None => Ok(RecordBatch::new_empty(Arc::clone(&self.schema))),
+        }
     }
+}
+
+/// Whether every command is a lightweight DELETE, which only masks rows.
+fn is_lightweight(commands: &[MutationCommand]) -> bool {
+    commands
+        .iter()
+        .all(|c| matches!(c, MutationCommand::DeleteMask { .. }))
+}
+
+/// The table columns the commands' conditions read.
+fn condition_columns(commands: &[MutationCommand]) -> Vec<usize> {
+    let mut columns: Vec<usize> = commands
+        .iter()
+        .filter_map(MutationCommand::predicate)
+        .flat_map(|predicate| collect_columns(predicate).into_iter().map(|c| c.index()))
+        .collect();
+    columns.sort_unstable();
+    columns.dedup();
+    columns
 }
