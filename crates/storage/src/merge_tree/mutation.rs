@@ -106,13 +106,7 @@ impl MutationCommand {
                     };
                     let updated = zip(&selected, &new, &rows.column(*column))?;
                     if !field.is_nullable() && updated.null_count() > 0 {
-                        return Err(StrataError::new(
-                            ErrorCode::CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN,
-                            format!(
-                                "Cannot set column {} to NULL: its type is not Nullable",
-                                field.name()
-                            ),
-                        ));
+                        return Err(null_in_column(field.name()));
                     }
                     columns[*column] = updated;
                 }
@@ -120,6 +114,14 @@ impl MutationCommand {
             }
         }
     }
+}
+
+/// An UPDATE set a non-Nullable column to NULL.
+pub(crate) fn null_in_column(column: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN,
+        format!("Cannot set column {column} to NULL: its type is not Nullable"),
+    )
 }
 
 /// Applies `commands` in order to `rows`.

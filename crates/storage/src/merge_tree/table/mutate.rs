@@ -24,7 +24,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
 use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt8Array};
@@ -32,18 +32,23 @@ use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::physical_expr::utils::collect_columns;
+use parking_lot::Mutex;
 use strata_common::error::{Result, StrataError};
 use strata_common::events::{self, Event};
 
 use super::{MergeProgress, MergeTreeTable};
 use crate::compression::Codec;
 use crate::merge_tree::data_part::{DataPart, ROW_EXISTS};
+use crate::merge_tree::mutation::null_in_column;
 use crate::merge_tree::mutation::{
     MutationCommand, MutationEntry, any_selected, apply_commands, mask_selected,
 };
 use crate::merge_tree::pruning::select_granules;
 use crate::part::name::PartName;
 use crate::part::writer::{ChangedColumn, link_part, write_changed_columns};
+
+/// A part with its pending mutations' numbers and commands, oldest first.
+type PartWork = (Arc<DataPart>, Vec<(u64, Arc<Vec<MutationCommand>>)>);
 
 /// How long a mutation waits before trying again for a part a merge holds.
 const HELD_PART_RETRY: Duration = Duration::from_millis(5);
@@ -209,23 +214,18 @@ impl MergeTreeTable {
                 return first_error.map_or(Ok(()), Err);
             }
             let mut progressed = false;
-            for (part, pending) in work {
-                let target = pending.iter().map(|(n, _)| *n).max().unwrap_or(0);
-                let commands: Vec<MutationCommand> = pending
-                    .iter()
-                    .flat_map(|(_, commands)| commands.iter().cloned())
-                    .collect();
-                match self.mutate_part(&part, target, &commands) {
+            for ((part, pending), outcome) in self.mutate_parts(&work) {
+                match outcome {
                     Ok(done) => {
                         if done {
-                            self.clear_failure(&pending, &part);
+                            self.clear_failure(pending, part);
                         }
                         progressed |= done;
                     }
                     Err(error) => {
-                        self.record_failure(pending[0].0, &part, &error);
+                        self.record_failure(pending[0].0, part, &error);
                         first_error.get_or_insert(error);
-                        failed.push(part);
+                        failed.push(Arc::clone(part));
                         progressed = true;
                     }
                 }
@@ -236,10 +236,39 @@ impl MergeTreeTable {
         }
     }
 
+    /// Mutates each part of `work` with its pending mutations, several
+    /// parts at a time (one thread per core), and returns each outcome.
+    fn mutate_parts<'w>(&self, work: &'w [PartWork]) -> Vec<(&'w PartWork, Result<bool>)> {
+        let workers = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(work.len());
+        let next = AtomicUsize::new(0);
+        let outcomes = Mutex::new(Vec::with_capacity(work.len()));
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    while let Some(item) = work.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let (part, pending) = item;
+                        let target = pending.iter().map(|(n, _)| *n).max().unwrap_or(0);
+                        let commands: Vec<MutationCommand> = pending
+                            .iter()
+                            .flat_map(|(_, commands)| commands.iter().cloned())
+                            .collect();
+                        let outcome = self.mutate_part(part, target, &commands);
+                        outcomes.lock().push((item, outcome));
+                    }
+                });
+            }
+        });
+        let outcomes = outcomes.into_inner();
+        debug_assert_eq!(outcomes.len(), work.len(), "every part has an outcome");
+        outcomes
+    }
+
     /// Active parts with their pending mutations, oldest first; a part
     /// waiting for a mutation loaded from its file and not compiled yet is
     /// left out.
-    fn pending_work(&self) -> Vec<(Arc<DataPart>, Vec<(u64, Arc<Vec<MutationCommand>>)>)> {
+    fn pending_work(&self) -> Vec<PartWork> {
         let mutations = self.mutations.lock();
         self.snapshot()
             .iter()
@@ -341,7 +370,15 @@ impl MergeTreeTable {
         progress: &MergeProgress,
         reservation: &MemoryReservation,
     ) -> Result<Option<Arc<DataPart>>> {
-        let rows = self.read_all(part)?;
+        let changed_columns = self.changed_columns(part, commands);
+        let rows = match &changed_columns {
+            // Only the columns the commands read: the others stay linked.
+            Some(_) => {
+                let read = read_columns(commands);
+                self.read_for_conditions(part, 0..part.granules(), &read, false)?
+            }
+            None => self.read_all(part)?,
+        };
         reservation.try_grow(rows.get_array_memory_size())?;
         events::add(Event::MutatedRows, rows.num_rows() as u64);
         events::add(
@@ -355,17 +392,23 @@ impl MergeTreeTable {
         progress
             .rows_written
             .store(mutated.num_rows() as u64, Ordering::Relaxed);
-        let Some(columns) = self.changed_columns(part, commands) else {
+        let Some(columns) = changed_columns else {
             return self.write_rows(name, &mutated, &part.partition);
         };
-        let changed: Vec<ChangedColumn> = columns
-            .iter()
-            .map(|&column| ChangedColumn {
-                field: self.schema.field(column),
-                values: Arc::clone(mutated.column(column)),
-                codec: self.codecs[column],
-            })
-            .collect();
+        let mut changed = Vec::with_capacity(columns.len());
+        for column in columns {
+            let field = self.schema.field(column);
+            let values = Arc::clone(mutated.column(column));
+            if !field.is_nullable() && values.null_count() > 0 {
+                return Err(null_in_column(field.name()));
+            }
+            let codec = self.codecs[column];
+            changed.push(ChangedColumn {
+                field,
+                values,
+                codec,
+            });
+        }
         write_changed_columns(&part.part, &self.dir, name, &changed)?;
         self.open_written(name).map(Some)
     }
@@ -411,7 +454,8 @@ impl MergeTreeTable {
         let changed = [ChangedColumn {
             field: &field,
             values,
-            codec: Codec::Lz4,
+            // Mostly ones: ZSTD keeps a granule's block to a few bytes.
+            codec: Codec::Zstd(1),
         }];
         write_changed_columns(&part.part, &self.dir, name, &changed)?;
         self.open_written(name).map(Some)
@@ -504,6 +548,23 @@ fn condition_columns(commands: &[MutationCommand]) -> Vec<usize> {
         .filter_map(MutationCommand::predicate)
         .flat_map(|predicate| collect_columns(predicate).into_iter().map(|c| c.index()))
         .collect();
+    columns.sort_unstable();
+    columns.dedup();
+    columns
+}
+
+/// The table columns `commands` read: their conditions, their values and
+/// the columns they assign (an unselected row keeps its value).
+fn read_columns(commands: &[MutationCommand]) -> Vec<usize> {
+    let mut columns = condition_columns(commands);
+    for command in commands {
+        if let MutationCommand::Update { assignments, .. } = command {
+            for (column, value) in assignments {
+                columns.push(*column);
+                columns.extend(collect_columns(value).iter().map(|c| c.index()));
+            }
+        }
+    }
     columns.sort_unstable();
     columns.dedup();
     columns
