@@ -4,7 +4,9 @@
 Builds the seed table `t (A Int64, S String, D Date) PARTITION BY D ORDER BY A`
 of N rows (7 partitions) once per engine, then runs each statement of the seed
 on a fresh copy of it: a lightweight DELETE, an ALTER DELETE and an ALTER UPDATE,
-each by the key `A` and by the non-key `S`, and `UPDATE ... SET` by the key.
+each by the key `A` and by the non-key `S`, and `UPDATE ... SET` by the key and
+by `S` (chdb runs those on a copy made with `enable_block_number_column` and
+`enable_block_offset_column`, which its lightweight updates need).
 For Strata and chdb the bytes read and written and the parts rewritten are the
 differences of `system.events` around the statement, in the process that ran
 it (ReadBufferFromFileDescriptorReadBytes, WriteBufferFromFileDescriptorWriteBytes,
@@ -50,7 +52,12 @@ def statements(rows):
         ("ALTER UPDATE by S", f"ALTER TABLE t UPDATE S = '' WHERE S = '{key(86)}'{sync}",
          f"UPDATE t SET S = '' WHERE S = '{key(86)}'"),
         ("UPDATE SET by A", f"UPDATE t SET S = '' WHERE A = {key(93)}", f"UPDATE t SET S = '' WHERE A = {key(93)}"),
+        ("UPDATE SET by S", f"UPDATE t SET S = '' WHERE S = '{key(97)}'",
+         f"UPDATE t SET S = '' WHERE S = '{key(97)}'"),
     ]
+
+# Table settings chdb's lightweight updates (UPDATE ... SET) need.
+PATCH_SETTINGS = ", enable_block_number_column = 1, enable_block_offset_column = 1"
 
 
 def parse_events(text):
@@ -129,16 +136,18 @@ def build(binary, root, rows):
     for sql in (create, insert, "OPTIMIZE TABLE t FINAL"):
         subprocess.run([binary, "local", "--path", strata, "-q", sql], check=True)
     chdb = os.path.join(root, "chdb_base")
-    for sql in (create + " SETTINGS min_bytes_for_wide_part = 0", insert, "OPTIMIZE TABLE t FINAL"):
-        run_python("import sys\nfrom chdb import session\nsession.Session(sys.argv[1]).query(sys.argv[2])\n"
-                   "print('{}')", chdb, sql)
+    chdb_patch = os.path.join(root, "chdb_patch_base")
+    for path, extra in ((chdb, ""), (chdb_patch, PATCH_SETTINGS)):
+        for sql in (create + " SETTINGS min_bytes_for_wide_part = 0" + extra, insert, "OPTIMIZE TABLE t FINAL"):
+            run_python("import sys\nfrom chdb import session\nsession.Session(sys.argv[1]).query(sys.argv[2])\n"
+                       "print('{}')", path, sql)
     duck = os.path.join(root, "duck_base.db")
     per_partition = rows // 7
     for sql in ("CREATE TABLE t (A BIGINT, S VARCHAR, D DATE)",
                 f"INSERT INTO t SELECT range, range::VARCHAR, DATE '2026-11-22' - (range // {per_partition})::INTEGER "
                 f"FROM range({rows})"):
         run_python("import sys, duckdb\nduckdb.connect(sys.argv[1]).execute(sys.argv[2])\nprint('{}')", duck, sql)
-    return strata, chdb, duck
+    return strata, (chdb, chdb_patch), duck
 
 
 def cell(result, base):
@@ -166,7 +175,8 @@ def main():
         rows = []
         for index, (name, sql, duck_sql) in enumerate(statements(args.rows)):
             strata = run_strata(args.strata_binary, fresh_copy(strata_base, root, f"s{index}"), sql)
-            chdb = run_python(CHDB_STEP, fresh_copy(chdb_base, root, f"c{index}"), sql, EVENTS_SQL, CHECK_SQL)
+            base = chdb_base[1] if sql.startswith("UPDATE") else chdb_base[0]
+            chdb = run_python(CHDB_STEP, fresh_copy(base, root, f"c{index}"), sql, EVENTS_SQL, CHECK_SQL)
             if "before" in chdb:
                 chdb["events"] = delta(parse_events(chdb["before"]), parse_events(chdb["after"]))
             duck = run_python(DUCKDB_STEP, fresh_copy(duck_base, root, f"d{index}.db"), duck_sql)

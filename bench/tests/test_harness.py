@@ -157,8 +157,8 @@ class MutationBenchmark(unittest.TestCase):
     def test_statements_target_distinct_rows_and_events_subtract(self):
         import mutations
         listed = mutations.statements(70_000_000)
-        self.assertEqual(len(listed), 7)
-        self.assertEqual(len({sql for _, sql, _ in listed}), 7)
+        self.assertEqual(len(listed), 8)
+        self.assertEqual(len({sql for _, sql, _ in listed}), 8)
         before = mutations.parse_events("ReadBufferFromFileDescriptorReadBytes\t10\n")
         after = mutations.parse_events("ReadBufferFromFileDescriptorReadBytes\t30\nMutationTotalParts\t2\n")
         change = mutations.delta(before, after)

@@ -1,8 +1,8 @@
 //! The torture test: `strata local --path` runs random statements on one
 //! MergeTree table (inserts of several parts, inserts that fail halfway,
 //! OPTIMIZE, ALTER ADD/DROP COLUMN, TRUNCATE, mutations that rewrite a column
-//! or mask no row (so the model stays as it was, and a torn or doubled part
-//! shows), reads, with background merges under them) and is killed with
+//! or mask no row and lightweight updates that patch rows to the values they
+//! had (so the model stays as it was, and a torn or doubled part shows), reads, with background merges under them) and is killed with
 //! SIGKILL at a random moment, again and again.
 //! After each kill a fresh process opens the path and checks the table
 //! against a model of what was acknowledged:
@@ -83,7 +83,7 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
     for _ in 0..STATEMENTS_PER_ROUND {
         let id = writes.len() as u64 + 1;
         let rows = rng.random_range(1..=MAX_INSERT_ROWS);
-        let statement = match rng.random_range(0..44) {
+        let statement = match rng.random_range(0..46) {
             0..=23 => {
                 writes.insert(id, Change::Sent { rows });
                 format!(
@@ -114,6 +114,9 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
             }
             // No key is 1: every part is linked under the mutation's number.
             43 => "DELETE FROM t WHERE k = 1".to_string(),
+            // Lightweight updates: a patch of a seventh of the rows, folded
+            // into the next; the values stay, so the model does too.
+            44..=45 => "UPDATE t SET tag = tag WHERE k % 7 = 0".to_string(),
             36 => {
                 writes.insert(id, Change::Truncate);
                 format!("TRUNCATE TABLE t;\nSELECT 'ack', {id}")

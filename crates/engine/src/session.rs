@@ -313,10 +313,7 @@ impl Session {
                 self.optimize(&name, partition, include_final, deduplicate.is_some())
                     .await
             }
-            Statement::Update(_) => Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                "UPDATE ... SET (patch parts) is not supported yet; ALTER TABLE ... UPDATE is",
-            )),
+            Statement::Update(update) => self.update(update).await,
             other => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
                 format!(

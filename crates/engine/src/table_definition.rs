@@ -178,6 +178,9 @@ impl MergeTreeDefinition {
                         )
                     })?
                 }
+                // ClickHouse's other table settings are kept in the
+                // definition and change nothing here.
+                known if strata_common::settings::is_merge_tree_setting(known) => {}
                 other => {
                     return Err(StrataError::new(
                         ErrorCode::UNKNOWN_SETTING,

@@ -99,6 +99,16 @@ fn inodes(dir: &Path) -> BTreeMap<String, u64> {
         .collect()
 }
 
+/// The files of part `dir` that are not links to `before`'s: what a
+/// mutation wrote.
+fn written_files(dir: &Path, before: &BTreeMap<String, u64>) -> Vec<String> {
+    inodes(dir)
+        .into_iter()
+        .filter(|(file, inode)| before.get(file) != Some(inode))
+        .map(|(file, _)| file)
+        .collect()
+}
+
 fn inode(path: &Path) -> u64 {
     std::fs::metadata(path).unwrap().ino()
 }
@@ -152,14 +162,8 @@ async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
     assert_eq!(inode(&table.join("1_2_2_0_3/k.bin")), before_odd);
     let changed = rows(&mut session, "SELECT k, s, n FROM t WHERE n != 0").await;
     assert_eq!(changed, vec![(42, "s".to_string(), 7)]);
-    // What the mutation wrote: the new part's files that are not the old ones.
-    let written: Vec<String> = inodes(&table.join("0_1_1_0_3"))
-        .into_iter()
-        .filter(|(file, inode)| even_files.get(file) != Some(inode))
-        .map(|(file, _)| file)
-        .collect();
     assert_eq!(
-        written,
+        written_files(&table.join("0_1_1_0_3"), &even_files),
         [
             "checksums.txt",
             "columns.txt",
@@ -205,11 +209,15 @@ async fn a_lightweight_delete_writes_only_its_mask_and_reads_stay_narrow() {
     );
     let lookup = "SELECT k FROM t WHERE k = 502";
     let read_before = rows_read(&mut session, lookup).await;
+    let even_files = inodes(&table.join("0_1_1_0"));
     ok(&mut session, "DELETE FROM t WHERE k = 500").await;
-    assert!(table.join("0_1_1_0_3/_row_exists.bin").exists());
+    assert_eq!(
+        written_files(&table.join("0_1_1_0_3"), &even_files),
+        ["checksums.txt", "patches.bin"]
+    );
     assert_eq!(inode(&table.join("0_1_1_0_3/s.bin")), before.0);
     // The odd partition has no such row: linked whole, no mask.
-    assert!(!table.join("1_2_2_0_3/_row_exists.bin").exists());
+    assert!(!table.join("1_2_2_0_3/patches.bin").exists());
     assert_eq!(inode(&table.join("1_2_2_0_3/s.bin")), before.1);
     assert_eq!(
         rows(&mut session, "SELECT k, s, n FROM t WHERE k = 500").await,
@@ -228,6 +236,76 @@ async fn a_lightweight_delete_writes_only_its_mask_and_reads_stay_narrow() {
     )
     .await;
     assert_eq!(count, ["999"], "the merge dropped the masked row");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_update_set_writes_a_patch_of_its_rows_and_merges_fold_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    ok(&mut session, CREATE).await;
+    ok(
+        &mut session,
+        "INSERT INTO t SELECT number, 's', number FROM numbers(1000)",
+    )
+    .await;
+    let table = table_dir(&mut session, "t").await;
+    let even_files = inodes(&table.join("0_1_1_0"));
+    let written_before = event(&mut session, "WriteBufferFromFileDescriptorWriteBytes").await;
+    ok(&mut session, "UPDATE t SET s = 'new', n = -n WHERE k = 500").await;
+    let written =
+        event(&mut session, "WriteBufferFromFileDescriptorWriteBytes").await - written_before;
+    // The patch and the listing of the part's files; every column is a link.
+    assert_eq!(
+        written_files(&table.join("0_1_1_0_3"), &even_files),
+        ["checksums.txt", "patches.bin"]
+    );
+    assert!(written < 4096, "an UPDATE of one row wrote {written} bytes");
+    assert!(!table.join("1_2_2_0_3/patches.bin").exists());
+    let expected = vec![(500, "new".to_string(), -500)];
+    assert_eq!(
+        rows(&mut session, "SELECT k, s, n FROM t WHERE k = 500").await,
+        expected
+    );
+    assert_eq!(
+        rows(&mut session, "SELECT k, s, n FROM t WHERE s = 'new'").await,
+        expected
+    );
+    // A row a lightweight DELETE removed stays removed, whatever a later
+    // UPDATE's condition says (ClickHouse brings it back).
+    ok(&mut session, "DELETE FROM t WHERE k = 502").await;
+    ok(&mut session, "UPDATE t SET s = 'gone' WHERE k = 502").await;
+    assert_eq!(
+        rows(&mut session, "SELECT k, s, n FROM t WHERE k = 502").await,
+        vec![]
+    );
+    // No mutation lists a lightweight update, as in ClickHouse.
+    let listed = strings(&mut session, "SELECT command FROM system.mutations").await;
+    assert_eq!(listed, ["(UPDATE _row_exists = 0 WHERE k = 502)"]);
+    ok(&mut session, "OPTIMIZE TABLE t FINAL").await;
+    let merged = strings(
+        &mut session,
+        "SELECT name FROM system.parts WHERE table = 't' AND active ORDER BY name",
+    )
+    .await;
+    for part in &merged {
+        assert!(
+            !table.join(part).join("patches.bin").exists(),
+            "{part} kept a patch"
+        );
+    }
+    assert_eq!(
+        rows(&mut session, "SELECT k, s, n FROM t WHERE k = 500").await,
+        expected
+    );
+    let count = strings(&mut session, "SELECT toString(count()) FROM t").await;
+    assert_eq!(count, ["999"]);
+}
+
+/// A `system.events` counter's value now.
+async fn event(session: &mut Session, name: &str) -> u64 {
+    let sql = format!("SELECT toString(value) FROM system.events WHERE event = '{name}'");
+    strings(session, &sql).await[0].parse().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -377,7 +455,7 @@ async fn random_inserts_mutations_merges_and_restarts_match_a_model() {
     let mut next_key = 0u64;
     for step in 0..80 {
         let (sql, apply): (String, Box<dyn Fn(&mut BTreeMap<u64, (String, i64)>)>) = match rng
-            .next(6)
+            .next(7)
         {
             0 | 1 => {
                 let count = 1 + rng.next(30);
@@ -418,6 +496,23 @@ async fn random_inserts_mutations_merges_and_restarts_match_a_model() {
                 (
                     format!("DELETE FROM t WHERE k BETWEEN {key} AND {}", key + 3),
                     Box::new(move |m| m.retain(|k, _| !(key..=key + 3).contains(k))),
+                )
+            }
+            5 => {
+                let key = rng.next(next_key.max(1));
+                let step = 1 + rng.next(4);
+                (
+                    format!(
+                        "UPDATE t SET s = concat(s, 'p'), n = n - 1 WHERE k % {step} = 0 AND k >= {key}"
+                    ),
+                    Box::new(move |m| {
+                        for (k, (s, n)) in m.range_mut(key..) {
+                            if k % step == 0 {
+                                s.push('p');
+                                *n -= 1;
+                            }
+                        }
+                    }),
                 )
             }
             _ => match rng.next(2) {

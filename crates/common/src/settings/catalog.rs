@@ -10,6 +10,13 @@ use super::{SettingDef, SettingKind};
 
 const CATALOG: &str = include_str!("catalog.tsv");
 const ENUMS: &str = include_str!("enums.tsv");
+const MERGE_TREE_CATALOG: &str = include_str!("merge_tree_catalog.tsv");
+
+/// Whether `name` is one of ClickHouse's MergeTree table settings
+/// (`merge_tree_catalog.tsv`), which a table definition may name.
+pub fn is_merge_tree_setting(name: &str) -> bool {
+    data_lines(MERGE_TREE_CATALOG).any(|line| line.split('\t').next() == Some(name))
+}
 
 /// Every ClickHouse setting, as accepted without effect.
 pub(super) fn accepted() -> Vec<SettingDef> {

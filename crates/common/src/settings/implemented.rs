@@ -78,17 +78,22 @@ macro_rules! declare_settings {
 }
 
 const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
+const ALTER_UPDATE_MODES: &[&str] = &["heavy", "lightweight", "lightweight_force"];
 
 // Query-level settings. Keep sorted by name.
 declare_settings!(IMPLEMENTED {
     allow_drop_detached: bool = SettingKind::Bool, "0",
         "Allow ALTER TABLE ... DROP DETACHED PART | PARTITION, which deletes detached data for good";
+    alter_update_mode: String = SettingKind::Enum(ALTER_UPDATE_MODES), "heavy",
+        "ALTER TABLE ... UPDATE rewrites the columns it assigns (heavy), is written as a patch of the rows it changes where it can (lightweight), or must be (lightweight_force)";
     cancel_http_readonly_queries_on_client_close: bool = SettingKind::Bool, "0",
         "Cancel an HTTP query that only reads (GET, or readonly > 0) when its client closes the connection";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
     enable_http_compression: bool = SettingKind::Bool, "1",
         "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
+    enable_lightweight_update: bool = SettingKind::Bool, "1",
+        "Allow UPDATE ... SET, which writes a patch of the rows it changes beside each part";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
     format_csv_delimiter: String = SettingKind::Char, ",",

@@ -16,6 +16,7 @@ use crate::error::{ErrorCode, Result, StrataError};
 
 pub mod implemented;
 
+pub use catalog::is_merge_tree_setting;
 pub use implemented::FromSettingValue;
 
 /// The value domain of a setting, used to validate and normalise what users write.

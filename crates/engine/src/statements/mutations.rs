@@ -1,9 +1,10 @@
 //! Mutations of MergeTree tables: `ALTER TABLE t DELETE WHERE c`,
 //! `ALTER TABLE t UPDATE a = e WHERE c` (several commands to one ALTER),
 //! `ALTER TABLE t MATERIALIZE COLUMN c`, `ALTER TABLE t CLEAR COLUMN c`,
-//! `ALTER TABLE t APPLY DELETED MASK`, and the lightweight `DELETE FROM t
+//! `ALTER TABLE t APPLY DELETED MASK`, the lightweight `DELETE FROM t
 //! WHERE c`, the mutation `UPDATE _row_exists = 0 WHERE c` as in ClickHouse,
-//! which only masks rows.
+//! which only masks rows, and the lightweight `UPDATE t SET a = e WHERE c`,
+//! whose new values are kept as a patch of the rows it changes.
 //!
 //! The engine plans each command's condition and values as a SELECT over the
 //! table would be (ClickHouse's names, types and rewrites), compiles them to
@@ -21,12 +22,13 @@ use datafusion::logical_expr::{Expr as LogicalExpr, LogicalPlan, lit};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Literal;
 use datafusion::sql::sqlparser::ast::{
-    Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
+    AssignmentTarget, Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
+    TableFactor, Update,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
-use strata_storage::merge_tree::{MutationCommand, MutationEntry};
+use strata_storage::merge_tree::{MutationCommand, MutationEntry, MutationKind};
 
 use crate::session::{Session, StatementOutcome, UserTable};
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -36,8 +38,76 @@ impl Session {
         &mut self,
         alter: AlterMutation,
     ) -> Result<StatementOutcome> {
-        let sync = self.settings.mutations_sync() > 0;
-        self.mutate(&alter.table, &alter.commands, sync).await
+        let is_update = |c: &MutationAst| matches!(c, MutationAst::Update { assignments, .. } if !is_row_mask(assignments).unwrap_or(true));
+        let updates = alter.commands.iter().filter(|c| is_update(c)).count();
+        let all_updates = updates == alter.commands.len();
+        let kind = match self.settings.alter_update_mode().as_str() {
+            "lightweight" | "lightweight_force" if all_updates => MutationKind::LightweightUpdate,
+            "lightweight_force" if updates > 0 => {
+                return Err(StrataError::new(
+                    ErrorCode::SUPPORT_IS_DISABLED,
+                    "Setting alter_update_mode='lightweight_force' but cannot execute the query as a lightweight update: it has commands other than UPDATE",
+                ));
+            }
+            _ => MutationKind::Alter,
+        };
+        let sync = kind == MutationKind::LightweightUpdate || self.settings.mutations_sync() > 0;
+        self.mutate(&alter.table, &alter.commands, kind, sync).await
+    }
+
+    /// `UPDATE t SET a = e WHERE c`: the rows it changes are written as a
+    /// patch beside each part, at once, as ClickHouse's lightweight update.
+    pub(crate) async fn update(&mut self, update: Update) -> Result<StatementOutcome> {
+        if !self.settings.enable_lightweight_update() {
+            return Err(StrataError::new(
+                ErrorCode::SUPPORT_IS_DISABLED,
+                "Lightweight updates are disabled: set enable_lightweight_update = 1",
+            ));
+        }
+        if update.from.is_some() || update.returning.is_some() || !update.table.joins.is_empty() {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "UPDATE supports one table, without FROM, joins or RETURNING",
+            ));
+        }
+        let TableFactor::Table { name, .. } = &update.table.relation else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Syntax error: UPDATE expects a table name",
+            ));
+        };
+        let Some(predicate) = update.selection.clone() else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Syntax error: UPDATE needs a WHERE clause",
+            ));
+        };
+        let assignments = update
+            .assignments
+            .iter()
+            .map(|a| match &a.target {
+                AssignmentTarget::ColumnName(column) if column.0.len() == 1 => {
+                    let column = column.0[0].as_ident().cloned();
+                    column
+                        .map(|c| (c, a.value.clone()))
+                        .ok_or_else(assignment_error)
+                }
+                _ => Err(assignment_error()),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if is_row_mask(&assignments)? {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("{ROW_EXISTS} cannot be updated: use DELETE FROM"),
+            ));
+        }
+        let command = MutationAst::Update {
+            assignments,
+            predicate,
+        };
+        let name = name.clone();
+        self.mutate(&name, &[command], MutationKind::LightweightUpdate, true)
+            .await
     }
 
     /// DELETE FROM t WHERE c: the lightweight mutation `UPDATE _row_exists = 0 WHERE c`.
@@ -66,20 +136,22 @@ impl Session {
         };
         let sync = self.settings.lightweight_deletes_sync() > 0;
         let command = MutationAst::lightweight_delete(predicate);
-        self.mutate(name, &[command], sync).await
+        self.mutate(name, &[command], MutationKind::Alter, sync)
+            .await
     }
 
     async fn mutate(
         &mut self,
         name: &ObjectName,
         commands: &[MutationAst],
+        kind: MutationKind,
         sync: bool,
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let table = self.mutable_table(name).await?;
-        let compiled = self.compile_mutation(&table, name, commands).await?;
+        let compiled = self.compile_mutation(&table, name, commands, kind).await?;
         let text: Vec<String> = commands.iter().map(ToString::to_string).collect();
-        let number = table.data.add_mutation(&text.join("\n"), compiled)?;
+        let number = table.data.add_mutation(&text.join("\n"), kind, compiled)?;
         let query = self.new_query(self.settings.clone());
         self.log_start(&query);
         if !sync {
@@ -100,12 +172,14 @@ impl Session {
         }
     }
 
-    /// Each command as physical expressions over the table's columns.
+    /// Each command as physical expressions over the table's columns; the
+    /// UPDATEs of a lightweight update become patches.
     async fn compile_mutation(
         &self,
         table: &MergeTreeProvider,
         name: &ObjectName,
         commands: &[MutationAst],
+        kind: MutationKind,
     ) -> Result<Vec<MutationCommand>> {
         let mut compiled = Vec::with_capacity(commands.len());
         for command in commands {
@@ -144,9 +218,16 @@ impl Session {
                     let values: Vec<Expr> = assignments.iter().map(|(_, v)| v.clone()).collect();
                     let (values, predicate) =
                         self.compile_exprs(table, name, &values, predicate).await?;
-                    MutationCommand::Update {
-                        predicate,
-                        assignments: columns.into_iter().zip(values).collect(),
+                    let assignments = columns.into_iter().zip(values).collect();
+                    match kind {
+                        MutationKind::Alter => MutationCommand::Update {
+                            predicate,
+                            assignments,
+                        },
+                        MutationKind::LightweightUpdate => MutationCommand::Patch {
+                            predicate,
+                            assignments,
+                        },
                     }
                 }
             });
@@ -271,7 +352,8 @@ impl Session {
                 format!("Unknown mutation command {}", entry.command),
             ));
         };
-        self.compile_mutation(table, name, &alter.commands).await
+        self.compile_mutation(table, name, &alter.commands, entry.kind)
+            .await
     }
 }
 
@@ -294,6 +376,13 @@ fn is_row_mask(assignments: &[(Ident, Expr)]) -> Result<bool> {
         )),
         _ => Ok(false),
     }
+}
+
+fn assignment_error() -> StrataError {
+    StrataError::new(
+        ErrorCode::SYNTAX_ERROR,
+        "Syntax error: UPDATE assigns columns by their names (SET c = expr)",
+    )
 }
 
 /// The table column `name` if an UPDATE may assign it.

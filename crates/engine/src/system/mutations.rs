@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
+use strata_storage::merge_tree::MutationKind;
 
 use datafusion::arrow::array::{
     ArrayRef, Int64Array, ListBuilder, StringBuilder, TimestampSecondArray, UInt8Array,
@@ -72,6 +73,10 @@ pub async fn mutations_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<Ar
     let mut to_do_names = list_builder(StringBuilder::new(), DataType::Utf8);
     for (database, table, provider) in merge_tree_tables(catalog).await? {
         for status in provider.data.mutation_statuses() {
+            // ClickHouse lists lightweight updates (patches) nowhere here.
+            if status.entry.kind == MutationKind::LightweightUpdate {
+                continue;
+            }
             // One row per command, as ClickHouse lists them.
             for command in status.entry.command.lines() {
                 let (part, time, reason, code) = match &status.failure {

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt8Array, new_null_array};
 use datafusion::arrow::compute::cast;
@@ -17,10 +18,11 @@ use datafusion::common::ScalarValue;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
+use crate::part::patch::Patches;
 use crate::part::reader::Part;
 use crate::part::remove_part_directory;
 
-/// The column a lightweight DELETE writes in a part: 0 for a deleted row.
+/// The column a lightweight DELETE patches in a part: 0 for a deleted row.
 /// Not a table column; every reader of the part filters on it.
 pub const ROW_EXISTS: &str = "_row_exists";
 
@@ -85,10 +87,22 @@ impl DataPart {
         self.part.granules.len()
     }
 
-    /// Granules `granules` of the table column `field`. A part written
-    /// before the column was added has no data for it: it reads as `fill`,
-    /// or the type's default (NULL if Nullable).
+    /// Granules `granules` of the table column `field`, with the part's
+    /// patch applied. A part written before the column was added has no
+    /// data for it: it reads as `fill`, or the type's default (NULL if
+    /// Nullable).
     pub fn read_column(
+        &self,
+        field: &Field,
+        granules: Range<usize>,
+        fill: Option<&ScalarValue>,
+    ) -> Result<ArrayRef> {
+        let first_row = self.part.first_row(granules.start);
+        let stored = self.read_stored(field, granules, fill)?;
+        self.part.patches.apply(field.name(), first_row, stored)
+    }
+
+    fn read_stored(
         &self,
         field: &Field,
         granules: Range<usize>,
@@ -111,16 +125,19 @@ impl DataPart {
 
     /// Whether a lightweight DELETE masked rows of the part.
     pub fn has_deleted_rows(&self) -> bool {
-        self.part.column(ROW_EXISTS).is_some()
+        self.part.patches.column(ROW_EXISTS).is_some()
     }
 
     /// Which rows of `granules` exist (`None`: all of them), from the
-    /// part's `_row_exists` column.
+    /// `_row_exists` column of the part's patch.
     pub fn row_exists(&self, granules: Range<usize>) -> Result<Option<BooleanArray>> {
         if !self.has_deleted_rows() {
             return Ok(None);
         }
-        let mask = self.part.read_column(ROW_EXISTS, granules)?;
+        let rows = self.part.granules[granules.clone()].iter().sum::<u64>() as usize;
+        let all: ArrayRef = Arc::new(UInt8Array::from(vec![1u8; rows]));
+        let first_row = self.part.first_row(granules.start);
+        let mask = self.part.patches.apply(ROW_EXISTS, first_row, all)?;
         let Some(mask) = mask.as_any().downcast_ref::<UInt8Array>() else {
             return Err(StrataError::new(
                 ErrorCode::CORRUPTED_DATA,
@@ -140,6 +157,14 @@ impl DataPart {
     pub fn is_active(&self) -> bool {
         !self.outdated.load(Ordering::Acquire)
     }
+}
+
+/// Rows `patches` marks deleted.
+pub fn deleted_rows(patches: &Patches) -> usize {
+    patches.column(ROW_EXISTS).map_or(0, |c| {
+        let values = c.values.as_any().downcast_ref::<UInt8Array>();
+        values.map_or(0, |v| v.values().iter().filter(|&&e| e == 0).count())
+    })
 }
 
 impl Drop for DataPart {

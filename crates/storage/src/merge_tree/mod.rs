@@ -12,7 +12,7 @@ pub mod virtual_columns;
 
 pub use data_part::DataPart;
 pub use keys::TableKeys;
-pub use mutation::{MutationCommand, MutationEntry};
+pub use mutation::{MutationCommand, MutationEntry, MutationKind};
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use table::{

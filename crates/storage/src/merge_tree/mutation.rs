@@ -14,15 +14,22 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch};
+use datafusion::arrow::array::{
+    Array, ArrayRef, BooleanArray, RecordBatch, UInt8Array, UInt64Array,
+};
 use datafusion::arrow::compute::kernels::zip::zip;
-use datafusion::arrow::compute::{cast, filter_record_batch, not, prep_null_mask_filter};
+use datafusion::arrow::compute::{
+    and, cast, filter, filter_record_batch, not, prep_null_mask_filter,
+};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::ScalarValue;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Literal;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
+use crate::merge_tree::data_part::ROW_EXISTS;
 use crate::part::TEMPORARY_PREFIX;
+use crate::part::patch::{ColumnPatch, Patches};
 use crate::part::writer::{io_error, sync_directory};
 
 const FILE_PREFIX: &str = "mutation_";
@@ -40,8 +47,14 @@ pub enum MutationCommand {
         assignments: Vec<(usize, Arc<dyn PhysicalExpr>)>,
     },
     /// A lightweight DELETE: masks the rows `predicate` is true for in the
-    /// part's `_row_exists` column; merges drop them later.
+    /// part's `_row_exists` column, as a patch; merges drop them later.
     DeleteMask { predicate: Arc<dyn PhysicalExpr> },
+    /// A lightweight UPDATE (`UPDATE t SET ...`): an `Update` written as a
+    /// patch of the rows it changes rather than as whole columns.
+    Patch {
+        predicate: Arc<dyn PhysicalExpr>,
+        assignments: Vec<(usize, Arc<dyn PhysicalExpr>)>,
+    },
     /// `APPLY DELETED MASK`: rewrites the parts that have masked rows
     /// without them.
     ApplyDeletedMask,
@@ -60,6 +73,7 @@ impl MutationCommand {
         match self {
             MutationCommand::Delete { predicate }
             | MutationCommand::Update { predicate, .. }
+            | MutationCommand::Patch { predicate, .. }
             | MutationCommand::DeleteMask { predicate } => Some(predicate),
             MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => None,
         }
@@ -79,6 +93,15 @@ impl MutationCommand {
         }
     }
 
+    /// The columns the command assigns and their values, for an UPDATE.
+    pub fn assignments(&self) -> Option<&[(usize, Arc<dyn PhysicalExpr>)]> {
+        match self {
+            MutationCommand::Update { assignments, .. }
+            | MutationCommand::Patch { assignments, .. } => Some(assignments),
+            _ => None,
+        }
+    }
+
     /// Applies the command to `rows` (every table column, in order, the
     /// masked rows already left out).
     fn apply(&self, rows: RecordBatch) -> Result<RecordBatch> {
@@ -94,16 +117,12 @@ impl MutationCommand {
                 Ok(filter_record_batch(&rows, &not(&selected)?)?)
             }
             MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => Ok(rows),
-            MutationCommand::Update { assignments, .. } => {
+            MutationCommand::Update { assignments, .. }
+            | MutationCommand::Patch { assignments, .. } => {
                 let mut columns = rows.columns().to_vec();
                 for (column, value) in assignments {
                     let field = rows.schema_ref().field(*column).clone();
-                    let new = value.evaluate(&rows)?.into_array(rows.num_rows())?;
-                    let new = if new.data_type() == field.data_type() {
-                        new
-                    } else {
-                        cast(&new, field.data_type())?
-                    };
+                    let new = assigned_values(value, &rows, &field)?;
                     let updated = zip(&selected, &new, &rows.column(*column))?;
                     if !field.is_nullable() && updated.null_count() > 0 {
                         return Err(null_in_column(field.name()));
@@ -114,6 +133,63 @@ impl MutationCommand {
             }
         }
     }
+
+    /// The patch a lightweight command (DELETE or UPDATE) makes to `rows`:
+    /// table columns in `schema`'s order, every row of the part from
+    /// `first_row` on (masked ones too, so positions hold), of which only
+    /// those `exists` leaves in may change.
+    pub fn patch(
+        &self,
+        rows: &RecordBatch,
+        exists: Option<&BooleanArray>,
+        first_row: u64,
+        schema: &Schema,
+    ) -> Result<Patches> {
+        let Some(predicate) = self.predicate() else {
+            return Ok(Patches::default());
+        };
+        let mut selected = selected(predicate, rows)?;
+        if let Some(exists) = exists {
+            selected = and(&selected, exists)?;
+        }
+        let offsets: UInt64Array = selected
+            .values()
+            .set_indices()
+            .map(|row| first_row + row as u64)
+            .collect();
+        if offsets.is_empty() {
+            return Ok(Patches::default());
+        }
+        let mut columns = Vec::new();
+        if let MutationCommand::DeleteMask { .. } = self {
+            let field = Field::new(ROW_EXISTS, DataType::UInt8, false);
+            let zeros: ArrayRef = Arc::new(UInt8Array::from(vec![0u8; offsets.len()]));
+            columns.push(ColumnPatch::new(field, offsets.clone(), zeros));
+        }
+        for (column, value) in self.assignments().unwrap_or_default() {
+            let field = schema.field(*column);
+            let new = assigned_values(value, rows, field)?;
+            let new = filter(&new, &selected)?;
+            if !field.is_nullable() && new.null_count() > 0 {
+                return Err(null_in_column(field.name()));
+            }
+            columns.push(ColumnPatch::new(field.clone(), offsets.clone(), new));
+        }
+        Ok(Patches::new(columns))
+    }
+}
+
+/// An assignment's values for every row of `rows`, in `field`'s type.
+fn assigned_values(
+    value: &Arc<dyn PhysicalExpr>,
+    rows: &RecordBatch,
+    field: &Field,
+) -> Result<ArrayRef> {
+    let new = value.evaluate(rows)?.into_array(rows.num_rows())?;
+    if new.data_type() == field.data_type() {
+        return Ok(new);
+    }
+    Ok(cast(&new, field.data_type())?)
 }
 
 /// An UPDATE set a non-Nullable column to NULL.
@@ -141,24 +217,6 @@ pub fn any_selected(commands: &[MutationCommand], rows: &RecordBatch) -> Result<
     Ok(false)
 }
 
-/// Clears `exists` (a part's `_row_exists`, from row `offset` on) for the
-/// rows of `rows` (every row of those granules, masked ones too) that a
-/// command selects. Returns whether any row was cleared.
-pub fn mask_selected(
-    commands: &[MutationCommand],
-    rows: &RecordBatch,
-    exists: &mut [bool],
-    offset: usize,
-) -> Result<bool> {
-    let mut cleared = false;
-    for predicate in commands.iter().filter_map(MutationCommand::predicate) {
-        for row in selected(predicate, rows)?.values().set_indices() {
-            cleared |= std::mem::replace(&mut exists[offset + row], false);
-        }
-    }
-    Ok(cleared)
-}
-
 /// The rows `predicate` is true for; NULL selects nothing, as in WHERE.
 fn selected(predicate: &Arc<dyn PhysicalExpr>, rows: &RecordBatch) -> Result<BooleanArray> {
     let values: ArrayRef = predicate.evaluate(rows)?.into_array(rows.num_rows())?;
@@ -184,6 +242,26 @@ pub struct MutationEntry {
     /// The commands as `system.mutations` shows them.
     pub command: String,
     pub create_time: SystemTime,
+    pub kind: MutationKind,
+}
+
+/// What statement made a mutation, which decides how its UPDATEs apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MutationKind {
+    /// `ALTER TABLE ... UPDATE | DELETE ...` or `DELETE FROM`.
+    Alter,
+    /// `UPDATE ... SET` (or an ALTER UPDATE run lightweight): its updates
+    /// are patches.
+    LightweightUpdate,
+}
+
+impl MutationKind {
+    fn text(self) -> &'static str {
+        match self {
+            MutationKind::Alter => "alter",
+            MutationKind::LightweightUpdate => "lightweight update",
+        }
+    }
 }
 
 impl MutationEntry {
@@ -200,7 +278,10 @@ impl MutationEntry {
             .unwrap_or_default()
             .as_secs();
         let command = self.command.replace('\\', "\\\\").replace('\n', "\\n");
-        let text = format!("format version: 1\ncreate time: {seconds}\ncommands: {command}\n");
+        let kind = self.kind.text();
+        let text = format!(
+            "format version: 1\ncreate time: {seconds}\nkind: {kind}\ncommands: {command}\n"
+        );
         let path = dir.join(self.file_name());
         let temporary = dir.join(format!("{TEMPORARY_PREFIX}{}", self.file_name()));
         fs::write(&temporary, text)
@@ -246,9 +327,14 @@ impl MutationEntry {
 fn parse_entry(number: u64, text: &str) -> Option<MutationEntry> {
     let mut seconds = None;
     let mut command = None;
+    let mut kind = MutationKind::Alter;
     for line in text.lines() {
         if let Some(value) = line.strip_prefix("create time: ") {
             seconds = value.trim().parse::<u64>().ok();
+        } else if let Some(value) = line.strip_prefix("kind: ") {
+            kind = [MutationKind::Alter, MutationKind::LightweightUpdate]
+                .into_iter()
+                .find(|k| k.text() == value.trim())?;
         } else if let Some(value) = line.strip_prefix("commands: ") {
             command = Some(unescape(value));
         }
@@ -257,6 +343,7 @@ fn parse_entry(number: u64, text: &str) -> Option<MutationEntry> {
         number,
         command: command?,
         create_time: SystemTime::UNIX_EPOCH + Duration::from_secs(seconds?),
+        kind,
     })
 }
 
@@ -362,6 +449,7 @@ mod tests {
             number: 7,
             command: "UPDATE s = 'a\\nb' WHERE a = 1".to_string(),
             create_time: SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+            kind: MutationKind::LightweightUpdate,
         };
         entry.store(dir.path()).unwrap();
         assert_eq!(

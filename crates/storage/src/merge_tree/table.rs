@@ -295,8 +295,12 @@ impl MergeTreeTable {
             }
         }
         for part in self.snapshot().iter() {
+            // A patch of a column the table lost (dropped or renamed) is
+            // stale too: folded in now, it cannot meet a later column of
+            // that name.
+            let patched = part.part.patches.columns().iter().map(|c| &c.field);
             let stale =
-                part.part.columns.iter().any(|c| {
+                part.part.columns.iter().chain(patched).any(|c| {
                     c.name() != ROW_EXISTS && self.schema.field_with_name(c.name()).is_err()
                 });
             if stale {

@@ -13,6 +13,8 @@
 //! - `minmax_<column>.idx`: the least and greatest value of each column the
 //!   partition key reads, so a filter on them can skip the part;
 //! - `partition.txt`: the partition's value as text;
+//! - `patches.bin`: new values of some rows (lightweight DELETE and UPDATE),
+//!   which reads apply (see [`patch`]);
 //! - `checksums.txt`: the size and xxHash64 of every other file.
 //!
 //! Parts are written under a `tmp_` name, synced, and renamed into place, so
@@ -21,6 +23,7 @@
 
 pub mod array_bytes;
 pub mod name;
+pub mod patch;
 pub mod reader;
 pub mod writer;
 

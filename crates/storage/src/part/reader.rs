@@ -18,6 +18,7 @@ use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
 
 use super::name::PartName;
+use super::patch::{PATCHES_FILE, Patches};
 use super::writer::ColumnSizes;
 use super::{
     CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARK_BYTES, MARKS_SUFFIX,
@@ -45,6 +46,8 @@ pub struct Part {
     pub files: BTreeMap<String, (u64, u64)>,
     /// Rows of each granule.
     pub granules: Vec<u64>,
+    /// New values of some rows, applied by every read of the part's rows.
+    pub patches: Patches,
     /// Marks read so far, by column: every read of a column needs them.
     marks: Mutex<HashMap<String, Arc<Vec<Mark>>>>,
 }
@@ -105,6 +108,7 @@ impl Part {
             columns,
             files,
             granules: Vec::new(),
+            patches: Patches::default(),
             marks: Mutex::new(HashMap::new()),
         };
         if let Some(first) = part.columns.first() {
@@ -113,6 +117,14 @@ impl Part {
         if part.granules.iter().sum::<u64>() != rows {
             return Err(corrupted(dir, "the granules do not add up to count.txt"));
         }
+        if part.files.contains_key(PATCHES_FILE) {
+            part.patches = Patches::decode(&part.read_file(PATCHES_FILE)?)
+                .map_err(|e| at_place(e, &dir.join(PATCHES_FILE), 0))?;
+            let beyond = |c: &super::patch::ColumnPatch| c.rows.values().last() >= Some(&rows);
+            if part.patches.columns().iter().any(beyond) {
+                return Err(corrupted(dir, "patches.bin names rows past the part's end"));
+            }
+        }
         Ok(part)
     }
 
@@ -120,6 +132,11 @@ impl Part {
     pub fn bytes_on_disk(&self) -> u64 {
         let listing = fs::metadata(self.dir.join(CHECKSUMS_FILE)).map_or(0, |m| m.len());
         self.files.values().map(|(bytes, _)| bytes).sum::<u64>() + listing
+    }
+
+    /// The offset of granule `granule`'s first row in the part.
+    pub fn first_row(&self, granule: usize) -> u64 {
+        self.granules[..granule].iter().sum()
     }
 
     pub fn column(&self, name: &str) -> Option<&Field> {

@@ -19,6 +19,7 @@ use strata_common::types::{field_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
 use super::name::PartName;
+use super::patch::{PATCHES_FILE, Patches};
 use super::reader::Part;
 use super::{
     CHECKSUMS_FILE, COLUMNS_FILE, COUNT_FILE, DATA_SUFFIX, MARKS_SUFFIX, PARTITION_FILE,
@@ -88,10 +89,11 @@ pub struct ChangedColumn<'a> {
 }
 
 /// Makes part `name` under `table_dir` from the part `source` with the
-/// `changed` columns (every row, in the part's order) written anew and every
-/// other file a hard link: an UPDATE writes only what it changes. A column
-/// keeps its type; one the part lacks (`_row_exists`) is added to
-/// `columns.txt`. The key files stay, as keys are never changed.
+/// `changed` columns (every row, in the part's order, patched values
+/// included) written anew and every other file a hard link: an UPDATE
+/// writes only what it changes. A column keeps its type; one the part lacks
+/// is added to `columns.txt`. The key files stay, as keys are never changed;
+/// the part's patch stays without the columns written.
 pub fn write_changed_columns(
     source: &Part,
     table_dir: &Path,
@@ -108,15 +110,19 @@ pub fn write_changed_columns(
         CHECKSUMS_FILE.to_string(),
         UNCOMPRESSED_SIZES_FILE.to_string(),
         COLUMNS_FILE.to_string(),
+        PATCHES_FILE.to_string(),
     ];
     for column in changed {
         let file = escape_file_name(column.field.name());
         replaced.push(format!("{file}{DATA_SUFFIX}"));
         replaced.push(format!("{file}{MARKS_SUFFIX}"));
     }
+    let written: Vec<&str> = changed.iter().map(|c| c.field.name().as_str()).collect();
+    let patches = source.patches.without(&written);
     build_part_dir(table_dir, name, "update", |dir| {
         link_files(&source.dir, dir, &replaced)?;
         let mut checksums = source.files.clone();
+        checksums.remove(PATCHES_FILE);
         let mut uncompressed = source.uncompressed_sizes()?;
         for column in changed {
             let values = canonical_array(column.field, &column.values)?;
@@ -133,8 +139,43 @@ pub fn write_changed_columns(
         sizes_file.finish(&mut checksums)?;
         let columns: Vec<&Field> = source.columns.iter().chain(added).collect();
         write_columns_file(dir, &columns, &mut checksums)?;
+        write_patches_file(dir, &patches, &mut checksums)?;
         write_checksums(dir, &checksums)
     })
+}
+
+/// Makes part `name` under `table_dir` from the part `source` with
+/// `patches` as its patch (the source's own folded in by the caller) and
+/// every other file a hard link: a lightweight DELETE or UPDATE writes
+/// only the rows it changes.
+pub fn write_patched(
+    source: &Part,
+    table_dir: &Path,
+    name: &PartName,
+    patches: &Patches,
+) -> Result<()> {
+    let replaced = [CHECKSUMS_FILE.to_string(), PATCHES_FILE.to_string()];
+    build_part_dir(table_dir, name, "patch", |dir| {
+        link_files(&source.dir, dir, &replaced)?;
+        let mut checksums = source.files.clone();
+        checksums.remove(PATCHES_FILE);
+        write_patches_file(dir, patches, &mut checksums)?;
+        write_checksums(dir, &checksums)
+    })
+}
+
+/// Writes `patches.bin` unless the patch is empty.
+fn write_patches_file(
+    dir: &Path,
+    patches: &Patches,
+    checksums: &mut BTreeMap<String, (u64, u64)>,
+) -> Result<()> {
+    if patches.is_empty() {
+        return Ok(());
+    }
+    let mut file = HashedFile::create(dir, PATCHES_FILE)?;
+    file.write(&patches.encode()?)?;
+    file.finish(checksums)
 }
 
 /// Writes `columns.txt`: each column's name and ClickHouse type.

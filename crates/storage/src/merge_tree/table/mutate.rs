@@ -27,9 +27,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
-use datafusion::arrow::array::{ArrayRef, RecordBatch, UInt8Array};
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, UInt8Array};
 use datafusion::arrow::compute::concat_batches;
-use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::physical_expr::utils::collect_columns;
 use parking_lot::Mutex;
@@ -37,15 +36,15 @@ use strata_common::error::{Result, StrataError};
 use strata_common::events::{self, Event};
 
 use super::{MergeProgress, MergeTreeTable};
-use crate::compression::Codec;
-use crate::merge_tree::data_part::{DataPart, ROW_EXISTS};
+use crate::merge_tree::data_part::{DataPart, ROW_EXISTS, deleted_rows};
 use crate::merge_tree::mutation::null_in_column;
 use crate::merge_tree::mutation::{
-    MutationCommand, MutationEntry, any_selected, apply_commands, mask_selected,
+    MutationCommand, MutationEntry, MutationKind, any_selected, apply_commands,
 };
 use crate::merge_tree::pruning::select_granules;
 use crate::part::name::PartName;
-use crate::part::writer::{ChangedColumn, link_part, write_changed_columns};
+use crate::part::patch::Patches;
+use crate::part::writer::{ChangedColumn, link_part, write_changed_columns, write_patched};
 
 /// A part with its pending mutations' numbers and commands, oldest first.
 type PartWork = (Arc<DataPart>, Vec<(u64, Arc<Vec<MutationCommand>>)>);
@@ -104,7 +103,12 @@ impl MergeTreeTable {
     /// Registers a mutation: its number comes from the block counter, its
     /// file is written and synced before this returns. Run it with
     /// [`Self::run_mutations`].
-    pub fn add_mutation(&self, command: &str, commands: Vec<MutationCommand>) -> Result<u64> {
+    pub fn add_mutation(
+        &self,
+        command: &str,
+        kind: MutationKind,
+        commands: Vec<MutationCommand>,
+    ) -> Result<u64> {
         self.check_open()?;
         let _guard = self.commit.lock();
         let number = self.next_block.fetch_add(1, Ordering::Relaxed);
@@ -112,6 +116,7 @@ impl MergeTreeTable {
             number,
             command: command.to_string(),
             create_time: SystemTime::now(),
+            kind,
         };
         entry.store(&self.dir)?;
         self.mutations.lock().insert(
@@ -330,7 +335,18 @@ impl MergeTreeTable {
         let pool = (self.memory)(&format!("mutate {name}"));
         let reservation = MemoryConsumer::new("MergeTree mutation").register(&pool);
         let replacement = if is_lightweight(commands) {
-            self.mask_part(part, &name, commands, progress)?
+            match self.patch_part(part, commands, progress, &reservation)? {
+                None => Some(self.linked_part(part, &name)?),
+                Some(patches) if deleted_rows(&patches) == part.part.rows as usize => None,
+                Some(patches) if fits_beside(part, &patches) => {
+                    write_patched(&part.part, &self.dir, &name, &patches)?;
+                    Some(self.open_written(&name)?)
+                }
+                Some(_) => {
+                    reservation.free();
+                    self.rewrite_part(part, &name, commands, progress, &reservation)?
+                }
+            }
         } else {
             let drops_masked = part.has_deleted_rows()
                 && commands
@@ -372,10 +388,11 @@ impl MergeTreeTable {
     ) -> Result<Option<Arc<DataPart>>> {
         let changed_columns = self.changed_columns(part, commands);
         let rows = match &changed_columns {
-            // Only the columns the commands read: the others stay linked.
+            // Only the columns the commands read, every row in its place
+            // (masked ones too): the other files stay linked.
             Some(_) => {
                 let read = read_columns(commands);
-                self.read_for_conditions(part, 0..part.granules(), &read, false)?
+                self.read_for_conditions(part, 0..part.granules(), &read, true)?
             }
             None => self.read_all(part)?,
         };
@@ -413,67 +430,46 @@ impl MergeTreeTable {
         self.open_written(name).map(Some)
     }
 
-    /// A lightweight DELETE of `part`: its `_row_exists` column written anew
-    /// with the selected rows cleared, every other file linked. Only the
-    /// granules the conditions may select are read.
-    fn mask_part(
+    /// The patch lightweight `commands` (DELETE or UPDATE) make to `part`,
+    /// folded over the part's own, or `None` when no row changes. Each
+    /// command reads only the granules the index leaves for its condition,
+    /// and sees the rows as the commands before it left them.
+    fn patch_part(
         &self,
         part: &Arc<DataPart>,
-        name: &PartName,
         commands: &[MutationCommand],
         progress: &MergeProgress,
-    ) -> Result<Option<Arc<DataPart>>> {
-        let mut exists: Vec<bool> = match part.row_exists(0..part.granules())? {
-            Some(mask) => mask.values().iter().collect(),
-            None => vec![true; part.part.rows as usize],
-        };
-        let mut starts = Vec::with_capacity(part.granules() + 1);
-        starts.push(0usize);
-        for &rows in &part.part.granules {
-            starts.push(starts[starts.len() - 1] + rows as usize);
+        reservation: &MemoryReservation,
+    ) -> Result<Option<Patches>> {
+        let mut pending = Patches::default();
+        for command in commands {
+            let columns = read_columns(std::slice::from_ref(command));
+            for range in self.candidate_granules(part, std::slice::from_ref(command))? {
+                let first_row = part.part.first_row(range.start);
+                let rows = self.read_for_conditions(part, range.clone(), &columns, true)?;
+                progress
+                    .rows_read
+                    .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
+                let rows = overlay(&pending, rows, first_row, &columns)?;
+                let exists = existing(part, &pending, range)?;
+                let patch = command.patch(&rows, exists.as_ref(), first_row, &self.schema)?;
+                pending = pending.fold(&patch)?;
+                reservation.try_resize(pending.memory_size())?;
+            }
         }
-        let mut cleared = false;
-        for range in self.candidate_granules(part, commands)? {
-            let offset = starts[range.start];
-            let rows = self.read_for_conditions(part, range, &condition_columns(commands), true)?;
-            progress
-                .rows_read
-                .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
-            cleared |= mask_selected(commands, &rows, &mut exists, offset)?;
-        }
-        if !cleared {
-            return self.linked_part(part, name).map(Some);
-        }
-        if !exists.contains(&true) {
+        if pending.is_empty() {
             return Ok(None);
         }
-        let field = Field::new(ROW_EXISTS, DataType::UInt8, false);
-        let values: ArrayRef = Arc::new(UInt8Array::from_iter_values(
-            exists.iter().map(|&e| u8::from(e)),
-        ));
-        let changed = [ChangedColumn {
-            field: &field,
-            values,
-            // Mostly ones: ZSTD keeps a granule's block to a few bytes.
-            codec: Codec::Zstd(1),
-        }];
-        write_changed_columns(&part.part, &self.dir, name, &changed)?;
-        self.open_written(name).map(Some)
+        Ok(Some(part.part.patches.fold(&pending)?))
     }
 
     /// The columns `commands` assign, when they only update columns the part
     /// holds in their table type: then only those are written and the rest
     /// of the part is linked. `None` when a DELETE changes the rows.
     fn changed_columns(&self, part: &DataPart, commands: &[MutationCommand]) -> Option<Vec<usize>> {
-        // The rows read leave the masked ones out: the part is written anew.
-        if part.has_deleted_rows() {
-            return None;
-        }
         let mut columns = Vec::new();
         for command in commands {
-            let MutationCommand::Update { assignments, .. } = command else {
-                return None;
-            };
+            let assignments = command.assignments()?;
             for &(column, _) in assignments {
                 // A column the part lacks is added to it.
                 let field = self.schema.field(column);
@@ -534,11 +530,69 @@ impl MergeTreeTable {
     }
 }
 
-/// Whether every command is a lightweight DELETE, which only masks rows.
+/// Whether every command is a lightweight DELETE or UPDATE, written as a
+/// patch.
 fn is_lightweight(commands: &[MutationCommand]) -> bool {
-    commands
-        .iter()
-        .all(|c| matches!(c, MutationCommand::DeleteMask { .. }))
+    commands.iter().all(|c| {
+        matches!(
+            c,
+            MutationCommand::DeleteMask { .. } | MutationCommand::Patch { .. }
+        )
+    })
+}
+
+/// The most of a part's rows a patch keeps for one column (1 in 4): past
+/// it the part is rewritten, which reads faster and stores less.
+const MAX_PATCHED_SHARE: usize = 4;
+
+/// Whether `patches` is small enough to keep beside `part`.
+fn fits_beside(part: &DataPart, patches: &Patches) -> bool {
+    let limit = (part.part.rows as usize / MAX_PATCHED_SHARE).max(1);
+    patches.columns().iter().all(|c| c.rows.len() <= limit)
+}
+
+/// `rows` (granules from row `first_row` on) with `pending` applied to the
+/// table columns `columns`.
+fn overlay(
+    pending: &Patches,
+    rows: RecordBatch,
+    first_row: u64,
+    columns: &[usize],
+) -> Result<RecordBatch> {
+    if pending.is_empty() {
+        return Ok(rows);
+    }
+    let schema = rows.schema();
+    let mut arrays = rows.columns().to_vec();
+    for &column in columns {
+        let name = schema.field(column).name();
+        arrays[column] = pending.apply(name, first_row, Arc::clone(&arrays[column]))?;
+    }
+    Ok(RecordBatch::try_new(schema, arrays)?)
+}
+
+/// Which rows of `granules` of `part` exist once `pending` applies too.
+fn existing(
+    part: &DataPart,
+    pending: &Patches,
+    granules: Range<usize>,
+) -> Result<Option<BooleanArray>> {
+    let stored = part.row_exists(granules.clone())?;
+    if pending.column(ROW_EXISTS).is_none() {
+        return Ok(stored);
+    }
+    let rows = part.part.granules[granules.clone()].iter().sum::<u64>() as usize;
+    let flags: ArrayRef = Arc::new(match stored {
+        Some(exists) => UInt8Array::from_iter_values(exists.values().iter().map(u8::from)),
+        None => UInt8Array::from(vec![1u8; rows]),
+    });
+    let first_row = part.part.first_row(granules.start);
+    let flags = pending.apply(ROW_EXISTS, first_row, flags)?;
+    let flags = flags
+        .as_any()
+        .downcast_ref::<UInt8Array>()
+        .expect("_row_exists is UInt8");
+    Ok(Some(flags.iter().map(|f| Some(f != Some(0))).collect()))
 }
 
 /// The table columns the commands' conditions read.
@@ -558,7 +612,7 @@ fn condition_columns(commands: &[MutationCommand]) -> Vec<usize> {
 fn read_columns(commands: &[MutationCommand]) -> Vec<usize> {
     let mut columns = condition_columns(commands);
     for command in commands {
-        if let MutationCommand::Update { assignments, .. } = command {
+        if let Some(assignments) = command.assignments() {
             for (column, value) in assignments {
                 columns.push(*column);
                 columns.extend(collect_columns(value).iter().map(|c| c.index()));
