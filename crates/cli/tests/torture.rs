@@ -18,6 +18,7 @@
 //! check reads each insert's count and key range. The run is seeded and
 //! bounded: `STRATA_TORTURE_SECONDS` (default 20) and `STRATA_TORTURE_SEED`
 //! (default 1) set it; `./scripts/torture.sh` runs it for an hour.
+//! `STRATA_TORTURE_KEEP=1` keeps the data path and a log of the rounds.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -263,13 +264,34 @@ fn settle(path: &Path, writes: &mut BTreeMap<u64, Change>) {
     }
 }
 
+fn log_round(path: &Path, text: &str) {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path.with_extension("log"))
+        .and_then(|mut log| log.write_all(text.as_bytes()))
+        .expect("the torture log is writable");
+}
+
 #[test]
 fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
     let seconds = env_u64("STRATA_TORTURE_SECONDS", 20);
     let seed = env_u64("STRATA_TORTURE_SEED", 1);
     let mut rng = StdRng::seed_from_u64(seed);
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path();
+    // STRATA_TORTURE_KEEP=1 leaves the data path behind to look into a
+    // failure, with each round's statements and acknowledgements in
+    // `<path>.log`.
+    let keep = env_u64("STRATA_TORTURE_KEEP", 0) == 1;
+    let (_removed_at_end, path) = match keep {
+        true => (None, dir.keep()),
+        false => {
+            let path = dir.path().to_path_buf();
+            (Some(dir), path)
+        }
+    };
+    eprintln!("torture data path: {}", path.display());
+    let path = path.as_path();
     strata(
         path,
         "CREATE TABLE t (k UInt64, tag UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 3",
@@ -282,7 +304,16 @@ fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
         let script = round_script(&mut rng, &mut writes);
         let delay = Duration::from_millis(rng.random_range(0..MAX_KILL_DELAY.as_millis() as u64));
         let round_start = Instant::now();
+        if keep {
+            log_round(
+                path,
+                &format!("--- round, killed after {delay:?}\n{script}"),
+            );
+        }
         let acks = run_and_kill(path, script, delay);
+        if keep {
+            log_round(path, &format!("acknowledged {acks:?}\n"));
+        }
         kills += u64::from(round_start.elapsed() >= delay);
         rounds += 1;
         acknowledge(path, &mut writes, first_id, &acks);

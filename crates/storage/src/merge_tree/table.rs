@@ -357,7 +357,13 @@ impl MergeTreeTable {
             let _guard = self.commit.lock();
             self.closed.store(true, Ordering::Release);
         }
-        while self.uncommitted.load(Ordering::Acquire) > 0 {
+        // In-flight inserts end first. Running merges and mutations can no
+        // longer commit: each removes the part it wrote and leaves the
+        // running list. Waiting for them matters because the directory is
+        // opened again next: a table object opened there would take such a
+        // part as its own (and drop its sources as covered) just before
+        // this one removes it.
+        while self.uncommitted.load(Ordering::Acquire) > 0 || !self.merges.lock().is_empty() {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -398,6 +404,10 @@ impl MergeTreeTable {
         is_mutation: bool,
     ) -> Option<RunningMerge<'_>> {
         let mut merges = self.merges.lock();
+        // Under the list's lock: `close` sees either this merge or the flag.
+        if self.closed.load(Ordering::Acquire) {
+            return None;
+        }
         let held = merges.iter().any(|running| {
             sources
                 .iter()
@@ -579,17 +589,37 @@ impl MergeTreeTable {
     }
 
     /// Removes every part (TRUNCATE), all or none across a crash: the parts
-    /// are listed in a synced removal list before they leave the set.
+    /// are listed in a synced removal list before they leave the set. So are
+    /// the parts running merges and mutations will write, and the list stays
+    /// until they are gone: each fails to commit and removes its part, but a
+    /// crash in between would otherwise bring the truncated rows back.
     pub fn truncate(&self) -> Result<()> {
-        let _guard = self.commit.lock();
         let list = self.removal_list();
-        let old = self.snapshot();
-        for part in old.iter() {
-            list.record(&part.part.name)?;
-        }
-        *self.active.write() = Arc::new(Vec::new());
-        for part in old.iter() {
-            remove_part_directory(&part.part.dir).map_err(|e| io_error(&part.part.dir, e))?;
+        let running = {
+            let _guard = self.commit.lock();
+            // Held while the set empties, so no merge starts from its parts.
+            let merges = self.merges.lock();
+            let old = self.snapshot();
+            for part in old.iter() {
+                list.record(&part.part.name)?;
+            }
+            for merge in merges.iter() {
+                list.record(&PartName::parse(&merge.result_part)?)?;
+            }
+            *self.active.write() = Arc::new(Vec::new());
+            for part in old.iter() {
+                remove_part_directory(&part.part.dir).map_err(|e| io_error(&part.part.dir, e))?;
+            }
+            merges.clone()
+        };
+        // Their sources are gone, so they fail at their next read if not sooner.
+        while self
+            .merges
+            .lock()
+            .iter()
+            .any(|m| running.iter().any(|r| Arc::ptr_eq(m, r)))
+        {
+            std::thread::sleep(Duration::from_millis(5));
         }
         list.finish()
     }
@@ -661,6 +691,8 @@ impl MergeTreeTable {
         let reservation = MemoryConsumer::new("MergeTree merge").register(&pool);
         let mut batches = Vec::with_capacity(sources.len());
         for source in sources {
+            // A closed table waits for this merge: give up early.
+            self.check_open()?;
             let batch = self.read_all(source)?;
             reservation.try_grow(batch.get_array_memory_size())?;
             events::add(Event::MergedRows, batch.num_rows() as u64);

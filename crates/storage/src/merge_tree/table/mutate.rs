@@ -330,6 +330,8 @@ impl MergeTreeTable {
             .filter_map(|c| c.for_part(has_column))
             .collect();
         let commands = commands.as_slice();
+        // A closed table waits for this mutation: give up early.
+        self.check_open()?;
         let progress = &running.progress;
         events::add(Event::MutationTotalParts, 1);
         let pool = (self.memory)(&format!("mutate {name}"));
