@@ -589,10 +589,11 @@ impl MergeTreeTable {
     }
 
     /// Removes every part (TRUNCATE), all or none across a crash: the parts
-    /// are listed in a synced removal list before they leave the set. So are
-    /// the parts running merges and mutations will write, and the list stays
-    /// until they are gone: each fails to commit and removes its part, but a
-    /// crash in between would otherwise bring the truncated rows back.
+    /// are named in a removal list, put in place whole, before they leave
+    /// the set. So are the parts running merges and mutations will write,
+    /// and the list stays until they are gone: each fails to commit and
+    /// removes its part, but a crash in between would otherwise bring the
+    /// truncated rows back.
     pub fn truncate(&self) -> Result<()> {
         let list = self.removal_list();
         let running = {
@@ -600,12 +601,11 @@ impl MergeTreeTable {
             // Held while the set empties, so no merge starts from its parts.
             let merges = self.merges.lock();
             let old = self.snapshot();
-            for part in old.iter() {
-                list.record(&part.part.name)?;
-            }
+            let mut names: Vec<PartName> = old.iter().map(|p| p.part.name.clone()).collect();
             for merge in merges.iter() {
-                list.record(&PartName::parse(&merge.result_part)?)?;
+                names.push(PartName::parse(&merge.result_part)?);
             }
+            list.record_all(&names)?;
             *self.active.write() = Arc::new(Vec::new());
             for part in old.iter() {
                 remove_part_directory(&part.part.dir).map_err(|e| io_error(&part.part.dir, e))?;

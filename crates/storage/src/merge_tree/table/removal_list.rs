@@ -8,8 +8,9 @@
 //! place as its block finishes, but appends (and syncs) the part's name to
 //! the insert's list first; the commit removes the list. So a part in place
 //! is either committed or named by a list, and a crash between the first
-//! rename and the commit takes the whole insert away. A TRUNCATE lists every
-//! active part, syncs the list, then removes the parts and the list.
+//! rename and the commit takes the whole insert away. A TRUNCATE writes its
+//! whole list under a `tmp_` name and renames it into place, so a crash
+//! leaves the list complete or absent, then removes the parts and the list.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -19,7 +20,7 @@ use parking_lot::Mutex;
 use strata_common::error::Result;
 
 use crate::part::name::PartName;
-use crate::part::remove_part_directory;
+use crate::part::{TEMPORARY_PREFIX, remove_part_directory};
 use crate::part::writer::{io_error, sync_directory};
 
 const LIST_PREFIX: &str = "removal_list_";
@@ -56,6 +57,27 @@ impl RemovalList {
         file.write_all(format!("{part}\n").as_bytes())
             .and_then(|_| file.sync_data())
             .map_err(|e| io_error(&self.path, e))
+    }
+
+    /// Puts the list in place naming all of `parts` at once: a crash leaves
+    /// it whole or absent, never a prefix (a partial TRUNCATE).
+    pub(super) fn record_all(&self, parts: &[PartName]) -> Result<()> {
+        let mut file = self.file.lock();
+        assert!(file.is_none(), "a list is published whole only once");
+        let file_name = self.path.file_name().expect("a list has a file name");
+        let temporary = self
+            .path
+            .with_file_name(format!("{TEMPORARY_PREFIX}{}", file_name.to_string_lossy()));
+        let text: String = parts.iter().map(|part| format!("{part}\n")).collect();
+        let mut written = File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
+        written
+            .write_all(text.as_bytes())
+            .and_then(|_| written.sync_data())
+            .map_err(|e| io_error(&temporary, e))?;
+        fs::rename(&temporary, &self.path).map_err(|e| io_error(&self.path, e))?;
+        sync_parent(&self.path)?;
+        *file = Some(written);
+        Ok(())
     }
 
     /// Removes the list: its parts are now the table's (an insert's commit)
