@@ -52,8 +52,8 @@ const SQL_LEVEL_FUNCTIONS: &[&str] = &[
 pub fn sql_level_functions() -> impl Iterator<Item = &'static str> {
     SQL_LEVEL_FUNCTIONS
         .iter()
-        .chain(strata_sql::equivalents::NAMES)
         .copied()
+        .chain(strata_sql::equivalents::names())
 }
 
 pub const DEFAULT_DATABASE: &str = "default";

@@ -17,6 +17,7 @@ mod statements;
 pub mod status_file;
 pub mod system;
 pub mod table_definition;
+pub mod table_engine;
 
 pub use engine::Engine;
 pub use instance::Instance;

@@ -70,6 +70,8 @@ pub struct QueryContext {
     /// The settings the query runs with (session settings plus its SETTINGS clause).
     pub settings: Settings,
     pub current_database: String,
+    /// Tables (database, name) the query reads with FINAL.
+    final_tables: parking_lot::RwLock<Vec<(String, String)>>,
 }
 
 impl QueryContext {
@@ -111,7 +113,20 @@ impl QueryContext {
             spill: Arc::new(SpillCounters::default()),
             settings,
             current_database,
+            final_tables: parking_lot::RwLock::new(Vec::new()),
         })
+    }
+
+    pub fn set_final_tables(&self, tables: Vec<(String, String)>) {
+        *self.final_tables.write() = tables;
+    }
+
+    /// Whether the query reads `database.table` with FINAL.
+    pub fn reads_final(&self, database: &str, table: &str) -> bool {
+        self.final_tables
+            .read()
+            .iter()
+            .any(|(d, t)| d == database && t == table)
     }
 
     pub fn add_read(&self, rows: u64, bytes: u64) {

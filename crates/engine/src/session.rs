@@ -375,8 +375,13 @@ impl Session {
         self.rewrite(&mut statement, &settings)?;
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;
+        let final_tables = strata_sql::final_modifier::take_final_tables(&mut statement)
+            .iter()
+            .map(|name| self.table_name(name))
+            .collect::<Result<Vec<_>>>()?;
         let catalogs = self.expose_virtual_columns(&mut statement).await?;
         let query = self.new_query(settings);
+        query.set_final_tables(final_tables);
         let mut state = self.engine.query_state(&query)?;
         if let Some(catalogs) = catalogs {
             state = SessionStateBuilder::new_from_existing(state)
@@ -426,11 +431,25 @@ impl Session {
             current_database: &self.current_database,
             current_user: &self.client.user,
             version: VERSION,
+            query_id: &self.statement_query_id(),
+            query_start: chrono::Utc::now().timestamp(),
             server_setting: &server_setting,
             resolve_function: &resolve_function,
             is_aggregate: &is_aggregate,
         };
         rewrite_statement(statement, &context)
+    }
+
+    /// The id of the statement's query: the one it opened, else the one it
+    /// will open, chosen now so the rewrite can name it (`queryID()`).
+    fn statement_query_id(&self) -> String {
+        if let Some(query) = self.current_query.lock().as_ref() {
+            return query.query_id.clone();
+        }
+        self.query_id
+            .lock()
+            .get_or_insert_with(|| uuid::Uuid::new_v4().to_string())
+            .clone()
     }
 
     /// Parses text that must be a query (the body of EXPLAIN or DESCRIBE), with

@@ -18,6 +18,7 @@ use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
 use uuid::Uuid;
 
 use crate::data_path::StoredTable;
+use crate::table_engine::TableEngine;
 
 /// One column as declared: its `DEFAULT` and `CODEC` as written.
 #[derive(Debug, Clone, Default)]
@@ -74,9 +75,10 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
     Ok((field, extra))
 }
 
-/// A MergeTree table's definition, checked.
+/// A MergeTree-family table's definition, checked.
 #[derive(Debug, Clone)]
 pub struct MergeTreeDefinition {
+    pub engine: TableEngine,
     pub partition_by: Vec<SqlExpr>,
     pub order_by: Vec<SqlExpr>,
     pub primary_key: Vec<SqlExpr>,
@@ -121,12 +123,7 @@ fn show_key(elements: &[SqlExpr]) -> String {
 
 impl MergeTreeDefinition {
     pub fn from_clause(engine: &EngineClause) -> Result<MergeTreeDefinition> {
-        if !engine.arguments.is_empty() {
-            return Err(StrataError::new(
-                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-                "Engine MergeTree takes no arguments; use ORDER BY, PARTITION BY and SETTINGS",
-            ));
-        }
+        let kind = TableEngine::from_clause(engine)?;
         let order_by = key_elements(engine.order_by.as_ref());
         let primary_key = key_elements(engine.primary_key.as_ref());
         // Without ORDER BY the primary key is the sorting key; without either,
@@ -190,6 +187,7 @@ impl MergeTreeDefinition {
             }
         }
         Ok(MergeTreeDefinition {
+            engine: kind,
             partition_by: key_elements(engine.partition_by.as_ref()),
             order_by,
             primary_key,
@@ -230,7 +228,10 @@ impl MergeTreeDefinition {
 
     /// The engine clause as SHOW CREATE TABLE prints it.
     fn clause_text(&self) -> String {
-        let mut text = "ENGINE = MergeTree".to_string();
+        let mut text = format!("ENGINE = {}", self.engine.head());
+        if self.engine.is_log() {
+            return text;
+        }
         if !self.partition_by.is_empty() {
             text.push_str(&format!("\nPARTITION BY {}", show_key(&self.partition_by)));
         }

@@ -144,8 +144,8 @@ pub fn write_value(
                 .unwrap_or_else(|| days.to_string());
             write_quoted_text(&text, style, out);
         }
-        DataType::Timestamp(unit, _) => {
-            let text = format_timestamp(array, row, *unit);
+        DataType::Timestamp(unit, zone) => {
+            let text = format_timestamp(array, row, *unit, zone.as_deref());
             write_quoted_text(&text, style, out);
         }
         DataType::Decimal128(_, scale) => {
@@ -373,7 +373,8 @@ fn float_text(scientific: &str) -> String {
     text
 }
 
-fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit) -> String {
+/// A DateTime as ClickHouse writes it: on the wall clock of its time zone.
+fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit, zone: Option<&str>) -> String {
     let (raw, per_second, digits) = match unit {
         TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1, 0),
         TimeUnit::Millisecond => (
@@ -397,7 +398,14 @@ fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit) -> String {
     let Some(time) = DateTime::from_timestamp(seconds, 0) else {
         return raw.to_string();
     };
-    let mut text = time.format("%Y-%m-%d %H:%M:%S").to_string();
+    let zone = zone.and_then(|name| name.parse::<datafusion::arrow::array::timezone::Tz>().ok());
+    let mut text = match zone {
+        Some(zone) => time
+            .with_timezone(&zone)
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+        None => time.format("%Y-%m-%d %H:%M:%S").to_string(),
+    };
     if digits > 0 {
         let _ = write!(text, ".{fraction:0digits$}");
     }

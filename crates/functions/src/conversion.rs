@@ -1,5 +1,6 @@
 //! Type conversion functions: `toUInt8` … `toInt64`, `toFloat32/64`, `toString`,
-//! `toDate`, `toDateTime`, `toBool`.
+//! `toBool`; `toDate` and `toDateTime` are in `dates::to_moment`, which
+//! uses [`convert`] for what they share.
 //!
 //! Numbers convert with ClickHouse's wrapping semantics; strings are parsed and a
 //! string that is not a value of the target type fails with CANNOT_PARSE_TEXT
@@ -54,8 +55,8 @@ impl ConvertTo {
             ("toFloat32", DataType::Float32),
             ("toFloat64", DataType::Float64),
             ("toString", DataType::Utf8),
-            ("toDate", DataType::Date32),
-            ("toDateTime", DataType::Timestamp(TimeUnit::Second, None)),
+            // toDate and toDateTime, which take a time zone too, are in
+            // `dates::to_moment` (second pass of the date functions).
             ("toBool", DataType::Boolean),
         ]
         .into_iter()

@@ -136,6 +136,49 @@ fn fractions(array: &ArrayRef) -> Vec<u32> {
     }
 }
 
+/// Every moment of a Date or DateTime column as text in `format`, on
+/// the column's own clock.
+pub(crate) fn format_moments(array: &ArrayRef, format: &str) -> Result<ArrayRef> {
+    let pieces = parse_format(format)?;
+    let moments = local_moments(array)?;
+    let fractions = fractions(array);
+    let mut out = StringBuilder::with_capacity(moments.len(), moments.len() * format.len());
+    let mut text = String::new();
+    for (row, at) in moments.iter().enumerate() {
+        if array.is_null(row) {
+            out.append_null();
+            continue;
+        }
+        text.clear();
+        for piece in &pieces {
+            match piece {
+                Piece::Text(t) => text.push_str(t),
+                Piece::Field(spec) => write_field(*spec, at, fractions[row], &mut text),
+            }
+        }
+        out.append_value(&text);
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+/// The constant format argument at `index`.
+pub(crate) fn format_argument<'a>(name: &str, value: &'a ColumnarValue) -> Result<&'a str> {
+    match value {
+        ColumnarValue::Scalar(
+            ScalarValue::Utf8(Some(f))
+            | ScalarValue::LargeUtf8(Some(f))
+            | ScalarValue::Utf8View(Some(f)),
+        ) => Ok(f),
+        _ => Err(StrataError::new(
+            ErrorCode::ILLEGAL_COLUMN,
+            format!("The format of function {name} must be a constant string"),
+        )
+        .into_datafusion()),
+    }
+}
+
+/// `formatDateTime(moment, format[, zone])`; the zone shows a DateTime on
+/// another clock.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct FormatDateTime {
     signature: Signature,
@@ -144,7 +187,7 @@ pub struct FormatDateTime {
 impl Default for FormatDateTime {
     fn default() -> Self {
         FormatDateTime {
-            signature: Signature::any(2, Volatility::Immutable),
+            signature: Signature::variadic_any(Volatility::Immutable),
         }
     }
 }
@@ -158,43 +201,31 @@ impl ScalarUDFImpl for FormatDateTime {
         &self.signature
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        if !(2..=3).contains(&arg_types.len()) {
+            return Err(crate::dates::args::arity(
+                self.name(),
+                arg_types.len(),
+                "2 or 3",
+            ));
+        }
         Ok(DataType::Utf8)
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let format = match &args.args[1] {
-            ColumnarValue::Scalar(ScalarValue::Utf8(Some(f))) => f.clone(),
-            _ => {
-                return Err(StrataError::new(
-                    ErrorCode::ILLEGAL_COLUMN,
-                    "The format of function formatDateTime must be a constant string",
-                )
-                .into_datafusion());
-            }
+        let format = format_argument(self.name(), &args.args[1])?;
+        let zone = match args.args.get(2) {
+            Some(zone) => Some(crate::dates::args::zone_argument(
+                self.name(),
+                crate::dates::args::constant(zone),
+                &zone.data_type(),
+            )?),
+            None => None,
         };
-        let pieces = parse_format(&format)?;
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let moments_array = args.args[0].to_array(args.number_rows)?;
-        let moments = local_moments(&moments_array)?;
-        let fractions = fractions(&moments_array);
-        let mut out = StringBuilder::with_capacity(moments.len(), moments.len() * format.len());
-        let mut text = String::new();
-        for (row, at) in moments.iter().enumerate() {
-            if moments_array.is_null(row) {
-                out.append_null();
-                continue;
-            }
-            text.clear();
-            for piece in &pieces {
-                match piece {
-                    Piece::Text(t) => text.push_str(t),
-                    Piece::Field(spec) => write_field(*spec, at, fractions[row], &mut text),
-                }
-            }
-            out.append_value(&text);
-        }
-        crate::columnar(Arc::new(out.finish()) as ArrayRef, scalar)
+        let moments = args.args[0].to_array(args.number_rows)?;
+        let moments = crate::dates::moments::in_zone(moments, zone.as_ref())?;
+        crate::columnar(format_moments(&moments, format)?, scalar)
     }
 }
 

@@ -34,7 +34,12 @@ impl Length {
     pub fn new(counting: Counting) -> Self {
         let aliases = match counting {
             Counting::Length => vec![],
-            Counting::LengthUtf8 => vec!["char_length".into(), "character_length".into()],
+            Counting::LengthUtf8 => vec![
+                "char_length".into(),
+                "character_length".into(),
+                "CHAR_LENGTH".into(),
+                "CHARACTER_LENGTH".into(),
+            ],
         };
         Length {
             counting,

@@ -8,16 +8,22 @@
 
 pub mod aggregate;
 pub mod arithmetic;
+pub mod arrays;
 pub mod bits;
 pub mod calendar;
 pub mod conversion;
 pub mod date_format;
+pub mod dates;
+pub mod encodings;
 pub mod fixed_strings;
 pub mod hashing;
 pub mod hex;
 pub mod int_cast;
 pub mod length;
 pub mod misc;
+pub mod numeric;
+pub mod other;
+pub mod strings;
 pub mod throw_if;
 pub mod tuples;
 pub mod uuids;
@@ -85,24 +91,46 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(FormatReadable::new(
         Readable::Quantity,
     )));
+    functions.extend(strings::scalar_functions());
+    functions.extend(numeric::scalar_functions());
+    functions.extend(dates::scalar_functions());
+    functions.extend(arrays::scalar_functions());
+    functions.extend(encodings::scalar_functions());
+    functions.extend(other::scalar_functions());
     functions.into_iter().map(Arc::new).collect()
 }
 
 /// Aggregate functions Strata adds or replaces.
 pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
-    vec![
-        Arc::new(AggregateUDF::new_from_impl(Count::default())),
-        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::Uniq))),
-        Arc::new(AggregateUDF::new_from_impl(Uniq::new(
-            UniqKind::UniqCombined,
-        ))),
-        Arc::new(AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact))),
-        Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(false))),
-        Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(true))),
-        Arc::new(AggregateUDF::new_from_impl(GroupArray::default())),
-        Arc::new(first_value_udaf().as_ref().clone().with_aliases(["any"])),
-        Arc::new(last_value_udaf().as_ref().clone().with_aliases(["anyLast"])),
-    ]
+    let mut functions = vec![
+        AggregateUDF::new_from_impl(Count::default()),
+        AggregateUDF::new_from_impl(Uniq::new(UniqKind::Uniq)),
+        AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined)),
+        AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact)),
+        AggregateUDF::new_from_impl(ArgMinMax::new(false)),
+        AggregateUDF::new_from_impl(ArgMinMax::new(true)),
+        AggregateUDF::new_from_impl(GroupArray::default()),
+        // `any` skips NULLs (the SQL rewrite asks so); the `_respect_nulls`
+        // forms keep DataFusion's default, which does not.
+        first_value_udaf().as_ref().clone().with_aliases([
+            "any",
+            "any_respect_nulls",
+            "anyRespectNulls",
+            "anyValueRespectNulls",
+            "any_value_respect_nulls",
+            "firstValueRespectNulls",
+            "first_value_respect_nulls",
+        ]),
+        last_value_udaf().as_ref().clone().with_aliases([
+            "anyLast",
+            "anyLast_respect_nulls",
+            "anyLastRespectNulls",
+            "lastValueRespectNulls",
+            "last_value_respect_nulls",
+        ]),
+    ];
+    functions.extend(aggregate::functions());
+    functions.into_iter().map(Arc::new).collect()
 }
 
 /// The result field of a function that is NULL exactly when an argument is,

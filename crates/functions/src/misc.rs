@@ -1,4 +1,4 @@
-//! Small ClickHouse functions: `toTypeName`, `today`, `now`,
+//! Small ClickHouse functions: `toTypeName`, `today`, `now([zone])`,
 //! `formatReadableSize`, `formatReadableQuantity`.
 
 use std::sync::Arc;
@@ -8,7 +8,8 @@ use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
-    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, TypeSignature,
+    Volatility,
 };
 use strata_common::readable::{readable_quantity, readable_size};
 use strata_common::types::{clickhouse_type_name, field_type_name};
@@ -60,13 +61,41 @@ pub enum Clock {
 pub struct ClockFunction {
     clock: Clock,
     signature: Signature,
+    aliases: Vec<String>,
 }
 
 impl ClockFunction {
     pub fn new(clock: Clock) -> Self {
+        // ClickHouse's other names, MySQL's among them.
+        let aliases = match clock {
+            Clock::Today => ["curdate", "current_date"],
+            Clock::Now => ["current_timestamp", "localtimestamp"],
+        };
         ClockFunction {
             clock,
-            signature: Signature::nullary(Volatility::Stable),
+            signature: Signature::one_of(
+                vec![TypeSignature::Nullary, TypeSignature::Any(1)],
+                Volatility::Stable,
+            ),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        }
+    }
+
+    /// `now('zone')` shows the moment on that zone's clock.
+    fn zone(
+        &self,
+        types: &[DataType],
+        values: &[Option<&ScalarValue>],
+    ) -> Result<Option<Arc<str>>> {
+        use crate::dates::args;
+        match (self.clock, types) {
+            (_, []) => Ok(None),
+            (Clock::Now, [data_type]) => Ok(Some(args::zone_argument(
+                self.name(),
+                values[0],
+                data_type,
+            )?)),
+            _ => Err(args::arity(self.name(), types.len(), "0")),
         }
     }
 }
@@ -77,6 +106,10 @@ impl ScalarUDFImpl for ClockFunction {
             Clock::Today => "today",
             Clock::Now => "now",
         }
+    }
+
+    fn aliases(&self) -> &[String] {
+        &self.aliases
     }
 
     fn signature(&self) -> &Signature {
@@ -91,19 +124,27 @@ impl ScalarUDFImpl for ClockFunction {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let _ = args;
-        Ok(Arc::new(Field::new(
-            self.name(),
-            self.return_type(&[])?,
-            false,
-        )))
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let data_type = match self.zone(&types, args.scalar_arguments)? {
+            Some(zone) => DataType::Timestamp(TimeUnit::Second, Some(zone)),
+            None => self.return_type(&[])?,
+        };
+        Ok(Arc::new(Field::new(self.name(), data_type, false)))
     }
 
-    fn invoke_with_args(&self, _args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let now = chrono::Utc::now();
+        let zone = match args.return_field.data_type() {
+            DataType::Timestamp(_, zone) => zone.clone(),
+            _ => None,
+        };
         Ok(ColumnarValue::Scalar(match self.clock {
             Clock::Today => ScalarValue::Date32(Some((now.timestamp().div_euclid(86_400)) as i32)),
-            Clock::Now => ScalarValue::TimestampSecond(Some(now.timestamp()), None),
+            Clock::Now => ScalarValue::TimestampSecond(Some(now.timestamp()), zone),
         }))
     }
 }

@@ -18,7 +18,7 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
     FunctionArgumentList, FunctionArguments, Ident, NullTreatment, ObjectName, ObjectNamePart,
     Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, UnaryOperator, Value,
     VisitMut, VisitorMut,
@@ -40,6 +40,10 @@ pub struct AstContext<'a> {
     /// The user the session runs for (`currentUser()`).
     pub current_user: &'a str,
     pub version: &'a str,
+    /// The id of the query the statement runs as (`queryID()`).
+    pub query_id: &'a str,
+    /// When that query started, in seconds since the epoch.
+    pub query_start: i64,
     /// The value of a server setting, as text, if it exists.
     pub server_setting: &'a dyn Fn(&str) -> Option<String>,
     /// The registered spelling of a function name, if one matches.
@@ -244,19 +248,63 @@ impl Rewriter<'_, '_> {
                     expr: Box::new(condition),
                 }));
             }
+            // `ceil(x, N)` and `floor(x, N)`, whose scale DataFusion's planner refuses.
+            Expr::Ceil {
+                expr: inner,
+                field: CeilFloorKind::Scale(scale),
+            } => {
+                let scale = Expr::Value(scale.clone());
+                return Ok(Some(call("ceil", vec![(**inner).clone(), scale])));
+            }
+            Expr::Floor {
+                expr: inner,
+                field: CeilFloorKind::Scale(scale),
+            } => {
+                let scale = Expr::Value(scale.clone());
+                return Ok(Some(call("floor", vec![(**inner).clone(), scale])));
+            }
+            // DataFusion plans these forms with its own functions, which count
+            // characters; ClickHouse's `substring` and `position` count bytes.
+            Expr::Substring {
+                expr: inner,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let from = substring_from
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| Expr::value(Value::Number("1".into(), false)));
+                let mut args = vec![(**inner).clone(), from];
+                args.extend(substring_for.as_deref().cloned());
+                return Ok(Some(call("substring", args)));
+            }
+            Expr::Position { expr: needle, r#in } => {
+                let args = vec![(**r#in).clone(), (**needle).clone()];
+                return Ok(Some(call("position", args)));
+            }
             // DataFusion has no UUID type; toUUID makes the field that is one.
             Expr::Cast {
                 expr: inner,
                 data_type: DataType::Uuid,
                 ..
             } => return Ok(Some(TextReader::Uuid.read((**inner).clone()))),
+            // Strata date functions (second pass): ClickHouse's date types.
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type,
+                ..
+            } if let Some(converted) = equivalents::dates::cast(inner, data_type) => {
+                return Ok(Some(converted));
+            }
             Expr::Cast {
                 kind: CastKind::Cast | CastKind::DoubleColon,
                 expr: inner,
                 data_type,
                 ..
             } if let Some(conversion) = numeric_conversion(data_type) => {
-                return Ok(Some(quoted_call(conversion, vec![(**inner).clone()])));
+                return Ok(Some(call(conversion, vec![(**inner).clone()])));
             }
             Expr::Cast {
                 expr: inner,
@@ -288,6 +336,9 @@ impl Rewriter<'_, '_> {
         if let Some(equivalent) = equivalents::aggregate(f, &written)? {
             return Ok(Some(equivalent));
         }
+        if let Some(combined) = crate::combinators::rewrite(f, &written, self.ctx)? {
+            return Ok(Some(combined));
+        }
         if f.over.is_some() {
             return Ok(None);
         }
@@ -296,6 +347,9 @@ impl Rewriter<'_, '_> {
         };
         if let Some(equivalent) = equivalents::equivalent(&written, &args)? {
             return Ok(Some(equivalent));
+        }
+        if let Some(constant) = equivalents::query_constant(&written, &args, self.ctx)? {
+            return Ok(Some(constant));
         }
         let constant = match written.as_str() {
             // ClickHouse's `any` and `anyLast` skip NULLs.
@@ -452,7 +506,7 @@ fn count_comparisons(f: &mut Function) {
 /// rewrite turns into `expr != 0` once the type is known.
 fn as_condition(expr: &mut Expr) {
     if !is_boolean(expr) {
-        *expr = quoted_call(uint8_booleans::TO_BOOL, vec![expr.clone()]);
+        *expr = call(uint8_booleans::TO_BOOL, vec![expr.clone()]);
     }
 }
 
@@ -496,10 +550,15 @@ fn is_boolean(expr: &Expr) -> bool {
     }
 }
 
-/// A plain call `name(args...)`.
+/// A plain call `name(args...)`; a name with capitals (Strata's functions,
+/// named as ClickHouse names them) is quoted so DataFusion keeps its case.
 pub(crate) fn call(name: &str, args: Vec<Expr>) -> Expr {
+    let ident = match name.chars().any(char::is_uppercase) {
+        true => Ident::with_quote('"', name),
+        false => Ident::new(name),
+    };
     Expr::Function(Function {
-        name: ObjectName(vec![ObjectNamePart::Identifier(Ident::new(name))]),
+        name: ObjectName(vec![ObjectNamePart::Identifier(ident)]),
         uses_odbc_syntax: false,
         parameters: FunctionArguments::None,
         args: FunctionArguments::List(FunctionArgumentList {
@@ -528,25 +587,13 @@ impl TextReader {
     /// `text` read as this reader's type.
     pub fn read(self, text: Expr) -> Expr {
         match self {
-            TextReader::Uuid => quoted_call("toUUID", vec![text]),
-            TextReader::FixedString(width) => quoted_call(
+            TextReader::Uuid => call("toUUID", vec![text]),
+            TextReader::FixedString(width) => call(
                 "toFixedString",
                 vec![text, Expr::value(Value::Number(width.to_string(), false))],
             ),
         }
     }
-}
-
-/// A call of a function whose name has capitals, quoted so that DataFusion
-/// does not lower-case it.
-pub(crate) fn quoted_call(name: &str, args: Vec<Expr>) -> Expr {
-    let Expr::Function(mut f) = call(name, args) else {
-        unreachable!("call makes a function");
-    };
-    f.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-        '"', name,
-    ))]);
-    Expr::Function(f)
 }
 
 fn arity(function: &str, passed: usize, expected: &str) -> StrataError {

@@ -13,7 +13,9 @@
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
-//!   no count, which `query_clauses` turns into a `rank()` window).
+//!   no count, which `query_clauses` turns into a `rank()` window);
+//! - `FROM t [AS a] FINAL`, as the table hint `t [AS a] WITH (FINAL)`, which
+//!   the engine takes off the table before planning (see [`FINAL_HINT`]).
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -37,8 +39,10 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = parenthesize_using(tokens);
     let tokens = separate_values_rows(tokens);
     let tokens = fetch_with_ties(tokens);
+    let tokens = final_hints(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
+    let tokens = zoned_date_times(tokens);
     Ok(conditional_operators(tokens))
 }
 
@@ -305,6 +309,35 @@ fn with_token(at: &TokenWithSpan, token: Token) -> TokenWithSpan {
     }
 }
 
+/// The type `DateTime('zone')`, whose zone sqlparser does not read, as
+/// `DateTime64(0, 'zone')`: both are Arrow's zoned timestamp of seconds.
+fn zoned_date_times(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    // Whether a rewritten type waits for its parenthesis.
+    let mut pending = false;
+    for (i, token) in tokens.iter().enumerate() {
+        let mut rest = tokens[i + 1..].iter().filter(|t| !is_space(t));
+        let zoned = keyword(token) == Keyword::DATETIME
+            && rest.next().is_some_and(|t| t.token == Token::LParen)
+            && rest
+                .next()
+                .is_some_and(|t| matches!(t.token, Token::SingleQuotedString(_)))
+            && rest.next().is_some_and(|t| t.token == Token::RParen);
+        if zoned {
+            out.push(with_token(token, Token::make_keyword("DATETIME64")));
+            pending = true;
+            continue;
+        }
+        out.push(token.clone());
+        if pending && token.token == Token::LParen {
+            out.push(with_token(token, Token::Number("0".to_string(), false)));
+            out.push(with_token(token, Token::Comma));
+            pending = false;
+        }
+    }
+    out
+}
+
 /// `INSERT ... VALUES (1) (2)` gets the commas sqlparser needs.
 fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let first_word = tokens.iter().find(|t| !is_space(t)).map(keyword);
@@ -471,6 +504,40 @@ fn fetch_with_ties(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                 out.push(with_token(token, Token::make_keyword(word)));
                 out.push(with_token(token, space.clone()));
             }
+        }
+        out.push(token.clone());
+    }
+    out
+}
+
+/// The table hint `FINAL` becomes: `t FINAL` is `t WITH (FINAL)`.
+pub const FINAL_HINT: &str = "FINAL";
+
+/// `FINAL` after a table (its name or alias), not in `OPTIMIZE ... FINAL`
+/// nor as the setting `final = 1`, as `WITH (FINAL)`.
+fn final_hints(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let optimize = tokens
+        .iter()
+        .find(|t| !is_space(t))
+        .is_some_and(|t| keyword(t) == Keyword::OPTIMIZE);
+    if optimize {
+        return tokens;
+    }
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let after_name = out
+            .iter()
+            .rev()
+            .find(|t| !is_space(t))
+            .is_some_and(|t| matches!(t.token, Token::Word(_)));
+        let next = tokens[i + 1..].iter().find(|t| !is_space(t));
+        let is_setting = next.is_some_and(|t| matches!(t.token, Token::Eq));
+        if keyword(token) == Keyword::FINAL && after_name && !is_setting {
+            out.push(with_token(token, Token::make_keyword("WITH")));
+            out.push(with_token(token, Token::LParen));
+            out.push(token.clone());
+            out.push(with_token(token, Token::RParen));
+            continue;
         }
         out.push(token.clone());
     }

@@ -12,9 +12,11 @@
 pub mod aliases;
 pub mod ast_rewrite;
 pub mod clickhouse_tokens;
+pub mod combinators;
 pub mod create_table;
 pub mod depth;
 pub mod equivalents;
+pub mod final_modifier;
 pub mod insert_format;
 pub mod mutations;
 pub mod naming;
@@ -27,6 +29,7 @@ pub mod scalar_with;
 pub mod text_comparisons;
 pub mod uint8_booleans;
 pub mod virtual_columns;
+pub mod zoned_comparisons;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
 pub use create_table::{CreateTableText, EngineClause, is_create_table, split_create_table};

@@ -57,6 +57,7 @@ impl PlanRewriter {
     pub fn new(functions: &[Arc<ScalarUDF>]) -> Self {
         let wanted = [
             "plus", "minus", "multiply", "divide", "modulo", "negate", "toUUID",
+            "make_array", "map", "struct", "arrayElement",
         ];
         PlanRewriter {
             functions: functions
@@ -162,6 +163,30 @@ impl PlanRewriter {
         Expr::ScalarFunction(ScalarFunction::new_udf(udf, args))
     }
 
+    /// Strata's function for a call DataFusion's SQL planner wrote with
+    /// its own where ClickHouse's result differs: array literals, tuples
+    /// and `map(...)` (element nullability), `a[i]` and `m[key]` (a missing
+    /// element is the type's default, not NULL).
+    fn strata_version(
+        &self,
+        func: &Arc<ScalarUDF>,
+        args: &[Expr],
+        schema: &DFSchemaRef,
+    ) -> Option<Arc<ScalarUDF>> {
+        let on_map = || {
+            args.first()
+                .is_some_and(|a| matches!(a.get_type(schema.as_ref()), Ok(DataType::Map(..))))
+        };
+        let name = match func.name() {
+            "make_array" | "map" | "struct" => func.name(),
+            "array_element" => "arrayElement",
+            "get_field" if on_map() => "arrayElement",
+            _ => return None,
+        };
+        let ours = self.functions.get(name)?;
+        (!Arc::ptr_eq(ours, func)).then(|| Arc::clone(ours))
+    }
+
     fn rewrite_expr(&self, expr: Expr, schema: &DFSchemaRef) -> Result<Transformed<Expr>> {
         uint8_booleans::operands(expr, schema)?
             .transform_data(|expr| self.rewrite_semantics(expr, schema))
@@ -172,6 +197,12 @@ impl PlanRewriter {
         if texts_read {
             return Ok(Transformed::yes(expr));
         }
+        // Strata date functions (second pass): zones compare as instants.
+        let instants = crate::zoned_comparisons::compare_instants(expr, schema)?;
+        if instants.transformed {
+            return Ok(instants);
+        }
+        let expr = instants.data;
         if lost_uuid(&expr, schema) {
             return Ok(Transformed::yes(self.call("toUUID", vec![expr])));
         }
@@ -209,6 +240,13 @@ impl PlanRewriter {
                 } else {
                     Ok(Transformed::no(Expr::Negative(inner)))
                 }
+            }
+            Expr::ScalarFunction(ScalarFunction { func, args })
+                if let Some(ours) = self.strata_version(&func, &args, schema) =>
+            {
+                Ok(Transformed::yes(Expr::ScalarFunction(
+                    ScalarFunction::new_udf(ours, args),
+                )))
             }
             Expr::ScalarFunction(ScalarFunction { func, args }) => {
                 // DataFusion functions with exact integer signatures (`substr(s,

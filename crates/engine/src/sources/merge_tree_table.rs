@@ -25,8 +25,12 @@ use futures::StreamExt;
 use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Column;
+use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::projection::ProjectionExec;
 use strata_storage::merge_tree::{
-    DataPart, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList,
+    DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList,
     ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
 };
 
@@ -34,11 +38,14 @@ use parking_lot::RwLock;
 
 use crate::query_context::QueryContext;
 use crate::table_definition::TableIdentity;
+use crate::table_engine::TableEngine;
 
 #[derive(Debug)]
 pub struct MergeTreeProvider {
     identity: RwLock<TableIdentity>,
     pub data: Arc<MergeTreeTable>,
+    /// The engine the table was created with (MergeTree, ReplacingMergeTree, Log...).
+    pub engine: TableEngine,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
     background: Arc<Background>,
@@ -56,12 +63,14 @@ struct Background {
 impl MergeTreeProvider {
     pub fn new(
         identity: TableIdentity,
+        engine: TableEngine,
         data: MergeTreeTable,
         defaults: HashMap<String, Expr>,
     ) -> Self {
         MergeTreeProvider {
             identity: RwLock::new(identity),
             data: Arc::new(data),
+            engine,
             defaults,
             background: Arc::default(),
         }
@@ -143,6 +152,46 @@ impl MergeTreeProvider {
         Ok(())
     }
 
+    /// `SELECT ... FINAL`: each partition's rows combined as the engine
+    /// combines them, then the query's filters and projection (a filter on
+    /// a column the combination changes must see the combined rows).
+    fn scan_final(
+        &self,
+        state: &dyn Session,
+        query: Option<Arc<QueryContext>>,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        if !self.engine.supports_final() {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_FINAL,
+                format!("Storage {} doesn't support FINAL", self.engine.name()),
+            )
+            .into_datafusion());
+        }
+        let counter = query.map(|q| q as Arc<dyn ReadCounter>);
+        let name = self.identity.read().qualified_name();
+        let mut plan: Arc<dyn ExecutionPlan> =
+            Arc::new(FinalScanExec::new(name, Arc::clone(&self.data), counter));
+        let schema = self.data.schema();
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        if let Some(condition) = conjunction(filters.iter().cloned()) {
+            let predicate = state.create_physical_expr(condition, &df_schema)?;
+            plan = Arc::new(FilterExec::try_new(predicate, plan)?);
+        }
+        if let Some(columns) = projection {
+            let exprs: Vec<(Arc<dyn PhysicalExpr>, String)> = columns
+                .iter()
+                .map(|&i| {
+                    let name = schema.field(i).name().clone();
+                    (Arc::new(Column::new(&name, i)) as Arc<dyn PhysicalExpr>, name)
+                })
+                .collect();
+            plan = Arc::new(ProjectionExec::try_new(exprs, plan)?);
+        }
+        Ok(plan)
+    }
+
     /// A scan of `schema` (the table's columns followed by `virtuals`)
     /// returning the `projection` columns of the rows that pass `filters`.
     fn scan_with(
@@ -204,7 +253,11 @@ impl MergeTreeProvider {
             .config()
             .get_extension::<QueryContext>()
             .map(|query| query as Arc<dyn ReadCounter>);
-        let streams = state.config().target_partitions();
+        // The Log family reads in insertion order, as one stream.
+        let streams = match self.engine.is_log() {
+            true => 1,
+            false => state.config().target_partitions(),
+        };
         Ok(Arc::new(MergeTreeScanExec::new(
             self.identity.read().qualified_name(),
             columns,
@@ -258,6 +311,14 @@ impl TableProvider for MergeTreeProvider {
         filters: &[Expr],
         _limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        let query = state.config().get_extension::<QueryContext>();
+        let identity = self.identity();
+        if query
+            .as_ref()
+            .is_some_and(|q| q.reads_final(&identity.database, &identity.name))
+        {
+            return self.scan_final(state, query, projection, filters);
+        }
         self.scan_with(state, self.data.schema(), &[], projection, filters)
     }
 

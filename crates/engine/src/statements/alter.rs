@@ -127,7 +127,7 @@ impl Session {
             return Ok(());
         }
         let merge_tree = match &split.engine {
-            Some(engine) if engine.name == "MergeTree" => {
+            Some(engine) if crate::table_engine::TableEngine::is_part_engine(&engine.name) => {
                 Some(MergeTreeDefinition::from_clause(engine)?)
             }
             _ => None,

@@ -24,6 +24,7 @@ use crate::session::{Session, StatementOutcome, single_name, temporary};
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
+use crate::table_engine::TableEngine;
 use crate::table_definition::{
     ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
     create_statement,
@@ -34,22 +35,16 @@ use crate::table_definition::{
 const CLICKHOUSE_ENGINES: &[&str] = &[
     "AggregatingMergeTree",
     "Buffer",
-    "CollapsingMergeTree",
     "Dictionary",
     "Distributed",
     "File",
     "GraphiteMergeTree",
     "Join",
-    "Log",
     "Merge",
     "Null",
-    "ReplacingMergeTree",
     "ReplicatedMergeTree",
     "S3",
     "Set",
-    "StripeLog",
-    "SummingMergeTree",
-    "TinyLog",
     "URL",
     "VersionedCollapsingMergeTree",
 ];
@@ -252,17 +247,23 @@ impl Session {
         let mut compiled = definition.clone();
         self.rewrite_exprs(&mut compiled.partition_by)?;
         self.rewrite_exprs(&mut compiled.order_by)?;
+        let keys = compiled.compile_keys(state, schema)?;
+        let mut settings = definition.settings.clone();
+        settings.merge_mode = definition
+            .engine
+            .merge_mode(schema, &keys.sorting_columns())?;
         let table = MergeTreeTable::open(
             &dir,
             Arc::clone(schema),
-            compiled.compile_keys(state, schema)?,
+            keys,
             column_codecs(&data.extras)?,
             constant_defaults(state, schema, &data.extras, &defaults)?,
             self.merge_memory(identity),
-            definition.settings.clone(),
+            settings,
         )?;
         Ok(Arc::new(MergeTreeProvider::new(
             identity.clone(),
+            definition.engine.clone(),
             table,
             defaults,
         )))
@@ -378,7 +379,9 @@ fn table_engine(
     };
     match engine.name.as_str() {
         "Memory" => Ok(None),
-        "MergeTree" => Ok(Some(MergeTreeDefinition::from_clause(&engine)?)),
+        name if TableEngine::is_part_engine(name) => {
+            Ok(Some(MergeTreeDefinition::from_clause(&engine)?))
+        }
         other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
             format!("Table engine {other} is not supported yet; Memory and MergeTree are"),

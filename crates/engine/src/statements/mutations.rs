@@ -164,6 +164,10 @@ impl Session {
 
     async fn mutable_table(&self, name: &ObjectName) -> Result<Arc<MergeTreeProvider>> {
         match self.user_table(name).await? {
+            UserTable::MergeTree(table) if table.engine.is_log() => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("Table engine {} doesn't support mutations", table.engine.name()),
+            )),
             UserTable::MergeTree(table) => Ok(table),
             UserTable::Memory(_) => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,

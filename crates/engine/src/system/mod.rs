@@ -187,8 +187,8 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
     let any = table.as_ref() as &dyn std::any::Any;
     if any.is::<MemoryTable>() {
         "Memory"
-    } else if any.is::<MergeTreeProvider>() {
-        "MergeTree"
+    } else if let Some(merge_tree) = any.downcast_ref::<MergeTreeProvider>() {
+        merge_tree.engine.name()
     } else if any.is::<SystemTable>() {
         "SystemTable"
     } else {

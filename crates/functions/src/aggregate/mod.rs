@@ -1,9 +1,49 @@
 //! ClickHouse aggregate functions whose results or types differ from DataFusion's.
 
 pub mod arg_min_max;
+pub mod collected;
+pub mod combinators;
 pub mod count;
+pub mod frame;
+pub mod funnels;
 pub mod group_array;
+pub mod group_arrays;
+pub mod maps;
+pub mod moments;
 pub mod native;
+pub mod quantiles;
 pub mod sampled_set;
 pub mod sketch;
 pub mod uniq;
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use datafusion::logical_expr::AggregateUDF;
+
+/// The aggregates of the newer families, each from its module.
+pub fn functions() -> Vec<AggregateUDF> {
+    let mut out = Vec::new();
+    out.extend(quantiles::functions());
+    out.extend(moments::functions());
+    out.extend(maps::functions());
+    out.extend(group_arrays::functions());
+    out.extend(collected::functions());
+    out.extend(funnels::functions());
+    out.push(AggregateUDF::new_from_impl(combinators::Combined::default()));
+    out
+}
+
+/// Whether the aggregate registered as `name` takes ClickHouse parameters
+/// (`f(p...)(x)`) as its trailing struct argument.
+pub fn takes_parameters(name: &str) -> bool {
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            functions()
+                .iter()
+                .flat_map(|f| std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned()))
+                .collect()
+        })
+        .contains(name)
+}

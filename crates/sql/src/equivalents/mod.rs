@@ -8,30 +8,51 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, DateTimeField, DuplicateTreatment, ExactNumberInfo, Expr,
-    Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, Interval, ObjectName,
-    ObjectNamePart, UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, DateTimeField, ExactNumberInfo, Expr, Interval,
+    UnaryOperator, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::{call, quoted_call};
+use crate::ast_rewrite::{call};
 
-/// The ClickHouse names rewritten here, for `system.functions`.
-pub const NAMES: &[&str] = &[
+pub use aggregates::aggregate;
+pub use other::query_constant;
+
+pub(crate) mod aggregates;
+mod arrays;
+pub(crate) mod dates;
+mod encodings;
+mod numeric;
+mod other;
+mod strings;
+
+/// Every name rewritten here or in a family's module, for `system.functions`.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    NAMES
+        .iter()
+        .chain(strings::NAMES)
+        .chain(numeric::NAMES)
+        .chain(dates::NAMES)
+        .chain(arrays::NAMES)
+        .chain(encodings::NAMES)
+        .chain(other::NAMES)
+        .chain(aggregates::NAMES)
+        .copied()
+}
+
+/// The ClickHouse names rewritten in this module.
+const NAMES: &[&str] = &[
     "isNull",
     "isNotNull",
     "like",
     "notLike",
     "ilike",
     "notILike",
-    "match",
     "startsWith",
     "endsWith",
     "replaceAll",
     "replaceRegexpAll",
     "replaceRegexpOne",
-    "splitByChar",
-    "splitByString",
     "arrayStringConcat",
     "has",
     "hasAll",
@@ -50,8 +71,6 @@ pub const NAMES: &[&str] = &[
     "bitXor",
     "bitShiftLeft",
     "bitShiftRight",
-    "leftPad",
-    "rightPad",
     "toDecimal32",
     "toDecimal64",
     "toDecimal128",
@@ -78,7 +97,6 @@ pub const NAMES: &[&str] = &[
     "toFloat64OrZero",
     "toStartOfInterval",
     "toUnixTimestamp",
-    "toDateTime64",
     "dateDiff",
     "date_diff",
     "addSeconds",
@@ -106,26 +124,9 @@ pub const NAMES: &[&str] = &[
     "trimRight",
     "trimBoth",
     "sign",
-    "concatWithSeparator",
-    "concat_ws",
-    "lowerUTF8",
-    "upperUTF8",
-    "substringUTF8",
     "reverseUTF8",
     "exp2",
     "exp10",
-    "countDistinct",
-    "stddevPop",
-    "stddevSamp",
-    "varPop",
-    "varSamp",
-    "covarPop",
-    "covarSamp",
-    "groupUniqArray",
-    "quantile",
-    "groupBitOr",
-    "groupBitAnd",
-    "groupBitXor",
     "toNullable",
     "assumeNotNull",
     "yesterday",
@@ -141,51 +142,6 @@ pub const NAMES: &[&str] = &[
     "mapKeys",
     "mapValues",
 ];
-
-/// The aggregate call `f`, named `name`, as DataFusion plans it, if it is
-/// one of [`NAMES`]; DISTINCT, FILTER and OVER stay as written.
-pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
-    let (to, distinct) = match name {
-        "countDistinct" => ("count", true),
-        "stddevPop" => ("stddev_pop", false),
-        "stddevSamp" => ("stddev_samp", false),
-        "varPop" => ("var_pop", false),
-        "varSamp" => ("var_samp", false),
-        "covarPop" => ("covar_pop", false),
-        "covarSamp" => ("covar_samp", false),
-        "groupUniqArray" => ("array_agg", true),
-        "groupBitOr" => ("bit_or", false),
-        "groupBitAnd" => ("bit_and", false),
-        "groupBitXor" => ("bit_xor", false),
-        // Interpolated as ClickHouse's is; exact where ClickHouse samples
-        // (more than 8192 values).
-        "quantile" => ("quantile_cont", false),
-        _ => return Ok(None),
-    };
-    let mut call = f.clone();
-    call.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(to))]);
-    let FunctionArguments::List(list) = &mut call.args else {
-        return Ok(None);
-    };
-    if distinct {
-        list.duplicate_treatment = Some(DuplicateTreatment::Distinct);
-    }
-    if name == "quantile" {
-        let level = match std::mem::replace(&mut call.parameters, FunctionArguments::None) {
-            FunctionArguments::None => Expr::value(Value::Number("0.5".into(), false)),
-            FunctionArguments::List(parameters) if parameters.args.len() == 1 => {
-                match parameters.args.into_iter().next() {
-                    Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(level))) => level,
-                    _ => return Err(parameter_error(name)),
-                }
-            }
-            _ => return Err(parameter_error(name)),
-        };
-        list.args
-            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(level)));
-    }
-    Ok(Some(Expr::Function(call)))
-}
 
 /// `name(lambda, array)` as DataFusion's `to(array, lambda)`; DataFusion's
 /// higher-order functions take one array.
@@ -257,15 +213,20 @@ fn parse_lambda(text: &str) -> Expr {
         .expect("a lambda of our own parses")
 }
 
-fn parameter_error(name: &str) -> StrataError {
-    StrataError::new(
-        ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-        format!("Aggregate function {name} requires one parameter, the level"),
-    )
-}
-
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
 pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
+    for family in [
+        strings::equivalent,
+        numeric::equivalent,
+        dates::equivalent,
+        arrays::equivalent,
+        encodings::equivalent,
+        other::equivalent,
+    ] {
+        if let Some(expr) = family(name, args)? {
+            return Ok(Some(expr));
+        }
+    }
     let takes = |counts: &[usize]| -> Result<()> {
         if counts.contains(&args.len()) {
             return Ok(());
@@ -336,7 +297,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "notLike" => like(true, false)?,
         "ilike" => like(false, true)?,
         "notILike" => like(true, true)?,
-        "match" => renamed("regexp_like", &[2])?,
         "startsWith" => renamed("starts_with", &[2])?,
         "endsWith" => renamed("ends_with", &[2])?,
         "replaceAll" => renamed("replace", &[3])?,
@@ -346,11 +306,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             let mut global = all();
             global.push(Expr::value(Value::SingleQuotedString("g".into())));
             call("regexp_replace", global)
-        }
-        // ClickHouse takes the separator first.
-        "splitByChar" | "splitByString" => {
-            takes(&[2])?;
-            call("string_to_array", vec![args[1].clone(), args[0].clone()])
         }
         "arrayStringConcat" => {
             takes(&[1, 2])?;
@@ -470,16 +425,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "trimLeft" => renamed("ltrim", &[1])?,
         "trimRight" => renamed("rtrim", &[1])?,
         "trimBoth" => renamed("btrim", &[1])?,
-        "concatWithSeparator" => {
-            if args.is_empty() {
-                takes(&[1])?;
-            }
-            call("concat_ws", all())
-        }
-        // DataFusion's string functions count characters, as the UTF-8 forms do.
-        "lowerUTF8" => renamed("lower", &[1])?,
-        "upperUTF8" => renamed("upper", &[1])?,
-        "substringUTF8" => renamed("substr", &[2, 3])?,
+        // DataFusion's reverse counts characters, as the UTF-8 form does.
         "reverseUTF8" => renamed("reverse", &[1])?,
         "exp2" | "exp10" => {
             takes(&[1])?;
@@ -509,8 +455,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "bitXor" => binary(BinaryOperator::PGBitwiseXor)?,
         "bitShiftLeft" => binary(BinaryOperator::PGBitwiseShiftLeft)?,
         "bitShiftRight" => binary(BinaryOperator::PGBitwiseShiftRight)?,
-        "leftPad" => renamed("lpad", &[2, 3])?,
-        "rightPad" => renamed("rpad", &[2, 3])?,
         "toDecimal32" | "toDecimal64" | "toDecimal128" | "toDecimal256" => {
             takes(&[2])?;
             let precision = match name {
@@ -538,43 +482,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         }
         "toUnixTimestamp" => {
             takes(&[1])?;
-            quoted_call("toUInt32", vec![quoted_call("toDateTime", all())])
-        }
-        "toDateTime64" => {
-            takes(&[2, 3])?;
-            let precision = constant_scale(name, args[1])?;
-            let unit = match precision {
-                0 => "Second",
-                1..=3 => "Millisecond",
-                4..=6 => "Microsecond",
-                7..=9 => "Nanosecond",
-                _ => {
-                    return Err(StrataError::new(
-                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
-                        format!("Too large scale {precision} for DateTime64: the maximum is 9"),
-                    ));
-                }
-            };
-            let zone = match args.get(2) {
-                None => "None".to_string(),
-                Some(Expr::Value(v)) if let Value::SingleQuotedString(zone) = &v.value => {
-                    format!("Some(\"{zone}\")")
-                }
-                Some(_) => {
-                    return Err(StrataError::new(
-                        ErrorCode::ILLEGAL_COLUMN,
-                        "The time zone of function toDateTime64 must be a constant string",
-                    ));
-                }
-            };
-            let arrow_type = format!("Timestamp({unit}, {zone})");
-            call(
-                "arrow_cast",
-                vec![
-                    args[0].clone(),
-                    Expr::value(Value::SingleQuotedString(arrow_type)),
-                ],
-            )
+            call("toUInt32", vec![call("toDateTime", all())])
         }
         "dateDiff" | "date_diff" => {
             takes(&[3])?;
@@ -690,15 +598,15 @@ fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
 
 /// The whole `unit`s from the epoch to `moment`, as Int64.
 fn units_since_epoch(unit: &str, moment: &Expr) -> Option<Expr> {
-    let int64 = |f: &str, e: Expr| quoted_call("toInt64", vec![quoted_call(f, vec![e])]);
+    let int64 = |f: &str, e: Expr| call("toInt64", vec![call(f, vec![e])]);
     let seconds = || {
-        quoted_call(
+        call(
             "toInt64",
-            vec![quoted_call("toDateTime", vec![moment.clone()])],
+            vec![call("toDateTime", vec![moment.clone()])],
         )
     };
     let days = || int64("toDate", moment.clone());
-    let per = |count: Expr, n: u64| quoted_call("intDiv", vec![count, number(n)]);
+    let per = |count: Expr, n: u64| call("intDiv", vec![count, number(n)]);
     let field = |f: &str| int64(f, moment.clone());
     Some(match unit {
         "second" | "seconds" | "ss" | "s" => seconds(),

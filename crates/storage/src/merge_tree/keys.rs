@@ -200,6 +200,56 @@ impl TableKeys {
         Ok((sorted, primary))
     }
 
+    /// `batch` sorted by the sorting key with the rows of one key in their
+    /// order in `batch`, and the sorting key's values after the sort: what
+    /// an engine that combines rows of one key needs (insertion order
+    /// decides its "last row").
+    pub fn sort_stable(&self, batch: &RecordBatch) -> Result<(RecordBatch, Vec<ArrayRef>)> {
+        if self.sorting.is_empty() {
+            return Ok((batch.clone(), Vec::new()));
+        }
+        let keys = self.evaluate(&self.sorting, batch)?;
+        let position: ArrayRef = Arc::new(UInt32Array::from_iter_values(
+            0..batch.num_rows() as u32,
+        ));
+        let columns: Vec<SortColumn> = keys
+            .iter()
+            .chain(std::iter::once(&position))
+            .map(|values| SortColumn {
+                values: Arc::clone(values),
+                options: Some(SortOptions {
+                    descending: false,
+                    nulls_first: false,
+                }),
+            })
+            .collect();
+        let order = lexsort_to_indices(&columns, None)?;
+        let sorted = take_record_batch(batch, &order)?;
+        let keys = keys
+            .iter()
+            .map(|k| Ok(datafusion::arrow::compute::take(k.as_ref(), &order, None)?))
+            .collect::<Result<_>>()?;
+        Ok((sorted, keys))
+    }
+
+    /// The table columns the sorting key reads.
+    pub fn sorting_columns(&self) -> Vec<usize> {
+        let mut columns: Vec<usize> = self
+            .sorting
+            .iter()
+            .flat_map(datafusion::physical_expr::utils::collect_columns)
+            .map(|c| c.index())
+            .collect();
+        columns.sort_unstable();
+        columns.dedup();
+        columns
+    }
+
+    /// The primary key's values for every row of `batch`.
+    pub fn primary_values(&self, batch: &RecordBatch) -> Result<Vec<ArrayRef>> {
+        self.evaluate(&self.sorting[..self.primary_len], batch)
+    }
+
     fn evaluate(
         &self,
         exprs: &[Arc<dyn PhysicalExpr>],

@@ -3,7 +3,9 @@
 //! parts.
 
 pub mod data_part;
+pub mod final_scan;
 pub mod keys;
+pub mod merge_mode;
 pub mod mutation;
 pub mod pruning;
 pub mod scan;
@@ -11,7 +13,9 @@ pub mod table;
 pub mod virtual_columns;
 
 pub use data_part::DataPart;
+pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
+pub use merge_mode::MergeMode;
 pub use mutation::{MutationCommand, MutationEntry, MutationKind};
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};

@@ -30,6 +30,7 @@ use strata_common::events::{self, Event};
 
 use super::data_part::{DataPart, ROW_EXISTS};
 use super::keys::TableKeys;
+use super::merge_mode::MergeMode;
 use super::mutation::MutationEntry;
 use crate::compression::Codec;
 use crate::part::name::PartName;
@@ -56,6 +57,8 @@ pub struct MergeTreeSettings {
     /// Most broken parts opening detaches; with more, something larger is
     /// wrong (a wrong path, a disk gone) and the table refuses to load.
     pub max_suspicious_broken_parts: usize,
+    /// How the engine combines rows of one sorting key as parts are written.
+    pub merge_mode: MergeMode,
 }
 
 impl Default for MergeTreeSettings {
@@ -65,6 +68,7 @@ impl Default for MergeTreeSettings {
             parts_to_merge: 8,
             max_parts_to_merge_at_once: 16,
             max_suspicious_broken_parts: 100,
+            merge_mode: MergeMode::Ordinary,
         }
     }
 }
@@ -496,12 +500,13 @@ impl MergeTreeTable {
             let name = PartName::inserted(&partition.id, block);
             let part = insert
                 .record(&name)
-                .and_then(|_| self.write_sorted(&name, &partition.rows, &partition.value));
+                .and_then(|_| self.write_rows(&name, &partition.rows, &partition.value));
             match part {
-                Ok(part) => {
+                Ok(Some(part)) => {
                     self.uncommitted.fetch_add(1, Ordering::AcqRel);
                     written.push(part)
                 }
+                Ok(None) => {}
                 Err(error) => {
                     self.discard_parts(written);
                     return Err(error);
@@ -511,13 +516,28 @@ impl MergeTreeTable {
         Ok(written)
     }
 
-    fn write_sorted(
+    /// Writes `rows` as part `name`: sorted by the sorting key, the rows of
+    /// one key combined as the engine's merge mode says. No part when no row
+    /// is left (a merge or rewrite of parts whose rows lightweight DELETEs
+    /// all masked, or rows that cancel out in a CollapsingMergeTree).
+    fn write_rows(
         &self,
         name: &PartName,
         rows: &RecordBatch,
         partition: &str,
-    ) -> Result<Arc<DataPart>> {
-        let (sorted, primary_key) = self.keys.sort(rows)?;
+    ) -> Result<Option<Arc<DataPart>>> {
+        let (sorted, primary_key) = match &self.settings.merge_mode {
+            mode if mode.combines() => {
+                let (sorted, sorting) = self.keys.sort_stable(rows)?;
+                let combined = mode.combine(&sorted, &sorting, false)?;
+                let primary_key = self.keys.primary_values(&combined)?;
+                (combined, primary_key)
+            }
+            _ => self.keys.sort(rows)?,
+        };
+        if sorted.num_rows() == 0 {
+            return Ok(None);
+        }
         let layout = PartLayout {
             codecs: &self.codecs,
             primary_key: &primary_key,
@@ -526,27 +546,13 @@ impl MergeTreeTable {
             minmax_columns: &self.keys.partition_columns,
         };
         write_part(&self.dir, name, &sorted, &layout)?;
-        self.open_written(name)
+        self.open_written(name).map(Some)
     }
 
     /// The part just written under `name` in the table's directory.
     fn open_written(&self, name: &PartName) -> Result<Arc<DataPart>> {
         let dir = self.dir.join(name.to_string());
         Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
-    }
-
-    /// [`Self::write_sorted`], or no part when there are no rows (a merge or
-    /// rewrite of parts whose rows lightweight DELETEs all masked).
-    fn write_rows(
-        &self,
-        name: &PartName,
-        rows: &RecordBatch,
-        partition: &str,
-    ) -> Result<Option<Arc<DataPart>>> {
-        if rows.num_rows() == 0 {
-            return Ok(None);
-        }
-        self.write_sorted(name, rows, partition).map(Some)
     }
 
     /// Makes the parts `insert` wrote visible, all at once; if the table was

@@ -1,0 +1,270 @@
+//! The table engines Strata stores as MergeTree parts: `MergeTree`,
+//! `ReplacingMergeTree([version[, is_deleted]])`, `SummingMergeTree([columns])`,
+//! `CollapsingMergeTree(sign)`, and the Log family (`Log`, `TinyLog`,
+//! `StripeLog`: parts without a sorting key, no mutations, no FINAL). Each
+//! is checked as ClickHouse checks it and compiled to the storage's
+//! [`MergeMode`].
+
+use datafusion::arrow::datatypes::{DataType, Schema};
+use datafusion::sql::sqlparser::ast::Expr as SqlExpr;
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::EngineClause;
+use strata_storage::merge_tree::MergeMode;
+
+/// A MergeTree-family engine with its arguments (column names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableEngine {
+    MergeTree,
+    Replacing {
+        version: Option<String>,
+        is_deleted: Option<String>,
+    },
+    Summing {
+        columns: Vec<String>,
+    },
+    Collapsing {
+        sign: String,
+    },
+    /// `Log`, `TinyLog` or `StripeLog`.
+    Log(&'static str),
+}
+
+const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
+
+impl TableEngine {
+    /// Whether `name` is an engine this module reads.
+    pub fn is_part_engine(name: &str) -> bool {
+        matches!(
+            name,
+            "MergeTree" | "ReplacingMergeTree" | "SummingMergeTree" | "CollapsingMergeTree"
+        ) || LOG_ENGINES.contains(&name)
+    }
+
+    /// The engine an ENGINE clause names, its arguments checked for number
+    /// and form (their columns are checked by [`Self::merge_mode`]).
+    pub fn from_clause(clause: &EngineClause) -> Result<TableEngine> {
+        let names = clause
+            .arguments
+            .iter()
+            .map(|arg| column_argument(&clause.name, arg))
+            .collect::<Result<Vec<String>>>()?;
+        let arity = |range: std::ops::RangeInclusive<usize>, what: &str| {
+            if range.contains(&names.len()) {
+                return Ok(());
+            }
+            Err(StrataError::new(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!(
+                    "Storage {} requires {what}, got {} arguments",
+                    clause.name,
+                    names.len()
+                ),
+            ))
+        };
+        let engine = match clause.name.as_str() {
+            "MergeTree" => {
+                arity(0..=0, "no arguments (use ORDER BY, PARTITION BY and SETTINGS)")?;
+                TableEngine::MergeTree
+            }
+            "ReplacingMergeTree" => {
+                arity(0..=2, "at most 2 parameters: version and is_deleted columns")?;
+                TableEngine::Replacing {
+                    version: names.first().cloned(),
+                    is_deleted: names.get(1).cloned(),
+                }
+            }
+            "SummingMergeTree" => TableEngine::Summing { columns: names },
+            "CollapsingMergeTree" => {
+                arity(1..=1, "1 parameter: the sign column")?;
+                TableEngine::Collapsing {
+                    sign: names[0].clone(),
+                }
+            }
+            log => {
+                let name = LOG_ENGINES
+                    .into_iter()
+                    .find(|n| *n == log)
+                    .expect("only part engines reach here");
+                arity(0..=0, "no arguments")?;
+                let keyed = clause.partition_by.is_some()
+                    || clause.order_by.is_some()
+                    || clause.primary_key.is_some();
+                if keyed || !clause.settings.is_empty() {
+                    return Err(StrataError::new(
+                        ErrorCode::BAD_ARGUMENTS,
+                        format!(
+                            "Engine {name} doesn't support PARTITION BY, PRIMARY KEY, ORDER BY or SETTINGS clauses"
+                        ),
+                    ));
+                }
+                TableEngine::Log(name)
+            }
+        };
+        Ok(engine)
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            TableEngine::MergeTree => "MergeTree",
+            TableEngine::Replacing { .. } => "ReplacingMergeTree",
+            TableEngine::Summing { .. } => "SummingMergeTree",
+            TableEngine::Collapsing { .. } => "CollapsingMergeTree",
+            TableEngine::Log(name) => name,
+        }
+    }
+
+    /// `Name(arguments)` as SHOW CREATE TABLE prints it.
+    pub fn head(&self) -> String {
+        let arguments: Vec<&String> = match self {
+            TableEngine::MergeTree | TableEngine::Log(_) => Vec::new(),
+            TableEngine::Replacing {
+                version,
+                is_deleted,
+            } => version.iter().chain(is_deleted).collect(),
+            TableEngine::Summing { columns } if columns.is_empty() => Vec::new(),
+            TableEngine::Summing { columns } => {
+                return format!("SummingMergeTree(({}))", columns.join(", "));
+            }
+            TableEngine::Collapsing { sign } => vec![sign],
+        };
+        match arguments.is_empty() {
+            true => self.name().to_string(),
+            false => format!(
+                "{}({})",
+                self.name(),
+                arguments
+                    .iter()
+                    .map(|a| a.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+
+    pub fn is_log(&self) -> bool {
+        matches!(self, TableEngine::Log(_))
+    }
+
+    /// Whether `SELECT ... FINAL` reads this engine (ILLEGAL_FINAL if not).
+    pub fn supports_final(&self) -> bool {
+        !matches!(self, TableEngine::MergeTree | TableEngine::Log(_))
+    }
+
+    /// The storage's rule for rows of one sorting key, over `schema`'s
+    /// columns; `key_columns` are the columns the sorting key reads.
+    pub fn merge_mode(&self, schema: &Schema, key_columns: &[usize]) -> Result<MergeMode> {
+        let column = |name: &str, role: &str| {
+            schema.index_of(name).map_err(|_| {
+                StrataError::new(
+                    ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
+                    format!("{role} column {name} does not exist in table declaration"),
+                )
+            })
+        };
+        match self {
+            TableEngine::MergeTree | TableEngine::Log(_) => Ok(MergeMode::Ordinary),
+            TableEngine::Replacing {
+                version,
+                is_deleted,
+            } => {
+                let version = version.as_deref().map(|v| column(v, "Version")).transpose()?;
+                if let Some(index) = version {
+                    check_version_type(schema, index)?;
+                }
+                let is_deleted = is_deleted
+                    .as_deref()
+                    .map(|d| column(d, "is_deleted"))
+                    .transpose()?;
+                if let Some(index) = is_deleted {
+                    check_type(schema, index, &[DataType::UInt8], "is_deleted", "UInt8")?;
+                }
+                Ok(MergeMode::Replacing {
+                    version,
+                    is_deleted,
+                })
+            }
+            TableEngine::Summing { columns } => {
+                let summed = match columns.is_empty() {
+                    true => (0..schema.fields().len())
+                        .filter(|i| !key_columns.contains(i) && is_summable(schema, *i))
+                        .collect(),
+                    false => columns
+                        .iter()
+                        .map(|c| column(c, "Summing"))
+                        .collect::<Result<Vec<usize>>>()?
+                        .into_iter()
+                        .filter(|i| !key_columns.contains(i) && is_summable(schema, *i))
+                        .collect(),
+                };
+                Ok(MergeMode::Summing { columns: summed })
+            }
+            TableEngine::Collapsing { sign } => {
+                let sign = column(sign, "Sign")?;
+                check_type(schema, sign, &[DataType::Int8], "Sign", "Int8")?;
+                Ok(MergeMode::Collapsing { sign })
+            }
+        }
+    }
+}
+
+/// An engine argument that names a column (`ver`, `(a, b)` for Summing).
+fn column_argument(engine: &str, arg: &SqlExpr) -> Result<String> {
+    match arg {
+        SqlExpr::Identifier(ident) => Ok(ident.value.clone()),
+        SqlExpr::Nested(inner) => column_argument(engine, inner),
+        SqlExpr::Tuple(items) => Ok(items
+            .iter()
+            .map(|item| column_argument(engine, item))
+            .collect::<Result<Vec<_>>>()?
+            .join(", ")),
+        other => Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!("Engine {engine} takes column names as arguments, got {other}"),
+        )),
+    }
+}
+
+fn is_summable(schema: &Schema, column: usize) -> bool {
+    let data_type = schema.field(column).data_type();
+    data_type.is_integer() || data_type.is_floating()
+}
+
+/// ReplacingMergeTree's version: an integer, a date or a time.
+fn check_version_type(schema: &Schema, column: usize) -> Result<()> {
+    let field = schema.field(column);
+    let data_type = field.data_type();
+    let fits = data_type.is_integer()
+        || matches!(data_type, DataType::Date32 | DataType::Timestamp(_, _));
+    if fits && !field.is_nullable() {
+        return Ok(());
+    }
+    Err(StrataError::new(
+        ErrorCode::BAD_TYPE_OF_FIELD,
+        format!(
+            "The column {} cannot be used as a version column for storage ReplacingMergeTree because it is of type {} (must be of an integer type or of type Date/DateTime/DateTime64)",
+            field.name(),
+            strata_common::types::field_type_name(field)
+        ),
+    ))
+}
+
+fn check_type(
+    schema: &Schema,
+    column: usize,
+    allowed: &[DataType],
+    role: &str,
+    expected: &str,
+) -> Result<()> {
+    let field = schema.field(column);
+    if allowed.contains(field.data_type()) && !field.is_nullable() {
+        return Ok(());
+    }
+    Err(StrataError::new(
+        ErrorCode::BAD_TYPE_OF_FIELD,
+        format!(
+            "{role} column ({}) must have type {expected}. Provided column of type {}",
+            field.name(),
+            strata_common::types::field_type_name(field)
+        ),
+    ))
+}

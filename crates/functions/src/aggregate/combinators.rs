@@ -1,0 +1,1087 @@
+//! ClickHouse's aggregate-function combinators over any aggregate: -If,
+//! -Distinct, -OrNull, -OrDefault, -Array, -ForEach, -Map, -Resample,
+//! -ArgMin and -ArgMax, chained in any order.
+//!
+//! One function, [`COMBINED`], carries them: its first argument is a
+//! constant struct whose one field is named by the chain, `sum+Array+If` for
+//! ClickHouse's `sumArrayIf` (the base's registered name, then each
+//! combinator from the innermost out). The SQL front writes that call; here
+//! the chain becomes nested accumulators around the base's own.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, StructArray, UInt32Array};
+use datafusion::arrow::compute::{cast, filter, take};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Schema};
+use datafusion::arrow::row::{OwnedRow, RowConverter, SortField};
+use datafusion::common::{DataFusionError, Result, ScalarValue};
+use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
+use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::{Column, Literal};
+use strata_common::ErrorCode;
+
+use super::frame::{
+    Absent, SkipNulls, can_be_null, count_parameter, error, float_parameter, is_parameters, list_rows, list_type,
+    list_value, parameter_values, state_list_of, state_list_scalar,
+};
+
+/// The registered name of the function that carries combinators.
+pub const COMBINED: &str = "__aggregate_combinators";
+
+/// The separator between the base name and each combinator in the chain.
+pub const SEPARATOR: char = '+';
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Combinator {
+    If,
+    Distinct,
+    OrNull,
+    OrDefault,
+    Array,
+    ForEach,
+    Map,
+    Resample,
+    ArgMin,
+    ArgMax,
+}
+
+impl Combinator {
+    /// Longest suffixes first, so `OrDefault` is not read as `...Default`.
+    pub const ALL: [Combinator; 10] = [
+        Combinator::OrDefault,
+        Combinator::Distinct,
+        Combinator::Resample,
+        Combinator::ForEach,
+        Combinator::OrNull,
+        Combinator::ArgMin,
+        Combinator::ArgMax,
+        Combinator::Array,
+        Combinator::Map,
+        Combinator::If,
+    ];
+
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Combinator::If => "If",
+            Combinator::Distinct => "Distinct",
+            Combinator::OrNull => "OrNull",
+            Combinator::OrDefault => "OrDefault",
+            Combinator::Array => "Array",
+            Combinator::ForEach => "ForEach",
+            Combinator::Map => "Map",
+            Combinator::Resample => "Resample",
+            Combinator::ArgMin => "ArgMin",
+            Combinator::ArgMax => "ArgMax",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Combinator> {
+        Combinator::ALL.into_iter().find(|c| c.suffix() == name)
+    }
+}
+
+/// Every aggregate by registered name and alias: Strata's, then DataFusion's.
+fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
+    static REGISTRY: OnceLock<HashMap<String, Arc<AggregateUDF>>> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut map = HashMap::new();
+        let all = crate::aggregate_functions()
+            .into_iter()
+            .chain(datafusion::functions_aggregate::all_default_aggregate_functions());
+        for udaf in all {
+            for name in std::iter::once(udaf.name()).chain(udaf.aliases().iter().map(String::as_str)) {
+                map.entry(name.to_string()).or_insert_with(|| Arc::clone(&udaf));
+            }
+        }
+        map
+    })
+}
+
+/// A chain: the base aggregate, wrapped by combinators from the innermost out.
+#[derive(Debug)]
+enum Layer {
+    Base(Arc<AggregateUDF>),
+    Wrapped(Combinator, Box<Layer>),
+}
+
+fn parse_chain(spec: &str) -> Result<Layer> {
+    let mut parts = spec.split(SEPARATOR);
+    let base = parts.next().unwrap_or_default();
+    let udaf = registry().get(base).ok_or_else(|| {
+        error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown aggregate function {base}"))
+    })?;
+    let mut layer = Layer::Base(Arc::clone(udaf));
+    for part in parts {
+        let combinator = Combinator::parse(part).ok_or_else(|| {
+            error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown combinator {part}"))
+        })?;
+        layer = Layer::Wrapped(combinator, Box::new(layer));
+    }
+    Ok(layer)
+}
+
+/// The function name in ClickHouse's spelling, for messages.
+fn display_name(spec: &str) -> String {
+    spec.split(SEPARATOR).collect()
+}
+
+/// Parameters: the values and their fields, in the order written.
+#[derive(Debug, Clone, Default)]
+struct Parameters {
+    fields: Vec<FieldRef>,
+    values: Vec<ScalarValue>,
+}
+
+impl Parameters {
+    fn from_field(field: Option<&FieldRef>, values: Vec<ScalarValue>) -> Self {
+        let fields = match field.map(|f| f.data_type()) {
+            Some(DataType::Struct(fields)) => fields.iter().cloned().collect(),
+            _ => Vec::new(),
+        };
+        Parameters { fields, values }
+    }
+
+    /// Splits off the last `n` (a combinator's own, written after the nested function's).
+    fn split_last(&self, n: usize) -> (Parameters, Parameters) {
+        let at = self.fields.len().saturating_sub(n);
+        let values_at = self.values.len().saturating_sub(n);
+        (
+            Parameters { fields: self.fields[..at].to_vec(), values: self.values[..values_at].to_vec() },
+            Parameters { fields: self.fields[at..].to_vec(), values: self.values[values_at..].to_vec() },
+        )
+    }
+
+    fn field(&self) -> Option<FieldRef> {
+        (!self.fields.is_empty()).then(|| {
+            Arc::new(Field::new("parameters", DataType::Struct(Fields::from(self.fields.clone())), false))
+        })
+    }
+
+    fn literal(&self) -> Result<Option<ScalarValue>> {
+        if self.fields.is_empty() || self.values.len() != self.fields.len() {
+            return Ok(None);
+        }
+        let columns: Vec<ArrayRef> = self.values.iter().map(|v| v.to_array()).collect::<Result<_>>()?;
+        let array = StructArray::try_new(Fields::from(self.fields.clone()), columns, None)?;
+        Ok(Some(ScalarValue::Struct(Arc::new(array))))
+    }
+}
+
+fn items(function: &str, fields: &[FieldRef]) -> Result<Vec<FieldRef>> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| match f.data_type() {
+            DataType::List(item) | DataType::LargeList(item) => Ok(Arc::clone(item)),
+            _ => Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!("Argument {i} for function {function} must be array."),
+            )),
+        })
+        .collect()
+}
+
+fn split_last_arg(function: &str, fields: &[FieldRef]) -> Result<(Vec<FieldRef>, FieldRef)> {
+    match fields.split_last() {
+        Some((last, rest)) => Ok((rest.to_vec(), Arc::clone(last))),
+        None => Err(error(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!("Aggregate function {function} requires at least one argument"),
+        )),
+    }
+}
+
+impl Layer {
+    /// The nested function's argument fields for this layer's.
+    fn inner_fields(&self, name: &str, fields: &[FieldRef]) -> Result<Vec<FieldRef>> {
+        let Layer::Wrapped(combinator, _) = self else {
+            return Ok(fields.to_vec());
+        };
+        match combinator {
+            Combinator::If | Combinator::Resample | Combinator::ArgMin | Combinator::ArgMax => {
+                Ok(split_last_arg(name, fields)?.0)
+            }
+            Combinator::Array | Combinator::ForEach => items(name, fields),
+            Combinator::Map => match fields {
+                [map] => match map.data_type() {
+                    DataType::Map(entries, _) => match entries.data_type() {
+                        DataType::Struct(kv) => Ok(vec![Arc::clone(&kv[1])]),
+                        _ => Err(error(ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT, "Map entries must be a tuple")),
+                    },
+                    _ => Err(error(
+                        ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                        format!("Aggregate function {name} requires map as argument"),
+                    )),
+                },
+                _ => Err(error(
+                    ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                    format!("Aggregate function {name} requires one map argument"),
+                )),
+            },
+            Combinator::Distinct | Combinator::OrNull | Combinator::OrDefault => Ok(fields.to_vec()),
+        }
+    }
+
+    fn inner_parameters(&self, params: &Parameters) -> Parameters {
+        match self {
+            Layer::Wrapped(Combinator::Resample, _) => params.split_last(3).0,
+            _ => params.clone(),
+        }
+    }
+
+    /// The result field for these argument fields.
+    fn return_field(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<FieldRef> {
+        let Layer::Wrapped(combinator, inner) = self else {
+            return self.base_call(fields, params).map(|(udaf, fields, _)| udaf.return_field(&fields))?;
+        };
+        let nested = inner.return_field(name, &self.inner_fields(name, fields)?, &self.inner_parameters(params))?;
+        let t = nested.data_type().clone();
+        Ok(match combinator {
+            Combinator::OrNull => Arc::new(Field::new(name, t.clone(), can_be_null(&t) || nested.is_nullable())),
+            Combinator::ForEach | Combinator::Resample => {
+                Arc::new(Field::new(name, list_type(t, nested.is_nullable()), false))
+            }
+            Combinator::Map => {
+                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
+                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                let entries = Fields::from(vec![Arc::clone(&kv[0]), Arc::new(Field::new("value", t, true))]);
+                let entries = Field::new("entries", DataType::Struct(entries), false);
+                Arc::new(Field::new(name, DataType::Map(Arc::new(entries), false), false))
+            }
+            _ => nested,
+        })
+    }
+
+    /// The base function with its arguments coerced to what it takes.
+    fn base_call(&self, fields: &[FieldRef], params: &Parameters) -> Result<(Arc<AggregateUDF>, Vec<FieldRef>, Option<ScalarValue>)> {
+        let Layer::Base(udaf) = self else { unreachable!("the base") };
+        let mut all = fields.to_vec();
+        all.extend(params.field());
+        let types: Vec<DataType> = all.iter().map(|f| f.data_type().clone()).collect();
+        let coerced = match udaf.signature().type_signature {
+            datafusion::logical_expr::TypeSignature::UserDefined => udaf.coerce_types(&types)?,
+            _ => {
+                #[allow(deprecated)]
+                let fields = datafusion::logical_expr::type_coercion::functions::fields_with_aggregate_udf(&all, udaf)?;
+                fields.iter().map(|f| f.data_type().clone()).collect()
+            }
+        };
+        let fields: Vec<FieldRef> = all
+            .iter()
+            .zip(coerced)
+            .map(|(f, t)| Arc::new(f.as_ref().clone().with_data_type(t)))
+            .collect();
+        Ok((Arc::clone(udaf), fields, params.literal()?))
+    }
+
+    fn state_fields(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Vec<FieldRef>> {
+        let Layer::Wrapped(combinator, inner) = self else {
+            let (udaf, fields, _) = self.base_call(fields, params)?;
+            let return_field = udaf.return_field(&fields)?;
+            return udaf.state_fields(StateFieldsArgs {
+                name,
+                input_fields: &fields,
+                return_field,
+                ordering_fields: &[],
+                is_distinct: false,
+            });
+        };
+        let inner_fields = self.inner_fields(name, fields)?;
+        let nested = inner.state_fields(name, &inner_fields, &self.inner_parameters(params))?;
+        let field = |suffix: &str, t: DataType| Arc::new(Field::new(format!("{name}[{suffix}]"), t, true));
+        Ok(match combinator {
+            Combinator::If => nested,
+            Combinator::OrNull | Combinator::OrDefault => {
+                let mut out = nested;
+                out.push(field("seen", DataType::Boolean));
+                out
+            }
+            Combinator::Distinct => inner_fields.iter().map(|f| field("distinct", state_list_of(f.data_type().clone()))).collect(),
+            Combinator::Array => nested,
+            Combinator::ForEach | Combinator::Resample => {
+                nested.iter().map(|f| field(f.name(), state_list_of(f.data_type().clone()))).collect()
+            }
+            Combinator::Map => {
+                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
+                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                let mut out = vec![field("keys", state_list_of(kv[0].data_type().clone()))];
+                out.extend(nested.iter().map(|f| field(f.name(), state_list_of(f.data_type().clone()))));
+                out
+            }
+            Combinator::ArgMin | Combinator::ArgMax => {
+                let (_, by) = split_last_arg(name, fields)?;
+                let mut out = nested;
+                out.push(field("best", by.data_type().clone()));
+                out
+            }
+        })
+    }
+
+    fn accumulator(self: &Arc<Self>, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Box<dyn Accumulator>> {
+        let Layer::Wrapped(combinator, inner) = self.as_ref() else {
+            return self.base_accumulator(name, fields, params);
+        };
+        let inner = Arc::new(Factory {
+            layer: Arc::new(inner.clone_layer()),
+            name: name.to_string(),
+            fields: self.inner_fields(name, fields)?,
+            params: self.inner_parameters(params),
+        });
+        let result = self.return_field(name, fields, params)?;
+        let args = fields.len();
+        Ok(match combinator {
+            Combinator::If => Box::new(IfAccumulator { inner: inner.make()? }),
+            Combinator::OrNull => Box::new(SkipNulls::new(inner.make()?, args, Absent::Null(result.data_type().clone()))),
+            Combinator::OrDefault => {
+                let absent = Absent::Default(result.data_type().clone(), result.is_nullable());
+                Box::new(SkipNulls::new(inner.make()?, args, absent))
+            }
+            Combinator::Distinct => Box::new(DistinctAccumulator::new(inner)?),
+            Combinator::Array => Box::new(ArrayAccumulator { name: name.to_string(), inner: inner.make()? }),
+            Combinator::ForEach => Box::new(Positional::new(inner, Positions::ForEach(name.to_string()))?),
+            Combinator::Resample => {
+                let own = params.split_last(3).1;
+                Box::new(Positional::new(inner, Positions::resample(name, &own.values)?)?)
+            }
+            Combinator::Map => {
+                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
+                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                Box::new(MapAccumulator::new(inner, kv[0].data_type().clone())?)
+            }
+            Combinator::ArgMin | Combinator::ArgMax => {
+                let (_, by) = split_last_arg(name, fields)?;
+                Box::new(ArgAccumulator::new(inner, by.data_type().clone(), *combinator == Combinator::ArgMax))
+            }
+        })
+    }
+
+    fn base_accumulator(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Box<dyn Accumulator>> {
+        let (udaf, coerced, literal) = self.base_call(fields, params)?;
+        let return_field = udaf.return_field(&coerced)?;
+        let schema = Schema::new(coerced.iter().enumerate().map(|(i, f)| f.as_ref().clone().with_name(format!("c{i}"))).collect::<Vec<_>>());
+        let exprs: Vec<Arc<dyn PhysicalExpr>> = coerced
+            .iter()
+            .enumerate()
+            .map(|(i, _)| match (&literal, i + 1 == coerced.len()) {
+                (Some(value), true) => Arc::new(Literal::new(value.clone())) as Arc<dyn PhysicalExpr>,
+                _ => Arc::new(Column::new(&format!("c{i}"), i)) as Arc<dyn PhysicalExpr>,
+            })
+            .collect();
+        let inner = udaf.accumulator(AccumulatorArgs {
+            return_field,
+            schema: &schema,
+            ignore_nulls: false,
+            order_bys: &[],
+            is_reversed: false,
+            name,
+            is_distinct: false,
+            exprs: &exprs,
+            expr_fields: &coerced,
+        })?;
+        let types = coerced.iter().take(fields.len()).map(|f| f.data_type().clone()).collect();
+        Ok(Box::new(Casting { inner, types, literal }))
+    }
+
+    fn clone_layer(&self) -> Layer {
+        match self {
+            Layer::Base(udaf) => Layer::Base(Arc::clone(udaf)),
+            Layer::Wrapped(c, inner) => Layer::Wrapped(*c, Box::new(inner.clone_layer())),
+        }
+    }
+}
+
+/// Makes fresh accumulators of a nested chain.
+#[derive(Debug)]
+struct Factory {
+    layer: Arc<Layer>,
+    name: String,
+    fields: Vec<FieldRef>,
+    params: Parameters,
+}
+
+impl Factory {
+    fn make(&self) -> Result<Box<dyn Accumulator>> {
+        self.layer.accumulator(&self.name, &self.fields, &self.params)
+    }
+
+    fn state_types(&self) -> Result<Vec<DataType>> {
+        let fields = self.layer.state_fields(&self.name, &self.fields, &self.params)?;
+        Ok(fields.iter().map(|f| f.data_type().clone()).collect())
+    }
+
+    fn result_type(&self) -> Result<DataType> {
+        Ok(self.layer.return_field(&self.name, &self.fields, &self.params)?.data_type().clone())
+    }
+}
+
+/// The base's accumulator, given its arguments in the types it coerced them
+/// to, and its parameter struct where it takes one.
+#[derive(Debug)]
+struct Casting {
+    inner: Box<dyn Accumulator>,
+    types: Vec<DataType>,
+    literal: Option<ScalarValue>,
+}
+
+impl Accumulator for Casting {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let mut cast_values: Vec<ArrayRef> = values
+            .iter()
+            .zip(&self.types)
+            .map(|(v, t)| if v.data_type() == t { Ok(Arc::clone(v)) } else { cast(v, t) })
+            .collect::<std::result::Result<_, _>>()?;
+        if let Some(literal) = &self.literal {
+            let rows = values.first().map_or(0, |v| v.len());
+            cast_values.push(literal.to_array_of_size(rows)?);
+        }
+        self.inner.update_batch(&cast_values)
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        self.inner.evaluate()
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.inner.size()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        self.inner.state()
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.inner.merge_batch(states)
+    }
+}
+
+/// -If: the rows where the last argument is true.
+#[derive(Debug)]
+struct IfAccumulator {
+    inner: Box<dyn Accumulator>,
+}
+
+fn as_condition(column: &ArrayRef) -> Result<BooleanArray> {
+    let condition = cast(column, &DataType::Boolean)?;
+    let condition = condition.as_boolean();
+    // NULL is false.
+    Ok(match condition.nulls() {
+        Some(nulls) => BooleanArray::new(condition.values() & nulls.inner(), None),
+        None => condition.clone(),
+    })
+}
+
+impl Accumulator for IfAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (condition, args) = values.split_last().expect("a condition");
+        let condition = as_condition(condition)?;
+        let kept: Vec<ArrayRef> = args.iter().map(|a| filter(a, &condition)).collect::<std::result::Result<_, _>>()?;
+        self.inner.update_batch(&kept)
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        self.inner.evaluate()
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.inner.size()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        self.inner.state()
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.inner.merge_batch(states)
+    }
+}
+
+/// -Array: every element of the array arguments, which must be of equal sizes.
+#[derive(Debug)]
+struct ArrayAccumulator {
+    name: String,
+    inner: Box<dyn Accumulator>,
+}
+
+/// Each list column's elements for the batch's rows, after checking that
+/// every row's arrays have one size.
+fn flattened(name: &str, values: &[ArrayRef]) -> Result<Vec<ArrayRef>> {
+    let lists: Vec<_> = values.iter().map(|v| v.as_list::<i32>()).collect();
+    if let Some((first, rest)) = lists.split_first() {
+        for row in 0..first.len() {
+            let size = first.value_length(row);
+            if rest.iter().any(|l| l.value_length(row) != size) {
+                return Err(error(
+                    ErrorCode::SIZES_OF_ARRAYS_DONT_MATCH,
+                    format!("All arrays must be of the same size for aggregate function {name}"),
+                ));
+            }
+        }
+    }
+    Ok(lists
+        .iter()
+        .map(|l| {
+            let offsets = l.value_offsets();
+            let start = offsets[0] as usize;
+            let end = offsets[offsets.len() - 1] as usize;
+            l.values().slice(start, end - start)
+        })
+        .collect())
+}
+
+impl Accumulator for ArrayAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let flat = flattened(&self.name, values)?;
+        self.inner.update_batch(&flat)
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        self.inner.evaluate()
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.inner.size()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        self.inner.state()
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.inner.merge_batch(states)
+    }
+}
+
+/// -Distinct: each distinct row of arguments once; the state is the rows.
+#[derive(Debug)]
+struct DistinctAccumulator {
+    inner: Arc<Factory>,
+    converter: RowConverter,
+    rows: HashSet<OwnedRow>,
+    bytes: usize,
+}
+
+impl DistinctAccumulator {
+    fn new(inner: Arc<Factory>) -> Result<Self> {
+        let fields = inner.fields.iter().map(|f| SortField::new(f.data_type().clone())).collect();
+        Ok(DistinctAccumulator { converter: RowConverter::new(fields)?, inner, rows: HashSet::new(), bytes: 0 })
+    }
+
+    fn columns(&self) -> Result<Vec<ArrayRef>> {
+        Ok(self.converter.convert_rows(self.rows.iter().map(|r| r.row()))?)
+    }
+}
+
+impl Accumulator for DistinctAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let n = self.inner.fields.len();
+        let rows = self.converter.convert_columns(&values[..n])?;
+        for row in rows.iter() {
+            let bytes = row.as_ref().len();
+            if self.rows.insert(row.owned()) {
+                self.bytes += bytes;
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        let mut accumulator = self.inner.make()?;
+        if !self.rows.is_empty() {
+            accumulator.update_batch(&self.columns()?)?;
+        }
+        accumulator.evaluate()
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.bytes + self.rows.len() * std::mem::size_of::<OwnedRow>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let columns = if self.rows.is_empty() {
+            self.inner.fields.iter().map(|f| datafusion::arrow::array::new_empty_array(f.data_type())).collect()
+        } else {
+            self.columns()?
+        };
+        Ok(columns.into_iter().map(state_list_scalar).collect())
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists: Vec<Vec<ArrayRef>> = states.iter().map(list_rows).collect();
+        for row in 0..lists.first().map_or(0, Vec::len) {
+            let columns: Vec<ArrayRef> = lists.iter().map(|l| Arc::clone(&l[row])).collect();
+            self.update_batch(&columns)?;
+        }
+        Ok(())
+    }
+}
+
+/// How -ForEach and -Resample place rows: by array position, or by the
+/// resampling key's bucket.
+#[derive(Debug)]
+enum Positions {
+    ForEach(String),
+    Resample { start: i64, end: i64, step: i64 },
+}
+
+impl Positions {
+    fn resample(name: &str, params: &[ScalarValue]) -> Result<Self> {
+        if params.len() != 3 {
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!("Aggregate function {name} requires 3 parameters: start, end and step"),
+            ));
+        }
+        let start = float_parameter(name, &params[0])? as i64;
+        let end = float_parameter(name, &params[1])? as i64;
+        let step = count_parameter(name, &params[2])? as i64;
+        if step == 0 || start >= end {
+            return Err(error(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("The step given in function {name} should not be zero, and start should be less than end"),
+            ));
+        }
+        Ok(Positions::Resample { start, end, step })
+    }
+
+    fn fixed(&self) -> usize {
+        match self {
+            Positions::ForEach(_) => 0,
+            Positions::Resample { start, end, step } => ((end - start) as u64).div_ceil(*step as u64) as usize,
+        }
+    }
+
+    /// The arguments the nested function gets, and per position the rows
+    /// (of those arguments) that go to it.
+    fn split(&self, values: &[ArrayRef]) -> Result<(Vec<ArrayRef>, Vec<Vec<u32>>)> {
+        match self {
+            Positions::ForEach(name) => {
+                let flat = flattened(name, values)?;
+                let lists = values[0].as_list::<i32>();
+                let base = lists.value_offsets()[0];
+                let mut positions: Vec<Vec<u32>> = Vec::new();
+                for row in 0..lists.len() {
+                    let start = (lists.value_offsets()[row] - base) as u32;
+                    for i in 0..lists.value_length(row) as usize {
+                        if positions.len() <= i {
+                            positions.push(Vec::new());
+                        }
+                        positions[i].push(start + i as u32);
+                    }
+                }
+                Ok((flat, positions))
+            }
+            Positions::Resample { start, end, step } => {
+                let (key, args) = values.split_last().expect("a key");
+                let key = cast(key, &DataType::Int64)?;
+                let key = key.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
+                let mut positions = vec![Vec::new(); self.fixed()];
+                for row in 0..key.len() {
+                    let k = key.value(row);
+                    if key.is_valid(row) && k >= *start && k < *end {
+                        positions[((k - start) / step) as usize].push(row as u32);
+                    }
+                }
+                Ok((args.to_vec(), positions))
+            }
+        }
+    }
+}
+
+/// -ForEach and -Resample: one nested accumulator per position; the state
+/// is each nested state field as a list over positions.
+#[derive(Debug)]
+struct Positional {
+    inner: Arc<Factory>,
+    positions: Positions,
+    accumulators: Vec<Box<dyn Accumulator>>,
+    result_type: DataType,
+    /// The whole result's type, whose elements are Nullable where the nested result is.
+    list_type: DataType,
+}
+
+impl Positional {
+    fn new(inner: Arc<Factory>, positions: Positions) -> Result<Self> {
+        let accumulators = (0..positions.fixed()).map(|_| inner.make()).collect::<Result<_>>()?;
+        let nested = inner.layer.return_field(&inner.name, &inner.fields, &inner.params)?;
+        let result_type = nested.data_type().clone();
+        let list_type = list_type(result_type.clone(), nested.is_nullable());
+        Ok(Positional { inner, positions, accumulators, result_type, list_type })
+    }
+
+    fn grow(&mut self, n: usize) -> Result<()> {
+        while self.accumulators.len() < n {
+            self.accumulators.push(self.inner.make()?);
+        }
+        Ok(())
+    }
+}
+
+impl Accumulator for Positional {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (args, positions) = self.positions.split(values)?;
+        self.grow(positions.len())?;
+        for (accumulator, rows) in self.accumulators.iter_mut().zip(positions) {
+            if rows.is_empty() {
+                continue;
+            }
+            let indices = UInt32Array::from(rows);
+            let taken: Vec<ArrayRef> = args.iter().map(|a| take(a, &indices, None)).collect::<std::result::Result<_, _>>()?;
+            accumulator.update_batch(&taken)?;
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        let results: Vec<ScalarValue> = self.accumulators.iter_mut().map(|a| a.evaluate()).collect::<Result<_>>()?;
+        let array = if results.is_empty() {
+            datafusion::arrow::array::new_empty_array(&self.result_type)
+        } else {
+            ScalarValue::iter_to_array(results)?
+        };
+        let DataType::List(item) = &self.list_type else { unreachable!("a list") };
+        Ok(list_value(array, item.is_nullable()))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.accumulators.iter().map(|a| a.size()).sum::<usize>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        states_as_lists(&mut self.accumulators, &self.inner.state_types()?)
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists: Vec<Vec<ArrayRef>> = states.iter().map(list_rows).collect();
+        for row in 0..lists.first().map_or(0, Vec::len) {
+            let count = lists[0][row].len();
+            self.grow(count)?;
+            for (i, accumulator) in self.accumulators.iter_mut().enumerate().take(count) {
+                let slices: Vec<ArrayRef> = lists.iter().map(|l| l[row].slice(i, 1)).collect();
+                accumulator.merge_batch(&slices)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Each nested state field as one list over the accumulators.
+fn states_as_lists(accumulators: &mut [Box<dyn Accumulator>], types: &[DataType]) -> Result<Vec<ScalarValue>> {
+    let states: Vec<Vec<ScalarValue>> = accumulators.iter_mut().map(|a| a.state()).collect::<Result<_>>()?;
+    types
+        .iter()
+        .enumerate()
+        .map(|(field, t)| {
+            let column = if states.is_empty() {
+                datafusion::arrow::array::new_empty_array(t)
+            } else {
+                ScalarValue::iter_to_array(states.iter().map(|s| s[field].clone()))?
+            };
+            Ok(state_list_scalar(column))
+        })
+        .collect()
+}
+
+/// -Map: one nested accumulator per key of the map argument.
+#[derive(Debug)]
+struct MapAccumulator {
+    inner: Arc<Factory>,
+    converter: RowConverter,
+    accumulators: BTreeMap<OwnedRow, Box<dyn Accumulator>>,
+    result_type: DataType,
+    key_type: DataType,
+}
+
+impl MapAccumulator {
+    fn new(inner: Arc<Factory>, key_type: DataType) -> Result<Self> {
+        let converter = RowConverter::new(vec![SortField::new(key_type.clone())])?;
+        let result_type = inner.result_type()?;
+        Ok(MapAccumulator { inner, converter, accumulators: BTreeMap::new(), result_type, key_type })
+    }
+
+    /// Rows of `values` grouped by their key, in key order.
+    fn absorb(&mut self, keys: &ArrayRef, values: &[ArrayRef], merge: bool) -> Result<()> {
+        let encoded = self.converter.convert_columns(&[Arc::clone(keys)])?;
+        let mut groups: BTreeMap<OwnedRow, Vec<u32>> = BTreeMap::new();
+        for (i, row) in encoded.iter().enumerate() {
+            groups.entry(row.owned()).or_default().push(i as u32);
+        }
+        for (key, rows) in groups {
+            if !self.accumulators.contains_key(&key) {
+                self.accumulators.insert(key.clone(), self.inner.make()?);
+            }
+            let accumulator = self.accumulators.get_mut(&key).expect("inserted");
+            let indices = UInt32Array::from(rows);
+            let taken: Vec<ArrayRef> = values.iter().map(|a| take(a, &indices, None)).collect::<std::result::Result<_, _>>()?;
+            if merge {
+                accumulator.merge_batch(&taken)?;
+            } else {
+                accumulator.update_batch(&taken)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn keys(&self) -> Result<ArrayRef> {
+        if self.accumulators.is_empty() {
+            return Ok(datafusion::arrow::array::new_empty_array(&self.key_type));
+        }
+        Ok(self.converter.convert_rows(self.accumulators.keys().map(|k| k.row()))?.remove(0))
+    }
+}
+
+impl Accumulator for MapAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let map = values[0].as_map();
+        let offsets = map.value_offsets();
+        let (start, end) = (offsets[0] as usize, offsets[offsets.len() - 1] as usize);
+        let keys = map.keys().slice(start, end - start);
+        let values = map.values().slice(start, end - start);
+        self.absorb(&keys, &[values], false)
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        let keys = self.keys()?;
+        let results: Vec<ScalarValue> = self.accumulators.values_mut().map(|a| a.evaluate()).collect::<Result<_>>()?;
+        let values = if results.is_empty() {
+            datafusion::arrow::array::new_empty_array(&self.result_type)
+        } else {
+            ScalarValue::iter_to_array(results)?
+        };
+        let fields = Fields::from(vec![
+            Field::new("key", keys.data_type().clone(), false),
+            Field::new("value", values.data_type().clone(), true),
+        ]);
+        let entries = StructArray::new(fields.clone(), vec![keys, values], None);
+        let field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
+        let offsets = datafusion::arrow::buffer::OffsetBuffer::from_lengths([entries.len()]);
+        let map = datafusion::arrow::array::MapArray::new(field, offsets, entries, None, false);
+        Ok(ScalarValue::Map(Arc::new(map)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.accumulators.iter().map(|(k, a)| k.as_ref().len() + a.size()).sum::<usize>()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let mut out = vec![state_list_scalar(self.keys()?)];
+        let mut accumulators: Vec<&mut Box<dyn Accumulator>> = self.accumulators.values_mut().collect();
+        let types = self.inner.state_types()?;
+        let states: Vec<Vec<ScalarValue>> = accumulators.iter_mut().map(|a| a.state()).collect::<Result<_>>()?;
+        for (field, t) in types.iter().enumerate() {
+            let column = if states.is_empty() {
+                datafusion::arrow::array::new_empty_array(t)
+            } else {
+                ScalarValue::iter_to_array(states.iter().map(|s| s[field].clone()))?
+            };
+            out.push(state_list_scalar(column));
+        }
+        Ok(out)
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let lists: Vec<Vec<ArrayRef>> = states.iter().map(list_rows).collect();
+        for row in 0..lists.first().map_or(0, Vec::len) {
+            let nested: Vec<ArrayRef> = lists[1..].iter().map(|l| Arc::clone(&l[row])).collect();
+            self.absorb(&Arc::clone(&lists[0][row]), &nested, true)?;
+        }
+        Ok(())
+    }
+}
+
+/// -ArgMin and -ArgMax: the nested function over the rows whose last
+/// argument is the least or greatest.
+#[derive(Debug)]
+struct ArgAccumulator {
+    inner: Arc<Factory>,
+    accumulator: Option<Box<dyn Accumulator>>,
+    best: ScalarValue,
+    max: bool,
+}
+
+impl ArgAccumulator {
+    fn new(inner: Arc<Factory>, by: DataType, max: bool) -> Self {
+        let best = ScalarValue::try_from(&by).unwrap_or(ScalarValue::Null);
+        ArgAccumulator { inner, accumulator: None, best, max }
+    }
+
+    /// The best value of `by`, and whether it beats or ties the current one.
+    fn consider(&mut self, candidate: ScalarValue) -> Result<bool> {
+        let ordering = candidate.partial_cmp(&self.best);
+        let better = self.best.is_null() || ordering == Some(if self.max { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less });
+        if better {
+            self.best = candidate;
+            self.accumulator = Some(self.inner.make()?);
+            return Ok(true);
+        }
+        Ok(ordering == Some(std::cmp::Ordering::Equal))
+    }
+
+    fn rows_equal_to_best(&self, by: &ArrayRef) -> Result<BooleanArray> {
+        let best = self.best.to_array_of_size(by.len())?;
+        Ok(datafusion::arrow::compute::kernels::cmp::eq(by, &best)?)
+    }
+
+    fn batch_best(&self, by: &ArrayRef) -> Result<Option<ScalarValue>> {
+        let options = datafusion::arrow::compute::SortOptions { descending: self.max, nulls_first: false };
+        let first = datafusion::arrow::compute::sort_to_indices(by, Some(options), Some(1))?;
+        if first.is_empty() || by.is_null(first.value(0) as usize) {
+            return Ok(None);
+        }
+        Ok(Some(ScalarValue::try_from_array(by, first.value(0) as usize)?))
+    }
+}
+
+impl Accumulator for ArgAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        let (by, args) = values.split_last().expect("a value to compare");
+        let Some(best) = self.batch_best(by)? else { return Ok(()) };
+        if !self.consider(best)? {
+            return Ok(());
+        }
+        let rows = self.rows_equal_to_best(by)?;
+        let kept: Vec<ArrayRef> = args.iter().map(|a| filter(a, &rows)).collect::<std::result::Result<_, _>>()?;
+        self.accumulator.as_mut().expect("made").update_batch(&kept)
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        match &mut self.accumulator {
+            Some(a) => a.evaluate(),
+            None => self.inner.make()?.evaluate(),
+        }
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.accumulator.as_ref().map_or(0, |a| a.size()) + self.best.size()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        let mut state = match &mut self.accumulator {
+            Some(a) => a.state()?,
+            None => self.inner.make()?.state()?,
+        };
+        state.push(self.best.clone());
+        Ok(state)
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        let (bests, nested) = states.split_last().expect("the best value");
+        for row in 0..bests.len() {
+            let best = ScalarValue::try_from_array(bests, row)?;
+            if best.is_null() || !self.consider(best)? {
+                continue;
+            }
+            let slices: Vec<ArrayRef> = nested.iter().map(|s| s.slice(row, 1)).collect();
+            self.accumulator.as_mut().expect("made").merge_batch(&slices)?;
+        }
+        Ok(())
+    }
+}
+
+/// The function carrying combinator chains.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Combined {
+    signature: Signature,
+}
+
+impl Default for Combined {
+    fn default() -> Self {
+        Combined { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+/// The chain named by the marker, the arguments and the parameters of a call.
+fn call_parts(fields: &[FieldRef]) -> Result<(String, Vec<FieldRef>, Option<FieldRef>)> {
+    let Some((marker, rest)) = fields.split_first() else {
+        return Err(DataFusionError::Internal(format!("{COMBINED} needs its marker")));
+    };
+    let spec = match marker.data_type() {
+        DataType::Struct(f) if f.len() == 1 => f[0].name().clone(),
+        _ => return Err(DataFusionError::Internal(format!("{COMBINED} needs its marker"))),
+    };
+    let (args, params) = match rest.split_last() {
+        Some((last, args)) if is_parameters(last.data_type()) => (args.to_vec(), Some(Arc::clone(last))),
+        _ => (rest.to_vec(), None),
+    };
+    Ok((spec, args, params))
+}
+
+impl AggregateUDFImpl for Combined {
+    fn name(&self) -> &str {
+        COMBINED
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        Ok(arg_types.to_vec())
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Err(DataFusionError::Internal(format!("{COMBINED} types its result from fields")))
+    }
+
+    fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
+        let (spec, args, params) = call_parts(arg_fields)?;
+        let layer = parse_chain(&spec)?;
+        let params = Parameters::from_field(params.as_ref(), Vec::new());
+        let field = layer.return_field(&display_name(&spec), &args, &params)?;
+        Ok(Arc::new(field.as_ref().clone().with_name(COMBINED)))
+    }
+
+    fn is_nullable(&self) -> bool {
+        false
+    }
+
+    fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
+        let (spec, fields, params) = call_parts(args.input_fields)?;
+        let params = Parameters::from_field(params.as_ref(), Vec::new());
+        let fields = parse_chain(&spec)?.state_fields(args.name, &fields, &params)?;
+        // Unique names: nested layers may repeat a suffix.
+        Ok(fields
+            .into_iter()
+            .enumerate()
+            .map(|(i, f)| Arc::new(f.as_ref().clone().with_name(format!("{}[{i}]", args.name)).with_nullable(true)))
+            .collect())
+    }
+
+    fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        let (spec, fields, params) = call_parts(args.expr_fields)?;
+        let params = Parameters::from_field(params.as_ref(), parameter_values(args.exprs));
+        let layer = Arc::new(parse_chain(&spec)?);
+        let inner = layer.accumulator(&display_name(&spec), &fields, &params)?;
+        Ok(Box::new(Unmarked { inner, args: fields.len() }))
+    }
+}
+
+/// Drops the marker column (and the parameter column past the arguments).
+#[derive(Debug)]
+struct Unmarked {
+    inner: Box<dyn Accumulator>,
+    args: usize,
+}
+
+impl Accumulator for Unmarked {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        self.inner.update_batch(&values[1..1 + self.args])
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        self.inner.evaluate()
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self) + self.inner.size()
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        self.inner.state()
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.inner.merge_batch(states)
+    }
+}

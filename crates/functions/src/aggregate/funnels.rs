@@ -1,0 +1,226 @@
+//! Product-analytics aggregates: `retention(c1, c2, ...)` (whether `c1`
+//! held, then for each later condition whether it held too where `c1` did,
+//! as an array of UInt8) and `windowFunnel(window)(timestamp, c1, c2, ...)`
+//! (the longest chain `c1, c2, ...` of events in timestamp order whose
+//! events fall within `window` of the chain's first; events of one
+//! timestamp in condition order, a row may take several steps).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt8Array};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Int64Type, TimeUnit, UInt32Type};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::{Accumulator, AggregateUDF};
+use strata_common::ErrorCode;
+
+use super::frame::{Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_params, list_of, list_scalar};
+
+/// The most conditions either function takes.
+const MAX_CONDITIONS: usize = 32;
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Retention;
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct WindowFunnel;
+
+pub fn functions() -> Vec<AggregateUDF> {
+    vec![Aggregate::udaf(Retention, &[]), Aggregate::udaf(WindowFunnel, &[])]
+}
+
+fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
+    if conditions.len() > MAX_CONDITIONS {
+        return Err(error(
+            ErrorCode::TOO_MANY_ARGUMENTS_FOR_FUNCTION,
+            format!("Too many event arguments for aggregate function {name}"),
+        ));
+    }
+    for t in conditions {
+        if !matches!(t, DataType::UInt8 | DataType::Boolean) {
+            return Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!("Illegal type {} of event argument of aggregate function {name}, must be UInt8", strata_common::types::clickhouse_type_name(t, false)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Which rows hold each condition: bit `i` of a row's mask for condition `i`.
+fn masks(conditions: &[ArrayRef]) -> Result<Vec<u32>> {
+    let rows = conditions.first().map_or(0, |c| c.len());
+    let mut out = vec![0u32; rows];
+    for (i, condition) in conditions.iter().enumerate() {
+        let flags = cast(condition, &DataType::Boolean)?;
+        let flags = flags.as_boolean();
+        for (row, mask) in out.iter_mut().enumerate() {
+            if flags.is_valid(row) && flags.value(row) {
+                *mask |= 1 << i;
+            }
+        }
+    }
+    Ok(out)
+}
+
+impl AggregateSpec for Retention {
+    fn name(&self) -> &str {
+        "retention"
+    }
+
+    fn nullable_result(&self) -> bool {
+        false
+    }
+
+    fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType> {
+        expect_params(self.name(), params.len(), 0..=0)?;
+        if args.len() < 2 {
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Not enough event arguments for aggregate function retention",
+            ));
+        }
+        check_conditions(self.name(), args)?;
+        Ok(list_of(DataType::UInt8))
+    }
+
+    fn state_types(&self, _call: &Call) -> Vec<DataType> {
+        vec![DataType::UInt32]
+    }
+
+    fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
+        Ok(Box::new(RetentionAccumulator { conditions: call.args.len(), seen: 0 }))
+    }
+}
+
+/// The conditions that held on some row, as a bit mask.
+#[derive(Debug)]
+struct RetentionAccumulator {
+    conditions: usize,
+    seen: u32,
+}
+
+impl Accumulator for RetentionAccumulator {
+    fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        self.seen |= masks(&values[..self.conditions])?.into_iter().fold(0, |a, b| a | b);
+        Ok(())
+    }
+
+    fn evaluate(&mut self) -> Result<ScalarValue> {
+        let first = self.seen & 1 == 1;
+        let flags: UInt8Array = (0..self.conditions)
+            .map(|i| Some(u8::from(first && self.seen & (1 << i) != 0)))
+            .collect();
+        Ok(list_scalar(Arc::new(flags)))
+    }
+
+    fn size(&self) -> usize {
+        std::mem::size_of_val(self)
+    }
+
+    fn state(&mut self) -> Result<Vec<ScalarValue>> {
+        Ok(vec![ScalarValue::UInt32(Some(self.seen))])
+    }
+
+    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
+        self.seen |= states[0].as_primitive::<UInt32Type>().iter().flatten().fold(0, |a, b| a | b);
+        Ok(())
+    }
+}
+
+fn is_timestamp(t: &DataType) -> bool {
+    t.is_unsigned_integer() || matches!(t, DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _))
+}
+
+impl AggregateSpec for WindowFunnel {
+    fn name(&self) -> &str {
+        "windowFunnel"
+    }
+
+    fn nullable_result(&self) -> bool {
+        false
+    }
+
+    fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType> {
+        let name = self.name();
+        expect_params(name, params.len(), 1..=1)?;
+        let Some((timestamp, conditions)) = args.split_first().filter(|(_, c)| !c.is_empty()) else {
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!("Aggregate function {name} requires one timestamp argument and at least one event condition."),
+            ));
+        };
+        if !is_timestamp(timestamp) {
+            return Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!(
+                    "Illegal type {} of first argument of aggregate function {name}, must be Unsigned Number, Date, DateTime",
+                    strata_common::types::clickhouse_type_name(timestamp, false)
+                ),
+            ));
+        }
+        check_conditions(name, conditions)?;
+        Ok(DataType::UInt8)
+    }
+
+    fn state_types(&self, call: &Call) -> Vec<DataType> {
+        Collect::state_types(&call.args)
+    }
+
+    fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
+        let window = count_parameter(self.name(), &call.params[0])? as i64;
+        let steps = call.args.len() - 1;
+        Ok(Box::new(Collect::new(call.args.clone(), move |columns| {
+            let level = funnel(&columns[0], &columns[1..], steps, window)?;
+            Ok(ScalarValue::UInt8(Some(level as u8)))
+        })))
+    }
+}
+
+/// The funnel's level: each step's chain start, advanced event by event.
+fn funnel(timestamps: &ArrayRef, conditions: &[ArrayRef], steps: usize, window: i64) -> Result<usize> {
+    let times = cast(timestamps, &DataType::Int64)?;
+    let times = times.as_primitive::<Int64Type>();
+    let masks = masks(conditions)?;
+    let mut events: Vec<(i64, usize)> = Vec::new();
+    for (row, mask) in masks.iter().enumerate() {
+        for step in 0..steps {
+            if mask & (1 << step) != 0 && times.is_valid(row) {
+                events.push((times.value(row), step));
+            }
+        }
+    }
+    events.sort_unstable();
+    // The start time of the chain that reached each step.
+    let mut starts: Vec<Option<i64>> = vec![None; steps];
+    for (time, step) in events {
+        if step == 0 {
+            starts[0] = Some(time);
+        } else if let Some(start) = starts[step - 1].filter(|&s| time <= s + window) {
+            starts[step] = Some(start);
+            if step + 1 == steps {
+                return Ok(steps);
+            }
+        }
+    }
+    Ok(starts.iter().rposition(Option::is_some).map_or(0, |i| i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{BooleanArray, UInt64Array};
+
+    #[test]
+    fn funnel_restarts_its_chain() {
+        let times: ArrayRef = Arc::new(UInt64Array::from(vec![1, 12, 15, 30, 21]));
+        let step = |flags: Vec<bool>| Arc::new(BooleanArray::from(flags)) as ArrayRef;
+        let conditions = vec![
+            step(vec![true, true, false, false, false]),
+            step(vec![false, false, true, false, false]),
+            step(vec![false, false, false, true, true]),
+        ];
+        assert_eq!(funnel(&times, &conditions, 3, 10).unwrap(), 3);
+        assert_eq!(funnel(&times, &conditions, 3, 5).unwrap(), 2);
+    }
+}

@@ -1,0 +1,230 @@
+//! `[a, b, ...]` and `array(a, b, ...)` (DataFusion's `make_array`), and
+//! `map(k1, v1, ...)` (DataFusion's `map` over the arrays of keys and of
+//! values) with ClickHouse's element types: `Nullable` only when an
+//! element can be NULL, so `[1, 2]` is `Array(UInt8)`, `[1, NULL]`
+//! `Array(Nullable(UInt8))` and `map('a', 1)` `Map(String, UInt8)`.
+//! DataFusion's own mark every element or value nullable; these wrap them
+//! and give their results the exact fields. Tuples (`(a, b)`, `tuple(a,
+//! b)`, DataFusion's `struct`) get the same treatment: `Tuple(UInt8,
+//! String)`, not `Tuple(Nullable(UInt8), Nullable(String))`.
+
+use std::sync::Arc;
+
+use datafusion::arrow::compute::kernels::cast;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::functions::core::r#struct::StructFunc;
+use datafusion::functions_nested::make_array::MakeArray as DataFusionMakeArray;
+use datafusion::functions_nested::map::MapFunc;
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+};
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct MakeArray {
+    inner: DataFusionMakeArray,
+    aliases: Vec<String>,
+}
+
+impl Default for MakeArray {
+    fn default() -> Self {
+        let inner = DataFusionMakeArray::new();
+        let mut aliases = inner.aliases().to_vec();
+        aliases.push("array".into());
+        MakeArray { inner, aliases }
+    }
+}
+
+/// Whether a ClickHouse value of `field` can be NULL: arrays, maps and
+/// tuples never are (`Nullable(Tuple(...))` does not exist), whatever
+/// DataFusion's flag says.
+fn can_be_null(field: &Field) -> bool {
+    match field.data_type() {
+        DataType::Null => true,
+        DataType::List(_)
+        | DataType::LargeList(_)
+        | DataType::FixedSizeList(..)
+        | DataType::Struct(_)
+        | DataType::Map(..) => false,
+        _ => field.is_nullable(),
+    }
+}
+
+/// `data_type`, a list type, with its item field's nullability set.
+fn with_item_nullable(data_type: DataType, nullable: bool) -> DataType {
+    match data_type {
+        DataType::List(item) if item.data_type() != &DataType::Null => {
+            DataType::List(Arc::new(item.as_ref().clone().with_nullable(nullable)))
+        }
+        other => other,
+    }
+}
+
+impl ScalarUDFImpl for MakeArray {
+    fn name(&self) -> &str {
+        "make_array"
+    }
+
+    fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+
+    fn signature(&self) -> &Signature {
+        self.inner.signature()
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        self.inner.coerce_types(arg_types)
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        self.inner.return_type(arg_types)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let nullable = args.arg_fields.iter().any(|f| can_be_null(f));
+        let data_type = with_item_nullable(self.inner.return_type(&types)?, nullable);
+        Ok(Arc::new(Field::new(self.name(), data_type, false)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let target = args.return_field.data_type().clone();
+        retyped(self.inner.invoke_with_args(args)?, &target)
+    }
+}
+
+/// DataFusion's result given the exact type the function declared.
+fn retyped(result: ColumnarValue, target: &DataType) -> Result<ColumnarValue> {
+    match result {
+        ColumnarValue::Array(array) if array.data_type() != target => {
+            Ok(ColumnarValue::Array(cast::cast(&array, target)?))
+        }
+        ColumnarValue::Scalar(scalar) if &scalar.data_type() != target => {
+            let array = cast::cast(&scalar.to_array()?, target)?;
+            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
+                &array, 0,
+            )?))
+        }
+        same => Ok(same),
+    }
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Map {
+    inner: MapFunc,
+}
+
+impl Default for Map {
+    fn default() -> Self {
+        Map {
+            inner: MapFunc::new(),
+        }
+    }
+}
+
+impl ScalarUDFImpl for Map {
+    fn name(&self) -> &str {
+        "map"
+    }
+
+    fn signature(&self) -> &Signature {
+        self.inner.signature()
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        self.inner.return_type(arg_types)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let values_nullable = types
+            .get(1)
+            .and_then(super::item_field)
+            .is_none_or(|item| can_be_null(item));
+        let data_type = match self.inner.return_type(&types)? {
+            DataType::Map(entries, sorted) => {
+                let DataType::Struct(kv) = entries.data_type() else {
+                    unreachable!("a map's entries are a struct")
+                };
+                let value = kv[1].as_ref().clone().with_nullable(values_nullable);
+                let kv = vec![Arc::clone(&kv[0]), Arc::new(value)];
+                let entries = entries
+                    .as_ref()
+                    .clone()
+                    .with_data_type(DataType::Struct(kv.into()));
+                DataType::Map(Arc::new(entries), sorted)
+            }
+            other => other,
+        };
+        Ok(Arc::new(Field::new(self.name(), data_type, false)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let target = args.return_field.data_type().clone();
+        retyped(self.inner.invoke_with_args(args)?, &target)
+    }
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Tuple {
+    inner: StructFunc,
+}
+
+impl Default for Tuple {
+    fn default() -> Self {
+        Tuple {
+            inner: StructFunc::new(),
+        }
+    }
+}
+
+impl ScalarUDFImpl for Tuple {
+    fn name(&self) -> &str {
+        "struct"
+    }
+
+    fn aliases(&self) -> &[String] {
+        self.inner.aliases()
+    }
+
+    fn signature(&self) -> &Signature {
+        self.inner.signature()
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        self.inner.return_type(arg_types)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let types: Vec<DataType> = args
+            .arg_fields
+            .iter()
+            .map(|f| f.data_type().clone())
+            .collect();
+        let data_type = match self.inner.return_type(&types)? {
+            DataType::Struct(fields) => DataType::Struct(
+                fields
+                    .iter()
+                    .zip(args.arg_fields)
+                    .map(|(f, arg)| f.as_ref().clone().with_nullable(can_be_null(arg)))
+                    .collect(),
+            ),
+            other => other,
+        };
+        Ok(Arc::new(Field::new(self.name(), data_type, false)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let target = args.return_field.data_type().clone();
+        retyped(self.inner.invoke_with_args(args)?, &target)
+    }
+}

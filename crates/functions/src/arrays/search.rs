@@ -1,0 +1,180 @@
+//! Looking for values in arrays: `countEqual(a, x)` (UInt64),
+//! `notHas(a, x)` (UInt8), `hasSubstr(a, b)` (UInt8: `b` occurs in `a` as
+//! a contiguous run) and `indexOfAssumeSorted(a, x)` (UInt64: the 1-based
+//! position of `x` in ascending `a` by binary search, 0 when absent).
+//! Elements and values compare in their common type; NULL equals NULL.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, ListArray, UInt8Array, UInt64Array};
+use datafusion::arrow::compute::kernels::cast;
+use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::row::{RowConverter, Rows, SortField};
+use datafusion::common::Result;
+use datafusion::logical_expr::{
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
+
+use super::{array_item, arrays_of, as_list, check_arity, no_common_type, row_range, supertype};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Search {
+    CountEqual,
+    NotHas,
+    HasSubstr,
+    IndexOfAssumeSorted,
+}
+
+impl Search {
+    pub const ALL: [Search; 4] = [
+        Search::CountEqual,
+        Search::NotHas,
+        Search::HasSubstr,
+        Search::IndexOfAssumeSorted,
+    ];
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ArraySearch {
+    kind: Search,
+    signature: Signature,
+}
+
+impl ArraySearch {
+    pub fn new(kind: Search) -> Self {
+        ArraySearch {
+            kind,
+            signature: Signature::any(2, Volatility::Immutable),
+        }
+    }
+
+    /// The type elements and the sought value compare in.
+    fn common_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        check_arity(self.name(), arg_types.len(), 2..=2)?;
+        let item = array_item(self.name(), &arg_types[0])?;
+        let sought = match self.kind {
+            Search::HasSubstr => array_item(self.name(), &arg_types[1])?.data_type().clone(),
+            _ => arg_types[1].clone(),
+        };
+        supertype(item.data_type(), &sought)
+            .ok_or_else(|| no_common_type(item.data_type(), &sought))
+    }
+}
+
+/// `array`'s values (a list's, or the array itself) in row format, in `common` type.
+fn rows_of(converter: &RowConverter, array: &ArrayRef, common: &DataType) -> Result<Rows> {
+    let cast = cast::cast(array, common)?;
+    Ok(converter.convert_columns(&[cast])?)
+}
+
+/// Whether `needle` occurs in `haystack` as a contiguous run.
+fn contains_run(haystack: &[&[u8]], needle: &[&[u8]]) -> bool {
+    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+impl ArraySearch {
+    fn search(&self, list: &ListArray, sought: &ArrayRef, common: &DataType) -> Result<Vec<u64>> {
+        let converter = RowConverter::new(vec![SortField::new(common.clone())])?;
+        let values = rows_of(&converter, list.values(), common)?;
+        let element = |i: usize| values.row(i).data();
+        if self.kind == Search::HasSubstr {
+            let sought = as_list(sought)?;
+            let needles = rows_of(&converter, sought.values(), common)?;
+            return Ok((0..list.len())
+                .map(|row| {
+                    let haystack: Vec<&[u8]> = row_range(list, row).map(element).collect();
+                    let needle: Vec<&[u8]> = row_range(&sought, row)
+                        .map(|i| needles.row(i).data())
+                        .collect();
+                    u64::from(contains_run(&haystack, &needle))
+                })
+                .collect());
+        }
+        let sought = rows_of(&converter, sought, common)?;
+        Ok((0..list.len())
+            .map(|row| {
+                let x = sought.row(row).data();
+                let mut range = row_range(list, row);
+                match self.kind {
+                    Search::CountEqual => range.filter(|&i| element(i) == x).count() as u64,
+                    Search::NotHas => u64::from(!range.any(|i| element(i) == x)),
+                    _ => {
+                        let ordered: Vec<&[u8]> = range.map(element).collect();
+                        let at = ordered.partition_point(|e| *e < x);
+                        if ordered.get(at) == Some(&x) {
+                            at as u64 + 1
+                        } else {
+                            0
+                        }
+                    }
+                }
+            })
+            .collect())
+    }
+}
+
+impl ScalarUDFImpl for ArraySearch {
+    fn name(&self) -> &str {
+        match self.kind {
+            Search::CountEqual => "countEqual",
+            Search::NotHas => "notHas",
+            Search::HasSubstr => "hasSubstr",
+            Search::IndexOfAssumeSorted => "indexOfAssumeSorted",
+        }
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        self.common_type(arg_types)?;
+        Ok(match self.kind {
+            Search::NotHas | Search::HasSubstr => DataType::UInt8,
+            _ => DataType::UInt64,
+        })
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let data_type = self.return_type(&[
+            args.arg_fields[0].data_type().clone(),
+            args.arg_fields[1].data_type().clone(),
+        ])?;
+        Ok(Arc::new(datafusion::arrow::datatypes::Field::new(
+            self.name(),
+            data_type,
+            args.arg_fields[0].is_nullable(),
+        )))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let (arrays, scalar) = arrays_of(&args.args, args.number_rows)?;
+        let types = [arrays[0].data_type().clone(), arrays[1].data_type().clone()];
+        let common = self.common_type(&types)?;
+        let list = as_list(&arrays[0])?;
+        let found = self.search(&list, &arrays[1], &common)?;
+        let nulls = list.nulls().cloned();
+        let out: ArrayRef = match self.kind {
+            Search::NotHas | Search::HasSubstr => Arc::new(UInt8Array::new(
+                found.into_iter().map(|v| v as u8).collect(),
+                nulls,
+            )),
+            _ => Arc::new(UInt64Array::new(found.into(), nulls)),
+        };
+        crate::columnar(out, scalar)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_run;
+
+    #[test]
+    fn runs_are_contiguous() {
+        let h: Vec<&[u8]> = vec![b"a", b"b", b"c"];
+        assert!(contains_run(&h, &[b"b", b"c"]));
+        assert!(!contains_run(&h, &[b"c", b"b"]));
+        assert!(contains_run(&h, &[]));
+        assert!(!contains_run(&[], &[b"a"]));
+    }
+}

@@ -1,0 +1,472 @@
+//! IP address functions over ClickHouse's plain representations: an IPv4
+//! address as a UInt32, an IPv6 address as its 16 bytes in a
+//! `FixedString(16)`. Text is read strictly (four decimal octets without
+//! leading zeros; IPv6 in any RFC 4291 form, or IPv4 text read as the
+//! IPv4-mapped address) and IPv6 is written as BSD's `inet_ntop` does: the
+//! first longest run of zero groups as `::`, and an IPv4-mapped or
+//! IPv4-compatible address with its last 32 bits dotted.
+
+use std::fmt::Write;
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, FixedSizeBinaryBuilder, StringBuilder, UInt8Array, UInt32Array,
+};
+use datafusion::arrow::datatypes::{DataType, Field, UInt32Type};
+use datafusion::common::{Result, ScalarValue};
+use strata_common::ErrorCode;
+
+use super::udf::{Args, Call, Spec, error, is_text};
+
+/// What a text-to-address function does with text that is no address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bad {
+    Fail,
+    Default,
+    Null,
+}
+
+pub(crate) static SPECS: &[Spec] = &[
+    Spec {
+        name: "IPv4NumToString",
+        aliases: &["INET_NTOA"],
+        typing: |args| ipv4_num_typing(args, DataType::Utf8),
+        eval: |call| ipv4_to_string(call, false),
+    },
+    Spec {
+        name: "IPv4NumToStringClassC",
+        aliases: &[],
+        typing: |args| ipv4_num_typing(args, DataType::Utf8),
+        eval: |call| ipv4_to_string(call, true),
+    },
+    Spec {
+        name: "IPv4StringToNum",
+        aliases: &["INET_ATON"],
+        typing: |args| text_typing(args, DataType::UInt32, Bad::Fail),
+        eval: |call| ipv4_from_string(call, Bad::Fail),
+    },
+    Spec {
+        name: "IPv4StringToNumOrDefault",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::UInt32, Bad::Default),
+        eval: |call| ipv4_from_string(call, Bad::Default),
+    },
+    Spec {
+        name: "IPv4StringToNumOrNull",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::UInt32, Bad::Null),
+        eval: |call| ipv4_from_string(call, Bad::Null),
+    },
+    Spec {
+        name: "IPv6StringToNum",
+        aliases: &["INET6_ATON"],
+        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Fail),
+        eval: |call| ipv6_from_string(call, Bad::Fail),
+    },
+    Spec {
+        name: "IPv6StringToNumOrDefault",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Default),
+        eval: |call| ipv6_from_string(call, Bad::Default),
+    },
+    Spec {
+        name: "IPv6StringToNumOrNull",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Null),
+        eval: |call| ipv6_from_string(call, Bad::Null),
+    },
+    Spec {
+        name: "IPv6NumToString",
+        aliases: &["INET6_NTOA"],
+        typing: ipv6_num_typing,
+        eval: ipv6_to_string,
+    },
+    Spec {
+        name: "IPv4ToIPv6",
+        aliases: &[],
+        typing: ipv4_to_ipv6_typing,
+        eval: ipv4_to_ipv6,
+    },
+    Spec {
+        name: "cutIPv6",
+        aliases: &[],
+        typing: cut_typing,
+        eval: cut_ipv6,
+    },
+    Spec {
+        name: "isIPv4String",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::UInt8, Bad::Default),
+        eval: |call| is_address(call, |t| parse_ipv4(t).is_some()),
+    },
+    Spec {
+        name: "isIPv6String",
+        aliases: &[],
+        typing: |args| text_typing(args, DataType::UInt8, Bad::Default),
+        eval: |call| is_address(call, |t| parse_ipv6_text(t).is_some()),
+    },
+    Spec {
+        name: "isIPAddressInRange",
+        aliases: &[],
+        typing: in_range_typing,
+        eval: in_range,
+    },
+];
+
+fn ipv4_num_typing(args: &Args, data_type: DataType) -> Result<Field> {
+    args.arity(1, 1)?;
+    args.require(0, |t| {
+        matches!(t, DataType::UInt8 | DataType::UInt16 | DataType::UInt32)
+    })?;
+    Ok(args.propagate(data_type))
+}
+
+fn text_typing(args: &Args, data_type: DataType, bad: Bad) -> Result<Field> {
+    args.arity(1, 1)?;
+    args.require(0, is_text)?;
+    let field = args.propagate(data_type);
+    Ok(if bad == Bad::Null {
+        field.with_nullable(true)
+    } else {
+        field
+    })
+}
+
+/// Four decimal octets, none with a leading zero.
+fn parse_ipv4(text: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(text).ok()?;
+    text.parse::<Ipv4Addr>().ok().map(u32::from)
+}
+
+/// IPv6 text in any standard form.
+fn parse_ipv6_text(text: &[u8]) -> Option<[u8; 16]> {
+    let text = std::str::from_utf8(text).ok()?;
+    text.parse::<Ipv6Addr>().ok().map(|a| a.octets())
+}
+
+/// IPv6 text, or IPv4 text as its IPv4-mapped address.
+fn parse_ipv6(text: &[u8]) -> Option<[u8; 16]> {
+    parse_ipv6_text(text).or_else(|| parse_ipv4(text).map(mapped))
+}
+
+fn mapped(v4: u32) -> [u8; 16] {
+    Ipv4Addr::from(v4).to_ipv6_mapped().octets()
+}
+
+fn ipv4_to_string(call: &Call, class_c: bool) -> Result<ArrayRef> {
+    let values = call.u64s(0)?;
+    let mut out = StringBuilder::with_capacity(call.rows, call.rows * 15);
+    let mut text = String::new();
+    for value in values.iter() {
+        let Some(value) = value else {
+            out.append_null();
+            continue;
+        };
+        let [a, b, c, d] = (value as u32).to_be_bytes();
+        text.clear();
+        if class_c {
+            let _ = write!(text, "{a}.{b}.{c}.xxx");
+        } else {
+            let _ = write!(text, "{a}.{b}.{c}.{d}");
+        }
+        out.append_value(&text);
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+fn ipv4_from_string(call: &Call, bad: Bad) -> Result<ArrayRef> {
+    let texts = call.bytes(0)?;
+    let mut out = Vec::with_capacity(call.rows);
+    for text in texts.iter() {
+        out.push(match text.map(|t| (t, parse_ipv4(t))) {
+            None => None,
+            Some((_, Some(v))) => Some(v),
+            Some((_, None)) => match bad {
+                Bad::Fail => return Err(error(ErrorCode::CANNOT_PARSE_IPV4, "Invalid IPv4 value")),
+                Bad::Default => Some(0),
+                Bad::Null => None,
+            },
+        });
+    }
+    Ok(Arc::new(UInt32Array::from(out)))
+}
+
+fn ipv6_from_string(call: &Call, bad: Bad) -> Result<ArrayRef> {
+    let texts = call.bytes(0)?;
+    let mut out = FixedSizeBinaryBuilder::with_capacity(call.rows, 16);
+    for text in texts.iter() {
+        match text.map(parse_ipv6) {
+            None => out.append_null(),
+            Some(Some(bytes)) => out.append_value(bytes)?,
+            Some(None) => match bad {
+                Bad::Fail => return Err(error(ErrorCode::CANNOT_PARSE_IPV6, "Invalid IPv6 value")),
+                Bad::Default => out.append_value([0u8; 16])?,
+                Bad::Null => out.append_null(),
+            },
+        }
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+fn ipv6_num_typing(args: &Args) -> Result<Field> {
+    args.arity(1, 1)?;
+    args.require(0, |t| t == &DataType::FixedSizeBinary(16))?;
+    Ok(args.propagate(DataType::Utf8))
+}
+
+/// The text of an IPv6 address, as BSD's `inet_ntop` writes it.
+fn format_ipv6(bytes: &[u8; 16], out: &mut String) {
+    let words: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|w| u16::from_be_bytes([w[0], w[1]]))
+        .collect();
+    // The first longest run of at least two zero words.
+    let (mut best, mut run) = ((0usize, 0usize), None::<usize>);
+    for (i, &w) in words.iter().enumerate() {
+        match (w, run) {
+            (0, None) => run = Some(i),
+            (0, Some(_)) => {}
+            (_, Some(start)) => {
+                if i - start > best.1 {
+                    best = (start, i - start);
+                }
+                run = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = run.filter(|start| 8 - start > best.1) {
+        best = (start, 8 - start);
+    }
+    if best.1 < 2 {
+        best = (0, 0);
+    }
+    let dotted = best.0 == 0 && (best.1 == 6 || (best.1 == 5 && words[5] == 0xffff));
+    let mut i = 0;
+    while i < 8 {
+        if best.1 > 0 && i == best.0 {
+            out.push_str(if i == 0 { "::" } else { ":" });
+            i += best.1;
+            continue;
+        }
+        if dotted && i == 6 {
+            let _ = write!(out, "{}.{}.{}.{}", bytes[12], bytes[13], bytes[14], bytes[15]);
+            break;
+        }
+        let _ = write!(out, "{:x}", words[i]);
+        if i < 7 {
+            out.push(':');
+        }
+        i += 1;
+    }
+}
+
+fn ipv6_to_string(call: &Call) -> Result<ArrayRef> {
+    let input = call.array(0)?;
+    let values = input.as_fixed_size_binary_opt();
+    let mut out = StringBuilder::with_capacity(call.rows, call.rows * 20);
+    let mut text = String::new();
+    for row in 0..call.rows {
+        let Some(values) = values.filter(|v| v.is_valid(row)) else {
+            out.append_null();
+            continue;
+        };
+        text.clear();
+        format_ipv6(values.value(row).try_into().expect("16 bytes"), &mut text);
+        out.append_value(&text);
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+fn ipv4_to_ipv6_typing(args: &Args) -> Result<Field> {
+    args.arity(1, 1)?;
+    args.require(0, |t| t == &DataType::UInt32)?;
+    Ok(args.propagate(DataType::FixedSizeBinary(16)))
+}
+
+fn ipv4_to_ipv6(call: &Call) -> Result<ArrayRef> {
+    let input = call.array(0)?;
+    let mut out = FixedSizeBinaryBuilder::with_capacity(call.rows, 16);
+    match input.as_primitive_opt::<UInt32Type>() {
+        Some(values) => {
+            for value in values.iter() {
+                match value {
+                    Some(v) => out.append_value(mapped(v))?,
+                    None => out.append_null(),
+                }
+            }
+        }
+        None => (0..call.rows).for_each(|_| out.append_null()),
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+fn cut_typing(args: &Args) -> Result<Field> {
+    args.arity(3, 3)?;
+    args.require(0, |t| t == &DataType::FixedSizeBinary(16))?;
+    for (i, limit) in [(1, 16), (2, 4)] {
+        args.require(i, |t| t.is_unsigned_integer())?;
+        match args.scalar(i).map(|s| s.cast_to(&DataType::UInt64)) {
+            Some(Ok(ScalarValue::UInt64(Some(n)))) if n <= limit => {}
+            Some(_) => {
+                return Err(error(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!(
+                        "Illegal value for argument {} {} of function cutIPv6",
+                        i + 1,
+                        args.data_type(i)
+                    ),
+                ));
+            }
+            None => {
+                return Err(error(
+                    ErrorCode::ILLEGAL_COLUMN,
+                    format!("Argument at index {i} for function cutIPv6 must be constant"),
+                ));
+            }
+        }
+    }
+    Ok(args.propagate(DataType::Utf8))
+}
+
+/// The address with its last bytes zeroed (of the IPv4 part when it is
+/// IPv4-mapped), as text.
+fn cut_ipv6(call: &Call) -> Result<ArrayRef> {
+    let count = |i| match call.scalar(i).map(|s| s.cast_to(&DataType::UInt64)) {
+        Some(Ok(ScalarValue::UInt64(Some(n)))) => n as usize,
+        _ => 0,
+    };
+    let (cut6, cut4) = (count(1), count(2));
+    let input = call.array(0)?;
+    let values = input.as_fixed_size_binary_opt();
+    let mut out = StringBuilder::with_capacity(call.rows, call.rows * 20);
+    let mut text = String::new();
+    for row in 0..call.rows {
+        let Some(values) = values.filter(|v| v.is_valid(row)) else {
+            out.append_null();
+            continue;
+        };
+        let mut bytes: [u8; 16] = values.value(row).try_into().expect("16 bytes");
+        let is_v4 = bytes[..10].iter().all(|&b| b == 0) && bytes[10..12] == [0xff, 0xff];
+        let cut = if is_v4 { cut4 } else { cut6 };
+        bytes[16 - cut..].fill(0);
+        text.clear();
+        format_ipv6(&bytes, &mut text);
+        out.append_value(&text);
+    }
+    Ok(Arc::new(out.finish()))
+}
+
+fn is_address(call: &Call, valid: fn(&[u8]) -> bool) -> Result<ArrayRef> {
+    let texts = call.bytes(0)?;
+    Ok(Arc::new(
+        texts
+            .iter()
+            .map(|t| t.map(|t| u8::from(valid(t))))
+            .collect::<UInt8Array>(),
+    ))
+}
+
+fn in_range_typing(args: &Args) -> Result<Field> {
+    args.arity(2, 2)?;
+    let text = |t: &DataType| is_text(t) && !matches!(t, DataType::FixedSizeBinary(_));
+    if !text(&args.data_type(0)) || !text(&args.data_type(1)) {
+        return Err(error(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!(
+                "The first argument of function {} must be one of: String, IPv4, IPv6, Nullable(String), Nullable(IPv4), or Nullable(IPv6) and the second argument must be String. Type of the first argument: {}, type of the second argument: {}",
+                args.name,
+                strata_common::types::field_type_name(&args.fields[0]),
+                strata_common::types::field_type_name(&args.fields[1])
+            ),
+        ));
+    }
+    Ok(Field::new(args.name, DataType::UInt8, false))
+}
+
+/// An address as IPv4 or IPv6 bytes.
+fn parse_address(text: &[u8]) -> Option<Vec<u8>> {
+    parse_ipv4(text)
+        .map(|v| v.to_be_bytes().to_vec())
+        .or_else(|| parse_ipv6_text(text).map(|b| b.to_vec()))
+}
+
+fn cannot_parse(message: String) -> datafusion::error::DataFusionError {
+    error(ErrorCode::CANNOT_PARSE_TEXT, message)
+}
+
+/// Whether `address` lies in `cidr`; addresses of the other family do not.
+fn address_in_range(address: &[u8], cidr: &[u8]) -> Result<bool> {
+    let lossy = |t: &[u8]| String::from_utf8_lossy(t).into_owned();
+    let address = parse_address(address).ok_or_else(|| {
+        cannot_parse(format!("Neither IPv4 nor IPv6 address: '{}'", lossy(address)))
+    })?;
+    let slash = cidr.iter().position(|&b| b == b'/').ok_or_else(|| {
+        cannot_parse(format!("The text does not contain '/': {}", lossy(cidr)))
+    })?;
+    let network = parse_address(&cidr[..slash]).ok_or_else(|| {
+        cannot_parse(format!("Neither IPv4 nor IPv6 address: '{}'", lossy(&cidr[..slash])))
+    })?;
+    let bits = std::str::from_utf8(&cidr[slash + 1..])
+        .ok()
+        .and_then(|b| b.parse::<usize>().ok())
+        .filter(|&b| b <= network.len() * 8)
+        .ok_or_else(|| cannot_parse(format!("The CIDR has a malformed prefix bits: {}", lossy(cidr))))?;
+    if address.len() != network.len() {
+        return Ok(false);
+    }
+    let (whole, rest) = (bits / 8, bits % 8);
+    let mask = (0xffu16 << (8 - rest)) as u8;
+    Ok(address[..whole] == network[..whole]
+        && (rest == 0 || (address[whole] & mask) == (network[whole] & mask)))
+}
+
+fn in_range(call: &Call) -> Result<ArrayRef> {
+    let addresses = call.bytes(0)?;
+    let ranges = call.bytes(1)?;
+    let mut out = Vec::with_capacity(call.rows);
+    for row in 0..call.rows {
+        out.push(if addresses.is_null(row) || ranges.is_null(row) {
+            0
+        } else {
+            u8::from(address_in_range(addresses.value(row), ranges.value(row))?)
+        });
+    }
+    Ok(Arc::new(UInt8Array::from(out)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(address: &str) -> String {
+        let mut out = String::new();
+        format_ipv6(&parse_ipv6(address.as_bytes()).unwrap(), &mut out);
+        out
+    }
+
+    #[test]
+    fn writes_ipv6_as_clickhouse_does() {
+        assert_eq!(text("2001:db8:0:0:1:0:0:1"), "2001:db8::1:0:0:1");
+        assert_eq!(text("1:0:0:2:0:0:0:3"), "1:0:0:2::3");
+        assert_eq!(text("::ffff:1.2.3.4"), "::ffff:1.2.3.4");
+        assert_eq!(text("::1.2.3.4"), "::1.2.3.4");
+        assert_eq!(text("::0.0.1.2"), "::102");
+        assert_eq!(text("::1"), "::1");
+        assert_eq!(text("::"), "::");
+        assert_eq!(text("1::"), "1::");
+        assert_eq!(text("0:0:0:0:0:1:0:0"), "::1:0:0");
+        assert_eq!(text("::ffff:0:0"), "::ffff:0.0.0.0");
+        assert_eq!(text("1.2.3.4"), "::ffff:1.2.3.4");
+    }
+
+    #[test]
+    fn tests_ranges() {
+        assert!(address_in_range(b"127.0.0.1", b"127.0.0.0/8").unwrap());
+        assert!(!address_in_range(b"128.0.0.1", b"127.0.0.0/8").unwrap());
+        assert!(!address_in_range(b"1.2.3.4", b"::ffff:0:0/96").unwrap());
+        assert!(address_in_range(b"1.2.3.4", b"1.2.3.255/24").unwrap());
+        assert!(address_in_range(b"1.1.1.1", b"1.1.1.1/33").is_err());
+    }
+}

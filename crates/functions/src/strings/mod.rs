@@ -1,0 +1,30 @@
+//! String, string search, replacement, splitting, encoding and URL functions with ClickHouse's semantics.
+
+use datafusion::logical_expr::ScalarUDF;
+
+mod distance;
+mod encoding;
+mod regexp;
+mod search;
+mod split;
+mod substring;
+mod text;
+mod udf;
+mod url;
+
+/// The scalar functions of this family.
+pub fn scalar_functions() -> Vec<ScalarUDF> {
+    [
+        substring::SPECS,
+        search::SPECS,
+        regexp::SPECS,
+        split::SPECS,
+        encoding::SPECS,
+        text::SPECS,
+        url::SPECS,
+        distance::SPECS,
+    ]
+    .into_iter()
+    .flat_map(udf::register)
+    .collect()
+}

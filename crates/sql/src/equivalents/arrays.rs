@@ -1,0 +1,206 @@
+//! ClickHouse array, map and tuple functions that are rewritten to DataFusion expressions
+//! (see the parent module); functions with their own semantics are UDFs in
+//! `strata-functions`.
+//!
+//! ClickHouse's lambda functions (`arrayFirst(x -> x > 1, a)`) become
+//! DataFusion's `array_transform` of the lambda over the array, whose
+//! result (the lambda's value for each element) goes to Strata's UDF with
+//! the function's array semantics. A lambda over several arrays
+//! (`(x, y) -> ...`) ranges over their `arrayZip`, its parameters read as
+//! the tuple's elements.
+
+use datafusion::sql::sqlparser::ast::{
+    Expr, Ident, LambdaFunction, LambdaFunctionParameter, OneOrManyWithParens, Value,
+    visit_expressions_mut,
+};
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::ast_rewrite::call;
+
+/// The names rewritten here, for `system.functions`.
+pub const NAMES: &[&str] = &[
+    "arrayFirst",
+    "arrayFirstOrNull",
+    "arrayLast",
+    "arrayLastOrNull",
+    "arrayFirstIndex",
+    "arrayLastIndex",
+    "arrayFill",
+    "arrayReverseFill",
+    "arraySplit",
+    "arrayReverseSplit",
+    "arraySort",
+    "arrayReverseSort",
+    "arrayMin",
+    "arrayMax",
+    "arrayCumSum",
+    "arrayCumSumNonNegative",
+    "mapFilter",
+    "mapApply",
+    "mapExists",
+    "mapAll",
+    "mapSort",
+    "mapReverseSort",
+];
+
+/// The name of the one parameter of a lambda over zipped arrays.
+const TUPLE_PARAMETER: &str = "__strata_tuple";
+
+/// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
+pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
+    let lambda = matches!(args.first(), Some(Expr::Lambda(_)));
+    let expr = match name {
+        // Without a lambda these are Strata's UDFs as called.
+        "arraySort" | "arrayReverseSort" if !lambda => call(name, cloned(args)),
+        "arrayMin"
+        | "arrayMax"
+        | "arrayCumSum"
+        | "arrayCumSumNonNegative"
+        | "arraySort"
+        | "arrayReverseSort"
+            if lambda =>
+        {
+            let values = mapped(name, args)?;
+            match name {
+                "arraySort" | "arrayReverseSort" => call(name, vec![args[1].clone(), values]),
+                _ => call(name, vec![values]),
+            }
+        }
+        "arrayFirstIndex" | "arrayLastIndex" => call(name, vec![mapped(name, args)?]),
+        "arrayFirst" | "arrayFirstOrNull" | "arrayLast" | "arrayLastOrNull" => {
+            let index = if name.starts_with("arrayFirst") {
+                "arrayFirstIndex"
+            } else {
+                "arrayLastIndex"
+            };
+            let element = if name.ends_with("OrNull") {
+                "arrayElementOrNull"
+            } else {
+                "arrayElement"
+            };
+            let position = call(index, vec![mapped(name, args)?]);
+            call(element, vec![args[1].clone(), position])
+        }
+        "arrayFill" | "arrayReverseFill" | "arraySplit" | "arrayReverseSplit" => {
+            call(name, vec![args[1].clone(), mapped(name, args)?])
+        }
+        "mapFilter" | "mapSort" | "mapReverseSort" if lambda => {
+            call(name, vec![args[1].clone(), over_entries(name, args)?])
+        }
+        "mapExists" | "mapAll" => call(name, vec![over_entries(name, args)?]),
+        // The lambda gives each entry's new (key, value) tuple.
+        "mapApply" => {
+            let tuples = over_entries(name, args)?;
+            let element = |i: &str| {
+                let lambda = super::parse_lambda(&format!("t -> tupleElement(t, {i})"));
+                call("array_transform", vec![tuples.clone(), lambda])
+            };
+            call("mapFromArrays", vec![element("1"), element("2")])
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(expr))
+}
+
+/// A `(k, v) -> ...` lambda (the first argument) evaluated over the
+/// entries of a map (the second), as an array of its values.
+fn over_entries(name: &str, args: &[&Expr]) -> Result<Expr> {
+    let [Expr::Lambda(lambda), map] = args else {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!("Function {name} takes a lambda function and a map"),
+        ));
+    };
+    let OneOrManyWithParens::Many(parameters) = &lambda.params else {
+        return Err(key_and_value(name));
+    };
+    if parameters.len() != 2 {
+        return Err(key_and_value(name));
+    }
+    let parameters: Vec<Ident> = parameters.iter().map(|p| p.name.clone()).collect();
+    let entries = call("map_entries", vec![(*map).clone()]);
+    Ok(call(
+        "array_transform",
+        vec![entries, over_tuple(lambda, &parameters)],
+    ))
+}
+
+fn key_and_value(name: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!("The lambda of function {name} must take a key and a value"),
+    )
+}
+
+fn cloned(args: &[&Expr]) -> Vec<Expr> {
+    args.iter().map(|a| (*a).clone()).collect()
+}
+
+/// The lambda (the first argument) evaluated over the arrays (the rest),
+/// as an array of its values.
+fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
+    let Some((Expr::Lambda(lambda), arrays)) = args.split_first() else {
+        if args.len() < 2 {
+            return Err(StrataError::new(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!(
+                    "Function {name} needs at least 2 arguments, passed {}",
+                    args.len()
+                ),
+            ));
+        }
+        return Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!("The first argument of function {name} must be a lambda function"),
+        ));
+    };
+    let parameters: Vec<Ident> = match &lambda.params {
+        OneOrManyWithParens::One(p) => vec![p.name.clone()],
+        OneOrManyWithParens::Many(ps) => ps.iter().map(|p| p.name.clone()).collect(),
+    };
+    if arrays.is_empty() || parameters.len() != arrays.len() {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!(
+                "The lambda of function {name} takes {} arguments, but {} arrays are passed",
+                parameters.len(),
+                arrays.len()
+            ),
+        ));
+    }
+    if let [array] = arrays {
+        let lambda = Expr::Lambda(lambda.clone());
+        return Ok(call("array_transform", vec![(*array).clone(), lambda]));
+    }
+    let zipped = call("arrayZip", cloned(arrays));
+    Ok(call(
+        "array_transform",
+        vec![zipped, over_tuple(lambda, &parameters)],
+    ))
+}
+
+/// `(x, y) -> body` as `t -> body` with `x` and `y` read from the tuple `t`.
+fn over_tuple(lambda: &LambdaFunction, parameters: &[Ident]) -> Expr {
+    let tuple = Ident::new(TUPLE_PARAMETER);
+    let mut body = (*lambda.body).clone();
+    let _ = visit_expressions_mut(&mut body, |e| {
+        if let Expr::Identifier(ident) = e
+            && let Some(i) = parameters.iter().position(|p| p.value == ident.value)
+        {
+            let position = Expr::value(Value::Number((i + 1).to_string(), false));
+            *e = call(
+                "tupleElement",
+                vec![Expr::Identifier(tuple.clone()), position],
+            );
+        }
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    Expr::Lambda(LambdaFunction {
+        params: OneOrManyWithParens::One(LambdaFunctionParameter {
+            name: tuple,
+            data_type: None,
+        }),
+        body: Box::new(body),
+        syntax: lambda.syntax.clone(),
+    })
+}

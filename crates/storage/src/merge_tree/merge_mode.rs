@@ -1,0 +1,342 @@
+//! How rows with the same sorting key combine in the MergeTree family's
+//! engines: ReplacingMergeTree keeps one row per key, SummingMergeTree adds
+//! up its numeric columns, CollapsingMergeTree cancels "state" rows
+//! (sign 1) against "cancel" rows (sign -1).
+//!
+//! As in ClickHouse, the rows combine when a part is written, whether by an
+//! insert (ClickHouse's `optimize_on_insert`) or a merge, and when a query
+//! reads the table with `FINAL`; a key's rows in different parts stay apart
+//! until those parts merge. The rows come sorted by the sorting key with the
+//! rows of one key in insertion order, which decides "the last row" below.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, ArrowNativeTypeOp, AsArray, BooleanArray, Int8Array, PrimitiveArray,
+    RecordBatch, UInt64Array,
+};
+use datafusion::arrow::compute::{cast, filter_record_batch, take_record_batch};
+use datafusion::arrow::datatypes::{ArrowPrimitiveType, DataType, Schema};
+use datafusion::arrow::row::{RowConverter, SortField};
+use strata_common::error::{ErrorCode, Result, StrataError};
+
+/// The rule a table's engine combines rows of one key by; columns are
+/// indices into the table's schema.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum MergeMode {
+    /// MergeTree: rows never combine.
+    #[default]
+    Ordinary,
+    /// ReplacingMergeTree([version[, is_deleted]]): the row with the highest
+    /// version, the last inserted among equals; under FINAL, none if that
+    /// row's `is_deleted` is 1.
+    Replacing {
+        version: Option<usize>,
+        is_deleted: Option<usize>,
+    },
+    /// SummingMergeTree([columns]): one row whose `columns` are the sums and
+    /// whose other columns come from the first row; a row whose sums are all
+    /// zero goes.
+    Summing { columns: Vec<usize> },
+    /// CollapsingMergeTree(sign): per key, with `s` state and `c` cancel
+    /// rows: the first cancel and the last state row when `s == c` and the
+    /// last row is a state row, none when `s == c` otherwise, the last state
+    /// row when `s > c`, the first cancel row when `c > s`; FINAL shows only
+    /// the state rows of that.
+    Collapsing { sign: usize },
+}
+
+impl MergeMode {
+    pub fn combines(&self) -> bool {
+        *self != MergeMode::Ordinary
+    }
+
+    /// `rows`, sorted by the sorting key whose values are `keys` (one array
+    /// per key expression), with each key's rows combined. `final_read`
+    /// applies what only FINAL does (ReplacingMergeTree's `is_deleted`).
+    pub fn combine(
+        &self,
+        rows: &RecordBatch,
+        keys: &[ArrayRef],
+        final_read: bool,
+    ) -> Result<RecordBatch> {
+        if !self.combines() || rows.num_rows() == 0 {
+            return Ok(rows.clone());
+        }
+        let groups = key_groups(keys, rows.num_rows())?;
+        match self {
+            MergeMode::Ordinary => Ok(rows.clone()),
+            MergeMode::Replacing {
+                version,
+                is_deleted,
+            } => {
+                let chosen = replacing_rows(rows, &groups, *version)?;
+                let kept = take_record_batch(rows, &chosen)?;
+                match (final_read, is_deleted) {
+                    (true, Some(column)) => drop_deleted(&kept, *column),
+                    _ => Ok(kept),
+                }
+            }
+            MergeMode::Summing { columns } => summing_rows(rows, &groups, columns),
+            MergeMode::Collapsing { sign } => {
+                let chosen = collapsing_rows(rows.column(*sign), &groups)?;
+                let kept = take_record_batch(rows, &chosen)?;
+                match final_read {
+                    // FINAL shows the state rows only.
+                    true => state_rows(&kept, *sign),
+                    false => Ok(kept),
+                }
+            }
+        }
+    }
+}
+
+/// The ranges of rows with equal keys, in order.
+fn key_groups(keys: &[ArrayRef], rows: usize) -> Result<Vec<Range<usize>>> {
+    if keys.is_empty() {
+        // No sorting key: every row has the same (empty) key.
+        return Ok(vec![0..rows]);
+    }
+    let fields = keys
+        .iter()
+        .map(|k| SortField::new(k.data_type().clone()))
+        .collect();
+    let converted = RowConverter::new(fields)?.convert_columns(keys)?;
+    let mut groups = Vec::new();
+    let mut start = 0;
+    for row in 1..rows {
+        if converted.row(row) != converted.row(row - 1) {
+            groups.push(start..row);
+            start = row;
+        }
+    }
+    groups.push(start..rows);
+    Ok(groups)
+}
+
+/// ReplacingMergeTree: per group, the row with the highest version, the
+/// last of equals (the last row without a version column).
+fn replacing_rows(
+    rows: &RecordBatch,
+    groups: &[Range<usize>],
+    version: Option<usize>,
+) -> Result<UInt64Array> {
+    let Some(column) = version else {
+        return Ok(groups.iter().map(|g| (g.end - 1) as u64).collect());
+    };
+    let versions = ordered_versions(rows.column(column))?;
+    Ok(groups
+        .iter()
+        .map(|group| {
+            let best = group
+                .clone()
+                .max_by_key(|&row| (versions[row], row))
+                .expect("a group has rows");
+            best as u64
+        })
+        .collect())
+}
+
+/// Versions (integers, dates, times) as numbers that order as they do.
+fn ordered_versions(values: &ArrayRef) -> Result<Vec<i128>> {
+    let unsigned = matches!(
+        values.data_type(),
+        DataType::UInt8 | DataType::UInt16 | DataType::UInt32 | DataType::UInt64
+    );
+    if unsigned {
+        let wide = cast(values, &DataType::UInt64)?;
+        let wide = wide.as_primitive::<datafusion::arrow::datatypes::UInt64Type>();
+        return Ok(wide.values().iter().map(|&v| i128::from(v)).collect());
+    }
+    let wide = cast(values, &DataType::Int64)?;
+    let wide = wide.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
+    Ok(wide.values().iter().map(|&v| i128::from(v)).collect())
+}
+
+/// Rows whose `is_deleted` column is not 1.
+fn drop_deleted(rows: &RecordBatch, column: usize) -> Result<RecordBatch> {
+    let deleted = cast(rows.column(column), &DataType::UInt8)?;
+    let deleted = deleted.as_primitive::<datafusion::arrow::datatypes::UInt8Type>();
+    let kept: BooleanArray = deleted.iter().map(|d| Some(d != Some(1))).collect();
+    Ok(filter_record_batch(rows, &kept)?)
+}
+
+/// CollapsingMergeTree: the rows each group keeps, by the rule on
+/// [`MergeMode::Collapsing`].
+fn collapsing_rows(sign: &ArrayRef, groups: &[Range<usize>]) -> Result<UInt64Array> {
+    let signs = cast(sign, &DataType::Int8)?;
+    let signs: &Int8Array = signs.as_primitive();
+    let mut kept = Vec::new();
+    for group in groups {
+        let states = group.clone().filter(|&r| signs.value(r) == 1);
+        let cancels = group.clone().filter(|&r| signs.value(r) == -1);
+        let (state_count, cancel_count) = (states.clone().count(), cancels.clone().count());
+        if state_count + cancel_count != group.len() {
+            return Err(StrataError::new(
+                ErrorCode::INCORRECT_DATA,
+                "The sign column of a CollapsingMergeTree table holds a value other than 1 or -1",
+            ));
+        }
+        let last_is_state = signs.value(group.end - 1) == 1;
+        let first_cancel = cancels.clone().next();
+        let last_state = states.clone().last();
+        let chosen: Vec<Option<usize>> = match state_count.cmp(&cancel_count) {
+            std::cmp::Ordering::Equal if last_is_state => vec![first_cancel, last_state],
+            std::cmp::Ordering::Equal => vec![],
+            std::cmp::Ordering::Greater => vec![last_state],
+            std::cmp::Ordering::Less => vec![first_cancel],
+        };
+        kept.extend(chosen.into_iter().flatten().map(|r| r as u64));
+    }
+    Ok(UInt64Array::from(kept))
+}
+
+/// The rows whose sign is 1.
+fn state_rows(rows: &RecordBatch, sign: usize) -> Result<RecordBatch> {
+    let signs = cast(rows.column(sign), &DataType::Int8)?;
+    let signs: &Int8Array = signs.as_primitive();
+    let states: BooleanArray = signs.iter().map(|s| Some(s == Some(1))).collect();
+    Ok(filter_record_batch(rows, &states)?)
+}
+
+/// SummingMergeTree: each group as its first row with `columns` summed;
+/// groups whose sums are all zero are left out.
+fn summing_rows(
+    rows: &RecordBatch,
+    groups: &[Range<usize>],
+    columns: &[usize],
+) -> Result<RecordBatch> {
+    let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
+    let mut combined = take_record_batch(rows, &firsts)?.columns().to_vec();
+    let mut all_zero = vec![true; groups.len()];
+    for &column in columns {
+        let sums = group_sums(rows.column(column), groups)?;
+        for (flag, zero) in all_zero.iter_mut().zip(is_zero(&sums)?) {
+            *flag &= zero;
+        }
+        combined[column] = sums;
+    }
+    let schema: Arc<Schema> = rows.schema();
+    let combined = RecordBatch::try_new(schema, combined)?;
+    if columns.is_empty() {
+        return Ok(combined);
+    }
+    let kept: BooleanArray = all_zero.iter().map(|&z| Some(!z)).collect();
+    Ok(filter_record_batch(&combined, &kept)?)
+}
+
+/// The sum of `values` over each group, in `values`' type (integers wrap,
+/// as ClickHouse's do; NULLs are skipped).
+fn group_sums(values: &ArrayRef, groups: &[Range<usize>]) -> Result<ArrayRef> {
+    use datafusion::arrow::datatypes::*;
+    macro_rules! sums {
+        ($($variant:ident => $ty:ty),*) => {
+            match values.data_type() {
+                $(DataType::$variant => Ok(Arc::new(sums_of::<$ty>(values, groups)))),*,
+                other => Err(StrataError::new(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!("SummingMergeTree cannot sum a column of type {other}"),
+                )),
+            }
+        };
+    }
+    sums!(Int8 => Int8Type, Int16 => Int16Type, Int32 => Int32Type, Int64 => Int64Type,
+        UInt8 => UInt8Type, UInt16 => UInt16Type, UInt32 => UInt32Type, UInt64 => UInt64Type,
+        Float32 => Float32Type, Float64 => Float64Type)
+}
+
+fn sums_of<T>(values: &ArrayRef, groups: &[Range<usize>]) -> PrimitiveArray<T>
+where
+    T: ArrowPrimitiveType,
+    T::Native: ArrowNativeTypeOp,
+{
+    let values = values.as_primitive::<T>();
+    groups
+        .iter()
+        .map(|group| {
+            group
+                .clone()
+                .filter(|&row| values.is_valid(row))
+                .map(|row| values.value(row))
+                .reduce(|sum, value| sum.add_wrapping(value))
+        })
+        .collect()
+}
+
+/// Whether each value is zero (or NULL).
+fn is_zero(values: &ArrayRef) -> Result<Vec<bool>> {
+    let as_float = cast(values, &DataType::Float64)?;
+    let floats = as_float.as_primitive::<datafusion::arrow::datatypes::Float64Type>();
+    Ok(floats.iter().map(|v| v.unwrap_or(0.0) == 0.0).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{Int64Array, StringArray, UInt32Array};
+    use datafusion::arrow::datatypes::Field;
+
+    fn batch(keys: &[u32], values: &[i64], texts: &[&str]) -> RecordBatch {
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("k", DataType::UInt32, false),
+            Field::new("v", DataType::Int64, false),
+            Field::new("s", DataType::Utf8, false),
+        ]));
+        RecordBatch::try_new(
+            schema,
+            vec![
+                Arc::new(UInt32Array::from(keys.to_vec())),
+                Arc::new(Int64Array::from(values.to_vec())),
+                Arc::new(StringArray::from(texts.to_vec())),
+            ],
+        )
+        .unwrap()
+    }
+
+    fn column<T: Clone>(rows: &RecordBatch, index: usize, f: impl Fn(&ArrayRef, usize) -> T) -> Vec<T> {
+        (0..rows.num_rows()).map(|r| f(rows.column(index), r)).collect()
+    }
+
+    fn texts(rows: &RecordBatch) -> Vec<String> {
+        column(rows, 2, |a, r| a.as_string::<i32>().value(r).to_string())
+    }
+
+    #[test]
+    fn replacing_keeps_the_highest_version_then_the_last_row() {
+        let rows = batch(&[1, 1, 1, 2, 3, 3], &[5, 7, 7, 0, 1, 0], &["a", "b", "c", "d", "e", "f"]);
+        let keys = vec![Arc::clone(rows.column(0))];
+        let by_version = MergeMode::Replacing { version: Some(1), is_deleted: None };
+        let kept = by_version.combine(&rows, &keys, false).unwrap();
+        assert_eq!(texts(&kept), ["c", "d", "e"]);
+        let last = MergeMode::Replacing { version: None, is_deleted: None };
+        assert_eq!(texts(&last.combine(&rows, &keys, false).unwrap()), ["c", "d", "f"]);
+    }
+
+    #[test]
+    fn summing_adds_numbers_keeps_the_first_text_and_drops_zero_sums() {
+        let rows = batch(&[1, 1, 2, 2, 3], &[2, 3, 4, -4, 0], &["x", "y", "z", "w", "v"]);
+        let keys = vec![Arc::clone(rows.column(0))];
+        let kept = MergeMode::Summing { columns: vec![1] }
+            .combine(&rows, &keys, false)
+            .unwrap();
+        assert_eq!(texts(&kept), ["x"]);
+        assert_eq!(column(&kept, 1, |a, r| a.as_primitive::<datafusion::arrow::datatypes::Int64Type>().value(r)), [5]);
+    }
+
+    #[test]
+    fn collapsing_cancels_state_rows_against_cancel_rows() {
+        // Key 1: 2 states, 1 cancel: the last state. Key 2: state then
+        // cancel: nothing. Key 3: cancel then state: both. Key 4: 1 cancel.
+        let rows = batch(
+            &[1, 1, 1, 2, 2, 3, 3, 4],
+            &[1, -1, 1, 1, -1, -1, 1, -1],
+            &["a", "b", "c", "d", "e", "f", "g", "h"],
+        );
+        let keys = vec![Arc::clone(rows.column(0))];
+        let kept = MergeMode::Collapsing { sign: 1 }.combine(&rows, &keys, false).unwrap();
+        assert_eq!(texts(&kept), ["c", "f", "g", "h"]);
+        let bad = batch(&[1], &[2], &["x"]);
+        assert!(MergeMode::Collapsing { sign: 1 }.combine(&bad, &[Arc::clone(bad.column(0))], false).is_err());
+    }
+}
