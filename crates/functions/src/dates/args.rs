@@ -152,11 +152,13 @@ pub fn trailing_zone(
         return Err(arity(name, types.len(), &expected));
     }
     // A typed NULL moment is a NULL of its type; a NULL zone or untyped
-    // NULL make the whole result NULL.
-    let null = types.iter().any(|t| t == &DataType::Null)
+    // NULL make the whole result NULL. The zone is read whenever it is
+    // given, so that an untyped NULL can still take a zoned type.
+    let zone_null = types.get(fixed) == Some(&DataType::Null)
         || values.iter().skip(fixed).any(|v| is_null_constant(*v));
+    let null = zone_null || types.iter().any(|t| t == &DataType::Null);
     let zone = match types.get(fixed) {
-        Some(data_type) if !null => Some(zone_argument(name, values[fixed], data_type)?),
+        Some(data_type) if !zone_null => Some(zone_argument(name, values[fixed], data_type)?),
         _ => None,
     };
     Ok((zone, null))
