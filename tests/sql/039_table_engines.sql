@@ -45,6 +45,8 @@ SELECT sum(a), count() FROM tl;
 CREATE TABLE sl (a UInt8) ENGINE = StripeLog;
 INSERT INTO sl VALUES (9), (8);
 SELECT * FROM sl;
+CREATE TABLE ls (a UInt8) ENGINE = Log SETTINGS any_name = 1;
+SHOW CREATE TABLE ls;
 SELECT name, engine FROM system.tables WHERE database = currentDatabase() ORDER BY name;
 ALTER TABLE l DELETE WHERE a = 1; -- { serverError NOT_IMPLEMENTED }
 SELECT * FROM l FINAL; -- { serverError ILLEGAL_FINAL }

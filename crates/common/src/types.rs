@@ -201,6 +201,51 @@ impl ColumnType {
     }
 }
 
+/// The type names [`parse_clickhouse_type`] reads (any letter case), each
+/// with the name it stands for if it is an alias, for
+/// `system.data_type_families`.
+pub const TYPE_FAMILIES: &[(&str, &str)] = &[
+    ("UInt8", ""),
+    ("UInt16", ""),
+    ("UInt32", ""),
+    ("UInt64", ""),
+    ("Int8", ""),
+    ("Int16", ""),
+    ("Int32", ""),
+    ("Int64", ""),
+    ("Float32", ""),
+    ("Float64", ""),
+    ("Decimal", ""),
+    ("Decimal32", ""),
+    ("Decimal64", ""),
+    ("Decimal128", ""),
+    ("Decimal256", ""),
+    ("Bool", ""),
+    ("String", ""),
+    ("FixedString", ""),
+    ("UUID", ""),
+    ("Date", ""),
+    ("Date32", ""),
+    ("DateTime", ""),
+    ("DateTime64", ""),
+    ("Nothing", ""),
+    ("Nullable", ""),
+    ("LowCardinality", ""),
+    ("Array", ""),
+    ("Tuple", ""),
+    ("TINYINT", "Int8"),
+    ("SMALLINT", "Int16"),
+    ("INT", "Int32"),
+    ("INTEGER", "Int32"),
+    ("BIGINT", "Int64"),
+    ("FLOAT", "Float32"),
+    ("REAL", "Float32"),
+    ("DOUBLE", "Float64"),
+    ("TEXT", "String"),
+    ("VARCHAR", "String"),
+    ("BOOLEAN", "Bool"),
+];
+
 /// Parses a ClickHouse type name such as `Nullable(UInt64)` or `Array(String)`.
 pub fn parse_clickhouse_type(name: &str) -> Result<ColumnType> {
     let mut parser = TypeParser {
@@ -431,6 +476,19 @@ impl TypeParser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_family_is_read() {
+        for (family, _) in TYPE_FAMILIES {
+            let example = match *family {
+                "Decimal" | "Decimal32" | "Decimal64" | "Decimal128" | "Decimal256"
+                | "FixedString" | "DateTime64" => format!("{family}(3)"),
+                "Nullable" | "LowCardinality" | "Array" | "Tuple" => format!("{family}(String)"),
+                _ => family.to_string(),
+            };
+            assert!(parse_clickhouse_type(&example).is_ok(), "{example}");
+        }
+    }
 
     #[test]
     fn names_round_trip() {

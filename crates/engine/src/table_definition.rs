@@ -178,6 +178,8 @@ impl MergeTreeDefinition {
                 // ClickHouse's other table settings are kept in the
                 // definition and change nothing here.
                 known if strata_common::settings::is_merge_tree_setting(known) => {}
+                // ClickHouse's Log engines take any setting without checking.
+                _ if matches!(kind, TableEngine::Log(_)) => {}
                 other => {
                     return Err(StrataError::new(
                         ErrorCode::UNKNOWN_SETTING,
@@ -229,7 +231,17 @@ impl MergeTreeDefinition {
     /// The engine clause as SHOW CREATE TABLE prints it.
     fn clause_text(&self) -> String {
         let mut text = format!("ENGINE = {}", self.engine.head());
+        let show = |settings: &[(String, String)]| {
+            let shown: Vec<String> = settings
+                .iter()
+                .map(|(name, value)| format!("{name} = {value}"))
+                .collect();
+            format!("\nSETTINGS {}", shown.join(", "))
+        };
         if self.engine.is_log() {
+            if !self.settings_text.is_empty() {
+                text.push_str(&show(&self.settings_text));
+            }
             return text;
         }
         if !self.partition_by.is_empty() {
@@ -249,11 +261,7 @@ impl MergeTreeDefinition {
                 ),
             );
         }
-        let shown: Vec<String> = settings
-            .iter()
-            .map(|(name, value)| format!("{name} = {value}"))
-            .collect();
-        text.push_str(&format!("\nSETTINGS {}", shown.join(", ")));
+        text.push_str(&show(&settings));
         text
     }
 }

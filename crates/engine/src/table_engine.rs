@@ -31,13 +31,21 @@ pub enum TableEngine {
 
 const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
 
+/// The engines this module reads, sorting-key engines first.
+pub const PART_ENGINES: [&str; 7] = [
+    "MergeTree",
+    "ReplacingMergeTree",
+    "SummingMergeTree",
+    "CollapsingMergeTree",
+    LOG_ENGINES[0],
+    LOG_ENGINES[1],
+    LOG_ENGINES[2],
+];
+
 impl TableEngine {
     /// Whether `name` is an engine this module reads.
     pub fn is_part_engine(name: &str) -> bool {
-        matches!(
-            name,
-            "MergeTree" | "ReplacingMergeTree" | "SummingMergeTree" | "CollapsingMergeTree"
-        ) || LOG_ENGINES.contains(&name)
+        PART_ENGINES.contains(&name)
     }
 
     /// The engine an ENGINE clause names, its arguments checked for number
@@ -89,11 +97,11 @@ impl TableEngine {
                 let keyed = clause.partition_by.is_some()
                     || clause.order_by.is_some()
                     || clause.primary_key.is_some();
-                if keyed || !clause.settings.is_empty() {
+                if keyed {
                     return Err(StrataError::new(
                         ErrorCode::BAD_ARGUMENTS,
                         format!(
-                            "Engine {name} doesn't support PARTITION BY, PRIMARY KEY, ORDER BY or SETTINGS clauses"
+                            "Engine {name} doesn't support PARTITION_BY, PRIMARY_KEY, ORDER_BY or SAMPLE_BY clauses"
                         ),
                     ));
                 }

@@ -384,7 +384,7 @@ fn table_engine(
         }
         other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
-            format!("Table engine {other} is not supported yet; Memory and MergeTree are"),
+            format!("Table engine {other} is not supported yet (system.table_engines lists those that are)"),
         )),
         other => Err(StrataError::new(
             ErrorCode::UNKNOWN_STORAGE,

@@ -1,6 +1,7 @@
 //! The `system` database: `one`, `numbers`, `settings`, `functions`,
-//! `databases`, `tables`, `columns`, MergeTree parts and merges (in [`parts`]), and
-//! (in [`server`]) the tables about the running process.
+//! `databases`, `tables`, `columns`, MergeTree parts and merges (in [`parts`]),
+//! the engines, formats and types Strata reads (in [`names`]), and (in
+//! [`server`]) the tables about the running process.
 //!
 //! Introspection tables are computed when scanned, from the catalog and the
 //! querying session's settings, so they always show the current state.
@@ -23,6 +24,7 @@ use crate::instance::Instance;
 use crate::query_context::QueryContext;
 
 pub mod mutations;
+pub mod names;
 pub mod parts;
 pub mod server;
 use crate::sources::counting::CountingExec;
@@ -53,10 +55,13 @@ pub enum SystemTableKind {
     Events,
     /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
     MemoryTiers,
+    TableEngines,
+    Formats,
+    DataTypeFamilies,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 17] = [
+    pub const ALL: [SystemTableKind; 20] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -74,6 +79,9 @@ impl SystemTableKind {
         SystemTableKind::Mutations,
         SystemTableKind::Events,
         SystemTableKind::MemoryTiers,
+        SystemTableKind::TableEngines,
+        SystemTableKind::Formats,
+        SystemTableKind::DataTypeFamilies,
     ];
 
     pub fn name(self) -> &'static str {
@@ -95,6 +103,9 @@ impl SystemTableKind {
             SystemTableKind::Mutations => "mutations",
             SystemTableKind::Events => "events",
             SystemTableKind::MemoryTiers => "memory_tiers",
+            SystemTableKind::TableEngines => "table_engines",
+            SystemTableKind::Formats => "formats",
+            SystemTableKind::DataTypeFamilies => "data_type_families",
         }
     }
 
@@ -156,6 +167,9 @@ impl SystemTableKind {
             SystemTableKind::Mutations => mutations::mutations_fields(),
             SystemTableKind::Events => server::events_fields(),
             SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
+            SystemTableKind::TableEngines => names::table_engines_fields(),
+            SystemTableKind::Formats => names::formats_fields(),
+            SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -429,6 +443,9 @@ impl TableProvider for SystemTable {
             SystemTableKind::Mutations => mutations::mutations_rows(&catalog).await?,
             SystemTableKind::Events => server::events_rows(),
             SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
+            SystemTableKind::TableEngines => names::table_engines_rows(),
+            SystemTableKind::Formats => names::formats_rows(),
+            SystemTableKind::DataTypeFamilies => names::data_type_families_rows(),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

@@ -81,6 +81,24 @@ pub enum InputFormat {
 }
 
 impl InputFormat {
+    /// Every name accepted by [`InputFormat::from_name`].
+    pub const NAMES: &'static [&'static str] = &[
+        "CSV",
+        "CSVWithNames",
+        "CSVWithNamesAndTypes",
+        "TabSeparated",
+        "TSV",
+        "TabSeparatedWithNames",
+        "TSVWithNames",
+        "TabSeparatedWithNamesAndTypes",
+        "TSVWithNamesAndTypes",
+        "JSONEachRow",
+        "JSONLines",
+        "NDJSON",
+        "Parquet",
+        "Native",
+    ];
+
     /// Looks a format up by ClickHouse's name (case-sensitive, as there).
     pub fn from_name(name: &str) -> Result<Self> {
         let plain = |names, types| (names, types);
@@ -172,6 +190,13 @@ mod tests {
     use datafusion::arrow::util::display::array_value_to_string;
 
     use super::*;
+
+    #[test]
+    fn every_listed_name_is_read() {
+        for name in InputFormat::NAMES {
+            assert!(InputFormat::from_name(name).is_ok(), "{name}");
+        }
+    }
 
     fn target(fields: Vec<Field>, has_default: Vec<bool>) -> InputTarget {
         InputTarget {
