@@ -77,6 +77,11 @@ impl VisitorMut for Rewriter<'_, '_> {
         if let Err(e) = self.apply_set_modes(&mut query.body) {
             return ControlFlow::Break(e);
         }
+        if let SetExpr::Select(select) = query.body.as_mut()
+            && let Err(e) = crate::array_join::rewrite(select)
+        {
+            return ControlFlow::Break(e);
+        }
         if let Err(e) = prepare_select_items(&mut query.body) {
             return ControlFlow::Break(e);
         }

@@ -10,6 +10,7 @@
 //! Executing statements is the engine's job.
 
 pub mod aliases;
+pub mod array_join;
 pub mod ast_rewrite;
 pub mod clickhouse_tokens;
 pub mod combinators;

@@ -1,0 +1,250 @@
+//! ClickHouse's `ARRAY JOIN`: `FROM t [LEFT] ARRAY JOIN e1 [AS x1], e2 [AS x2]`
+//! repeats each row of `t` once per element of the arrays (zipped, so they
+//! must be of one length), with `x1` the element of `e1`. A plain ARRAY JOIN
+//! drops rows whose arrays are empty; LEFT ARRAY JOIN keeps them with the
+//! elements' default value. Without an alias, the array column itself
+//! names its element from then on.
+//!
+//! The FROM clause becomes a derived table that DataFusion's `unnest` plans:
+//! `(SELECT * REPLACE (...), unnest(...) AS x1 FROM t) AS t`, under the
+//! relation's own name so qualified references still resolve. The parser
+//! reads `ARRAY JOIN a AS x, b AS y` as an array join of `a` followed by a
+//! comma and `b AS y`, so FROM items after an array join are more arrays.
+
+use datafusion::sql::sqlparser::ast::{
+    Expr, Ident, Join, JoinOperator, ObjectName, Query, Select, SetExpr, TableAlias,
+    TableFactor, TableWithJoins,
+};
+use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+use datafusion::sql::sqlparser::parser::Parser;
+use strata_common::{ErrorCode, Result, StrataError};
+
+/// The name of the zipped arrays' element while several arrays are joined.
+const ZIPPED: &str = "__strata_array_join";
+
+/// One array of an ARRAY JOIN and the name its element takes.
+struct JoinedArray {
+    array: Expr,
+    element: Ident,
+    /// Whether the element takes the array column's own name.
+    replaces_column: bool,
+}
+
+/// Rewrites `select`'s FROM if it holds an ARRAY JOIN.
+pub fn rewrite(select: &mut Select) -> Result<()> {
+    let Some(first) = select.from.first() else {
+        return Ok(());
+    };
+    let Some(at) = first.joins.iter().position(|j| is_array_join(&j.join_operator)) else {
+        return Ok(());
+    };
+    let mut from = select.from.remove(0);
+    let array_joins = from.joins.split_off(at);
+    if !from.joins.is_empty() {
+        return Err(not_implemented("ARRAY JOIN after another JOIN"));
+    }
+    let left = matches!(array_joins[0].join_operator, JoinOperator::LeftArrayJoin);
+    let mut arrays = Vec::new();
+    for join in &array_joins {
+        if !is_array_join(&join.join_operator) || is_left(join) != left {
+            return Err(not_implemented("ARRAY JOIN mixed with other joins"));
+        }
+        arrays.push(joined_array(&join.relation)?);
+    }
+    // `ARRAY JOIN a AS x, b AS y`: the items after the first are more arrays.
+    for item in select.from.drain(..) {
+        if !item.joins.is_empty() {
+            return Err(not_implemented("a JOIN after ARRAY JOIN"));
+        }
+        arrays.push(joined_array(&item.relation)?);
+    }
+    let name = relation_name(&from.relation);
+    let derived = derived_table(&from.relation, &arrays, left)?;
+    select.from = vec![TableWithJoins {
+        relation: TableFactor::Derived {
+            lateral: false,
+            subquery: Box::new(derived),
+            sample: None,
+            alias: name.map(|name| TableAlias {
+                explicit: true,
+                name,
+                columns: vec![],
+                at: None,
+            }),
+        },
+        joins: vec![],
+    }];
+    Ok(())
+}
+
+fn is_array_join(op: &JoinOperator) -> bool {
+    matches!(
+        op,
+        JoinOperator::ArrayJoin | JoinOperator::LeftArrayJoin | JoinOperator::InnerArrayJoin
+    )
+}
+
+fn is_left(join: &Join) -> bool {
+    matches!(join.join_operator, JoinOperator::LeftArrayJoin)
+}
+
+/// The array a table factor after ARRAY JOIN names: a column (`arr`,
+/// `t.arr`) or a function call (`range(n)`), read as a table by the parser.
+fn joined_array(relation: &TableFactor) -> Result<JoinedArray> {
+    let TableFactor::Table {
+        name, alias, args, ..
+    } = relation
+    else {
+        return Err(not_implemented("this ARRAY JOIN expression"));
+    };
+    let text = match args {
+        Some(args) => {
+            let list: Vec<String> = args.args.iter().map(ToString::to_string).collect();
+            format!("{name}({})", list.join(", "))
+        }
+        None => name.to_string(),
+    };
+    let array = parse_expr(&text)?;
+    let column = match (args, name) {
+        (None, ObjectName(parts)) => parts.last().and_then(|p| p.as_ident()).cloned(),
+        _ => None,
+    };
+    let (element, replaces_column) = match (alias, column) {
+        (Some(alias), _) => (alias.name.clone(), false),
+        (None, Some(column)) => (column, true),
+        (None, None) => {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("ARRAY JOIN of {text} needs an alias (AS name)"),
+            ));
+        }
+    };
+    Ok(JoinedArray {
+        array,
+        element,
+        replaces_column,
+    })
+}
+
+/// The name a FROM relation is referred to by, kept for the derived table.
+fn relation_name(relation: &TableFactor) -> Option<Ident> {
+    match relation {
+        TableFactor::Table { alias: Some(a), .. } | TableFactor::Derived { alias: Some(a), .. } => {
+            Some(a.name.clone())
+        }
+        TableFactor::Table {
+            name, args: None, ..
+        } => name.0.last().and_then(|p| p.as_ident()).cloned(),
+        _ => None,
+    }
+}
+
+/// `SELECT * REPLACE (...), <elements> FROM relation`, through one unnest
+/// of the zipped arrays when there are several.
+fn derived_table(relation: &TableFactor, arrays: &[JoinedArray], left: bool) -> Result<Query> {
+    // LEFT ARRAY JOIN keeps a row with an empty array as one default element.
+    let array = |a: &JoinedArray| match left {
+        true => format!("if(empty({0}), arrayResize({0}, 1), {0})", a.array),
+        false => a.array.to_string(),
+    };
+    let element_of = |i: usize, a: &JoinedArray| match arrays.len() {
+        1 => format!("unnest({})", array(a)),
+        _ => format!("tupleElement({ZIPPED}, {})", i + 1),
+    };
+    let replaced: Vec<String> = arrays
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.replaces_column)
+        .map(|(i, a)| format!("{} AS {}", element_of(i, a), a.element))
+        .collect();
+    let added: Vec<String> = arrays
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.replaces_column)
+        .map(|(i, a)| format!(", {} AS {}", element_of(i, a), a.element))
+        .collect();
+    let replace = match replaced.is_empty() {
+        true => String::new(),
+        false => format!(" REPLACE ({})", replaced.join(", ")),
+    };
+    let text = match arrays.len() {
+        1 => format!("SELECT *{replace}{} FROM {relation}", added.concat()),
+        _ => {
+            let zipped: Vec<String> = arrays.iter().map(array).collect();
+            format!(
+                "SELECT * EXCEPT ({ZIPPED}){replace}{} FROM (SELECT *, unnest(arrayZip({})) AS {ZIPPED} FROM {relation})",
+                added.concat(),
+                zipped.join(", ")
+            )
+        }
+    };
+    parse_query(&text)
+}
+
+fn parse_expr(text: &str) -> Result<Expr> {
+    Parser::new(&ClickHouseDialect {})
+        .try_with_sql(text)
+        .and_then(|mut parser| parser.parse_expr())
+        .map_err(|e| StrataError::new(ErrorCode::SYNTAX_ERROR, e.to_string()))
+}
+
+fn parse_query(text: &str) -> Result<Query> {
+    let query = Parser::new(&ClickHouseDialect {})
+        .try_with_sql(text)
+        .and_then(|mut parser| parser.parse_query())
+        .map_err(|e| StrataError::new(ErrorCode::SYNTAX_ERROR, e.to_string()))?;
+    debug_assert!(matches!(query.body.as_ref(), SetExpr::Select(_)));
+    Ok(*query)
+}
+
+fn not_implemented(what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::NOT_IMPLEMENTED,
+        format!("{what} is not supported yet"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::sql::sqlparser::ast::Statement;
+
+    use super::*;
+
+    fn rewritten(sql: &str) -> String {
+        let mut statement = Parser::new(&ClickHouseDialect {})
+            .try_with_sql(sql)
+            .and_then(|mut p| p.parse_statement())
+            .unwrap();
+        let Statement::Query(query) = &mut statement else {
+            panic!("a query");
+        };
+        let SetExpr::Select(select) = query.body.as_mut() else {
+            panic!("a select");
+        };
+        rewrite(select).unwrap();
+        statement.to_string()
+    }
+
+    #[test]
+    fn an_aliased_array_adds_its_element() {
+        assert_eq!(
+            rewritten("SELECT x FROM t ARRAY JOIN arr AS x"),
+            "SELECT x FROM (SELECT *, unnest(arr) AS x FROM t) AS t"
+        );
+    }
+
+    #[test]
+    fn an_array_column_without_alias_becomes_its_element() {
+        assert_eq!(
+            rewritten("SELECT arr FROM t AS u LEFT ARRAY JOIN arr"),
+            "SELECT arr FROM (SELECT * REPLACE (unnest(if(empty(arr), arrayResize(arr, 1), arr)) AS arr) FROM t AS u) AS u"
+        );
+    }
+
+    #[test]
+    fn several_arrays_are_zipped() {
+        let sql = rewritten("SELECT x, y FROM t ARRAY JOIN a AS x, range(3) AS y");
+        assert!(sql.contains("unnest(arrayZip(a, range(3)))"), "{sql}");
+        assert!(sql.contains("tupleElement(__strata_array_join, 2) AS y"), "{sql}");
+    }
+}
