@@ -229,12 +229,17 @@ impl Engine {
     /// parts their directories hold.
     pub async fn load_tables(self: &Arc<Self>) -> Result<()> {
         let mut session = self.new_session();
+        let mut views = Vec::new();
         for (database, tables) in self.data_path.stored()? {
             if self.catalog.schema(&database).is_none() {
                 self.catalog
                     .register_schema(&database, Arc::new(MemorySchemaProvider::new()))?;
             }
             for table in tables {
+                if is_create_view(&table.statement) {
+                    views.push(table);
+                    continue;
+                }
                 let statement = table.statement.clone();
                 session.attaching = Some(table);
                 session.execute(&statement).await.map_err(|e| {
@@ -245,7 +250,7 @@ impl Engine {
                 })?;
             }
         }
-        Ok(())
+        session.attach_views(views).await
     }
 
     /// Fails with UNKNOWN_DATABASE unless `name` exists.
@@ -403,4 +408,9 @@ impl Engine {
 /// A function's name followed by its aliases.
 fn all_names<'a>(name: &'a str, aliases: &'a [String]) -> impl Iterator<Item = String> + 'a {
     std::iter::once(name.to_string()).chain(aliases.iter().cloned())
+}
+
+/// Whether a stored statement makes a view, loaded after the tables it reads.
+fn is_create_view(statement: &str) -> bool {
+    statement.starts_with("CREATE VIEW ")
 }

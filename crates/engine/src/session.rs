@@ -279,6 +279,7 @@ impl Session {
             Statement::Query(query) => self.select(query, &clauses).await,
             Statement::Insert(insert) => self.insert(insert).await,
             Statement::CreateTable(create) => self.create_table(create, None, Vec::new()).await,
+            Statement::CreateView(create) => self.create_view(create).await,
             Statement::CreateDatabase {
                 db_name,
                 if_not_exists,
@@ -372,6 +373,7 @@ impl Session {
         mut statement: Statement,
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+        self.expand_views(&mut statement).await?;
         self.rewrite(&mut statement, &settings)?;
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;

@@ -316,7 +316,7 @@ pub fn create_statement(
 }
 
 /// A name as an identifier, backquoted unless it is a plain word.
-fn quote_name(name: &str) -> String {
+pub(crate) fn quote_name(name: &str) -> String {
     let plain = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');

@@ -29,6 +29,7 @@ pub mod repeated_columns;
 pub mod scalar_with;
 pub mod text_comparisons;
 pub mod uint8_booleans;
+pub mod views;
 pub mod virtual_columns;
 pub mod zoned_comparisons;
 

@@ -77,7 +77,7 @@ impl<F: FnMut(&TableFactor)> Visitor for TableFactors<F> {
     }
 }
 
-fn cte_names(statement: &Statement) -> HashSet<String> {
+pub(crate) fn cte_names(statement: &Statement) -> HashSet<String> {
     struct Ctes(HashSet<String>);
     impl Visitor for Ctes {
         type Break = ();
@@ -96,7 +96,7 @@ fn cte_names(statement: &Statement) -> HashSet<String> {
 }
 
 /// The table a factor reads by name, unless the name is a CTE's.
-fn named_table<'a>(factor: &'a TableFactor, ctes: &HashSet<String>) -> Option<&'a ObjectName> {
+pub(crate) fn named_table<'a>(factor: &'a TableFactor, ctes: &HashSet<String>) -> Option<&'a ObjectName> {
     let TableFactor::Table {
         name, args: None, ..
     } = factor

@@ -6,3 +6,4 @@ pub mod input_stream;
 pub mod memory_table;
 pub mod merge_tree_table;
 pub mod numbers;
+pub mod view;

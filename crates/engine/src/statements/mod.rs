@@ -26,6 +26,7 @@ mod rename;
 mod set;
 mod show;
 mod system;
+mod view;
 
 pub(crate) use create::constant_defaults;
 pub(crate) use optimize::partition_id_text;

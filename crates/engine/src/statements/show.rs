@@ -34,7 +34,10 @@ impl Session {
     }
 
     pub(crate) async fn show_create_table(&self, name: &ObjectName) -> Result<StatementOutcome> {
-        let statement = self.user_table(name).await?.identity().create_statement;
+        let statement = match self.view(name).await? {
+            Some(view) => super::view::view_statement(&view),
+            None => self.user_table(name).await?.identity().create_statement,
+        };
         let (schema, batches) = strings_result("statement", vec![statement])?;
         self.rows(schema, batches)
     }
