@@ -168,9 +168,13 @@ impl ScalarUDFImpl for Map {
         Ok(Arc::new(Field::new(self.name(), data_type, false)))
     }
 
+    /// Built here rather than by DataFusion, which refuses a repeated key
+    /// that ClickHouse keeps.
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let target = args.return_field.data_type().clone();
-        retyped(self.inner.invoke_with_args(args)?, &target)
+        let (arrays, scalar) = super::arrays_of(&args.args, args.number_rows)?;
+        let (keys, values) = (super::as_list(&arrays[0])?, super::as_list(&arrays[1])?);
+        let map = super::maps::from_arrays(&keys, &values, args.return_field.data_type(), "map")?;
+        crate::columnar(map, scalar)
     }
 }
 

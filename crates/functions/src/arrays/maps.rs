@@ -404,7 +404,8 @@ fn update_picks(first: &MapArray, second: &MapArray) -> Result<Vec<Vec<(usize, u
         .collect())
 }
 
-fn from_arrays(
+/// The map of `keys[i]` to `values[i]` per row; a key may repeat.
+pub(super) fn from_arrays(
     keys: &ListArray,
     values: &ListArray,
     result: &DataType,

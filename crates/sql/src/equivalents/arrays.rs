@@ -10,7 +10,7 @@
 //! the tuple's elements.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Ident, LambdaFunction, LambdaFunctionParameter, OneOrManyWithParens, Value,
+    Expr, Ident, LambdaFunction, LambdaFunctionParameter, LambdaSyntax, OneOrManyWithParens, Value,
     visit_expressions_mut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
@@ -81,21 +81,26 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             let position = call(index, vec![mapped(name, args)?]);
             call(element, vec![args[1].clone(), position])
         }
+        // The lambda's values first: they check the arguments.
         "arrayFill" | "arrayReverseFill" | "arraySplit" | "arrayReverseSplit" => {
-            call(name, vec![args[1].clone(), mapped(name, args)?])
+            let values = mapped(name, args)?;
+            call(name, vec![args[1].clone(), values])
         }
         "mapFilter" | "mapSort" | "mapReverseSort" if lambda => {
-            call(name, vec![args[1].clone(), over_entries(name, args)?])
+            let values = over_entries(name, args)?;
+            call(name, vec![args[1].clone(), values])
         }
         "mapExists" | "mapAll" => call(name, vec![over_entries(name, args)?]),
-        // The lambda gives each entry's new (key, value) tuple.
+        // The lambda gives each entry's new (key, value) tuple. Keys and
+        // values are each read in one transform: DataFusion cannot type a
+        // transform over another's result.
         "mapApply" => {
-            let tuples = over_entries(name, args)?;
-            let element = |i: &str| {
-                let lambda = super::parse_lambda(&format!("t -> tupleElement(t, {i})"));
-                call("array_transform", vec![tuples.clone(), lambda])
+            let (entries, body) = entries_and_body(name, args)?;
+            let element = |i| {
+                let read = tuple_lambda(tuple_element(body.clone(), i));
+                call("array_transform", vec![entries.clone(), read])
             };
-            call("mapFromArrays", vec![element("1"), element("2")])
+            call("mapFromArrays", vec![element(1), element(2)])
         }
         _ => return Ok(None),
     };
@@ -105,6 +110,13 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 /// A `(k, v) -> ...` lambda (the first argument) evaluated over the
 /// entries of a map (the second), as an array of its values.
 fn over_entries(name: &str, args: &[&Expr]) -> Result<Expr> {
+    let (entries, body) = entries_and_body(name, args)?;
+    Ok(call("array_transform", vec![entries, tuple_lambda(body)]))
+}
+
+/// The entries of a map (the second argument) as (key, value) tuples, and
+/// the body of the `(k, v) -> ...` lambda (the first) over one of them.
+fn entries_and_body(name: &str, args: &[&Expr]) -> Result<(Expr, Expr)> {
     let [Expr::Lambda(lambda), map] = args else {
         return Err(StrataError::new(
             ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
@@ -118,11 +130,16 @@ fn over_entries(name: &str, args: &[&Expr]) -> Result<Expr> {
         return Err(key_and_value(name));
     }
     let parameters: Vec<Ident> = parameters.iter().map(|p| p.name.clone()).collect();
-    let entries = call("map_entries", vec![(*map).clone()]);
-    Ok(call(
-        "array_transform",
-        vec![entries, over_tuple(lambda, &parameters)],
-    ))
+    // The zip of keys and values rather than DataFusion's `map_entries`,
+    // which cannot take the non-nullable values of Strata's maps.
+    let entries = call(
+        "arrayZip",
+        vec![
+            call("map_keys", vec![(*map).clone()]),
+            call("map_values", vec![(*map).clone()]),
+        ],
+    );
+    Ok((entries, tuple_body(lambda, &parameters)))
 }
 
 fn key_and_value(name: &str) -> StrataError {
@@ -173,34 +190,44 @@ fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
         return Ok(call("array_transform", vec![(*array).clone(), lambda]));
     }
     let zipped = call("arrayZip", cloned(arrays));
-    Ok(call(
-        "array_transform",
-        vec![zipped, over_tuple(lambda, &parameters)],
-    ))
+    let body = tuple_body(lambda, &parameters);
+    Ok(call("array_transform", vec![zipped, tuple_lambda(body)]))
 }
 
-/// `(x, y) -> body` as `t -> body` with `x` and `y` read from the tuple `t`.
-fn over_tuple(lambda: &LambdaFunction, parameters: &[Ident]) -> Expr {
-    let tuple = Ident::new(TUPLE_PARAMETER);
+/// The body of `(x, y) -> body` with `x` and `y` read from the parameter of
+/// a [`tuple_lambda`].
+fn tuple_body(lambda: &LambdaFunction, parameters: &[Ident]) -> Expr {
     let mut body = (*lambda.body).clone();
     let _ = visit_expressions_mut(&mut body, |e| {
-        if let Expr::Identifier(ident) = e
-            && let Some(i) = parameters.iter().position(|p| p.value == ident.value)
-        {
-            let position = Expr::value(Value::Number((i + 1).to_string(), false));
-            *e = call(
-                "tupleElement",
-                vec![Expr::Identifier(tuple.clone()), position],
-            );
+        match e {
+            Expr::Identifier(ident) => {
+                if let Some(i) = parameters.iter().position(|p| p.value == ident.value) {
+                    *e = tuple_element(Expr::Identifier(Ident::new(TUPLE_PARAMETER)), i + 1);
+                }
+            }
+            // DataFusion's planner takes a tuple for a struct only when it
+            // starts with a name or a literal, which a read element is not.
+            Expr::Tuple(items) => *e = call("struct", std::mem::take(items)),
+            _ => {}
         }
         std::ops::ControlFlow::<()>::Continue(())
     });
+    body
+}
+
+fn tuple_element(tuple: Expr, position: usize) -> Expr {
+    let position = Expr::value(Value::Number(position.to_string(), false));
+    call("tupleElement", vec![tuple, position])
+}
+
+/// `t -> body`, a lambda over tuples.
+fn tuple_lambda(body: Expr) -> Expr {
     Expr::Lambda(LambdaFunction {
         params: OneOrManyWithParens::One(LambdaFunctionParameter {
-            name: tuple,
+            name: Ident::new(TUPLE_PARAMETER),
             data_type: None,
         }),
         body: Box::new(body),
-        syntax: lambda.syntax.clone(),
+        syntax: LambdaSyntax::Arrow,
     })
 }
