@@ -3,6 +3,7 @@
 
 pub mod counting;
 pub mod input_stream;
+pub mod materialized_view;
 pub mod memory_table;
 pub mod merge_tree_table;
 pub mod numbers;

@@ -9,6 +9,7 @@ use strata_common::events::{self, Event};
 use strata_sql::parse_statement;
 
 use crate::session::{Session, StatementOutcome, single_name};
+use crate::sources::materialized_view::TriggerExec;
 
 impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
@@ -20,10 +21,18 @@ impl Session {
             strata_sql::repeated_columns::mark_repeated_columns(source);
         }
         self.name_insert_source(&mut insert).await?;
+        let triggers = match &insert.table {
+            TableObject::TableName(name) => {
+                let (database, table) = self.table_name(name)?;
+                self.triggers_on(&database, &table).await?
+            }
+            _ => Vec::new(),
+        };
         let (plan, state, query) = self
             .plan(Statement::Insert(insert), self.settings.clone())
             .await?;
         let physical = state.create_physical_plan(&plan).await?;
+        let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, state.task_ctx()).await?;
         Ok(StatementOutcome::Done(query))

@@ -18,6 +18,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
 
+use crate::sources::materialized_view::TriggerExec;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::InputStream;
 
@@ -156,9 +157,11 @@ impl Session {
             InsertOp::Append,
         )?
         .build()?;
+        let triggers = self.triggers_on(&database, &table_name).await?;
         let query = self.new_query(self.settings.clone());
         let state = self.engine.query_state(&query)?;
         let physical = state.create_physical_plan(&plan).await?;
+        let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, state.task_ctx()).await?;
         Ok(StatementOutcome::Done(query))

@@ -1,11 +1,14 @@
-//! CREATE VIEW, and reading views: each view a statement names is replaced
-//! by its query before the statement is planned.
+//! CREATE [MATERIALIZED] VIEW, and reading views: each view a statement
+//! names is replaced by its query (a materialized view by its target)
+//! before the statement is planned; inserts run the materialized views on
+//! their table ([`Session::triggers_on`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::Schema;
 use datafusion::catalog::TableProvider;
+use datafusion::common::TableReference;
 use datafusion::sql::sqlparser::ast::{CreateView, ObjectName, Query, Statement};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -14,6 +17,7 @@ use strata_sql::virtual_columns::tables_read;
 
 use crate::data_path::StoredTable;
 use crate::session::{Session, StatementOutcome};
+use crate::sources::materialized_view::{MaterializedView, Trigger};
 use crate::sources::view::ViewTable;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{TableIdentity, quote_name};
@@ -59,12 +63,6 @@ impl Session {
 
     async fn create_view_with(&mut self, create: CreateView, lenient: bool) -> Result<StatementOutcome> {
         self.check_writable()?;
-        if create.materialized {
-            return Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                "CREATE MATERIALIZED VIEW is not supported yet",
-            ));
-        }
         let (database, name) = match &self.attaching {
             Some(stored) => (stored.database.clone(), stored.name.clone()),
             None => self.table_in_database(&create.name)?,
@@ -87,6 +85,20 @@ impl Session {
         }
         let mut query = *create.query;
         strata_sql::views::qualify_tables(&mut query, &database);
+        let target = match (&create.to, create.materialized) {
+            (Some(to), true) => {
+                // The target must be a table that takes inserts.
+                self.user_table(to).await?;
+                Some(self.table_in_database(to)?)
+            }
+            (None, true) => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    "A materialized view without TO (with an inner table) is not supported yet: create the table and name it with TO",
+                ));
+            }
+            (_, false) => None,
+        };
         // Planned once now, so a view of a missing table or column fails here.
         let planned = self
             .plan(Statement::Query(Box::new(query.clone())), self.settings.clone())
@@ -99,12 +111,18 @@ impl Session {
             }
             Err(e) => return Err(e),
         };
-        let identity = TableIdentity {
-            create_statement: format!(
-                "CREATE VIEW {}.{} AS {query}",
+        let head = match &target {
+            Some((target_database, target)) => format!(
+                "CREATE MATERIALIZED VIEW {}.{} TO {}.{}",
                 quote_name(&database),
-                quote_name(&name)
+                quote_name(&name),
+                quote_name(target_database),
+                quote_name(target)
             ),
+            None => format!("CREATE VIEW {}.{}", quote_name(&database), quote_name(&name)),
+        };
+        let identity = TableIdentity {
+            create_statement: format!("{head} AS {query}"),
             uuid: self
                 .attaching
                 .as_ref()
@@ -112,13 +130,83 @@ impl Session {
             database,
             name: name.clone(),
         };
+        let view: Arc<dyn TableProvider> = match target {
+            Some((target_database, target)) => {
+                let statement = Statement::Query(Box::new(query.clone()));
+                let Some(source) = tables_read(&statement).into_iter().next() else {
+                    return Err(StrataError::new(
+                        ErrorCode::BAD_ARGUMENTS,
+                        "A materialized view's query reads a table, whose inserts it takes",
+                    ));
+                };
+                let (source_database, source) = self.table_name(&source)?;
+                Arc::new(MaterializedView::new(
+                    identity,
+                    (
+                        TableReference::partial(source_database, source),
+                        TableReference::partial(target_database, target),
+                    ),
+                    query.to_string(),
+                    schema,
+                ))
+            }
+            None => Arc::new(ViewTable::new(identity, query.to_string(), schema)),
+        };
         if self.attaching.is_none() {
-            self.engine.data_path.store_table(&identity.stored())?;
+            self.engine.data_path.store_table(&view_identity(&view).stored())?;
         }
-        let view = ViewTable::new(identity, query.to_string(), schema);
         schema_provider.deregister_table(&name)?;
-        schema_provider.register_table(name, Arc::new(view))?;
+        schema_provider.register_table(name, view)?;
         self.done()
+    }
+
+    /// The materialized views an insert into `database.table` runs, each
+    /// planned as an insert of its query into its target. Columns go to the
+    /// target's columns of the same names, as in ClickHouse.
+    pub(crate) async fn triggers_on(&self, database: &str, table: &str) -> Result<Vec<Trigger>> {
+        let source = TableReference::partial(database, table);
+        let mut triggers = Vec::new();
+        for view in self.materialized_views().await? {
+            if view.source != source {
+                continue;
+            }
+            let columns: Vec<String> = view
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| quote_column(f.name()))
+                .collect();
+            let text = format!(
+                "INSERT INTO {} ({}) {}",
+                view.target,
+                columns.join(", "),
+                view.query
+            );
+            let (insert, _, _) = self
+                .plan(parse_statement(&text)?.statement, self.settings.clone())
+                .await?;
+            triggers.push(Trigger { insert, source: source.clone() });
+        }
+        Ok(triggers)
+    }
+
+    async fn materialized_views(&self) -> Result<Vec<Arc<MaterializedView>>> {
+        let mut views = Vec::new();
+        for database in self.engine.catalog.schema_names() {
+            let Some(schema) = self.engine.catalog.schema(&database) else {
+                continue;
+            };
+            for name in schema.table_names() {
+                let Some(provider) = schema.table(&name).await? else {
+                    continue;
+                };
+                let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+                if let Ok(view) = any.downcast::<MaterializedView>() {
+                    views.push(view);
+                }
+            }
+        }
+        Ok(views)
     }
 
     /// Replaces the views `statement` reads by their queries, and the views
@@ -138,7 +226,7 @@ impl Session {
     }
 
     /// The view `name` names, if it names one.
-    pub(crate) async fn view(&self, name: &ObjectName) -> Result<Option<Arc<ViewTable>>> {
+    pub(crate) async fn view(&self, name: &ObjectName) -> Result<Option<ReadView>> {
         let Ok((database, table)) = self.table_name(name) else {
             return Ok(None);
         };
@@ -149,16 +237,22 @@ impl Session {
             return Ok(None);
         };
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
-        Ok(any.downcast::<ViewTable>().ok())
+        let any = match any.downcast::<ViewTable>() {
+            Ok(view) => return Ok(Some(ReadView::View(view))),
+            Err(other) => other,
+        };
+        Ok(any.downcast::<MaterializedView>().ok().map(ReadView::Materialized))
     }
 
     async fn views_read(&self, statement: &Statement) -> Result<HashMap<ObjectName, Query>> {
         let mut views = HashMap::new();
         for name in tables_read(statement) {
-            let Some(view) = self.view(&name).await? else {
-                continue;
+            let text = match self.view(&name).await? {
+                Some(ReadView::View(view)) => view.query.clone(),
+                Some(ReadView::Materialized(view)) => format!("SELECT * FROM {}", view.target),
+                None => continue,
             };
-            let Statement::Query(query) = parse_statement(&view.query)?.statement else {
+            let Statement::Query(query) = parse_statement(&text)?.statement else {
                 unreachable!("a view stores a query");
             };
             views.insert(name, *query);
@@ -167,21 +261,41 @@ impl Session {
     }
 }
 
+/// A view a statement reads: its query, or a materialized view's target.
+pub(crate) enum ReadView {
+    View(Arc<ViewTable>),
+    Materialized(Arc<MaterializedView>),
+}
+
+fn view_identity(view: &Arc<dyn TableProvider>) -> TableIdentity {
+    let any = view.as_ref() as &dyn std::any::Any;
+    match any.downcast_ref::<ViewTable>() {
+        Some(view) => view.identity.clone(),
+        None => any
+            .downcast_ref::<MaterializedView>()
+            .expect("a view or a materialized view")
+            .identity
+            .clone(),
+    }
+}
+
 /// `SHOW CREATE TABLE` of a view: its columns and its query.
-pub(crate) fn view_statement(view: &ViewTable) -> String {
-    let columns: Vec<String> = view
-        .schema()
+pub(crate) fn view_statement(view: &ReadView) -> String {
+    let (identity, schema, query) = match view {
+        ReadView::View(v) => (&v.identity, v.schema(), &v.query),
+        ReadView::Materialized(v) => (&v.identity, v.schema(), &v.query),
+    };
+    let columns: Vec<String> = schema
         .fields()
         .iter()
         .map(|f| format!("    {} {}", quote_column(f.name()), field_type_name(f)))
         .collect();
-    format!(
-        "CREATE VIEW {}.{}\n(\n{}\n)\nAS {}",
-        quote_name(&view.identity.database),
-        quote_name(&view.identity.name),
-        columns.join(",\n"),
-        view.query
-    )
+    let head = identity
+        .create_statement
+        .split(" AS ")
+        .next()
+        .expect("a view's statement has its query after AS");
+    format!("{head}\n(\n{}\n)\nAS {query}", columns.join(",\n"))
 }
 
 fn quote_column(name: &str) -> String {

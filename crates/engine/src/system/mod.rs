@@ -205,6 +205,8 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
         merge_tree.engine.name()
     } else if any.is::<SystemTable>() {
         "SystemTable"
+    } else if any.is::<crate::sources::materialized_view::MaterializedView>() {
+        "MaterializedView"
     } else {
         "View"
     }
