@@ -42,7 +42,7 @@ def statements(sql):
             text = "".join(current).strip()
             line_end = sql.find("\n", i)
             rest = sql[i + 1: len(sql) if line_end < 0 else line_end]
-            m = re.search(r"serverError\s+([A-Z_]+)", rest)
+            m = re.search(r"serverError\s+([A-Z_0-9]+)", rest)
             if text:
                 out.append((text, m.group(1) if m else None))
             current = []

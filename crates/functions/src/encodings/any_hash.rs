@@ -61,10 +61,7 @@ impl AnyHash {
 
     /// Whether numbers hash as `intHash64` of their bits rather than as bytes.
     fn int_hash_for_numbers(self) -> bool {
-        matches!(
-            self,
-            AnyHash::FarmFingerprint64 | AnyHash::MetroHash64
-        )
+        matches!(self, AnyHash::FarmFingerprint64 | AnyHash::MetroHash64)
     }
 
     /// The hash of some bytes.
@@ -151,7 +148,10 @@ fn sip_hash128(key: Key, bytes: &[u8], reference: bool) -> u128 {
     }
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
-        sip_compress(&mut v, u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        sip_compress(
+            &mut v,
+            u64::from_le_bytes(chunk.try_into().expect("8 bytes")),
+        );
     }
     let mut last = [0u8; 8];
     last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
@@ -286,7 +286,11 @@ fn metro_hash64(bytes: &[u8]) -> u64 {
             p = &p[32..];
         }
         let mix = |a: u64, b: u64, c: u64, k: u64, l: u64| {
-            a.wrapping_add(b).wrapping_mul(k).wrapping_add(c).rotate_right(33).wrapping_mul(l)
+            a.wrapping_add(b)
+                .wrapping_mul(k)
+                .wrapping_add(c)
+                .rotate_right(33)
+                .wrapping_mul(l)
         };
         v[2] ^= mix(v[0], v[3], v[1], K[0], K[1]);
         v[3] ^= mix(v[1], v[2], v[0], K[1], K[0]);
@@ -295,8 +299,14 @@ fn metro_hash64(bytes: &[u8]) -> u64 {
         h = h.wrapping_add(v[0] ^ v[1]);
     }
     if p.len() >= 16 {
-        let mut v0 = h.wrapping_add(word(p).wrapping_mul(K[0])).rotate_right(33).wrapping_mul(K[1]);
-        let mut v1 = h.wrapping_add(word(&p[8..]).wrapping_mul(K[1])).rotate_right(33).wrapping_mul(K[2]);
+        let mut v0 = h
+            .wrapping_add(word(p).wrapping_mul(K[0]))
+            .rotate_right(33)
+            .wrapping_mul(K[1]);
+        let mut v1 = h
+            .wrapping_add(word(&p[8..]).wrapping_mul(K[1]))
+            .rotate_right(33)
+            .wrapping_mul(K[2]);
         v0 ^= v0.wrapping_mul(K[0]).rotate_right(35).wrapping_add(v1);
         v1 ^= v1.wrapping_mul(K[3]).rotate_right(35).wrapping_add(v0);
         h = h.wrapping_add(v1);
@@ -338,10 +348,7 @@ fn fingerprint128(low: u64, high: u64) -> u64 {
 }
 
 /// The result field: UInt32, UInt64 or FixedString(16) by the hash's width.
-pub(crate) fn typing(args: &Args, kind: AnyHash, keyed: bool) -> Result<Field> {
-    if keyed {
-        args.arity(1, usize::MAX)?;
-    }
+pub(crate) fn typing(args: &Args, kind: AnyHash) -> Result<Field> {
     let data_type = match kind.bits() {
         32 => DataType::UInt32,
         64 => DataType::UInt64,
@@ -352,6 +359,8 @@ pub(crate) fn typing(args: &Args, kind: AnyHash, keyed: bool) -> Result<Field> {
 
 /// Each row's hash of all the arguments (after the key, for a keyed call).
 pub(crate) fn eval(call: &Call, kind: AnyHash, keyed: bool) -> Result<ArrayRef> {
+    // A keyed call without arguments, key included, hashes nothing with the zero key.
+    let keyed = keyed && call.len() > 0;
     let first = usize::from(keyed);
     let keys = if keyed {
         keys(call)?
@@ -376,10 +385,7 @@ pub(crate) fn eval(call: &Call, kind: AnyHash, keyed: bool) -> Result<ArrayRef> 
             hashes[row] = hasher.feed(keys[row], &array, row, uuid, hashes[row])?;
         }
     }
-    let hashes = hashes
-        .into_iter()
-        .zip(valid)
-        .map(|(h, v)| h.filter(|_| v));
+    let hashes = hashes.into_iter().zip(valid).map(|(h, v)| h.filter(|_| v));
     output(kind, hashes)
 }
 

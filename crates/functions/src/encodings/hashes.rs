@@ -58,7 +58,7 @@ macro_rules! any_hash {
         Spec {
             name: $name,
             aliases: &[],
-            typing: |args| any_hash::typing(args, AnyHash::$kind, $keyed),
+            typing: |args| any_hash::typing(args, AnyHash::$kind),
             eval: |call| any_hash::eval(call, AnyHash::$kind, $keyed),
         }
     };
@@ -128,10 +128,22 @@ enum JavaHash {
     Utf16,
 }
 
-/// One argument of a string, a number or a date: several cannot be combined.
+/// One argument of a string, a number or a date: several cannot be combined,
+/// nor can the elements of an array or a tuple.
 fn java_typing(args: &Args) -> Result<Field> {
-    if args.len() > 1 {
-        let which = if args.name == "hiveHash" { "Hive" } else { "Java" };
+    let nested = args.len() == 1 && args.data_type(0).is_nested();
+    if nested && args.name == "javaHashUTF16LE" {
+        return Err(error(
+            ErrorCode::BAD_ARGUMENTS,
+            "Arguments for javaHashUTF16LE must be in the form of UTF-16",
+        ));
+    }
+    if args.len() > 1 || nested {
+        let which = if args.name == "hiveHash" {
+            "Hive"
+        } else {
+            "Java"
+        };
         return Err(error(
             ErrorCode::NOT_IMPLEMENTED,
             format!("{which} hash is not combineable for multiple arguments"),
@@ -143,9 +155,9 @@ fn java_typing(args: &Args) -> Result<Field> {
 }
 
 fn java_bytes(bytes: &[u8]) -> i32 {
-    bytes
-        .iter()
-        .fold(0i32, |h, &b| h.wrapping_mul(31).wrapping_add(i32::from(b as i8)))
+    bytes.iter().fold(0i32, |h, &b| {
+        h.wrapping_mul(31).wrapping_add(i32::from(b as i8))
+    })
 }
 
 fn java_eval(call: &Call, kind: JavaHash) -> Result<ArrayRef> {
@@ -227,6 +239,12 @@ fn jump_hash(mut key: u64, buckets: i64) -> i32 {
 }
 
 fn jump_eval(call: &Call) -> Result<ArrayRef> {
+    if call.scalar(1).is_none() {
+        return Err(error(
+            ErrorCode::ILLEGAL_COLUMN,
+            "Argument at index 1 for function jumpConsistentHash must be constant",
+        ));
+    }
     let keys = call.u64s(0)?;
     let buckets = crate::int_cast::to_i64_wrapping(&call.array(1)?)?;
     let mut out = Vec::with_capacity(call.rows);

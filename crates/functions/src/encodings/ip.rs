@@ -43,37 +43,37 @@ pub(crate) static SPECS: &[Spec] = &[
     Spec {
         name: "IPv4StringToNum",
         aliases: &["INET_ATON"],
-        typing: |args| text_typing(args, DataType::UInt32, Bad::Fail),
+        typing: |args| parse_typing(args, DataType::UInt32, Bad::Fail),
         eval: |call| ipv4_from_string(call, Bad::Fail),
     },
     Spec {
         name: "IPv4StringToNumOrDefault",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::UInt32, Bad::Default),
+        typing: |args| parse_typing(args, DataType::UInt32, Bad::Default),
         eval: |call| ipv4_from_string(call, Bad::Default),
     },
     Spec {
         name: "IPv4StringToNumOrNull",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::UInt32, Bad::Null),
+        typing: |args| parse_typing(args, DataType::UInt32, Bad::Null),
         eval: |call| ipv4_from_string(call, Bad::Null),
     },
     Spec {
         name: "IPv6StringToNum",
         aliases: &["INET6_ATON"],
-        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Fail),
+        typing: |args| parse_typing(args, DataType::FixedSizeBinary(16), Bad::Fail),
         eval: |call| ipv6_from_string(call, Bad::Fail),
     },
     Spec {
         name: "IPv6StringToNumOrDefault",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Default),
+        typing: |args| parse_typing(args, DataType::FixedSizeBinary(16), Bad::Default),
         eval: |call| ipv6_from_string(call, Bad::Default),
     },
     Spec {
         name: "IPv6StringToNumOrNull",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::FixedSizeBinary(16), Bad::Null),
+        typing: |args| parse_typing(args, DataType::FixedSizeBinary(16), Bad::Null),
         eval: |call| ipv6_from_string(call, Bad::Null),
     },
     Spec {
@@ -97,13 +97,13 @@ pub(crate) static SPECS: &[Spec] = &[
     Spec {
         name: "isIPv4String",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::UInt8, Bad::Default),
+        typing: |args| text_typing(args, DataType::UInt8),
         eval: |call| is_address(call, |t| parse_ipv4(t).is_some()),
     },
     Spec {
         name: "isIPv6String",
         aliases: &[],
-        typing: |args| text_typing(args, DataType::UInt8, Bad::Default),
+        typing: |args| text_typing(args, DataType::UInt8),
         eval: |call| is_address(call, |t| parse_ipv6_text(t).is_some()),
     },
     Spec {
@@ -122,10 +122,18 @@ fn ipv4_num_typing(args: &Args, data_type: DataType) -> Result<Field> {
     Ok(args.propagate(data_type))
 }
 
-fn text_typing(args: &Args, data_type: DataType, bad: Bad) -> Result<Field> {
+fn text_typing(args: &Args, data_type: DataType) -> Result<Field> {
     args.arity(1, 1)?;
     args.require(0, is_text)?;
-    let field = args.propagate(data_type);
+    Ok(args.propagate(data_type))
+}
+
+/// Text to an address: unlike the checks, ClickHouse's parsers refuse a NULL literal.
+fn parse_typing(args: &Args, data_type: DataType, bad: Bad) -> Result<Field> {
+    if args.len() == 1 && args.data_type(0) == DataType::Null {
+        return Err(args.illegal(0));
+    }
+    let field = text_typing(args, data_type)?;
     Ok(if bad == Bad::Null {
         field.with_nullable(true)
     } else {
@@ -251,7 +259,11 @@ fn format_ipv6(bytes: &[u8; 16], out: &mut String) {
             continue;
         }
         if dotted && i == 6 {
-            let _ = write!(out, "{}.{}.{}.{}", bytes[12], bytes[13], bytes[14], bytes[15]);
+            let _ = write!(
+                out,
+                "{}.{}.{}.{}",
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            );
             break;
         }
         let _ = write!(out, "{:x}", words[i]);
@@ -305,10 +317,10 @@ fn ipv4_to_ipv6(call: &Call) -> Result<ArrayRef> {
 fn cut_typing(args: &Args) -> Result<Field> {
     args.arity(3, 3)?;
     args.require(0, |t| t == &DataType::FixedSizeBinary(16))?;
-    for (i, limit) in [(1, 16), (2, 4)] {
+    for i in 1..3 {
         args.require(i, |t| t.is_unsigned_integer())?;
         match args.scalar(i).map(|s| s.cast_to(&DataType::UInt64)) {
-            Some(Ok(ScalarValue::UInt64(Some(n)))) if n <= limit => {}
+            Some(Ok(ScalarValue::UInt64(Some(n)))) if n <= 16 => {}
             Some(_) => {
                 return Err(error(
                     ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
@@ -330,8 +342,8 @@ fn cut_typing(args: &Args) -> Result<Field> {
     Ok(args.propagate(DataType::Utf8))
 }
 
-/// The address with its last bytes zeroed (of the IPv4 part when it is
-/// IPv4-mapped), as text.
+/// The address with its last bytes zeroed (the IPv4 count of them when it
+/// is IPv4-mapped), as text.
 fn cut_ipv6(call: &Call) -> Result<ArrayRef> {
     let count = |i| match call.scalar(i).map(|s| s.cast_to(&DataType::UInt64)) {
         Some(Ok(ScalarValue::UInt64(Some(n)))) => n as usize,
@@ -400,19 +412,31 @@ fn cannot_parse(message: String) -> datafusion::error::DataFusionError {
 fn address_in_range(address: &[u8], cidr: &[u8]) -> Result<bool> {
     let lossy = |t: &[u8]| String::from_utf8_lossy(t).into_owned();
     let address = parse_address(address).ok_or_else(|| {
-        cannot_parse(format!("Neither IPv4 nor IPv6 address: '{}'", lossy(address)))
+        cannot_parse(format!(
+            "Neither IPv4 nor IPv6 address: '{}'",
+            lossy(address)
+        ))
     })?;
-    let slash = cidr.iter().position(|&b| b == b'/').ok_or_else(|| {
-        cannot_parse(format!("The text does not contain '/': {}", lossy(cidr)))
-    })?;
+    let slash = cidr
+        .iter()
+        .position(|&b| b == b'/')
+        .ok_or_else(|| cannot_parse(format!("The text does not contain '/': {}", lossy(cidr))))?;
     let network = parse_address(&cidr[..slash]).ok_or_else(|| {
-        cannot_parse(format!("Neither IPv4 nor IPv6 address: '{}'", lossy(&cidr[..slash])))
+        cannot_parse(format!(
+            "Neither IPv4 nor IPv6 address: '{}'",
+            lossy(&cidr[..slash])
+        ))
     })?;
     let bits = std::str::from_utf8(&cidr[slash + 1..])
         .ok()
         .and_then(|b| b.parse::<usize>().ok())
         .filter(|&b| b <= network.len() * 8)
-        .ok_or_else(|| cannot_parse(format!("The CIDR has a malformed prefix bits: {}", lossy(cidr))))?;
+        .ok_or_else(|| {
+            cannot_parse(format!(
+                "The CIDR has a malformed prefix bits: {}",
+                lossy(cidr)
+            ))
+        })?;
     if address.len() != network.len() {
         return Ok(false);
     }

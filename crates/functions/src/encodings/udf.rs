@@ -104,7 +104,11 @@ impl Args<'_> {
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
             format!(
                 "Illegal type {} of argument {} of function {}",
-                field_type_name(&self.fields[i]),
+                field_type_name(&Field::new(
+                    "",
+                    self.data_type(i),
+                    self.fields[i].is_nullable()
+                )),
                 i + 1,
                 self.name
             ),
@@ -141,11 +145,10 @@ impl Args<'_> {
         let nullable = self.fields.iter().any(|f| f.is_nullable());
         Field::new(self.name, data_type, nullable)
     }
-
 }
 
 /// The type ClickHouse gives an integer literal.
-fn literal_type(v: i64) -> DataType {
+pub(crate) fn literal_type(v: i64) -> DataType {
     match v {
         0..=0xFF => DataType::UInt8,
         0..=0xFFFF => DataType::UInt16,
@@ -294,9 +297,9 @@ pub(crate) fn as_binary(array: &ArrayRef) -> Result<BinaryArray> {
         DataType::Binary => array.as_binary::<i32>().clone(),
         DataType::Null => BinaryArray::new_null(array.len()),
         DataType::Utf8 => array.as_string::<i32>().clone().into(),
-        t if cast::can_cast_types(t, &DataType::Binary) => {
-            cast::cast(array, &DataType::Binary)?.as_binary::<i32>().clone()
-        }
+        t if cast::can_cast_types(t, &DataType::Binary) => cast::cast(array, &DataType::Binary)?
+            .as_binary::<i32>()
+            .clone(),
         _ => cast::cast(&cast::cast(array, &DataType::Utf8)?, &DataType::Binary)?
             .as_binary::<i32>()
             .clone(),

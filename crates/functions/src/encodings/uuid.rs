@@ -13,7 +13,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use datafusion::common::{Result, ScalarValue};
 use strata_common::ErrorCode;
-use strata_common::types::{UUID_BYTES, is_uuid, uuid_metadata};
+use strata_common::types::{UUID_BYTES, field_type_name, is_uuid, uuid_metadata};
 use strata_common::uuid_text::{parse_uuid, write_uuid};
 
 use super::udf::{Args, Call, Spec, error, is_text};
@@ -28,7 +28,13 @@ pub(crate) static SPECS: &[Spec] = &[
     Spec {
         name: "UUIDNumToString",
         aliases: &[],
-        typing: |args| variant_typing(args, |t| t == &DataType::FixedSizeBinary(16), DataType::Utf8),
+        typing: |args| {
+            variant_typing(
+                args,
+                |t| t == &DataType::FixedSizeBinary(16),
+                DataType::Utf8,
+            )
+        },
         eval: num_to_string,
     },
     Spec {
@@ -69,7 +75,10 @@ fn variant_typing(args: &Args, first: fn(&DataType) -> bool, out: DataType) -> R
         if args.scalar(1).is_none() {
             return Err(error(
                 ErrorCode::ILLEGAL_COLUMN,
-                format!("Argument at index 1 for function {} must be constant", args.name),
+                format!(
+                    "Argument at index 1 for function {} must be constant",
+                    args.name
+                ),
             ));
         }
     }
@@ -232,7 +241,13 @@ fn or_default_typing(args: &Args) -> Result<Field> {
     args.arity(1, 2)?;
     args.require(0, is_text)?;
     if args.len() == 2 && !is_uuid(&args.fields[1]) {
-        return Err(args.illegal(1));
+        return Err(error(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Default value type should be same as cast type. Expected UUID. Actual {}",
+                field_type_name(&args.fields[1])
+            ),
+        ));
     }
     Ok(
         Field::new(args.name, DataType::FixedSizeBinary(UUID_BYTES), false)

@@ -11,8 +11,8 @@
 //! `rowNumberInAllBlocks` and `blockNumber` count across the blocks of one
 //! query: each query's plan gets its own counter when it is simplified.
 
-use std::collections::BinaryHeap;
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,15 +20,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use datafusion::arrow::array::{
     ArrayRef, AsArray, Float64Array, Int64Array, UInt32Array, UInt64Array, new_null_array,
 };
-use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::compute::interleave;
+use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, TimeUnit};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
 use datafusion::logical_expr::{
     ColumnarValue, Expr, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
-    Volatility,
+    TypeSignature, Volatility,
 };
 use strata_common::ErrorCode;
 use strata_common::types::field_type_name;
@@ -44,7 +44,11 @@ pub(crate) const SPECS: &[Spec] = &[
         args: (0, 0),
         volatility: Volatility::Volatile,
         typing: |t| Ok(t.plain(DataType::UInt64)),
-        eval: |call| Ok(ColumnarValue::Scalar(ScalarValue::UInt64(Some(call.rows as u64)))),
+        eval: |call| {
+            Ok(ColumnarValue::Scalar(ScalarValue::UInt64(Some(
+                call.rows as u64,
+            ))))
+        },
     },
     Spec {
         name: "rowNumberInBlock",
@@ -133,8 +137,7 @@ fn running_difference(call: &Call, from_first: bool) -> Result<ColumnarValue> {
         Arc::new(diffs)
     } else {
         let values = to_i64_wrapping(&input)?;
-        let diffs: Int64Array =
-            differences(values.iter(), from_first, i64::wrapping_sub).collect();
+        let diffs: Int64Array = differences(values.iter(), from_first, i64::wrapping_sub).collect();
         cast::cast(&diffs, target)?
     };
     Ok(ColumnarValue::Array(out))
@@ -219,7 +222,10 @@ fn neighbor(call: &Call) -> Result<ColumnarValue> {
 /// arguments of one type.
 fn concurrency_typing(t: &Typing) -> Result<Field> {
     let (begin, end) = (&t.fields[0], &t.fields[1]);
-    if !matches!(begin.data_type(), DataType::Date32 | DataType::Timestamp(..)) {
+    if !matches!(
+        begin.data_type(),
+        DataType::Date32 | DataType::Timestamp(..)
+    ) {
         return Err(failure(
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
             "Arguments for function runningConcurrency must be Date, DateTime, or DateTime64"
@@ -237,7 +243,8 @@ fn concurrency_typing(t: &Typing) -> Result<Field> {
 }
 
 /// How many of the block's events so far are still going on when each
-/// one begins: an event ending at or before a begin is over.
+/// one begins: an event ending at or before a begin is over, the one
+/// beginning too when it lasts no time.
 fn running_concurrency(call: &Call) -> Result<ColumnarValue> {
     let begins_array = call.column(0)?;
     let begins = to_i64_wrapping(&begins_array)?;
@@ -257,10 +264,10 @@ fn running_concurrency(call: &Call) -> Result<ColumnarValue> {
                 ),
             ));
         }
+        going_on.push(Reverse(end));
         while going_on.peek().is_some_and(|Reverse(e)| *e <= begin) {
             going_on.pop();
         }
-        going_on.push(Reverse(end));
         out.push(going_on.len() as u32);
     }
     Ok(ColumnarValue::Array(Arc::new(UInt32Array::from(out))))
@@ -304,7 +311,11 @@ impl Counter {
             counting,
             count: Arc::new(AtomicU64::new(0)),
             planned: false,
-            signature: Signature::nullary(Volatility::Volatile),
+            // Any arguments, for the count check to refuse them with ClickHouse's code.
+            signature: Signature::one_of(
+                vec![TypeSignature::Nullary, TypeSignature::VariadicAny],
+                Volatility::Volatile,
+            ),
         }
     }
 }
@@ -374,9 +385,7 @@ impl ScalarUDFImpl for Counter {
         Ok(match self.counting {
             Counting::Rows => {
                 let first = self.count.fetch_add(rows, Ordering::Relaxed);
-                ColumnarValue::Array(Arc::new(UInt64Array::from_iter_values(
-                    first..first + rows,
-                )))
+                ColumnarValue::Array(Arc::new(UInt64Array::from_iter_values(first..first + rows)))
             }
             Counting::Blocks => {
                 let block = self.count.fetch_add(1, Ordering::Relaxed);

@@ -47,8 +47,8 @@ fn name_typing(t: &Typing) -> Result<Field> {
     match data_type {
         DataType::Null => Ok(t.propagating(DataType::Null)),
         d if d.is_numeric() || d == &DataType::Boolean => {
-            let low_cardinality = parse_clickhouse_type("LowCardinality(String)")
-                .map_err(|e| e.into_datafusion())?;
+            let low_cardinality =
+                parse_clickhouse_type("LowCardinality(String)").map_err(|e| e.into_datafusion())?;
             Ok(low_cardinality.field(t.name))
         }
         _ => Err(failure(
@@ -75,7 +75,11 @@ fn codes(column: &ArrayRef) -> Result<Vec<i32>> {
         DataType::Float16 | DataType::Float32 | DataType::Float64 => {
             let floats = cast::cast(column, &DataType::Float64)?;
             let floats = floats.as_primitive::<Float64Type>();
-            floats.values().iter().map(|v| float_code(*v) as i32).collect()
+            floats
+                .values()
+                .iter()
+                .map(|v| float_code(*v) as i32)
+                .collect()
         }
         DataType::Decimal32(_, scale) | DataType::Decimal64(_, scale) => {
             // At the same scale, the unscaled value is kept.

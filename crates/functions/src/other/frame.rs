@@ -32,9 +32,22 @@ pub(crate) struct Spec {
 pub(crate) struct Typing<'a> {
     pub name: &'static str,
     pub fields: &'a [FieldRef],
+    scalars: &'a [Option<&'a ScalarValue>],
 }
 
 impl Typing<'_> {
+    /// Argument `i`'s field with ClickHouse's type: planning types an
+    /// integer literal Int64, ClickHouse the smallest type that holds it.
+    pub(crate) fn field(&self, i: usize) -> Field {
+        let field = self.fields[i].as_ref().clone();
+        match self.scalars.get(i).copied().flatten() {
+            Some(ScalarValue::Int64(Some(v))) => {
+                field.with_data_type(crate::encodings::literal_type(*v))
+            }
+            _ => field,
+        }
+    }
+
     /// A result of `data_type`, NULL exactly where an argument is.
     pub(crate) fn propagating(&self, data_type: DataType) -> Field {
         let nullable = self.fields.iter().any(|f| f.is_nullable());
@@ -88,7 +101,6 @@ impl Call<'_> {
 pub(crate) fn failure(code: ErrorCode, message: String) -> DataFusionError {
     StrataError::new(code, message).into_datafusion()
 }
-
 
 #[derive(Debug)]
 pub(crate) struct Udf {
@@ -174,6 +186,7 @@ impl ScalarUDFImpl for Udf {
         let typing = Typing {
             name: self.spec.name,
             fields: args.arg_fields,
+            scalars: args.scalar_arguments,
         };
         Ok(Arc::new((self.spec.typing)(&typing)?))
     }

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{AsArray, StringBuilder, UInt64Array};
+use datafusion::arrow::array::{AsArray, StringBuilder, UInt64Array, new_null_array};
 use datafusion::arrow::datatypes::{DataType, UInt64Type};
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, Volatility};
@@ -24,13 +24,13 @@ pub(crate) const SPECS: &[Spec] = &[
         aliases: &[],
         args: (1, 1),
         volatility: Volatility::Immutable,
-        typing: |t| match t.fields[0].data_type() {
+        typing: |t| match t.field(0).data_type() {
             DataType::UInt64 | DataType::Null => Ok(t.propagating(DataType::Utf8)),
             _ => Err(failure(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
                 format!(
                     "Illegal type {} of argument of function {}, expected UInt64",
-                    field_type_name(&t.fields[0]),
+                    field_type_name(&t.field(0)),
                     t.name
                 ),
             )),
@@ -72,7 +72,7 @@ fn text_typing(t: &Typing) -> Result<datafusion::arrow::datatypes::Field> {
 fn mac_to_string(call: &Call) -> Result<ColumnarValue> {
     let column = call.column(0)?;
     if column.data_type() == &DataType::Null {
-        return call.output(column);
+        return call.output(new_null_array(&DataType::Utf8, column.len()));
     }
     let values = column.as_primitive::<UInt64Type>();
     let mut out = StringBuilder::with_capacity(values.len(), values.len() * 17);
@@ -128,8 +128,14 @@ mod tests {
 
     #[test]
     fn mac_text_reads_fixed_positions() {
-        assert_eq!(mac_bytes(b"01:02:03:04:05:06", 6, &(17..=17)), 0x010203040506);
-        assert_eq!(mac_bytes(b"01:02:03:04:05:g0", 6, &(17..=17)), 0x010203040FF0);
+        assert_eq!(
+            mac_bytes(b"01:02:03:04:05:06", 6, &(17..=17)),
+            0x010203040506
+        );
+        assert_eq!(
+            mac_bytes(b"01:02:03:04:05:g0", 6, &(17..=17)),
+            0x010203040FF0
+        );
         assert_eq!(mac_bytes(b"01:02:03:04:05:6", 6, &(17..=17)), 0);
         assert_eq!(mac_bytes(b"01:02:03", 3, &(8..=17)), 0x010203);
         assert_eq!(mac_bytes(b"01:02:0", 3, &(8..=17)), 0);

@@ -38,7 +38,9 @@ pub(crate) const SPECS: &[Spec] = &[
         typing: |t| Ok(t.plain(DataType::UInt8)),
         eval: |call| {
             let constant = call.constant(0).is_some();
-            Ok(ColumnarValue::Scalar(ScalarValue::UInt8(Some(constant as u8))))
+            Ok(ColumnarValue::Scalar(ScalarValue::UInt8(Some(
+                constant as u8,
+            ))))
         },
     },
     Spec {
@@ -62,7 +64,7 @@ pub(crate) const SPECS: &[Spec] = &[
 /// UInt8, or NULL for a NULL argument; the seconds are an unsigned integer
 /// or a float.
 fn sleep_typing(t: &Typing) -> Result<Field> {
-    let field = &t.fields[0];
+    let field = t.field(0);
     match field.data_type() {
         DataType::Null => Ok(t.propagating(DataType::Null)),
         DataType::UInt8
@@ -78,7 +80,7 @@ fn sleep_typing(t: &Typing) -> Result<Field> {
                 "A value of illegal type was provided as 1st argument 'seconds' to function \
                  '{}'. Expected: UInt* or Float*, got: {}",
                 t.name,
-                field_type_name(field)
+                field_type_name(&field)
             ),
         )),
     }

@@ -100,7 +100,9 @@ pub(crate) fn expect_string(t: &Typing, i: usize, param: &str) -> Result<()> {
 /// Argument `i` as a Utf8 column.
 pub(crate) fn strings(call: &Call, i: usize) -> Result<StringArray> {
     let column = call.column(i)?;
-    Ok(cast::cast(&column, &DataType::Utf8)?.as_string::<i32>().clone())
+    Ok(cast::cast(&column, &DataType::Utf8)?
+        .as_string::<i32>()
+        .clone())
 }
 
 /// `value` scaled down by 1000 until below it, with two decimals and the unit.
@@ -213,7 +215,10 @@ pub(crate) fn parse_size(text: &str) -> std::result::Result<u64, StrataError> {
     if bytes >= u64::MAX as f64 {
         return Err(size_error(
             ErrorCode::BAD_ARGUMENTS,
-            format!("Result is too big for output type (\"{}\")", shown_float(bytes)),
+            format!(
+                "Result is too big for output type (\"{}\")",
+                shown_float(bytes)
+            ),
         ));
     }
     Ok(bytes as u64)
@@ -272,7 +277,12 @@ fn split_float(text: &str) -> Option<(f64, &str)> {
             return Some((value, &text[end + 3..]));
         }
     }
-    let digits = |from: usize| from + bytes[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = |from: usize| {
+        from + bytes[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
     let whole_end = digits(end);
     let mut number_end = whole_end;
     if bytes.get(number_end) == Some(&b'.') {
@@ -341,7 +351,9 @@ fn parse_time_delta(text: &str) -> std::result::Result<f64, StrataError> {
     }
     let mut seconds = 0.0;
     loop {
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         if digits == 0 {
             return Err(whole("number not found, "));
         }
@@ -358,7 +370,9 @@ fn parse_time_delta(text: &str) -> std::result::Result<f64, StrataError> {
         let number: f64 = rest[..number_end].parse().map_err(|_| whole(""))?;
         rest = rest[number_end..].trim_start();
         let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c.is_whitespace() || DELTA_SEPARATORS.contains(&c))
+            .find(|c: char| {
+                c.is_ascii_digit() || c.is_whitespace() || DELTA_SEPARATORS.contains(&c)
+            })
             .unwrap_or(rest.len());
         if unit_end == 0 {
             return Err(whole(""));
@@ -391,11 +405,20 @@ mod tests {
         assert_eq!(parse_size("0.0001 B").unwrap(), 1);
         assert_eq!(parse_size(".5 kib").unwrap(), 512);
         assert_eq!(parse_size("15.99 EiB").unwrap(), 18_435_214_858_663_483_392);
-        assert_eq!(parse_size("1").unwrap_err().code, ErrorCode::CANNOT_PARSE_TEXT);
+        assert_eq!(
+            parse_size("1").unwrap_err().code,
+            ErrorCode::CANNOT_PARSE_TEXT
+        );
         assert_eq!(parse_size(" 1 B").unwrap_err().code.code, 27);
         assert_eq!(parse_size("1 B ").unwrap_err().code.code, 632);
-        assert_eq!(parse_size("16 EiB").unwrap_err().code, ErrorCode::BAD_ARGUMENTS);
-        assert_eq!(shown_float(18446744073709551616.0), "1.8446744073709552e+19");
+        assert_eq!(
+            parse_size("16 EiB").unwrap_err().code,
+            ErrorCode::BAD_ARGUMENTS
+        );
+        assert_eq!(
+            shown_float(18446744073709551616.0),
+            "1.8446744073709552e+19"
+        );
     }
 
     #[test]

@@ -78,8 +78,7 @@ pub(crate) fn host_name() -> &'static str {
         let mut buffer = [0u8; 256];
         // SAFETY: the buffer is writable for its whole length, and the last
         // byte stays zero, so the name is terminated even when truncated.
-        let status =
-            unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len() - 1) };
+        let status = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len() - 1) };
         if status != 0 {
             return String::new();
         }
@@ -107,8 +106,11 @@ fn canonical_name(host: &str) -> Option<String> {
         if libc::getaddrinfo(host.as_ptr(), std::ptr::null(), &hints, &mut result) != 0 {
             return None;
         }
-        let name = (!result.is_null() && !(*result).ai_canonname.is_null())
-            .then(|| CStr::from_ptr((*result).ai_canonname).to_string_lossy().into_owned());
+        let name = (!result.is_null() && !(*result).ai_canonname.is_null()).then(|| {
+            CStr::from_ptr((*result).ai_canonname)
+                .to_string_lossy()
+                .into_owned()
+        });
         libc::freeaddrinfo(result);
         name
     }

@@ -24,7 +24,10 @@ use crate::encodings::udf::error;
 /// A ClickHouse type a JSON value is extracted as.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Target {
-    Int { bits: u32, signed: bool },
+    Int {
+        bits: u32,
+        signed: bool,
+    },
     Float32,
     Float64,
     Bool,
@@ -150,7 +153,9 @@ impl Target {
             },
             Target::FixedString(n) => match json {
                 Json::Null => None,
-                other => Some(text_of(other)).filter(|t| t.len() <= *n).map(Val::Text),
+                other => Some(text_of(other))
+                    .filter(|t| t.len() <= *n)
+                    .map(Val::Text),
             },
             Target::Nullable(inner) => Some(inner.convert(json, mode).unwrap_or(Val::Null)),
             Target::Array(item) => match json {
@@ -241,7 +246,9 @@ fn int_of(json: &Json, bits: u32, signed: bool, mode: Mode) -> Option<Val> {
     let wide = match number_of(json, mode)? {
         Number::Int(v) => i128::from(v),
         Number::UInt(v) => i128::from(v),
-        Number::Double(v) if v.is_finite() && v.trunc() >= min as f64 && v.trunc() <= max as f64 => {
+        Number::Double(v)
+            if v.is_finite() && v.trunc() >= min as f64 && v.trunc() <= max as f64 =>
+        {
             v.trunc() as i128
         }
         Number::Double(_) => return None,

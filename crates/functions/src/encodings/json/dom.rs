@@ -257,15 +257,26 @@ mod tests {
 
     #[test]
     fn parses_and_writes_like_clickhouse() {
-        assert_eq!(raw(" {\"a\" :  1.0 , \"b\":[]} ").unwrap(), "{\"a\":1,\"b\":[]}");
-        assert_eq!(raw("[1e3, -0, 2.5e-5, 1e-7]").unwrap(), "[1000,0,0.000025,1e-7]");
+        assert_eq!(
+            raw(" {\"a\" :  1.0 , \"b\":[]} ").unwrap(),
+            "{\"a\":1,\"b\":[]}"
+        );
+        assert_eq!(
+            raw("[1e3, -0, 2.5e-5, 1e-7]").unwrap(),
+            "[1000,0,0.000025,1e-7]"
+        );
         assert_eq!(raw("\"\\u0001\\/\\n\"").unwrap(), "\"\\u0001/\\n\"");
-        for bad in ["", "{\"a\":1} x", "[1,]", "01", "1e999", "\"\\ud800\"", "{a:1}"] {
+        for bad in [
+            "",
+            "{\"a\":1} x",
+            "[1,]",
+            "01",
+            "1e999",
+            "\"\\ud800\"",
+            "{a:1}",
+        ] {
             assert!(parse(bad.as_bytes()).is_none(), "{bad}");
         }
-        assert_eq!(
-            parse(b"18446744073709551615"),
-            Some(Json::UInt(u64::MAX))
-        );
+        assert_eq!(parse(b"18446744073709551615"), Some(Json::UInt(u64::MAX)));
     }
 }

@@ -111,9 +111,17 @@ pub(crate) static SPECS: &[Spec] = &[
     json!("JSONExtractRawCaseInsensitive", Raw, true),
     json!("JSONExtractArrayRawCaseInsensitive", ArrayRaw, true),
     json!("JSONExtractKeysCaseInsensitive", Keys, true),
-    json!("JSONExtractKeysAndValuesRawCaseInsensitive", KeysAndValuesRaw, true),
+    json!(
+        "JSONExtractKeysAndValuesRawCaseInsensitive",
+        KeysAndValuesRaw,
+        true
+    ),
     json!("JSONExtractCaseInsensitive", Extract, true),
-    json!("JSONExtractKeysAndValuesCaseInsensitive", KeysAndValues, true),
+    json!(
+        "JSONExtractKeysAndValuesCaseInsensitive",
+        KeysAndValues,
+        true
+    ),
     Spec {
         name: "isValidJSON",
         aliases: &[],
@@ -294,7 +302,12 @@ fn eval(call: &Call, op: Op, ignore_case: bool) -> Result<ArrayRef> {
         let last = call.len() - 1;
         match call.scalar(last) {
             Some(ScalarValue::Utf8(Some(name))) => Some(Target::parse(name)?),
-            _ => return Err(error(ErrorCode::ILLEGAL_COLUMN, "the type must be a constant")),
+            _ => {
+                return Err(error(
+                    ErrorCode::ILLEGAL_COLUMN,
+                    "the type must be a constant",
+                ));
+            }
         }
     } else {
         None
@@ -318,7 +331,12 @@ fn eval(call: &Call, op: Op, ignore_case: bool) -> Result<ArrayRef> {
 }
 
 /// The function's value for what the path found (None: nothing there).
-fn apply(op: Op, found: Option<(Option<&str>, &Json)>, typed: Option<&Target>, target: &Target) -> Val {
+fn apply(
+    op: Op,
+    found: Option<(Option<&str>, &Json)>,
+    typed: Option<&Target>,
+    target: &Target,
+) -> Val {
     let Some((key, json)) = found else {
         return match op {
             Op::Type => Val::Text("Null".to_string()),

@@ -53,6 +53,12 @@ enum Step {
 }
 
 fn typing(args: &Args, data_type: DataType) -> Result<Field> {
+    if args.len() < 2 {
+        return Err(error(
+            ErrorCode::TOO_FEW_ARGUMENTS_FOR_FUNCTION,
+            format!("Function {} requires at least 2 arguments", args.name),
+        ));
+    }
     args.arity(2, 2)?;
     args.require(0, is_text)?;
     args.require(1, is_text)?;
@@ -153,7 +159,10 @@ fn eval(call: &Call, query: Query) -> Result<ArrayRef> {
         _ => {
             return Err(error(
                 ErrorCode::ILLEGAL_COLUMN,
-                format!("Argument at index 1 for function {} must be constant", call.name),
+                format!(
+                    "Argument at index 1 for function {} must be constant",
+                    call.name
+                ),
             ));
         }
     };
@@ -214,7 +223,11 @@ mod tests {
     use super::*;
 
     fn query(json: &str, path: &str, kind: Query) -> String {
-        answer(&parse(json.as_bytes()).unwrap(), &parse_path(path).unwrap(), kind)
+        answer(
+            &parse(json.as_bytes()).unwrap(),
+            &parse_path(path).unwrap(),
+            kind,
+        )
     }
 
     #[test]

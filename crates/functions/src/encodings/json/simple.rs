@@ -75,7 +75,10 @@ fn eval(call: &Call, read: Read) -> Result<ArrayRef> {
         _ => {
             return Err(error(
                 ErrorCode::ILLEGAL_COLUMN,
-                format!("Argument at index 1 for function {} must be constant", call.name),
+                format!(
+                    "Argument at index 1 for function {} must be constant",
+                    call.name
+                ),
             ));
         }
     };
@@ -86,10 +89,26 @@ fn eval(call: &Call, read: Read) -> Result<ArrayRef> {
         .iter()
         .map(|t| t.map(|t| finder.find(t).map(|at| &t[at + needle.len()..])));
     Ok(match read {
-        Read::Has => Arc::new(values.map(|v| v.map(|v| u8::from(v.is_some()))).collect::<UInt8Array>()),
-        Read::Int => Arc::new(values.map(|v| v.map(|v| v.map_or(0, read_int))).collect::<Int64Array>()),
-        Read::UInt => Arc::new(values.map(|v| v.map(|v| v.map_or(0, read_uint))).collect::<UInt64Array>()),
-        Read::Float => Arc::new(values.map(|v| v.map(|v| v.map_or(0.0, read_float))).collect::<Float64Array>()),
+        Read::Has => Arc::new(
+            values
+                .map(|v| v.map(|v| u8::from(v.is_some())))
+                .collect::<UInt8Array>(),
+        ),
+        Read::Int => Arc::new(
+            values
+                .map(|v| v.map(|v| v.map_or(0, read_int)))
+                .collect::<Int64Array>(),
+        ),
+        Read::UInt => Arc::new(
+            values
+                .map(|v| v.map(|v| v.map_or(0, read_uint)))
+                .collect::<UInt64Array>(),
+        ),
+        Read::Float => Arc::new(
+            values
+                .map(|v| v.map(|v| v.map_or(0.0, read_float)))
+                .collect::<Float64Array>(),
+        ),
         Read::Bool => Arc::new(
             values
                 .map(|v| v.map(|v| u8::from(v.is_some_and(|v| v.starts_with(b"true")))))
@@ -102,7 +121,9 @@ fn eval(call: &Call, read: Read) -> Result<ArrayRef> {
                     None => out.append_null(),
                     Some(value) => {
                         let text = value.and_then(|v| match read {
-                            Read::Raw => read_raw(v).map(|raw| String::from_utf8_lossy(raw).into_owned()),
+                            Read::Raw => {
+                                read_raw(v).map(|raw| String::from_utf8_lossy(raw).into_owned())
+                            }
                             _ => read_string(v),
                         });
                         out.append_value(text.unwrap_or_default());
@@ -141,7 +162,10 @@ fn read_uint(value: &[u8]) -> u64 {
 
 fn read_int(value: &[u8]) -> i64 {
     let (negative, d) = digits(value);
-    let Some(magnitude) = std::str::from_utf8(d).ok().and_then(|d| d.parse::<i128>().ok()) else {
+    let Some(magnitude) = std::str::from_utf8(d)
+        .ok()
+        .and_then(|d| d.parse::<i128>().ok())
+    else {
         return 0;
     };
     let signed = if negative { -magnitude } else { magnitude };
@@ -215,7 +239,8 @@ fn read_string(value: &[u8]) -> Option<String> {
 /// Decodes the four hex digits of a `\u` escape (and the low half of a
 /// surrogate pair after it), giving the rest of the input.
 fn unicode_escape<'a>(rest: &'a [u8], out: &mut Vec<u8>) -> Option<&'a [u8]> {
-    let hex = |bytes: &[u8]| u32::from_str_radix(std::str::from_utf8(bytes.get(..4)?).ok()?, 16).ok();
+    let hex =
+        |bytes: &[u8]| u32::from_str_radix(std::str::from_utf8(bytes.get(..4)?).ok()?, 16).ok();
     let high = hex(rest)?;
     let mut rest = &rest[4..];
     let code = if (0xd800..0xdc00).contains(&high) && rest.starts_with(b"\\u") {
