@@ -221,6 +221,17 @@ impl Rewriter<'_, '_> {
 
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
+            // DataFusion plans a tuple literal only when its first element is
+            // a column or a literal; `struct(...)` (ClickHouse's `tuple`)
+            // takes any elements.
+            Expr::Tuple(items)
+                if !matches!(
+                    items.first(),
+                    Some(Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Value(_))
+                ) =>
+            {
+                return Ok(Some(call("struct", items.clone())));
+            }
             Expr::BinaryOp { left, op, right } => {
                 let name = match op {
                     BinaryOperator::Plus => "plus",
