@@ -8,10 +8,16 @@
 
 pub mod input;
 mod json;
+mod json_each_row;
+mod markdown;
 pub mod native;
+mod parquet_output;
 mod pretty;
 mod text;
+mod tskv;
 pub mod value;
+mod values;
+mod xml;
 
 use std::io::Write;
 
@@ -31,69 +37,198 @@ pub enum OutputFormat {
     TabSeparatedRaw,
     TabSeparatedWithNames,
     TabSeparatedWithNamesAndTypes,
+    TabSeparatedRawWithNames,
+    TabSeparatedRawWithNamesAndTypes,
     Csv,
     CsvWithNames,
+    CsvWithNamesAndTypes,
     JsonEachRow,
+    JsonStringsEachRow,
+    JsonCompactEachRow,
+    JsonCompactEachRowWithNames,
+    JsonCompactEachRowWithNamesAndTypes,
+    JsonCompactStringsEachRow,
+    JsonCompactStringsEachRowWithNames,
+    JsonCompactStringsEachRowWithNamesAndTypes,
+    JsonObjectEachRow,
     Json,
     JsonCompact,
+    JsonStrings,
+    JsonCompactStrings,
+    Xml,
+    Tskv,
+    Values,
+    Markdown,
     Pretty,
+    PrettyMonoBlock,
+    PrettyNoEscapes,
+    PrettyNoEscapesMonoBlock,
     PrettyCompact,
+    PrettyCompactMonoBlock,
+    PrettyCompactNoEscapes,
+    PrettyCompactNoEscapesMonoBlock,
+    PrettySpace,
+    PrettySpaceMonoBlock,
+    PrettySpaceNoEscapes,
+    PrettySpaceNoEscapesMonoBlock,
     Vertical,
     Null,
     Native,
+    Parquet,
+}
+
+/// Each format's canonical name first, then its aliases.
+const SPELLINGS: &[(OutputFormat, &[&str])] = {
+    use OutputFormat::*;
+    &[
+        (TabSeparated, &["TabSeparated", "TSV"]),
+        (TabSeparatedRaw, &["TabSeparatedRaw", "TSVRaw", "Raw"]),
+        (
+            TabSeparatedWithNames,
+            &["TabSeparatedWithNames", "TSVWithNames"],
+        ),
+        (
+            TabSeparatedWithNamesAndTypes,
+            &["TabSeparatedWithNamesAndTypes", "TSVWithNamesAndTypes"],
+        ),
+        (
+            TabSeparatedRawWithNames,
+            &[
+                "TabSeparatedRawWithNames",
+                "TSVRawWithNames",
+                "RawWithNames",
+            ],
+        ),
+        (
+            TabSeparatedRawWithNamesAndTypes,
+            &[
+                "TabSeparatedRawWithNamesAndTypes",
+                "TSVRawWithNamesAndTypes",
+                "RawWithNamesAndTypes",
+            ],
+        ),
+        (Csv, &["CSV"]),
+        (CsvWithNames, &["CSVWithNames"]),
+        (CsvWithNamesAndTypes, &["CSVWithNamesAndTypes"]),
+        (
+            JsonEachRow,
+            &["JSONEachRow", "JSONLines", "JSONL", "NDJSON"],
+        ),
+        (JsonStringsEachRow, &["JSONStringsEachRow"]),
+        (JsonCompactEachRow, &["JSONCompactEachRow"]),
+        (
+            JsonCompactEachRowWithNames,
+            &["JSONCompactEachRowWithNames"],
+        ),
+        (
+            JsonCompactEachRowWithNamesAndTypes,
+            &["JSONCompactEachRowWithNamesAndTypes"],
+        ),
+        (JsonCompactStringsEachRow, &["JSONCompactStringsEachRow"]),
+        (
+            JsonCompactStringsEachRowWithNames,
+            &["JSONCompactStringsEachRowWithNames"],
+        ),
+        (
+            JsonCompactStringsEachRowWithNamesAndTypes,
+            &["JSONCompactStringsEachRowWithNamesAndTypes"],
+        ),
+        (JsonObjectEachRow, &["JSONObjectEachRow"]),
+        (Json, &["JSON"]),
+        (JsonCompact, &["JSONCompact"]),
+        (JsonStrings, &["JSONStrings"]),
+        (JsonCompactStrings, &["JSONCompactStrings"]),
+        (Xml, &["XML"]),
+        (Tskv, &["TSKV"]),
+        (Values, &["Values"]),
+        (Markdown, &["Markdown", "MD"]),
+        (Pretty, &["Pretty"]),
+        (PrettyMonoBlock, &["PrettyMonoBlock"]),
+        (PrettyNoEscapes, &["PrettyNoEscapes"]),
+        (PrettyNoEscapesMonoBlock, &["PrettyNoEscapesMonoBlock"]),
+        (PrettyCompact, &["PrettyCompact"]),
+        (PrettyCompactMonoBlock, &["PrettyCompactMonoBlock"]),
+        (PrettyCompactNoEscapes, &["PrettyCompactNoEscapes"]),
+        (
+            PrettyCompactNoEscapesMonoBlock,
+            &["PrettyCompactNoEscapesMonoBlock"],
+        ),
+        (PrettySpace, &["PrettySpace"]),
+        (PrettySpaceMonoBlock, &["PrettySpaceMonoBlock"]),
+        (PrettySpaceNoEscapes, &["PrettySpaceNoEscapes"]),
+        (
+            PrettySpaceNoEscapesMonoBlock,
+            &["PrettySpaceNoEscapesMonoBlock"],
+        ),
+        (Vertical, &["Vertical"]),
+        (Null, &["Null"]),
+        (Native, &["Native"]),
+        (Parquet, &["Parquet"]),
+    ]
+};
+
+/// The header lines a format writes before its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Header {
+    None,
+    Names,
+    NamesAndTypes,
+}
+
+impl Header {
+    /// The header's lines, each a list of cells.
+    pub(crate) fn lines(self, names: Vec<String>, types: Vec<String>) -> Vec<Vec<String>> {
+        match self {
+            Header::None => vec![],
+            Header::Names => vec![names],
+            Header::NamesAndTypes => vec![names, types],
+        }
+    }
 }
 
 impl OutputFormat {
     /// Looks a format up by ClickHouse's name or alias (names are case-sensitive there).
     pub fn from_name(name: &str) -> Result<Self, StrataError> {
-        Ok(match name {
-            "TabSeparated" | "TSV" => OutputFormat::TabSeparated,
-            "TabSeparatedRaw" | "TSVRaw" | "Raw" => OutputFormat::TabSeparatedRaw,
-            "TabSeparatedWithNames" | "TSVWithNames" => OutputFormat::TabSeparatedWithNames,
-            "TabSeparatedWithNamesAndTypes" | "TSVWithNamesAndTypes" => {
-                OutputFormat::TabSeparatedWithNamesAndTypes
-            }
-            "CSV" => OutputFormat::Csv,
-            "CSVWithNames" => OutputFormat::CsvWithNames,
-            "JSONEachRow" | "JSONLines" | "NDJSON" => OutputFormat::JsonEachRow,
-            "JSON" => OutputFormat::Json,
-            "JSONCompact" => OutputFormat::JsonCompact,
-            "Pretty" => OutputFormat::Pretty,
-            "PrettyCompact" => OutputFormat::PrettyCompact,
-            "Vertical" => OutputFormat::Vertical,
-            "Null" => OutputFormat::Null,
-            "Native" => OutputFormat::Native,
-            _ => {
-                return Err(StrataError::new(
+        SPELLINGS
+            .iter()
+            .find(|(_, names)| names.contains(&name))
+            .map(|(format, _)| *format)
+            .ok_or_else(|| {
+                StrataError::new(
                     ErrorCode::UNKNOWN_FORMAT,
                     format!("Unknown output format {name}"),
-                ));
-            }
-        })
+                )
+            })
     }
 
     /// Whether the format writes values in binary rather than as text.
     pub fn is_binary(self) -> bool {
-        matches!(self, OutputFormat::Native)
+        matches!(self, OutputFormat::Native | OutputFormat::Parquet)
     }
 
     /// ClickHouse's canonical name of the format.
     pub fn name(self) -> &'static str {
+        SPELLINGS
+            .iter()
+            .find(|(format, _)| *format == self)
+            .map(|(_, names)| names[0])
+            .expect("every format is spelled in SPELLINGS")
+    }
+
+    pub(crate) fn header(self) -> Header {
+        use OutputFormat::*;
         match self {
-            OutputFormat::TabSeparated => "TabSeparated",
-            OutputFormat::TabSeparatedRaw => "TabSeparatedRaw",
-            OutputFormat::TabSeparatedWithNames => "TabSeparatedWithNames",
-            OutputFormat::TabSeparatedWithNamesAndTypes => "TabSeparatedWithNamesAndTypes",
-            OutputFormat::Csv => "CSV",
-            OutputFormat::CsvWithNames => "CSVWithNames",
-            OutputFormat::JsonEachRow => "JSONEachRow",
-            OutputFormat::Json => "JSON",
-            OutputFormat::JsonCompact => "JSONCompact",
-            OutputFormat::Pretty => "Pretty",
-            OutputFormat::PrettyCompact => "PrettyCompact",
-            OutputFormat::Vertical => "Vertical",
-            OutputFormat::Null => "Null",
-            OutputFormat::Native => "Native",
+            TabSeparatedWithNames
+            | TabSeparatedRawWithNames
+            | CsvWithNames
+            | JsonCompactEachRowWithNames
+            | JsonCompactStringsEachRowWithNames => Header::Names,
+            TabSeparatedWithNamesAndTypes
+            | TabSeparatedRawWithNamesAndTypes
+            | CsvWithNamesAndTypes
+            | JsonCompactEachRowWithNamesAndTypes
+            | JsonCompactStringsEachRowWithNamesAndTypes => Header::NamesAndTypes,
+            _ => Header::None,
         }
     }
 
@@ -103,22 +238,57 @@ impl OutputFormat {
         "TSV",
         "TabSeparatedRaw",
         "TSVRaw",
+        "Raw",
         "TabSeparatedWithNames",
         "TSVWithNames",
         "TabSeparatedWithNamesAndTypes",
         "TSVWithNamesAndTypes",
+        "TabSeparatedRawWithNames",
+        "TSVRawWithNames",
+        "RawWithNames",
+        "TabSeparatedRawWithNamesAndTypes",
+        "TSVRawWithNamesAndTypes",
+        "RawWithNamesAndTypes",
         "CSV",
         "CSVWithNames",
+        "CSVWithNamesAndTypes",
         "JSONEachRow",
         "JSONLines",
+        "JSONL",
         "NDJSON",
+        "JSONStringsEachRow",
+        "JSONCompactEachRow",
+        "JSONCompactEachRowWithNames",
+        "JSONCompactEachRowWithNamesAndTypes",
+        "JSONCompactStringsEachRow",
+        "JSONCompactStringsEachRowWithNames",
+        "JSONCompactStringsEachRowWithNamesAndTypes",
+        "JSONObjectEachRow",
         "JSON",
         "JSONCompact",
+        "JSONStrings",
+        "JSONCompactStrings",
+        "XML",
+        "TSKV",
+        "Values",
+        "Markdown",
+        "MD",
         "Pretty",
+        "PrettyMonoBlock",
+        "PrettyNoEscapes",
+        "PrettyNoEscapesMonoBlock",
         "PrettyCompact",
+        "PrettyCompactMonoBlock",
+        "PrettyCompactNoEscapes",
+        "PrettyCompactNoEscapesMonoBlock",
+        "PrettySpace",
+        "PrettySpaceMonoBlock",
+        "PrettySpaceNoEscapes",
+        "PrettySpaceNoEscapesMonoBlock",
         "Vertical",
         "Null",
         "Native",
+        "Parquet",
     ];
 }
 
@@ -202,30 +372,57 @@ fn format_writer(
     options: FormatOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<Box<dyn ResultWriter>> {
+    use OutputFormat::*;
     Ok(match format {
-        OutputFormat::TabSeparated
-        | OutputFormat::TabSeparatedRaw
-        | OutputFormat::TabSeparatedWithNames
-        | OutputFormat::TabSeparatedWithNamesAndTypes
-        | OutputFormat::Csv
-        | OutputFormat::CsvWithNames => {
-            Box::new(text::TextWriter::new(format, schema, options, out)?)
-        }
-        OutputFormat::JsonEachRow => Box::new(json::JsonEachRowWriter::new(schema, options)),
-        OutputFormat::Json | OutputFormat::JsonCompact => Box::new(json::JsonWriter::new(
-            format == OutputFormat::JsonCompact,
-            schema,
-            options,
-            out,
+        TabSeparated
+        | TabSeparatedRaw
+        | TabSeparatedWithNames
+        | TabSeparatedWithNamesAndTypes
+        | TabSeparatedRawWithNames
+        | TabSeparatedRawWithNamesAndTypes
+        | Csv
+        | CsvWithNames
+        | CsvWithNamesAndTypes => Box::new(text::TextWriter::new(format, schema, options, out)?),
+        JsonEachRow
+        | JsonStringsEachRow
+        | JsonCompactEachRow
+        | JsonCompactEachRowWithNames
+        | JsonCompactEachRowWithNamesAndTypes
+        | JsonCompactStringsEachRow
+        | JsonCompactStringsEachRowWithNames
+        | JsonCompactStringsEachRowWithNamesAndTypes => Box::new(
+            json_each_row::EachRowWriter::new(format, schema, options, out)?,
+        ),
+        JsonObjectEachRow => Box::new(json_each_row::ObjectEachRowWriter::new(
+            schema, options, out,
         )?),
-        OutputFormat::Pretty | OutputFormat::PrettyCompact => Box::new(pretty::PrettyWriter::new(
-            format == OutputFormat::PrettyCompact,
+        Json | JsonCompact | JsonStrings | JsonCompactStrings => {
+            Box::new(json::JsonWriter::new(format, schema, options, out)?)
+        }
+        Xml => Box::new(xml::XmlWriter::new(schema, out)?),
+        Tskv => Box::new(tskv::TskvWriter::new(schema, options)),
+        Values => Box::new(values::ValuesWriter::new(options)),
+        Markdown => Box::new(markdown::MarkdownWriter::new(schema, options, out)?),
+        Pretty
+        | PrettyMonoBlock
+        | PrettyNoEscapes
+        | PrettyNoEscapesMonoBlock
+        | PrettyCompact
+        | PrettyCompactMonoBlock
+        | PrettyCompactNoEscapes
+        | PrettyCompactNoEscapesMonoBlock
+        | PrettySpace
+        | PrettySpaceMonoBlock
+        | PrettySpaceNoEscapes
+        | PrettySpaceNoEscapesMonoBlock => Box::new(pretty::PrettyWriter::new(
+            pretty::Layout::of(format),
             schema,
             options,
         )),
-        OutputFormat::Vertical => Box::new(pretty::VerticalWriter::new(schema)),
-        OutputFormat::Null => Box::new(NullWriter),
-        OutputFormat::Native => Box::new(native::NativeWriter::new(schema)),
+        Vertical => Box::new(pretty::VerticalWriter::new(schema)),
+        Null => Box::new(NullWriter),
+        Native => Box::new(native::NativeWriter::new(schema)),
+        Parquet => Box::new(parquet_output::ParquetWriter::new(schema)?),
     })
 }
 
@@ -243,6 +440,11 @@ pub fn write_all(
         writer.write_batch(out, batch)?;
     }
     writer.finish(out, statistics)
+}
+
+/// Names of the result columns.
+pub(crate) fn column_names(schema: &SchemaRef) -> Vec<String> {
+    schema.fields().iter().map(|f| f.name().clone()).collect()
 }
 
 /// ClickHouse type names of the result columns.
@@ -350,6 +552,42 @@ mod tests {
             text.contains("\t\"data\":\n\t[\n\t\t[0, \"0\", 1.5],\n\t\t[1, \"a\\/b\", null]\n\t],"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn every_name_parses_back_to_its_format() {
+        let spelled: Vec<&str> = SPELLINGS
+            .iter()
+            .flat_map(|(_, names)| *names)
+            .copied()
+            .collect();
+        assert_eq!(spelled, OutputFormat::NAMES);
+        for &(format, names) in SPELLINGS {
+            assert_eq!(format.name(), names[0]);
+            for name in names {
+                assert_eq!(OutputFormat::from_name(name).unwrap(), format);
+            }
+        }
+    }
+
+    #[test]
+    fn json_strings_write_each_value_as_its_text() {
+        let text = render(OutputFormat::JsonCompactStrings);
+        assert!(
+            text.contains("\t\t[\"0\", \"0\", \"1.5\"],\n\t\t[\"1\", \"a\\/b\", \"ᴺᵁᴸᴸ\"]\n\t],"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn xml_has_clickhouse_layout() {
+        let expected = "<?xml version='1.0' encoding='UTF-8' ?>\n<result>\n\t<meta>\n\t\t<columns>\n\t\t\t<column>\n\t\t\t\t<name>number</name>\n\t\t\t\t<type>UInt64</type>\n\t\t\t</column>\n\t\t\t<column>\n\t\t\t\t<name>s</name>\n\t\t\t\t<type>String</type>\n\t\t\t</column>\n\t\t\t<column>\n\t\t\t\t<name>f</name>\n\t\t\t\t<type>Nullable(Float64)</type>\n\t\t\t</column>\n\t\t</columns>\n\t</meta>\n\t<data>\n\t\t<row>\n\t\t\t<number>0</number>\n\t\t\t<s>0</s>\n\t\t\t<f>1.5</f>\n\t\t</row>\n\t\t<row>\n\t\t\t<number>1</number>\n\t\t\t<s>a/b</s>\n\t\t\t<f>\\N</f>\n\t\t</row>\n\t</data>\n\t<rows>2</rows>\n\t<statistics>\n\t\t<elapsed>0.5</elapsed>\n\t\t<rows_read>2</rows_read>\n\t\t<bytes_read>16</bytes_read>\n\t</statistics>\n</result>\n";
+        assert_eq!(render(OutputFormat::Xml), expected);
+    }
+
+    #[test]
+    fn values_are_sql_tuples_without_a_newline() {
+        assert_eq!(render(OutputFormat::Values), "(0,'0',1.5),(1,'a/b',NULL)");
     }
 
     #[test]

@@ -1,15 +1,45 @@
-//! Pretty, PrettyCompact and Vertical: human-oriented layouts with box drawing.
+//! Pretty, PrettyCompact, PrettySpace and Vertical: human-oriented layouts,
+//! with box drawing or aligned with spaces.
 //!
 //! Column widths depend on every value, so rows are rendered to text as they
-//! arrive and laid out at the end, up to `output_format_pretty_max_rows`.
+//! arrive and laid out at the end, up to `output_format_pretty_max_rows`. As
+//! the whole result is one table, the MonoBlock variants are the same layouts;
+//! Strata writes no colours, so the NoEscapes variants are too.
 
 use std::io::Write;
 
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 
-use crate::value::{Style, ValueOptions, is_numeric, write_value};
-use crate::{FormatOptions, ResultWriter, Statistics};
+use crate::value::{Style, ValueOptions, aligns_right, write_value};
+use crate::{FormatOptions, OutputFormat, ResultWriter, Statistics};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Pretty: heavy header box, a rule between rows.
+    Grid,
+    /// PrettyCompact: names in the top border, no rules between rows.
+    Compact,
+    /// PrettySpace: no borders, columns three spaces apart.
+    Space,
+}
+
+impl Layout {
+    pub(crate) fn of(format: OutputFormat) -> Self {
+        use OutputFormat::*;
+        match format {
+            PrettyCompact
+            | PrettyCompactMonoBlock
+            | PrettyCompactNoEscapes
+            | PrettyCompactNoEscapesMonoBlock => Layout::Compact,
+            PrettySpace
+            | PrettySpaceMonoBlock
+            | PrettySpaceNoEscapes
+            | PrettySpaceNoEscapesMonoBlock => Layout::Space,
+            _ => Layout::Grid,
+        }
+    }
+}
 
 fn width(text: &str) -> usize {
     text.chars().count()
@@ -42,7 +72,7 @@ fn render_rows(
 }
 
 pub(crate) struct PrettyWriter {
-    compact: bool,
+    layout: Layout,
     names: Vec<String>,
     right_aligned: Vec<bool>,
     options: FormatOptions,
@@ -51,14 +81,14 @@ pub(crate) struct PrettyWriter {
 }
 
 impl PrettyWriter {
-    pub(crate) fn new(compact: bool, schema: SchemaRef, options: FormatOptions) -> Self {
+    pub(crate) fn new(layout: Layout, schema: SchemaRef, options: FormatOptions) -> Self {
         PrettyWriter {
-            compact,
+            layout,
             names: schema.fields().iter().map(|f| f.name().clone()).collect(),
             right_aligned: schema
                 .fields()
                 .iter()
-                .map(|f| is_numeric(f.data_type()))
+                .map(|f| aligns_right(f.data_type()))
                 .collect(),
             options,
             rows: Vec::new(),
@@ -95,6 +125,49 @@ impl PrettyWriter {
         } else {
             0
         };
+        let mut out = match self.layout {
+            Layout::Space => self.render_space(&widths, prefix_width),
+            Layout::Grid | Layout::Compact => self.render_boxes(&widths, prefix_width),
+        };
+        if self.total_rows > self.rows.len() {
+            out.push_str(&format!(
+                "  Showed {} out of {} rows.\n",
+                self.rows.len(),
+                self.total_rows
+            ));
+        }
+        out
+    }
+
+    /// `1. ` before a row when rows are numbered, right-aligned to `prefix_width`.
+    fn row_number(&self, row: usize, prefix_width: usize) -> String {
+        if self.options.pretty_row_numbers {
+            Self::pad(&format!("{}. ", row + 1), prefix_width, true, ' ')
+        } else {
+            String::new()
+        }
+    }
+
+    fn render_space(&self, widths: &[usize], prefix_width: usize) -> String {
+        let cells = |cells: &[String]| -> String {
+            let padded: Vec<String> = cells
+                .iter()
+                .zip(widths)
+                .zip(&self.right_aligned)
+                .map(|((cell, w), right)| Self::pad(cell, *w, *right, ' '))
+                .collect();
+            padded.join("   ")
+        };
+        let mut out = format!("{} {}\n\n", " ".repeat(prefix_width), cells(&self.names));
+        for (i, row) in self.rows.iter().enumerate() {
+            let number = self.row_number(i, prefix_width);
+            out.push_str(&format!("{number} {} \n", cells(row)));
+        }
+        out
+    }
+
+    fn render_boxes(&self, widths: &[usize], prefix_width: usize) -> String {
+        let compact = self.layout == Layout::Compact;
         let blank_prefix = " ".repeat(prefix_width);
         let line = |left: &str, fill: char, mid: &str, right: &str| -> String {
             let mut s = blank_prefix.clone();
@@ -110,7 +183,7 @@ impl PrettyWriter {
             s
         };
         let mut out = String::new();
-        if self.compact {
+        if compact {
             out.push_str(&blank_prefix);
             out.push('┌');
             for (c, w) in widths.iter().enumerate() {
@@ -138,12 +211,10 @@ impl PrettyWriter {
             out.push_str(&line("┡", '━', "╇", "┩"));
         }
         for (i, row) in self.rows.iter().enumerate() {
-            if !self.compact && i > 0 {
+            if !compact && i > 0 {
                 out.push_str(&line("├", '─', "┼", "┤"));
             }
-            if self.options.pretty_row_numbers {
-                out.push_str(&Self::pad(&format!("{}. ", i + 1), prefix_width, true, ' '));
-            }
+            out.push_str(&self.row_number(i, prefix_width));
             out.push('│');
             for (c, w) in widths.iter().enumerate() {
                 if c > 0 {
@@ -156,13 +227,6 @@ impl PrettyWriter {
             out.push_str("│\n");
         }
         out.push_str(&line("└", '─', "┴", "┘"));
-        if self.total_rows > self.rows.len() {
-            out.push_str(&format!(
-                "  Showed {} out of {} rows.\n",
-                self.rows.len(),
-                self.total_rows
-            ));
-        }
         out
     }
 }

@@ -2,11 +2,13 @@
 
 use std::io::Write;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::{DataType, Field, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
+use strata_common::types::field_type_name;
 
 use crate::value::{Style, write_value};
-use crate::{FormatOptions, OutputFormat, ResultWriter, Statistics, column_types};
+use crate::{FormatOptions, OutputFormat, ResultWriter, Statistics, column_names, column_types};
 
 pub(crate) struct TextWriter {
     style: Style,
@@ -22,11 +24,14 @@ impl TextWriter {
         options: FormatOptions,
         out: &mut dyn Write,
     ) -> std::io::Result<Self> {
+        use OutputFormat::*;
         let (style, delimiter) = match format {
-            OutputFormat::Csv | OutputFormat::CsvWithNames => {
+            Csv | CsvWithNames | CsvWithNamesAndTypes => {
                 (Style::Csv, options.csv_delimiter as char)
             }
-            OutputFormat::TabSeparatedRaw => (Style::Raw, '\t'),
+            TabSeparatedRaw | TabSeparatedRawWithNames | TabSeparatedRawWithNamesAndTypes => {
+                (Style::Raw, '\t')
+            }
             _ => (Style::Escaped, '\t'),
         };
         let mut writer = TextWriter {
@@ -35,15 +40,13 @@ impl TextWriter {
             options,
             line: String::new(),
         };
-        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-        match format {
-            OutputFormat::TabSeparatedWithNames => writer.write_header(out, &names)?,
-            OutputFormat::TabSeparatedWithNamesAndTypes => {
-                writer.write_header(out, &names)?;
-                writer.write_header(out, &column_types(&schema))?;
-            }
-            OutputFormat::CsvWithNames => writer.write_header(out, &names)?,
-            _ => {}
+        let (names, types) = if style == Style::Csv {
+            csv_columns(&schema)
+        } else {
+            (column_names(&schema), column_types(&schema))
+        };
+        for cells in format.header().lines(names, types) {
+            writer.write_header(out, &cells)?;
         }
         Ok(writer)
     }
@@ -66,6 +69,46 @@ impl TextWriter {
         self.line.push('\n');
         out.write_all(self.line.as_bytes())
     }
+
+    fn write_cell(&mut self, column: &dyn Array, row: usize) {
+        match (self.style, column.data_type()) {
+            // CSV writes each element of a tuple as a field of its own.
+            (Style::Csv, DataType::Struct(_)) => {
+                for (i, element) in column.as_struct().columns().iter().enumerate() {
+                    if i > 0 {
+                        self.line.push(self.delimiter);
+                    }
+                    self.write_cell(element.as_ref(), row);
+                }
+            }
+            // Raw strings, but NULL still reads back as NULL.
+            (Style::Raw, data_type) if column.is_null(row) || data_type == &DataType::Null => {
+                self.line.push_str("\\N");
+            }
+            _ => write_value(column, row, self.style, self.options.values, &mut self.line),
+        }
+    }
+}
+
+/// CSV's column names and types, tuples spread over one column per element
+/// named `t.1`, `t.2`.
+fn csv_columns(schema: &SchemaRef) -> (Vec<String>, Vec<String>) {
+    let mut columns = Vec::new();
+    for field in schema.fields() {
+        spread_tuples(field.name().clone(), field, &mut columns);
+    }
+    columns.into_iter().unzip()
+}
+
+fn spread_tuples(name: String, field: &Field, columns: &mut Vec<(String, String)>) {
+    match field.data_type() {
+        DataType::Struct(elements) => {
+            for (i, element) in elements.iter().enumerate() {
+                spread_tuples(format!("{name}.{}", i + 1), element, columns);
+            }
+        }
+        _ => columns.push((name, field_type_name(field))),
+    }
 }
 
 impl ResultWriter for TextWriter {
@@ -76,13 +119,7 @@ impl ResultWriter for TextWriter {
                 if i > 0 {
                     self.line.push(self.delimiter);
                 }
-                write_value(
-                    column.as_ref(),
-                    row,
-                    self.style,
-                    self.options.values,
-                    &mut self.line,
-                );
+                self.write_cell(column.as_ref(), row);
             }
             self.line.push('\n');
         }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder, StructArray};
 use datafusion::arrow::datatypes::*;
 use strata_common::types::is_uuid;
 use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
@@ -61,9 +61,19 @@ pub fn uuids_as_text(array: &dyn Array) -> ArrayRef {
     Arc::new(out.finish())
 }
 
-/// True for types ClickHouse right-aligns in Pretty formats.
-pub fn is_numeric(data_type: &DataType) -> bool {
-    data_type.is_numeric()
+/// True for types ClickHouse right-aligns in Pretty and Markdown: numbers, dates and times.
+pub fn aligns_right(data_type: &DataType) -> bool {
+    data_type.is_numeric() || data_type.is_temporal()
+}
+
+/// How NULL is written in `style`.
+fn null_text(style: Style) -> &'static str {
+    match style {
+        Style::Escaped | Style::Csv => "\\N",
+        Style::Quoted => "NULL",
+        Style::Json => "null",
+        Style::Raw => "ᴺᵁᴸᴸ",
+    }
 }
 
 /// Appends row `row` of `array` to `out` in `style`.
@@ -75,12 +85,7 @@ pub fn write_value(
     out: &mut String,
 ) {
     if array.is_null(row) {
-        out.push_str(match style {
-            Style::Escaped | Style::Csv => "\\N",
-            Style::Quoted => "NULL",
-            Style::Json => "null",
-            Style::Raw => "ᴺᵁᴸᴸ",
-        });
+        out.push_str(null_text(style));
         return;
     }
     macro_rules! int {
@@ -106,7 +111,7 @@ pub fn write_value(
         }};
     }
     match array.data_type() {
-        DataType::Null => out.push_str(if style == Style::Json { "null" } else { "\\N" }),
+        DataType::Null => out.push_str(null_text(style)),
         DataType::Boolean => {
             out.push_str(if array.as_boolean().value(row) {
                 "true"
@@ -179,6 +184,7 @@ pub fn write_value(
             text.push(close);
             write_composite(&text, style, out);
         }
+        DataType::Map(_, _) => write_map(array.as_map().value(row), style, options, out),
         DataType::Dictionary(_, _) => {
             let dict = array.as_any_dictionary();
             let key = dict.normalized_keys()[row];
@@ -227,7 +233,31 @@ fn write_list(
     write_composite(&text, style, out);
 }
 
-/// Arrays and tuples are written in quoted style (whose strings are already
+/// `{'k':1}`; JSON keys are always strings, so there `{"k":1}` and `{"1":2}`.
+fn write_map(entries: StructArray, style: Style, options: ValueOptions, out: &mut String) {
+    let nested = nested_style(style);
+    let (keys, values) = (entries.column(0), entries.column(1));
+    let mut text = String::from("{");
+    let mut key = String::new();
+    for i in 0..entries.len() {
+        if i > 0 {
+            text.push(',');
+        }
+        if style == Style::Json {
+            key.clear();
+            write_value(keys.as_ref(), i, Style::Raw, options, &mut key);
+            write_json_string(&key, &mut text);
+        } else {
+            write_value(keys.as_ref(), i, nested, options, &mut text);
+        }
+        text.push(':');
+        write_value(values.as_ref(), i, nested, options, &mut text);
+    }
+    text.push('}');
+    write_composite(&text, style, out);
+}
+
+/// Arrays, tuples and maps are written in quoted style (whose strings are already
 /// escaped); CSV then quotes the whole text as one field.
 fn write_composite(text: &str, style: Style, out: &mut String) {
     match style {
@@ -267,7 +297,7 @@ fn write_string(s: &str, style: Style, out: &mut String) {
     }
 }
 
-fn escape_tsv(s: &str, out: &mut String) {
+pub(crate) fn escape_tsv(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '\\' => out.push_str("\\\\"),

@@ -224,8 +224,10 @@ fn to_strings(array: &dyn Array) -> Result<ArrayRef> {
     }
     let mut out = StringBuilder::with_capacity(array.len(), array.len() * 8);
     let mut text = String::new();
+    // A column of type Null has no validity buffer, so `is_null` is false.
+    let all_null = array.data_type() == &DataType::Null;
     for row in 0..array.len() {
-        if array.is_null(row) {
+        if all_null || array.is_null(row) {
             out.append_null();
         } else {
             text.clear();
