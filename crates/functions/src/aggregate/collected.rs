@@ -247,7 +247,8 @@ fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
 }
 
 fn delta_sum(values: &[f64]) -> f64 {
-    values.windows(2).map(|w| (w[1] - w[0]).max(0.0)).sum()
+    // Folded from +0: Rust's float `sum` starts at -0, which prints as `-0`.
+    values.windows(2).map(|w| (w[1] - w[0]).max(0.0)).fold(0.0, |a, b| a + b)
 }
 
 /// Each distinct row (by all argument columns) with its first row and count.
@@ -275,24 +276,24 @@ fn entropy(values: &ArrayRef) -> Result<f64> {
             let p = n as f64 / total;
             -p * p.log2()
         })
-        .sum())
+        .fold(0.0, |a, b| a + b))
 }
 
-/// Each value decayed by half per `half_life` of time before the latest,
-/// summed and scaled so a constant series averages to itself.
+/// Each value decayed by half per `half_life` of time before the latest
+/// (time 0 at the least, as ClickHouse's state starts there), summed and
+/// divided by the weights' sum so a constant series averages to itself.
 fn moving_average(values: &[f64], times: &[f64], half_life: f64) -> f64 {
     let mut value = 0.0;
-    let mut time = f64::NEG_INFINITY;
+    let mut time = 0.0;
     for (&v, &t) in values.iter().zip(times) {
         if t > time {
-            let decay = if time.is_finite() { (-(t - time) / half_life).exp2() } else { 0.0 };
-            value = value * decay + v;
+            value = value * (-(t - time) / half_life).exp2() + v;
             time = t;
         } else {
             value += v * (-(time - t) / half_life).exp2();
         }
     }
-    value * (1.0 - (-1.0 / half_life).exp2())
+    value / (1.0 / (1.0 - (-1.0 / half_life).exp2()))
 }
 
 /// The most intervals `[start, end)` open at once, or where that first happens.

@@ -8,7 +8,8 @@
 //! combinator from the innermost out). The SQL front writes that call; here
 //! the chain becomes nested accumulators around the base's own.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, StructArray, UInt32Array};
@@ -17,8 +18,11 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Schema};
 use datafusion::arrow::row::{OwnedRow, RowConverter, SortField};
 use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
-use datafusion::logical_expr::{Accumulator, AggregateUDF, AggregateUDFImpl, Signature, Volatility};
-use datafusion::physical_expr::PhysicalExpr;
+use datafusion::logical_expr::{
+    Accumulator, AggregateUDF, AggregateUDFImpl, GroupsAccumulator, Signature, Volatility,
+};
+use datafusion::logical_expr_common::signature::Arity;
+use datafusion::physical_expr::{GroupsAccumulatorAdapter, PhysicalExpr};
 use datafusion::physical_expr::expressions::{Column, Literal};
 use strata_common::ErrorCode;
 
@@ -100,10 +104,12 @@ fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
 }
 
 /// A chain: the base aggregate, wrapped by combinators from the innermost out.
+/// A chain's base always gets the same argument fields, so it keeps them
+/// coerced once: a GROUP BY makes an accumulator per group.
 #[derive(Debug)]
 enum Layer {
-    Base(Arc<AggregateUDF>),
-    Wrapped(Combinator, Box<Layer>),
+    Base(Arc<AggregateUDF>, OnceLock<Vec<FieldRef>>),
+    Wrapped(Combinator, Arc<Layer>),
 }
 
 fn parse_chain(spec: &str) -> Result<Layer> {
@@ -112,12 +118,12 @@ fn parse_chain(spec: &str) -> Result<Layer> {
     let udaf = registry().get(base).ok_or_else(|| {
         error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown aggregate function {base}"))
     })?;
-    let mut layer = Layer::Base(Arc::clone(udaf));
+    let mut layer = Layer::Base(Arc::clone(udaf), OnceLock::new());
     for part in parts {
         let combinator = Combinator::parse(part).ok_or_else(|| {
             error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown combinator {part}"))
         })?;
-        layer = Layer::Wrapped(combinator, Box::new(layer));
+        layer = Layer::Wrapped(combinator, Arc::new(layer));
     }
     Ok(layer)
 }
@@ -234,7 +240,7 @@ impl Layer {
     /// The result field for these argument fields.
     fn return_field(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<FieldRef> {
         let Layer::Wrapped(combinator, inner) = self else {
-            return self.base_call(fields, params).map(|(udaf, fields, _)| udaf.return_field(&fields))?;
+            return self.base_result(fields, params);
         };
         let nested = inner.return_field(name, &self.inner_fields(name, fields)?, &self.inner_parameters(params))?;
         let t = nested.data_type().clone();
@@ -246,7 +252,8 @@ impl Layer {
             Combinator::Map => {
                 let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
                 let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
-                let entries = Fields::from(vec![Arc::clone(&kv[0]), Arc::new(Field::new("value", t, true))]);
+                let value = Field::new("value", t, nested.is_nullable());
+                let entries = Fields::from(vec![Arc::clone(&kv[0]), Arc::new(value)]);
                 let entries = Field::new("entries", DataType::Struct(entries), false);
                 Arc::new(Field::new(name, DataType::Map(Arc::new(entries), false), false))
             }
@@ -254,9 +261,26 @@ impl Layer {
         })
     }
 
+    fn base_result(&self, fields: &[FieldRef], params: &Parameters) -> Result<FieldRef> {
+        let (udaf, coerced, _) = self.base_call(fields, params)?;
+        Ok(clickhouse_result(&udaf, udaf.return_field(&coerced)?, fields).0)
+    }
+
     /// The base function with its arguments coerced to what it takes.
     fn base_call(&self, fields: &[FieldRef], params: &Parameters) -> Result<(Arc<AggregateUDF>, Vec<FieldRef>, Option<ScalarValue>)> {
-        let Layer::Base(udaf) = self else { unreachable!("the base") };
+        let Layer::Base(udaf, cache) = self else { unreachable!("the base") };
+        if let Some(fields) = cache.get() {
+            return Ok((Arc::clone(udaf), fields.clone(), params.literal()?));
+        }
+        if let Arity::Fixed(n) = udaf.signature().type_signature.arity()
+            && fields.len() > n
+        {
+            let expected = if n == 1 { "single argument".to_string() } else { format!("{n} arguments") };
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!("Aggregate function {} requires {expected}", udaf.name()),
+            ));
+        }
         let mut all = fields.to_vec();
         all.extend(params.field());
         let types: Vec<DataType> = all.iter().map(|f| f.data_type().clone()).collect();
@@ -273,7 +297,7 @@ impl Layer {
             .zip(coerced)
             .map(|(f, t)| Arc::new(f.as_ref().clone().with_data_type(t)))
             .collect();
-        Ok((Arc::clone(udaf), fields, params.literal()?))
+        Ok((Arc::clone(udaf), cache.get_or_init(|| fields).clone(), params.literal()?))
     }
 
     fn state_fields(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Vec<FieldRef>> {
@@ -324,7 +348,7 @@ impl Layer {
             return self.base_accumulator(name, fields, params);
         };
         let inner = Arc::new(Factory {
-            layer: Arc::new(inner.clone_layer()),
+            layer: Arc::clone(inner),
             name: name.to_string(),
             fields: self.inner_fields(name, fields)?,
             params: self.inner_parameters(params),
@@ -369,6 +393,7 @@ impl Layer {
                 _ => Arc::new(Column::new(&format!("c{i}"), i)) as Arc<dyn PhysicalExpr>,
             })
             .collect();
+        let (_, empty) = clickhouse_result(&udaf, Arc::clone(&return_field), fields);
         let inner = udaf.accumulator(AccumulatorArgs {
             return_field,
             schema: &schema,
@@ -381,14 +406,7 @@ impl Layer {
             expr_fields: &coerced,
         })?;
         let types = coerced.iter().take(fields.len()).map(|f| f.data_type().clone()).collect();
-        Ok(Box::new(Casting { inner, types, literal }))
-    }
-
-    fn clone_layer(&self) -> Layer {
-        match self {
-            Layer::Base(udaf) => Layer::Base(Arc::clone(udaf)),
-            Layer::Wrapped(c, inner) => Layer::Wrapped(*c, Box::new(inner.clone_layer())),
-        }
+        Ok(Box::new(Casting { inner, types, literal, empty }))
     }
 }
 
@@ -411,8 +429,31 @@ impl Factory {
         Ok(fields.iter().map(|f| f.data_type().clone()).collect())
     }
 
-    fn result_type(&self) -> Result<DataType> {
-        Ok(self.layer.return_field(&self.name, &self.fields, &self.params)?.data_type().clone())
+    fn result_field(&self) -> Result<FieldRef> {
+        self.layer.return_field(&self.name, &self.fields, &self.params)
+    }
+}
+
+/// The base's result field, not Nullable where ClickHouse's is not (no
+/// argument is), and what it returns over no rows in place of NULL.
+fn clickhouse_result(udaf: &AggregateUDF, field: FieldRef, args: &[FieldRef]) -> (FieldRef, Option<ScalarValue>) {
+    let empty = empty_result(udaf.name(), field.data_type())
+        .filter(|_| field.is_nullable() && args.iter().all(|f| !f.is_nullable()));
+    match empty {
+        Some(_) => (Arc::new(field.as_ref().clone().with_nullable(false)), empty),
+        None => (field, None),
+    }
+}
+
+/// What ClickHouse's aggregates that DataFusion provides return over no
+/// rows, where DataFusion's return NULL (as the SQL front gives top-level calls).
+fn empty_result(function: &str, t: &DataType) -> Option<ScalarValue> {
+    match function {
+        "avg" if *t == DataType::Float64 => Some(ScalarValue::Float64(Some(f64::NAN))),
+        "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
+            ScalarValue::new_default(t).ok()
+        }
+        _ => None,
     }
 }
 
@@ -423,15 +464,22 @@ struct Casting {
     inner: Box<dyn Accumulator>,
     types: Vec<DataType>,
     literal: Option<ScalarValue>,
+    /// The result over no rows, in place of the inner's NULL.
+    empty: Option<ScalarValue>,
 }
 
 impl Accumulator for Casting {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        let mut cast_values: Vec<ArrayRef> = values
-            .iter()
-            .zip(&self.types)
-            .map(|(v, t)| if v.data_type() == t { Ok(Arc::clone(v)) } else { cast(v, t) })
-            .collect::<std::result::Result<_, _>>()?;
+        let mut cast_values: Vec<ArrayRef> = if self.types.is_empty() {
+            // `count()`: the column that carries the rows, see `row_carrier`.
+            values.to_vec()
+        } else {
+            values
+                .iter()
+                .zip(&self.types)
+                .map(|(v, t)| if v.data_type() == t { Ok(Arc::clone(v)) } else { cast(v, t) })
+                .collect::<std::result::Result<_, _>>()?
+        };
         if let Some(literal) = &self.literal {
             let rows = values.first().map_or(0, |v| v.len());
             cast_values.push(literal.to_array_of_size(rows)?);
@@ -440,7 +488,11 @@ impl Accumulator for Casting {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        self.inner.evaluate()
+        let value = self.inner.evaluate()?;
+        Ok(match &self.empty {
+            Some(empty) if value.is_null() => empty.clone(),
+            _ => value,
+        })
     }
 
     fn size(&self) -> usize {
@@ -454,6 +506,12 @@ impl Accumulator for Casting {
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
         self.inner.merge_batch(states)
     }
+}
+
+/// The arguments left after a combinator took its own last one; where none
+/// are left (`countIf(c)`), that one stays to carry the rows to count.
+fn row_carrier<'a>(args: &'a [ArrayRef], own: &'a ArrayRef) -> &'a [ArrayRef] {
+    if args.is_empty() { std::slice::from_ref(own) } else { args }
 }
 
 /// -If: the rows where the last argument is true.
@@ -475,6 +533,7 @@ fn as_condition(column: &ArrayRef) -> Result<BooleanArray> {
 impl Accumulator for IfAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (condition, args) = values.split_last().expect("a condition");
+        let args = row_carrier(args, condition);
         let condition = as_condition(condition)?;
         let kept: Vec<ArrayRef> = args.iter().map(|a| filter(a, &condition)).collect::<std::result::Result<_, _>>()?;
         self.inner.update_batch(&kept)
@@ -553,23 +612,27 @@ impl Accumulator for ArrayAccumulator {
     }
 }
 
-/// -Distinct: each distinct row of arguments once; the state is the rows.
+/// -Distinct: each distinct row of arguments once, in the order they first
+/// came, as ClickHouse passes them on; the state is the rows.
 #[derive(Debug)]
 struct DistinctAccumulator {
     inner: Arc<Factory>,
     converter: RowConverter,
-    rows: HashSet<OwnedRow>,
+    /// Each row with its place in arrival order.
+    rows: HashMap<OwnedRow, usize>,
     bytes: usize,
 }
 
 impl DistinctAccumulator {
     fn new(inner: Arc<Factory>) -> Result<Self> {
         let fields = inner.fields.iter().map(|f| SortField::new(f.data_type().clone())).collect();
-        Ok(DistinctAccumulator { converter: RowConverter::new(fields)?, inner, rows: HashSet::new(), bytes: 0 })
+        Ok(DistinctAccumulator { converter: RowConverter::new(fields)?, inner, rows: HashMap::new(), bytes: 0 })
     }
 
     fn columns(&self) -> Result<Vec<ArrayRef>> {
-        Ok(self.converter.convert_rows(self.rows.iter().map(|r| r.row()))?)
+        let mut ordered: Vec<(&OwnedRow, &usize)> = self.rows.iter().collect();
+        ordered.sort_unstable_by_key(|(_, place)| **place);
+        Ok(self.converter.convert_rows(ordered.into_iter().map(|(r, _)| r.row()))?)
     }
 }
 
@@ -578,9 +641,10 @@ impl Accumulator for DistinctAccumulator {
         let n = self.inner.fields.len();
         let rows = self.converter.convert_columns(&values[..n])?;
         for row in rows.iter() {
-            let bytes = row.as_ref().len();
-            if self.rows.insert(row.owned()) {
-                self.bytes += bytes;
+            let place = self.rows.len();
+            if let Entry::Vacant(entry) = self.rows.entry(row.owned()) {
+                self.bytes += row.as_ref().len();
+                entry.insert(place);
             }
         }
         Ok(())
@@ -595,7 +659,8 @@ impl Accumulator for DistinctAccumulator {
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.bytes + self.rows.len() * std::mem::size_of::<OwnedRow>()
+        let entry = std::mem::size_of::<(OwnedRow, usize)>();
+        std::mem::size_of_val(self) + self.bytes + self.rows.capacity() * entry
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
@@ -673,8 +738,8 @@ impl Positions {
                 Ok((flat, positions))
             }
             Positions::Resample { start, end, step } => {
-                let (key, args) = values.split_last().expect("a key");
-                let key = cast(key, &DataType::Int64)?;
+                let (key_column, args) = values.split_last().expect("a key");
+                let key = cast(key_column, &DataType::Int64)?;
                 let key = key.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
                 let mut positions = vec![Vec::new(); self.fixed()];
                 for row in 0..key.len() {
@@ -683,7 +748,7 @@ impl Positions {
                         positions[((k - start) / step) as usize].push(row as u32);
                     }
                 }
-                Ok((args.to_vec(), positions))
+                Ok((row_carrier(args, key_column).to_vec(), positions))
             }
         }
     }
@@ -704,7 +769,7 @@ struct Positional {
 impl Positional {
     fn new(inner: Arc<Factory>, positions: Positions) -> Result<Self> {
         let accumulators = (0..positions.fixed()).map(|_| inner.make()).collect::<Result<_>>()?;
-        let nested = inner.layer.return_field(&inner.name, &inner.fields, &inner.params)?;
+        let nested = inner.result_field()?;
         let result_type = nested.data_type().clone();
         let list_type = list_type(result_type.clone(), nested.is_nullable());
         Ok(Positional { inner, positions, accumulators, result_type, list_type })
@@ -789,15 +854,16 @@ struct MapAccumulator {
     inner: Arc<Factory>,
     converter: RowConverter,
     accumulators: BTreeMap<OwnedRow, Box<dyn Accumulator>>,
-    result_type: DataType,
+    /// The nested result field, whose nullability the map's values take.
+    result: FieldRef,
     key_type: DataType,
 }
 
 impl MapAccumulator {
     fn new(inner: Arc<Factory>, key_type: DataType) -> Result<Self> {
         let converter = RowConverter::new(vec![SortField::new(key_type.clone())])?;
-        let result_type = inner.result_type()?;
-        Ok(MapAccumulator { inner, converter, accumulators: BTreeMap::new(), result_type, key_type })
+        let result = inner.result_field()?;
+        Ok(MapAccumulator { inner, converter, accumulators: BTreeMap::new(), result, key_type })
     }
 
     /// Rows of `values` grouped by their key, in key order.
@@ -845,13 +911,13 @@ impl Accumulator for MapAccumulator {
         let keys = self.keys()?;
         let results: Vec<ScalarValue> = self.accumulators.values_mut().map(|a| a.evaluate()).collect::<Result<_>>()?;
         let values = if results.is_empty() {
-            datafusion::arrow::array::new_empty_array(&self.result_type)
+            datafusion::arrow::array::new_empty_array(self.result.data_type())
         } else {
             ScalarValue::iter_to_array(results)?
         };
         let fields = Fields::from(vec![
             Field::new("key", keys.data_type().clone(), false),
-            Field::new("value", values.data_type().clone(), true),
+            Field::new("value", values.data_type().clone(), self.result.is_nullable()),
         ]);
         let entries = StructArray::new(fields.clone(), vec![keys, values], None);
         let field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
@@ -936,6 +1002,7 @@ impl ArgAccumulator {
 impl Accumulator for ArgAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (by, args) = values.split_last().expect("a value to compare");
+        let args = row_carrier(args, by);
         let Some(best) = self.batch_best(by)? else { return Ok(()) };
         if !self.consider(best)? {
             return Ok(());
@@ -1049,11 +1116,39 @@ impl AggregateUDFImpl for Combined {
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        Prepared::new(&args)?.make()
+    }
+
+    fn groups_accumulator_supported(&self, args: AccumulatorArgs) -> bool {
+        !args.is_distinct
+    }
+
+    /// DataFusion's adapter over one accumulator per group, made from a
+    /// chain parsed (and its base coerced) once rather than per group.
+    fn create_groups_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn GroupsAccumulator>> {
+        let prepared = Prepared::new(&args)?;
+        Ok(Box::new(GroupsAccumulatorAdapter::new(move || prepared.make())))
+    }
+}
+
+/// A call's chain, ready to make accumulators.
+struct Prepared {
+    layer: Arc<Layer>,
+    name: String,
+    fields: Vec<FieldRef>,
+    params: Parameters,
+}
+
+impl Prepared {
+    fn new(args: &AccumulatorArgs) -> Result<Self> {
         let (spec, fields, params) = call_parts(args.expr_fields)?;
         let params = Parameters::from_field(params.as_ref(), parameter_values(args.exprs));
-        let layer = Arc::new(parse_chain(&spec)?);
-        let inner = layer.accumulator(&display_name(&spec), &fields, &params)?;
-        Ok(Box::new(Unmarked { inner, args: fields.len() }))
+        Ok(Prepared { layer: Arc::new(parse_chain(&spec)?), name: display_name(&spec), fields, params })
+    }
+
+    fn make(&self) -> Result<Box<dyn Accumulator>> {
+        let inner = self.layer.accumulator(&self.name, &self.fields, &self.params)?;
+        Ok(Box::new(Unmarked { inner, args: self.fields.len() }))
     }
 }
 

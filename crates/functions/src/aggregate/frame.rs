@@ -12,7 +12,9 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, ListArray, new_empty_array};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BooleanArray, ListArray, MutableArrayData, make_array, new_empty_array,
+};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::{concat, filter};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
@@ -154,11 +156,6 @@ pub struct Call {
 pub trait AggregateSpec: Debug + PartialEq + Eq + Hash + Send + Sync + 'static {
     fn name(&self) -> &str;
 
-    /// The argument types the function computes over; the default keeps them.
-    fn coerce(&self, args: &[DataType]) -> Result<Vec<DataType>> {
-        Ok(args.to_vec())
-    }
-
     /// The result type, after checking argument and parameter counts and types.
     fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType>;
 
@@ -241,16 +238,10 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
         &self.signature
     }
 
+    /// Leaves checking to `return_field`: DataFusion flattens an error raised
+    /// here into text, losing its ClickHouse code.
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        let n = argument_count(arg_types);
-        let mut coerced = self.spec.coerce(&arg_types[..n])?;
-        let params: Vec<DataType> = match arg_types.get(n) {
-            Some(DataType::Struct(fields)) => fields.iter().map(|f| f.data_type().clone()).collect(),
-            _ => Vec::new(),
-        };
-        self.spec.return_type(&coerced, &params)?;
-        coerced.extend(arg_types[n..].iter().cloned());
-        Ok(coerced)
+        Ok(arg_types.to_vec())
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
@@ -509,10 +500,13 @@ impl Collect {
             return Ok(());
         }
         for (parts, column) in self.parts.iter_mut().zip(columns) {
+            let column = owned(column)?;
             self.bytes += column.get_array_memory_size();
-            parts.push(Arc::clone(column));
+            parts.push(column);
             if parts.len() > MAX_PARTS {
                 let whole = concatenated(parts)?;
+                self.bytes -= parts.iter().map(|p| p.get_array_memory_size()).sum::<usize>();
+                self.bytes += whole.get_array_memory_size();
                 *parts = vec![whole];
             }
         }
@@ -532,6 +526,19 @@ impl Collect {
             })
             .collect()
     }
+}
+
+/// `column`, copied when it is a slice of larger buffers: a GROUP BY hands
+/// each group a slice of the whole batch (or of a state's list values), and
+/// keeping the slice would hold, and count, the whole batch once per group.
+pub fn owned(column: &ArrayRef) -> Result<ArrayRef> {
+    let data = column.to_data();
+    if 2 * data.get_slice_memory_size()? >= column.get_array_memory_size() {
+        return Ok(Arc::clone(column));
+    }
+    let mut copy = MutableArrayData::new(vec![&data], false, column.len());
+    copy.try_extend(0, 0, column.len())?;
+    Ok(make_array(copy.freeze()))
 }
 
 fn concatenated(parts: &[ArrayRef]) -> Result<ArrayRef> {

@@ -128,8 +128,10 @@ impl Accumulator for RetentionAccumulator {
     }
 }
 
+/// ClickHouse asks for an unsigned number; signed ones are let through as
+/// Strata plans some non-negative literals (tuple elements) as Int64.
 fn is_timestamp(t: &DataType) -> bool {
-    t.is_unsigned_integer() || matches!(t, DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _))
+    t.is_integer() || matches!(t, DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _))
 }
 
 impl AggregateSpec for WindowFunnel {

@@ -78,7 +78,7 @@ impl GroupArrayAccumulator {
         let kept = if values.null_count() > 0 {
             filter(values, &is_not_null(values)?)?
         } else {
-            Arc::clone(values)
+            super::frame::owned(values)?
         };
         if !kept.is_empty() {
             self.bytes += kept.get_array_memory_size();

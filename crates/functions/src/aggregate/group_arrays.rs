@@ -108,7 +108,9 @@ impl AggregateSpec for GroupArrayVariant {
             return Err(error(ErrorCode::BAD_ARGUMENTS, format!("Aggregate function {name} requires the number of elements as its parameter")));
         }
         expect_params(name, params.len(), parameters)?;
-        if self.variant == Variant::InsertAt && !args[1].is_unsigned_integer() {
+        // ClickHouse asks for an unsigned integer; signed ones are let through
+        // as Strata plans some non-negative literals (tuple elements) as Int64.
+        if self.variant == Variant::InsertAt && !args[1].is_integer() {
             return Err(error(ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT, format!("Second argument of aggregate function {name} must be unsigned integer.")));
         }
         Ok(list_of(self.element_type(&args[0])?))
@@ -255,6 +257,9 @@ fn sampled(values: &ArrayRef, n: usize, seed: Option<u64>) -> Result<ArrayRef> {
 fn inserted(values: &ArrayRef, positions: &ArrayRef, default: &ScalarValue, size: Option<u64>) -> Result<ArrayRef> {
     let positions = cast(positions, &DataType::UInt64)?;
     let positions = positions.as_primitive::<UInt64Type>();
+    if positions.null_count() > 0 {
+        return Err(error(ErrorCode::ARGUMENT_OUT_OF_BOUND, "Position of groupArrayInsertAt must be non-negative"));
+    }
     let needed = positions.values().iter().map(|&p| p + 1).max().unwrap_or(0);
     let length = size.unwrap_or(needed) as usize;
     if length > 0xFFFFFF {

@@ -73,6 +73,14 @@ fn shape(args: &[DataType]) -> Option<(DataType, Vec<DataType>, bool)> {
     }
 }
 
+/// Whether a Map argument's values are Nullable: the result's are as well.
+fn map_values_nullable(args: &[DataType]) -> bool {
+    match args {
+        [DataType::Map(entries, _)] => matches!(entries.data_type(), DataType::Struct(f) if f[1].is_nullable()),
+        _ => false,
+    }
+}
+
 impl MapAggregate {
     /// The type values combine in.
     fn accumulated(&self, t: &DataType) -> Result<DataType> {
@@ -110,7 +118,7 @@ impl AggregateSpec for MapAggregate {
         if is_map {
             let entries = Fields::from(vec![
                 Field::new("key", key, false),
-                Field::new("value", values[0].clone(), true),
+                Field::new("value", values[0].clone(), map_values_nullable(args)),
             ]);
             let entries = Field::new("entries", DataType::Struct(entries), false);
             return Ok(DataType::Map(Arc::new(entries), false));
@@ -146,6 +154,7 @@ impl AggregateSpec for MapAggregate {
         Ok(Box::new(MapAccumulator {
             combine: self.combine,
             is_map,
+            nullable_values: map_values_nullable(&call.args),
             values,
             accumulated,
             converter,
@@ -159,6 +168,7 @@ impl AggregateSpec for MapAggregate {
 struct MapAccumulator {
     combine: Combine,
     is_map: bool,
+    nullable_values: bool,
     values: Vec<DataType>,
     accumulated: Vec<DataType>,
     converter: RowConverter,
@@ -221,6 +231,12 @@ impl MapAccumulator {
         let incoming: Vec<ScalarValue> = values.iter().map(|v| ScalarValue::try_from_array(v, i)).collect::<Result<_>>()?;
         let combine = self.combine;
         match self.entries.get_mut(&key) {
+            // A NULL value still adds its key, with the type's default, to
+            // arrays, whose elements cannot be NULL.
+            None if !self.nullable_values => {
+                let defaults = incoming.into_iter().map(|v| if v.is_null() { ScalarValue::new_default(&v.data_type()) } else { Ok(v) });
+                self.entries.insert(key, defaults.collect::<Result<_>>()?);
+            }
             None => {
                 self.entries.insert(key, incoming);
             }
@@ -284,7 +300,7 @@ impl Accumulator for MapAccumulator {
         let sums = matches!(self.combine, Combine::Sum | Combine::SumWithOverflow);
         let arrays = self.arrays(sums && !self.is_map)?;
         if self.is_map {
-            return map_scalar(&arrays[0], &arrays[1]);
+            return map_scalar(&arrays[0], &arrays[1], self.nullable_values);
         }
         let fields: Vec<Field> = arrays
             .iter()
@@ -316,10 +332,10 @@ impl Accumulator for MapAccumulator {
 }
 
 /// One Map value from its keys and values.
-fn map_scalar(keys: &ArrayRef, values: &ArrayRef) -> Result<ScalarValue> {
+fn map_scalar(keys: &ArrayRef, values: &ArrayRef, nullable_values: bool) -> Result<ScalarValue> {
     let fields = Fields::from(vec![
         Field::new("key", keys.data_type().clone(), false),
-        Field::new("value", values.data_type().clone(), true),
+        Field::new("value", values.data_type().clone(), nullable_values),
     ]);
     let entries = StructArray::new(fields.clone(), vec![Arc::clone(keys), Arc::clone(values)], None);
     let field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
