@@ -201,6 +201,29 @@ impl OutputFormat {
             })
     }
 
+    /// The HTTP `Content-Type` ClickHouse sends with a result in the format.
+    pub fn content_type(self) -> &'static str {
+        use OutputFormat::*;
+        match self {
+            TabSeparated
+            | TabSeparatedRaw
+            | TabSeparatedWithNames
+            | TabSeparatedWithNamesAndTypes
+            | TabSeparatedRawWithNames
+            | TabSeparatedRawWithNamesAndTypes
+            | Tskv => "text/tab-separated-values; charset=UTF-8",
+            Csv => "text/csv; charset=UTF-8; header=absent",
+            CsvWithNames | CsvWithNamesAndTypes => "text/csv; charset=UTF-8; header=present",
+            Json | JsonCompact | JsonStrings | JsonCompactStrings | JsonObjectEachRow => {
+                "application/json; charset=UTF-8"
+            }
+            JsonEachRow | JsonStringsEachRow => "application/x-ndjson; charset=UTF-8",
+            Xml => "application/xml; charset=UTF-8",
+            Native | Parquet => "application/octet-stream",
+            _ => "text/plain; charset=UTF-8",
+        }
+    }
+
     /// Whether the format writes values in binary rather than as text.
     pub fn is_binary(self) -> bool {
         matches!(self, OutputFormat::Native | OutputFormat::Parquet)

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::encoding::{ChunkWriter, Encoding, encoder};
 use crate::response::{
-    Body, content_type, error_text, exception_block, full, header, http_status, progress, summary,
+    Body, error_text, exception_block, full, header, http_status, progress, summary,
 };
 
 /// Response chunks in flight to a slow client before the query waits.
@@ -249,7 +249,7 @@ impl RowStream {
 
     fn headers(&self, summary_figures: bool) -> Vec<(HeaderName, HeaderValue)> {
         let mut headers = common_headers(&self.options);
-        headers.push(header("content-type", content_type(self.format)));
+        headers.push(header("content-type", self.format.content_type()));
         headers.push(header("x-clickhouse-format", self.format.name()));
         if let Some(encoding) = self.options.encoding {
             headers.push(header("content-encoding", encoding.name()));

@@ -9,7 +9,6 @@ use hyper::StatusCode;
 use hyper::header::{HeaderName, HeaderValue};
 use strata_common::{ErrorCode, StrataError};
 use strata_engine::QueryContext;
-use strata_formats::OutputFormat;
 
 pub type Body = BoxBody<Bytes, std::io::Error>;
 pub type Response = hyper::Response<Body>;
@@ -66,21 +65,6 @@ pub fn http_status(code: ErrorCode) -> StatusCode {
         ErrorCode::HTTP_LENGTH_REQUIRED => StatusCode::LENGTH_REQUIRED,
         ErrorCode::TIMEOUT_EXCEEDED => StatusCode::REQUEST_TIMEOUT,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
-/// The `Content-Type` of a result in `format`.
-pub fn content_type(format: OutputFormat) -> &'static str {
-    match format {
-        OutputFormat::TabSeparated
-        | OutputFormat::TabSeparatedRaw
-        | OutputFormat::TabSeparatedWithNames
-        | OutputFormat::TabSeparatedWithNamesAndTypes => "text/tab-separated-values; charset=UTF-8",
-        OutputFormat::Csv | OutputFormat::CsvWithNames => "text/csv; charset=UTF-8; header=absent",
-        OutputFormat::Json | OutputFormat::JsonCompact => "application/json; charset=UTF-8",
-        OutputFormat::JsonEachRow => "application/x-ndjson; charset=UTF-8",
-        OutputFormat::Native => "application/octet-stream",
-        _ => "text/plain; charset=UTF-8",
     }
 }
 

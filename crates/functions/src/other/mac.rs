@@ -103,9 +103,11 @@ fn mac_bytes(text: &[u8], bytes: usize, lengths: &std::ops::RangeInclusive<usize
     if !lengths.contains(&text.len()) {
         return 0;
     }
+    // As ClickHouse: a digit that is not hex reads as 0xFF, and the pair is
+    // `high * 16 | low` unmasked, so it may spill into the byte before.
     (0..bytes).fold(0u64, |value, i| {
-        let byte = (hex_digit(text[3 * i]) << 4) | hex_digit(text[3 * i + 1]);
-        (value << 8) | byte as u64
+        let pair = u64::from(hex_digit(text[3 * i])) * 16 | u64::from(hex_digit(text[3 * i + 1]));
+        (value << 8) | pair
     })
 }
 

@@ -66,6 +66,11 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
+        // serde_json reads the integer `-0` as the double -0.0; ClickHouse
+        // reads it as the integer 0 (a written `-0.0` reads the same here).
+        if v == 0.0 && v.is_sign_negative() {
+            return Ok(Json::Int(0));
+        }
         Ok(Json::Double(v))
     }
 
