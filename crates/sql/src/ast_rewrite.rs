@@ -320,7 +320,11 @@ impl Rewriter<'_, '_> {
                 data_type,
                 ..
             } if let Some(conversion) = numeric_conversion(data_type) => {
-                return Ok(Some(call(conversion, vec![(**inner).clone()])));
+                let converted = call(conversion, vec![(**inner).clone()]);
+                return Ok(Some(match data_type {
+                    DataType::Nullable(_) => call("toNullable", vec![converted]),
+                    _ => converted,
+                }));
             }
             Expr::Cast {
                 expr: inner,

@@ -8,6 +8,7 @@ mod blocks;
 mod errors;
 mod frame;
 mod mac;
+mod nullability;
 mod pseudo;
 mod readable;
 mod server;
@@ -25,6 +26,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         readable::SPECS,
         mac::SPECS,
         errors::SPECS,
+        nullability::SPECS,
     ] {
         functions.extend(frame::register(specs));
     }

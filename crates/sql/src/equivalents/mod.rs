@@ -127,8 +127,6 @@ const NAMES: &[&str] = &[
     "reverseUTF8",
     "exp2",
     "exp10",
-    "toNullable",
-    "assumeNotNull",
     "yesterday",
     "arrayMap",
     "arrayFilter",
@@ -335,11 +333,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "arrayJoin" => renamed("unnest", &[1])?,
         // The value itself: constants and full columns compute alike here.
         "materialize" | "identity" => {
-            takes(&[1])?;
-            args[0].clone()
-        }
-        // Every Arrow column may hold NULLs: these change no value.
-        "toNullable" | "assumeNotNull" => {
             takes(&[1])?;
             args[0].clone()
         }

@@ -1,0 +1,44 @@
+//! `toNullable(x)` and `assumeNotNull(x)`: the same values under a type
+//! that may, or may not, hold NULL. Arrow columns may always hold NULLs, so
+//! only the field changes, and with it `toTypeName`, aggregates' results
+//! over no rows, and how NULLs are filled in.
+
+
+use datafusion::arrow::array::make_array;
+use datafusion::common::Result;
+use datafusion::logical_expr::{ColumnarValue, Volatility};
+
+use super::frame::{Call, Spec};
+
+pub(crate) const SPECS: &[Spec] = &[
+    Spec {
+        name: "toNullable",
+        aliases: &[],
+        args: (1, 1),
+        // Not folded into a literal at planning, which would lose the
+        // Nullable type (a literal is nullable only when it is NULL).
+        volatility: Volatility::Volatile,
+        typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name).with_nullable(true)),
+        eval: |call| Ok(call.args[0].clone()),
+    },
+    Spec {
+        name: "assumeNotNull",
+        aliases: &[],
+        args: (1, 1),
+        volatility: Volatility::Immutable,
+        typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name).with_nullable(false)),
+        eval: assume_not_null,
+    },
+];
+
+/// The values with their NULL marks dropped: what a NULL slot holds (the
+/// type's zero, as Arrow builders leave it) shows instead, as ClickHouse
+/// shows its nested column's value.
+fn assume_not_null(call: &Call) -> Result<ColumnarValue> {
+    let column = call.column(0)?;
+    if column.null_count() == 0 || column.data_type().is_null() {
+        return Ok(call.args[0].clone());
+    }
+    let data = column.to_data().into_builder().nulls(None).build()?;
+    call.output(make_array(data))
+}
