@@ -106,6 +106,9 @@ pub async fn write_result(
             rows += batch.num_rows() as u64;
             writer.write_batch(out, &batch)?;
         }
+        if let Some(totals) = &result.totals {
+            writer.write_totals(out, totals)?;
+        }
         let statistics = Statistics {
             elapsed_seconds: query.started.elapsed().as_secs_f64(),
             rows_read: query.rows_read(),

@@ -52,6 +52,8 @@ pub struct QueryResult {
     /// The output format the statement asked for with `FORMAT`, if any.
     pub format: Option<OutputFormat>,
     pub query: Arc<QueryContext>,
+    /// The row `GROUP BY ... WITH TOTALS` adds after the result.
+    pub totals: Option<RecordBatch>,
 }
 
 /// What executing one statement produced.
@@ -364,6 +366,7 @@ impl Session {
             stream: Box::pin(RecordBatchStreamAdapter::new(schema, stream)),
             format: None,
             query: self.new_query(self.settings.clone()),
+            totals: None,
         }))
     }
 

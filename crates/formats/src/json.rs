@@ -181,6 +181,8 @@ pub(crate) struct JsonWriter {
     compact: bool,
     cells: JsonCells,
     rows: u64,
+    /// The `"totals"` member, written between `"data"` and `"rows"`.
+    totals: Option<String>,
 }
 
 impl JsonWriter {
@@ -213,6 +215,7 @@ impl JsonWriter {
             ),
             cells,
             rows: 0,
+            totals: None,
         })
     }
 }
@@ -235,9 +238,31 @@ impl ResultWriter for JsonWriter {
         out.write_all(text.as_bytes())
     }
 
+    fn write_totals(&mut self, _out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
+        let mut text = String::new();
+        if self.compact {
+            text.push_str("\t\"totals\": ");
+            self.cells.array(totals, 0, &mut text);
+        } else {
+            // A data row's lines, one level less indented.
+            let mut row = String::new();
+            self.cells.lines(totals, 0, &mut row);
+            let lines: Vec<&str> = row.lines().map(|l| l.strip_prefix('\t').unwrap_or(l)).collect();
+            text.push_str("\t\"totals\":\n");
+            text.push_str(&lines.join("\n"));
+        }
+        self.totals = Some(text);
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {
+        let totals = match &self.totals {
+            Some(totals) => format!("\n\t],\n\n{totals},\n\n"),
+            None => "\n\t],\n\n".to_string(),
+        };
+        out.write_all(totals.as_bytes())?;
         let tail = format!(
-            "\n\t],\n\n\t\"rows\": {},\n\n\t\"statistics\":\n\t{{\n\t\t\"elapsed\": {},\n\t\t\"rows_read\": {},\n\t\t\"bytes_read\": {}\n\t}}\n}}\n",
+            "\t\"rows\": {},\n\n\t\"statistics\":\n\t{{\n\t\t\"elapsed\": {},\n\t\t\"rows_read\": {},\n\t\t\"bytes_read\": {}\n\t}}\n}}\n",
             self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
         );
         out.write_all(tail.as_bytes())

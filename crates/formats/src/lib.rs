@@ -364,6 +364,11 @@ pub struct Statistics {
 /// Writes one result set in one format.
 pub trait ResultWriter: Send {
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()>;
+    /// The WITH TOTALS row, after the last batch; formats that ClickHouse
+    /// writes without totals (JSONEachRow, Values, ...) leave it out.
+    fn write_totals(&mut self, _out: &mut dyn Write, _totals: &RecordBatch) -> std::io::Result<()> {
+        Ok(())
+    }
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()>;
 }
 
@@ -483,8 +488,8 @@ struct UuidsAsText {
     columns: Vec<usize>,
 }
 
-impl ResultWriter for UuidsAsText {
-    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+impl UuidsAsText {
+    fn shown(&self, batch: &RecordBatch) -> std::io::Result<RecordBatch> {
         let mut fields: Vec<Field> = batch
             .schema()
             .fields()
@@ -496,9 +501,19 @@ impl ResultWriter for UuidsAsText {
             columns[i] = uuids_as_text(columns[i].as_ref());
             fields[i] = Field::new(fields[i].name(), DataType::Utf8, fields[i].is_nullable());
         }
-        let shown = RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
-            .map_err(std::io::Error::other)?;
+        RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(std::io::Error::other)
+    }
+}
+
+impl ResultWriter for UuidsAsText {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        let shown = self.shown(batch)?;
         self.inner.write_batch(out, &shown)
+    }
+
+    fn write_totals(&mut self, out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
+        let shown = self.shown(totals)?;
+        self.inner.write_totals(out, &shown)
     }
 
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {

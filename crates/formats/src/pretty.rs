@@ -78,6 +78,8 @@ pub(crate) struct PrettyWriter {
     options: FormatOptions,
     rows: Vec<Vec<String>>,
     total_rows: usize,
+    /// The WITH TOTALS row, drawn as a table of its own after `Totals:`.
+    totals: Option<Vec<Vec<String>>>,
 }
 
 impl PrettyWriter {
@@ -93,6 +95,7 @@ impl PrettyWriter {
             options,
             rows: Vec::new(),
             total_rows: 0,
+            totals: None,
         }
     }
 
@@ -243,8 +246,28 @@ impl ResultWriter for PrettyWriter {
         Ok(())
     }
 
+    fn write_totals(&mut self, _out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
+        let mut rows = Vec::new();
+        render_rows(totals, self.options.values, usize::MAX, &mut rows);
+        self.totals = Some(rows);
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
-        out.write_all(self.render().as_bytes())
+        out.write_all(self.render().as_bytes())?;
+        let Some(rows) = self.totals.take() else {
+            return Ok(());
+        };
+        let table = PrettyWriter {
+            total_rows: rows.len(),
+            rows,
+            names: self.names.clone(),
+            right_aligned: self.right_aligned.clone(),
+            options: self.options.clone(),
+            layout: self.layout,
+            totals: None,
+        };
+        out.write_all(format!("\nTotals:\n{}", table.render()).as_bytes())
     }
 }
 
@@ -262,9 +285,19 @@ impl VerticalWriter {
     }
 }
 
+impl VerticalWriter {
+    /// `name: value` lines of one row, the values aligned.
+    fn push_fields(&self, row: &[String], text: &mut String) {
+        let name_width = self.names.iter().map(|n| width(n)).max().unwrap_or(0);
+        for (name, value) in self.names.iter().zip(row) {
+            let padding = " ".repeat(name_width - width(name));
+            text.push_str(&format!("{name}:{padding} {value}\n"));
+        }
+    }
+}
+
 impl ResultWriter for VerticalWriter {
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
-        let name_width = self.names.iter().map(|n| width(n)).max().unwrap_or(0);
         let mut rows = Vec::new();
         render_rows(batch, ValueOptions::default(), usize::MAX, &mut rows);
         let mut text = String::new();
@@ -278,15 +311,16 @@ impl ResultWriter for VerticalWriter {
             text.push('\n');
             text.extend(std::iter::repeat_n('─', width(&title)));
             text.push('\n');
-            for (name, value) in self.names.iter().zip(row) {
-                text.push_str(&format!(
-                    "{}:{} {}\n",
-                    name,
-                    " ".repeat(name_width - width(name)),
-                    value
-                ));
-            }
+            self.push_fields(&row, &mut text);
         }
+        out.write_all(text.as_bytes())
+    }
+
+    fn write_totals(&mut self, out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
+        let mut rows = Vec::new();
+        render_rows(totals, ValueOptions::default(), usize::MAX, &mut rows);
+        let mut text = String::from("\n\nTotals:\n───────\n");
+        self.push_fields(&rows[0], &mut text);
         out.write_all(text.as_bytes())
     }
 

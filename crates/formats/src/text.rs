@@ -126,6 +126,12 @@ impl ResultWriter for TextWriter {
         out.write_all(self.line.as_bytes())
     }
 
+    /// After a blank line, as one more row.
+    fn write_totals(&mut self, out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
+        out.write_all(b"\n")?;
+        self.write_batch(out, totals)
+    }
+
     fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         Ok(())
     }

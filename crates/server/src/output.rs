@@ -201,6 +201,10 @@ impl RowStream {
                 return Ok(());
             }
         }
+        if let Some(totals) = &result.totals {
+            let sink = self.sink.as_mut().expect("sink until the end");
+            writer.write_totals(sink.as_mut(), totals)?;
+        }
         let statistics = Statistics {
             elapsed_seconds: self.query.started.elapsed().as_secs_f64(),
             rows_read: self.query.rows_read(),

@@ -28,6 +28,7 @@ pub mod query_clauses;
 pub mod repeated_columns;
 pub mod scalar_with;
 pub mod text_comparisons;
+pub mod totals;
 pub mod uint8_booleans;
 pub mod views;
 pub mod virtual_columns;

@@ -180,7 +180,8 @@ fn place_inner(outer: &mut Query, inner: Query) {
 }
 
 /// `GROUP BY a, b WITH ROLLUP | CUBE` becomes `GROUP BY ROLLUP(a, b)` or
-/// `CUBE(a, b)`; `WITH TOTALS` is refused.
+/// `CUBE(a, b)`; `WITH TOTALS` left in a subquery is refused (a query's own
+/// is taken off by [`crate::totals`]).
 pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
     let GroupByExpr::Expressions(keys, modifiers) = &mut select.group_by else {
         return Ok(());

@@ -4,13 +4,15 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
-use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::compute::{cast, concat_batches};
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::execution::SendableRecordBatchStream;
-use datafusion::physical_plan::execute_stream;
+use datafusion::physical_plan::{collect, execute_stream};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::sqlparser::ast::{Query, Statement};
 use futures::StreamExt;
 use strata_common::Result;
+use strata_common::settings::Settings;
 use strata_common::events::{self, Event};
 use strata_sql::TrailingClauses;
 
@@ -24,17 +26,53 @@ impl Session {
     ) -> Result<StatementOutcome> {
         events::add(Event::SelectQuery, 1);
         let (format, settings) = self.query_options(&mut query, clauses)?;
+        let totals_query = strata_sql::totals::take_totals(&mut query)?;
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
-        let (plan, state, query_context) = self.plan(Statement::Query(query), settings).await?;
+        let (plan, state, query_context) = self
+            .plan(Statement::Query(query), settings.clone())
+            .await?;
         let physical = state.create_physical_plan(&plan).await?;
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, state.task_ctx())?);
+        let totals = match totals_query {
+            Some(totals) => Some(self.totals_row(totals, settings, &stream.schema()).await?),
+            None => None,
+        };
         Ok(StatementOutcome::Rows(QueryResult {
             schema: stream.schema(),
             stream,
             format,
             query: query_context,
+            totals,
         }))
+    }
+
+    /// The WITH TOTALS row, in the result's columns.
+    async fn totals_row(
+        &self,
+        mut totals: Query,
+        settings: Settings,
+        schema: &SchemaRef,
+    ) -> Result<RecordBatch> {
+        strata_sql::repeated_columns::mark_repeated_columns(&mut totals);
+        let (plan, state, _) = self
+            .plan(Statement::Query(Box::new(totals)), settings)
+            .await?;
+        let physical = state.create_physical_plan(&plan).await?;
+        let batches = collect(physical, state.task_ctx()).await?;
+        let row = concat_batches(&batches[0].schema(), &batches)?;
+        debug_assert_eq!(row.num_rows(), 1, "a query without GROUP BY makes one row");
+        let columns = row
+            .columns()
+            .iter()
+            .zip(schema.fields())
+            .map(|(column, field)| cast(column, field.data_type()))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(schema),
+            columns,
+            &RecordBatchOptions::new().with_row_count(Some(row.num_rows())),
+        )?)
     }
 }
 

@@ -1,11 +1,12 @@
 //! `toNullable(x)` and `assumeNotNull(x)`: the same values under a type
 //! that may, or may not, hold NULL. Arrow columns may always hold NULLs, so
 //! only the field changes, and with it `toTypeName`, aggregates' results
-//! over no rows, and how NULLs are filled in.
+//! over no rows, and how NULLs are filled in. `defaultValueOfArgumentType(x)`:
+//! the default of `x`'s type (NULL for a Nullable one).
 
 
 use datafusion::arrow::array::make_array;
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 
 use super::frame::{Call, Spec};
@@ -28,6 +29,20 @@ pub(crate) const SPECS: &[Spec] = &[
         volatility: Volatility::Immutable,
         typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name).with_nullable(false)),
         eval: assume_not_null,
+    },
+    Spec {
+        name: "defaultValueOfArgumentType",
+        aliases: &[],
+        args: (1, 1),
+        volatility: Volatility::Immutable,
+        typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name)),
+        eval: |call| {
+            let value = match call.result.is_nullable() {
+                true => ScalarValue::try_from(call.result.data_type())?,
+                false => ScalarValue::new_default(call.result.data_type())?,
+            };
+            Ok(ColumnarValue::Scalar(value))
+        },
     },
 ];
 
