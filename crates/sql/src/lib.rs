@@ -19,6 +19,7 @@ pub mod depth;
 pub mod equivalents;
 pub mod final_modifier;
 pub mod insert_format;
+pub mod join_defaults;
 pub mod mutations;
 pub mod naming;
 pub mod parser;

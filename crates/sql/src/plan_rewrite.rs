@@ -74,11 +74,16 @@ impl PlanRewriter {
         // An INSERT's VALUES are already typed as the table's columns, and a
         // VALUES node keeps the schema it was planned with.
         let inserting = matches!(plan, LogicalPlan::Dml(_));
+        let join_nulls = settings.join_use_nulls();
         let rewritten = plan.transform_up_with_subqueries(|node| {
             if inserting && matches!(node, LogicalPlan::Values(_)) {
                 return Ok(Transformed::no(node));
             }
-            self.rewrite_node(node, keys_null)
+            let node = self.rewrite_node(node, keys_null)?;
+            match join_nulls {
+                true => Ok(node),
+                false => node.transform_data(crate::join_defaults::fill_defaults),
+            }
         })?;
         Ok(rewritten.data)
     }

@@ -108,6 +108,8 @@ declare_settings!(IMPLEMENTED {
         "Hold the whole HTTP response until the query ends, so every error gets its HTTP status";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
+    join_use_nulls: bool = SettingKind::Bool, "0",
+        "Columns an outer join finds no row for are NULL (1) or their type's default (0)";
     lightweight_deletes_sync: u64 = SettingKind::UInt64, "2",
         "DELETE FROM returns once its mutation has finished (1, 2, 3) or at once (0)";
     log_queries: bool = SettingKind::Bool, "1",
