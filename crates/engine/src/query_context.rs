@@ -10,6 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use datafusion::common::Result;
 use strata_common::settings::Settings;
+use strata_common::readable::readable_quantity;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::spill::SpillCounters;
 use strata_memory::{QueryLimits, QueryMemory, ServerMemory};
@@ -129,9 +130,24 @@ impl QueryContext {
             .any(|(d, t)| d == database && t == table)
     }
 
-    pub fn add_read(&self, rows: u64, bytes: u64) {
-        self.rows_read.fetch_add(rows, Ordering::Relaxed);
+    /// Counts rows and bytes read; past `max_rows_to_read` (with
+    /// `read_overflow_mode = 'throw'`) the query fails with TOO_MANY_ROWS.
+    pub fn add_read(&self, rows: u64, bytes: u64) -> Result<()> {
+        let total = self.rows_read.fetch_add(rows, Ordering::Relaxed) + rows;
         self.bytes_read.fetch_add(bytes, Ordering::Relaxed);
+        let limit = self.settings.max_rows_to_read();
+        if limit > 0 && total > limit && self.settings.read_overflow_mode() == "throw" {
+            return Err(StrataError::new(
+                ErrorCode::TOO_MANY_ROWS,
+                format!(
+                    "Limit for rows (controlled by 'max_rows_to_read' setting) exceeded, max rows: {}, current rows: {}",
+                    readable_quantity(limit as f64),
+                    readable_quantity(total as f64)
+                ),
+            )
+            .into_datafusion());
+        }
+        Ok(())
     }
 
     pub fn rows_read(&self) -> u64 {

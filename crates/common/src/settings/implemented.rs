@@ -78,6 +78,7 @@ macro_rules! declare_settings {
 }
 
 const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
+const OVERFLOW_MODES: &[&str] = &["break", "throw"];
 const ALTER_UPDATE_MODES: &[&str] = &["heavy", "lightweight", "lightweight_force"];
 
 // Query-level settings. Keep sorted by name.
@@ -136,6 +137,10 @@ declare_settings!(IMPLEMENTED {
         "Bytes of tracked memory one query may use; 0 means no per-query limit";
     max_query_size: u64 = SettingKind::UInt64, "262144",
         "Bytes of a statement's text the parser reads; the data of an INSERT ... FORMAT after it does not count";
+    max_result_rows: u64 = SettingKind::UInt64, "0",
+        "Rows a SELECT may return before result_overflow_mode applies; 0 means no limit";
+    max_rows_to_read: u64 = SettingKind::UInt64, "0",
+        "Rows a query may read from tables and table functions before it fails with TOO_MANY_ROWS (with read_overflow_mode = 'throw'); 0 means no limit";
     max_temporary_data_on_disk_size_for_query: u64 = SettingKind::UInt64, "0",
         "Bytes of temporary data one query may keep on disk; 0 means no limit";
     max_threads: u64 = SettingKind::MaxThreads, "auto",
@@ -152,6 +157,10 @@ declare_settings!(IMPLEMENTED {
         "Rows shown by Pretty formats before the rest is elided";
     output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",
         "Number the rows in Pretty formats";
+    read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
+        "Past max_rows_to_read: fail with TOO_MANY_ROWS (throw); break is accepted but reads on, as if there were no limit";
+    result_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
+        "Past max_result_rows: fail with TOO_MANY_ROWS_OR_BYTES (throw), or end the result after the block that reached it (break)";
     readonly: u64 = SettingKind::UInt64, "0",
         "1 forbids writes and setting changes, 2 forbids writes only";
     send_progress_in_http_headers: bool = SettingKind::Bool, "0",

@@ -67,6 +67,18 @@ fn parse_bool(def: &SettingDef, text: &str) -> Result<SettingValue> {
     }
 }
 
+/// ClickHouse's code for a word its enum type does not have.
+fn enum_error_code(type_name: &str) -> ErrorCode {
+    match type_name {
+        "OverflowMode" | "OverflowModeGroupBy" => ErrorCode::UNKNOWN_OVERFLOW_MODE,
+        "TotalsMode" => ErrorCode::UNKNOWN_TOTALS_MODE,
+        "LoadBalancing" => ErrorCode::UNKNOWN_LOAD_BALANCING,
+        "DistributedProductMode" => ErrorCode::UNKNOWN_DISTRIBUTED_PRODUCT_MODE,
+        "JoinStrictness" => ErrorCode::UNKNOWN_JOIN,
+        _ => ErrorCode::BAD_ARGUMENTS,
+    }
+}
+
 /// An enum word, as listed or matching one but for case (stored as listed);
 /// or several, separated by commas, for the types that take a list
 /// (`join_algorithm = 'direct,hash'`).
@@ -85,7 +97,7 @@ fn parse_enum(def: &SettingDef, words: &[&str], text: &str) -> Result<SettingVal
     match found {
         Some(found) => Ok(SettingValue::String(found.join(","))),
         None => Err(StrataError::new(
-            ErrorCode::BAD_ARGUMENTS,
+            enum_error_code(def.type_name_or_name()),
             format!(
                 "Unexpected value of {}: '{text}'. Must be one of [{}]",
                 def.type_name_or_name(),

@@ -36,8 +36,7 @@ fn columns_bytes(columns: &[ArrayRef]) -> u64 {
 impl ReadCounter for QueryContext {
     fn count(&self, rows: u64, columns: &[ArrayRef]) -> Result<()> {
         self.check()?;
-        self.add_read(rows, columns_bytes(columns));
-        Ok(())
+        self.add_read(rows, columns_bytes(columns))
     }
 }
 
@@ -110,7 +109,7 @@ impl ExecutionPlan for CountingExec {
             let batch = batch?;
             if let Some(query) = &query {
                 query.check()?;
-                query.add_read(batch.num_rows() as u64, data_bytes(&batch));
+                query.add_read(batch.num_rows() as u64, data_bytes(&batch))?;
             }
             Ok(batch)
         });

@@ -315,8 +315,10 @@ impl NumbersStream {
         if let Some(r) = self.remaining.as_mut() {
             *r -= rows;
         }
-        if let Some(query) = &self.query {
-            query.add_read(rows, rows * self.generator.row_bytes());
+        if let Some(query) = &self.query
+            && let Err(e) = query.add_read(rows, rows * self.generator.row_bytes())
+        {
+            return Some(Err(e));
         }
         let columns: Vec<ArrayRef> = if !self.with_column {
             vec![]

@@ -11,7 +11,8 @@ use datafusion::physical_plan::{collect, execute_stream};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::sqlparser::ast::{Query, Statement};
 use futures::StreamExt;
-use strata_common::Result;
+use strata_common::readable::readable_quantity;
+use strata_common::{ErrorCode, Result, StrataError};
 use strata_common::settings::Settings;
 use strata_common::events::{self, Event};
 use strata_sql::TrailingClauses;
@@ -34,6 +35,7 @@ impl Session {
         let physical = state.create_physical_plan(&plan).await?;
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, state.task_ctx())?);
+        let stream = limit_result(stream, &query_context.settings);
         let totals = match totals_query {
             Some(totals) => Some(self.totals_row(totals, settings, &stream.schema()).await?),
             None => None,
@@ -74,6 +76,46 @@ impl Session {
             &RecordBatchOptions::new().with_row_count(Some(row.num_rows())),
         )?)
     }
+}
+
+/// `stream` under `max_result_rows`: past it, the result fails with
+/// TOO_MANY_ROWS_OR_BYTES (`result_overflow_mode = 'throw'`) or ends after
+/// the block that reached it (`'break'`), as in ClickHouse.
+fn limit_result(stream: SendableRecordBatchStream, settings: &Settings) -> SendableRecordBatchStream {
+    let limit = settings.max_result_rows();
+    if limit == 0 {
+        return stream;
+    }
+    let throw = settings.result_overflow_mode() == "throw";
+    let schema = stream.schema();
+    let mut rows = 0u64;
+    let limited = stream
+        .scan(false, move |ended, batch| {
+            if *ended {
+                return futures::future::ready(None);
+            }
+            let Ok(batch) = batch else {
+                return futures::future::ready(Some(batch));
+            };
+            rows += batch.num_rows() as u64;
+            if rows <= limit {
+                return futures::future::ready(Some(Ok(batch)));
+            }
+            *ended = true;
+            if !throw {
+                return futures::future::ready(Some(Ok(batch)));
+            }
+            let error = StrataError::new(
+                ErrorCode::TOO_MANY_ROWS_OR_BYTES,
+                format!(
+                    "Limit for result exceeded, max rows: {}, current rows: {}",
+                    readable_quantity(limit as f64),
+                    readable_quantity(rows as f64)
+                ),
+            );
+            futures::future::ready(Some(Err(error.into_datafusion())))
+        });
+    Box::pin(RecordBatchStreamAdapter::new(schema, limited))
 }
 
 /// `stream` with its repeated columns under their own names
