@@ -28,7 +28,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, UInt8Array};
-use datafusion::arrow::compute::concat_batches;
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryReservation};
 use datafusion::physical_expr::utils::collect_columns;
 use parking_lot::Mutex;
@@ -354,14 +353,7 @@ impl MergeTreeTable {
                 && commands
                     .iter()
                     .any(|c| matches!(c, MutationCommand::ApplyDeletedMask));
-            let candidates = self.candidate_rows(part, commands)?;
-            reservation.try_grow(candidates.get_array_memory_size())?;
-            progress
-                .rows_read
-                .store(candidates.num_rows() as u64, Ordering::Relaxed);
-            if drops_masked || any_selected(commands, &candidates)? {
-                drop(candidates);
-                reservation.free();
+            if drops_masked || self.any_candidate_selected(part, commands, progress)? {
                 self.rewrite_part(part, &name, commands, progress, &reservation)?
             } else {
                 Some(self.linked_part(part, &name)?)
@@ -506,31 +498,39 @@ impl MergeTreeTable {
             granules.extend(ranges.into_iter().flat_map(|range| range.granules));
         }
         let granules: Vec<usize> = granules.into_iter().collect();
+        // Runs of adjacent granules, cut to blocks that stay in cache.
         Ok(granules
-            .chunk_by(|a, b| a + 1 == *b)
+            .chunk_by(|a, b| a + 1 == *b && b % CONDITION_GRANULES != 0)
             .map(|run| run[0]..run[run.len() - 1] + 1)
             .collect())
     }
 
-    /// The rows of the candidate granules, the masked ones left out, with
-    /// only the columns the conditions read.
-    fn candidate_rows(
+    /// Whether a condition selects a row of the candidate granules (the
+    /// masked ones left out), read block by block with only the columns the
+    /// conditions read, up to the first block that has one.
+    fn any_candidate_selected(
         &self,
         part: &Arc<DataPart>,
         commands: &[MutationCommand],
-    ) -> Result<RecordBatch> {
+        progress: &MergeProgress,
+    ) -> Result<bool> {
         let columns = condition_columns(commands);
-        let batches = self
-            .candidate_granules(part, commands)?
-            .into_iter()
-            .map(|range| self.read_for_conditions(part, range, &columns, false))
-            .collect::<Result<Vec<_>>>()?;
-        match batches.first() {
-            Some(first) => Ok(concat_batches(&first.schema(), &batches)?),
-            None => Ok(RecordBatch::new_empty(Arc::clone(&self.schema))),
+        for range in self.candidate_granules(part, commands)? {
+            let rows = self.read_for_conditions(part, range, &columns, false)?;
+            progress
+                .rows_read
+                .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
+            if any_selected(commands, &rows)? {
+                return Ok(true);
+            }
         }
+        Ok(false)
     }
 }
+
+/// Granules a mutation evaluates its conditions over at once: 128 of the
+/// default 8,192 rows, about a million rows.
+const CONDITION_GRANULES: usize = 128;
 
 /// Whether every command is a lightweight DELETE or UPDATE, written as a
 /// patch.
