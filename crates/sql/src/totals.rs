@@ -136,7 +136,7 @@ mod tests {
         );
         assert_eq!(
             totals,
-            "SELECT defaultValueOfArgumentType(any(number % 2)) AS k, k + 1, count() FROM t"
+            "SELECT \"defaultValueOfArgumentType\"(any(number % 2)) AS k, k + 1, count() FROM t"
         );
     }
 

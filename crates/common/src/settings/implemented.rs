@@ -159,10 +159,10 @@ declare_settings!(IMPLEMENTED {
         "Number the rows in Pretty formats";
     read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
         "Past max_rows_to_read: fail with TOO_MANY_ROWS (throw); break is accepted but reads on, as if there were no limit";
-    result_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
-        "Past max_result_rows: fail with TOO_MANY_ROWS_OR_BYTES (throw), or end the result after the block that reached it (break)";
     readonly: u64 = SettingKind::UInt64, "0",
         "1 forbids writes and setting changes, 2 forbids writes only";
+    result_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
+        "Past max_result_rows: fail with TOO_MANY_ROWS_OR_BYTES (throw), or end the result after the block that reached it (break)";
     send_progress_in_http_headers: bool = SettingKind::Bool, "0",
         "Send X-ClickHouse-Progress headers while an HTTP query runs";
     strata_group_by_operators: bool = SettingKind::Bool, "1",
