@@ -559,3 +559,29 @@ fn a_second_process_on_a_data_path_is_refused_and_the_table_keeps_the_first_inse
     assert!(check.status.success(), "{}", stderr(&check));
     assert_eq!(stdout(&check), "3\t6\n");
 }
+
+#[test]
+fn views_load_after_their_tables_and_survive_a_dropped_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let run = |sql: &str| strata(&["local", "--path", path, "-q", sql]);
+    let created = run(
+        "CREATE DATABASE d; CREATE TABLE d.src (a UInt8) ENGINE = MergeTree ORDER BY a; \
+         CREATE TABLE d.dst (a UInt8) ENGINE = MergeTree ORDER BY a; \
+         CREATE VIEW default.v AS SELECT a * 2 AS b FROM d.src; \
+         CREATE VIEW default.w AS SELECT b FROM default.v; \
+         CREATE MATERIALIZED VIEW default.m TO d.dst AS SELECT a + 1 AS a FROM d.src; \
+         INSERT INTO d.src VALUES (1), (2)",
+    );
+    assert!(created.status.success(), "{}", stderr(&created));
+    // `default` loads before `d`: the views wait for the tables they read.
+    let read = run("SELECT b FROM w ORDER BY b; SELECT a FROM m ORDER BY a");
+    assert_eq!(stdout(&read), "2\n4\n2\n3\n", "{}", stderr(&read));
+    let dropped = run("DROP TABLE d.src; DROP TABLE d.dst");
+    assert!(dropped.status.success(), "{}", stderr(&dropped));
+    // Every view still loads; reading one names what is missing.
+    let after = run("SELECT name FROM system.tables WHERE database = 'default' ORDER BY name");
+    assert_eq!(stdout(&after), "m\nv\nw\n", "{}", stderr(&after));
+    let missing = run("SELECT * FROM v");
+    assert!(stderr(&missing).contains("Code: 60."), "{}", stderr(&missing));
+}
