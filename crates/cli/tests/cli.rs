@@ -583,5 +583,9 @@ fn views_load_after_their_tables_and_survive_a_dropped_table() {
     let after = run("SELECT name FROM system.tables WHERE database = 'default' ORDER BY name");
     assert_eq!(stdout(&after), "m\nv\nw\n", "{}", stderr(&after));
     let missing = run("SELECT * FROM v");
-    assert!(stderr(&missing).contains("Code: 60."), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("Code: 60."),
+        "{}",
+        stderr(&missing)
+    );
 }

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use datafusion::common::Result;
-use strata_common::settings::Settings;
 use strata_common::readable::readable_quantity;
+use strata_common::settings::Settings;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::spill::SpillCounters;
 use strata_memory::{QueryLimits, QueryMemory, ServerMemory};

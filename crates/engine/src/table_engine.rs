@@ -71,11 +71,17 @@ impl TableEngine {
         };
         let engine = match clause.name.as_str() {
             "MergeTree" => {
-                arity(0..=0, "no arguments (use ORDER BY, PARTITION BY and SETTINGS)")?;
+                arity(
+                    0..=0,
+                    "no arguments (use ORDER BY, PARTITION BY and SETTINGS)",
+                )?;
                 TableEngine::MergeTree
             }
             "ReplacingMergeTree" => {
-                arity(0..=2, "at most 2 parameters: version and is_deleted columns")?;
+                arity(
+                    0..=2,
+                    "at most 2 parameters: version and is_deleted columns",
+                )?;
                 TableEngine::Replacing {
                     version: names.first().cloned(),
                     is_deleted: names.get(1).cloned(),
@@ -175,7 +181,10 @@ impl TableEngine {
                 version,
                 is_deleted,
             } => {
-                let version = version.as_deref().map(|v| column(v, "Version")).transpose()?;
+                let version = version
+                    .as_deref()
+                    .map(|v| column(v, "Version"))
+                    .transpose()?;
                 if let Some(index) = version {
                     check_version_type(schema, index)?;
                 }
@@ -241,8 +250,8 @@ fn is_summable(schema: &Schema, column: usize) -> bool {
 fn check_version_type(schema: &Schema, column: usize) -> Result<()> {
     let field = schema.field(column);
     let data_type = field.data_type();
-    let fits = data_type.is_integer()
-        || matches!(data_type, DataType::Date32 | DataType::Timestamp(_, _));
+    let fits =
+        data_type.is_integer() || matches!(data_type, DataType::Date32 | DataType::Timestamp(_, _));
     if fits && !field.is_nullable() {
         return Ok(());
     }

@@ -247,7 +247,10 @@ impl ResultWriter for JsonWriter {
             // A data row's lines, one level less indented.
             let mut row = String::new();
             self.cells.lines(totals, 0, &mut row);
-            let lines: Vec<&str> = row.lines().map(|l| l.strip_prefix('\t').unwrap_or(l)).collect();
+            let lines: Vec<&str> = row
+                .lines()
+                .map(|l| l.strip_prefix('\t').unwrap_or(l))
+                .collect();
             text.push_str("\t\"totals\":\n");
             text.push_str(&lines.join("\n"));
         }

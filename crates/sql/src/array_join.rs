@@ -12,8 +12,8 @@
 //! comma and `b AS y`, so FROM items after an array join are more arrays.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Ident, Join, JoinOperator, ObjectName, Query, Select, SetExpr, TableAlias,
-    TableFactor, TableWithJoins,
+    Expr, Ident, Join, JoinOperator, ObjectName, Query, Select, SetExpr, TableAlias, TableFactor,
+    TableWithJoins,
 };
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -35,7 +35,11 @@ pub fn rewrite(select: &mut Select) -> Result<()> {
     let Some(first) = select.from.first() else {
         return Ok(());
     };
-    let Some(at) = first.joins.iter().position(|j| is_array_join(&j.join_operator)) else {
+    let Some(at) = first
+        .joins
+        .iter()
+        .position(|j| is_array_join(&j.join_operator))
+    else {
         return Ok(());
     };
     let mut from = select.from.remove(0);
@@ -245,6 +249,9 @@ mod tests {
     fn several_arrays_are_zipped() {
         let sql = rewritten("SELECT x, y FROM t ARRAY JOIN a AS x, range(3) AS y");
         assert!(sql.contains("unnest(arrayZip(a, range(3)))"), "{sql}");
-        assert!(sql.contains("tupleElement(__strata_array_join, 2) AS y"), "{sql}");
+        assert!(
+            sql.contains("tupleElement(__strata_array_join, 2) AS y"),
+            "{sql}"
+        );
     }
 }

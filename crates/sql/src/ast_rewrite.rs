@@ -18,10 +18,10 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentList, FunctionArguments, Ident, NullTreatment, ObjectName, ObjectNamePart,
-    Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, UnaryOperator, Value,
-    VisitMut, VisitorMut,
+    BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, NullTreatment, ObjectName,
+    ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
+    UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};

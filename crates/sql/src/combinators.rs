@@ -31,11 +31,16 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
         return Ok(None);
     };
     let params = parameters(f);
-    if chain == [Combinator::If] && params.is_empty() || f.filter.is_some() && chain[0] == Combinator::If {
+    if chain == [Combinator::If] && params.is_empty()
+        || f.filter.is_some() && chain[0] == Combinator::If
+    {
         return Ok(None);
     }
     let mut args = arguments(f).ok_or_else(|| {
-        StrataError::new(ErrorCode::BAD_ARGUMENTS, format!("Unsupported arguments of {written}"))
+        StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!("Unsupported arguments of {written}"),
+        )
     })?;
     let mut inner = chain.as_slice();
     let mut condition = None;
@@ -57,7 +62,10 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
             .chain(inner.iter().rev().map(|c| c.suffix().to_string()))
             .collect::<Vec<_>>()
             .join(&SEPARATOR.to_string());
-        let marker = call("named_struct", vec![string(&spec), Expr::value(Value::Null)]);
+        let marker = call(
+            "named_struct",
+            vec![string(&spec), Expr::value(Value::Null)],
+        );
         args.insert(0, marker);
         rewritten.name = quoted(COMBINED);
     }
@@ -85,7 +93,9 @@ fn parse(name: &str, base: &dyn Fn(&str) -> Option<String>) -> Option<(String, V
     let mut chain = Vec::new();
     let mut rest = name;
     loop {
-        let combinator = Combinator::ALL.into_iter().find(|c| rest.len() > c.suffix().len() && rest.ends_with(c.suffix()))?;
+        let combinator = Combinator::ALL
+            .into_iter()
+            .find(|c| rest.len() > c.suffix().len() && rest.ends_with(c.suffix()))?;
         chain.push(combinator);
         rest = &rest[..rest.len() - combinator.suffix().len()];
         if let Some(registered) = base(rest) {
@@ -144,7 +154,10 @@ fn arguments(f: &Function) -> Option<Vec<Expr>> {
 }
 
 fn set_arguments(f: &mut Function, args: Vec<Expr>) {
-    let args: Vec<FunctionArg> = args.into_iter().map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e))).collect();
+    let args: Vec<FunctionArg> = args
+        .into_iter()
+        .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
+        .collect();
     match &mut f.args {
         FunctionArguments::List(list) => list.args = args,
         other => {
@@ -159,7 +172,9 @@ fn set_arguments(f: &mut Function, args: Vec<Expr>) {
 }
 
 fn quoted(name: &str) -> ObjectName {
-    ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote('"', name))])
+    ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+        '"', name,
+    ))])
 }
 
 fn string(text: &str) -> Expr {
@@ -182,10 +197,23 @@ mod tests {
 
     #[test]
     fn chains_parse_from_the_outside_in() {
-        let base = |name: &str| ["sum", "uniq", "groupArray"].contains(&name).then(|| name.to_string());
-        assert_eq!(parse("sumArrayIf", &base), Some(("sum".into(), vec![Combinator::If, Combinator::Array])));
-        assert_eq!(parse("uniqOrDefault", &base), Some(("uniq".into(), vec![Combinator::OrDefault])));
-        assert_eq!(parse("groupArrayArray", &base), Some(("groupArray".into(), vec![Combinator::Array])));
+        let base = |name: &str| {
+            ["sum", "uniq", "groupArray"]
+                .contains(&name)
+                .then(|| name.to_string())
+        };
+        assert_eq!(
+            parse("sumArrayIf", &base),
+            Some(("sum".into(), vec![Combinator::If, Combinator::Array]))
+        );
+        assert_eq!(
+            parse("uniqOrDefault", &base),
+            Some(("uniq".into(), vec![Combinator::OrDefault]))
+        );
+        assert_eq!(
+            parse("groupArrayArray", &base),
+            Some(("groupArray".into(), vec![Combinator::Array]))
+        );
         assert_eq!(parse("nothing", &base), None);
     }
 }

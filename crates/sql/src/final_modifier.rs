@@ -5,7 +5,9 @@
 
 use std::ops::ControlFlow;
 
-use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Statement, TableFactor, VisitMut, VisitorMut};
+use datafusion::sql::sqlparser::ast::{
+    Expr, ObjectName, Statement, TableFactor, VisitMut, VisitorMut,
+};
 
 use crate::clickhouse_tokens::FINAL_HINT;
 
@@ -27,9 +29,7 @@ impl VisitorMut for FinalTables {
             name, with_hints, ..
         } = factor
         {
-            let is_final = |hint: &Expr| {
-                matches!(hint, Expr::Identifier(ident) if ident.value.eq_ignore_ascii_case(FINAL_HINT))
-            };
+            let is_final = |hint: &Expr| matches!(hint, Expr::Identifier(ident) if ident.value.eq_ignore_ascii_case(FINAL_HINT));
             if with_hints.len() == 1 && is_final(&with_hints[0]) {
                 with_hints.clear();
                 self.0.push(name.clone());

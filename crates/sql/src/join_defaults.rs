@@ -46,7 +46,8 @@ pub fn fill_defaults(node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
         exprs.push(match default {
             Some(default) => {
                 changed = true;
-                coalesce(vec![column, lit(default)]).alias_qualified(qualifier.cloned(), field.name())
+                coalesce(vec![column, lit(default)])
+                    .alias_qualified(qualifier.cloned(), field.name())
             }
             None => column,
         });

@@ -56,8 +56,17 @@ pub struct PlanRewriter {
 impl PlanRewriter {
     pub fn new(functions: &[Arc<ScalarUDF>]) -> Self {
         let wanted = [
-            "plus", "minus", "multiply", "divide", "modulo", "negate", "toUUID",
-            "make_array", "map", "struct", "arrayElement",
+            "plus",
+            "minus",
+            "multiply",
+            "divide",
+            "modulo",
+            "negate",
+            "toUUID",
+            "make_array",
+            "map",
+            "struct",
+            "arrayElement",
         ];
         PlanRewriter {
             functions: functions

@@ -12,8 +12,7 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, GroupByWithModifier, Query, SelectItem, SetExpr, Value, VisitMut,
-    VisitorMut,
+    Expr, GroupByExpr, GroupByWithModifier, Query, SelectItem, SetExpr, Value, VisitMut, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 

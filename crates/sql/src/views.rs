@@ -24,7 +24,8 @@ pub fn qualify_tables(query: &mut Query, database: &str) {
             let TableFactor::Table { name, .. } = factor else {
                 unreachable!("named_table reads only tables");
             };
-            name.0.insert(0, ObjectNamePart::Identifier(Ident::new(database)));
+            name.0
+                .insert(0, ObjectNamePart::Identifier(Ident::new(database)));
         }
     }));
 }
@@ -42,12 +43,15 @@ pub fn expand(statement: &mut Statement, views: &HashMap<ObjectName, Query>) {
             unreachable!("named_table reads only tables");
         };
         let alias = alias.clone().or_else(|| {
-            name.0.last().and_then(|p| p.as_ident()).map(|n| TableAlias {
-                explicit: true,
-                name: n.clone(),
-                columns: vec![],
-                at: None,
-            })
+            name.0
+                .last()
+                .and_then(|p| p.as_ident())
+                .map(|n| TableAlias {
+                    explicit: true,
+                    name: n.clone(),
+                    columns: vec![],
+                    at: None,
+                })
         });
         *factor = TableFactor::Derived {
             lateral: false,

@@ -96,7 +96,10 @@ pub(crate) fn cte_names(statement: &Statement) -> HashSet<String> {
 }
 
 /// The table a factor reads by name, unless the name is a CTE's.
-pub(crate) fn named_table<'a>(factor: &'a TableFactor, ctes: &HashSet<String>) -> Option<&'a ObjectName> {
+pub(crate) fn named_table<'a>(
+    factor: &'a TableFactor,
+    ctes: &HashSet<String>,
+) -> Option<&'a ObjectName> {
     let TableFactor::Table {
         name, args: None, ..
     } = factor

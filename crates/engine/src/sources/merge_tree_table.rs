@@ -18,20 +18,20 @@ use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::utils::collect_columns;
+use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::metrics::MetricsSet;
+use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
-use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_expr::expressions::Column;
-use datafusion::physical_plan::filter::FilterExec;
-use datafusion::physical_plan::projection::ProjectionExec;
 use strata_storage::merge_tree::{
-    DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter, RemovalList,
-    ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
+    DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter,
+    RemovalList, ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -184,7 +184,10 @@ impl MergeTreeProvider {
                 .iter()
                 .map(|&i| {
                     let name = schema.field(i).name().clone();
-                    (Arc::new(Column::new(&name, i)) as Arc<dyn PhysicalExpr>, name)
+                    (
+                        Arc::new(Column::new(&name, i)) as Arc<dyn PhysicalExpr>,
+                        name,
+                    )
                 })
                 .collect();
             plan = Arc::new(ProjectionExec::try_new(exprs, plan)?);

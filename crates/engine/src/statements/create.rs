@@ -24,11 +24,11 @@ use crate::session::{Session, StatementOutcome, single_name, temporary};
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
-use crate::table_engine::TableEngine;
 use crate::table_definition::{
     ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
     create_statement,
 };
+use crate::table_engine::TableEngine;
 
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
@@ -384,7 +384,9 @@ fn table_engine(
         }
         other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
-            format!("Table engine {other} is not supported yet (system.table_engines lists those that are)"),
+            format!(
+                "Table engine {other} is not supported yet (system.table_engines lists those that are)"
+            ),
         )),
         other => Err(StrataError::new(
             ErrorCode::UNKNOWN_STORAGE,

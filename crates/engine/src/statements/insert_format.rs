@@ -18,9 +18,9 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
 
-use crate::sources::materialized_view::TriggerExec;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::InputStream;
+use crate::sources::materialized_view::TriggerExec;
 
 /// Rows per parsed block; the insert gathers blocks into parts of
 /// `max_insert_block_size` rows.

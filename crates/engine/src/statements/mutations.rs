@@ -25,8 +25,8 @@ use datafusion::sql::sqlparser::ast::{
     AssignmentTarget, Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
     TableFactor, Update,
 };
-use strata_execution::expressions::specialize;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_execution::expressions::specialize;
 use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
 use strata_storage::merge_tree::{MutationCommand, MutationEntry, MutationKind};
@@ -167,7 +167,10 @@ impl Session {
         match self.user_table(name).await? {
             UserTable::MergeTree(table) if table.engine.is_log() => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Table engine {} doesn't support mutations", table.engine.name()),
+                format!(
+                    "Table engine {} doesn't support mutations",
+                    table.engine.name()
+                ),
             )),
             UserTable::MergeTree(table) => Ok(table),
             UserTable::Memory(_) => Err(StrataError::new(

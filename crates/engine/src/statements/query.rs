@@ -7,14 +7,14 @@ use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{cast, concat_batches};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::execution::SendableRecordBatchStream;
-use datafusion::physical_plan::{collect, execute_stream};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{collect, execute_stream};
 use datafusion::sql::sqlparser::ast::{Query, Statement};
 use futures::StreamExt;
-use strata_common::readable::readable_quantity;
-use strata_common::{ErrorCode, Result, StrataError};
-use strata_common::settings::Settings;
 use strata_common::events::{self, Event};
+use strata_common::readable::readable_quantity;
+use strata_common::settings::Settings;
+use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::TrailingClauses;
 
 use crate::session::{QueryResult, Session, StatementOutcome};
@@ -29,9 +29,8 @@ impl Session {
         let (format, settings) = self.query_options(&mut query, clauses)?;
         let totals_query = strata_sql::totals::take_totals(&mut query)?;
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
-        let (plan, state, query_context) = self
-            .plan(Statement::Query(query), settings.clone())
-            .await?;
+        let (plan, state, query_context) =
+            self.plan(Statement::Query(query), settings.clone()).await?;
         let physical = state.create_physical_plan(&plan).await?;
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, state.task_ctx())?);
@@ -81,7 +80,10 @@ impl Session {
 /// `stream` under `max_result_rows`: past it, the result fails with
 /// TOO_MANY_ROWS_OR_BYTES (`result_overflow_mode = 'throw'`) or ends after
 /// the block that reached it (`'break'`), as in ClickHouse.
-fn limit_result(stream: SendableRecordBatchStream, settings: &Settings) -> SendableRecordBatchStream {
+fn limit_result(
+    stream: SendableRecordBatchStream,
+    settings: &Settings,
+) -> SendableRecordBatchStream {
     let limit = settings.max_result_rows();
     if limit == 0 {
         return stream;
@@ -89,32 +91,31 @@ fn limit_result(stream: SendableRecordBatchStream, settings: &Settings) -> Senda
     let throw = settings.result_overflow_mode() == "throw";
     let schema = stream.schema();
     let mut rows = 0u64;
-    let limited = stream
-        .scan(false, move |ended, batch| {
-            if *ended {
-                return futures::future::ready(None);
-            }
-            let Ok(batch) = batch else {
-                return futures::future::ready(Some(batch));
-            };
-            rows += batch.num_rows() as u64;
-            if rows <= limit {
-                return futures::future::ready(Some(Ok(batch)));
-            }
-            *ended = true;
-            if !throw {
-                return futures::future::ready(Some(Ok(batch)));
-            }
-            let error = StrataError::new(
-                ErrorCode::TOO_MANY_ROWS_OR_BYTES,
-                format!(
-                    "Limit for result exceeded, max rows: {}, current rows: {}",
-                    readable_quantity(limit as f64),
-                    readable_quantity(rows as f64)
-                ),
-            );
-            futures::future::ready(Some(Err(error.into_datafusion())))
-        });
+    let limited = stream.scan(false, move |ended, batch| {
+        if *ended {
+            return futures::future::ready(None);
+        }
+        let Ok(batch) = batch else {
+            return futures::future::ready(Some(batch));
+        };
+        rows += batch.num_rows() as u64;
+        if rows <= limit {
+            return futures::future::ready(Some(Ok(batch)));
+        }
+        *ended = true;
+        if !throw {
+            return futures::future::ready(Some(Ok(batch)));
+        }
+        let error = StrataError::new(
+            ErrorCode::TOO_MANY_ROWS_OR_BYTES,
+            format!(
+                "Limit for result exceeded, max rows: {}, current rows: {}",
+                readable_quantity(limit as f64),
+                readable_quantity(rows as f64)
+            ),
+        );
+        futures::future::ready(Some(Err(error.into_datafusion())))
+    });
     Box::pin(RecordBatchStreamAdapter::new(schema, limited))
 }
 

@@ -40,7 +40,8 @@ impl Session {
                 let before = pending.len();
                 let mut failed = Vec::new();
                 for stored in pending {
-                    let Statement::CreateView(create) = parse_statement(&stored.statement)?.statement
+                    let Statement::CreateView(create) =
+                        parse_statement(&stored.statement)?.statement
                     else {
                         unreachable!("only views are deferred");
                     };
@@ -67,7 +68,11 @@ impl Session {
         Ok(())
     }
 
-    async fn create_view_with(&mut self, create: CreateView, lenient: bool) -> Result<StatementOutcome> {
+    async fn create_view_with(
+        &mut self,
+        create: CreateView,
+        lenient: bool,
+    ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let (database, name) = match &self.attaching {
             Some(stored) => (stored.database.clone(), stored.name.clone()),
@@ -110,7 +115,10 @@ impl Session {
         };
         // Planned once now, so a view of a missing table or column fails here.
         let planned = self
-            .plan(Statement::Query(Box::new(query.clone())), self.settings.clone())
+            .plan(
+                Statement::Query(Box::new(query.clone())),
+                self.settings.clone(),
+            )
             .await;
         let schema = match planned {
             Ok((plan, _, _)) => Arc::new(plan.schema().as_arrow().clone()),
@@ -128,7 +136,11 @@ impl Session {
                 quote_name(target_database),
                 quote_name(target)
             ),
-            None => format!("CREATE VIEW {}.{}", quote_name(&database), quote_name(&name)),
+            None => format!(
+                "CREATE VIEW {}.{}",
+                quote_name(&database),
+                quote_name(&name)
+            ),
         };
         let identity = TableIdentity {
             create_statement: format!("{head} AS {query}"),
@@ -162,7 +174,9 @@ impl Session {
             None => Arc::new(ViewTable::new(identity, query.to_string(), schema)),
         };
         if self.attaching.is_none() {
-            self.engine.data_path.store_table(&view_identity(&view).stored())?;
+            self.engine
+                .data_path
+                .store_table(&view_identity(&view).stored())?;
         }
         schema_provider.deregister_table(&name)?;
         schema_provider.register_table(name, view)?;
@@ -194,7 +208,10 @@ impl Session {
             let (insert, _, _) = self
                 .plan(parse_statement(&text)?.statement, self.settings.clone())
                 .await?;
-            triggers.push(Trigger { insert, source: source.clone() });
+            triggers.push(Trigger {
+                insert,
+                source: source.clone(),
+            });
         }
         Ok(triggers)
     }
@@ -250,7 +267,10 @@ impl Session {
             Ok(view) => return Ok(Some(ReadView::View(view))),
             Err(other) => other,
         };
-        Ok(any.downcast::<MaterializedView>().ok().map(ReadView::Materialized))
+        Ok(any
+            .downcast::<MaterializedView>()
+            .ok()
+            .map(ReadView::Materialized))
     }
 
     async fn views_read(&self, statement: &Statement) -> Result<HashMap<ObjectName, Query>> {

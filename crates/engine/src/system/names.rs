@@ -44,14 +44,23 @@ pub fn formats_fields() -> Vec<Field> {
 
 /// `Values` is read by INSERT itself, not through [`InputFormat`].
 pub fn formats_rows() -> Vec<ArrayRef> {
-    let inputs: Vec<&str> = InputFormat::NAMES.iter().copied().chain(["Values"]).collect();
+    let inputs: Vec<&str> = InputFormat::NAMES
+        .iter()
+        .copied()
+        .chain(["Values"])
+        .collect();
     let mut names: Vec<&str> = inputs.iter().chain(OutputFormat::NAMES).copied().collect();
     names.sort_unstable();
     names.dedup();
     vec![
         strings(names.iter().map(|n| n.to_string()).collect()),
         flags(names.iter().map(|n| inputs.contains(n)).collect()),
-        flags(names.iter().map(|n| OutputFormat::NAMES.contains(n)).collect()),
+        flags(
+            names
+                .iter()
+                .map(|n| OutputFormat::NAMES.contains(n))
+                .collect(),
+        ),
     ]
 }
 

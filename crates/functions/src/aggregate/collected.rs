@@ -22,8 +22,8 @@ use datafusion::logical_expr::{Accumulator, AggregateUDF};
 use strata_common::ErrorCode;
 
 use super::frame::{
-    Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_args, expect_params, float_parameter,
-    illegal_type, list_of, list_scalar,
+    Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_args, expect_params,
+    float_parameter, illegal_type, list_of, list_scalar,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,9 +94,10 @@ impl Kind {
             Kind::TopKWeighted => (&[2], 0..=1),
             Kind::UniqUpTo => (&[1, 2, 3, 4, 5], 1..=1),
             Kind::ExponentialMovingAverage => (&[2], 1..=1),
-            Kind::DeltaSumTimestamp | Kind::MaxIntersections | Kind::MaxIntersectionsPosition | Kind::RankCorr => {
-                (&[2], 0..=0)
-            }
+            Kind::DeltaSumTimestamp
+            | Kind::MaxIntersections
+            | Kind::MaxIntersectionsPosition
+            | Kind::RankCorr => (&[2], 0..=0),
         }
     }
 }
@@ -125,7 +126,12 @@ impl AggregateSpec for Collected {
     fn nullable_result(&self) -> bool {
         !matches!(
             self.kind,
-            Kind::DeltaSum | Kind::DeltaSumTimestamp | Kind::GroupBitmap | Kind::UniqUpTo | Kind::TopK | Kind::TopKWeighted
+            Kind::DeltaSum
+                | Kind::DeltaSumTimestamp
+                | Kind::GroupBitmap
+                | Kind::UniqUpTo
+                | Kind::TopK
+                | Kind::TopKWeighted
         )
     }
 
@@ -134,7 +140,13 @@ impl AggregateSpec for Collected {
         let (counts, parameters) = self.kind.arity();
         expect_args(name, args, counts)?;
         expect_params(name, params.len(), parameters)?;
-        let check = |ok: bool, t: &DataType| if ok { Ok(()) } else { Err(illegal_type(name, t)) };
+        let check = |ok: bool, t: &DataType| {
+            if ok {
+                Ok(())
+            } else {
+                Err(illegal_type(name, t))
+            }
+        };
         Ok(match self.kind {
             Kind::DeltaSum => {
                 check(numeric(&args[0]), &args[0])?;
@@ -143,7 +155,12 @@ impl AggregateSpec for Collected {
             Kind::DeltaSumTimestamp => {
                 check(numeric(&args[0]), &args[0])?;
                 let t = &args[1];
-                check(t.is_integer() || t.is_floating() || matches!(t, DataType::Date32 | DataType::Timestamp(..)), t)?;
+                check(
+                    t.is_integer()
+                        || t.is_floating()
+                        || matches!(t, DataType::Date32 | DataType::Timestamp(..)),
+                    t,
+                )?;
                 args[0].clone()
             }
             Kind::Entropy | Kind::RankCorr | Kind::ExponentialMovingAverage => {
@@ -155,7 +172,10 @@ impl AggregateSpec for Collected {
                 DataType::Float64
             }
             Kind::MaxIntersections | Kind::MaxIntersectionsPosition if args[0] != args[1] => {
-                return Err(error(ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT, format!("{name}: arguments must have the same type")));
+                return Err(error(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!("{name}: arguments must have the same type"),
+                ));
             }
             Kind::MaxIntersections => DataType::UInt64,
             Kind::MaxIntersectionsPosition => args[0].clone(),
@@ -196,30 +216,59 @@ impl Collected {
             Kind::Entropy => Box::new(|c| Ok(ScalarValue::Float64(Some(entropy(&c[0])?)))),
             Kind::ExponentialMovingAverage => {
                 let half_life = float_parameter(name, &call.params[0])?;
-                Box::new(move |c| Ok(ScalarValue::Float64(Some(moving_average(&floats(&c[0])?, &floats(&c[1])?, half_life)))))
+                Box::new(move |c| {
+                    Ok(ScalarValue::Float64(Some(moving_average(
+                        &floats(&c[0])?,
+                        &floats(&c[1])?,
+                        half_life,
+                    ))))
+                })
             }
             Kind::MaxIntersections | Kind::MaxIntersectionsPosition => {
                 let position = self.kind == Kind::MaxIntersectionsPosition;
                 Box::new(move |c| intersections(&c[0], &c[1], position, &result))
             }
-            Kind::RankCorr => Box::new(|c| Ok(ScalarValue::Float64(Some(rank_corr(&floats(&c[0])?, &floats(&c[1])?))))),
+            Kind::RankCorr => Box::new(|c| {
+                Ok(ScalarValue::Float64(Some(rank_corr(
+                    &floats(&c[0])?,
+                    &floats(&c[1])?,
+                ))))
+            }),
             Kind::GroupConcat => {
                 let separator = match call.params.first() {
                     Some(ScalarValue::Utf8(Some(s))) => s.clone(),
-                    Some(other) => return Err(error(ErrorCode::BAD_ARGUMENTS, format!("Separator of {name} must be a string, got {other}"))),
+                    Some(other) => {
+                        return Err(error(
+                            ErrorCode::BAD_ARGUMENTS,
+                            format!("Separator of {name} must be a string, got {other}"),
+                        ));
+                    }
                     None => String::new(),
                 };
-                let limit = call.params.get(1).map(|p| count_parameter(name, p)).transpose()?;
+                let limit = call
+                    .params
+                    .get(1)
+                    .map(|p| count_parameter(name, p))
+                    .transpose()?;
                 Box::new(move |c| concatenated(&c[0], &separator, limit))
             }
             Kind::AnyHeavy => Box::new(move |c| heavy(&c[0], &result)),
-            Kind::GroupBitmap => Box::new(|c| Ok(ScalarValue::UInt64(Some(distinct_rows(c)?.len() as u64)))),
+            Kind::GroupBitmap => {
+                Box::new(|c| Ok(ScalarValue::UInt64(Some(distinct_rows(c)?.len() as u64))))
+            }
             Kind::UniqUpTo => {
                 let limit = count_parameter(name, &call.params[0])?;
                 if limit > 100 {
-                    return Err(error(ErrorCode::ARGUMENT_OUT_OF_BOUND, format!("Too large parameter for aggregate function {name}. Maximum: 100")));
+                    return Err(error(
+                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
+                        format!("Too large parameter for aggregate function {name}. Maximum: 100"),
+                    ));
                 }
-                Box::new(move |c| Ok(ScalarValue::UInt64(Some((distinct_rows(c)?.len() as u64).min(limit + 1)))))
+                Box::new(move |c| {
+                    Ok(ScalarValue::UInt64(Some(
+                        (distinct_rows(c)?.len() as u64).min(limit + 1),
+                    )))
+                })
             }
             Kind::TopK | Kind::TopKWeighted => {
                 let k = match call.params.first() {
@@ -227,7 +276,10 @@ impl Collected {
                     None => 10,
                 };
                 if k == 0 || k > 0xFFFFFF {
-                    return Err(error(ErrorCode::ARGUMENT_OUT_OF_BOUND, format!("Parameter {k} is illegal for aggregate function '{name}'")));
+                    return Err(error(
+                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
+                        format!("Parameter {k} is illegal for aggregate function '{name}'"),
+                    ));
                 }
                 let weighted = self.kind == Kind::TopKWeighted;
                 Box::new(move |c| top_k(c, k as usize, weighted))
@@ -248,12 +300,18 @@ fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
 
 fn delta_sum(values: &[f64]) -> f64 {
     // Folded from +0: Rust's float `sum` starts at -0, which prints as `-0`.
-    values.windows(2).map(|w| (w[1] - w[0]).max(0.0)).fold(0.0, |a, b| a + b)
+    values
+        .windows(2)
+        .map(|w| (w[1] - w[0]).max(0.0))
+        .fold(0.0, |a, b| a + b)
 }
 
 /// Each distinct row (by all argument columns) with its first row and count.
 fn distinct_rows(columns: &[ArrayRef]) -> Result<Vec<(usize, u64)>> {
-    let fields = columns.iter().map(|c| SortField::new(c.data_type().clone())).collect();
+    let fields = columns
+        .iter()
+        .map(|c| SortField::new(c.data_type().clone()))
+        .collect();
     let rows = RowConverter::new(fields)?.convert_columns(columns)?;
     let mut seen: HashMap<&[u8], usize> = HashMap::new();
     let mut out: Vec<(usize, u64)> = Vec::new();
@@ -297,7 +355,12 @@ fn moving_average(values: &[f64], times: &[f64], half_life: f64) -> f64 {
 }
 
 /// The most intervals `[start, end)` open at once, or where that first happens.
-fn intersections(starts: &ArrayRef, ends: &ArrayRef, position: bool, result: &DataType) -> Result<ScalarValue> {
+fn intersections(
+    starts: &ArrayRef,
+    ends: &ArrayRef,
+    position: bool,
+    result: &DataType,
+) -> Result<ScalarValue> {
     let (s, e) = (floats(starts)?, floats(ends)?);
     let mut events: Vec<(f64, i64, usize)> = Vec::with_capacity(s.len() * 2);
     for (i, (&a, &b)) in s.iter().zip(&e).enumerate() {
@@ -363,7 +426,8 @@ fn concatenated(values: &ArrayRef, separator: &str, limit: Option<u64>) -> Resul
 
 /// The majority vote: a candidate kept while it outnumbers the others.
 fn heavy(values: &ArrayRef, result: &DataType) -> Result<ScalarValue> {
-    let rows = RowConverter::new(vec![SortField::new(values.data_type().clone())])?.convert_columns(&[Arc::clone(values)])?;
+    let rows = RowConverter::new(vec![SortField::new(values.data_type().clone())])?
+        .convert_columns(&[Arc::clone(values)])?;
     let (mut candidate, mut count) = (None, 0u64);
     for (i, row) in rows.iter().enumerate() {
         match candidate {
@@ -390,12 +454,20 @@ fn top_k(columns: &[ArrayRef], k: usize, weighted: bool) -> Result<ScalarValue> 
         let weights = weights.as_primitive::<UInt64Type>();
         let fields = vec![SortField::new(values.data_type().clone())];
         let rows = RowConverter::new(fields)?.convert_columns(std::slice::from_ref(values))?;
-        let index: HashMap<&[u8], usize> = distinct.iter().enumerate().map(|(slot, &(row, _))| (rows.row(row).data(), slot)).collect();
+        let index: HashMap<&[u8], usize> = distinct
+            .iter()
+            .enumerate()
+            .map(|(slot, &(row, _))| (rows.row(row).data(), slot))
+            .collect();
         let mut sums = vec![0.0; distinct.len()];
         for (row, r) in rows.iter().enumerate() {
             sums[index[r.data()]] += weights.value(row) as f64;
         }
-        distinct.iter().zip(sums).map(|(&(row, _), w)| (row, w)).collect()
+        distinct
+            .iter()
+            .zip(sums)
+            .map(|(&(row, _), w)| (row, w))
+            .collect()
     } else {
         distinct.iter().map(|&(row, n)| (row, n as f64)).collect()
     };
@@ -412,20 +484,39 @@ mod tests {
     #[test]
     fn deltas_and_ranks() {
         assert_eq!(delta_sum(&[1.0, 3.0, 2.0, 5.0, 4.0]), 5.0);
-        assert_eq!(rank_corr(&[1.0, 2.0, 3.0, 3.0], &[2.0, 1.0, 3.0, 4.0]), 0.75);
+        assert_eq!(
+            rank_corr(&[1.0, 2.0, 3.0, 3.0], &[2.0, 1.0, 3.0, 4.0]),
+            0.75
+        );
     }
 
     #[test]
     fn top_k_counts_through_state() {
         let spec = Collected { kind: Kind::TopK };
-        let call = Call { args: vec![DataType::UInt64], params: vec![ScalarValue::UInt64(Some(2))], result: list_of(DataType::UInt64) };
+        let call = Call {
+            args: vec![DataType::UInt64],
+            params: vec![ScalarValue::UInt64(Some(2))],
+            result: list_of(DataType::UInt64),
+        };
         let mut a = spec.accumulator(&call).unwrap();
         let mut b = spec.accumulator(&call).unwrap();
-        a.update_batch(&[Arc::new(UInt64Array::from(vec![1, 2, 2]))]).unwrap();
-        b.update_batch(&[Arc::new(UInt64Array::from(vec![3, 3, 3]))]).unwrap();
-        let state: Vec<ArrayRef> = b.state().unwrap().iter().map(|s| s.to_array().unwrap()).collect();
+        a.update_batch(&[Arc::new(UInt64Array::from(vec![1, 2, 2]))])
+            .unwrap();
+        b.update_batch(&[Arc::new(UInt64Array::from(vec![3, 3, 3]))])
+            .unwrap();
+        let state: Vec<ArrayRef> = b
+            .state()
+            .unwrap()
+            .iter()
+            .map(|s| s.to_array().unwrap())
+            .collect();
         a.merge_batch(&state).unwrap();
-        let ScalarValue::List(list) = a.evaluate().unwrap() else { panic!("a list") };
-        assert_eq!(list.value(0).as_primitive::<UInt64Type>().values().to_vec(), vec![3, 2]);
+        let ScalarValue::List(list) = a.evaluate().unwrap() else {
+            panic!("a list")
+        };
+        assert_eq!(
+            list.value(0).as_primitive::<UInt64Type>().values().to_vec(),
+            vec![3, 2]
+        );
     }
 }

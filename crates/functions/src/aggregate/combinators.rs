@@ -22,13 +22,13 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDF, AggregateUDFImpl, GroupsAccumulator, Signature, Volatility,
 };
 use datafusion::logical_expr_common::signature::Arity;
-use datafusion::physical_expr::{GroupsAccumulatorAdapter, PhysicalExpr};
 use datafusion::physical_expr::expressions::{Column, Literal};
+use datafusion::physical_expr::{GroupsAccumulatorAdapter, PhysicalExpr};
 use strata_common::ErrorCode;
 
 use super::frame::{
-    Absent, SkipNulls, can_be_null, count_parameter, error, float_parameter, is_parameters, list_rows, list_type,
-    list_value, parameter_values, state_list_of, state_list_scalar,
+    Absent, SkipNulls, can_be_null, count_parameter, error, float_parameter, is_parameters,
+    list_rows, list_type, list_value, parameter_values, state_list_of, state_list_scalar,
 };
 
 /// The registered name of the function that carries combinators.
@@ -95,8 +95,11 @@ fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
             .into_iter()
             .chain(datafusion::functions_aggregate::all_default_aggregate_functions());
         for udaf in all {
-            for name in std::iter::once(udaf.name()).chain(udaf.aliases().iter().map(String::as_str)) {
-                map.entry(name.to_string()).or_insert_with(|| Arc::clone(&udaf));
+            for name in
+                std::iter::once(udaf.name()).chain(udaf.aliases().iter().map(String::as_str))
+            {
+                map.entry(name.to_string())
+                    .or_insert_with(|| Arc::clone(&udaf));
             }
         }
         map
@@ -116,12 +119,18 @@ fn parse_chain(spec: &str) -> Result<Layer> {
     let mut parts = spec.split(SEPARATOR);
     let base = parts.next().unwrap_or_default();
     let udaf = registry().get(base).ok_or_else(|| {
-        error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown aggregate function {base}"))
+        error(
+            ErrorCode::UNKNOWN_AGGREGATE_FUNCTION,
+            format!("Unknown aggregate function {base}"),
+        )
     })?;
     let mut layer = Layer::Base(Arc::clone(udaf), OnceLock::new());
     for part in parts {
         let combinator = Combinator::parse(part).ok_or_else(|| {
-            error(ErrorCode::UNKNOWN_AGGREGATE_FUNCTION, format!("Unknown combinator {part}"))
+            error(
+                ErrorCode::UNKNOWN_AGGREGATE_FUNCTION,
+                format!("Unknown combinator {part}"),
+            )
         })?;
         layer = Layer::Wrapped(combinator, Arc::new(layer));
     }
@@ -154,14 +163,24 @@ impl Parameters {
         let at = self.fields.len().saturating_sub(n);
         let values_at = self.values.len().saturating_sub(n);
         (
-            Parameters { fields: self.fields[..at].to_vec(), values: self.values[..values_at].to_vec() },
-            Parameters { fields: self.fields[at..].to_vec(), values: self.values[values_at..].to_vec() },
+            Parameters {
+                fields: self.fields[..at].to_vec(),
+                values: self.values[..values_at].to_vec(),
+            },
+            Parameters {
+                fields: self.fields[at..].to_vec(),
+                values: self.values[values_at..].to_vec(),
+            },
         )
     }
 
     fn field(&self) -> Option<FieldRef> {
         (!self.fields.is_empty()).then(|| {
-            Arc::new(Field::new("parameters", DataType::Struct(Fields::from(self.fields.clone())), false))
+            Arc::new(Field::new(
+                "parameters",
+                DataType::Struct(Fields::from(self.fields.clone())),
+                false,
+            ))
         })
     }
 
@@ -169,7 +188,11 @@ impl Parameters {
         if self.fields.is_empty() || self.values.len() != self.fields.len() {
             return Ok(None);
         }
-        let columns: Vec<ArrayRef> = self.values.iter().map(|v| v.to_array()).collect::<Result<_>>()?;
+        let columns: Vec<ArrayRef> = self
+            .values
+            .iter()
+            .map(|v| v.to_array())
+            .collect::<Result<_>>()?;
         let array = StructArray::try_new(Fields::from(self.fields.clone()), columns, None)?;
         Ok(Some(ScalarValue::Struct(Arc::new(array))))
     }
@@ -214,7 +237,10 @@ impl Layer {
                 [map] => match map.data_type() {
                     DataType::Map(entries, _) => match entries.data_type() {
                         DataType::Struct(kv) => Ok(vec![Arc::clone(&kv[1])]),
-                        _ => Err(error(ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT, "Map entries must be a tuple")),
+                        _ => Err(error(
+                            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                            "Map entries must be a tuple",
+                        )),
                     },
                     _ => Err(error(
                         ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
@@ -226,7 +252,9 @@ impl Layer {
                     format!("Aggregate function {name} requires one map argument"),
                 )),
             },
-            Combinator::Distinct | Combinator::OrNull | Combinator::OrDefault => Ok(fields.to_vec()),
+            Combinator::Distinct | Combinator::OrNull | Combinator::OrDefault => {
+                Ok(fields.to_vec())
+            }
         }
     }
 
@@ -238,24 +266,45 @@ impl Layer {
     }
 
     /// The result field for these argument fields.
-    fn return_field(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<FieldRef> {
+    fn return_field(
+        &self,
+        name: &str,
+        fields: &[FieldRef],
+        params: &Parameters,
+    ) -> Result<FieldRef> {
         let Layer::Wrapped(combinator, inner) = self else {
             return self.base_result(fields, params);
         };
-        let nested = inner.return_field(name, &self.inner_fields(name, fields)?, &self.inner_parameters(params))?;
+        let nested = inner.return_field(
+            name,
+            &self.inner_fields(name, fields)?,
+            &self.inner_parameters(params),
+        )?;
         let t = nested.data_type().clone();
         Ok(match combinator {
-            Combinator::OrNull => Arc::new(Field::new(name, t.clone(), can_be_null(&t) || nested.is_nullable())),
+            Combinator::OrNull => Arc::new(Field::new(
+                name,
+                t.clone(),
+                can_be_null(&t) || nested.is_nullable(),
+            )),
             Combinator::ForEach | Combinator::Resample => {
                 Arc::new(Field::new(name, list_type(t, nested.is_nullable()), false))
             }
             Combinator::Map => {
-                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
-                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                let DataType::Map(entries, _) = fields[0].data_type() else {
+                    unreachable!("checked")
+                };
+                let DataType::Struct(kv) = entries.data_type() else {
+                    unreachable!("checked")
+                };
                 let value = Field::new("value", t, nested.is_nullable());
                 let entries = Fields::from(vec![Arc::clone(&kv[0]), Arc::new(value)]);
                 let entries = Field::new("entries", DataType::Struct(entries), false);
-                Arc::new(Field::new(name, DataType::Map(Arc::new(entries), false), false))
+                Arc::new(Field::new(
+                    name,
+                    DataType::Map(Arc::new(entries), false),
+                    false,
+                ))
             }
             _ => nested,
         })
@@ -267,15 +316,25 @@ impl Layer {
     }
 
     /// The base function with its arguments coerced to what it takes.
-    fn base_call(&self, fields: &[FieldRef], params: &Parameters) -> Result<(Arc<AggregateUDF>, Vec<FieldRef>, Option<ScalarValue>)> {
-        let Layer::Base(udaf, cache) = self else { unreachable!("the base") };
+    fn base_call(
+        &self,
+        fields: &[FieldRef],
+        params: &Parameters,
+    ) -> Result<(Arc<AggregateUDF>, Vec<FieldRef>, Option<ScalarValue>)> {
+        let Layer::Base(udaf, cache) = self else {
+            unreachable!("the base")
+        };
         if let Some(fields) = cache.get() {
             return Ok((Arc::clone(udaf), fields.clone(), params.literal()?));
         }
         if let Arity::Fixed(n) = udaf.signature().type_signature.arity()
             && fields.len() > n
         {
-            let expected = if n == 1 { "single argument".to_string() } else { format!("{n} arguments") };
+            let expected = if n == 1 {
+                "single argument".to_string()
+            } else {
+                format!("{n} arguments")
+            };
             return Err(error(
                 ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                 format!("Aggregate function {} requires {expected}", udaf.name()),
@@ -288,7 +347,10 @@ impl Layer {
             datafusion::logical_expr::TypeSignature::UserDefined => udaf.coerce_types(&types)?,
             _ => {
                 #[allow(deprecated)]
-                let fields = datafusion::logical_expr::type_coercion::functions::fields_with_aggregate_udf(&all, udaf)?;
+                let fields =
+                    datafusion::logical_expr::type_coercion::functions::fields_with_aggregate_udf(
+                        &all, udaf,
+                    )?;
                 fields.iter().map(|f| f.data_type().clone()).collect()
             }
         };
@@ -297,10 +359,19 @@ impl Layer {
             .zip(coerced)
             .map(|(f, t)| Arc::new(f.as_ref().clone().with_data_type(t)))
             .collect();
-        Ok((Arc::clone(udaf), cache.get_or_init(|| fields).clone(), params.literal()?))
+        Ok((
+            Arc::clone(udaf),
+            cache.get_or_init(|| fields).clone(),
+            params.literal()?,
+        ))
     }
 
-    fn state_fields(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Vec<FieldRef>> {
+    fn state_fields(
+        &self,
+        name: &str,
+        fields: &[FieldRef],
+        params: &Parameters,
+    ) -> Result<Vec<FieldRef>> {
         let Layer::Wrapped(combinator, inner) = self else {
             let (udaf, fields, _) = self.base_call(fields, params)?;
             let return_field = udaf.return_field(&fields)?;
@@ -314,7 +385,8 @@ impl Layer {
         };
         let inner_fields = self.inner_fields(name, fields)?;
         let nested = inner.state_fields(name, &inner_fields, &self.inner_parameters(params))?;
-        let field = |suffix: &str, t: DataType| Arc::new(Field::new(format!("{name}[{suffix}]"), t, true));
+        let field =
+            |suffix: &str, t: DataType| Arc::new(Field::new(format!("{name}[{suffix}]"), t, true));
         Ok(match combinator {
             Combinator::If => nested,
             Combinator::OrNull | Combinator::OrDefault => {
@@ -322,16 +394,28 @@ impl Layer {
                 out.push(field("seen", DataType::Boolean));
                 out
             }
-            Combinator::Distinct => inner_fields.iter().map(|f| field("distinct", state_list_of(f.data_type().clone()))).collect(),
+            Combinator::Distinct => inner_fields
+                .iter()
+                .map(|f| field("distinct", state_list_of(f.data_type().clone())))
+                .collect(),
             Combinator::Array => nested,
-            Combinator::ForEach | Combinator::Resample => {
-                nested.iter().map(|f| field(f.name(), state_list_of(f.data_type().clone()))).collect()
-            }
+            Combinator::ForEach | Combinator::Resample => nested
+                .iter()
+                .map(|f| field(f.name(), state_list_of(f.data_type().clone())))
+                .collect(),
             Combinator::Map => {
-                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
-                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                let DataType::Map(entries, _) = fields[0].data_type() else {
+                    unreachable!("checked")
+                };
+                let DataType::Struct(kv) = entries.data_type() else {
+                    unreachable!("checked")
+                };
                 let mut out = vec![field("keys", state_list_of(kv[0].data_type().clone()))];
-                out.extend(nested.iter().map(|f| field(f.name(), state_list_of(f.data_type().clone()))));
+                out.extend(
+                    nested
+                        .iter()
+                        .map(|f| field(f.name(), state_list_of(f.data_type().clone()))),
+                );
                 out
             }
             Combinator::ArgMin | Combinator::ArgMax => {
@@ -343,7 +427,12 @@ impl Layer {
         })
     }
 
-    fn accumulator(self: &Arc<Self>, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Box<dyn Accumulator>> {
+    fn accumulator(
+        self: &Arc<Self>,
+        name: &str,
+        fields: &[FieldRef],
+        params: &Parameters,
+    ) -> Result<Box<dyn Accumulator>> {
         let Layer::Wrapped(combinator, inner) = self.as_ref() else {
             return self.base_accumulator(name, fields, params);
         };
@@ -356,40 +445,76 @@ impl Layer {
         let result = self.return_field(name, fields, params)?;
         let args = fields.len();
         Ok(match combinator {
-            Combinator::If => Box::new(IfAccumulator { inner: inner.make()? }),
-            Combinator::OrNull => Box::new(SkipNulls::new(inner.make()?, args, Absent::Null(result.data_type().clone()))),
+            Combinator::If => Box::new(IfAccumulator {
+                inner: inner.make()?,
+            }),
+            Combinator::OrNull => Box::new(SkipNulls::new(
+                inner.make()?,
+                args,
+                Absent::Null(result.data_type().clone()),
+            )),
             Combinator::OrDefault => {
                 let absent = Absent::Default(result.data_type().clone(), result.is_nullable());
                 Box::new(SkipNulls::new(inner.make()?, args, absent))
             }
             Combinator::Distinct => Box::new(DistinctAccumulator::new(inner)?),
-            Combinator::Array => Box::new(ArrayAccumulator { name: name.to_string(), inner: inner.make()? }),
-            Combinator::ForEach => Box::new(Positional::new(inner, Positions::ForEach(name.to_string()))?),
+            Combinator::Array => Box::new(ArrayAccumulator {
+                name: name.to_string(),
+                inner: inner.make()?,
+            }),
+            Combinator::ForEach => Box::new(Positional::new(
+                inner,
+                Positions::ForEach(name.to_string()),
+            )?),
             Combinator::Resample => {
                 let own = params.split_last(3).1;
-                Box::new(Positional::new(inner, Positions::resample(name, &own.values)?)?)
+                Box::new(Positional::new(
+                    inner,
+                    Positions::resample(name, &own.values)?,
+                )?)
             }
             Combinator::Map => {
-                let DataType::Map(entries, _) = fields[0].data_type() else { unreachable!("checked") };
-                let DataType::Struct(kv) = entries.data_type() else { unreachable!("checked") };
+                let DataType::Map(entries, _) = fields[0].data_type() else {
+                    unreachable!("checked")
+                };
+                let DataType::Struct(kv) = entries.data_type() else {
+                    unreachable!("checked")
+                };
                 Box::new(MapAccumulator::new(inner, kv[0].data_type().clone())?)
             }
             Combinator::ArgMin | Combinator::ArgMax => {
                 let (_, by) = split_last_arg(name, fields)?;
-                Box::new(ArgAccumulator::new(inner, by.data_type().clone(), *combinator == Combinator::ArgMax))
+                Box::new(ArgAccumulator::new(
+                    inner,
+                    by.data_type().clone(),
+                    *combinator == Combinator::ArgMax,
+                ))
             }
         })
     }
 
-    fn base_accumulator(&self, name: &str, fields: &[FieldRef], params: &Parameters) -> Result<Box<dyn Accumulator>> {
+    fn base_accumulator(
+        &self,
+        name: &str,
+        fields: &[FieldRef],
+        params: &Parameters,
+    ) -> Result<Box<dyn Accumulator>> {
         let (udaf, coerced, literal) = self.base_call(fields, params)?;
         let return_field = udaf.return_field(&coerced)?;
-        let schema = Schema::new(coerced.iter().enumerate().map(|(i, f)| f.as_ref().clone().with_name(format!("c{i}"))).collect::<Vec<_>>());
+        let schema = Schema::new(
+            coerced
+                .iter()
+                .enumerate()
+                .map(|(i, f)| f.as_ref().clone().with_name(format!("c{i}")))
+                .collect::<Vec<_>>(),
+        );
         let exprs: Vec<Arc<dyn PhysicalExpr>> = coerced
             .iter()
             .enumerate()
             .map(|(i, _)| match (&literal, i + 1 == coerced.len()) {
-                (Some(value), true) => Arc::new(Literal::new(value.clone())) as Arc<dyn PhysicalExpr>,
+                (Some(value), true) => {
+                    Arc::new(Literal::new(value.clone())) as Arc<dyn PhysicalExpr>
+                }
                 _ => Arc::new(Column::new(&format!("c{i}"), i)) as Arc<dyn PhysicalExpr>,
             })
             .collect();
@@ -405,8 +530,17 @@ impl Layer {
             exprs: &exprs,
             expr_fields: &coerced,
         })?;
-        let types = coerced.iter().take(fields.len()).map(|f| f.data_type().clone()).collect();
-        Ok(Box::new(Casting { inner, types, literal, empty }))
+        let types = coerced
+            .iter()
+            .take(fields.len())
+            .map(|f| f.data_type().clone())
+            .collect();
+        Ok(Box::new(Casting {
+            inner,
+            types,
+            literal,
+            empty,
+        }))
     }
 }
 
@@ -421,22 +555,30 @@ struct Factory {
 
 impl Factory {
     fn make(&self) -> Result<Box<dyn Accumulator>> {
-        self.layer.accumulator(&self.name, &self.fields, &self.params)
+        self.layer
+            .accumulator(&self.name, &self.fields, &self.params)
     }
 
     fn state_types(&self) -> Result<Vec<DataType>> {
-        let fields = self.layer.state_fields(&self.name, &self.fields, &self.params)?;
+        let fields = self
+            .layer
+            .state_fields(&self.name, &self.fields, &self.params)?;
         Ok(fields.iter().map(|f| f.data_type().clone()).collect())
     }
 
     fn result_field(&self) -> Result<FieldRef> {
-        self.layer.return_field(&self.name, &self.fields, &self.params)
+        self.layer
+            .return_field(&self.name, &self.fields, &self.params)
     }
 }
 
 /// The base's result field, not Nullable where ClickHouse's is not (no
 /// argument is), and what it returns over no rows in place of NULL.
-fn clickhouse_result(udaf: &AggregateUDF, field: FieldRef, args: &[FieldRef]) -> (FieldRef, Option<ScalarValue>) {
+fn clickhouse_result(
+    udaf: &AggregateUDF,
+    field: FieldRef,
+    args: &[FieldRef],
+) -> (FieldRef, Option<ScalarValue>) {
     let empty = empty_result(udaf.name(), field.data_type())
         .filter(|_| field.is_nullable() && args.iter().all(|f| !f.is_nullable()));
     match empty {
@@ -477,7 +619,13 @@ impl Accumulator for Casting {
             values
                 .iter()
                 .zip(&self.types)
-                .map(|(v, t)| if v.data_type() == t { Ok(Arc::clone(v)) } else { cast(v, t) })
+                .map(|(v, t)| {
+                    if v.data_type() == t {
+                        Ok(Arc::clone(v))
+                    } else {
+                        cast(v, t)
+                    }
+                })
                 .collect::<std::result::Result<_, _>>()?
         };
         if let Some(literal) = &self.literal {
@@ -511,7 +659,11 @@ impl Accumulator for Casting {
 /// The arguments left after a combinator took its own last one; where none
 /// are left (`countIf(c)`), that one stays to carry the rows to count.
 fn row_carrier<'a>(args: &'a [ArrayRef], own: &'a ArrayRef) -> &'a [ArrayRef] {
-    if args.is_empty() { std::slice::from_ref(own) } else { args }
+    if args.is_empty() {
+        std::slice::from_ref(own)
+    } else {
+        args
+    }
 }
 
 /// -If: the rows where the last argument is true.
@@ -535,7 +687,10 @@ impl Accumulator for IfAccumulator {
         let (condition, args) = values.split_last().expect("a condition");
         let args = row_carrier(args, condition);
         let condition = as_condition(condition)?;
-        let kept: Vec<ArrayRef> = args.iter().map(|a| filter(a, &condition)).collect::<std::result::Result<_, _>>()?;
+        let kept: Vec<ArrayRef> = args
+            .iter()
+            .map(|a| filter(a, &condition))
+            .collect::<std::result::Result<_, _>>()?;
         self.inner.update_batch(&kept)
     }
 
@@ -625,14 +780,25 @@ struct DistinctAccumulator {
 
 impl DistinctAccumulator {
     fn new(inner: Arc<Factory>) -> Result<Self> {
-        let fields = inner.fields.iter().map(|f| SortField::new(f.data_type().clone())).collect();
-        Ok(DistinctAccumulator { converter: RowConverter::new(fields)?, inner, rows: HashMap::new(), bytes: 0 })
+        let fields = inner
+            .fields
+            .iter()
+            .map(|f| SortField::new(f.data_type().clone()))
+            .collect();
+        Ok(DistinctAccumulator {
+            converter: RowConverter::new(fields)?,
+            inner,
+            rows: HashMap::new(),
+            bytes: 0,
+        })
     }
 
     fn columns(&self) -> Result<Vec<ArrayRef>> {
         let mut ordered: Vec<(&OwnedRow, &usize)> = self.rows.iter().collect();
         ordered.sort_unstable_by_key(|(_, place)| **place);
-        Ok(self.converter.convert_rows(ordered.into_iter().map(|(r, _)| r.row()))?)
+        Ok(self
+            .converter
+            .convert_rows(ordered.into_iter().map(|(r, _)| r.row()))?)
     }
 }
 
@@ -665,7 +831,11 @@ impl Accumulator for DistinctAccumulator {
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         let columns = if self.rows.is_empty() {
-            self.inner.fields.iter().map(|f| datafusion::arrow::array::new_empty_array(f.data_type())).collect()
+            self.inner
+                .fields
+                .iter()
+                .map(|f| datafusion::arrow::array::new_empty_array(f.data_type()))
+                .collect()
         } else {
             self.columns()?
         };
@@ -704,7 +874,9 @@ impl Positions {
         if step == 0 || start >= end {
             return Err(error(
                 ErrorCode::BAD_ARGUMENTS,
-                format!("The step given in function {name} should not be zero, and start should be less than end"),
+                format!(
+                    "The step given in function {name} should not be zero, and start should be less than end"
+                ),
             ));
         }
         Ok(Positions::Resample { start, end, step })
@@ -713,7 +885,9 @@ impl Positions {
     fn fixed(&self) -> usize {
         match self {
             Positions::ForEach(_) => 0,
-            Positions::Resample { start, end, step } => ((end - start) as u64).div_ceil(*step as u64) as usize,
+            Positions::Resample { start, end, step } => {
+                ((end - start) as u64).div_ceil(*step as u64) as usize
+            }
         }
     }
 
@@ -768,11 +942,19 @@ struct Positional {
 
 impl Positional {
     fn new(inner: Arc<Factory>, positions: Positions) -> Result<Self> {
-        let accumulators = (0..positions.fixed()).map(|_| inner.make()).collect::<Result<_>>()?;
+        let accumulators = (0..positions.fixed())
+            .map(|_| inner.make())
+            .collect::<Result<_>>()?;
         let nested = inner.result_field()?;
         let result_type = nested.data_type().clone();
         let list_type = list_type(result_type.clone(), nested.is_nullable());
-        Ok(Positional { inner, positions, accumulators, result_type, list_type })
+        Ok(Positional {
+            inner,
+            positions,
+            accumulators,
+            result_type,
+            list_type,
+        })
     }
 
     fn grow(&mut self, n: usize) -> Result<()> {
@@ -792,20 +974,29 @@ impl Accumulator for Positional {
                 continue;
             }
             let indices = UInt32Array::from(rows);
-            let taken: Vec<ArrayRef> = args.iter().map(|a| take(a, &indices, None)).collect::<std::result::Result<_, _>>()?;
+            let taken: Vec<ArrayRef> = args
+                .iter()
+                .map(|a| take(a, &indices, None))
+                .collect::<std::result::Result<_, _>>()?;
             accumulator.update_batch(&taken)?;
         }
         Ok(())
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        let results: Vec<ScalarValue> = self.accumulators.iter_mut().map(|a| a.evaluate()).collect::<Result<_>>()?;
+        let results: Vec<ScalarValue> = self
+            .accumulators
+            .iter_mut()
+            .map(|a| a.evaluate())
+            .collect::<Result<_>>()?;
         let array = if results.is_empty() {
             datafusion::arrow::array::new_empty_array(&self.result_type)
         } else {
             ScalarValue::iter_to_array(results)?
         };
-        let DataType::List(item) = &self.list_type else { unreachable!("a list") };
+        let DataType::List(item) = &self.list_type else {
+            unreachable!("a list")
+        };
         Ok(list_value(array, item.is_nullable()))
     }
 
@@ -832,8 +1023,14 @@ impl Accumulator for Positional {
 }
 
 /// Each nested state field as one list over the accumulators.
-fn states_as_lists(accumulators: &mut [Box<dyn Accumulator>], types: &[DataType]) -> Result<Vec<ScalarValue>> {
-    let states: Vec<Vec<ScalarValue>> = accumulators.iter_mut().map(|a| a.state()).collect::<Result<_>>()?;
+fn states_as_lists(
+    accumulators: &mut [Box<dyn Accumulator>],
+    types: &[DataType],
+) -> Result<Vec<ScalarValue>> {
+    let states: Vec<Vec<ScalarValue>> = accumulators
+        .iter_mut()
+        .map(|a| a.state())
+        .collect::<Result<_>>()?;
     types
         .iter()
         .enumerate()
@@ -863,7 +1060,13 @@ impl MapAccumulator {
     fn new(inner: Arc<Factory>, key_type: DataType) -> Result<Self> {
         let converter = RowConverter::new(vec![SortField::new(key_type.clone())])?;
         let result = inner.result_field()?;
-        Ok(MapAccumulator { inner, converter, accumulators: BTreeMap::new(), result, key_type })
+        Ok(MapAccumulator {
+            inner,
+            converter,
+            accumulators: BTreeMap::new(),
+            result,
+            key_type,
+        })
     }
 
     /// Rows of `values` grouped by their key, in key order.
@@ -879,7 +1082,10 @@ impl MapAccumulator {
             }
             let accumulator = self.accumulators.get_mut(&key).expect("inserted");
             let indices = UInt32Array::from(rows);
-            let taken: Vec<ArrayRef> = values.iter().map(|a| take(a, &indices, None)).collect::<std::result::Result<_, _>>()?;
+            let taken: Vec<ArrayRef> = values
+                .iter()
+                .map(|a| take(a, &indices, None))
+                .collect::<std::result::Result<_, _>>()?;
             if merge {
                 accumulator.merge_batch(&taken)?;
             } else {
@@ -893,7 +1099,10 @@ impl MapAccumulator {
         if self.accumulators.is_empty() {
             return Ok(datafusion::arrow::array::new_empty_array(&self.key_type));
         }
-        Ok(self.converter.convert_rows(self.accumulators.keys().map(|k| k.row()))?.remove(0))
+        Ok(self
+            .converter
+            .convert_rows(self.accumulators.keys().map(|k| k.row()))?
+            .remove(0))
     }
 }
 
@@ -909,7 +1118,11 @@ impl Accumulator for MapAccumulator {
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         let keys = self.keys()?;
-        let results: Vec<ScalarValue> = self.accumulators.values_mut().map(|a| a.evaluate()).collect::<Result<_>>()?;
+        let results: Vec<ScalarValue> = self
+            .accumulators
+            .values_mut()
+            .map(|a| a.evaluate())
+            .collect::<Result<_>>()?;
         let values = if results.is_empty() {
             datafusion::arrow::array::new_empty_array(self.result.data_type())
         } else {
@@ -917,7 +1130,11 @@ impl Accumulator for MapAccumulator {
         };
         let fields = Fields::from(vec![
             Field::new("key", keys.data_type().clone(), false),
-            Field::new("value", values.data_type().clone(), self.result.is_nullable()),
+            Field::new(
+                "value",
+                values.data_type().clone(),
+                self.result.is_nullable(),
+            ),
         ]);
         let entries = StructArray::new(fields.clone(), vec![keys, values], None);
         let field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
@@ -927,14 +1144,23 @@ impl Accumulator for MapAccumulator {
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.accumulators.iter().map(|(k, a)| k.as_ref().len() + a.size()).sum::<usize>()
+        std::mem::size_of_val(self)
+            + self
+                .accumulators
+                .iter()
+                .map(|(k, a)| k.as_ref().len() + a.size())
+                .sum::<usize>()
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         let mut out = vec![state_list_scalar(self.keys()?)];
-        let mut accumulators: Vec<&mut Box<dyn Accumulator>> = self.accumulators.values_mut().collect();
+        let mut accumulators: Vec<&mut Box<dyn Accumulator>> =
+            self.accumulators.values_mut().collect();
         let types = self.inner.state_types()?;
-        let states: Vec<Vec<ScalarValue>> = accumulators.iter_mut().map(|a| a.state()).collect::<Result<_>>()?;
+        let states: Vec<Vec<ScalarValue>> = accumulators
+            .iter_mut()
+            .map(|a| a.state())
+            .collect::<Result<_>>()?;
         for (field, t) in types.iter().enumerate() {
             let column = if states.is_empty() {
                 datafusion::arrow::array::new_empty_array(t)
@@ -969,13 +1195,24 @@ struct ArgAccumulator {
 impl ArgAccumulator {
     fn new(inner: Arc<Factory>, by: DataType, max: bool) -> Self {
         let best = ScalarValue::try_from(&by).unwrap_or(ScalarValue::Null);
-        ArgAccumulator { inner, accumulator: None, best, max }
+        ArgAccumulator {
+            inner,
+            accumulator: None,
+            best,
+            max,
+        }
     }
 
     /// The best value of `by`, and whether it beats or ties the current one.
     fn consider(&mut self, candidate: ScalarValue) -> Result<bool> {
         let ordering = candidate.partial_cmp(&self.best);
-        let better = self.best.is_null() || ordering == Some(if self.max { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less });
+        let better = self.best.is_null()
+            || ordering
+                == Some(if self.max {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Less
+                });
         if better {
             self.best = candidate;
             self.accumulator = Some(self.inner.make()?);
@@ -990,12 +1227,18 @@ impl ArgAccumulator {
     }
 
     fn batch_best(&self, by: &ArrayRef) -> Result<Option<ScalarValue>> {
-        let options = datafusion::arrow::compute::SortOptions { descending: self.max, nulls_first: false };
+        let options = datafusion::arrow::compute::SortOptions {
+            descending: self.max,
+            nulls_first: false,
+        };
         let first = datafusion::arrow::compute::sort_to_indices(by, Some(options), Some(1))?;
         if first.is_empty() || by.is_null(first.value(0) as usize) {
             return Ok(None);
         }
-        Ok(Some(ScalarValue::try_from_array(by, first.value(0) as usize)?))
+        Ok(Some(ScalarValue::try_from_array(
+            by,
+            first.value(0) as usize,
+        )?))
     }
 }
 
@@ -1003,12 +1246,17 @@ impl Accumulator for ArgAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let (by, args) = values.split_last().expect("a value to compare");
         let args = row_carrier(args, by);
-        let Some(best) = self.batch_best(by)? else { return Ok(()) };
+        let Some(best) = self.batch_best(by)? else {
+            return Ok(());
+        };
         if !self.consider(best)? {
             return Ok(());
         }
         let rows = self.rows_equal_to_best(by)?;
-        let kept: Vec<ArrayRef> = args.iter().map(|a| filter(a, &rows)).collect::<std::result::Result<_, _>>()?;
+        let kept: Vec<ArrayRef> = args
+            .iter()
+            .map(|a| filter(a, &rows))
+            .collect::<std::result::Result<_, _>>()?;
         self.accumulator.as_mut().expect("made").update_batch(&kept)
     }
 
@@ -1020,7 +1268,9 @@ impl Accumulator for ArgAccumulator {
     }
 
     fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.accumulator.as_ref().map_or(0, |a| a.size()) + self.best.size()
+        std::mem::size_of_val(self)
+            + self.accumulator.as_ref().map_or(0, |a| a.size())
+            + self.best.size()
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
@@ -1040,7 +1290,10 @@ impl Accumulator for ArgAccumulator {
                 continue;
             }
             let slices: Vec<ArrayRef> = nested.iter().map(|s| s.slice(row, 1)).collect();
-            self.accumulator.as_mut().expect("made").merge_batch(&slices)?;
+            self.accumulator
+                .as_mut()
+                .expect("made")
+                .merge_batch(&slices)?;
         }
         Ok(())
     }
@@ -1054,21 +1307,31 @@ pub struct Combined {
 
 impl Default for Combined {
     fn default() -> Self {
-        Combined { signature: Signature::user_defined(Volatility::Immutable) }
+        Combined {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
     }
 }
 
 /// The chain named by the marker, the arguments and the parameters of a call.
 fn call_parts(fields: &[FieldRef]) -> Result<(String, Vec<FieldRef>, Option<FieldRef>)> {
     let Some((marker, rest)) = fields.split_first() else {
-        return Err(DataFusionError::Internal(format!("{COMBINED} needs its marker")));
+        return Err(DataFusionError::Internal(format!(
+            "{COMBINED} needs its marker"
+        )));
     };
     let spec = match marker.data_type() {
         DataType::Struct(f) if f.len() == 1 => f[0].name().clone(),
-        _ => return Err(DataFusionError::Internal(format!("{COMBINED} needs its marker"))),
+        _ => {
+            return Err(DataFusionError::Internal(format!(
+                "{COMBINED} needs its marker"
+            )));
+        }
     };
     let (args, params) = match rest.split_last() {
-        Some((last, args)) if is_parameters(last.data_type()) => (args.to_vec(), Some(Arc::clone(last))),
+        Some((last, args)) if is_parameters(last.data_type()) => {
+            (args.to_vec(), Some(Arc::clone(last)))
+        }
         _ => (rest.to_vec(), None),
     };
     Ok((spec, args, params))
@@ -1088,7 +1351,9 @@ impl AggregateUDFImpl for Combined {
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Err(DataFusionError::Internal(format!("{COMBINED} types its result from fields")))
+        Err(DataFusionError::Internal(format!(
+            "{COMBINED} types its result from fields"
+        )))
     }
 
     fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
@@ -1111,7 +1376,14 @@ impl AggregateUDFImpl for Combined {
         Ok(fields
             .into_iter()
             .enumerate()
-            .map(|(i, f)| Arc::new(f.as_ref().clone().with_name(format!("{}[{i}]", args.name)).with_nullable(true)))
+            .map(|(i, f)| {
+                Arc::new(
+                    f.as_ref()
+                        .clone()
+                        .with_name(format!("{}[{i}]", args.name))
+                        .with_nullable(true),
+                )
+            })
             .collect())
     }
 
@@ -1125,9 +1397,14 @@ impl AggregateUDFImpl for Combined {
 
     /// DataFusion's adapter over one accumulator per group, made from a
     /// chain parsed (and its base coerced) once rather than per group.
-    fn create_groups_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn GroupsAccumulator>> {
+    fn create_groups_accumulator(
+        &self,
+        args: AccumulatorArgs,
+    ) -> Result<Box<dyn GroupsAccumulator>> {
         let prepared = Prepared::new(&args)?;
-        Ok(Box::new(GroupsAccumulatorAdapter::new(move || prepared.make())))
+        Ok(Box::new(GroupsAccumulatorAdapter::new(move || {
+            prepared.make()
+        })))
     }
 }
 
@@ -1143,12 +1420,22 @@ impl Prepared {
     fn new(args: &AccumulatorArgs) -> Result<Self> {
         let (spec, fields, params) = call_parts(args.expr_fields)?;
         let params = Parameters::from_field(params.as_ref(), parameter_values(args.exprs));
-        Ok(Prepared { layer: Arc::new(parse_chain(&spec)?), name: display_name(&spec), fields, params })
+        Ok(Prepared {
+            layer: Arc::new(parse_chain(&spec)?),
+            name: display_name(&spec),
+            fields,
+            params,
+        })
     }
 
     fn make(&self) -> Result<Box<dyn Accumulator>> {
-        let inner = self.layer.accumulator(&self.name, &self.fields, &self.params)?;
-        Ok(Box::new(Unmarked { inner, args: self.fields.len() }))
+        let inner = self
+            .layer
+            .accumulator(&self.name, &self.fields, &self.params)?;
+        Ok(Box::new(Unmarked {
+            inner,
+            args: self.fields.len(),
+        }))
     }
 }
 

@@ -13,7 +13,8 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, ListArray, MutableArrayData, make_array, new_empty_array,
+    Array, ArrayRef, AsArray, BooleanArray, ListArray, MutableArrayData, make_array,
+    new_empty_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::{concat, filter};
@@ -45,7 +46,9 @@ pub fn argument_count(types: &[DataType]) -> usize {
 }
 
 /// The parameter values of a call, from its trailing constant struct.
-pub fn parameter_values(exprs: &[Arc<dyn datafusion::physical_expr::PhysicalExpr>]) -> Vec<ScalarValue> {
+pub fn parameter_values(
+    exprs: &[Arc<dyn datafusion::physical_expr::PhysicalExpr>],
+) -> Vec<ScalarValue> {
     let Some(literal) = exprs.last().and_then(|e| e.downcast_ref::<Literal>()) else {
         return Vec::new();
     };
@@ -76,9 +79,7 @@ pub fn illegal_type(function: &str, t: &DataType) -> DataFusionError {
 pub fn arity(function: &str, passed: usize, expected: &str) -> DataFusionError {
     error(
         ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-        format!(
-            "Aggregate function {function} requires {expected} arguments, passed {passed}"
-        ),
+        format!("Aggregate function {function} requires {expected} arguments, passed {passed}"),
     )
 }
 
@@ -92,7 +93,11 @@ pub fn expect_args(function: &str, args: &[DataType], counts: &[usize]) -> Resul
 }
 
 /// Fails unless the parameter count is within `range`.
-pub fn expect_params(function: &str, params: usize, range: std::ops::RangeInclusive<usize>) -> Result<()> {
+pub fn expect_params(
+    function: &str,
+    params: usize,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<()> {
     if range.contains(&params) {
         return Ok(());
     }
@@ -137,7 +142,9 @@ pub fn count_parameter(function: &str, value: &ScalarValue) -> Result<u64> {
     if v < 0.0 || v.fract() != 0.0 {
         return Err(error(
             ErrorCode::BAD_ARGUMENTS,
-            format!("Parameter of aggregate function {function} must be a non-negative integer, got {value}"),
+            format!(
+                "Parameter of aggregate function {function} must be a non-negative integer, got {value}"
+            ),
         ));
     }
     Ok(v as u64)
@@ -205,7 +212,9 @@ impl<S: AggregateSpec> Aggregate<S> {
 
     fn param_types(params: Option<&FieldRef>) -> Vec<DataType> {
         match params.map(|p| p.data_type()) {
-            Some(DataType::Struct(fields)) => fields.iter().map(|f| f.data_type().clone()).collect(),
+            Some(DataType::Struct(fields)) => {
+                fields.iter().map(|f| f.data_type().clone()).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -247,7 +256,9 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let n = argument_count(arg_types);
         let params: Vec<DataType> = match arg_types.get(n) {
-            Some(DataType::Struct(fields)) => fields.iter().map(|f| f.data_type().clone()).collect(),
+            Some(DataType::Struct(fields)) => {
+                fields.iter().map(|f| f.data_type().clone()).collect()
+            }
             _ => Vec::new(),
         };
         self.spec.return_type(&arg_types[..n], &params)
@@ -275,7 +286,10 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
             .enumerate()
             .map(|(i, t)| Arc::new(Field::new(format!("{}[{i}]", args.name), t, true)))
             .collect();
-        if self.null_wrapped(self.split(args.input_fields).0, args.return_field.data_type()) {
+        if self.null_wrapped(
+            self.split(args.input_fields).0,
+            args.return_field.data_type(),
+        ) {
             fields.push(Arc::new(Field::new(
                 format!("{}[seen]", args.name),
                 DataType::Boolean,
@@ -308,18 +322,24 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
             && self.spec.groups_accumulator(&call).is_some()
     }
 
-    fn create_groups_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn GroupsAccumulator>> {
+    fn create_groups_accumulator(
+        &self,
+        args: AccumulatorArgs,
+    ) -> Result<Box<dyn GroupsAccumulator>> {
         let params = parameter_values(args.exprs);
         let call = self.call(args.expr_fields, params, args.return_field.data_type());
-        self.spec
-            .groups_accumulator(&call)
-            .ok_or_else(|| DataFusionError::Internal(format!("{} has no groups accumulator", self.name())))
+        self.spec.groups_accumulator(&call).ok_or_else(|| {
+            DataFusionError::Internal(format!("{} has no groups accumulator", self.name()))
+        })
     }
 }
 
 /// Whether ClickHouse lets the type be Nullable: arrays and maps cannot be.
 pub fn can_be_null(t: &DataType) -> bool {
-    !matches!(t, DataType::List(_) | DataType::LargeList(_) | DataType::Map(..))
+    !matches!(
+        t,
+        DataType::List(_) | DataType::LargeList(_) | DataType::Map(..)
+    )
 }
 
 /// `Array(item)` as a result type: elements are not Nullable.
@@ -385,7 +405,10 @@ impl Accumulator for SkipNulls {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
         let args = self.args.min(values.len());
         let kept: Vec<ArrayRef> = match non_null_rows(&values[..args]) {
-            Some(mask) => values.iter().map(|v| filter(v, &mask)).collect::<std::result::Result<_, _>>()?,
+            Some(mask) => values
+                .iter()
+                .map(|v| filter(v, &mask))
+                .collect::<std::result::Result<_, _>>()?,
             None => values.to_vec(),
         };
         if kept.first().is_some_and(|c| !c.is_empty()) || (values.is_empty() && args == 0) {
@@ -440,7 +463,12 @@ pub fn state_list_scalar(values: ArrayRef) -> ScalarValue {
 
 pub fn list_value(values: ArrayRef, nullable: bool) -> ScalarValue {
     let field = Arc::new(Field::new("item", values.data_type().clone(), nullable));
-    let list = ListArray::new(field, OffsetBuffer::from_lengths([values.len()]), values, None);
+    let list = ListArray::new(
+        field,
+        OffsetBuffer::from_lengths([values.len()]),
+        values,
+        None,
+    );
     ScalarValue::List(Arc::new(list))
 }
 
@@ -467,7 +495,9 @@ pub struct Collect {
 
 impl Debug for Collect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Collect").field("types", &self.types).finish()
+        f.debug_struct("Collect")
+            .field("types", &self.types)
+            .finish()
     }
 }
 
@@ -489,10 +519,7 @@ impl Collect {
     }
 
     pub fn state_types(types: &[DataType]) -> Vec<DataType> {
-        types
-            .iter()
-            .map(|t| state_list_of(t.clone()))
-            .collect()
+        types.iter().map(|t| state_list_of(t.clone())).collect()
     }
 
     fn push(&mut self, columns: &[ArrayRef]) -> Result<()> {
@@ -505,7 +532,10 @@ impl Collect {
             parts.push(column);
             if parts.len() > MAX_PARTS {
                 let whole = concatenated(parts)?;
-                self.bytes -= parts.iter().map(|p| p.get_array_memory_size()).sum::<usize>();
+                self.bytes -= parts
+                    .iter()
+                    .map(|p| p.get_array_memory_size())
+                    .sum::<usize>();
                 self.bytes += whole.get_array_memory_size();
                 *parts = vec![whole];
             }

@@ -14,7 +14,10 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{Accumulator, AggregateUDF};
 use strata_common::ErrorCode;
 
-use super::frame::{Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_params, list_of, list_scalar};
+use super::frame::{
+    Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_params, list_of,
+    list_scalar,
+};
 
 /// The most conditions either function takes.
 const MAX_CONDITIONS: usize = 32;
@@ -26,7 +29,10 @@ pub struct Retention;
 pub struct WindowFunnel;
 
 pub fn functions() -> Vec<AggregateUDF> {
-    vec![Aggregate::udaf(Retention, &[]), Aggregate::udaf(WindowFunnel, &[])]
+    vec![
+        Aggregate::udaf(Retention, &[]),
+        Aggregate::udaf(WindowFunnel, &[]),
+    ]
 }
 
 fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
@@ -40,7 +46,10 @@ fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
         if !matches!(t, DataType::UInt8 | DataType::Boolean) {
             return Err(error(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!("Illegal type {} of event argument of aggregate function {name}, must be UInt8", strata_common::types::clickhouse_type_name(t, false)),
+                format!(
+                    "Illegal type {} of event argument of aggregate function {name}, must be UInt8",
+                    strata_common::types::clickhouse_type_name(t, false)
+                ),
             ));
         }
     }
@@ -89,7 +98,10 @@ impl AggregateSpec for Retention {
     }
 
     fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
-        Ok(Box::new(RetentionAccumulator { conditions: call.args.len(), seen: 0 }))
+        Ok(Box::new(RetentionAccumulator {
+            conditions: call.args.len(),
+            seen: 0,
+        }))
     }
 }
 
@@ -102,7 +114,9 @@ struct RetentionAccumulator {
 
 impl Accumulator for RetentionAccumulator {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        self.seen |= masks(&values[..self.conditions])?.into_iter().fold(0, |a, b| a | b);
+        self.seen |= masks(&values[..self.conditions])?
+            .into_iter()
+            .fold(0, |a, b| a | b);
         Ok(())
     }
 
@@ -123,7 +137,11 @@ impl Accumulator for RetentionAccumulator {
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.seen |= states[0].as_primitive::<UInt32Type>().iter().flatten().fold(0, |a, b| a | b);
+        self.seen |= states[0]
+            .as_primitive::<UInt32Type>()
+            .iter()
+            .flatten()
+            .fold(0, |a, b| a | b);
         Ok(())
     }
 }
@@ -131,7 +149,11 @@ impl Accumulator for RetentionAccumulator {
 /// ClickHouse asks for an unsigned number; signed ones are let through as
 /// Strata plans some non-negative literals (tuple elements) as Int64.
 fn is_timestamp(t: &DataType) -> bool {
-    t.is_integer() || matches!(t, DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _))
+    t.is_integer()
+        || matches!(
+            t,
+            DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _)
+        )
 }
 
 impl AggregateSpec for WindowFunnel {
@@ -146,10 +168,13 @@ impl AggregateSpec for WindowFunnel {
     fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType> {
         let name = self.name();
         expect_params(name, params.len(), 1..=1)?;
-        let Some((timestamp, conditions)) = args.split_first().filter(|(_, c)| !c.is_empty()) else {
+        let Some((timestamp, conditions)) = args.split_first().filter(|(_, c)| !c.is_empty())
+        else {
             return Err(error(
                 ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-                format!("Aggregate function {name} requires one timestamp argument and at least one event condition."),
+                format!(
+                    "Aggregate function {name} requires one timestamp argument and at least one event condition."
+                ),
             ));
         };
         if !is_timestamp(timestamp) {
@@ -180,7 +205,12 @@ impl AggregateSpec for WindowFunnel {
 }
 
 /// The funnel's level: each step's chain start, advanced event by event.
-fn funnel(timestamps: &ArrayRef, conditions: &[ArrayRef], steps: usize, window: i64) -> Result<usize> {
+fn funnel(
+    timestamps: &ArrayRef,
+    conditions: &[ArrayRef],
+    steps: usize,
+    window: i64,
+) -> Result<usize> {
     let times = cast(timestamps, &DataType::Int64)?;
     let times = times.as_primitive::<Int64Type>();
     let masks = masks(conditions)?;
@@ -205,7 +235,10 @@ fn funnel(timestamps: &ArrayRef, conditions: &[ArrayRef], steps: usize, window: 
             }
         }
     }
-    Ok(starts.iter().rposition(Option::is_some).map_or(0, |i| i + 1))
+    Ok(starts
+        .iter()
+        .rposition(Option::is_some)
+        .map_or(0, |i| i + 1))
 }
 
 #[cfg(test)]

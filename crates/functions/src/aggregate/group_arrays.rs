@@ -19,8 +19,8 @@ use rand::{SeedableRng, rngs::StdRng};
 use strata_common::ErrorCode;
 
 use super::frame::{
-    Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_args, expect_params, illegal_type,
-    list_of, list_scalar,
+    Aggregate, AggregateSpec, Call, Collect, count_parameter, error, expect_args, expect_params,
+    illegal_type, list_of, list_scalar,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,7 +61,9 @@ impl GroupArrayVariant {
         }
         Ok(match arg {
             DataType::Decimal128(_, s) => DataType::Decimal128(38, *s),
-            t if self.variant == Variant::MovingAvg && (t.is_integer() || t.is_floating()) => DataType::Float64,
+            t if self.variant == Variant::MovingAvg && (t.is_integer() || t.is_floating()) => {
+                DataType::Float64
+            }
             t if t.is_signed_integer() => DataType::Int64,
             t if t.is_unsigned_integer() || *t == DataType::Boolean => DataType::UInt64,
             t if t.is_floating() => DataType::Float64,
@@ -72,12 +74,28 @@ impl GroupArrayVariant {
     /// The one size parameter the variant requires or allows.
     fn size(&self, params: &[ScalarValue]) -> Result<Option<usize>> {
         let name = self.name();
-        let size = params.first().map(|p| count_parameter(name, p)).transpose()?;
+        let size = params
+            .first()
+            .map(|p| count_parameter(name, p))
+            .transpose()?;
         if size == Some(0) {
-            return Err(error(ErrorCode::BAD_ARGUMENTS, format!("Parameter for aggregate function {name} should be positive number")));
+            return Err(error(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("Parameter for aggregate function {name} should be positive number"),
+            ));
         }
-        if size.is_none() && matches!(self.variant, Variant::Last | Variant::Sorted | Variant::Sample) {
-            return Err(error(ErrorCode::BAD_ARGUMENTS, format!("Aggregate function {name} requires the number of elements as its parameter")));
+        if size.is_none()
+            && matches!(
+                self.variant,
+                Variant::Last | Variant::Sorted | Variant::Sample
+            )
+        {
+            return Err(error(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Aggregate function {name} requires the number of elements as its parameter"
+                ),
+            ));
         }
         Ok(size.map(|s| s as usize))
     }
@@ -105,13 +123,21 @@ impl AggregateSpec for GroupArrayVariant {
         };
         expect_args(name, args, &[arguments])?;
         if params.is_empty() && *parameters.start() == 1 {
-            return Err(error(ErrorCode::BAD_ARGUMENTS, format!("Aggregate function {name} requires the number of elements as its parameter")));
+            return Err(error(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Aggregate function {name} requires the number of elements as its parameter"
+                ),
+            ));
         }
         expect_params(name, params.len(), parameters)?;
         // ClickHouse asks for an unsigned integer; signed ones are let through
         // as Strata plans some non-negative literals (tuple elements) as Int64.
         if self.variant == Variant::InsertAt && !args[1].is_integer() {
-            return Err(error(ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT, format!("Second argument of aggregate function {name} must be unsigned integer.")));
+            return Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!("Second argument of aggregate function {name} must be unsigned integer."),
+            ));
         }
         Ok(list_of(self.element_type(&args[0])?))
     }
@@ -145,7 +171,11 @@ impl AggregateSpec for GroupArrayVariant {
             }
             Variant::Sample => {
                 let n = self.size(&call.params)?.expect("required");
-                let seed = call.params.get(1).map(|p| count_parameter(self.name(), p)).transpose()?;
+                let seed = call
+                    .params
+                    .get(1)
+                    .map(|p| count_parameter(self.name(), p))
+                    .transpose()?;
                 Box::new(move |c| sampled(&c[0], n, seed))
             }
             Variant::InsertAt => {
@@ -153,17 +183,28 @@ impl AggregateSpec for GroupArrayVariant {
                     Some(p) => p.cast_to(&element)?,
                     None => ScalarValue::new_default(&element)?,
                 };
-                let size = call.params.get(1).map(|p| count_parameter(self.name(), p)).transpose()?;
+                let size = call
+                    .params
+                    .get(1)
+                    .map(|p| count_parameter(self.name(), p))
+                    .transpose()?;
                 Box::new(move |c| inserted(&c[0], &c[1], &default, size))
             }
         };
-        Ok(Box::new(Collect::new(call.args.clone(), move |columns| Ok(list_scalar(finish(columns)?)))))
+        Ok(Box::new(Collect::new(call.args.clone(), move |columns| {
+            Ok(list_scalar(finish(columns)?))
+        })))
     }
 }
 
 /// Running sums over the last `window` values (all by default); averages
 /// divide each by the window size, or the count without one.
-fn moving(values: &ArrayRef, window: Option<usize>, average: bool, element: &DataType) -> Result<ArrayRef> {
+fn moving(
+    values: &ArrayRef,
+    window: Option<usize>,
+    average: bool,
+    element: &DataType,
+) -> Result<ArrayRef> {
     if let DataType::Decimal128(..) = element {
         return moving_decimal(values, window, average, element);
     }
@@ -178,7 +219,11 @@ fn moving(values: &ArrayRef, window: Option<usize>, average: bool, element: &Dat
             if i >= window_size {
                 sum -= get(i - window_size);
             }
-            sums.push(if average { sum / window_size as f64 } else { sum });
+            sums.push(if average {
+                sum / window_size as f64
+            } else {
+                sum
+            });
         }
         sums
     };
@@ -189,7 +234,8 @@ fn moving(values: &ArrayRef, window: Option<usize>, average: bool, element: &Dat
         return Ok(Arc::new(datafusion::arrow::array::Float64Array::from(sums)));
     }
     // Integers sum exactly, wrapping as ClickHouse's 64-bit sums do.
-    let words = cast(values, &DataType::Int64).or_else(|_| cast(&cast(values, &DataType::UInt64)?, &DataType::Int64))?;
+    let words = cast(values, &DataType::Int64)
+        .or_else(|_| cast(&cast(values, &DataType::UInt64)?, &DataType::Int64))?;
     let words = words.as_primitive::<datafusion::arrow::datatypes::Int64Type>();
     let mut sums = Vec::with_capacity(n);
     let mut sum = 0i64;
@@ -204,7 +250,12 @@ fn moving(values: &ArrayRef, window: Option<usize>, average: bool, element: &Dat
     Ok(cast(&sums, element)?)
 }
 
-fn moving_decimal(values: &ArrayRef, window: Option<usize>, average: bool, element: &DataType) -> Result<ArrayRef> {
+fn moving_decimal(
+    values: &ArrayRef,
+    window: Option<usize>,
+    average: bool,
+    element: &DataType,
+) -> Result<ArrayRef> {
     let words = cast(values, element)?;
     let words = words.as_primitive::<datafusion::arrow::datatypes::Decimal128Type>();
     let n = words.len();
@@ -216,9 +267,14 @@ fn moving_decimal(values: &ArrayRef, window: Option<usize>, average: bool, eleme
         if i >= window_size {
             sum = sum.wrapping_sub(words.value(i - window_size));
         }
-        out.push(if average { sum / window_size as i128 } else { sum });
+        out.push(if average {
+            sum / window_size as i128
+        } else {
+            sum
+        });
     }
-    let array = datafusion::arrow::array::Decimal128Array::from(out).with_data_type(element.clone());
+    let array =
+        datafusion::arrow::array::Decimal128Array::from(out).with_data_type(element.clone());
     Ok(Arc::new(array))
 }
 
@@ -248,22 +304,36 @@ fn sampled(values: &ArrayRef, n: usize, seed: Option<u64>) -> Result<ArrayRef> {
         Some(seed) => StdRng::seed_from_u64(seed),
         None => StdRng::from_os_rng(),
     };
-    let indices: UInt32Array = sample(&mut rng, values.len(), n).into_iter().map(|i| i as u32).collect();
+    let indices: UInt32Array = sample(&mut rng, values.len(), n)
+        .into_iter()
+        .map(|i| i as u32)
+        .collect();
     Ok(take(values, &indices, None)?)
 }
 
 /// Values placed at their positions, gaps and the tail up to `size` filled
 /// with `default`; a position written twice keeps its first value.
-fn inserted(values: &ArrayRef, positions: &ArrayRef, default: &ScalarValue, size: Option<u64>) -> Result<ArrayRef> {
+fn inserted(
+    values: &ArrayRef,
+    positions: &ArrayRef,
+    default: &ScalarValue,
+    size: Option<u64>,
+) -> Result<ArrayRef> {
     let positions = cast(positions, &DataType::UInt64)?;
     let positions = positions.as_primitive::<UInt64Type>();
     if positions.null_count() > 0 {
-        return Err(error(ErrorCode::ARGUMENT_OUT_OF_BOUND, "Position of groupArrayInsertAt must be non-negative"));
+        return Err(error(
+            ErrorCode::ARGUMENT_OUT_OF_BOUND,
+            "Position of groupArrayInsertAt must be non-negative",
+        ));
     }
     let needed = positions.values().iter().map(|&p| p + 1).max().unwrap_or(0);
     let length = size.unwrap_or(needed) as usize;
     if length > 0xFFFFFF {
-        return Err(error(ErrorCode::TOO_LARGE_ARRAY_SIZE, "Too large array size"));
+        return Err(error(
+            ErrorCode::TOO_LARGE_ARRAY_SIZE,
+            "Too large array size",
+        ));
     }
     let mut slots: Vec<Option<usize>> = vec![None; length];
     for (row, &position) in positions.values().iter().enumerate() {
@@ -295,13 +365,19 @@ mod tests {
     fn ring_keeps_the_latest_per_slot() {
         let values: ArrayRef = Arc::new(UInt64Array::from(vec![3, 1, 2]));
         let out = ring(&values, 2).unwrap();
-        assert_eq!(out.as_primitive::<UInt64Type>().values().to_vec(), vec![2, 1]);
+        assert_eq!(
+            out.as_primitive::<UInt64Type>().values().to_vec(),
+            vec![2, 1]
+        );
     }
 
     #[test]
     fn moving_sums_over_a_window() {
         let values: ArrayRef = Arc::new(UInt64Array::from(vec![0, 1, 2, 3, 4]));
         let out = moving(&values, Some(2), false, &DataType::UInt64).unwrap();
-        assert_eq!(out.as_primitive::<UInt64Type>().values().to_vec(), vec![0, 1, 3, 5, 7]);
+        assert_eq!(
+            out.as_primitive::<UInt64Type>().values().to_vec(),
+            vec![0, 1, 3, 5, 7]
+        );
     }
 }

@@ -19,7 +19,8 @@ use datafusion::logical_expr::{Accumulator, AggregateUDF};
 use strata_common::ErrorCode;
 
 use super::frame::{
-    Aggregate, AggregateSpec, Call, error, expect_params, illegal_type, list_of, list_rows, list_scalar, state_list_of, state_list_scalar,
+    Aggregate, AggregateSpec, Call, error, expect_params, illegal_type, list_of, list_rows,
+    list_scalar, state_list_of, state_list_scalar,
 };
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,15 +39,25 @@ pub struct MapAggregate {
 }
 
 pub fn functions() -> Vec<AggregateUDF> {
-    let spec = |combine, name, filtered| MapAggregate { combine, name, filtered };
+    let spec = |combine, name, filtered| MapAggregate {
+        combine,
+        name,
+        filtered,
+    };
     vec![
         Aggregate::udaf(spec(Combine::Sum, "sumMap", false), &[]),
         Aggregate::udaf(spec(Combine::Sum, "sumMappedArrays", false), &[]),
-        Aggregate::udaf(spec(Combine::SumWithOverflow, "sumMapWithOverflow", false), &[]),
+        Aggregate::udaf(
+            spec(Combine::SumWithOverflow, "sumMapWithOverflow", false),
+            &[],
+        ),
         Aggregate::udaf(spec(Combine::Min, "minMap", false), &["minMappedArrays"]),
         Aggregate::udaf(spec(Combine::Max, "maxMap", false), &["maxMappedArrays"]),
         Aggregate::udaf(spec(Combine::Sum, "sumMapFiltered", true), &[]),
-        Aggregate::udaf(spec(Combine::SumWithOverflow, "sumMapFilteredWithOverflow", true), &[]),
+        Aggregate::udaf(
+            spec(Combine::SumWithOverflow, "sumMapFilteredWithOverflow", true),
+            &[],
+        ),
     ]
 }
 
@@ -58,7 +69,11 @@ fn shape(args: &[DataType]) -> Option<(DataType, Vec<DataType>, bool)> {
     };
     match args {
         [DataType::Map(entries, _)] => match entries.data_type() {
-            DataType::Struct(f) => Some((f[0].data_type().clone(), vec![f[1].data_type().clone()], true)),
+            DataType::Struct(f) => Some((
+                f[0].data_type().clone(),
+                vec![f[1].data_type().clone()],
+                true,
+            )),
             _ => None,
         },
         [DataType::Struct(fields)] => {
@@ -76,7 +91,9 @@ fn shape(args: &[DataType]) -> Option<(DataType, Vec<DataType>, bool)> {
 /// Whether a Map argument's values are Nullable: the result's are as well.
 fn map_values_nullable(args: &[DataType]) -> bool {
     match args {
-        [DataType::Map(entries, _)] => matches!(entries.data_type(), DataType::Struct(f) if f[1].is_nullable()),
+        [DataType::Map(entries, _)] => {
+            matches!(entries.data_type(), DataType::Struct(f) if f[1].is_nullable())
+        }
         _ => false,
     }
 }
@@ -111,10 +128,16 @@ impl AggregateSpec for MapAggregate {
         let (key, values, is_map) = shape(args).ok_or_else(|| {
             error(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!("Aggregate function {} requires map or arrays of keys and values as arguments", self.name),
+                format!(
+                    "Aggregate function {} requires map or arrays of keys and values as arguments",
+                    self.name
+                ),
             )
         })?;
-        let values: Vec<DataType> = values.iter().map(|t| self.accumulated(t)).collect::<Result<_>>()?;
+        let values: Vec<DataType> = values
+            .iter()
+            .map(|t| self.accumulated(t))
+            .collect::<Result<_>>()?;
         if is_map {
             let entries = Fields::from(vec![
                 Field::new("key", key, false),
@@ -132,23 +155,40 @@ impl AggregateSpec for MapAggregate {
 
     fn state_types(&self, call: &Call) -> Vec<DataType> {
         let (key, values, _) = shape(&call.args).expect("checked");
-        std::iter::once(key).chain(values).map(state_list_of).collect()
+        std::iter::once(key)
+            .chain(values)
+            .map(state_list_of)
+            .collect()
     }
 
     fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
         let (key, values, is_map) = shape(&call.args).expect("checked");
-        let accumulated = values.iter().map(|t| self.accumulated(t)).collect::<Result<_>>()?;
+        let accumulated = values
+            .iter()
+            .map(|t| self.accumulated(t))
+            .collect::<Result<_>>()?;
         let keep = match call.params.first() {
             Some(ScalarValue::List(list)) => Some(list.value(0)),
-            Some(other) => return Err(error(
-                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!("Aggregate function {} requires an Array as a parameter, got {other}", self.name),
-            )),
+            Some(other) => {
+                return Err(error(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!(
+                        "Aggregate function {} requires an Array as a parameter, got {other}",
+                        self.name
+                    ),
+                ));
+            }
             None => None,
         };
         let converter = RowConverter::new(vec![SortField::new(key.clone())])?;
         let keep = match keep {
-            Some(keys) => Some(converter.convert_columns(&[cast(&keys, &key)?])?.iter().map(|r| r.owned()).collect()),
+            Some(keys) => Some(
+                converter
+                    .convert_columns(&[cast(&keys, &key)?])?
+                    .iter()
+                    .map(|r| r.owned())
+                    .collect(),
+            ),
             None => None,
         };
         Ok(Box::new(MapAccumulator {
@@ -214,11 +254,18 @@ impl MapAccumulator {
                 .map(|(l, t)| cast(&l.value(row), t))
                 .collect::<std::result::Result<_, _>>()?;
             if row_values.iter().any(|v| v.len() != row_keys.len()) {
-                return Err(error(ErrorCode::BAD_ARGUMENTS, "Sizes of keys and values arrays do not match"));
+                return Err(error(
+                    ErrorCode::BAD_ARGUMENTS,
+                    "Sizes of keys and values arrays do not match",
+                ));
             }
             let encoded = self.converter.convert_columns(&[row_keys])?;
             for (i, key) in encoded.iter().enumerate() {
-                if self.keep.as_ref().is_some_and(|keep| !keep.iter().any(|k| k.row() == key)) {
+                if self
+                    .keep
+                    .as_ref()
+                    .is_some_and(|keep| !keep.iter().any(|k| k.row() == key))
+                {
                     continue;
                 }
                 self.add(key.owned(), &row_values, i)?;
@@ -228,13 +275,22 @@ impl MapAccumulator {
     }
 
     fn add(&mut self, key: OwnedRow, values: &[ArrayRef], i: usize) -> Result<()> {
-        let incoming: Vec<ScalarValue> = values.iter().map(|v| ScalarValue::try_from_array(v, i)).collect::<Result<_>>()?;
+        let incoming: Vec<ScalarValue> = values
+            .iter()
+            .map(|v| ScalarValue::try_from_array(v, i))
+            .collect::<Result<_>>()?;
         let combine = self.combine;
         match self.entries.get_mut(&key) {
             // A NULL value still adds its key, with the type's default, to
             // arrays, whose elements cannot be NULL.
             None if !self.nullable_values => {
-                let defaults = incoming.into_iter().map(|v| if v.is_null() { ScalarValue::new_default(&v.data_type()) } else { Ok(v) });
+                let defaults = incoming.into_iter().map(|v| {
+                    if v.is_null() {
+                        ScalarValue::new_default(&v.data_type())
+                    } else {
+                        Ok(v)
+                    }
+                });
                 self.entries.insert(key, defaults.collect::<Result<_>>()?);
             }
             None => {
@@ -257,7 +313,10 @@ impl MapAccumulator {
             .iter()
             .filter(|(_, v)| !drop_zeros || !v.iter().all(is_zero))
             .collect();
-        let keys = self.converter.convert_rows(kept.iter().map(|(k, _)| k.row()))?.remove(0);
+        let keys = self
+            .converter
+            .convert_rows(kept.iter().map(|(k, _)| k.row()))?
+            .remove(0);
         let mut out = vec![keys];
         for (column, t) in self.accumulated.iter().enumerate() {
             let values = kept.iter().map(|(_, v)| v[column].clone());
@@ -279,7 +338,9 @@ fn combined(combine: Combine, current: &ScalarValue, value: ScalarValue) -> Resu
         return Ok(value);
     }
     Ok(match combine {
-        Combine::Sum | Combine::SumWithOverflow => current.add_checked(&value).or_else(|_| current.add(&value))?,
+        Combine::Sum | Combine::SumWithOverflow => current
+            .add_checked(&value)
+            .or_else(|_| current.add(&value))?,
         Combine::Min if value < *current => value,
         Combine::Max if value > *current => value,
         Combine::Min | Combine::Max => current.clone(),
@@ -307,17 +368,30 @@ impl Accumulator for MapAccumulator {
             .enumerate()
             .map(|(i, a)| Field::new(format!("{}", i + 1), list_of(a.data_type().clone()), false))
             .collect();
-        let columns: Vec<ArrayRef> = arrays.into_iter().map(|a| list_scalar(a).to_array()).collect::<Result<_>>()?;
-        Ok(ScalarValue::Struct(Arc::new(StructArray::new(Fields::from(fields), columns, None))))
+        let columns: Vec<ArrayRef> = arrays
+            .into_iter()
+            .map(|a| list_scalar(a).to_array())
+            .collect::<Result<_>>()?;
+        Ok(ScalarValue::Struct(Arc::new(StructArray::new(
+            Fields::from(fields),
+            columns,
+            None,
+        ))))
     }
 
     fn size(&self) -> usize {
-        let entry = |(k, v): (&OwnedRow, &Vec<ScalarValue>)| k.as_ref().len() + v.iter().map(|s| s.size()).sum::<usize>();
+        let entry = |(k, v): (&OwnedRow, &Vec<ScalarValue>)| {
+            k.as_ref().len() + v.iter().map(|s| s.size()).sum::<usize>()
+        };
         std::mem::size_of_val(self) + self.entries.iter().map(entry).sum::<usize>()
     }
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        Ok(self.arrays(false)?.into_iter().map(state_list_scalar).collect())
+        Ok(self
+            .arrays(false)?
+            .into_iter()
+            .map(state_list_scalar)
+            .collect())
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
@@ -325,7 +399,11 @@ impl Accumulator for MapAccumulator {
         let keep = self.keep.take();
         let rows = list_rows(&states[0]).len();
         let lists: Vec<ArrayRef> = states.to_vec();
-        let result = if rows > 0 { self.absorb(&lists) } else { Ok(()) };
+        let result = if rows > 0 {
+            self.absorb(&lists)
+        } else {
+            Ok(())
+        };
         self.keep = keep;
         result
     }
@@ -337,9 +415,19 @@ fn map_scalar(keys: &ArrayRef, values: &ArrayRef, nullable_values: bool) -> Resu
         Field::new("key", keys.data_type().clone(), false),
         Field::new("value", values.data_type().clone(), nullable_values),
     ]);
-    let entries = StructArray::new(fields.clone(), vec![Arc::clone(keys), Arc::clone(values)], None);
+    let entries = StructArray::new(
+        fields.clone(),
+        vec![Arc::clone(keys), Arc::clone(values)],
+        None,
+    );
     let field = Arc::new(Field::new("entries", DataType::Struct(fields), false));
-    let map = MapArray::new(field, OffsetBuffer::from_lengths([keys.len()]), entries, None, false);
+    let map = MapArray::new(
+        field,
+        OffsetBuffer::from_lengths([keys.len()]),
+        entries,
+        None,
+        false,
+    );
     Ok(ScalarValue::Map(Arc::new(map)))
 }
 
@@ -349,27 +437,61 @@ mod tests {
     use datafusion::arrow::array::ListArray;
     use datafusion::arrow::datatypes::{Int64Type, UInt8Type};
 
-    fn list<T: datafusion::arrow::datatypes::ArrowPrimitiveType>(rows: Vec<Vec<T::Native>>) -> ArrayRef {
+    fn list<T: datafusion::arrow::datatypes::ArrowPrimitiveType>(
+        rows: Vec<Vec<T::Native>>,
+    ) -> ArrayRef {
         Arc::new(ListArray::from_iter_primitive::<T, _, _>(
-            rows.into_iter().map(|r| Some(r.into_iter().map(Some).collect::<Vec<_>>())),
+            rows.into_iter()
+                .map(|r| Some(r.into_iter().map(Some).collect::<Vec<_>>())),
         ))
     }
 
     #[test]
     fn sums_merge_through_state() {
-        let spec = MapAggregate { combine: Combine::Sum, name: "sumMap", filtered: false };
+        let spec = MapAggregate {
+            combine: Combine::Sum,
+            name: "sumMap",
+            filtered: false,
+        };
         let args = vec![list_of(DataType::Int64), list_of(DataType::UInt8)];
-        let call = Call { args, params: vec![], result: DataType::Null };
+        let call = Call {
+            args,
+            params: vec![],
+            result: DataType::Null,
+        };
         let mut a = spec.accumulator(&call).unwrap();
         let mut b = spec.accumulator(&call).unwrap();
-        a.update_batch(&[list::<Int64Type>(vec![vec![2, 1]]), list::<UInt8Type>(vec![vec![200, 1]])]).unwrap();
-        b.update_batch(&[list::<Int64Type>(vec![vec![2, 3]]), list::<UInt8Type>(vec![vec![100, 0]])]).unwrap();
-        let state: Vec<ArrayRef> = b.state().unwrap().iter().map(|s| s.to_array().unwrap()).collect();
+        a.update_batch(&[
+            list::<Int64Type>(vec![vec![2, 1]]),
+            list::<UInt8Type>(vec![vec![200, 1]]),
+        ])
+        .unwrap();
+        b.update_batch(&[
+            list::<Int64Type>(vec![vec![2, 3]]),
+            list::<UInt8Type>(vec![vec![100, 0]]),
+        ])
+        .unwrap();
+        let state: Vec<ArrayRef> = b
+            .state()
+            .unwrap()
+            .iter()
+            .map(|s| s.to_array().unwrap())
+            .collect();
         a.merge_batch(&state).unwrap();
-        let ScalarValue::Struct(s) = a.evaluate().unwrap() else { panic!("a tuple") };
+        let ScalarValue::Struct(s) = a.evaluate().unwrap() else {
+            panic!("a tuple")
+        };
         let keys = s.column(0).as_list::<i32>().value(0);
         let sums = s.column(1).as_list::<i32>().value(0);
-        assert_eq!(keys.as_primitive::<Int64Type>().values().to_vec(), vec![1, 2]);
-        assert_eq!(sums.as_primitive::<datafusion::arrow::datatypes::UInt64Type>().values().to_vec(), vec![1, 300]);
+        assert_eq!(
+            keys.as_primitive::<Int64Type>().values().to_vec(),
+            vec![1, 2]
+        );
+        assert_eq!(
+            sums.as_primitive::<datafusion::arrow::datatypes::UInt64Type>()
+                .values()
+                .to_vec(),
+            vec![1, 300]
+        );
     }
 }

@@ -42,7 +42,9 @@ pub fn takes_parameters(name: &str) -> bool {
         .get_or_init(|| {
             functions()
                 .iter()
-                .flat_map(|f| std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned()))
+                .flat_map(|f| {
+                    std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned())
+                })
                 .collect()
         })
         .contains(name)

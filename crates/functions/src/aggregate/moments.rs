@@ -56,14 +56,18 @@ impl Statistic {
 
     fn arguments(self) -> usize {
         match self {
-            Statistic::AvgWeighted | Statistic::SimpleLinearRegression | Statistic::BoundingRatio => 2,
+            Statistic::AvgWeighted
+            | Statistic::SimpleLinearRegression
+            | Statistic::BoundingRatio => 2,
             _ => 1,
         }
     }
 
     fn slots(self) -> usize {
         match self {
-            Statistic::SkewPop | Statistic::SkewSamp | Statistic::KurtPop | Statistic::KurtSamp => 5,
+            Statistic::SkewPop | Statistic::SkewSamp | Statistic::KurtPop | Statistic::KurtSamp => {
+                5
+            }
             Statistic::AvgWeighted | Statistic::SumKahan => 2,
             Statistic::SimpleLinearRegression => 5,
             // count, least x and its y, greatest x and its y
@@ -295,7 +299,9 @@ struct MomentsGroups {
 }
 
 fn floats(array: &ArrayRef) -> Result<Float64Array> {
-    Ok(cast(array, &DataType::Float64)?.as_primitive::<Float64Type>().clone())
+    Ok(cast(array, &DataType::Float64)?
+        .as_primitive::<Float64Type>()
+        .clone())
 }
 
 impl MomentsGroups {
@@ -364,12 +370,16 @@ impl GroupsAccumulator for MomentsGroups {
 
     fn evaluate(&mut self, emit_to: EmitTo) -> Result<ArrayRef> {
         let states = self.emit(emit_to);
-        let results = states.chunks_exact(self.slots).map(|s| self.statistic.finish(s));
+        let results = states
+            .chunks_exact(self.slots)
+            .map(|s| self.statistic.finish(s));
         let array = ScalarValue::iter_to_array(results);
         match array {
             Ok(array) => Ok(array),
             // No groups: an empty array of the result type.
-            Err(_) => Ok(datafusion::arrow::array::new_empty_array(&self.statistic.result_type())),
+            Err(_) => Ok(datafusion::arrow::array::new_empty_array(
+                &self.statistic.result_type(),
+            )),
         }
     }
 
@@ -377,7 +387,12 @@ impl GroupsAccumulator for MomentsGroups {
         let states = self.emit(emit_to);
         Ok((0..self.slots)
             .map(|slot| {
-                let column: Float64Array = states.iter().skip(slot).step_by(self.slots).copied().collect();
+                let column: Float64Array = states
+                    .iter()
+                    .skip(slot)
+                    .step_by(self.slots)
+                    .copied()
+                    .collect();
                 Arc::new(column) as ArrayRef
             })
             .collect())
@@ -390,7 +405,10 @@ impl GroupsAccumulator for MomentsGroups {
         total_num_groups: usize,
     ) -> Result<()> {
         self.states.resize(total_num_groups * self.slots, 0.0);
-        let columns: Vec<&Float64Array> = values.iter().map(|v| v.as_primitive::<Float64Type>()).collect();
+        let columns: Vec<&Float64Array> = values
+            .iter()
+            .map(|v| v.as_primitive::<Float64Type>())
+            .collect();
         let mut other = vec![0.0; self.slots];
         for (row, &g) in group_indices.iter().enumerate() {
             for (slot, column) in other.iter_mut().zip(&columns) {
@@ -402,9 +420,16 @@ impl GroupsAccumulator for MomentsGroups {
         Ok(())
     }
 
-    fn convert_to_state(&self, values: &[ArrayRef], opt_filter: Option<&BooleanArray>) -> Result<Vec<ArrayRef>> {
+    fn convert_to_state(
+        &self,
+        values: &[ArrayRef],
+        opt_filter: Option<&BooleanArray>,
+    ) -> Result<Vec<ArrayRef>> {
         let rows = values.first().map_or(0, |v| v.len());
-        let mut single = MomentsGroups { states: Vec::new(), ..*self };
+        let mut single = MomentsGroups {
+            states: Vec::new(),
+            ..*self
+        };
         let groups: Vec<usize> = (0..rows).collect();
         single.update_batch(values, &groups, opt_filter, rows)?;
         single.state(EmitTo::All)
@@ -426,7 +451,9 @@ impl Accumulator for MomentsAccumulator {
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         let groups = &mut self.0;
-        groups.states.resize(groups.slots.max(groups.states.len()), 0.0);
+        groups
+            .states
+            .resize(groups.slots.max(groups.states.len()), 0.0);
         Ok(groups.statistic.finish(&groups.states[..groups.slots]))
     }
 
@@ -436,8 +463,13 @@ impl Accumulator for MomentsAccumulator {
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         let groups = &mut self.0;
-        groups.states.resize(groups.slots.max(groups.states.len()), 0.0);
-        Ok(groups.states[..groups.slots].iter().map(|&v| ScalarValue::Float64(Some(v))).collect())
+        groups
+            .states
+            .resize(groups.slots.max(groups.states.len()), 0.0);
+        Ok(groups.states[..groups.slots]
+            .iter()
+            .map(|&v| ScalarValue::Float64(Some(v)))
+            .collect())
     }
 
     fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
@@ -459,8 +491,14 @@ mod tests {
 
     #[test]
     fn groups_state_round_trip() {
-        let spec = Moments { statistic: Statistic::SimpleLinearRegression };
-        let call = Call { args: vec![DataType::Float64; 2], params: vec![], result: DataType::Null };
+        let spec = Moments {
+            statistic: Statistic::SimpleLinearRegression,
+        };
+        let call = Call {
+            args: vec![DataType::Float64; 2],
+            params: vec![],
+            result: DataType::Null,
+        };
         let mut a = spec.groups(&call);
         let x: ArrayRef = Arc::new(Float64Array::from(vec![0.0, 1.0, 2.0, 3.0]));
         let y: ArrayRef = Arc::new(Float64Array::from(vec![1.0, 3.0, 5.0, 7.0]));
@@ -468,7 +506,9 @@ mod tests {
         let state = a.state(EmitTo::All).unwrap();
         let mut b = spec.groups(&call);
         b.merge_batch(&state, &[0, 0], 1).unwrap();
-        let ScalarValue::Struct(s) = ScalarValue::try_from_array(&b.evaluate(EmitTo::All).unwrap(), 0).unwrap() else {
+        let ScalarValue::Struct(s) =
+            ScalarValue::try_from_array(&b.evaluate(EmitTo::All).unwrap(), 0).unwrap()
+        else {
             panic!("a tuple")
         };
         assert_eq!(s.column(0).as_primitive::<Float64Type>().value(0), 2.0);

@@ -71,7 +71,10 @@ impl Method {
     /// The result type for one level, or None if the argument type is refused.
     fn value_type(self, arg: &DataType) -> Option<DataType> {
         let number = arg.is_integer() || arg.is_floating() || *arg == DataType::Boolean;
-        let temporal = matches!(arg, DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _));
+        let temporal = matches!(
+            arg,
+            DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _)
+        );
         let decimal = matches!(arg, DataType::Decimal128(..) | DataType::Decimal256(..));
         match self {
             Method::Interpolated | Method::Deterministic if temporal => Some(arg.clone()),
@@ -111,8 +114,19 @@ pub fn functions() -> Vec<AggregateUDF> {
             let median = format!("median{}", method.suffix());
             // ClickHouse has no median form of the R6 and R7 quantiles.
             let ranked = matches!(method, Method::ExactExclusive | Method::ExactInclusive);
-            let aliases: Vec<&str> = if plural || ranked { vec![] } else { vec![median.as_str()] };
-            out.push(Aggregate::udaf(Quantile { method, plural, name }, &aliases));
+            let aliases: Vec<&str> = if plural || ranked {
+                vec![]
+            } else {
+                vec![median.as_str()]
+            };
+            out.push(Aggregate::udaf(
+                Quantile {
+                    method,
+                    plural,
+                    name,
+                },
+                &aliases,
+            ));
         }
     }
     out
@@ -124,7 +138,10 @@ impl Quantile {
             vec![0.5]
         } else {
             let name = &self.name;
-            params.iter().map(|p| float_parameter(name, p)).collect::<Result<Vec<_>>>()?
+            params
+                .iter()
+                .map(|p| float_parameter(name, p))
+                .collect::<Result<Vec<_>>>()?
         };
         if levels.iter().any(|l| !(0.0..=1.0).contains(l)) {
             return Err(error(
@@ -132,7 +149,9 @@ impl Quantile {
                 "Quantile level is out of range [0..1]",
             ));
         }
-        if matches!(self.method, Method::ExactExclusive) && levels.iter().any(|&l| l == 0.0 || l == 1.0) {
+        if matches!(self.method, Method::ExactExclusive)
+            && levels.iter().any(|&l| l == 0.0 || l == 1.0)
+        {
             return Err(error(
                 ErrorCode::BAD_ARGUMENTS,
                 "QuantileExactExclusive cannot interpolate for the percentiles 1 and 0",
@@ -150,7 +169,11 @@ impl AggregateSpec for Quantile {
     fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType> {
         let name = &self.name;
         if args.len() != self.method.arguments() {
-            let count = if self.method.arguments() == 2 { "two arguments" } else { "single argument" };
+            let count = if self.method.arguments() == 2 {
+                "two arguments"
+            } else {
+                "single argument"
+            };
             return Err(error(
                 ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                 format!("Aggregate function {name} requires {count}"),
@@ -181,7 +204,11 @@ impl AggregateSpec for Quantile {
             .method
             .value_type(&args[0])
             .ok_or_else(|| illegal_type(name, &args[0]))?;
-        Ok(if self.plural { super::frame::list_of(value) } else { value })
+        Ok(if self.plural {
+            super::frame::list_of(value)
+        } else {
+            value
+        })
     }
 
     fn state_types(&self, call: &Call) -> Vec<DataType> {
@@ -209,7 +236,12 @@ impl AggregateSpec for Quantile {
 }
 
 /// The quantiles at `levels` of the collected columns.
-fn quantiles(method: Method, levels: &[f64], columns: &[ArrayRef], out: &DataType) -> Result<Vec<ScalarValue>> {
+fn quantiles(
+    method: Method,
+    levels: &[f64],
+    columns: &[ArrayRef],
+    out: &DataType,
+) -> Result<Vec<ScalarValue>> {
     match method {
         Method::Interpolated | Method::Deterministic => {
             let sorted = sorted_floats(&columns[0])?;
@@ -317,7 +349,12 @@ fn exact_index(method: Method, n: usize, level: f64) -> usize {
 
 /// The first value, in order, whose accumulated weight reaches
 /// `ceil(level * total)`.
-fn weighted(levels: &[f64], values: &ArrayRef, weights: &ArrayRef, out: &DataType) -> Result<Vec<ScalarValue>> {
+fn weighted(
+    levels: &[f64],
+    values: &ArrayRef,
+    weights: &ArrayRef,
+    out: &DataType,
+) -> Result<Vec<ScalarValue>> {
     let order = sort_to_indices(values, None, None)?;
     let weights = cast(weights, &DataType::UInt64)?;
     let weights = weights.as_primitive::<UInt64Type>();
@@ -389,7 +426,11 @@ impl Timing {
             return f32::NAN;
         }
         if n <= Self::MEDIUM_MAX {
-            let index = if level < 1.0 { (level * n as f64) as usize } else { n - 1 };
+            let index = if level < 1.0 {
+                (level * n as f64) as usize
+            } else {
+                n - 1
+            };
             return self.sorted[index.min(n - 1)] as f32;
         }
         // The histogram's answer: the bucket where the count reaches the level.
@@ -450,12 +491,23 @@ mod tests {
             params: vec![ScalarValue::Float64(Some(0.5))],
             result: DataType::UInt64,
         };
-        let spec = Quantile { method: Method::Exact, plural: false, name: "quantileExact".into() };
+        let spec = Quantile {
+            method: Method::Exact,
+            plural: false,
+            name: "quantileExact".into(),
+        };
         let mut a = spec.accumulator(&call).unwrap();
         let mut b = spec.accumulator(&call).unwrap();
-        a.update_batch(&[Arc::new(UInt64Array::from(vec![1, 2, 3]))]).unwrap();
-        b.update_batch(&[Arc::new(UInt64Array::from(vec![4, 5, 6, 7]))]).unwrap();
-        let state: Vec<ArrayRef> = b.state().unwrap().iter().map(|s| s.to_array().unwrap()).collect();
+        a.update_batch(&[Arc::new(UInt64Array::from(vec![1, 2, 3]))])
+            .unwrap();
+        b.update_batch(&[Arc::new(UInt64Array::from(vec![4, 5, 6, 7]))])
+            .unwrap();
+        let state: Vec<ArrayRef> = b
+            .state()
+            .unwrap()
+            .iter()
+            .map(|s| s.to_array().unwrap())
+            .collect();
         a.merge_batch(&state).unwrap();
         assert_eq!(a.evaluate().unwrap(), ScalarValue::UInt64(Some(4)));
     }

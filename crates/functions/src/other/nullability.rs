@@ -4,7 +4,6 @@
 //! over no rows, and how NULLs are filled in. `defaultValueOfArgumentType(x)`:
 //! the default of `x`'s type (NULL for a Nullable one).
 
-
 use datafusion::arrow::array::make_array;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, Volatility};
@@ -19,7 +18,13 @@ pub(crate) const SPECS: &[Spec] = &[
         // Not folded into a literal at planning, which would lose the
         // Nullable type (a literal is nullable only when it is NULL).
         volatility: Volatility::Volatile,
-        typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name).with_nullable(true)),
+        typing: |t| {
+            Ok(t.fields[0]
+                .as_ref()
+                .clone()
+                .with_name(t.name)
+                .with_nullable(true))
+        },
         eval: |call| Ok(call.args[0].clone()),
     },
     Spec {
@@ -27,7 +32,13 @@ pub(crate) const SPECS: &[Spec] = &[
         aliases: &[],
         args: (1, 1),
         volatility: Volatility::Immutable,
-        typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name).with_nullable(false)),
+        typing: |t| {
+            Ok(t.fields[0]
+                .as_ref()
+                .clone()
+                .with_name(t.name)
+                .with_nullable(false))
+        },
         eval: assume_not_null,
     },
     Spec {

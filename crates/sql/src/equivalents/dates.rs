@@ -16,7 +16,7 @@
 use datafusion::sql::sqlparser::ast::{DataType, Expr, Value};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::{call};
+use crate::ast_rewrite::call;
 
 /// The names rewritten here, for `system.functions`.
 pub const NAMES: &[&str] = &[

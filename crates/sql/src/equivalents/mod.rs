@@ -13,7 +13,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::{call};
+use crate::ast_rewrite::call;
 
 pub use aggregates::aggregate;
 pub use other::query_constant;
@@ -592,12 +592,7 @@ fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
 /// The whole `unit`s from the epoch to `moment`, as Int64.
 fn units_since_epoch(unit: &str, moment: &Expr) -> Option<Expr> {
     let int64 = |f: &str, e: Expr| call("toInt64", vec![call(f, vec![e])]);
-    let seconds = || {
-        call(
-            "toInt64",
-            vec![call("toDateTime", vec![moment.clone()])],
-        )
-    };
+    let seconds = || call("toInt64", vec![call("toDateTime", vec![moment.clone()])]);
     let days = || int64("toDate", moment.clone());
     let per = |count: Expr, n: u64| call("intDiv", vec![count, number(n)]);
     let field = |f: &str| int64(f, moment.clone());

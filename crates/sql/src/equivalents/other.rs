@@ -116,9 +116,7 @@ pub fn query_constant(written: &str, args: &[&Expr], ctx: &AstContext) -> Result
         "currentSchemas" | "current_schemas" => current_schemas(name, args[0], ctx)?,
         "session_user" | "authenticatedUser" | "authUser" => text(ctx.current_user),
         // Strata has no roles.
-        "currentRoles" | "enabledRoles" | "defaultRoles" => {
-            call("emptyArrayString", vec![])
-        }
+        "currentRoles" | "enabledRoles" | "defaultRoles" => call("emptyArrayString", vec![]),
         // ClickHouse numbers only MySQL-protocol connections, which Strata does not serve.
         "connectionId" | "connection_id" => call("toUInt64", vec![number(0)]),
         // A single server is no shard of a distributed query.

@@ -209,9 +209,8 @@ impl TableKeys {
             return Ok((batch.clone(), Vec::new()));
         }
         let keys = self.evaluate(&self.sorting, batch)?;
-        let position: ArrayRef = Arc::new(UInt32Array::from_iter_values(
-            0..batch.num_rows() as u32,
-        ));
+        let position: ArrayRef =
+            Arc::new(UInt32Array::from_iter_values(0..batch.num_rows() as u32));
         let columns: Vec<SortColumn> = keys
             .iter()
             .chain(std::iter::once(&position))

@@ -294,8 +294,14 @@ mod tests {
         .unwrap()
     }
 
-    fn column<T: Clone>(rows: &RecordBatch, index: usize, f: impl Fn(&ArrayRef, usize) -> T) -> Vec<T> {
-        (0..rows.num_rows()).map(|r| f(rows.column(index), r)).collect()
+    fn column<T: Clone>(
+        rows: &RecordBatch,
+        index: usize,
+        f: impl Fn(&ArrayRef, usize) -> T,
+    ) -> Vec<T> {
+        (0..rows.num_rows())
+            .map(|r| f(rows.column(index), r))
+            .collect()
     }
 
     fn texts(rows: &RecordBatch) -> Vec<String> {
@@ -304,24 +310,46 @@ mod tests {
 
     #[test]
     fn replacing_keeps_the_highest_version_then_the_last_row() {
-        let rows = batch(&[1, 1, 1, 2, 3, 3], &[5, 7, 7, 0, 1, 0], &["a", "b", "c", "d", "e", "f"]);
+        let rows = batch(
+            &[1, 1, 1, 2, 3, 3],
+            &[5, 7, 7, 0, 1, 0],
+            &["a", "b", "c", "d", "e", "f"],
+        );
         let keys = vec![Arc::clone(rows.column(0))];
-        let by_version = MergeMode::Replacing { version: Some(1), is_deleted: None };
+        let by_version = MergeMode::Replacing {
+            version: Some(1),
+            is_deleted: None,
+        };
         let kept = by_version.combine(&rows, &keys, false).unwrap();
         assert_eq!(texts(&kept), ["c", "d", "e"]);
-        let last = MergeMode::Replacing { version: None, is_deleted: None };
-        assert_eq!(texts(&last.combine(&rows, &keys, false).unwrap()), ["c", "d", "f"]);
+        let last = MergeMode::Replacing {
+            version: None,
+            is_deleted: None,
+        };
+        assert_eq!(
+            texts(&last.combine(&rows, &keys, false).unwrap()),
+            ["c", "d", "f"]
+        );
     }
 
     #[test]
     fn summing_adds_numbers_keeps_the_first_text_and_drops_zero_sums() {
-        let rows = batch(&[1, 1, 2, 2, 3], &[2, 3, 4, -4, 0], &["x", "y", "z", "w", "v"]);
+        let rows = batch(
+            &[1, 1, 2, 2, 3],
+            &[2, 3, 4, -4, 0],
+            &["x", "y", "z", "w", "v"],
+        );
         let keys = vec![Arc::clone(rows.column(0))];
         let kept = MergeMode::Summing { columns: vec![1] }
             .combine(&rows, &keys, false)
             .unwrap();
         assert_eq!(texts(&kept), ["x"]);
-        assert_eq!(column(&kept, 1, |a, r| a.as_primitive::<datafusion::arrow::datatypes::Int64Type>().value(r)), [5]);
+        assert_eq!(
+            column(&kept, 1, |a, r| a
+                .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(r)),
+            [5]
+        );
     }
 
     #[test]
@@ -334,9 +362,15 @@ mod tests {
             &["a", "b", "c", "d", "e", "f", "g", "h"],
         );
         let keys = vec![Arc::clone(rows.column(0))];
-        let kept = MergeMode::Collapsing { sign: 1 }.combine(&rows, &keys, false).unwrap();
+        let kept = MergeMode::Collapsing { sign: 1 }
+            .combine(&rows, &keys, false)
+            .unwrap();
         assert_eq!(texts(&kept), ["c", "f", "g", "h"]);
         let bad = batch(&[1], &[2], &["x"]);
-        assert!(MergeMode::Collapsing { sign: 1 }.combine(&bad, &[Arc::clone(bad.column(0))], false).is_err());
+        assert!(
+            MergeMode::Collapsing { sign: 1 }
+                .combine(&bad, &[Arc::clone(bad.column(0))], false)
+                .is_err()
+        );
     }
 }

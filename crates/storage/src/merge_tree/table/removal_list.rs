@@ -20,8 +20,8 @@ use parking_lot::Mutex;
 use strata_common::error::Result;
 
 use crate::part::name::PartName;
-use crate::part::{TEMPORARY_PREFIX, remove_part_directory};
 use crate::part::writer::{io_error, sync_directory};
+use crate::part::{TEMPORARY_PREFIX, remove_part_directory};
 
 const LIST_PREFIX: &str = "removal_list_";
 
