@@ -60,8 +60,9 @@ impl Session {
             .plan(Statement::Query(Box::new(totals)), settings)
             .await?;
         let physical = state.create_physical_plan(&plan).await?;
+        let row_schema = physical.schema();
         let batches = collect(physical, state.task_ctx()).await?;
-        let row = concat_batches(&batches[0].schema(), &batches)?;
+        let row = concat_batches(&row_schema, &batches)?;
         debug_assert_eq!(row.num_rows(), 1, "a query without GROUP BY makes one row");
         let columns = row
             .columns()
