@@ -77,6 +77,7 @@ error_codes! {
     UNKNOWN_SETTING = 115,
     INCORRECT_DATA = 117,
     ENGINE_REQUIRED = 119,
+    TOO_LARGE_SIZE_COMPRESSED = 120,
     TOO_LARGE_ARRAY_SIZE = 128,
     TOO_LARGE_STRING_SIZE = 131,
     AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS = 133,
@@ -192,7 +193,7 @@ impl StrataError {
     /// where the kind is too broad, by the message DataFusion writes.
     pub fn from_datafusion(error: DataFusionError) -> Self {
         if let DataFusionError::IoError(io) = &error
-            && let Some(strata) = find_in_io(io)
+            && let Some(strata) = find_io_error(io)
         {
             return strata;
         }
@@ -322,7 +323,7 @@ fn find_strata_error(error: &DataFusionError) -> Option<StrataError> {
         DataFusionError::Shared(inner) => find_strata_error(inner),
         DataFusionError::Diagnostic(_, inner) => find_strata_error(inner),
         DataFusionError::ArrowError(inner, _) => find_in_arrow(inner),
-        DataFusionError::IoError(inner) => find_in_io(inner),
+        DataFusionError::IoError(inner) => find_io_error(inner),
         _ => None,
     }
 }
@@ -342,13 +343,13 @@ fn find_in_boxed(error: &(dyn std::error::Error + Send + Sync + 'static)) -> Opt
 fn find_in_arrow(error: &datafusion::arrow::error::ArrowError) -> Option<StrataError> {
     match error {
         datafusion::arrow::error::ArrowError::ExternalError(inner) => find_in_boxed(inner.as_ref()),
-        datafusion::arrow::error::ArrowError::IoError(_, inner) => find_in_io(inner),
+        datafusion::arrow::error::ArrowError::IoError(_, inner) => find_io_error(inner),
         _ => None,
     }
 }
 
 /// A Strata error that a writer or reader returned through `std::io`.
-fn find_in_io(error: &std::io::Error) -> Option<StrataError> {
+pub fn find_io_error(error: &std::io::Error) -> Option<StrataError> {
     error.get_ref().and_then(find_in_boxed)
 }
 

@@ -24,6 +24,32 @@ pub struct Instance {
     pub query_log: QueryLog,
     /// Where operators put temporary data that goes to disk (`tmp_path`).
     pub tmp_directories: Vec<PathBuf>,
+    /// Who may connect, as `system.users` lists them: the server's configured
+    /// users; `strata local` runs as `default`.
+    pub users: parking_lot::RwLock<Vec<UserRow>>,
+}
+
+/// A user as `system.users` shows it. Never holds the password.
+#[derive(Debug, Clone)]
+pub struct UserRow {
+    pub name: String,
+    /// ClickHouse's name: `no_password`, `plaintext_password`, `sha256_password`.
+    pub auth_type: &'static str,
+    /// Networks the user may connect from.
+    pub host_ip: Vec<String>,
+    pub profile: String,
+}
+
+impl UserRow {
+    /// `strata local`'s only user.
+    pub fn local_default() -> UserRow {
+        UserRow {
+            name: "default".to_string(),
+            auth_type: "no_password",
+            host_ip: vec!["::/0".to_string()],
+            profile: "default".to_string(),
+        }
+    }
 }
 
 /// A server setting as `system.server_settings` and `getServerSetting` show it.
@@ -54,6 +80,7 @@ impl Instance {
             processes: ProcessList::default(),
             query_log: QueryLog::default(),
             tmp_directories,
+            users: parking_lot::RwLock::new(vec![UserRow::local_default()]),
         }))
     }
 

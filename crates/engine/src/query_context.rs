@@ -56,6 +56,9 @@ pub struct QueryContext {
     pub started: Instant,
     pub start_time: SystemTime,
     rows_read: AtomicU64,
+    /// Rows the query's sources chose to read when planned (after the
+    /// sparse index), ClickHouse's `total_rows_to_read`.
+    rows_to_read: AtomicU64,
     bytes_read: AtomicU64,
     result_rows: AtomicU64,
     written_rows: AtomicU64,
@@ -103,6 +106,7 @@ impl QueryContext {
             started: Instant::now(),
             start_time: SystemTime::now(),
             rows_read: AtomicU64::new(0),
+            rows_to_read: AtomicU64::new(0),
             bytes_read: AtomicU64::new(0),
             result_rows: AtomicU64::new(0),
             written_rows: AtomicU64::new(0),
@@ -148,6 +152,14 @@ impl QueryContext {
             .into_datafusion());
         }
         Ok(())
+    }
+
+    pub fn add_rows_to_read(&self, rows: u64) {
+        self.rows_to_read.fetch_add(rows, Ordering::Relaxed);
+    }
+
+    pub fn rows_to_read(&self) -> u64 {
+        self.rows_to_read.load(Ordering::Relaxed)
     }
 
     pub fn rows_read(&self) -> u64 {

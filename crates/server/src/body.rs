@@ -11,11 +11,13 @@ use bytes::Bytes;
 use futures::TryStreamExt;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
+use strata_common::error::find_io_error;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::split_insert_format;
 use tokio_util::io::{StreamReader, SyncIoBridge};
 
 use crate::encoding::{Encoding, decoder};
+use crate::native_compression::BlockReader;
 
 /// A body read as bytes, decoded, on a blocking thread.
 pub type BodyReader = Box<dyn Read + Send>;
@@ -37,28 +39,46 @@ pub struct Request {
     pub data: Option<BodyReader>,
 }
 
+/// A failed read of the body: the decoder's own error (a damaged compressed
+/// block) if it gave one.
 fn read_error(e: std::io::Error) -> StrataError {
-    StrataError::new(
-        ErrorCode::CANNOT_READ_ALL_DATA,
-        format!("Cannot read the request: {e}"),
-    )
+    find_io_error(&e).unwrap_or_else(|| {
+        StrataError::new(
+            ErrorCode::CANNOT_READ_ALL_DATA,
+            format!("Cannot read the request: {e}"),
+        )
+    })
 }
 
-/// Splits `url_query` and `body` (in `encoding`) into the statement and
-/// its data. Blocks while reading the body: call on a blocking thread.
+/// The body read through its HTTP `Content-Encoding`, then through
+/// ClickHouse's compressed blocks with `decompress=1` (`Some(verify)`, where
+/// `verify` checks each block's checksum).
+pub fn decoded_body(
+    body: BodyReader,
+    encoding: Option<Encoding>,
+    native_blocks: Option<bool>,
+) -> Result<BodyReader> {
+    let body = decoder(encoding, body)?;
+    Ok(match native_blocks {
+        Some(verify) => Box::new(BlockReader::new(body, verify)),
+        None => body,
+    })
+}
+
+/// Splits `url_query` and the (decoded) `body` into the statement and its
+/// data. Blocks while reading the body: call on a blocking thread.
 pub fn split_request(
     url_query: Option<String>,
-    body: Option<(BodyReader, Option<Encoding>)>,
+    body: Option<BodyReader>,
     max_query_size: usize,
 ) -> Result<Request> {
     let url_query = url_query.unwrap_or_default();
-    let Some((body, encoding)) = body else {
+    let Some(mut body) = body else {
         return Ok(Request {
             statement: url_query,
             data: None,
         });
     };
-    let mut body = decoder(encoding, body)?;
     // An INSERT ... FORMAT in the URL takes the whole body as its data.
     if split_insert_format(&url_query).is_some_and(|i| i.inline_data.is_none()) {
         return Ok(Request {
@@ -110,8 +130,8 @@ pub fn split_request(
 mod tests {
     use super::*;
 
-    fn body(bytes: &[u8]) -> Option<(BodyReader, Option<Encoding>)> {
-        Some((Box::new(Cursor::new(bytes.to_vec())), None))
+    fn body(bytes: &[u8]) -> Option<BodyReader> {
+        Some(Box::new(Cursor::new(bytes.to_vec())))
     }
 
     fn data(request: Request) -> Vec<u8> {

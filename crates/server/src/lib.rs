@@ -6,11 +6,13 @@
 //! substitutes `{name:Type}`; `query` runs one query request on its own task;
 //! `output` turns the outcome into a response (held, then streamed);
 //! `response` holds the statuses, headers and the exception block;
-//! `encoding` the HTTP compressions.
+//! `encoding` the HTTP compressions; `native_compression` ClickHouse's own
+//! compressed blocks (`compress=1`, `decompress=1`).
 
 pub mod body;
 pub mod config;
 pub mod encoding;
+pub mod native_compression;
 pub mod output;
 pub mod query;
 pub mod query_params;
@@ -77,11 +79,13 @@ impl Server {
             .enable_all()
             .build()
             .expect("a runtime for queries");
+        let users = Users::new(config.users.clone());
+        *engine.instance().users.write() = users.rows();
         Arc::new(Server {
             engine,
             queries: Some(queries),
             settings: config.server_settings.clone(),
-            users: Users::new(config.users.clone()),
+            users,
             profiles: config.profiles.clone(),
             sessions: Sessions::default(),
             running_queries: AtomicUsize::new(0),

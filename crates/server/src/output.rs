@@ -8,8 +8,10 @@
 
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
+use datafusion::arrow::record_batch::RecordBatch;
 use futures::StreamExt;
 use http_body_util::{BodyExt, StreamBody};
 use hyper::StatusCode;
@@ -21,6 +23,7 @@ use strata_formats::{FormatOptions, OutputFormat, ResultWriter, Statistics, new_
 use tokio::sync::{mpsc, oneshot};
 
 use crate::encoding::{ChunkWriter, Encoding, encoder};
+use crate::native_compression::BlockWriter;
 use crate::response::{
     Body, error_text, exception_block, full, header, http_status, progress, summary,
 };
@@ -40,6 +43,8 @@ pub struct ReplyOptions {
     /// Bytes held before the headers are sent; `usize::MAX` waits for the end.
     pub buffer_size: usize,
     pub progress_header: bool,
+    /// `compress=1`: the body in ClickHouse's compressed blocks.
+    pub native_compression: bool,
 }
 
 /// The response's head and body.
@@ -84,10 +89,30 @@ pub fn error_reply(error: &StrataError, options: &ReplyOptions) -> Reply {
         &error.code.code.to_string(),
     ));
     headers.push(header("content-type", "text/plain; charset=UTF-8"));
+    let text = error_text(error);
+    // ClickHouse compresses an error as it would have the result.
+    let body = if options.native_compression {
+        let mut sink = BlockWriter::new(Box::new(Vec::new()));
+        let _ = sink.write_all(text.as_bytes());
+        Box::new(sink).finish().unwrap_or_default()
+    } else {
+        text.into_bytes()
+    };
     Reply {
         status: http_status(error.code),
         headers,
-        body: full(error_text(error)),
+        body: full(body),
+    }
+}
+
+/// Where a response's bytes go: ClickHouse's compressed blocks (`compress=1`)
+/// under the HTTP encoding the client accepts.
+fn response_sink(options: &ReplyOptions) -> Box<dyn ChunkWriter> {
+    let sink = encoder(options.encoding);
+    if options.native_compression {
+        Box::new(BlockWriter::new(sink))
+    } else {
+        sink
     }
 }
 
@@ -154,6 +179,8 @@ struct RowStream {
     held: Vec<u8>,
     result_bytes: u64,
     phase: Phase,
+    /// `X-ClickHouse-Progress` snapshots taken while the head was held.
+    progress: Vec<String>,
     client_gone: bool,
     /// Released when the result is complete (see [`send_outcome`]).
     holds: Option<Held>,
@@ -169,12 +196,13 @@ impl RowStream {
         RowStream {
             query: Arc::clone(&result.query),
             format: result.format.unwrap_or(options.format),
-            sink: Some(encoder(options.encoding)),
+            sink: Some(response_sink(&options)),
             result: Some(result),
             options,
             held: Vec::new(),
             result_bytes: 0,
             phase: Phase::Holding(reply),
+            progress: Vec::new(),
             client_gone: false,
             holds: Some(held),
         }
@@ -191,7 +219,7 @@ impl RowStream {
             sink.as_mut(),
         )?;
         self.forward().await;
-        while let Some(batch) = result.stream.next().await {
+        while let Some(batch) = self.next_batch(&mut result).await {
             let batch = batch?;
             self.query.check()?;
             let sink = self.sink.as_mut().expect("sink until the end");
@@ -218,6 +246,37 @@ impl RowStream {
         self.send(last).await;
         self.end();
         Ok(())
+    }
+
+    /// The next batch; while the head is held and progress headers are
+    /// asked for, a snapshot of the figures every
+    /// `http_headers_progress_interval_ms` meanwhile.
+    async fn next_batch(
+        &mut self,
+        result: &mut QueryResult,
+    ) -> Option<datafusion::common::Result<RecordBatch>> {
+        let interval = Duration::from_millis(
+            self.query
+                .settings
+                .http_headers_progress_interval_ms()
+                .max(1),
+        );
+        loop {
+            if !(self.options.progress_header && matches!(self.phase, Phase::Holding(_))) {
+                return result.stream.next().await;
+            }
+            tokio::select! {
+                batch = result.stream.next() => return batch,
+                () = tokio::time::sleep(interval) => self.note_progress(),
+            }
+        }
+    }
+
+    fn note_progress(&mut self) {
+        let snapshot = progress(&self.query);
+        if self.progress.last() != Some(&snapshot) {
+            self.progress.push(snapshot);
+        }
     }
 
     /// Moves what the sink produced towards the client.
@@ -259,7 +318,11 @@ impl RowStream {
             headers.push(header("content-encoding", encoding.name()));
         }
         if self.options.progress_header {
-            headers.push(header("x-clickhouse-progress", &progress(&self.query)));
+            let last = progress(&self.query);
+            let noted = self.progress.iter().filter(|p| **p != last);
+            for snapshot in noted.chain(std::iter::once(&last)) {
+                headers.push(header("x-clickhouse-progress", snapshot));
+            }
         }
         if summary_figures {
             headers.push(header(

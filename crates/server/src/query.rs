@@ -19,7 +19,7 @@ use strata_formats::OutputFormat;
 use tokio::sync::oneshot;
 
 use crate::Server;
-use crate::body::{BodyReader, body_reader, split_request};
+use crate::body::{BodyReader, body_reader, decoded_body, split_request};
 use crate::encoding::{Encoding, request_encoding};
 use crate::output::{Held, Reply, ReplyOptions, error_reply, send_outcome};
 use crate::query_params::substitute;
@@ -110,6 +110,7 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         encoding: None,
         buffer_size: DEFAULT_BUFFER_SIZE,
         progress_header: false,
+        native_compression: false,
     };
     let job_options = options.clone();
     let runner = Arc::clone(&server);
@@ -167,12 +168,21 @@ async fn prepare_and_run(
             .get("content-encoding")
             .and_then(|v| v.to_str().ok()),
     )?;
-    let body = (method == Method::POST).then(|| (body_reader(body), encoding));
+    let native_blocks = params
+        .decompress
+        .then(|| !request_settings.http_native_compression_disable_checksumming_on_decompress());
+    let body = (method == Method::POST).then(|| body_reader(body));
     let max_query_size = request_settings.max_query_size() as usize;
     let url_query = params.query.take();
-    let split = tokio::task::spawn_blocking(move || split_request(url_query, body, max_query_size))
-        .await
-        .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
+    // Decoders read their headers as they are made: on the blocking thread.
+    let split = tokio::task::spawn_blocking(move || {
+        let body = body
+            .map(|body| decoded_body(body, encoding, native_blocks))
+            .transpose()?;
+        split_request(url_query, body, max_query_size)
+    })
+    .await
+    .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
     let statement = single_statement(&split.statement, &params)?;
     let outcome = run_in_session(
         &mut session,
@@ -359,5 +369,6 @@ fn choose_reply_options(
         }
     };
     options.progress_header = settings.send_progress_in_http_headers();
+    options.native_compression = params.compress;
     Ok(())
 }

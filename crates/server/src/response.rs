@@ -114,7 +114,7 @@ pub fn summary(query: &QueryContext, result_bytes: u64) -> String {
         ("read_bytes", query.bytes_read()),
         ("written_rows", query.written_rows()),
         ("written_bytes", query.written_bytes()),
-        ("total_rows_to_read", 0),
+        ("total_rows_to_read", query.rows_to_read()),
         ("result_rows", query.result_rows()),
         ("result_bytes", result_bytes),
         ("elapsed_ns", query.started.elapsed().as_nanos() as u64),
@@ -129,7 +129,7 @@ pub fn progress(query: &QueryContext) -> String {
         ("read_bytes", query.bytes_read()),
         ("written_rows", query.written_rows()),
         ("written_bytes", query.written_bytes()),
-        ("total_rows_to_read", 0),
+        ("total_rows_to_read", query.rows_to_read()),
         ("result_rows", query.result_rows()),
         ("elapsed_ns", query.started.elapsed().as_nanos() as u64),
     ])

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 
 use sha2::{Digest, Sha256};
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_engine::instance::UserRow;
 
 #[derive(Clone)]
 pub enum Password {
@@ -71,6 +72,20 @@ impl UserConfig {
         }
     }
 
+    /// The user as `system.users` lists them, without the password.
+    pub fn row(&self) -> UserRow {
+        UserRow {
+            name: self.name.clone(),
+            auth_type: match self.password {
+                Password::None => "no_password",
+                Password::Plain(_) => "plaintext_password",
+                Password::Sha256(_) => "sha256_password",
+            },
+            host_ip: self.networks.iter().map(|n| n.to_string()).collect(),
+            profile: self.profile.clone(),
+        }
+    }
+
     fn allows(&self, address: IpAddr) -> bool {
         // An IPv4 client on a dual-stack socket arrives as ::ffff:a.b.c.d.
         let address = match address {
@@ -113,6 +128,10 @@ pub struct Users {
 impl Users {
     pub fn new(users: Vec<UserConfig>) -> Users {
         Users { users }
+    }
+
+    pub fn rows(&self) -> Vec<UserRow> {
+        self.users.iter().map(UserConfig::row).collect()
     }
 
     /// The user `name` if `password` is theirs and `address` is in their networks.

@@ -7,29 +7,9 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use strata_engine::Engine;
-use strata_engine::data_path::DataPath;
-use strata_server::{Server, ServerConfig};
+mod common;
 
-/// A server running on its own runtime until dropped.
-struct TestServer {
-    port: u16,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    engine: Arc<Engine>,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
+use common::{TestServer, start_with};
 
 const CONFIG: &str = "<clickhouse>
   <max_concurrent_queries>50</max_concurrent_queries>
@@ -44,49 +24,6 @@ const CONFIG: &str = "<clickhouse>
     <remote><networks><ip>10.0.0.0/8</ip></networks></remote>
   </users>
 </clickhouse>";
-
-fn start_with(config_text: &str) -> TestServer {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("config.xml");
-    std::fs::write(&file, config_text).unwrap();
-    let mut config = ServerConfig::load(&file).unwrap();
-    config.http_port = 0;
-    config.path = dir.path().join("data");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (port_tx, port_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let path = config.path.clone();
-    let thread = std::thread::spawn(move || {
-        runtime.block_on(async move {
-            let engine = Engine::open(
-                config.server_settings.clone(),
-                DataPath::open(&path).unwrap(),
-            )
-            .unwrap();
-            engine.load_tables().await.unwrap();
-            let listeners = strata_server::bind(&config).await.unwrap();
-            let port = listeners[0].local_addr().unwrap().port();
-            port_tx.send((port, Arc::clone(&engine))).unwrap();
-            let server = Server::new(engine, &config);
-            strata_server::serve(server, listeners, async {
-                let _ = stop_rx.await;
-            })
-            .await;
-        });
-    });
-    let (port, engine) = port_rx.recv().unwrap();
-    TestServer {
-        port,
-        stop: Some(stop_tx),
-        thread: Some(thread),
-        engine,
-        _dir: dir,
-    }
-}
 
 fn start() -> TestServer {
     start_with(CONFIG)
@@ -411,6 +348,14 @@ fn users_passwords_and_profiles() {
         "SELECT user, interface, address FROM system.query_log WHERE query = 'SELECT currentUser()' AND type = 'QueryFinish'",
     );
     assert_eq!(log, "alice\t2\t127.0.0.1\n");
+    // system.users lists the configured users, never their passwords.
+    assert_eq!(
+        server.ok("SELECT name, auth_type, host_ip, profile FROM system.users ORDER BY name"),
+        "alice\t['plaintext_password']\t['::/0']\tdefault\n\
+         default\t['no_password']\t['::/0']\tdefault\n\
+         reader\t['sha256_password']\t['::/0']\tro\n\
+         remote\t['no_password']\t['10.0.0.0/8']\tdefault\n"
+    );
 }
 
 #[test]
@@ -664,4 +609,87 @@ fn shutdown_cancels_running_queries() {
         reply.text()
     );
     server.thread.take().unwrap().join().unwrap();
+}
+
+/// `data` in ClickHouse's compressed blocks, as a client sends it.
+fn native_blocks(data: &[u8]) -> Vec<u8> {
+    use strata_server::encoding::ChunkWriter;
+    let mut writer = Box::new(strata_server::native_compression::BlockWriter::new(
+        Box::new(Vec::new()),
+    ));
+    writer.write_all(data).unwrap();
+    writer.finish().unwrap()
+}
+
+fn read_native_blocks(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    strata_server::native_compression::BlockReader::new(bytes, true)
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+#[test]
+fn clickhouse_compressed_blocks_both_ways() {
+    let server = start();
+    let one = server.post("compress=1", "SELECT 1");
+    // One LZ4 block of "1\n" with its CityHash128 checksum, as ClickHouse sends it.
+    let hex: String = one.body.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        hex,
+        "de79cf087fb635049db816df195b016b820c0000000200000020310a"
+    );
+    let error = server.post("compress=1", "SELEC 1");
+    assert_eq!(error.status, 400);
+    assert!(read_native_blocks(&error.body).starts_with("Code: 62."));
+    server.ok("CREATE TABLE packed (a UInt64, s String) ENGINE = MergeTree ORDER BY a");
+    let rows: String = (0..50_000).map(|i| format!("{i},row {i}\n")).collect();
+    let mut body = native_blocks(b"INSERT INTO packed FORMAT CSV\n");
+    body.extend(native_blocks(rows.as_bytes()));
+    let insert = server.send("POST", "/?decompress=1", &[], &body);
+    assert_eq!(insert.status, 200, "{}", insert.text());
+    let count = "SELECT count(), sum(a) FROM packed";
+    assert_eq!(server.ok(count), "50000\t1249975000\n");
+    // A damaged block is refused whole: nothing of it is inserted.
+    let mut damaged = body.clone();
+    let last = damaged.len() - 2;
+    damaged[last] ^= 0x10;
+    let refused = server.send("POST", "/?decompress=1", &[], &damaged);
+    assert_eq!(refused.header("x-clickhouse-exception-code"), "40");
+    let truncated = server.send("POST", "/?decompress=1", &[], &body[..body.len() - 7]);
+    assert_eq!(truncated.header("x-clickhouse-exception-code"), "33");
+    assert_eq!(server.ok(count), "50000\t1249975000\n");
+    let out = server.post("compress=1", "SELECT sum(a) FROM packed FORMAT CSV");
+    assert_eq!(read_native_blocks(&out.body), "1249975000\n");
+}
+
+#[test]
+fn progress_and_summary_headers_count_rows_to_read() {
+    let server = start();
+    let reply = server.post(
+        "send_progress_in_http_headers=1",
+        "SELECT count() FROM numbers(1000000)",
+    );
+    let progress = reply.header("x-clickhouse-progress");
+    assert!(
+        progress.contains(r#""total_rows_to_read":"1000000""#),
+        "{progress}"
+    );
+    let summary = reply.header("x-clickhouse-summary");
+    assert!(summary.contains(r#""read_rows":"1000000""#), "{summary}");
+    assert!(
+        summary.contains(r#""total_rows_to_read":"1000000""#),
+        "{summary}"
+    );
+    // After the sparse index: one granule of the MergeTree table.
+    server.ok(
+        "CREATE TABLE keyed (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS index_granularity = 8192",
+    );
+    server.ok("INSERT INTO keyed SELECT number FROM numbers(100000)");
+    let point = server.query("SELECT k FROM keyed WHERE k = 50000");
+    let summary = point.header("x-clickhouse-summary");
+    assert!(
+        summary.contains(r#""total_rows_to_read":"8192""#),
+        "{summary}"
+    );
 }

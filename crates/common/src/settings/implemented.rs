@@ -103,6 +103,8 @@ declare_settings!(IMPLEMENTED {
         "Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row are NULL (1) or their type's default (0)";
     http_headers_progress_interval_ms: u64 = SettingKind::UInt64, "100",
         "The least time between two X-ClickHouse-Progress headers, in milliseconds";
+    http_native_compression_disable_checksumming_on_decompress: bool = SettingKind::Bool, "0",
+        "Read decompress=1 request bodies without checking each compressed block's checksum";
     http_response_buffer_size: u64 = SettingKind::UInt64, "0",
         "Bytes of a response held before its headers are sent (a later error then goes in the body); 0 means the buffer_size URL parameter's 1 MiB";
     http_wait_end_of_query: bool = SettingKind::Bool, "0",

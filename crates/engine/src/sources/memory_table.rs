@@ -17,6 +17,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use parking_lot::RwLock;
 
 use super::counting::CountingExec;
+use crate::query_context::QueryContext;
 use crate::table_definition::TableIdentity;
 
 #[derive(Debug)]
@@ -70,6 +71,9 @@ impl TableProvider for MemoryTable {
         filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        if let Some(query) = state.config().get_extension::<QueryContext>() {
+            query.add_rows_to_read(self.totals().await.0);
+        }
         Ok(CountingExec::new(
             self.inner.scan(state, projection, filters, limit).await?,
         ))

@@ -252,10 +252,11 @@ impl MergeTreeProvider {
             read: Arc::new(schema.project(&read)?),
             returned,
         };
-        let counter = state
-            .config()
-            .get_extension::<QueryContext>()
-            .map(|query| query as Arc<dyn ReadCounter>);
+        let query = state.config().get_extension::<QueryContext>();
+        if let Some(query) = &query {
+            query.add_rows_to_read(ranges.iter().map(GranuleRange::rows).sum());
+        }
+        let counter = query.map(|query| query as Arc<dyn ReadCounter>);
         // The Log family reads in insertion order, as one stream.
         let streams = match self.engine.is_log() {
             true => 1,

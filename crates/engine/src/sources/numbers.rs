@@ -112,6 +112,10 @@ impl TableProvider for NumbersTable {
         } else {
             1
         };
+        if let (Some(count), Some(query)) = (count, state.config().get_extension::<QueryContext>())
+        {
+            query.add_rows_to_read(count);
+        }
         let ranges = split_range(self.start, count, partitions);
         let with_column = projection.is_none_or(|p| !p.is_empty());
         Ok(Arc::new(NumbersExec::new(

@@ -58,10 +58,11 @@ pub enum SystemTableKind {
     TableEngines,
     Formats,
     DataTypeFamilies,
+    Users,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 20] = [
+    pub const ALL: [SystemTableKind; 21] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -82,6 +83,7 @@ impl SystemTableKind {
         SystemTableKind::TableEngines,
         SystemTableKind::Formats,
         SystemTableKind::DataTypeFamilies,
+        SystemTableKind::Users,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +108,7 @@ impl SystemTableKind {
             SystemTableKind::TableEngines => "table_engines",
             SystemTableKind::Formats => "formats",
             SystemTableKind::DataTypeFamilies => "data_type_families",
+            SystemTableKind::Users => "users",
         }
     }
 
@@ -170,6 +173,7 @@ impl SystemTableKind {
             SystemTableKind::TableEngines => names::table_engines_fields(),
             SystemTableKind::Formats => names::formats_fields(),
             SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
+            SystemTableKind::Users => server::users_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -438,6 +442,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_rows(&instance),
             SystemTableKind::Processes => server::processes_rows(&instance),
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
+            SystemTableKind::Users => server::users_rows(&instance),
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,

@@ -1,18 +1,19 @@
 //! System tables about the running process rather than the catalog:
-//! `server_settings`, `asynchronous_metrics`, `processes` and `query_log`.
+//! `server_settings`, `asynchronous_metrics`, `processes`, `query_log` and
+//! `users`.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
-    ArrayRef, Date32Array, Float64Array, Int32Array, StringArray, TimestampSecondArray, UInt8Array,
-    UInt64Array,
+    ArrayRef, Date32Array, Float64Array, Int32Array, ListBuilder, StringArray, StringBuilder,
+    TimestampSecondArray, UInt8Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
 use strata_memory::{allocator, process};
 
-use crate::instance::Instance;
+use crate::instance::{Instance, UserRow};
 use crate::query_context::ClientInfo;
 
 fn s(name: &str) -> Field {
@@ -330,5 +331,50 @@ pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
             ]
             .map(String::from),
         ),
+    ]
+}
+
+pub fn users_fields() -> Vec<Field> {
+    let list = |name: &str| {
+        Field::new(
+            name,
+            DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
+            false,
+        )
+    };
+    vec![
+        s("name"),
+        s("storage"),
+        list("auth_type"),
+        list("host_ip"),
+        Field::new("default_roles_all", DataType::UInt8, false),
+        s("default_database"),
+        // Strata's: the settings profile the user's queries run with.
+        s("profile"),
+    ]
+}
+
+pub fn users_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let users = instance.users.read().clone();
+    let list =
+        |values: &dyn Fn(&UserRow) -> Vec<String>| -> ArrayRef {
+            let mut builder = ListBuilder::new(StringBuilder::new())
+                .with_field(Arc::new(Field::new("item", DataType::Utf8, false)));
+            for user in &users {
+                for value in values(user) {
+                    builder.values().append_value(value);
+                }
+                builder.append(true);
+            }
+            Arc::new(builder.finish())
+        };
+    vec![
+        strings(users.iter().map(|u| u.name.clone())),
+        strings(users.iter().map(|_| "users_xml".to_string())),
+        list(&|u| vec![u.auth_type.to_string()]),
+        list(&|u| u.host_ip.clone()),
+        Arc::new(UInt8Array::from_iter_values(users.iter().map(|_| 1))),
+        strings(users.iter().map(|_| String::new())),
+        strings(users.iter().map(|u| u.profile.clone())),
     ]
 }
