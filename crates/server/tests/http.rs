@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 mod common;
 
-use common::{TestServer, start_with};
+use common::{Reply, TestServer, encode, running, send, start_with, wait_until};
 
 const CONFIG: &str = "<clickhouse>
   <max_concurrent_queries>50</max_concurrent_queries>
@@ -27,129 +27,6 @@ const CONFIG: &str = "<clickhouse>
 
 fn start() -> TestServer {
     start_with(CONFIG)
-}
-
-struct Reply {
-    status: u16,
-    headers: HashMap<String, String>,
-    body: Vec<u8>,
-}
-
-impl Reply {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    fn header(&self, name: &str) -> &str {
-        self.headers.get(name).map_or("", String::as_str)
-    }
-}
-
-fn encode(text: &str) -> String {
-    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
-}
-
-/// Sends one request to the server on `port` and reads the whole reply.
-fn send(port: u16, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(60)))
-        .unwrap();
-    let mut head =
-        format!("{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    if method == "POST" {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    parse_reply(&raw)
-}
-
-impl TestServer {
-    fn send(&self, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
-        send(self.port, method, target, headers, body)
-    }
-
-    fn get(&self, query: &str) -> Reply {
-        self.send("GET", &format!("/?query={}", encode(query)), &[], b"")
-    }
-
-    fn post(&self, url_params: &str, body: &str) -> Reply {
-        self.send("POST", &format!("/?{url_params}"), &[], body.as_bytes())
-    }
-
-    fn query(&self, query: &str) -> Reply {
-        self.post(&format!("query={}", encode(query)), "")
-    }
-
-    /// The text of a query that must succeed.
-    fn ok(&self, query: &str) -> String {
-        let reply = self.query(query);
-        assert_eq!(reply.status, 200, "{query}: {}", reply.text());
-        reply.text()
-    }
-}
-
-fn parse_reply(raw: &[u8]) -> Reply {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete head");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut lines = head.split("\r\n");
-    let status: u16 = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: HashMap<String, String> = lines
-        .filter_map(|l| l.split_once(": "))
-        .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
-        .collect();
-    let mut body = raw[split + 4..].to_vec();
-    if headers.get("transfer-encoding").map(String::as_str) == Some("chunked") {
-        body = dechunk(&body);
-    }
-    Reply {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = data.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size =
-            usize::from_str_radix(std::str::from_utf8(&data[..line_end]).unwrap(), 16).unwrap();
-        data = &data[line_end + 2..];
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&data[..size]);
-        data = &data[size + 2..];
-    }
-}
-
-fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
-    let started = Instant::now();
-    while !condition() {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -422,16 +299,6 @@ fn long_query(server: &TestServer, params: &str) -> std::thread::JoinHandle<Repl
         let query = "SELECT count() FROM numbers_mt(1000000000000)";
         send(port, "POST", &target, &[], query.as_bytes())
     })
-}
-
-fn running(server: &TestServer, id: &str) -> bool {
-    server
-        .engine
-        .instance()
-        .processes
-        .running()
-        .iter()
-        .any(|q| q.query_id == id)
 }
 
 #[test]
