@@ -2,7 +2,8 @@
 //!
 //! `config` reads the configuration file; `users` authenticates;
 //! `sessions` keeps named sessions; `request` sorts a request's URL
-//! parameters; `body` splits a statement from its data; `query_params`
+//! parameters; `body` splits a statement from its data; `external_data`
+//! reads multipart files into temporary tables; `query_params`
 //! substitutes `{name:Type}`; `query` runs one query request on its own task;
 //! `output` turns the outcome into a response (held, then streamed);
 //! `response` holds the statuses, headers and the exception block;
@@ -12,6 +13,7 @@
 pub mod body;
 pub mod config;
 pub mod encoding;
+pub mod external_data;
 pub mod native_compression;
 pub mod output;
 pub mod query;

@@ -19,8 +19,9 @@ use strata_formats::OutputFormat;
 use tokio::sync::oneshot;
 
 use crate::Server;
-use crate::body::{BodyReader, body_reader, decoded_body, split_request};
+use crate::body::{BodyReader, Request, body_reader, decoded_body, split_request};
 use crate::encoding::{Encoding, request_encoding};
+use crate::external_data::{self, multipart_boundary, read_form};
 use crate::output::{Held, Reply, ReplyOptions, error_reply, send_outcome};
 use crate::query_params::substitute;
 use crate::request::{HttpParams, credentials};
@@ -118,9 +119,7 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         let mut options = job_options;
         let outcome = prepare_and_run(&server, request, query_id, &mut options).await;
         match outcome {
-            Ok((outcome, session, slot)) => {
-                send_outcome(outcome, options, reply_tx, Box::new((session, slot))).await
-            }
+            Ok((outcome, held)) => send_outcome(outcome, options, reply_tx, held).await,
             Err(error) => {
                 let _ = reply_tx.send(error_reply(&error, &options));
             }
@@ -135,12 +134,29 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
     }
 }
 
+/// What a request holds until its result is complete: its session (its
+/// own or a named one), its slot under `max_concurrent_queries`, and the
+/// external tables it loaded, removed when it ends.
+struct RequestHold {
+    session: SessionHandle,
+    _slot: QuerySlot,
+    external_tables: Vec<String>,
+}
+
+impl Drop for RequestHold {
+    fn drop(&mut self) {
+        for table in &self.external_tables {
+            self.session.remove_temporary_table(table);
+        }
+    }
+}
+
 async fn prepare_and_run(
     server: &Arc<Server>,
     request: QueryRequest,
     query_id: String,
     options: &mut ReplyOptions,
-) -> Result<(Result<StatementOutcome>, Held, QuerySlot)> {
+) -> Result<(Result<StatementOutcome>, Held)> {
     let QueryRequest {
         method,
         headers,
@@ -157,12 +173,51 @@ async fn prepare_and_run(
     let slot = QuerySlot::take(server)?;
     let mut session = open_session(server, &params, &user.name, &user.profile)?;
     session.client = Arc::new(client_info(&user.name, peer, &headers));
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
+    let (body, external_tables) = match multipart_boundary(content_type) {
+        Some(boundary) if method == Method::POST => {
+            let limit = session.settings.http_max_multipart_form_data_size();
+            let tables = read_form(body, boundary, &mut params, limit).await?;
+            (None, tables)
+        }
+        _ => (
+            (method == Method::POST).then(|| body_reader(body)),
+            Vec::new(),
+        ),
+    };
     let request_settings = request_settings(&session.settings, &params, &method)?;
     choose_reply_options(options, &params, &headers, &request_settings)?;
     let database = params
         .database
         .clone()
         .unwrap_or_else(|| session.current_database.clone());
+    let mut hold = RequestHold {
+        session,
+        _slot: slot,
+        external_tables: external_tables.iter().map(|t| t.name.clone()).collect(),
+    };
+    external_data::load(&mut hold.session, &external_tables).await?;
+    let split = read_statement(&headers, &params, &request_settings, body).await?;
+    let statement = single_statement(&split.statement, &params)?;
+    let outcome = run_in_session(
+        &mut hold.session,
+        &statement,
+        split.data,
+        (request_settings, database),
+        query_id,
+    )
+    .await;
+    Ok((outcome, Box::new(hold)))
+}
+
+/// The statement (the `query` parameter and the body's start) and the data
+/// of an INSERT, the body read through its encodings.
+async fn read_statement(
+    headers: &HeaderMap,
+    params: &HttpParams,
+    settings: &Settings,
+    body: Option<BodyReader>,
+) -> Result<Request> {
     let encoding = request_encoding(
         headers
             .get("content-encoding")
@@ -170,29 +225,18 @@ async fn prepare_and_run(
     )?;
     let native_blocks = params
         .decompress
-        .then(|| !request_settings.http_native_compression_disable_checksumming_on_decompress());
-    let body = (method == Method::POST).then(|| body_reader(body));
-    let max_query_size = request_settings.max_query_size() as usize;
-    let url_query = params.query.take();
+        .then(|| !settings.http_native_compression_disable_checksumming_on_decompress());
+    let max_query_size = settings.max_query_size() as usize;
+    let url_query = params.query.clone();
     // Decoders read their headers as they are made: on the blocking thread.
-    let split = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let body = body
             .map(|body| decoded_body(body, encoding, native_blocks))
             .transpose()?;
         split_request(url_query, body, max_query_size)
     })
     .await
-    .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
-    let statement = single_statement(&split.statement, &params)?;
-    let outcome = run_in_session(
-        &mut session,
-        &statement,
-        split.data,
-        (request_settings, database),
-        query_id,
-    )
-    .await;
-    Ok((outcome, Box::new(session), slot))
+    .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?
 }
 
 /// The statement text with its query parameters substituted; several

@@ -66,13 +66,23 @@ impl HttpParams {
         Ok(params)
     }
 
+    /// A parameter from elsewhere than the URL (a multipart form's field).
+    pub fn add(&mut self, name: &str, value: String) -> Result<()> {
+        self.take(name, value)
+    }
+
+    /// Takes the parameter `name` out of the settings: an external table's
+    /// `<name>_structure`, `_types` and `_format` are not settings.
+    pub fn take_setting(&mut self, name: &str) -> Option<String> {
+        let position = self.settings.iter().position(|(n, _)| n == name)?;
+        Some(self.settings.remove(position).1)
+    }
+
     fn take(&mut self, name: &str, value: String) -> Result<()> {
         if let Some(param) = name.strip_prefix("param_") {
             self.params.insert(param.to_string(), value);
             return Ok(());
         }
-        // External data (`<name>_structure`, ...) arrives in multipart bodies,
-        // which are not read yet.
         if !INTERFACE_PARAMETERS.contains(&name) {
             self.settings.push((name.to_string(), value));
             return Ok(());

@@ -1,11 +1,9 @@
 //! The HTTP interface end to end: a server on a loopback port, spoken to
 //! over raw TCP so malformed requests can be sent as well as good ones.
 
-use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
@@ -559,4 +557,59 @@ fn progress_and_summary_headers_count_rows_to_read() {
         summary.contains(r#""total_rows_to_read":"8192""#),
         "{summary}"
     );
+}
+
+/// A multipart/form-data body with `files` (field name, contents) and `fields`.
+fn multipart(files: &[(&str, &str)], fields: &[(&str, &str)]) -> Vec<u8> {
+    let mut body = String::new();
+    for (name, data) in files {
+        body.push_str(&format!(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}.tsv\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n{data}\r\n"
+        ));
+    }
+    for (name, value) in fields {
+        body.push_str(&format!(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
+        ));
+    }
+    body.push_str("--XyZ--\r\n");
+    body.into_bytes()
+}
+
+#[test]
+fn external_data_becomes_temporary_tables_of_the_query() {
+    let server = start();
+    let form = [("Content-Type", "multipart/form-data; boundary=XyZ")];
+    let people = ("people", "1\tann\n2\tbob\n3\tcyd\n");
+    let scores = ("scores", "1,10\n3,30\n");
+    let target = format!(
+        "/?query={}&people_structure={}&scores_types=UInt64,UInt32&scores_format=CSV",
+        encode("SELECT name, _2 FROM people JOIN scores ON id = _1 ORDER BY id"),
+        encode("id UInt64, name String"),
+    );
+    let reply = server.send("POST", &target, &form, &multipart(&[people, scores], &[]));
+    assert_eq!(reply.text(), "ann\t10\ncyd\t30\n");
+    // The query and settings may come as form fields; the tables end with
+    // the request, also in a named session.
+    let fields = [
+        ("query", "SELECT count() FROM people"),
+        ("people_types", "UInt8,String"),
+    ];
+    let reply = server.send(
+        "POST",
+        "/?session_id=ext",
+        &form,
+        &multipart(&[people], &fields),
+    );
+    assert_eq!(reply.text(), "3\n");
+    let after = server.post("session_id=ext", "SELECT count() FROM people");
+    assert_eq!(after.header("x-clickhouse-exception-code"), "60");
+    let untyped = server.send(
+        "POST",
+        "/?query=SELECT%201%20FROM%20people",
+        &form,
+        &multipart(&[people], &[]),
+    );
+    assert_eq!(untyped.header("x-clickhouse-exception-code"), "36");
 }

@@ -76,7 +76,11 @@ fn lying_and_endless_bodies_are_refused() {
     server.ok("INSERT INTO t VALUES (1, 'one')");
     let bad_url = server.send("GET", "/?query=SELECT%ZZ1", &[], b"");
     assert_eq!(bad_url.status, 400);
-    assert!(bad_url.text().starts_with("Code: 36."), "{}", bad_url.text());
+    assert!(
+        bad_url.text().starts_with("Code: 36."),
+        "{}",
+        bad_url.text()
+    );
     // Native: one column, one row, a String whose length claims 2^60 bytes.
     let mut native = b"INSERT INTO t (s) FORMAT Native\n".to_vec();
     native.extend([1, 1, 1, b's', 6]);

@@ -103,6 +103,8 @@ declare_settings!(IMPLEMENTED {
         "Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row are NULL (1) or their type's default (0)";
     http_headers_progress_interval_ms: u64 = SettingKind::UInt64, "100",
         "The least time between two X-ClickHouse-Progress headers, in milliseconds";
+    http_max_multipart_form_data_size: u64 = SettingKind::UInt64, "1073741824",
+        "Bytes of a multipart/form-data request (external data) read into memory at most";
     http_native_compression_disable_checksumming_on_decompress: bool = SettingKind::Bool, "0",
         "Read decompress=1 request bodies without checking each compressed block's checksum";
     http_response_buffer_size: u64 = SettingKind::UInt64, "0",

@@ -80,6 +80,14 @@ impl Session {
         Ok((database, table.value.clone()))
     }
 
+    /// Removes the temporary table `table` if there is one (a request's
+    /// external data once its query is done).
+    pub fn remove_temporary_table(&self, table: &str) {
+        if let Some(temporary) = &self.temporary {
+            let _ = temporary.schema.deregister_table(table);
+        }
+    }
+
     /// The session's database holding a temporary table `table`, if any.
     pub(super) fn temporary_database_of(&self, table: &str) -> Option<String> {
         self.temporary
