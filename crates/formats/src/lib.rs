@@ -6,6 +6,7 @@
 //! statistics; formats that can stream (TSV, CSV, JSONEachRow) write each row as it
 //! arrives, Pretty formats buffer to compute column widths.
 
+mod arrow_output;
 pub mod input;
 mod json;
 mod json_each_row;
@@ -13,6 +14,7 @@ mod markdown;
 pub mod native;
 mod parquet_output;
 mod pretty;
+mod row_binary;
 mod text;
 mod tskv;
 pub mod value;
@@ -75,6 +77,11 @@ pub enum OutputFormat {
     Null,
     Native,
     Parquet,
+    RowBinary,
+    RowBinaryWithNames,
+    RowBinaryWithNamesAndTypes,
+    Arrow,
+    ArrowStream,
 }
 
 /// Each format's canonical name first, then its aliases.
@@ -164,6 +171,11 @@ const SPELLINGS: &[(OutputFormat, &[&str])] = {
         (Null, &["Null"]),
         (Native, &["Native"]),
         (Parquet, &["Parquet"]),
+        (RowBinary, &["RowBinary"]),
+        (RowBinaryWithNames, &["RowBinaryWithNames"]),
+        (RowBinaryWithNamesAndTypes, &["RowBinaryWithNamesAndTypes"]),
+        (Arrow, &["Arrow"]),
+        (ArrowStream, &["ArrowStream"]),
     ]
 };
 
@@ -219,14 +231,24 @@ impl OutputFormat {
             }
             JsonEachRow | JsonStringsEachRow => "application/x-ndjson; charset=UTF-8",
             Xml => "application/xml; charset=UTF-8",
-            Native | Parquet => "application/octet-stream",
+            _ if self.is_binary() => "application/octet-stream",
             _ => "text/plain; charset=UTF-8",
         }
     }
 
     /// Whether the format writes values in binary rather than as text.
     pub fn is_binary(self) -> bool {
-        matches!(self, OutputFormat::Native | OutputFormat::Parquet)
+        use OutputFormat::*;
+        matches!(
+            self,
+            Native
+                | Parquet
+                | RowBinary
+                | RowBinaryWithNames
+                | RowBinaryWithNamesAndTypes
+                | Arrow
+                | ArrowStream
+        )
     }
 
     /// ClickHouse's canonical name of the format.
@@ -245,12 +267,14 @@ impl OutputFormat {
             | TabSeparatedRawWithNames
             | CsvWithNames
             | JsonCompactEachRowWithNames
-            | JsonCompactStringsEachRowWithNames => Header::Names,
+            | JsonCompactStringsEachRowWithNames
+            | RowBinaryWithNames => Header::Names,
             TabSeparatedWithNamesAndTypes
             | TabSeparatedRawWithNamesAndTypes
             | CsvWithNamesAndTypes
             | JsonCompactEachRowWithNamesAndTypes
-            | JsonCompactStringsEachRowWithNamesAndTypes => Header::NamesAndTypes,
+            | JsonCompactStringsEachRowWithNamesAndTypes
+            | RowBinaryWithNamesAndTypes => Header::NamesAndTypes,
             _ => Header::None,
         }
     }
@@ -312,6 +336,11 @@ impl OutputFormat {
         "Null",
         "Native",
         "Parquet",
+        "RowBinary",
+        "RowBinaryWithNames",
+        "RowBinaryWithNamesAndTypes",
+        "Arrow",
+        "ArrowStream",
     ];
 }
 
@@ -451,6 +480,14 @@ fn format_writer(
         Null => Box::new(NullWriter),
         Native => Box::new(native::NativeWriter::new(schema)),
         Parquet => Box::new(parquet_output::ParquetWriter::new(schema)?),
+        RowBinary | RowBinaryWithNames | RowBinaryWithNamesAndTypes => Box::new(
+            row_binary::RowBinaryWriter::new(format.header(), schema, out)?,
+        ),
+        Arrow | ArrowStream => Box::new(arrow_output::ArrowWriter::new(
+            format == Arrow,
+            &schema,
+            out,
+        )?),
     })
 }
 

@@ -8,7 +8,7 @@
 use std::io::Write;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
+    Array, ArrayRef, AsArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
@@ -28,7 +28,7 @@ pub(crate) fn write_varint(out: &mut Vec<u8>, mut value: u64) {
     }
 }
 
-fn write_string(out: &mut Vec<u8>, bytes: &[u8]) {
+pub(crate) fn write_string(out: &mut Vec<u8>, bytes: &[u8]) {
     write_varint(out, bytes.len() as u64);
     out.extend_from_slice(bytes);
 }
@@ -122,7 +122,7 @@ impl ResultWriter for NativeWriter {
 
 fn unsupported(data_type: &DataType) -> std::io::Error {
     std::io::Error::other(format!(
-        "Native output of Arrow type {data_type} is not supported yet"
+        "Binary output of Arrow type {data_type} is not supported yet"
     ))
 }
 
@@ -135,89 +135,122 @@ fn write_column(out: &mut Vec<u8>, field: &Field, column: &ArrayRef) -> std::io:
 }
 
 fn write_values(out: &mut Vec<u8>, field: &Field, column: &ArrayRef) -> std::io::Result<()> {
-    macro_rules! primitive {
+    match column.data_type() {
+        DataType::List(item) => write_list(out, item, column.as_list::<i32>()),
+        DataType::LargeList(item) => write_list(out, item, column.as_list::<i64>()),
+        _ => {
+            let write = value_writer(field, column.as_ref())?;
+            (0..column.len()).for_each(|row| write(out, row));
+            Ok(())
+        }
+    }
+}
+
+/// Writes the value of one row of a column.
+pub(crate) type ValueWriter<'a> = Box<dyn Fn(&mut Vec<u8>, usize) + 'a>;
+
+/// How ClickHouse's binary formats (Native, RowBinary) write one value of a
+/// column that is not a container: fixed-width values little-endian in the
+/// declared type's width, strings with their varint length. Chosen once per
+/// column, so writing a value does not look at the type again.
+pub(crate) fn value_writer<'a>(
+    field: &Field,
+    column: &'a dyn Array,
+) -> std::io::Result<ValueWriter<'a>> {
+    macro_rules! le {
         ($t:ty) => {{
-            for v in column.as_primitive::<$t>().values().iter() {
-                out.extend_from_slice(&v.to_le_bytes());
-            }
+            let values = column.as_primitive::<$t>().values();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&values[i].to_le_bytes())
+            })
         }};
     }
-    match column.data_type() {
-        DataType::Null => out.extend(std::iter::repeat_n(0u8, column.len())),
+    macro_rules! strings {
+        ($values:expr) => {{
+            let values = $values;
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                let value: &[u8] = values.value(i).as_ref();
+                write_string(out, value)
+            })
+        }};
+    }
+    let writer: ValueWriter<'a> = match column.data_type() {
+        DataType::Null => Box::new(|out: &mut Vec<u8>, _| out.push(0)),
         DataType::Boolean => {
-            let values: &BooleanArray = column.as_boolean();
-            out.extend((0..values.len()).map(|i| u8::from(values.value(i))));
+            let values = column.as_boolean();
+            Box::new(move |out: &mut Vec<u8>, i: usize| out.push(u8::from(values.value(i))))
         }
-        DataType::Int8 => primitive!(Int8Type),
-        DataType::Int16 => primitive!(Int16Type),
-        DataType::Int32 => primitive!(Int32Type),
-        DataType::Int64 => primitive!(Int64Type),
-        DataType::UInt8 => primitive!(UInt8Type),
-        DataType::UInt16 => primitive!(UInt16Type),
-        DataType::UInt32 => primitive!(UInt32Type),
-        DataType::UInt64 => primitive!(UInt64Type),
-        DataType::Float32 => primitive!(Float32Type),
-        DataType::Float64 => primitive!(Float64Type),
+        DataType::Int8 => le!(Int8Type),
+        DataType::Int16 => le!(Int16Type),
+        DataType::Int32 => le!(Int32Type),
+        DataType::Int64 => le!(Int64Type),
+        DataType::UInt8 => le!(UInt8Type),
+        DataType::UInt16 => le!(UInt16Type),
+        DataType::UInt32 => le!(UInt32Type),
+        DataType::UInt64 => le!(UInt64Type),
+        DataType::Float32 => le!(Float32Type),
+        DataType::Float64 => le!(Float64Type),
         DataType::Decimal128(precision, _) => {
-            for v in column.as_primitive::<Decimal128Type>().values().iter() {
-                match precision {
-                    0..=9 => out.extend_from_slice(&(*v as i32).to_le_bytes()),
-                    10..=18 => out.extend_from_slice(&(*v as i64).to_le_bytes()),
-                    _ => out.extend_from_slice(&v.to_le_bytes()),
-                }
-            }
+            // Two's complement: the low bytes are the narrower integer.
+            let width = decimal_width(*precision);
+            let values = column.as_primitive::<Decimal128Type>().values();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&values[i].to_le_bytes()[..width])
+            })
         }
+        DataType::Decimal256(..) => le!(Decimal256Type),
+        DataType::Date32 if is_date32(field) => le!(Date32Type),
         DataType::Date32 => {
             let days = column.as_primitive::<Date32Type>().values();
-            if field_type_name(field).contains("Date32") {
-                days.iter()
-                    .for_each(|d| out.extend_from_slice(&d.to_le_bytes()));
-            } else {
-                days.iter().for_each(|d| {
-                    out.extend_from_slice(&(d.clamp(&0, &65_535).to_owned() as u16).to_le_bytes())
-                });
-            }
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&(days[i].clamp(0, 65_535) as u16).to_le_bytes())
+            })
         }
         DataType::Timestamp(TimeUnit::Second, _) => {
-            for v in column.as_primitive::<TimestampSecondType>().values().iter() {
-                out.extend_from_slice(&((*v).clamp(0, u32::MAX as i64) as u32).to_le_bytes());
-            }
+            let seconds = column.as_primitive::<TimestampSecondType>().values();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                let value = seconds[i].clamp(0, u32::MAX as i64) as u32;
+                out.extend_from_slice(&value.to_le_bytes())
+            })
         }
-        DataType::Timestamp(TimeUnit::Millisecond, _) => primitive!(TimestampMillisecondType),
-        DataType::Timestamp(TimeUnit::Microsecond, _) => primitive!(TimestampMicrosecondType),
-        DataType::Timestamp(TimeUnit::Nanosecond, _) => primitive!(TimestampNanosecondType),
-        DataType::Utf8 => column
-            .as_string::<i32>()
-            .iter()
-            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
-        DataType::LargeUtf8 => column
-            .as_string::<i64>()
-            .iter()
-            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
-        DataType::Utf8View => column
-            .as_string_view()
-            .iter()
-            .for_each(|v| write_string(out, v.unwrap_or("").as_bytes())),
-        DataType::Binary => column
-            .as_binary::<i32>()
-            .iter()
-            .for_each(|v| write_string(out, v.unwrap_or(b""))),
+        DataType::Timestamp(TimeUnit::Millisecond, _) => le!(TimestampMillisecondType),
+        DataType::Timestamp(TimeUnit::Microsecond, _) => le!(TimestampMicrosecondType),
+        DataType::Timestamp(TimeUnit::Nanosecond, _) => le!(TimestampNanosecondType),
+        DataType::Utf8 => strings!(column.as_string::<i32>()),
+        DataType::LargeUtf8 => strings!(column.as_string::<i64>()),
+        DataType::Utf8View => strings!(column.as_string_view()),
+        DataType::Binary => strings!(column.as_binary::<i32>()),
+        DataType::LargeBinary => strings!(column.as_binary::<i64>()),
+        DataType::BinaryView => strings!(column.as_binary_view()),
+        DataType::FixedSizeBinary(_) if is_uuid(field) => {
+            let values: &FixedSizeBinaryArray = column.as_fixed_size_binary();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&uuid_swap(values.value(i)))
+            })
+        }
         DataType::FixedSizeBinary(_) => {
             let values: &FixedSizeBinaryArray = column.as_fixed_size_binary();
-            let uuid = is_uuid(field);
-            for i in 0..values.len() {
-                if uuid {
-                    out.extend_from_slice(&uuid_swap(values.value(i)));
-                } else {
-                    out.extend_from_slice(values.value(i));
-                }
-            }
+            Box::new(move |out: &mut Vec<u8>, i: usize| out.extend_from_slice(values.value(i)))
         }
-        DataType::List(item) => write_list(out, item, column.as_list::<i32>())?,
-        DataType::LargeList(item) => write_list(out, item, column.as_list::<i64>())?,
         other => return Err(unsupported(other)),
+    };
+    Ok(writer)
+}
+
+/// The bytes of ClickHouse's integer under a `Decimal(precision, _)`.
+pub(crate) fn decimal_width(precision: u8) -> usize {
+    match precision {
+        0..=9 => 4,
+        10..=18 => 8,
+        19..=38 => 16,
+        _ => 32,
     }
-    Ok(())
+}
+
+/// True for a `Date32` column: Arrow's `Date32` also holds ClickHouse's
+/// `Date`, written as UInt16 days.
+pub(crate) fn is_date32(field: &Field) -> bool {
+    field.data_type() == &DataType::Date32 && field_type_name(field).contains("Date32")
 }
 
 /// An array column: each row's end offset (UInt64), then all items.

@@ -7,17 +7,19 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::Scalar;
 use datafusion::arrow::array::{
-    Array, ArrayRef, FixedSizeBinaryBuilder, Int64Array, ListArray, StringArray, new_null_array,
+    Array, ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Int64Array, ListArray, StringArray,
+    new_null_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
 use datafusion::arrow::compute::{CastOptions, cast_with_options, is_null};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, SchemaRef, TimeUnit};
+use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::types::{UUID_BYTES, clickhouse_type_name, field_type_name, is_uuid};
 use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
 
-use super::at_row;
+use super::{InputTarget, at_row};
 
 /// `values` (text or any Arrow type, NULL where a value is missing) as
 /// `field`'s type; `first_row` numbers `values[0]` in the whole input.
@@ -60,7 +62,12 @@ fn as_texts(values: &ArrayRef) -> Result<Option<StringArray>> {
                 .expect("Utf8 is a StringArray")
                 .clone(),
         ),
-        DataType::LargeUtf8 | DataType::Utf8View => {
+        // Binary too: ClickHouse wrote strings to Arrow as Binary before 23.x.
+        DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::BinaryView => {
             let cast = datafusion::arrow::compute::cast(values, &DataType::Utf8)?;
             Some(
                 cast.as_any()
@@ -350,6 +357,38 @@ fn type_default(data_type: &DataType) -> Result<ArrayRef> {
     )?;
     assert_eq!(zero.null_count(), 0, "a type's default value parses");
     Ok(zero)
+}
+
+/// `batch` as a block of `schema`, the target's: its columns matched to the
+/// target's by name and converted, a column it lacks taking the target
+/// column's default; `first_row` numbers its first row in the whole input.
+pub(crate) fn block_by_name(
+    target: &InputTarget,
+    schema: &SchemaRef,
+    batch: &RecordBatch,
+    first_row: u64,
+) -> Result<RecordBatch> {
+    let rows = batch.num_rows();
+    let mut arrays: Vec<ArrayRef> = Vec::new();
+    let mut masks: Vec<ArrayRef> = Vec::new();
+    for (index, field) in target.fields.iter().enumerate() {
+        let source = batch.column_by_name(field.name());
+        let values = match source {
+            Some(values) => Arc::clone(values),
+            None => missing_column(field, rows),
+        };
+        arrays.push(to_target(&values, field, index, first_row)?);
+        if target.has_default[index] {
+            let omitted: BooleanArray = match source {
+                Some(_) if field.is_nullable() => vec![false; rows].into(),
+                Some(values) => (0..rows).map(|i| Some(values.is_null(i))).collect(),
+                None => vec![true; rows].into(),
+            };
+            masks.push(Arc::new(omitted));
+        }
+    }
+    arrays.extend(masks);
+    Ok(RecordBatch::try_new(Arc::clone(schema), arrays)?)
 }
 
 /// An all-NULL column, for a column the data does not have at all.

@@ -5,14 +5,17 @@
 //! [`cells::CellBlock`] converts a block of cells column by column, so every
 //! format shares one set of value parsers and reports a bad value with its row
 //! and column the same way. Parquet arrives typed and only needs casts, checked
-//! the same way. Native arrives typed too, in ClickHouse's own layout.
+//! the same way. Native arrives typed too, in ClickHouse's own layout, and
+//! so do RowBinary (row by row) and Arrow (converted as Parquet).
 
+mod arrow;
 mod cells;
 mod convert;
 mod delimited;
 mod json_each_row;
 mod native;
 mod parquet;
+mod row_binary;
 
 use std::io::Read;
 use std::sync::Arc;
@@ -78,6 +81,9 @@ pub enum InputFormat {
     JsonEachRow,
     Parquet,
     Native,
+    RowBinary { names: bool, types: bool },
+    Arrow,
+    ArrowStream,
 }
 
 impl InputFormat {
@@ -97,6 +103,11 @@ impl InputFormat {
         "NDJSON",
         "Parquet",
         "Native",
+        "RowBinary",
+        "RowBinaryWithNames",
+        "RowBinaryWithNamesAndTypes",
+        "Arrow",
+        "ArrowStream",
     ];
 
     /// Looks a format up by ClickHouse's name (case-sensitive, as there).
@@ -114,6 +125,20 @@ impl InputFormat {
             "JSONEachRow" | "JSONLines" | "NDJSON" => InputFormat::JsonEachRow,
             "Parquet" => InputFormat::Parquet,
             "Native" => InputFormat::Native,
+            "RowBinary" => InputFormat::RowBinary {
+                names: false,
+                types: false,
+            },
+            "RowBinaryWithNames" => InputFormat::RowBinary {
+                names: true,
+                types: false,
+            },
+            "RowBinaryWithNamesAndTypes" => InputFormat::RowBinary {
+                names: true,
+                types: true,
+            },
+            "Arrow" => InputFormat::Arrow,
+            "ArrowStream" => InputFormat::ArrowStream,
             _ if crate::OutputFormat::from_name(name).is_ok() => {
                 return Err(StrataError::new(
                     ErrorCode::UNKNOWN_FORMAT,
@@ -173,6 +198,15 @@ impl InputFormat {
                 Box::new(parquet::ParquetReader::new(target, source, block_rows)?)
             }
             InputFormat::Native => Box::new(native::NativeReader::new(target, source)),
+            InputFormat::RowBinary { names, types } => Box::new(row_binary::RowBinaryReader::new(
+                names, types, target, source, block_rows,
+            )?),
+            InputFormat::Arrow | InputFormat::ArrowStream => Box::new(arrow::ArrowReader::new(
+                self == InputFormat::Arrow,
+                target,
+                source,
+                block_rows,
+            )?),
         })
     }
 }

@@ -9,18 +9,18 @@ use std::io::Read;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    ArrayRef, BooleanArray, Date32Array, Decimal128Array, FixedSizeBinaryArray, ListArray,
-    PrimitiveArray, StringArray, TimestampSecondArray, new_null_array,
+    ArrayRef, BooleanArray, Date32Array, Decimal128Array, Decimal256Array, FixedSizeBinaryArray,
+    ListArray, PrimitiveArray, StringArray, TimestampSecondArray,
 };
-use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer, ScalarBuffer};
+use datafusion::arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{ColumnType, parse_clickhouse_type};
+use strata_common::types::{ColumnType, is_uuid, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::convert::{missing_column, to_target};
 use super::{InputBlocks, InputTarget};
-use crate::native::{uuid_swap, without_low_cardinality};
+use crate::native::{decimal_width, is_date32, uuid_swap, without_low_cardinality};
 
 /// Rows a block may claim; ClickHouse's blocks are far smaller.
 const MAX_BLOCK_ROWS: u64 = 1 << 30;
@@ -32,14 +32,14 @@ pub(crate) struct NativeReader {
     next_row: u64,
 }
 
-fn truncated(what: &str) -> StrataError {
+pub(crate) fn truncated(what: &str) -> StrataError {
     StrataError::new(
         ErrorCode::CANNOT_READ_ALL_DATA,
-        format!("Cannot read all data in Native format: the data ends inside {what}"),
+        format!("Cannot read all data: the data ends inside {what}"),
     )
 }
 
-fn incorrect(message: String) -> StrataError {
+pub(crate) fn incorrect(message: String) -> StrataError {
     StrataError::new(ErrorCode::INCORRECT_DATA, message)
 }
 
@@ -69,7 +69,7 @@ impl NativeReader {
     }
 }
 
-fn read_failed(e: std::io::Error) -> StrataError {
+pub(crate) fn read_failed(e: std::io::Error) -> StrataError {
     StrataError::new(
         ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
         format!("Cannot read the data to insert: {e}"),
@@ -82,7 +82,7 @@ fn read_varint_after(source: &mut dyn Read, first: u8) -> Result<u64> {
     let mut shift = 7;
     while byte & 0x80 != 0 {
         if shift > 63 {
-            return Err(incorrect("A varint in Native data is too long".to_string()));
+            return Err(incorrect("A varint in the data is too long".to_string()));
         }
         byte = read_array::<1>(source, "a varint")?[0];
         value |= u64::from(byte & 0x7f) << shift;
@@ -91,37 +91,61 @@ fn read_varint_after(source: &mut dyn Read, first: u8) -> Result<u64> {
     Ok(value)
 }
 
-fn read_varint(source: &mut dyn Read) -> Result<u64> {
+pub(crate) fn read_varint(source: &mut dyn Read) -> Result<u64> {
     let first = read_array::<1>(source, "a varint")?[0];
     read_varint_after(source, first)
 }
 
-fn read_array<const N: usize>(source: &mut dyn Read, what: &str) -> Result<[u8; N]> {
+pub(crate) fn read_array<const N: usize>(source: &mut dyn Read, what: &str) -> Result<[u8; N]> {
     let mut bytes = [0u8; N];
     source.read_exact(&mut bytes).map_err(|_| truncated(what))?;
     Ok(bytes)
 }
 
 /// Exactly `len` bytes, allocated as they arrive.
-fn read_bytes(source: &mut dyn Read, len: u64, what: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_bytes(source: &mut dyn Read, len: u64, what: &str) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    source
-        .take(len)
-        .read_to_end(&mut bytes)
-        .map_err(read_failed)?;
-    if bytes.len() as u64 != len {
-        return Err(truncated(what));
-    }
+    append_bytes(source, len, &mut bytes, what)?;
     Ok(bytes)
 }
 
-fn read_string(source: &mut dyn Read, what: &str) -> Result<Vec<u8>> {
+/// Appends exactly `len` bytes to `out`, growing it only as they arrive,
+/// so a length read from the data cannot reserve memory the data lacks.
+pub(crate) fn append_bytes(
+    source: &mut dyn Read,
+    len: u64,
+    out: &mut Vec<u8>,
+    what: &str,
+) -> Result<()> {
+    // Short values, most of them, skip the growth `read_to_end` does.
+    if len <= 64 {
+        let mut buf = [0u8; 64];
+        let buf = &mut buf[..len as usize];
+        source.read_exact(buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => truncated(what),
+            _ => read_failed(e),
+        })?;
+        out.extend_from_slice(buf);
+        return Ok(());
+    }
+    let read = source.take(len).read_to_end(out).map_err(read_failed)?;
+    if read as u64 != len {
+        return Err(truncated(what));
+    }
+    Ok(())
+}
+
+pub(crate) fn read_string(source: &mut dyn Read, what: &str) -> Result<Vec<u8>> {
     let len = read_varint(source)?;
     read_bytes(source, len, what)
 }
 
-fn utf8(bytes: Vec<u8>, what: &str) -> Result<String> {
-    String::from_utf8(bytes).map_err(|_| incorrect(format!("{what} in Native data is not UTF-8")))
+pub(crate) fn utf8(bytes: Vec<u8>, what: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|_| not_utf8(what))
+}
+
+pub(crate) fn not_utf8(what: &str) -> StrataError {
+    incorrect(format!("{what} in the data is not UTF-8"))
 }
 
 impl InputBlocks for NativeReader {
@@ -180,24 +204,17 @@ fn read_column(source: &mut dyn Read, column_type: &ColumnType, rows: usize) -> 
     } else {
         None
     };
-    let values = read_values(source, &column_type.data_type, rows, column_type)?;
+    let values = read_values(source, &column_type.field(""), rows)?;
+    with_nulls(values, nulls)
+}
+
+/// `values` with the rows that `nulls` marks made NULL.
+pub(crate) fn with_nulls(values: ArrayRef, nulls: Option<NullBuffer>) -> Result<ArrayRef> {
     let Some(nulls) = nulls else {
         return Ok(values);
     };
     let data = values.to_data().into_builder().nulls(Some(nulls)).build()?;
     Ok(datafusion::arrow::array::make_array(data))
-}
-
-fn fixed<T: ArrowPrimitiveType>(
-    source: &mut dyn Read,
-    rows: usize,
-    width: usize,
-) -> Result<Vec<T::Native>>
-where
-    T::Native: FromLe,
-{
-    let bytes = read_bytes(source, (rows * width) as u64, "fixed-width values")?;
-    Ok(bytes.chunks_exact(width).map(T::Native::from_le).collect())
 }
 
 /// A fixed-width number from its little-endian bytes.
@@ -214,75 +231,110 @@ macro_rules! from_le {
         }
     )*};
 }
-from_le!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, i128);
+from_le!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, i128, i256);
 
-fn primitive<T: ArrowPrimitiveType>(source: &mut dyn Read, rows: usize) -> Result<ArrayRef>
+/// Every `width` bytes of `bytes` as one number.
+fn numbers<N: FromLe>(bytes: &[u8], width: usize) -> Vec<N> {
+    bytes.chunks_exact(width).map(N::from_le).collect()
+}
+
+fn primitive<T: ArrowPrimitiveType>(bytes: &[u8]) -> ArrayRef
 where
     T::Native: FromLe,
 {
-    let values = fixed::<T>(source, rows, std::mem::size_of::<T::Native>())?;
-    Ok(Arc::new(PrimitiveArray::<T>::new(
-        ScalarBuffer::from(values),
-        None,
-    )))
+    let values = numbers::<T::Native>(bytes, std::mem::size_of::<T::Native>());
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(values), None))
 }
 
-fn read_values(
-    source: &mut dyn Read,
-    data_type: &DataType,
-    rows: usize,
-    column_type: &ColumnType,
-) -> Result<ArrayRef> {
-    Ok(match data_type {
-        DataType::Boolean => {
-            let bytes = read_bytes(source, rows as u64, "Bool values")?;
-            Arc::new(BooleanArray::from(
-                bytes.iter().map(|&b| b != 0).collect::<Vec<bool>>(),
-            ))
-        }
-        DataType::Int8 => primitive::<Int8Type>(source, rows)?,
-        DataType::Int16 => primitive::<Int16Type>(source, rows)?,
-        DataType::Int32 => primitive::<Int32Type>(source, rows)?,
-        DataType::Int64 => primitive::<Int64Type>(source, rows)?,
-        DataType::UInt8 => primitive::<UInt8Type>(source, rows)?,
-        DataType::UInt16 => primitive::<UInt16Type>(source, rows)?,
-        DataType::UInt32 => primitive::<UInt32Type>(source, rows)?,
-        DataType::UInt64 => primitive::<UInt64Type>(source, rows)?,
-        DataType::Float32 => primitive::<Float32Type>(source, rows)?,
-        DataType::Float64 => primitive::<Float64Type>(source, rows)?,
-        // Date32 carries its declared type in the field's metadata; Date, as
-        // days in a UInt16, carries none.
-        DataType::Date32 if column_type.field("").metadata().is_empty() => {
-            let days = fixed::<UInt16Type>(source, rows, 2)?;
-            Arc::new(Date32Array::from(
-                days.into_iter().map(i32::from).collect::<Vec<i32>>(),
-            ))
-        }
-        DataType::Date32 => Arc::new(Date32Array::from(fixed::<Int32Type>(source, rows, 4)?)),
-        DataType::Timestamp(TimeUnit::Second, tz) => {
-            let seconds = fixed::<UInt32Type>(source, rows, 4)?;
-            let values: Vec<i64> = seconds.into_iter().map(i64::from).collect();
-            Arc::new(TimestampSecondArray::from(values).with_timezone_opt(tz.clone()))
-        }
-        DataType::Timestamp(unit, tz) => {
-            let raw = fixed::<Int64Type>(source, rows, 8)?;
-            let values = PrimitiveArray::<Int64Type>::new(ScalarBuffer::from(raw), None);
-            datafusion::arrow::compute::cast(&values, &DataType::Timestamp(*unit, tz.clone()))?
+/// The bytes one value of `field` takes in ClickHouse's binary formats, for
+/// the types whose values all have one width.
+pub(crate) fn fixed_width(field: &Field) -> Option<usize> {
+    Some(match field.data_type() {
+        DataType::Boolean | DataType::Int8 | DataType::UInt8 => 1,
+        DataType::Int16 | DataType::UInt16 => 2,
+        DataType::Int32 | DataType::UInt32 | DataType::Float32 => 4,
+        DataType::Int64 | DataType::UInt64 | DataType::Float64 => 8,
+        DataType::Date32 if is_date32(field) => 4,
+        DataType::Date32 => 2,
+        DataType::Timestamp(TimeUnit::Second, _) => 4,
+        DataType::Timestamp(..) => 8,
+        DataType::Decimal128(precision, _) => decimal_width(*precision),
+        DataType::Decimal256(..) => 32,
+        DataType::FixedSizeBinary(width) if *width > 0 => *width as usize,
+        _ => return None,
+    })
+}
+
+/// The values of `field`'s type held in `bytes`, [`fixed_width`] each.
+pub(crate) fn fixed_values(field: &Field, bytes: &[u8]) -> Result<ArrayRef> {
+    let width = fixed_width(field).expect("a fixed-width type");
+    Ok(match field.data_type() {
+        DataType::Boolean => Arc::new(BooleanArray::from(
+            bytes.iter().map(|&b| b != 0).collect::<Vec<bool>>(),
+        )),
+        DataType::Int8 => primitive::<Int8Type>(bytes),
+        DataType::Int16 => primitive::<Int16Type>(bytes),
+        DataType::Int32 => primitive::<Int32Type>(bytes),
+        DataType::Int64 => primitive::<Int64Type>(bytes),
+        DataType::UInt8 => primitive::<UInt8Type>(bytes),
+        DataType::UInt16 => primitive::<UInt16Type>(bytes),
+        DataType::UInt32 => primitive::<UInt32Type>(bytes),
+        DataType::UInt64 => primitive::<UInt64Type>(bytes),
+        DataType::Float32 => primitive::<Float32Type>(bytes),
+        DataType::Float64 => primitive::<Float64Type>(bytes),
+        DataType::Date32 if width == 2 => Arc::new(Date32Array::from_iter_values(
+            numbers::<u16>(bytes, 2).into_iter().map(i32::from),
+        )),
+        DataType::Date32 => primitive::<Date32Type>(bytes),
+        DataType::Timestamp(TimeUnit::Second, tz) => Arc::new(
+            TimestampSecondArray::from_iter_values(
+                numbers::<u32>(bytes, 4).into_iter().map(i64::from),
+            )
+            .with_timezone_opt(tz.clone()),
+        ),
+        DataType::Timestamp(..) => {
+            datafusion::arrow::compute::cast(&primitive::<Int64Type>(bytes), field.data_type())?
         }
         DataType::Decimal128(precision, scale) => {
-            let values: Vec<i128> = match precision {
-                0..=9 => fixed::<Int32Type>(source, rows, 4)?
+            let values: Vec<i128> = match width {
+                4 => numbers::<i32>(bytes, 4)
                     .into_iter()
                     .map(i128::from)
                     .collect(),
-                10..=18 => fixed::<Int64Type>(source, rows, 8)?
+                8 => numbers::<i64>(bytes, 8)
                     .into_iter()
                     .map(i128::from)
                     .collect(),
-                _ => fixed::<Decimal128Type>(source, rows, 16)?,
+                _ => numbers::<i128>(bytes, 16),
             };
             Arc::new(Decimal128Array::from(values).with_precision_and_scale(*precision, *scale)?)
         }
+        DataType::Decimal256(precision, scale) => Arc::new(
+            Decimal256Array::from(numbers::<i256>(bytes, 32))
+                .with_precision_and_scale(*precision, *scale)?,
+        ),
+        DataType::FixedSizeBinary(_) => {
+            let values: Vec<u8> = if is_uuid(field) {
+                bytes.chunks_exact(width).flat_map(uuid_swap).collect()
+            } else {
+                bytes.to_vec()
+            };
+            Arc::new(FixedSizeBinaryArray::try_new(
+                width as i32,
+                Buffer::from_vec(values),
+                None,
+            )?)
+        }
+        other => unreachable!("{other} has no fixed width"),
+    })
+}
+
+fn read_values(source: &mut dyn Read, field: &Field, rows: usize) -> Result<ArrayRef> {
+    if let Some(width) = fixed_width(field) {
+        let bytes = read_bytes(source, rows as u64 * width as u64, "fixed-width values")?;
+        return fixed_values(field, &bytes);
+    }
+    Ok(match field.data_type() {
         DataType::Utf8 => {
             let mut values = Vec::with_capacity(rows.min(1 << 16));
             for _ in 0..rows {
@@ -292,25 +344,6 @@ fn read_values(
                 )?);
             }
             Arc::new(StringArray::from(values))
-        }
-        DataType::FixedSizeBinary(width) => {
-            let width = *width as usize;
-            let bytes = read_bytes(source, (rows * width) as u64, "FixedString values")?;
-            let uuid = strata_common::types::is_uuid(&column_type.field(""));
-            let values: Vec<Vec<u8>> = bytes
-                .chunks_exact(width)
-                .map(|chunk| {
-                    if uuid {
-                        uuid_swap(chunk).to_vec()
-                    } else {
-                        chunk.to_vec()
-                    }
-                })
-                .collect();
-            if values.is_empty() {
-                return Ok(new_null_array(data_type, 0));
-            }
-            Arc::new(FixedSizeBinaryArray::try_from_iter(values.into_iter())?)
         }
         DataType::List(item) => read_list(source, item, rows)?,
         other => {
@@ -324,14 +357,14 @@ fn read_values(
 
 /// An array column: each row's end offset (UInt64), then all items.
 fn read_list(source: &mut dyn Read, item: &FieldRef, rows: usize) -> Result<ArrayRef> {
-    let ends = fixed::<UInt64Type>(source, rows, 8)?;
+    let ends = numbers::<u64>(&read_bytes(source, rows as u64 * 8, "array offsets")?, 8);
     let mut offsets = Vec::with_capacity(ends.len() + 1);
     offsets.push(0i32);
     let mut previous = 0u64;
     for end in ends {
         if end < previous || end > i32::MAX as u64 {
             return Err(incorrect(format!(
-                "An array offset in Native data is out of order: {end}"
+                "An array offset in the data is out of order: {end}"
             )));
         }
         previous = end;

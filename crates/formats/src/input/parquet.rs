@@ -5,13 +5,12 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{ArrayRef, BooleanArray};
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::record_batch::RecordBatch;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use super::convert::{missing_column, to_target};
+use super::convert::block_by_name;
 use super::{InputBlocks, InputTarget};
 
 pub(crate) struct ParquetReader {
@@ -61,30 +60,8 @@ impl InputBlocks for ParquetReader {
             return Ok(None);
         };
         let batch = batch.map_err(parquet_error)?;
-        let rows = batch.num_rows();
-        let mut arrays: Vec<ArrayRef> = Vec::new();
-        let mut masks: Vec<ArrayRef> = Vec::new();
-        for (index, field) in self.target.fields.iter().enumerate() {
-            let source = batch.column_by_name(field.name());
-            let values = match source {
-                Some(values) => Arc::clone(values),
-                None => missing_column(field, rows),
-            };
-            arrays.push(to_target(&values, field, index, self.next_row)?);
-            if self.target.has_default[index] {
-                let omitted: BooleanArray = match source {
-                    Some(_) if field.is_nullable() => vec![false; rows].into(),
-                    Some(values) => (0..rows).map(|i| Some(values.is_null(i))).collect(),
-                    None => vec![true; rows].into(),
-                };
-                masks.push(Arc::new(omitted));
-            }
-        }
-        arrays.extend(masks);
-        self.next_row += rows as u64;
-        Ok(Some(RecordBatch::try_new(
-            Arc::clone(&self.schema),
-            arrays,
-        )?))
+        let block = block_by_name(&self.target, &self.schema, &batch, self.next_row)?;
+        self.next_row += batch.num_rows() as u64;
+        Ok(Some(block))
     }
 }

@@ -361,7 +361,7 @@ mod tests {
                 let mut flat = Vec::new();
                 assert!(encode_flat(&slice, &mut flat));
                 let mut compact = MutableArrayData::new(vec![&slice], false, len);
-                compact.extend(0, 0, len);
+                compact.try_extend(0, 0, len).unwrap();
                 let mut copied = Vec::new();
                 encode_compact(&compact.freeze(), &mut copied);
                 assert_eq!(flat, copied, "{} {start}+{len}", array.data_type());
