@@ -173,6 +173,48 @@ class ClickHouseConnectTest(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
 
+    def test_query_arrow_and_insert_arrow(self):
+        client = self.client()
+        table = client.query_arrow("SELECT number AS n, toString(number) AS s FROM numbers(1000)")
+        self.assertEqual(table.num_rows, 1000)
+        self.assertEqual(table.column("s")[999].as_py(), "999")
+        client.command("CREATE TABLE from_arrow (n UInt64, s String) ENGINE = MergeTree ORDER BY n")
+        client.insert_arrow("from_arrow", table)
+        self.assertEqual(client.command("SELECT sum(n), count(DISTINCT s) FROM from_arrow"),
+                         ["499500", "1000"])
+
+    def test_external_data(self):
+        from clickhouse_connect.driver.external import ExternalData
+        client = self.client()
+        data = ExternalData(data=b"1\tann\n2\tbob\n", structure=["id UInt32", "name String"],
+                            file_name="people")
+        result = client.query("SELECT name FROM people WHERE id = 2", external_data=data)
+        self.assertEqual(result.result_rows, [("bob",)])
+
+    def test_summary_and_progress_are_counted(self):
+        client = self.client()
+        client.command("CREATE TABLE counted (k UInt64) ENGINE = MergeTree ORDER BY k")
+        summary = client.command("INSERT INTO counted SELECT number FROM numbers(50000)")
+        self.assertEqual(int(summary.summary["written_rows"]), 50000)
+        result = client.query("SELECT count() FROM counted WHERE k < 10",
+                              settings={"send_progress_in_http_headers": 1})
+        self.assertEqual(result.result_rows, [(10,)])
+        self.assertEqual(int(result.summary["total_rows_to_read"]), 8192)
+        self.assertEqual(int(result.summary["read_rows"]), 8192)
+
+    def test_streaming_and_raw_insert(self):
+        client = self.client()
+        total = 0
+        with client.query_row_block_stream("SELECT number FROM numbers(200000)",
+                                           settings={"max_block_size": 10000}) as stream:
+            for block in stream:
+                total += sum(row[0] for row in block)
+        self.assertEqual(total, sum(range(200000)))
+        client.command("CREATE TABLE raw (a UInt8, s String) ENGINE = Memory")
+        client.raw_insert("raw", ["a", "s"], insert_block=b"1,one\n2,two\n", fmt="CSV")
+        self.assertEqual(client.query("SELECT * FROM raw ORDER BY a").result_rows,
+                         [(1, "one"), (2, "two")])
+
 
 if __name__ == "__main__":
     unittest.main()
