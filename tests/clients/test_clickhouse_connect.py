@@ -138,6 +138,14 @@ class ClickHouseConnectTest(unittest.TestCase):
                          settings={"max_block_size": 1000})
         self.assertIn("395", str(caught.exception))
         self.assertEqual(client.command("SELECT 'still serving'"), "still serving")
+        # The server's log, stderr's records, is also system.text_log.
+        with self.assertRaises(DatabaseError):
+            client.command("SELEC 2", settings={"query_id": "logged-error"})
+        logged = client.query("SELECT level, logger_name, message FROM system.text_log "
+                              "WHERE message LIKE '%logged-error%'").result_rows
+        self.assertEqual(len(logged), 1)
+        self.assertEqual(logged[0][:2], ("Error", "executeQuery"))
+        self.assertIn("Code: 62", logged[0][2])
 
     def test_sessions(self):
         client = self.client(session_id="strata-session-test")

@@ -1,8 +1,12 @@
 //! What the engine logs (a broken part detached at start-up) goes to stderr
 //! as `<Warning> target: message`, ClickHouse's level words: warnings and
-//! errors for `strata local`, information too for `strata server`.
+//! errors for `strata local`, information too for `strata server`; the
+//! same records are kept for `system.text_log`.
+
+use std::time::SystemTime;
 
 use log::{Level, LevelFilter, Log, Metadata, Record};
+use strata_common::text_log::{self, TextLogRecord};
 
 struct Stderr;
 
@@ -22,7 +26,15 @@ impl Log for Stderr {
             Level::Debug => "Debug",
             Level::Trace => "Trace",
         };
-        eprintln!("<{level}> {}: {}", record.target(), record.args());
+        let message = record.args().to_string();
+        eprintln!("<{level}> {}: {message}", record.target());
+        text_log::push(TextLogRecord {
+            event_time: SystemTime::now(),
+            level,
+            logger_name: record.target().to_string(),
+            message,
+            thread_name: std::thread::current().name().unwrap_or("").to_string(),
+        });
     }
 
     fn flush(&self) {}

@@ -9,6 +9,7 @@ pub mod error;
 pub mod events;
 pub mod readable;
 pub mod settings;
+pub mod text_log;
 pub mod types;
 pub mod uuid_text;
 

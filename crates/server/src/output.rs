@@ -83,6 +83,7 @@ fn common_headers(options: &ReplyOptions) -> Vec<(HeaderName, HeaderValue)> {
 }
 
 pub fn error_reply(error: &StrataError, options: &ReplyOptions) -> Reply {
+    log::error!(target: "executeQuery", "{error} (query_id: {})", options.query_id);
     let mut headers = common_headers(options);
     headers.push(header(
         "x-clickhouse-exception-code",
@@ -380,6 +381,7 @@ impl RowStream {
                 let _ = tx.send(error_reply(error, &self.options));
             }
             Phase::Streaming(sender) => {
+                log::error!(target: "executeQuery", "{error} (query_id: {})", self.query.query_id);
                 let block = exception_block(&self.options.tag, error);
                 let mut tail = Vec::new();
                 if let Some(mut sink) = self.sink.take() {

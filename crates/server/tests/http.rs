@@ -504,7 +504,7 @@ fn clickhouse_compressed_blocks_both_ways() {
         hex,
         "de79cf087fb635049db816df195b016b820c0000000200000020310a"
     );
-    let error = server.post("compress=1", "SELEC 1");
+    let error = server.post("compress=1&query_id=misspelt", "SELEC 1");
     assert_eq!(error.status, 400);
     assert!(read_native_blocks(&error.body).starts_with("Code: 62."));
     server.ok("CREATE TABLE packed (a UInt64, s String) ENGINE = MergeTree ORDER BY a");

@@ -59,10 +59,11 @@ pub enum SystemTableKind {
     Formats,
     DataTypeFamilies,
     Users,
+    TextLog,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 21] = [
+    pub const ALL: [SystemTableKind; 22] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -84,6 +85,7 @@ impl SystemTableKind {
         SystemTableKind::Formats,
         SystemTableKind::DataTypeFamilies,
         SystemTableKind::Users,
+        SystemTableKind::TextLog,
     ];
 
     pub fn name(self) -> &'static str {
@@ -109,6 +111,7 @@ impl SystemTableKind {
             SystemTableKind::Formats => "formats",
             SystemTableKind::DataTypeFamilies => "data_type_families",
             SystemTableKind::Users => "users",
+            SystemTableKind::TextLog => "text_log",
         }
     }
 
@@ -174,6 +177,7 @@ impl SystemTableKind {
             SystemTableKind::Formats => names::formats_fields(),
             SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
             SystemTableKind::Users => server::users_fields(),
+            SystemTableKind::TextLog => server::text_log_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -443,6 +447,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::Processes => server::processes_rows(&instance),
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
             SystemTableKind::Users => server::users_rows(&instance),
+            SystemTableKind::TextLog => server::text_log_rows(),
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,

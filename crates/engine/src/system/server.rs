@@ -1,16 +1,17 @@
 //! System tables about the running process rather than the catalog:
-//! `server_settings`, `asynchronous_metrics`, `processes`, `query_log` and
-//! `users`.
+//! `server_settings`, `asynchronous_metrics`, `processes`, `query_log`,
+//! `text_log` and `users`.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
     ArrayRef, Date32Array, Float64Array, Int32Array, ListBuilder, StringArray, StringBuilder,
-    TimestampSecondArray, UInt8Array, UInt64Array,
+    TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
+use strata_common::text_log;
 use strata_memory::{allocator, process};
 
 use crate::instance::{Instance, UserRow};
@@ -376,5 +377,49 @@ pub fn users_rows(instance: &Instance) -> Vec<ArrayRef> {
         Arc::new(UInt8Array::from_iter_values(users.iter().map(|_| 1))),
         strings(users.iter().map(|_| String::new())),
         strings(users.iter().map(|u| u.profile.clone())),
+    ]
+}
+
+pub fn text_log_fields() -> Vec<Field> {
+    vec![
+        Field::new("event_date", DataType::Date32, false),
+        datetime("event_time"),
+        Field::new(
+            "event_time_microseconds",
+            DataType::Timestamp(TimeUnit::Microsecond, None),
+            false,
+        ),
+        s("thread_name"),
+        s("level"),
+        s("query_id"),
+        s("logger_name"),
+        s("message"),
+    ]
+}
+
+pub fn text_log_rows() -> Vec<ArrayRef> {
+    let records = text_log::records();
+    let micros = |time: SystemTime| {
+        time.duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros() as i64)
+    };
+    vec![
+        Arc::new(Date32Array::from_iter_values(
+            records
+                .iter()
+                .map(|r| (seconds(r.event_time) / 86_400) as i32),
+        )),
+        Arc::new(TimestampSecondArray::from_iter_values(
+            records.iter().map(|r| seconds(r.event_time)),
+        )),
+        Arc::new(TimestampMicrosecondArray::from_iter_values(
+            records.iter().map(|r| micros(r.event_time)),
+        )),
+        strings(records.iter().map(|r| r.thread_name.clone())),
+        strings(records.iter().map(|r| r.level.to_string())),
+        // Records are not tied to queries yet.
+        strings(records.iter().map(|_| String::new())),
+        strings(records.iter().map(|r| r.logger_name.clone())),
+        strings(records.iter().map(|r| r.message.clone())),
     ]
 }
