@@ -147,6 +147,15 @@ class ClickHouseConnectTest(unittest.TestCase):
         self.assertEqual(logged[0][:2], ("Error", "executeQuery"))
         self.assertIn("Code: 62", logged[0][2])
 
+    def test_an_error_mid_stream_is_raised(self):
+        from clickhouse_connect.driver.exceptions import StreamFailureError
+        client = self.client()
+        with self.assertRaises(StreamFailureError) as caught:
+            client.query("SELECT number, throwIf(number = 100) FROM numbers(200)",
+                         settings={"max_block_size": 1, "wait_end_of_query": 0}).result_set
+        self.assertIn("395", str(caught.exception))
+        self.assertEqual(client.command("SELECT 1"), 1)
+
     def test_sessions(self):
         client = self.client(session_id="strata-session-test")
         client.command("SET max_threads = 3")

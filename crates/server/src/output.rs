@@ -1,10 +1,11 @@
 //! A statement's outcome as an HTTP response.
 //!
-//! Output is held until it passes the request's buffer size (or the query
-//! ends): until then an error still gets its own HTTP status and the summary
-//! header holds the final figures. Past it, the headers go out with status
-//! 200 and the rest streams; an error then ends the body with the
-//! `__exception__` block. A client that goes away cancels its query.
+//! As in ClickHouse, the head goes out with the result's first block and
+//! the rest streams, unless the request holds output back (`buffer_size`
+//! over 1 MiB, or `wait_end_of_query`): until the head is sent an error
+//! still gets its own HTTP status and the summary header holds the final
+//! figures. After it, an error ends the body with the `__exception__` block.
+//! A client that goes away cancels its query.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -40,7 +41,8 @@ pub struct ReplyOptions {
     /// The format when the statement names none.
     pub format: OutputFormat,
     pub encoding: Option<Encoding>,
-    /// Bytes held before the headers are sent; `usize::MAX` waits for the end.
+    /// Bytes held before the headers are sent: 0 sends them with the first
+    /// block, `usize::MAX` waits for the end.
     pub buffer_size: usize,
     pub progress_header: bool,
     /// `compress=1`: the body in ClickHouse's compressed blocks.
@@ -219,12 +221,14 @@ impl RowStream {
             options,
             sink.as_mut(),
         )?;
-        self.forward().await;
+        // A format's prefix goes out with the first block, not before it.
         while let Some(batch) = self.next_batch(&mut result).await {
             let batch = batch?;
             self.query.check()?;
             let sink = self.sink.as_mut().expect("sink until the end");
             writer.write_batch(sink.as_mut(), &batch)?;
+            // Each block leaves the encoder at once, as ClickHouse flushes it.
+            sink.flush()?;
             self.forward().await;
             if self.client_gone {
                 return Ok(());
@@ -298,7 +302,7 @@ impl RowStream {
                     return;
                 }
                 self.held.extend(chunk);
-                if self.held.len() >= self.options.buffer_size {
+                if !self.held.is_empty() && self.held.len() >= self.options.buffer_size {
                     self.start_streaming();
                 }
             }

@@ -27,9 +27,10 @@ use crate::query_params::substitute;
 use crate::request::{HttpParams, credentials};
 use crate::sessions::{SessionGuard, SessionRequest};
 
-/// ClickHouse's default `buffer_size`: response bytes held before the
-/// headers go out, so an early error still gets its HTTP status.
-const DEFAULT_BUFFER_SIZE: usize = 1 << 20;
+/// ClickHouse's HTTP write buffer: a `buffer_size` up to it holds nothing
+/// back (the head goes out with the first block of the result); a larger
+/// one holds that many bytes, so an error within them gets its HTTP status.
+const HTTP_BUFFER_SIZE: usize = 1 << 20;
 
 /// The session a request runs in: its own, or a named one it holds.
 enum SessionHandle {
@@ -109,7 +110,7 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         timezone: server.timezone.clone(),
         format: OutputFormat::TabSeparated,
         encoding: None,
-        buffer_size: DEFAULT_BUFFER_SIZE,
+        buffer_size: 0,
         progress_header: false,
         native_compression: false,
     };
@@ -406,11 +407,10 @@ fn choose_reply_options(
     options.buffer_size = if wait {
         usize::MAX
     } else {
-        match (params.buffer_size, settings.http_response_buffer_size()) {
-            (Some(size), _) => size as usize,
-            (None, 0) => DEFAULT_BUFFER_SIZE,
-            (None, size) => size as usize,
-        }
+        let size = params
+            .buffer_size
+            .unwrap_or(settings.http_response_buffer_size()) as usize;
+        if size > HTTP_BUFFER_SIZE { size } else { 0 }
     };
     options.progress_header = settings.send_progress_in_http_headers();
     options.native_compression = params.compress;

@@ -108,7 +108,7 @@ declare_settings!(IMPLEMENTED {
     http_native_compression_disable_checksumming_on_decompress: bool = SettingKind::Bool, "0",
         "Read decompress=1 request bodies without checking each compressed block's checksum";
     http_response_buffer_size: u64 = SettingKind::UInt64, "0",
-        "Bytes of a response held before its headers are sent (a later error then goes in the body); 0 means the buffer_size URL parameter's 1 MiB";
+        "Bytes of a response held before its headers are sent, when over 1 MiB (a later error then goes in the body); else the headers go out with the first block";
     http_wait_end_of_query: bool = SettingKind::Bool, "0",
         "Hold the whole HTTP response until the query ends, so every error gets its HTTP status";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
