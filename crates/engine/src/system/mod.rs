@@ -27,6 +27,7 @@ pub mod mutations;
 pub mod names;
 pub mod parts;
 pub mod server;
+pub mod tables;
 use crate::sources::counting::CountingExec;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -144,14 +145,7 @@ impl SystemTableKind {
                 s("alias_to"),
             ],
             SystemTableKind::Databases => vec![s("name"), s("engine"), s("comment")],
-            SystemTableKind::Tables => vec![
-                s("database"),
-                s("name"),
-                s("engine"),
-                u8("is_temporary"),
-                Field::new("total_rows", DataType::UInt64, true),
-                Field::new("total_bytes", DataType::UInt64, true),
-            ],
+            SystemTableKind::Tables => tables::tables_fields(),
             SystemTableKind::Columns => vec![
                 s("database"),
                 s("table"),
@@ -227,51 +221,6 @@ pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
     names.retain(|name| !crate::session::is_temporary_database(name));
     names.sort();
     names
-}
-
-async fn table_rows(
-    state: &SessionState,
-    catalog: &Arc<dyn CatalogProvider>,
-) -> Result<Vec<ArrayRef>> {
-    let _ = state;
-    let mut columns: [Vec<String>; 3] = Default::default();
-    let mut temporary = Vec::new();
-    let mut total_rows = Vec::new();
-    let mut total_bytes = Vec::new();
-    for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else {
-            continue;
-        };
-        let mut tables = schema.table_names();
-        tables.sort();
-        for name in tables {
-            let Some(table) = schema.table(&name).await? else {
-                continue;
-            };
-            let any = table.as_ref() as &dyn std::any::Any;
-            let totals = if let Some(memory) = any.downcast_ref::<MemoryTable>() {
-                Some(memory.totals().await)
-            } else {
-                any.downcast_ref::<MergeTreeProvider>()
-                    .map(MergeTreeProvider::totals)
-            };
-            columns[0].push(database.clone());
-            columns[1].push(name.clone());
-            columns[2].push(engine_name(&table).to_string());
-            temporary.push(false);
-            total_rows.push(totals.map(|t| t.0));
-            total_bytes.push(totals.map(|t| t.1));
-        }
-    }
-    let [databases, names, engines] = columns;
-    Ok(vec![
-        strings(databases),
-        strings(names),
-        strings(engines),
-        flags(temporary),
-        Arc::new(UInt64Array::from(total_rows)),
-        Arc::new(UInt64Array::from(total_bytes)),
-    ])
 }
 
 async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
@@ -440,7 +389,7 @@ impl TableProvider for SystemTable {
                 let comments = vec![String::new(); names.len()];
                 vec![strings(names), strings(engines), strings(comments)]
             }
-            SystemTableKind::Tables => table_rows(state, &catalog).await?,
+            SystemTableKind::Tables => tables::tables_rows(&catalog).await?,
             SystemTableKind::Columns => column_rows(&catalog).await?,
             SystemTableKind::ServerSettings => server::server_settings_rows(&instance),
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_rows(&instance),
