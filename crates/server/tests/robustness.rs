@@ -166,3 +166,27 @@ fn queries_over_their_memory_limit_fail_alone() {
     }
     still_serving(&server);
 }
+
+#[test]
+fn sleeping_queries_leave_the_workers_to_others() {
+    let server = start_with(CONFIG);
+    // More sleepers than this machine may have cores.
+    let sleepers: Vec<_> = (0..4)
+        .map(|i| {
+            let port = server.port;
+            std::thread::spawn(move || {
+                let target = format!("/?query_id=sleeper-{i}");
+                send(port, "POST", &target, &[], b"SELECT sleep(3)")
+            })
+        })
+        .collect();
+    for i in 0..4 {
+        wait_until("the sleepers", || running(&server, &format!("sleeper-{i}")));
+    }
+    assert_eq!(server.get("SELECT 42").text(), "42\n");
+    // Answered while every sleeper still sleeps.
+    assert!((0..4).all(|i| running(&server, &format!("sleeper-{i}"))));
+    for sleeper in sleepers {
+        assert_eq!(sleeper.join().unwrap().text(), "0\n");
+    }
+}
