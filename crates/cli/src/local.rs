@@ -292,8 +292,9 @@ async fn interactive_loop(
         let _ = editor.load_history(path);
     }
     println!(
-        "Strata {} local. Statements end with ';'. Type exit or quit to leave.\n",
-        strata_engine::engine::VERSION
+        "Strata {} local (ClickHouse {} SQL). Statements end with ';'. Type exit or quit to leave.\n",
+        strata_engine::engine::VERSION,
+        strata_engine::engine::CLICKHOUSE_VERSION
     );
     let mut buffer = String::new();
     loop {

@@ -63,7 +63,13 @@ pub const DEFAULT_DATABASE: &str = "default";
 /// most of the budget to the sorting itself.
 const SORT_MERGE_RESERVATION_SHARE: usize = 32;
 
+/// Strata's own version: the status file, the interactive banner.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The ClickHouse release whose SQL, formats and HTTP interface Strata
+/// follows (chdb's, the tests' oracle). `version()` returns it, because
+/// clients choose protocol features by the server's version.
+pub const CLICKHOUSE_VERSION: &str = "26.9.2.1";
 
 /// State shared by every session of a process: catalog and function registry.
 pub struct Engine {

@@ -31,7 +31,7 @@ use strata_sql::{
 };
 
 use crate::data_path::StoredTable;
-use crate::engine::{Engine, VERSION};
+use crate::engine::{CLICKHOUSE_VERSION, Engine};
 use crate::query_context::{ClientInfo, QueryContext};
 use crate::query_log::LogType;
 use crate::sources::memory_table::MemoryTable;
@@ -435,7 +435,7 @@ impl Session {
             settings,
             current_database: &self.current_database,
             current_user: &self.client.user,
-            version: VERSION,
+            version: CLICKHOUSE_VERSION,
             query_id: &self.statement_query_id(),
             query_start: chrono::Utc::now().timestamp(),
             server_setting: &server_setting,
