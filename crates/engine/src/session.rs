@@ -258,6 +258,15 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
             return self.system_command(rest);
         }
+        if strip_keyword(text, &["SHOW", "EXISTS", "KILL"]).is_some() {
+            let (body, clauses) = split_trailing_clauses(text)?;
+            if clauses != TrailingClauses::default() {
+                return self.with_output_clauses(&body, clauses).await;
+            }
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["EXISTS"]) {
+            return self.exists(rest).await;
+        }
         if let Some((_, rest)) = strip_keyword(text, &["KILL"]) {
             return self.kill(rest).await;
         }

@@ -13,6 +13,7 @@ use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, 
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
+use strata_sql::literal_text::expr_text;
 use strata_storage::compression::Codec;
 use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
 use uuid::Uuid;
@@ -110,13 +111,10 @@ fn key_elements(expr: Option<&SqlExpr>) -> Vec<SqlExpr> {
 fn show_key(elements: &[SqlExpr]) -> String {
     match elements {
         [] => "tuple()".to_string(),
-        [one] => one.to_string(),
+        [one] => expr_text(one),
         many => format!(
             "({})",
-            many.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
+            many.iter().map(expr_text).collect::<Vec<_>>().join(", ")
         ),
     }
 }
@@ -296,7 +294,7 @@ pub fn create_statement(
                 field_type_name(field)
             );
             if let Some(default) = &extra.default {
-                line.push_str(&format!(" DEFAULT {default}"));
+                line.push_str(&format!(" DEFAULT {}", expr_text(default)));
             }
             if let Some(codec) = &extra.codec {
                 line.push_str(&format!(" CODEC({codec})"));

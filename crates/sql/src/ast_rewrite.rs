@@ -166,6 +166,32 @@ fn function_args(args: &FunctionArguments) -> Option<Vec<&Expr>> {
     }
 }
 
+/// `CAST(x, 'Type')`, ClickHouse's function form, as `CAST(x AS Type)`.
+fn two_argument_cast(args: &[&Expr]) -> Result<Option<Expr>> {
+    let [value, Expr::Value(type_name)] = args else {
+        return Ok(None);
+    };
+    let Value::SingleQuotedString(type_name) = &type_name.value else {
+        return Ok(None);
+    };
+    let dialect = datafusion::sql::sqlparser::dialect::ClickHouseDialect {};
+    let data_type = crate::parser::clickhouse_parser(&dialect, type_name)?
+        .parse_data_type()
+        .map_err(|e| {
+            StrataError::new(
+                ErrorCode::UNKNOWN_TYPE,
+                format!("Unknown data type {type_name}: {e}"),
+            )
+        })?;
+    Ok(Some(Expr::Cast {
+        kind: CastKind::Cast,
+        expr: Box::new((*value).clone()),
+        data_type,
+        array: false,
+        format: None,
+    }))
+}
+
 fn string_argument(function: &str, args: &[&Expr]) -> Result<String> {
     match args {
         [Expr::Value(v)] => match &v.value {
@@ -365,6 +391,11 @@ impl Rewriter<'_, '_> {
         let Some(args) = function_args(&f.args) else {
             return Ok(None);
         };
+        if written.eq_ignore_ascii_case("cast")
+            && let Some(cast) = two_argument_cast(&args)?
+        {
+            return Ok(Some(self.rewrite_expr(&cast)?.unwrap_or(cast)));
+        }
         if let Some(equivalent) = equivalents::equivalent(&written, &args)? {
             return Ok(Some(equivalent));
         }

@@ -2,7 +2,8 @@
 //! before parsing (positions in error messages stay those of the text):
 //!
 //! - string literals unescaped as ClickHouse does (`\x41`, `\0`, `\v`,
-//!   `\e`, `\N`; an unknown escape keeps its backslash);
+//!   `\e`, `\N`; an unknown escape keeps its backslash), and a doubled
+//!   quote in a quoted name read as one;
 //! - join strictness: `ALL` dropped, `SEMI`/`ANTI` in either order with the
 //!   side (`SEMI LEFT JOIN` is `LEFT SEMI JOIN`), `GLOBAL` dropped (one node);
 //!   `ANY` and `ASOF` joins refused with NOT_IMPLEMENTED;
@@ -14,6 +15,7 @@
 //!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
 //!   no count, which `query_clauses` turns into a `rank()` window);
+//! - `DateTime64` without a precision, as `DateTime64(3)`;
 //! - `FROM t [AS a] FINAL`, as the table hint `t [AS a] WITH (FINAL)`, which
 //!   the engine takes off the table before planning (see [`FINAL_HINT`]).
 
@@ -26,13 +28,20 @@ use crate::parser::syntax_error;
 
 /// The tokens of `sql` with ClickHouse's syntax rewritten for sqlparser.
 pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> {
-    let mut tokens = Tokenizer::new(dialect, sql)
+    let mut tokens = Tokenizer::new(dialect, &crate::source_text::normalize(sql))
         .with_unescape(false)
         .tokenize_with_location()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
     for token in &mut tokens {
-        if let Token::SingleQuotedString(raw) = &mut token.token {
-            *raw = unescape(raw);
+        match &mut token.token {
+            Token::SingleQuotedString(raw) => *raw = unescape(raw),
+            // Without unescaping, a doubled quote stays doubled in the name.
+            Token::Word(w) => {
+                if let Some(q) = w.quote_style {
+                    w.value = w.value.replace(&format!("{q}{q}"), &q.to_string());
+                }
+            }
+            _ => {}
         }
     }
     rewrite_join_strictness(&mut tokens, sql)?;
@@ -43,6 +52,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = zoned_date_times(tokens);
+    let tokens = default_date_time_precision(tokens);
     Ok(conditional_operators(tokens))
 }
 
@@ -336,6 +346,85 @@ fn zoned_date_times(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
     }
     out
+}
+
+/// The type `DateTime64` without a precision, which sqlparser does not
+/// read, as ClickHouse's default `DateTime64(3)`: where a type is written
+/// (after a column's name, `::` or `AS`, or inside a type's parentheses).
+fn default_date_time_precision(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        out.push(token.clone());
+        let bare = keyword(token) == Keyword::DATETIME64
+            && tokens[i + 1..]
+                .iter()
+                .find(|t| !is_space(t))
+                .is_none_or(|t| t.token != Token::LParen);
+        if bare && names_a_type(&out[..out.len() - 1]) {
+            out.push(with_token(token, Token::LParen));
+            out.push(with_token(token, Token::Number("3".to_string(), false)));
+            out.push(with_token(token, Token::RParen));
+        }
+    }
+    out
+}
+
+/// Whether a word after `before` is a type rather than an expression.
+fn names_a_type(before: &[TokenWithSpan]) -> bool {
+    let significant: Vec<&TokenWithSpan> = before.iter().filter(|t| !is_space(t)).collect();
+    // Nothing before it: a type's own text (`CAST(x, 'DateTime64')`).
+    let Some(&prev) = significant.last() else {
+        return true;
+    };
+    match &prev.token {
+        Token::DoubleColon => true,
+        Token::Word(_) => !matches!(
+            keyword(prev),
+            Keyword::SELECT
+                | Keyword::WHERE
+                | Keyword::BY
+                | Keyword::ON
+                | Keyword::AND
+                | Keyword::OR
+                | Keyword::NOT
+                | Keyword::WHEN
+                | Keyword::THEN
+                | Keyword::ELSE
+                | Keyword::HAVING
+                | Keyword::DISTINCT
+                | Keyword::PREWHERE
+        ),
+        Token::LParen | Token::Comma => in_type_arguments(&significant),
+        _ => false,
+    }
+}
+
+/// Whether the innermost open parenthesis belongs to a type (`Nullable(`).
+fn in_type_arguments(tokens: &[&TokenWithSpan]) -> bool {
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().rev() {
+        match token.token {
+            Token::RParen => depth += 1,
+            Token::LParen if depth > 0 => depth -= 1,
+            Token::LParen => {
+                let opener = i.checked_sub(1).map(|p| tokens[p].token.to_string());
+                return opener.is_some_and(|name| {
+                    [
+                        "Nullable",
+                        "LowCardinality",
+                        "Array",
+                        "Map",
+                        "Tuple",
+                        "Variant",
+                    ]
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(&name))
+                });
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `INSERT ... VALUES (1) (2)` gets the commas sqlparser needs.

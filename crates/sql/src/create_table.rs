@@ -9,9 +9,11 @@ use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
-use strata_common::{ErrorCode, Result, StrataError};
+use strata_common::{ErrorCode, Result, StrataError, settings};
 
+use crate::clickhouse_tokens::unescape;
 use crate::parser::syntax_error;
+use crate::source_text::normalize;
 
 /// `ENGINE = Name(args) [PARTITION BY e] [ORDER BY e] [PRIMARY KEY e] [SETTINGS k = v, ...]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +41,21 @@ impl EngineClause {
     }
 }
 
+impl EngineClause {
+    /// Takes the query-level settings out of `SETTINGS` (ClickHouse applies
+    /// them to the CREATE query itself), leaving the table's own.
+    pub fn take_query_settings(&mut self) -> Vec<(String, String)> {
+        let is_query_level = |name: &str| {
+            !settings::is_merge_tree_setting(name) && settings::Scope::Query.find(name).is_some()
+        };
+        let (query, table) = std::mem::take(&mut self.settings)
+            .into_iter()
+            .partition(|(name, _)| is_query_level(name));
+        self.settings = table;
+        query
+    }
+}
+
 /// A `CREATE TABLE` with its ClickHouse-only pieces taken out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTableText {
@@ -47,6 +64,11 @@ pub struct CreateTableText {
     pub engine: Option<EngineClause>,
     /// `CODEC(...)` arguments as written, by column position.
     pub codecs: Vec<(usize, String)>,
+    /// `AS [db.]table`: the table whose structure (and engine, when none
+    /// is given) the new one takes.
+    pub as_table: Option<String>,
+    /// `EMPTY AS SELECT`: the query gives the structure but no rows.
+    pub empty: bool,
 }
 
 /// Whether `sql` starts a `CREATE TABLE` statement.
@@ -66,7 +88,10 @@ pub fn is_create_table(sql: &str) -> bool {
 /// Splits the engine clause and codecs off `sql`, a `CREATE TABLE` statement.
 pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
     let dialect = ClickHouseDialect {};
-    let tokens = Tokenizer::new(&dialect, sql)
+    // Strings stay as written, so the statement left keeps their escapes;
+    // the engine clause's strings are read as ClickHouse reads them.
+    let tokens = Tokenizer::new(&dialect, &normalize(sql))
+        .with_unescape(false)
         .tokenize()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
     let mut kept = Vec::with_capacity(tokens.len());
@@ -75,6 +100,9 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
     let mut depth = 0usize;
     let mut column = 0usize;
     let mut seen_columns = false;
+    let mut as_table = None;
+    let mut seen_as = false;
+    let mut empty = false;
     let mut i = 0;
     while i < tokens.len() {
         let token = &tokens[i];
@@ -101,9 +129,23 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
                 i = end + 1;
                 continue;
             }
+            // Only the first `AS`: later ones are the query's.
+            Token::Word(w) if depth == 0 && w.keyword == Keyword::AS && !seen_as => {
+                seen_as = true;
+                if let Some((name, end)) = source_table(&tokens, i + 1) {
+                    as_table = Some(name);
+                    i = end;
+                    continue;
+                }
+            }
+            Token::Word(_) if depth == 0 && is_empty_marker(&tokens, i) => {
+                empty = true;
+                i += 1;
+                continue;
+            }
             Token::Word(w) if depth == 0 && w.keyword == Keyword::ENGINE => {
                 let end = engine_clause_end(&tokens, i + 1);
-                engine = Some(parse_engine_clause(sql, &tokens[i + 1..end])?);
+                engine = Some(parse_engine_clause(sql, &unescaped(&tokens[i + 1..end]))?);
                 i = end;
                 continue;
             }
@@ -116,7 +158,46 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         statement: kept.iter().map(|t| t.to_string()).collect(),
         engine,
         codecs,
+        as_table,
+        empty,
     })
+}
+
+/// The table named after `AS` (`[db.]name`, not a query) and where its name ends.
+fn source_table(tokens: &[Token], from: usize) -> Option<(String, usize)> {
+    let first = next_significant(tokens, from);
+    let is_name = |i: usize| match tokens.get(i) {
+        Some(Token::Word(w)) => {
+            w.quote_style.is_some() || !matches!(w.keyword, Keyword::SELECT | Keyword::WITH)
+        }
+        _ => false,
+    };
+    if !is_name(first) {
+        return None;
+    }
+    let mut end = first + 1;
+    if tokens.get(end) == Some(&Token::Period) && is_name(end + 1) {
+        end += 2;
+    }
+    let name = tokens[first..end].iter().map(|t| t.to_string()).collect();
+    Some((name, end))
+}
+
+/// `EMPTY` right before `AS`.
+fn is_empty_marker(tokens: &[Token], i: usize) -> bool {
+    let next = next_significant(tokens, i + 1);
+    matches!(&tokens[i], Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("EMPTY"))
+        && matches!(tokens.get(next), Some(Token::Word(w)) if w.keyword == Keyword::AS)
+}
+
+fn unescaped(tokens: &[Token]) -> Vec<Token> {
+    tokens
+        .iter()
+        .map(|token| match token {
+            Token::SingleQuotedString(raw) => Token::SingleQuotedString(unescape(raw)),
+            other => other.clone(),
+        })
+        .collect()
 }
 
 fn next_significant(tokens: &[Token], mut i: usize) -> usize {
@@ -148,7 +229,7 @@ fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
 }
 
 /// Where the engine clause starting at `from` ends: at `AS SELECT`, `AS (`,
-/// `AS WITH` or the statement's end.
+/// `AS WITH`, `EMPTY AS` or the statement's end.
 fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
     let mut depth = 0usize;
     for i in from..tokens.len() {
@@ -156,6 +237,7 @@ fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
             Token::LParen => depth += 1,
             Token::RParen => depth = depth.saturating_sub(1),
             Token::SemiColon if depth == 0 => return i,
+            Token::Word(_) if depth == 0 && is_empty_marker(tokens, i) => return i,
             Token::Word(w) if depth == 0 && w.keyword == Keyword::AS => {
                 let next = next_significant(tokens, i + 1);
                 let starts_query = match tokens.get(next) {
@@ -381,6 +463,33 @@ mod tests {
         assert_eq!(memory.engine.unwrap().name, "Memory");
         assert!(is_create_table("create or replace table x (a Int8)"));
         assert!(!is_create_table("CREATE DATABASE x"));
+    }
+
+    #[test]
+    fn copies_empty_queries_and_query_settings() {
+        let copy = split_create_table("CREATE TABLE n AS db.t ENGINE = Memory").unwrap();
+        assert_eq!(copy.statement.trim(), "CREATE TABLE n");
+        assert_eq!(copy.as_table.as_deref(), Some("db.t"));
+        let empty = split_create_table(
+            "CREATE TABLE n ENGINE = Memory EMPTY AS SELECT 1 AS t SETTINGS x = 1",
+        )
+        .unwrap();
+        assert!(empty.empty && empty.as_table.is_none());
+        let mut engine = split_create_table(
+            "CREATE TABLE n (a Int8) ENGINE = MergeTree ORDER BY a \
+             SETTINGS max_threads = 2, index_granularity = 8",
+        )
+        .unwrap()
+        .engine
+        .unwrap();
+        assert_eq!(
+            engine.take_query_settings(),
+            vec![("max_threads".to_string(), "2".to_string())]
+        );
+        assert_eq!(
+            engine.settings,
+            vec![("index_granularity".to_string(), "8".to_string())]
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod equivalents;
 pub mod final_modifier;
 pub mod insert_format;
 pub mod join_defaults;
+pub mod literal_text;
 pub mod mutations;
 pub mod naming;
 pub mod parser;
@@ -28,6 +29,7 @@ pub mod plan_rewrite;
 pub mod query_clauses;
 pub mod repeated_columns;
 pub mod scalar_with;
+pub mod source_text;
 pub mod text_comparisons;
 pub mod totals;
 pub mod uint8_booleans;
@@ -40,8 +42,8 @@ pub use create_table::{CreateTableText, EngineClause, is_create_table, split_cre
 pub use depth::check_depth;
 pub use insert_format::{FormattedInsert, split_insert_format};
 pub use parser::{
-    ParsedStatement, TrailingClauses, parse_alter_statement, parse_statement, split_statements,
-    split_trailing_clauses, statement_spans,
+    ParsedStatement, TrailingClauses, parse_alter_statement, parse_object_name, parse_statement,
+    split_statements, split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;
 pub use text_comparisons::TextComparisons;

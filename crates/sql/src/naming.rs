@@ -208,7 +208,11 @@ fn write_expr(expr: &Expr, out: &mut String) {
             out.push(')');
         }
         Expr::Function(f) if f.over.is_none() && f.filter.is_none() => {
-            let name = f.name.to_string();
+            let mut name = f.name.to_string();
+            // ClickHouse shows `cast(x, 'T')` in any case as `CAST`.
+            if name.eq_ignore_ascii_case("cast") {
+                name = "CAST".to_string();
+            }
             let FunctionArguments::List(list) = &f.args else {
                 out.push_str(&name);
                 out.push_str("()");
@@ -314,6 +318,7 @@ fn clickhouse_type_text(data_type: &DataType) -> String {
             "INT64" => "Int64",
             "FLOAT32" => "Float32",
             "FLOAT64" => "Float64",
+            "STRING" => "String",
             other => other,
         });
         word.clear();

@@ -6,12 +6,14 @@
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
 //! statement's source text for the query log and error messages.
 
-use datafusion::sql::sqlparser::ast::Statement;
+use datafusion::sql::sqlparser::ast::{ObjectName, Statement};
 use datafusion::sql::sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect};
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::source_text::normalize;
 
 /// Deepest expression nesting accepted; deeper input is a syntax error, not a stack overflow.
 const MAX_NESTING: usize = 256;
@@ -35,7 +37,7 @@ pub fn split_statements(sql: &str) -> Result<Vec<String>> {
 /// Byte ranges of the statements in `sql`, each ending before its semicolon.
 pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
     let dialect = ClickHouseDialect {};
-    let tokens = Tokenizer::new(&dialect, sql)
+    let tokens = Tokenizer::new(&dialect, &normalize(sql))
         .tokenize_with_location()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
     let offset = |line: u64, column: u64| char_offset(sql, line, column);
@@ -74,7 +76,7 @@ pub struct TrailingClauses {
 /// after them is such clauses, so a column named `format` is left alone.
 pub fn split_trailing_clauses(sql: &str) -> Result<(String, TrailingClauses)> {
     let dialect = ClickHouseDialect {};
-    let tokens: Vec<TokenWithSpan> = Tokenizer::new(&dialect, sql)
+    let tokens: Vec<TokenWithSpan> = Tokenizer::new(&dialect, &normalize(sql))
         .tokenize_with_location()
         .map_err(|e| syntax_error(sql, &e.to_string()))?
         .into_iter()
@@ -193,6 +195,23 @@ pub(crate) fn clickhouse_parser<'a>(dialect: &'a dyn Dialect, sql: &str) -> Resu
     Ok(Parser::new(dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens))
+}
+
+/// Parses `sql` as one possibly qualified name (`db.t`), alone.
+pub fn parse_object_name(sql: &str) -> Result<ObjectName> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = clickhouse_parser(&dialect, sql)?;
+    let name = parser
+        .parse_object_name(false)
+        .map_err(|e| parser_error(sql, e))?;
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax_error(
+            sql,
+            &format!("Expected end of query, found: {}", next.token),
+        ));
+    }
+    Ok(name)
 }
 
 fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement> {

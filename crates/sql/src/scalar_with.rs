@@ -6,7 +6,8 @@
 //! so a statement it refuses that begins with WITH is read again here: a
 //! list of `expression AS name`, then the query, whose uses of the names are
 //! replaced by the expressions (a name wins over a column, as an alias does
-//! in ClickHouse). A list mixing both forms is still refused.
+//! in ClickHouse); an expression without a name is dropped. A list mixing
+//! these with common table expressions is still refused.
 
 use std::ops::ControlFlow;
 
@@ -32,13 +33,14 @@ pub fn parse(dialect: &dyn Dialect, sql: &str, recursion_limit: usize) -> Option
     let mut names: Vec<(String, Expr)> = Vec::new();
     loop {
         let mut expr = parser.parse_expr().ok()?;
-        if !parser.parse_keyword(Keyword::AS) {
-            return None;
+        // An expression without a name is of no use to the query
+        // (`WITH dummy = 2 SELECT 1`): ClickHouse drops its value.
+        if parser.parse_keyword(Keyword::AS) {
+            let name = parser.parse_identifier().ok()?;
+            // A later name may use an earlier one.
+            replace_names(&mut expr, &names);
+            names.push((name.value, expr));
         }
-        let name = parser.parse_identifier().ok()?;
-        // A later name may use an earlier one.
-        replace_names(&mut expr, &names);
-        names.push((name.value, expr));
         if !parser.consume_token(&Token::Comma) {
             break;
         }

@@ -89,7 +89,7 @@ impl Session {
     }
 
     /// The session's database holding a temporary table `table`, if any.
-    pub(super) fn temporary_database_of(&self, table: &str) -> Option<String> {
+    pub(crate) fn temporary_database_of(&self, table: &str) -> Option<String> {
         self.temporary
             .as_ref()
             .filter(|temporary| temporary.schema.table_exist(table))

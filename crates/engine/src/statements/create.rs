@@ -15,9 +15,12 @@ use datafusion::common::ScalarValue;
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::physical_plan::collect;
-use datafusion::sql::sqlparser::ast::{CreateTable, Ident, ObjectName, Query, Statement};
+use datafusion::sql::sqlparser::ast::{
+    ColumnDef, CreateTable, Expr, Ident, LimitClause, ObjectName, Query, Statement, Value,
+};
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::{EngineClause, parse_statement, split_create_table};
+use strata_sql::literal_text::expr_text;
+use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_table};
 use strata_storage::merge_tree::{MergeMemory, MergeTreeTable};
 
 use crate::session::{Session, StatementOutcome, single_name, temporary};
@@ -48,6 +51,13 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
     "URL",
     "VersionedCollapsingMergeTree",
 ];
+
+/// What `CREATE TABLE new AS existing` copies.
+struct TableStructure {
+    columns: Vec<ColumnDef>,
+    engine: Option<EngineClause>,
+    codecs: Vec<(usize, String)>,
+}
 
 /// Columns and rows of a table being created.
 struct NewTableData {
@@ -84,16 +94,40 @@ impl Session {
     /// CREATE TABLE text with the parts sqlparser does not read (the ENGINE
     /// clause, column codecs) split off first.
     pub(crate) async fn create_table_text(&mut self, text: &str) -> Result<StatementOutcome> {
-        let split = split_create_table(text)?;
-        match parse_statement(&split.statement)?.statement {
-            Statement::CreateTable(create) => {
-                self.create_table(create, split.engine, split.codecs).await
-            }
-            other => Err(StrataError::new(
-                ErrorCode::SYNTAX_ERROR,
-                format!("Syntax error: expected CREATE TABLE, got {other}"),
-            )),
+        let mut split = split_create_table(text)?;
+        let mut create = create_table_statement(&split.statement)?;
+        if let Some(source) = &split.as_table {
+            let source = self.table_structure(source).await?;
+            create.columns = source.columns;
+            split.engine = split.engine.or(source.engine);
+            split.codecs = source.codecs;
         }
+        if split.empty {
+            take_no_rows(&mut create);
+        }
+        let query_settings = split
+            .engine
+            .as_mut()
+            .map(EngineClause::take_query_settings)
+            .unwrap_or_default();
+        let settings = self.settings_with(&query_settings)?;
+        let session_settings = std::mem::replace(&mut self.settings, settings);
+        let created = self.create_table(create, split.engine, split.codecs).await;
+        self.settings = session_settings;
+        created
+    }
+
+    /// The columns, codecs and engine of an existing table, for `CREATE
+    /// TABLE new AS existing`.
+    async fn table_structure(&self, name: &str) -> Result<TableStructure> {
+        let name = parse_object_name(name)?;
+        let definition = self.user_table(&name).await?.identity().create_statement;
+        let split = split_create_table(&definition)?;
+        Ok(TableStructure {
+            columns: create_table_statement(&split.statement)?.columns,
+            engine: split.engine,
+            codecs: split.codecs,
+        })
     }
 
     pub(crate) async fn create_table(
@@ -279,7 +313,7 @@ impl Session {
         if exprs.is_empty() {
             return Ok(());
         }
-        let list: Vec<String> = exprs.iter().map(|e| e.to_string()).collect();
+        let list: Vec<String> = exprs.iter().map(expr_text).collect();
         let mut statement = parse_statement(&format!("SELECT {}", list.join(", ")))?.statement;
         self.rewrite(&mut statement, &self.settings)?;
         let not_a_key = |what: String| {
@@ -355,6 +389,30 @@ impl Session {
             );
             account as Arc<dyn datafusion::execution::memory_pool::MemoryPool>
         })
+    }
+}
+
+fn create_table_statement(text: &str) -> Result<CreateTable> {
+    match parse_statement(text)?.statement {
+        Statement::CreateTable(create) => Ok(create),
+        other => Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            format!("Syntax error: expected CREATE TABLE, got {other}"),
+        )),
+    }
+}
+
+/// `EMPTY AS SELECT`: with a column list the query is not needed; without
+/// one it still gives the columns, under `LIMIT 0`.
+fn take_no_rows(create: &mut CreateTable) {
+    if !create.columns.is_empty() {
+        create.query = None;
+    } else if let Some(query) = &mut create.query {
+        query.limit_clause = Some(LimitClause::LimitOffset {
+            limit: Some(Expr::value(Value::Number("0".to_string(), false))),
+            offset: None,
+            limit_by: Vec::new(),
+        });
     }
 }
 

@@ -1,18 +1,78 @@
-//! SHOW DATABASES, SHOW TABLES, SHOW CREATE TABLE and DESCRIBE.
+//! SHOW DATABASES, SHOW TABLES, SHOW CREATE TABLE, DESCRIBE and EXISTS, and
+//! the FORMAT and SETTINGS clauses these and KILL may end with.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result};
 use strata_formats::OutputFormat;
-use strata_sql::{parse_statement, split_trailing_clauses};
+use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
 use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
 
 impl Session {
+    /// A SHOW, EXISTS or KILL statement whose trailing clauses were split
+    /// off: it runs with their settings and its rows take their format.
+    pub(crate) async fn with_output_clauses(
+        &mut self,
+        body: &str,
+        clauses: TrailingClauses,
+    ) -> Result<StatementOutcome> {
+        let format = clauses
+            .format
+            .as_deref()
+            .map(OutputFormat::from_name)
+            .transpose()?;
+        let settings = self.settings_with(&clauses.settings)?;
+        let session_settings = std::mem::replace(&mut self.settings, settings);
+        let outcome = Box::pin(self.execute_statement(body)).await;
+        self.settings = session_settings;
+        let mut outcome = outcome?;
+        if let StatementOutcome::Rows(result) = &mut outcome {
+            result.format = format.or(result.format.take());
+        }
+        Ok(outcome)
+    }
+
+    /// `EXISTS [TEMPORARY] [TABLE | DATABASE | VIEW | DICTIONARY] name`: one
+    /// UInt8 `result`, 1 when the object exists as that kind.
+    pub(crate) async fn exists(&self, rest: &str) -> Result<StatementOutcome> {
+        let (temporary, rest) = match leading_word(rest, &["TEMPORARY"]) {
+            Some((_, rest)) => (true, rest),
+            None => (false, rest),
+        };
+        let kinds = ["TABLE", "DATABASE", "VIEW", "DICTIONARY"];
+        let (kind, rest) = leading_word(rest, &kinds).unwrap_or(("TABLE", rest));
+        let name = parse_object_name(rest.trim())?;
+        let exists = match kind {
+            "DATABASE" => self.engine.catalog.schema(&single_name(&name)?).is_some(),
+            "VIEW" => self.view(&name).await?.is_some(),
+            // Strata has no dictionaries.
+            "DICTIONARY" => false,
+            _ if temporary => {
+                name.0.len() == 1 && self.temporary_database_of(&single_name(&name)?).is_some()
+            }
+            _ => {
+                let (database, table) = self.table_in_database(&name)?;
+                self.engine
+                    .catalog
+                    .schema(&database)
+                    .is_some_and(|schema| schema.table_exist(&table))
+            }
+        };
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "result",
+            DataType::UInt8,
+            false,
+        )]));
+        let column = Arc::new(UInt8Array::from(vec![u8::from(exists)]));
+        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![column])?;
+        self.rows(schema, vec![batch])
+    }
+
     pub(crate) async fn show_databases(&mut self) -> Result<StatementOutcome> {
         Box::pin(self.execute("SELECT name FROM system.databases ORDER BY name")).await
     }
@@ -106,4 +166,10 @@ impl Session {
         }
         Ok(outcome)
     }
+}
+
+/// `strip_keyword` where the word must be followed by a space (`table_x`
+/// is a name, not `TABLE`).
+fn leading_word<'a>(text: &'a str, words: &[&'a str]) -> Option<(&'a str, &'a str)> {
+    strip_keyword(text, words).filter(|(_, rest)| rest.starts_with(char::is_whitespace))
 }
