@@ -351,6 +351,9 @@ pub struct FormatOptions {
     pub pretty_row_numbers: bool,
     pub csv_delimiter: u8,
     pub values: ValueOptions,
+    /// The HTTP `client_protocol_version`: Native output's block layout and
+    /// type names follow the revision a client names (0: none).
+    pub client_protocol_version: u64,
 }
 
 impl Default for FormatOptions {
@@ -360,6 +363,7 @@ impl Default for FormatOptions {
             pretty_row_numbers: true,
             csv_delimiter: b',',
             values: ValueOptions::default(),
+            client_protocol_version: 0,
         }
     }
 }
@@ -378,6 +382,7 @@ impl FormatOptions {
             values: ValueOptions {
                 json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
             },
+            client_protocol_version: 0,
         }
     }
 }
@@ -478,7 +483,10 @@ fn format_writer(
         )),
         Vertical => Box::new(pretty::VerticalWriter::new(schema)),
         Null => Box::new(NullWriter),
-        Native => Box::new(native::NativeWriter::new(schema)),
+        Native => Box::new(native::NativeWriter::new(
+            schema,
+            options.client_protocol_version,
+        )),
         Parquet => Box::new(parquet_output::ParquetWriter::new(schema)?),
         RowBinary | RowBinaryWithNames | RowBinaryWithNamesAndTypes => Box::new(
             row_binary::RowBinaryWriter::new(format.header(), schema, out)?,

@@ -1,10 +1,12 @@
-//! ClickHouse's Native format, as its HTTP interface speaks it to clients
-//! that name no `client_protocol_version` (clickhouse-connect's default):
-//! blocks of `columns` and `rows` (varints), then per column its name, its
-//! type name and its values column-wise, fixed-width values little-endian.
-//! LowCardinality columns travel as their full type at this protocol
-//! version. Reading is in `input/native`.
+//! ClickHouse's Native format, as its HTTP interface speaks it: blocks of
+//! `columns` and `rows` (varints), then per column its name, its type name
+//! and its values column-wise, fixed-width values little-endian; an empty
+//! result is no block at all. A client naming a `client_protocol_version`
+//! gets each block's BlockInfo first; one naming none gets a DateTime's
+//! type without its time zone, as older clients expect. LowCardinality
+//! columns travel as dictionaries. Reading is in `input/native`.
 
+use std::collections::HashMap;
 use std::io::Write;
 
 use datafusion::arrow::array::{
@@ -12,6 +14,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::common::ScalarValue;
 use strata_common::types::{field_type_name, is_uuid};
 
 use crate::{ResultWriter, Statistics};
@@ -75,49 +78,128 @@ pub(crate) fn uuid_swap(bytes: &[u8]) -> [u8; 16] {
     out
 }
 
+/// The first revision whose clients read `DateTime('zone')`.
+const REVISION_WITH_DATETIME_ZONE: u64 = 54337;
+/// The first revision whose clients read LowCardinality dictionaries.
+const REVISION_WITH_LOW_CARDINALITY: u64 = 54405;
+
+/// A block's BlockInfo: field 1 `is_overflows` false, field 2
+/// `bucket_num` -1, then the end mark 0.
+const BLOCK_INFO: [u8; 8] = [1, 0, 2, 0xff, 0xff, 0xff, 0xff, 0];
+
 pub struct NativeWriter {
     schema: SchemaRef,
-    wrote_block: bool,
+    protocol_version: u64,
 }
 
 impl NativeWriter {
-    pub fn new(schema: SchemaRef) -> Self {
+    pub fn new(schema: SchemaRef, protocol_version: u64) -> Self {
         NativeWriter {
             schema,
-            wrote_block: false,
+            protocol_version,
         }
     }
 
     fn block(&self, batch: &RecordBatch) -> std::io::Result<Vec<u8>> {
         let mut out = Vec::new();
+        if self.protocol_version > 0 {
+            out.extend_from_slice(&BLOCK_INFO);
+        }
         write_varint(&mut out, batch.num_columns() as u64);
         write_varint(&mut out, batch.num_rows() as u64);
         for (field, column) in self.schema.fields().iter().zip(batch.columns()) {
             write_string(&mut out, field.name().as_bytes());
-            let type_name = without_low_cardinality(&field_type_name(field));
+            let type_name = self.type_name(field);
             write_string(&mut out, type_name.as_bytes());
-            write_column(&mut out, field, column)?;
+            if type_name.starts_with("LowCardinality(") {
+                write_low_cardinality(&mut out, field, column)?;
+            } else {
+                write_column(&mut out, field, column)?;
+            }
         }
         Ok(out)
+    }
+
+    /// The type name the client's revision reads.
+    fn type_name(&self, field: &Field) -> String {
+        let version = self.protocol_version;
+        let mut name = field_type_name(field);
+        if version > 0 && version < REVISION_WITH_LOW_CARDINALITY {
+            name = without_low_cardinality(&name);
+        }
+        if version < REVISION_WITH_DATETIME_ZONE && name.starts_with("DateTime(") {
+            name = "DateTime".to_string();
+        }
+        name
     }
 }
 
 impl ResultWriter for NativeWriter {
+    /// ClickHouse writes no block for no rows, so an empty result is empty.
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
         if batch.num_rows() == 0 {
             return Ok(());
         }
-        self.wrote_block = true;
         out.write_all(&self.block(batch)?)
     }
 
-    /// An empty result still names its columns and types, in one empty block.
-    fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
-        if !self.wrote_block {
-            out.write_all(&self.block(&RecordBatch::new_empty(self.schema.clone()))?)?;
-        }
+    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+/// A LowCardinality column: the keys' version (1), then the block's
+/// dictionary and each row's index into it. Index 0 is NULL in a Nullable
+/// column, then comes the type's default, then the other values in order
+/// of appearance, as ClickHouse numbers them.
+fn write_low_cardinality(
+    out: &mut Vec<u8>,
+    field: &Field,
+    column: &ArrayRef,
+) -> std::io::Result<()> {
+    let write = value_writer(field, column.as_ref())?;
+    let default = ScalarValue::new_default(field.data_type())
+        .and_then(|value| value.to_array())
+        .map_err(std::io::Error::other)?;
+    let mut default_bytes = Vec::new();
+    value_writer(field, default.as_ref())?(&mut default_bytes, 0);
+    let first = u64::from(field.is_nullable());
+    // NULL's key, where there is one, holds the default's bytes too.
+    let mut keys = default_bytes.repeat(1 + first as usize);
+    let mut slots = HashMap::from([(default_bytes, first)]);
+    let mut indexes = Vec::with_capacity(column.len());
+    let mut value = Vec::new();
+    for row in 0..column.len() {
+        if column.is_null(row) {
+            indexes.push(0);
+            continue;
+        }
+        value.clear();
+        write(&mut value, row);
+        let next = first + slots.len() as u64;
+        let index = *slots.entry(value.clone()).or_insert_with(|| {
+            keys.extend_from_slice(&value);
+            next
+        });
+        indexes.push(index);
+    }
+    let count = first + slots.len() as u64;
+    let (index_type, width) = match count {
+        0..=0x100 => (0u64, 1),
+        0x101..=0x1_0000 => (1, 2),
+        0x1_0001..=0x1_0000_0000 => (2, 4),
+        _ => (3, 8),
+    };
+    // Flags: the index type, HasAdditionalKeys and NeedUpdateDictionary.
+    out.extend_from_slice(&1u64.to_le_bytes());
+    out.extend_from_slice(&(index_type | 0x200 | 0x400).to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&keys);
+    out.extend_from_slice(&(column.len() as u64).to_le_bytes());
+    for index in indexes {
+        out.extend_from_slice(&index.to_le_bytes()[..width]);
+    }
+    Ok(())
 }
 
 fn unsupported(data_type: &DataType) -> std::io::Error {

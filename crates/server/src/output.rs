@@ -47,6 +47,8 @@ pub struct ReplyOptions {
     pub progress_header: bool,
     /// `compress=1`: the body in ClickHouse's compressed blocks.
     pub native_compression: bool,
+    /// The URL's `client_protocol_version`, for Native output.
+    pub client_protocol_version: u64,
 }
 
 /// The response's head and body.
@@ -213,7 +215,10 @@ impl RowStream {
 
     async fn run(&mut self) -> Result<()> {
         let mut result = self.result.take().expect("run once");
-        let options = FormatOptions::from_settings(&self.query.settings);
+        let options = FormatOptions {
+            client_protocol_version: self.options.client_protocol_version,
+            ..FormatOptions::from_settings(&self.query.settings)
+        };
         let sink = self.sink.as_mut().expect("sink until the end");
         let mut writer: Box<dyn ResultWriter> = new_writer(
             self.format,

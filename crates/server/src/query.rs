@@ -113,6 +113,7 @@ pub async fn handle_query(server: Arc<Server>, request: QueryRequest) -> Reply {
         buffer_size: 0,
         progress_header: false,
         native_compression: false,
+        client_protocol_version: 0,
     };
     let job_options = options.clone();
     let runner = Arc::clone(&server);
@@ -252,15 +253,15 @@ fn single_statement(text: &str, params: &HttpParams) -> Result<String> {
     if strata_sql::split_insert_format(text).is_some() {
         return substitute(text, &params.params);
     }
-    let statements = strata_sql::split_statements(text)?;
+    // Substituted first: a `$` in a parameter's name is no dollar quote.
+    let statements = strata_sql::split_statements(&substitute(text, &params.params)?)?;
     if statements.len() > 1 {
         return Err(StrataError::new(
             ErrorCode::SYNTAX_ERROR,
             "Syntax error: Multi-statements are not allowed",
         ));
     }
-    let statement = statements.into_iter().next().unwrap_or_default();
-    substitute(&statement, &params.params)
+    Ok(statements.into_iter().next().unwrap_or_default())
 }
 
 /// Runs `statement` with the request's settings and database; what the
@@ -414,5 +415,6 @@ fn choose_reply_options(
     };
     options.progress_header = settings.send_progress_in_http_headers();
     options.native_compression = params.compress;
+    options.client_protocol_version = params.client_protocol_version;
     Ok(())
 }

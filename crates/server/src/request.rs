@@ -41,6 +41,8 @@ pub struct HttpParams {
     pub buffer_size: Option<u64>,
     pub compress: bool,
     pub decompress: bool,
+    /// The client's revision; unparsable counts as none (0).
+    pub client_protocol_version: u64,
     pub user: Option<String>,
     pub password: Option<String>,
     /// `param_<name>` values by name.
@@ -106,6 +108,7 @@ impl HttpParams {
             }
             "compress" => self.compress = flag(&value),
             "decompress" => self.decompress = flag(&value),
+            "client_protocol_version" => self.client_protocol_version = value.parse().unwrap_or(0),
             "user" => self.user = Some(value),
             "password" => self.password = Some(value),
             _ => {}

@@ -615,3 +615,179 @@ fn external_data_becomes_temporary_tables_of_the_query() {
     );
     assert_eq!(untyped.header("x-clickhouse-exception-code"), "36");
 }
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Vec<u8> {
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn query_parameter_names_may_hold_dollars() {
+    let server = start();
+    let reply = server.post("param_id%24x=5", "SELECT {id$x:Int32}");
+    assert_eq!(reply.text(), "5\n");
+    let reply = server.post(
+        "param_%24x%24=ab&param_a%24%24b=7",
+        "SELECT {$x$:String}, {a$$b:UInt8}",
+    );
+    assert_eq!(reply.text(), "ab\t7\n");
+}
+
+#[test]
+fn container_and_nullable_query_parameters() {
+    let server = start();
+    let cases = [
+        (
+            "param_a=%5B1,3%5D",
+            "SELECT {a:Array(UInt8)} AS x, toTypeName(x)",
+            "[1,3]\tArray(UInt8)\n",
+        ),
+        (
+            "param_a=%5B1,3%5D",
+            "SELECT number FROM numbers(5) WHERE number IN {a:Array(UInt8)}",
+            "1\n3\n",
+        ),
+        ("param_n=%5CN", "SELECT {n:Nullable(String)} IS NULL", "1\n"),
+        (
+            "param_n=x",
+            "SELECT {n:Nullable(String)} AS x, toTypeName(x)",
+            "x\tNullable(String)\n",
+        ),
+        (
+            "param_t=(1,'x')",
+            "SELECT {t:Tuple(UInt8, String)} AS x, toTypeName(x)",
+            "(1,'x')\tTuple(UInt8, String)\n",
+        ),
+        (
+            "param_m=%7B'a':%5B1%5D%7D",
+            "SELECT {m:Map(String, Array(UInt8))} AS x, toTypeName(x)",
+            "{'a':[1]}\tMap(String, Array(UInt8))\n",
+        ),
+        (
+            "param_a=%5B'x',NULL%5D",
+            "SELECT {a:Array(Nullable(String))} AS x, toTypeName(x)",
+            "['x',NULL]\tArray(Nullable(String))\n",
+        ),
+    ];
+    for (params, sql, expected) in cases {
+        assert_eq!(server.post(params, sql).text(), expected, "{sql}");
+    }
+    // A value is data, never SQL.
+    let injected = server.post("param_a=%5B1%5D)%20OR%20(1", "SELECT {a:Array(UInt8)}");
+    assert_eq!(injected.header("x-clickhouse-exception-code"), "457");
+}
+
+#[test]
+fn empty_results_in_binary_formats() {
+    let server = start();
+    // As chdb writes them: Native has no block for no rows, while
+    // RowBinaryWithNamesAndTypes keeps its header.
+    assert!(server.ok("SELECT 1 AS x WHERE 0 FORMAT Native").is_empty());
+    let reply = server.post(
+        "",
+        "SELECT 1 AS x WHERE 0 FORMAT RowBinaryWithNamesAndTypes",
+    );
+    assert_eq!(hex(&reply.body), "0101780555496e7438");
+}
+
+#[test]
+fn native_output_follows_client_protocol_version() {
+    let server = start();
+    let query = "SELECT toDateTime(1676369730, 'Asia/Shanghai') AS dt FORMAT Native";
+    // No revision: no BlockInfo, and DateTime without its zone.
+    let plain = server.post("", query);
+    assert_eq!(hex(&plain.body), "0101026474084461746554696d65425feb63");
+    let reply = server.post("client_protocol_version=54337", query);
+    assert_eq!(&reply.body[..8], &[1, 0, 2, 0xff, 0xff, 0xff, 0xff, 0]);
+    assert_eq!(&reply.body[14..39], b"DateTime('Asia/Shanghai')");
+    // clickhouse-connect's probe.
+    let probe = server.post(
+        "client_protocol_version=54405",
+        "SELECT 1 AS check FORMAT Native",
+    );
+    assert_eq!(&probe.body[8..16], b"\x01\x01\x05check");
+}
+
+#[test]
+fn native_low_cardinality_as_chdb_writes_and_reads_it() {
+    let server = start();
+    server.ok(
+        "CREATE TABLE lc (x LowCardinality(String), n LowCardinality(Nullable(String)), \
+         u LowCardinality(UInt32), i UInt8) ENGINE = MergeTree ORDER BY i",
+    );
+    server.ok("INSERT INTO lc VALUES ('b','b',5,1),('','',0,2),('a',NULL,7,3),('b','a',5,4)");
+    // chdb's bytes for the same values.
+    let chdb = "03040178164c6f7743617264696e616c69747928537472696e672901000000000000000006\
+        00000000000003000000000000000001620161040000000000000001000201016e204c6f7743617264\
+        696e616c697479284e756c6c61626c6528537472696e672929010000000000000000060000000000000\
+        4000000000000000000016201610400000000000000020100030175164c6f7743617264696e616c6974\
+        792855496e74333229010000000000000000060000000000000300000000000000000000000500000007\
+        000000040000000000000001000201";
+    let reply = server.post("", "SELECT x, n, u FROM lc ORDER BY i FORMAT Native");
+    assert_eq!(hex(&reply.body), chdb);
+    server.ok("CREATE TABLE lc2 (x String, n Nullable(String), u UInt32) ENGINE = Memory");
+    let insert = server.send(
+        "POST",
+        &format!("/?query={}", encode("INSERT INTO lc2 FORMAT Native")),
+        &[],
+        &unhex(chdb),
+    );
+    assert_eq!(insert.status, 200, "{}", insert.text());
+    assert_eq!(
+        server.ok("SELECT * FROM lc2"),
+        "b\tb\t5\n\t\t0\na\t\\N\t7\nb\ta\t5\n"
+    );
+}
+
+#[test]
+fn text_input_skips_rows_within_allowed_errors() {
+    let server = start();
+    server.ok("CREATE TABLE ae (s String, y UInt16) ENGINE = Memory");
+    let insert = |settings: &str, format: &str, data: &str| {
+        let query = encode(&format!("INSERT INTO ae FORMAT {format}"));
+        server.post(&format!("{settings}&query={query}"), data)
+    };
+    let csv = "A,1994\nbroken,row,1954\nB,1995\nC,x\n";
+    assert_eq!(
+        insert("input_format_allow_errors_num=5", "CSV", csv).status,
+        200
+    );
+    let tsv = "D\t1\nE\tx\n";
+    assert_eq!(
+        insert("input_format_allow_errors_ratio=0.5", "TSV", tsv).status,
+        200
+    );
+    let json = "{\"s\":\"F\",\"y\":1}\n[1]\n{\"s\":\"G\",\"y\":\"zz\"}\n";
+    assert_eq!(
+        insert("input_format_allow_errors_num=2", "JSONEachRow", json).status,
+        200
+    );
+    assert_eq!(server.ok("SELECT s FROM ae ORDER BY s"), "A\nB\nD\nF\n");
+    // Over both limits, as without them, the insert fails whole.
+    let over = insert("input_format_allow_errors_num=1", "CSV", "H,1\nI,x\nJ,y\n");
+    assert_eq!(over.header("x-clickhouse-exception-code"), "27");
+    let none = insert("", "CSV", "H,1\nI,x\n");
+    assert_eq!(none.header("x-clickhouse-exception-code"), "27");
+    assert_eq!(server.ok("SELECT count() FROM ae"), "4\n");
+}
+
+#[test]
+fn insert_format_values_with_inline_data() {
+    let server = start();
+    server.ok("CREATE TABLE fv (s String) ENGINE = Memory");
+    server.ok("INSERT INTO fv FORMAT Values ('v')");
+    let query = encode("INSERT INTO fv FORMAT Values");
+    assert_eq!(
+        server
+            .post(&format!("query={query}"), "('w'), ('x')")
+            .status,
+        200
+    );
+    assert_eq!(server.ok("SELECT s FROM fv ORDER BY s"), "v\nw\nx\n");
+}

@@ -111,6 +111,10 @@ declare_settings!(IMPLEMENTED {
         "Bytes of a response held before its headers are sent, when over 1 MiB (a later error then goes in the body); else the headers go out with the first block";
     http_wait_end_of_query: bool = SettingKind::Bool, "0",
         "Hold the whole HTTP response until the query ends, so every error gets its HTTP status";
+    input_format_allow_errors_num: u64 = SettingKind::UInt64, "0",
+        "Rows of a text input format (CSV, TSV, JSONEachRow) that fail to parse and are skipped; the insert fails only once both this and input_format_allow_errors_ratio are exceeded";
+    input_format_allow_errors_ratio: f64 = SettingKind::Float, "0",
+        "The share of rows of a text input format that may fail to parse and be skipped; the insert fails only once both this and input_format_allow_errors_num are exceeded";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
     join_use_nulls: bool = SettingKind::Bool, "0",

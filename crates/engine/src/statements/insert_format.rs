@@ -15,7 +15,7 @@ use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{Statement, TableObject};
 use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_formats::input::{InputFormat, InputTarget, omitted_mask_name};
+use strata_formats::input::{AllowErrors, InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
 
 use crate::session::{Session, StatementOutcome, single_name};
@@ -41,20 +41,7 @@ impl Session {
             // Counted as it runs as INSERT ... VALUES.
             let data = match insert.inline_data {
                 Some(data) => data,
-                None => {
-                    let mut data = String::new();
-                    self.input
-                        .take()
-                        .ok_or_else(no_data)?
-                        .read_to_string(&mut data)
-                        .map_err(|e| {
-                            StrataError::new(
-                                ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
-                                format!("Cannot read the data to insert: {e}"),
-                            )
-                        })?;
-                    data
-                }
+                None => read_text(self.input.take().ok_or_else(no_data)?).await?,
             };
             return Box::pin(self.execute_statement(&format!("{} VALUES {data}", insert.head)))
                 .await;
@@ -118,6 +105,10 @@ impl Session {
         let target = InputTarget {
             fields,
             has_default,
+            allow_errors: AllowErrors {
+                num: self.settings.input_format_allow_errors_num(),
+                ratio: self.settings.input_format_allow_errors_ratio(),
+            },
         };
         let source: Box<dyn Read + Send> = match insert.inline_data {
             Some(data) => Box::new(Cursor::new(data.into_bytes())),
@@ -166,6 +157,23 @@ impl Session {
         collect(physical, state.task_ctx()).await?;
         Ok(StatementOutcome::Done(query))
     }
+}
+
+/// All of `source` as text, read on a blocking thread: an HTTP body's
+/// reader blocks on the runtime, which an async task must not do.
+async fn read_text(mut source: Box<dyn Read + Send + Sync>) -> Result<String> {
+    let read = tokio::task::spawn_blocking(move || {
+        let mut data = String::new();
+        source.read_to_string(&mut data).map(|_| data)
+    })
+    .await
+    .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?;
+    read.map_err(|e| {
+        StrataError::new(
+            ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
+            format!("Cannot read the data to insert: {e}"),
+        )
+    })
 }
 
 fn no_data() -> StrataError {

@@ -230,6 +230,7 @@ mod tests {
         let target = InputTarget {
             fields: fields.into_iter().map(Arc::new).collect(),
             has_default: vec![false; count],
+            allow_errors: Default::default(),
         };
         let schema = target.schema();
         let mut blocks =

@@ -186,7 +186,7 @@ impl InputBlocks for DelimitedReader {
             }
             let expected = self.mapping.len();
             if self.fields.len() < expected {
-                return Err(at_row(
+                self.block.skip_row(at_row(
                     ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
                     format!(
                         "Cannot parse input: expected {} before end of line: the row has {} columns, {expected} expected. It's like your data has less columns than expected",
@@ -194,17 +194,19 @@ impl InputBlocks for DelimitedReader {
                         self.fields.len()
                     ),
                     row,
-                ));
+                ))?;
+                continue;
             }
             if self.fields.len() > expected {
-                return Err(at_row(
+                self.block.skip_row(at_row(
                     ErrorCode::INCORRECT_DATA,
                     format!(
                         "Expected end of line: the row has {} columns, {expected} expected. It's like your data has more columns than expected",
                         self.fields.len()
                     ),
                     row,
-                ));
+                ))?;
+                continue;
             }
             for (&(start, end, kind), &column) in self.fields.iter().zip(&self.mapping) {
                 let Some(column) = column else { continue };

@@ -49,14 +49,15 @@ impl InputBlocks for JsonEachRowReader {
                 None => break,
                 Some(Ok(Value::Object(object))) => object,
                 Some(Ok(other)) => {
-                    return Err(at_row(
+                    self.block.skip_row(at_row(
                         ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
                         format!(
                             "Cannot parse input: expected '{{' before: '{}'",
                             other.to_string().chars().take(40).collect::<String>()
                         ),
                         row,
-                    ));
+                    ))?;
+                    continue;
                 }
                 Some(Err(e)) if e.is_eof() => {
                     return Err(at_row(
@@ -73,31 +74,41 @@ impl InputBlocks for JsonEachRowReader {
                     ));
                 }
             };
-            for (key, value) in &object {
-                let Some(column) = self.target.position(key) else {
-                    continue;
-                };
-                if self.block.has_value(column) {
-                    return Err(at_row(
-                        ErrorCode::INCORRECT_DATA,
-                        format!("Duplicate field found while parsing JSONEachRow format: {key}"),
-                        row,
-                    ));
-                }
-                match value {
-                    Value::Null => self.block.push_null(column),
-                    Value::String(text) => self.block.push_text(column, text.as_bytes()),
-                    Value::Bool(b) => self
-                        .block
-                        .push_text(column, if *b { b"true" } else { b"false" }),
-                    other => self.block.push_text(column, other.to_string().as_bytes()),
-                }
+            match self.fill_row(&object, row) {
+                Ok(()) => self.block.end_row(),
+                Err(error) => self.block.skip_row(error)?,
             }
-            self.block.end_row();
         }
         if self.block.rows() == 0 {
             return Ok(None);
         }
         self.block.finish().map(Some)
+    }
+}
+
+impl JsonEachRowReader {
+    /// The object's values into the block's current row.
+    fn fill_row(&mut self, object: &serde_json::Map<String, Value>, row: u64) -> Result<()> {
+        for (key, value) in object {
+            let Some(column) = self.target.position(key) else {
+                continue;
+            };
+            if self.block.has_value(column) {
+                return Err(at_row(
+                    ErrorCode::INCORRECT_DATA,
+                    format!("Duplicate field found while parsing JSONEachRow format: {key}"),
+                    row,
+                ));
+            }
+            match value {
+                Value::Null => self.block.push_null(column),
+                Value::String(text) => self.block.push_text(column, text.as_bytes()),
+                Value::Bool(b) => self
+                    .block
+                    .push_text(column, if *b { b"true" } else { b"false" }),
+                other => self.block.push_text(column, other.to_string().as_bytes()),
+            }
+        }
+        Ok(())
     }
 }

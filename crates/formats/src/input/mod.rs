@@ -38,6 +38,24 @@ pub struct InputTarget {
     /// value was omitted, so the insert can compute the expression for those
     /// rows; other columns get their type's default value in place.
     pub has_default: Vec<bool>,
+    /// Rows of a text format that may fail to parse and be skipped.
+    pub allow_errors: AllowErrors,
+}
+
+/// `input_format_allow_errors_num` and `input_format_allow_errors_ratio`:
+/// as in ClickHouse, a row that fails to parse is skipped unless the
+/// errors so far exceed both the number and the share of rows read.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AllowErrors {
+    pub num: u64,
+    pub ratio: f64,
+}
+
+impl AllowErrors {
+    /// Whether `errors` among `rows` read are still allowed.
+    pub(crate) fn allows(&self, errors: u64, rows: u64) -> bool {
+        errors <= self.num || errors as f64 / rows.max(1) as f64 <= self.ratio
+    }
 }
 
 impl InputTarget {
@@ -236,6 +254,7 @@ mod tests {
         InputTarget {
             fields: fields.into_iter().map(Arc::new).collect(),
             has_default,
+            allow_errors: AllowErrors::default(),
         }
     }
 
@@ -377,7 +396,7 @@ mod tests {
         ];
         let batch = RecordBatch::try_new(Arc::clone(&schema), columns).unwrap();
         let mut bytes = Vec::new();
-        let mut writer = crate::native::NativeWriter::new(Arc::clone(&schema));
+        let mut writer = crate::native::NativeWriter::new(Arc::clone(&schema), 0);
         crate::ResultWriter::write_batch(&mut writer, &mut bytes, &batch).unwrap();
         crate::ResultWriter::write_batch(&mut writer, &mut bytes, &batch).unwrap();
         let batches = read_all(
@@ -404,5 +423,63 @@ mod tests {
         lying[1] = 0x7f;
         let lied = read_all("Native", target(fields, vec![false; 4]), lying);
         assert_eq!(lied.unwrap_err().code, ErrorCode::CANNOT_READ_ALL_DATA);
+    }
+
+    fn strings(batch: &RecordBatch, column: usize) -> Vec<String> {
+        let values = batch.column(column);
+        (0..values.len())
+            .map(|row| array_value_to_string(values, row).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn native_low_cardinality_is_read_from_its_dictionary() {
+        // chdb's `SELECT x, n FORMAT Native` of LowCardinality(String) and
+        // LowCardinality(Nullable(String)) columns: 'b','','a','b' and
+        // 'b','',NULL,'a'.
+        let hex = "02040178164c6f7743617264696e616c69747928537472696e6729\
+                   0100000000000000000600000000000003000000000000000001620161\
+                   040000000000000001000201\
+                   016e204c6f7743617264696e616c697479284e756c6c61626c6528537472696e672929\
+                   0100000000000000000600000000000004000000000000000000016201610400000000000000\
+                   02010003";
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let fields = vec![
+            Field::new("x", DataType::Utf8, false),
+            Field::new("n", DataType::Utf8, true),
+        ];
+        let batches = read_all("Native", target(fields, vec![false; 2]), bytes).unwrap();
+        assert_eq!(strings(&batches[0], 0), ["b", "", "a", "b"]);
+        assert_eq!(batches[0].column(1).null_count(), 1);
+        assert_eq!(strings(&batches[0], 1), ["b", "", "", "a"]);
+    }
+
+    #[test]
+    fn native_low_cardinality_inside_arrays_reads_its_version_first() {
+        let mut bytes = vec![1, 2, 1, b'a'];
+        let type_name = b"Array(LowCardinality(Nullable(String)))";
+        bytes.push(type_name.len() as u8);
+        bytes.extend_from_slice(type_name);
+        let words = |bytes: &mut Vec<u8>, words: &[u64]| {
+            words
+                .iter()
+                .for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()))
+        };
+        // The version, the offsets (rows [x, NULL] and [x]), then the
+        // dictionary as clickhouse-connect writes it: NULL, then 'x'.
+        words(&mut bytes, &[1, 2, 3, 0x600, 2]);
+        bytes.extend_from_slice(&[0, 1, b'x']);
+        words(&mut bytes, &[3]);
+        bytes.extend_from_slice(&[1, 0, 1]);
+        let item = Arc::new(Field::new("item", DataType::Utf8, true));
+        let fields = vec![Field::new("a", DataType::List(item), false)];
+        let batches = read_all("Native", target(fields, vec![false]), bytes).unwrap();
+        assert_eq!(strings(&batches[0], 0), ["[x, ]", "[x]"]);
+        let items =
+            datafusion::arrow::array::AsArray::as_list::<i32>(batches[0].column(0)).values();
+        assert_eq!(items.null_count(), 1);
     }
 }

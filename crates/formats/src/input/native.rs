@@ -10,17 +10,18 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{
     ArrayRef, BooleanArray, Date32Array, Decimal128Array, Decimal256Array, FixedSizeBinaryArray,
-    ListArray, PrimitiveArray, StringArray, TimestampSecondArray,
+    ListArray, PrimitiveArray, StringArray, TimestampSecondArray, UInt64Array,
 };
 use datafusion::arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{ColumnType, is_uuid, parse_clickhouse_type};
+use strata_common::types::{ColumnType, field_type_name, is_uuid, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::convert::{missing_column, to_target};
 use super::{InputBlocks, InputTarget};
-use crate::native::{decimal_width, is_date32, uuid_swap, without_low_cardinality};
+use crate::native::{decimal_width, is_date32, uuid_swap};
 
 /// Rows a block may claim; ClickHouse's blocks are far smaller.
 const MAX_BLOCK_ROWS: u64 = 1 << 30;
@@ -164,8 +165,7 @@ impl InputBlocks for NativeReader {
                 "A column name",
             )?;
             let type_name = utf8(read_string(&mut self.source, "a type name")?, "A type name")?;
-            let column_type = parse_clickhouse_type(&without_low_cardinality(&type_name))?;
-            let values = read_column(&mut self.source, &column_type, rows as usize)?;
+            let values = read_named_column(&mut self.source, &type_name, rows as usize)?;
             read.push((name, values));
         }
         let rows = rows as usize;
@@ -191,6 +191,110 @@ impl InputBlocks for NativeReader {
             &datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(rows)),
         )?))
     }
+}
+
+/// The type inside `wrapper(...)`, if `type_name` is one.
+fn unwrap_type<'a>(type_name: &'a str, wrapper: &str) -> Option<&'a str> {
+    type_name
+        .strip_prefix(wrapper)
+        .and_then(|rest| rest.strip_prefix('('))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .map(str::trim)
+}
+
+/// A column as its block names it: every LowCardinality inside it writes
+/// its keys' version before any of the column's data, then the data.
+fn read_named_column(source: &mut dyn Read, type_name: &str, rows: usize) -> Result<ArrayRef> {
+    read_prefixes(source, type_name)?;
+    read_body(source, type_name, rows)
+}
+
+fn read_prefixes(source: &mut dyn Read, type_name: &str) -> Result<()> {
+    if unwrap_type(type_name, "LowCardinality").is_some() {
+        let version = u64::from_le_bytes(read_array(source, "a LowCardinality version")?);
+        if version != 1 {
+            return Err(incorrect(format!(
+                "Unknown LowCardinality keys version {version}"
+            )));
+        }
+    } else if let Some(item) = unwrap_type(type_name, "Array") {
+        read_prefixes(source, item)?;
+    }
+    Ok(())
+}
+
+fn read_body(source: &mut dyn Read, type_name: &str, rows: usize) -> Result<ArrayRef> {
+    if let Some(inner) = unwrap_type(type_name, "LowCardinality") {
+        return read_low_cardinality(source, inner, rows);
+    }
+    if let Some(item) = unwrap_type(type_name, "Array") {
+        return read_list(source, item, rows);
+    }
+    read_column(source, &parse_clickhouse_type(type_name)?, rows)
+}
+
+/// A LowCardinality column's data: the index type and flags, the block's
+/// dictionary (the inner type without Nullable, its key 0 standing for
+/// NULL when Nullable), then each row's index. No rows, no data.
+fn read_low_cardinality(source: &mut dyn Read, inner: &str, rows: usize) -> Result<ArrayRef> {
+    let (nullable, key_type) = match unwrap_type(inner, "Nullable") {
+        Some(key_type) => (true, key_type),
+        None => (false, inner),
+    };
+    if rows == 0 {
+        return read_body(source, key_type, 0);
+    }
+    let flags = u64::from_le_bytes(read_array(source, "LowCardinality flags")?);
+    let width = match flags & 0xff {
+        0 => 1,
+        1 => 2,
+        2 => 4,
+        3 => 8,
+        other => {
+            return Err(incorrect(format!(
+                "Unknown LowCardinality index type {other}"
+            )));
+        }
+    };
+    // Without HasAdditionalKeys the keys would be in a shared dictionary,
+    // which the Native format never sends.
+    if flags & 0x200 == 0 {
+        return Err(incorrect(
+            "A LowCardinality column without its own keys".to_string(),
+        ));
+    }
+    let key_count = u64::from_le_bytes(read_array(source, "a LowCardinality key count")?);
+    if key_count > MAX_BLOCK_ROWS {
+        return Err(incorrect(format!(
+            "A LowCardinality column claims {key_count} keys"
+        )));
+    }
+    let keys = read_body(source, key_type, key_count as usize)?;
+    let row_count = u64::from_le_bytes(read_array(source, "a LowCardinality row count")?);
+    if row_count != rows as u64 {
+        return Err(incorrect(format!(
+            "A LowCardinality column has {row_count} rows in a block of {rows}"
+        )));
+    }
+    let bytes = read_bytes(source, rows as u64 * width as u64, "LowCardinality indexes")?;
+    let indexes: Vec<u64> = bytes
+        .chunks_exact(width)
+        .map(|chunk| {
+            let mut word = [0u8; 8];
+            word[..width].copy_from_slice(chunk);
+            u64::from_le_bytes(word)
+        })
+        .collect();
+    if let Some(bad) = indexes.iter().find(|&&i| i >= key_count) {
+        return Err(incorrect(format!(
+            "A LowCardinality index {bad} is past its {key_count} keys"
+        )));
+    }
+    let indexes = UInt64Array::new(
+        ScalarBuffer::from(indexes.clone()),
+        nullable.then(|| NullBuffer::from_iter(indexes.iter().map(|&i| i != 0))),
+    );
+    Ok(take(&keys, &indexes, None)?)
 }
 
 /// One column of `rows` values of `column_type`: a null map first when it
@@ -345,7 +449,7 @@ fn read_values(source: &mut dyn Read, field: &Field, rows: usize) -> Result<Arra
             }
             Arc::new(StringArray::from(values))
         }
-        DataType::List(item) => read_list(source, item, rows)?,
+        DataType::List(item) => read_list(source, &field_type_name(item), rows)?,
         other => {
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
@@ -356,7 +460,7 @@ fn read_values(source: &mut dyn Read, field: &Field, rows: usize) -> Result<Arra
 }
 
 /// An array column: each row's end offset (UInt64), then all items.
-fn read_list(source: &mut dyn Read, item: &FieldRef, rows: usize) -> Result<ArrayRef> {
+fn read_list(source: &mut dyn Read, item_type: &str, rows: usize) -> Result<ArrayRef> {
     let ends = numbers::<u64>(&read_bytes(source, rows as u64 * 8, "array offsets")?, 8);
     let mut offsets = Vec::with_capacity(ends.len() + 1);
     offsets.push(0i32);
@@ -370,8 +474,12 @@ fn read_list(source: &mut dyn Read, item: &FieldRef, rows: usize) -> Result<Arra
         previous = end;
         offsets.push(end as i32);
     }
-    let item_type = parse_clickhouse_type(&strata_common::types::field_type_name(item))?;
-    let items = read_column(source, &item_type, previous as usize)?;
+    let items = read_body(source, item_type, previous as usize)?;
+    // The item field as the array type declares it (no LowCardinality mark).
+    let DataType::List(item) = parse_clickhouse_type(&format!("Array({item_type})"))?.data_type
+    else {
+        unreachable!("an Array type is a list")
+    };
     let item_field = Arc::new(
         item.as_ref()
             .clone()

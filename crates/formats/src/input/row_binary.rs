@@ -451,6 +451,7 @@ mod tests {
         InputTarget {
             fields: fields.into_iter().map(Arc::new).collect(),
             has_default,
+            allow_errors: Default::default(),
         }
     }
 
