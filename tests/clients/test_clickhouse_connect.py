@@ -111,6 +111,20 @@ class ClickHouseConnectTest(unittest.TestCase):
             self.assertEqual(client.command(f"SELECT sum(a) FROM {table}"), sum(range(5_000)))
             self.assertEqual(client.query(f"SELECT count() FROM {table}").result_rows, [(5_000,)])
 
+    def test_insert_df_of_many_blocks(self):
+        # More rows than one block: the client sends each block as its own
+        # LZ4 frame, and every frame must arrive (262,144 rows did once).
+        import pandas
+        rows = 700_000
+        frame = pandas.DataFrame({"k": range(rows), "v": [str(n) for n in range(rows)]})
+        for compress in ("lz4", "zstd", "gzip", False):
+            client = self.client(compress=compress)
+            table = f"blocks_{compress or 'none'}"
+            client.command(f"CREATE TABLE {table} (k UInt64, v String) ENGINE = MergeTree ORDER BY k")
+            client.insert_df(table, frame)
+            self.assertEqual(client.command(f"SELECT count(), sum(k) FROM {table}"),
+                             [str(rows), str(rows * (rows - 1) // 2)])
+
     def test_query_df(self):
         client = self.client()
         frame = client.query_df("SELECT number AS n, number * 2 AS m FROM numbers(5)")

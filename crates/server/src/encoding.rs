@@ -80,8 +80,67 @@ pub fn decoder(
                 )
             })?)
         }
-        Some(Encoding::Lz4) => Box::new(lz4_flex::frame::FrameDecoder::new(source)),
+        Some(Encoding::Lz4) => Box::new(Lz4Frames::new(source)),
     })
+}
+
+/// LZ4 frames one after another, as clients send a body block by block
+/// (clickhouse-connect compresses each block as its own frame); a single
+/// frame decoder would stop at the end of the first and drop the rest.
+struct Lz4Frames {
+    frame: Option<lz4_flex::frame::FrameDecoder<Peeked>>,
+}
+
+impl Lz4Frames {
+    fn new(source: Box<dyn Read + Send>) -> Self {
+        let source = Peeked {
+            first: None,
+            source,
+        };
+        Lz4Frames {
+            frame: Some(lz4_flex::frame::FrameDecoder::new(source)),
+        }
+    }
+}
+
+impl Read for Lz4Frames {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while let Some(frame) = self.frame.as_mut() {
+            let n = frame.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The frame ended: a next one starts if the source holds more.
+            let mut source = self.frame.take().expect("a frame").into_inner();
+            let mut first = [0u8; 1];
+            if source.read(&mut first)? == 1 {
+                source.first = Some(first[0]);
+                self.frame = Some(lz4_flex::frame::FrameDecoder::new(source));
+            }
+        }
+        Ok(0)
+    }
+}
+
+/// A source with one byte read ahead, to tell its end from another frame.
+struct Peeked {
+    first: Option<u8>,
+    source: Box<dyn Read + Send>,
+}
+
+impl Read for Peeked {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.first.take(), buf.first_mut()) {
+            (Some(byte), Some(slot)) => {
+                *slot = byte;
+                Ok(1)
+            }
+            (first, _) => {
+                self.first = self.first.or(first);
+                self.source.read(buf)
+            }
+        }
+    }
 }
 
 /// Where a response body is written: plain bytes, or an encoder over them.
@@ -206,6 +265,22 @@ mod tests {
                 .unwrap();
             assert_eq!(decoded, text, "{encoding:?}");
         }
+    }
+
+    #[test]
+    fn every_lz4_frame_of_a_body_is_read() {
+        let mut body = Vec::new();
+        for part in [&b"first frame, "[..], b"second, ", b"third"] {
+            let mut frame = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            frame.write_all(part).unwrap();
+            body.extend(frame.finish().unwrap());
+        }
+        let mut decoded = String::new();
+        decoder(Some(Encoding::Lz4), Box::new(std::io::Cursor::new(body)))
+            .unwrap()
+            .read_to_string(&mut decoded)
+            .unwrap();
+        assert_eq!(decoded, "first frame, second, third");
     }
 
     #[test]
