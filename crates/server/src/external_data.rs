@@ -11,6 +11,7 @@ use hyper::body::Incoming;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_engine::Session;
 
+use crate::query_params::top_level_args;
 use crate::request::HttpParams;
 
 /// A file of a multipart request, before its columns are known.
@@ -77,7 +78,7 @@ fn describe(file: File, params: &mut HttpParams) -> Result<ExternalTable> {
         .unwrap_or_else(|| "TabSeparated".to_string());
     let columns = match (structure, types) {
         (Some(structure), _) => structure,
-        (None, Some(types)) => split_types(&types)
+        (None, Some(types)) => top_level_args(&types)
             .iter()
             .enumerate()
             .map(|(i, t)| format!("_{} {t}", i + 1))
@@ -99,25 +100,6 @@ fn describe(file: File, params: &mut HttpParams) -> Result<ExternalTable> {
         format,
         data: file.data,
     })
-}
-
-/// `UInt64,Tuple(a UInt8, b String)` as its top-level types.
-fn split_types(types: &str) -> Vec<String> {
-    let mut parts = vec![String::new()];
-    let mut depth = 0i32;
-    for c in types.chars() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        parts.last_mut().expect("never empty").push(c);
-    }
-    parts.into_iter().map(|p| p.trim().to_string()).collect()
 }
 
 fn quoted(name: &str) -> String {
@@ -149,7 +131,7 @@ mod tests {
     #[test]
     fn types_split_at_the_top_level() {
         assert_eq!(
-            split_types("UInt64, Tuple(a UInt8, b String),Array(Nullable(Int8))"),
+            top_level_args("UInt64, Tuple(a UInt8, b String),Array(Nullable(Int8))"),
             [
                 "UInt64",
                 "Tuple(a UInt8, b String)",

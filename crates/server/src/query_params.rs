@@ -156,7 +156,7 @@ fn kind(type_name: &str) -> Kind<'_> {
 
 /// The comma-separated arguments of a type, split outside parentheses and
 /// quotes.
-fn top_level_args(args: &str) -> Vec<&str> {
+pub(crate) fn top_level_args(args: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut quoted, mut start) = (0, false, 0);
     for (i, c) in args.char_indices() {
