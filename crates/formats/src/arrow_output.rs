@@ -172,8 +172,8 @@ pub(crate) mod tests {
     use datafusion::arrow::ipc::reader::{FileReader, StreamReader};
 
     use super::*;
-    use crate::row_binary::tests::{sample, unhex};
-    use crate::{FormatOptions, OutputFormat, write_all};
+    use crate::OutputFormat;
+    use crate::row_binary::tests::{sample, unhex, written};
 
     /// chdb 26.9: `SELECT toUInt64(number) n, toString(number) s,
     /// toDateTime(number, 'UTC') dt FROM numbers(2) FORMAT Arrow`.
@@ -202,20 +202,6 @@ pub(crate) mod tests {
         "0000000210000000180000000400000000000000010000006e000600080004000600000040000000",
         "f00000004152524f5731",
     );
-
-    pub(crate) fn written(format: OutputFormat, batch: &RecordBatch) -> Vec<u8> {
-        let mut out = Vec::new();
-        write_all(
-            format,
-            batch.schema(),
-            std::slice::from_ref(batch),
-            FormatOptions::default(),
-            &Statistics::default(),
-            &mut out,
-        )
-        .unwrap();
-        out
-    }
 
     fn read_file(bytes: Vec<u8>) -> Vec<RecordBatch> {
         let reader = FileReader::try_new(std::io::Cursor::new(bytes), None).unwrap();

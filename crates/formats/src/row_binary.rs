@@ -338,7 +338,7 @@ pub(crate) mod tests {
         RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).unwrap()
     }
 
-    fn written(format: OutputFormat, batch: &RecordBatch) -> Vec<u8> {
+    pub(crate) fn written(format: OutputFormat, batch: &RecordBatch) -> Vec<u8> {
         let mut out = Vec::new();
         write_all(
             format,

@@ -214,16 +214,14 @@ fn check_buffers(message: &Message, body: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use datafusion::arrow::array::AsArray;
-    use datafusion::arrow::compute::concat_batches;
     use datafusion::arrow::datatypes::{
         DataType, Field, Int32Type, TimeUnit, TimestampSecondType, UInt64Type,
     };
 
     use super::*;
     use crate::OutputFormat;
-    use crate::arrow_output::tests::{CLICKHOUSE_ARROW, written};
-    use crate::input::InputFormat;
-    use crate::row_binary::tests::{sample, unhex};
+    use crate::arrow_output::tests::CLICKHOUSE_ARROW;
+    use crate::row_binary::tests::{sample, unhex, written};
 
     fn read(format: &str, fields: Vec<Field>, data: Vec<u8>) -> Result<RecordBatch> {
         let count = fields.len();
@@ -232,14 +230,7 @@ mod tests {
             has_default: vec![false; count],
             allow_errors: Default::default(),
         };
-        let schema = target.schema();
-        let mut blocks =
-            InputFormat::from_name(format)?.open(target, Box::new(Cursor::new(data)), 1)?;
-        let mut batches = Vec::new();
-        while let Some(block) = blocks.next_block()? {
-            batches.push(block);
-        }
-        Ok(concat_batches(&schema, &batches)?)
+        crate::input::row_binary::tests::read(format, target, data)
     }
 
     fn sample_fields() -> Vec<Field> {

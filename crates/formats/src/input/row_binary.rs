@@ -438,7 +438,7 @@ fn too_large(code: ErrorCode, what: &str, size: u64) -> StrataError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::io::Cursor;
 
     use datafusion::arrow::compute::concat_batches;
@@ -456,7 +456,7 @@ mod tests {
     }
 
     /// Every block of `data`, a row at a time, in one batch.
-    fn read(format: &str, target: InputTarget, data: Vec<u8>) -> Result<RecordBatch> {
+    pub(crate) fn read(format: &str, target: InputTarget, data: Vec<u8>) -> Result<RecordBatch> {
         let schema = target.schema();
         let mut blocks =
             InputFormat::from_name(format)?.open(target, Box::new(Cursor::new(data)), 1)?;
