@@ -223,9 +223,12 @@ pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
     names
 }
 
-async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
-    let mut text: [Vec<String>; 7] = Default::default();
-    let mut positions = Vec::new();
+/// Every table of the listed databases, as (database, name, table), in
+/// display order.
+pub(crate) async fn all_tables(
+    catalog: &Arc<dyn CatalogProvider>,
+) -> Result<Vec<(String, String, Arc<dyn TableProvider>)>> {
+    let mut all = Vec::new();
     for database in database_names(catalog) {
         let Some(schema) = catalog.schema(&database) else {
             continue;
@@ -233,19 +236,27 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
         let mut tables = schema.table_names();
         tables.sort();
         for name in tables {
-            let Some(table) = schema.table(&name).await? else {
-                continue;
-            };
-            for (i, field) in table.schema().fields().iter().enumerate() {
-                text[0].push(database.clone());
-                text[1].push(name.clone());
-                text[2].push(field.name().clone());
-                text[3].push(field_type_name(field));
-                text[4].push(String::new());
-                text[5].push(String::new());
-                text[6].push(String::new());
-                positions.push(i as u64 + 1);
+            if let Some(table) = schema.table(&name).await? {
+                all.push((database.clone(), name, table));
             }
+        }
+    }
+    Ok(all)
+}
+
+async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
+    let mut text: [Vec<String>; 7] = Default::default();
+    let mut positions = Vec::new();
+    for (database, name, table) in all_tables(catalog).await? {
+        for (i, field) in table.schema().fields().iter().enumerate() {
+            text[0].push(database.clone());
+            text[1].push(name.clone());
+            text[2].push(field.name().clone());
+            text[3].push(field_type_name(field));
+            text[4].push(String::new());
+            text[5].push(String::new());
+            text[6].push(String::new());
+            positions.push(i as u64 + 1);
         }
     }
     let [d, t, n, ty, kind, expr, comment] = text;

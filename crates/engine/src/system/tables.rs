@@ -9,7 +9,7 @@ use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::catalog::{CatalogProvider, TableProvider};
 use datafusion::common::Result;
 
-use super::{database_names, engine_name};
+use super::{all_tables, engine_name};
 use crate::sources::materialized_view::MaterializedView;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -62,17 +62,8 @@ struct TableRow {
 
 pub async fn tables_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
     let mut rows = Vec::new();
-    for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else {
-            continue;
-        };
-        let mut tables = schema.table_names();
-        tables.sort();
-        for name in tables {
-            if let Some(table) = schema.table(&name).await? {
-                rows.push(table_row(&database, &name, &table).await);
-            }
-        }
+    for (database, name, table) in all_tables(catalog).await? {
+        rows.push(table_row(&database, &name, &table).await);
     }
     let mut columns: Vec<ArrayRef> = (0..TEXT_COLUMNS.len())
         .map(|i| text(rows.iter().map(|r| r.text[i].clone())))
