@@ -30,6 +30,7 @@ pub mod query_clauses;
 pub mod repeated_columns;
 pub mod scalar_with;
 pub mod source_text;
+pub mod table_function_scans;
 pub mod text_comparisons;
 pub mod totals;
 pub mod uint8_booleans;

@@ -10,13 +10,16 @@
 //!   take their type's default, not NULL, unless `group_by_use_nulls` is set.
 //! - Aggregates ClickHouse never makes NULL for non-NULL input (`sum`, `min`,
 //!   `avg`, `any`, ...) get their default (0, or nan for `avg`) where DataFusion
-//!   would return NULL, i.e. over empty input.
+//!   would return NULL, i.e. over empty input; `avg` is Float64, also of Decimals.
 //!
 //! - A UUID in an `IN` list or `BETWEEN` with strings compares with the
 //!   strings read as UUIDs or FixedStrings ([`crate::text_comparisons`]).
 //! - Comparisons and logical operators are UInt8 where their results are
 //!   values, and numbers are conditions where DataFusion wants a Boolean
 //!   ([`crate::uint8_booleans`]).
+//!
+//! - Each table function's scan is named apart
+//!   ([`crate::table_function_scans`]).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
@@ -84,6 +87,7 @@ impl PlanRewriter {
         // VALUES node keeps the schema it was planned with.
         let inserting = matches!(plan, LogicalPlan::Dml(_));
         let join_nulls = settings.join_use_nulls();
+        let plan = crate::table_function_scans::name_apart(plan)?;
         let rewritten = plan.transform_up_with_subqueries(|node| {
             if inserting && matches!(node, LogicalPlan::Values(_)) {
                 return Ok(Transformed::no(node));
@@ -344,12 +348,17 @@ impl PlanRewriter {
                             .is_ok_and(|(_, value)| types::is_uuid(&value))
                     }));
             let lost_uuid = holds_uuids && (default.is_some() || !types::is_uuid(field));
-            if default.is_none() && !lost_uuid {
+            // ClickHouse's avg is Float64 whatever it averages, Decimals too.
+            let decimal_avg = f.func.name() == "avg" && field.data_type().is_decimal();
+            if default.is_none() && !lost_uuid && !decimal_avg {
                 exprs.push(column);
                 continue;
             }
             changed = true;
             let mut finished = column;
+            if decimal_avg {
+                finished = datafusion::logical_expr::cast(finished, DataType::Float64);
+            }
             if let Some(default) = default {
                 finished =
                     datafusion::functions::core::expr_fn::coalesce(vec![finished, lit(default)]);

@@ -89,6 +89,18 @@ pub fn rewrite_with_ties(query: &mut Query) -> Result<()> {
     wrap(query, &[ROW, RANK], &order, &condition)
 }
 
+/// ClickHouse sorts NULLs last in either direction unless told otherwise;
+/// DataFusion puts them first in a descending sort.
+pub fn nulls_last(query: &mut Query) {
+    if let Some(order) = query.order_by.as_mut()
+        && let OrderByKind::Expressions(keys) = &mut order.kind
+    {
+        for key in keys {
+            key.options.nulls_first.get_or_insert(false);
+        }
+    }
+}
+
 fn take_order(query: &mut Query, clause: &str) -> Result<Vec<OrderByExpr>> {
     match query.order_by.take().map(|o| o.kind) {
         None => Ok(Vec::new()),
