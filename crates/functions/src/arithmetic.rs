@@ -532,7 +532,7 @@ impl ScalarUDFImpl for Negate {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let result_type = args.return_type().clone();
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = as_arithmetic_input(&args.args[0].to_array(args.number_rows)?)?;
+        let input = as_arithmetic_input(&args.args[0].to_array(crate::rows_to_evaluate(&args))?)?;
         let out: ArrayRef = if is_float(&result_type) {
             numeric::neg_wrapping(&input)?
         } else {

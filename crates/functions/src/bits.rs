@@ -49,7 +49,7 @@ impl ScalarUDFImpl for BitCount {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let mut bytes = Vec::new();
         let mut counts = Vec::with_capacity(input.len());
         for row in 0..input.len() {

@@ -319,7 +319,7 @@ impl ConvertTo {
             .into_datafusion());
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let uuids = args.args[0].to_array(args.number_rows)?;
+        let uuids = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         crate::columnar(uuids_as_text(uuids.as_ref()), scalar)
     }
 }

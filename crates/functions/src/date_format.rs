@@ -223,7 +223,7 @@ impl ScalarUDFImpl for FormatDateTime {
             None => None,
         };
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let moments = args.args[0].to_array(args.number_rows)?;
+        let moments = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let moments = crate::dates::moments::in_zone(moments, zone.as_ref())?;
         crate::columnar(format_moments(&moments, format)?, scalar)
     }

@@ -115,7 +115,7 @@ impl ScalarUDFImpl for ToFixedString {
             return Ok(args.args[0].clone());
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let width_bytes = width as usize;
         let mut out = FixedSizeBinaryBuilder::with_capacity(input.len(), width);
         let mut padded = vec![0u8; width_bytes];

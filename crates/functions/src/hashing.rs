@@ -221,7 +221,7 @@ impl ScalarUDFImpl for HashFunction {
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let out: ArrayRef = match self.kind {
             HashKind::IntHash32 | HashKind::IntHash64 => {
-                let input = args.args[0].to_array(args.number_rows)?;
+                let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
                 if !input.data_type().is_integer() {
                     return exec_err!(
                         "Illegal type {} of argument of function {}",
@@ -240,7 +240,7 @@ impl ScalarUDFImpl for HashFunction {
                 let inputs = args
                     .args
                     .iter()
-                    .map(|a| a.to_array(args.number_rows))
+                    .map(|a| a.to_array(crate::rows_to_evaluate(&args)))
                     .collect::<Result<Vec<_>>>()?;
                 let hashes = self.hash_rows(&inputs)?;
                 if self.kind == HashKind::XxHash32 {

@@ -100,7 +100,7 @@ impl ScalarUDFImpl for Hex {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let mut out = StringBuilder::with_capacity(input.len(), input.len() * 8);
         let mut text = String::new();
         let mut each = |bytes: Option<&[u8]>, text: &mut String| match bytes {
@@ -204,7 +204,7 @@ impl ScalarUDFImpl for Unhex {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let texts = cast::cast(&input, &DataType::Binary)?;
         let texts = texts.as_binary::<i32>();
         let mut out = BinaryBuilder::with_capacity(texts.len(), texts.len() * 4);

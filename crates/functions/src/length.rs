@@ -103,7 +103,7 @@ impl ScalarUDFImpl for Length {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let counts: ArrayRef = match (self.counting, input.data_type()) {
             (_, DataType::Null) => cast::cast(&input, &DataType::UInt64)?,
             (Counting::Length, _) => cast::cast(&length::length(&input)?, &DataType::UInt64)?,

@@ -152,6 +152,21 @@ pub(crate) fn null_propagating_field(
     )))
 }
 
+/// Rows to turn a function's arguments into: one where every argument is a
+/// scalar evaluated over no rows (DataFusion evaluates an `IN` list's
+/// constants so), whose result [`columnar`] takes from the first row.
+pub(crate) fn rows_to_evaluate(args: &datafusion::logical_expr::ScalarFunctionArgs) -> usize {
+    let scalars = args
+        .args
+        .iter()
+        .all(|a| matches!(a, datafusion::logical_expr::ColumnarValue::Scalar(_)));
+    if args.number_rows == 0 && scalars {
+        1
+    } else {
+        args.number_rows
+    }
+}
+
 /// A function's result: a scalar when every argument was a scalar, else an array.
 pub(crate) fn columnar(
     out: datafusion::arrow::array::ArrayRef,

@@ -193,7 +193,7 @@ impl ScalarUDFImpl for FormatReadable {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         if !input.data_type().is_numeric() {
             return Err(strata_common::StrataError::new(
                 strata_common::ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,

@@ -103,7 +103,7 @@ impl ScalarUDFImpl for ToUuid {
             return Ok(args.args[0].clone());
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let texts = cast::cast(&input, &DataType::Utf8)?;
         let texts = texts.as_string::<i32>();
         let mut out = FixedSizeBinaryBuilder::with_capacity(texts.len(), UUID_BYTES);

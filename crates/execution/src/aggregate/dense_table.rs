@@ -83,15 +83,33 @@ impl DenseTable {
     }
 
     /// The results of a table that needs no merge: its occupied slots only.
-    fn evaluate(mut self, schema: &SchemaRef) -> Result<RecordBatch> {
+    /// DataFusion's states of those slots are merged into an accumulator of
+    /// just them first: a slot never seen holds an empty state whose result
+    /// some aggregates cannot compute (a Decimal `avg` divides by its zero count).
+    fn evaluate(
+        mut self,
+        aggregates: &[Arc<AggregateFunctionExpr>],
+        schema: &SchemaRef,
+    ) -> Result<RecordBatch> {
         let groups: Vec<usize> = (0..self.occupied.len())
             .filter(|&s| self.occupied[s])
             .collect();
-        let rows = UInt32Array::from_iter_values(groups.iter().map(|&s| s as u32));
+        let slots: Vec<u32> = groups.iter().map(|&s| s as u32).collect();
         let mut columns = vec![self.keys.keys_of(&groups)];
-        for accumulator in &mut self.accumulators {
-            let all = accumulator.groups().evaluate(EmitTo::All)?;
-            columns.push(take(all.as_ref(), &rows, None)?);
+        for (states, aggregate) in self.accumulators.iter_mut().zip(aggregates) {
+            columns.push(match states {
+                GroupStates::DataFusion(all) => {
+                    let occupied = take_rows(&all.state(EmitTo::All)?, &slots)?;
+                    let mut compact = aggregate.create_groups_accumulator()?;
+                    let targets: Vec<usize> = (0..groups.len()).collect();
+                    compact.merge_batch(&occupied, &targets, groups.len())?;
+                    compact.evaluate(EmitTo::All)?
+                }
+                GroupStates::Native(all) => {
+                    let all = all.evaluate(EmitTo::All)?;
+                    take(all.as_ref(), &UInt32Array::from(slots.clone()), None)?
+                }
+            });
         }
         Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
     }
@@ -120,7 +138,7 @@ pub fn merge_parallel(
     };
     if tables.len() == 1 {
         let table = tables.pop().expect("one table");
-        return Ok(vec![table.evaluate(schema)?]);
+        return Ok(vec![table.evaluate(aggregates, schema)?]);
     }
     let blocks = (low / MERGE_BLOCK_SLOTS)..=(high / MERGE_BLOCK_SLOTS);
     let workers = workers.clamp(1, blocks.clone().count());

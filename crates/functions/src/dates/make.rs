@@ -154,7 +154,10 @@ impl ScalarUDFImpl for MakeFunction {
         let parts = self.made.arguments().0.min(args.args.len());
         let mut columns = Vec::with_capacity(parts);
         for value in &args.args[..parts] {
-            let array = cast(&value.to_array(args.number_rows)?, &DataType::Float64)?;
+            let array = cast(
+                &value.to_array(crate::rows_to_evaluate(&args))?,
+                &DataType::Float64,
+            )?;
             columns.push(array.as_primitive::<Float64Type>().clone());
         }
         let nulls = columns

@@ -173,7 +173,7 @@ impl ScalarUDFImpl for SubSecond {
             return Ok(ColumnarValue::Scalar(ScalarValue::Null));
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let array = args.args[0].to_array(args.number_rows)?;
+        let array = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let per_second = match array.data_type() {
             DataType::Timestamp(unit, _) => ticks_per_second(*unit),
             other => return Err(args::illegal_type(self.name(), other)),

@@ -162,7 +162,7 @@ impl ScalarUDFImpl for ZoneFunction {
             return Ok(ColumnarValue::Scalar(ScalarValue::Null));
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let array = args.args[0].to_array(args.number_rows)?;
+        let array = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let own = parse_zone(time_zone(array.data_type()).as_deref())?;
         let result: ArrayRef = match self.kind {
             ZoneKind::ToTimezone => moments::in_zone(array, zone.as_ref())?,

@@ -129,7 +129,7 @@ impl ScalarUDFImpl for Buckets {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let values = args.args[0].to_array(args.number_rows)?;
+        let values = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let result = args.return_type().clone();
         let out = match self.bucket {
             Bucket::Exp2 => exp2(&values)?,

@@ -266,7 +266,7 @@ impl ScalarUDFImpl for IntExp {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         // Integers pass exactly; only their sign and size matter.
         let exponents = as_f64(&input)?;
         let out = exponents
@@ -324,7 +324,7 @@ impl ScalarUDFImpl for Factorial {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(args.number_rows)?;
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let wide = crate::int_cast::to_i64_wrapping(&input)?;
         let unsigned = matches!(input.data_type(), DataType::UInt64);
         let out = wide
@@ -488,7 +488,10 @@ impl ScalarUDFImpl for Primality {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let values = cast::cast(&args.args[0].to_array(args.number_rows)?, &DataType::UInt64)?;
+        let values = cast::cast(
+            &args.args[0].to_array(crate::rows_to_evaluate(&args))?,
+            &DataType::UInt64,
+        )?;
         let out: datafusion::arrow::array::UInt8Array = values
             .as_primitive::<UInt64Type>()
             .unary(|n| u8::from(is_prime(n)));

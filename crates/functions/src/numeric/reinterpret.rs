@@ -193,7 +193,7 @@ impl ScalarUDFImpl for Reinterpret {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let values = args.args[0].to_array(args.number_rows)?;
+        let values = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let source = &args.arg_fields[0];
         let rows = memory_bytes(&values, source)?;
         let result = args.return_field.data_type().clone();

@@ -1,0 +1,31 @@
+-- Bugs the differential fuzzer (tests/fuzz) found, each with ClickHouse's answer.
+
+-- Scans of one table function with other arguments are not one subexpression.
+SELECT (SELECT count() FROM numbers(2)), (SELECT count() FROM numbers(5));
+SELECT (SELECT sum(number) FROM numbers(3)) AS a, (SELECT sum(number) FROM numbers(4) AS n) AS b;
+SELECT count() FROM numbers(3) AS a, numbers(4) AS b;
+
+-- NULLs sort last in either direction unless told otherwise.
+SELECT x FROM (SELECT arrayJoin([1, NULL, 2]) AS x) ORDER BY x DESC;
+SELECT x FROM (SELECT arrayJoin([1, NULL, 2]) AS x) ORDER BY x ASC;
+SELECT x FROM (SELECT arrayJoin([1, NULL, 2]) AS x) ORDER BY x DESC NULLS FIRST;
+SELECT x FROM (SELECT arrayJoin([1, NULL, 2]) AS x) ORDER BY x DESC LIMIT 1;
+
+-- An IN list of four or more constants over a FixedString column.
+CREATE TABLE f (c FixedString(4)) ENGINE = Memory;
+INSERT INTO f VALUES ('ab'), ('b'), ('cd');
+SELECT c FROM f WHERE c IN ('ab', 'b', 'c', 'd') ORDER BY c;
+SELECT c FROM f WHERE c IN ('abcde', 'b', 'c', 'd'); -- { serverError TOO_LARGE_STRING_SIZE }
+
+-- avg of a Decimal grouped by a small key (a dense table of 256 slots).
+CREATE TABLE d (k UInt8, x Nullable(Decimal(38, 10)), y Decimal(18, 4)) ENGINE = Memory;
+INSERT INTO d VALUES (1, 1.5, 2.25), (1, NULL, 0.75), (3, NULL, 1);
+SELECT k, avg(x), avg(y) FROM d GROUP BY k ORDER BY k;
+SELECT k, avg(x), avg(y) FROM d GROUP BY k ORDER BY k SETTINGS max_threads = 1;
+SELECT toTypeName(avg(y)) FROM d;
+
+-- Decimal values in VALUES are read exactly, not through Float64.
+CREATE TABLE dec (d Decimal(18, 4), e Decimal(38, 10)) ENGINE = Memory;
+INSERT INTO dec VALUES (-99999999999999.3464, 9999999999999999999999999999.9999999999), (99999999999999.9982, -0.0000000001), (12, 1.5);
+SELECT d, e FROM dec ORDER BY d;
+SELECT sum(d), count(e) FROM dec;
