@@ -29,3 +29,20 @@ CREATE TABLE dec (d Decimal(18, 4), e Decimal(38, 10)) ENGINE = Memory;
 INSERT INTO dec VALUES (-99999999999999.3464, 9999999999999999999999999999.9999999999), (99999999999999.9982, -0.0000000001), (12, 1.5);
 SELECT d, e FROM dec ORDER BY d;
 SELECT sum(d), count(e) FROM dec;
+
+-- NOT IN (subquery) leaves the set's NULLs out, as ClickHouse's sets do.
+CREATE TABLE nt (a Nullable(Int32)) ENGINE = Memory;
+INSERT INTO nt VALUES (1), (NULL), (3);
+CREATE TABLE nv (b Nullable(Int32)) ENGINE = Memory;
+INSERT INTO nv VALUES (1), (NULL);
+SELECT a FROM nt WHERE a NOT IN (SELECT b FROM nv) ORDER BY a;
+SELECT a FROM nt WHERE a IN (SELECT b FROM nv) ORDER BY a;
+SELECT count() FROM nt WHERE a NOT IN (SELECT b FROM nv WHERE b > 5);
+SELECT number FROM numbers(4) WHERE number NOT IN (SELECT toNullable(number) FROM numbers(2)) ORDER BY number;
+
+-- A scalar subquery is Nullable: one that finds no row is NULL.
+SELECT (SELECT number FROM numbers(10) WHERE number > 100) AS x, toTypeName(x);
+SELECT (SELECT max(number) FROM numbers(3)) AS m, toTypeName(m);
+SELECT number, (SELECT max(number) FROM numbers(3)) FROM numbers(2) ORDER BY number;
+SELECT number FROM numbers(5) WHERE number > (SELECT min(number) FROM numbers(3, 2)) ORDER BY number;
+SELECT sum(number - (SELECT number FROM numbers(1) WHERE number > 5)) FROM numbers(3);

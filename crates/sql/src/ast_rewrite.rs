@@ -248,6 +248,7 @@ impl Rewriter<'_, '_> {
 
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
+            Expr::InSubquery { negated: true, .. } => return crate::not_in::without_nulls(expr),
             // DataFusion plans a tuple literal only when its first element is
             // a column or a literal; `struct(...)` (ClickHouse's `tuple`)
             // takes any elements.

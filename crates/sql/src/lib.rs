@@ -23,6 +23,7 @@ pub mod join_defaults;
 pub mod literal_text;
 pub mod mutations;
 pub mod naming;
+pub mod not_in;
 pub mod parser;
 pub mod part_statements;
 pub mod plan_rewrite;

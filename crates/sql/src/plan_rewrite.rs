@@ -18,6 +18,7 @@
 //!   values, and numbers are conditions where DataFusion wants a Boolean
 //!   ([`crate::uint8_booleans`]).
 //!
+//! - A scalar subquery is Nullable, as in ClickHouse.
 //! - Each table function's scan is named apart
 //!   ([`crate::table_function_scans`]).
 //!
@@ -33,7 +34,8 @@ use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
-    Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF, lit,
+    Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF,
+    Subquery, lit,
 };
 use strata_common::settings::Settings;
 use strata_common::types;
@@ -70,6 +72,7 @@ impl PlanRewriter {
             "map",
             "struct",
             "arrayElement",
+            "toNullable",
         ];
         PlanRewriter {
             functions: functions
@@ -172,6 +175,26 @@ impl PlanRewriter {
         }
     }
 
+    /// A scalar subquery is Nullable in ClickHouse: no row makes it NULL.
+    /// (DataFusion keeps the column's own nullability, and a subquery that
+    /// found no row failed as a non-nullable column holding a NULL.)
+    fn nullable_subquery(&self, subquery: Subquery) -> Result<Transformed<Expr>> {
+        let schema = subquery.subquery.schema();
+        if schema.fields().len() != 1 || schema.field(0).is_nullable() {
+            return Ok(Transformed::no(Expr::ScalarSubquery(subquery)));
+        }
+        let (qualifier, field) = schema.qualified_field(0);
+        let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+        let nullable = self
+            .call("toNullable", vec![column])
+            .alias_qualified(qualifier.cloned(), field.name());
+        let plan = Projection::try_new(vec![nullable], Arc::clone(&subquery.subquery))?;
+        Ok(Transformed::yes(Expr::ScalarSubquery(Subquery {
+            subquery: Arc::new(LogicalPlan::Projection(plan)),
+            ..subquery
+        })))
+    }
+
     fn call(&self, name: &str, args: Vec<Expr>) -> Expr {
         let udf = Arc::clone(
             self.functions
@@ -228,6 +251,7 @@ impl PlanRewriter {
             Expr::Literal(ScalarValue::Int64(Some(v)), meta) => {
                 Ok(Transformed::yes(Expr::Literal(smallest_integer(v), meta)))
             }
+            Expr::ScalarSubquery(subquery) => self.nullable_subquery(subquery),
             Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
                 let op_kind = match op {
                     Operator::Plus => Some(ArithmeticOp::Plus),
