@@ -90,8 +90,8 @@ fn strata(path: &Path, sql: &str) -> String {
 }
 
 /// Runs `args`, which must fail for lack of space with `code` (the exit
-/// status is the code modulo 256), and returns the message.
-fn strata_out_of_space(code: i32, args: &[&str]) -> String {
+/// status is the code modulo 256).
+fn strata_out_of_space(code: i32, args: &[&str]) {
     let out = run(args);
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success(), "succeeded: {args:?}");
@@ -100,7 +100,6 @@ fn strata_out_of_space(code: i32, args: &[&str]) -> String {
     assert!(err.contains("Code: 75."), "{err}");
     assert!(err.contains("(CANNOT_WRITE_TO_FILE_DESCRIPTOR)"), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
-    err
 }
 
 /// Every file and directory under `dir` whose name starts with `tmp_`: a
@@ -139,15 +138,24 @@ fn bytes_under(dir: &Path) -> u64 {
     total
 }
 
-/// The table is whole: its checksums match, nothing was detached, and no
-/// temporary part or temporary data is left.
+/// The table is whole and nothing temporary is left.
 fn assert_intact(path: &Path) {
+    assert_checked(path);
+    assert_no_temporary_data(path);
+}
+
+/// The table's checksums match and nothing was detached.
+fn assert_checked(path: &Path) {
     let check = "CHECK TABLE t SETTINGS check_query_single_value_result = 1";
     assert_eq!(strata(path, check), "1");
     assert_eq!(
         strata(path, "SELECT count() FROM system.detached_parts"),
         "0"
     );
+}
+
+/// No temporary part and no temporary data under the data path.
+fn assert_no_temporary_data(path: &Path) {
     assert_eq!(temporary_entries(path), Vec::<PathBuf>::new());
     assert_eq!(bytes_under(&path.join("tmp")), 0);
 }
@@ -218,7 +226,7 @@ fn a_merge_without_room_keeps_its_parts_and_runs_once_space_is_back() {
     assert_eq!(strata(path, parts), "4");
     let check = "SELECT count(), sum(k), sum(length(s)) FROM t";
     let expected = strata(path, check);
-    // Fill the disk so the merged part cannot fit.
+    // Shrink the filesystem so the merged part cannot fit.
     let used = bytes_under(path);
     fs.resize(used + used / 2);
 
@@ -278,11 +286,15 @@ fn a_mutation_without_room_fails_on_its_part_and_finishes_once_space_is_back() {
         String::from_utf8_lossy(&out.stdout).trim(),
         "0\t1\tall_1_1_0\t1"
     );
+    // Read before another process starts: each one resumes the pending
+    // mutation in the background, and one ending mid-write leaves its
+    // temporary part for the next start to remove.
+    assert_no_temporary_data(path);
     assert_eq!(
         strata(path, "SELECT count(), countIf(endsWith(s, 'x')) FROM t"),
         "100000\t0"
     );
-    assert_intact(path);
+    assert_checked(path);
 
     // With space back, the mutation resumes at the next start; OPTIMIZE
     // FINAL runs pending mutations before it merges, so it waits for it.
