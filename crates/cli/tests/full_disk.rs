@@ -89,6 +89,11 @@ fn strata(path: &Path, sql: &str) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// Runs `sql` on the data path `path`, which must fail for lack of space with 75.
+fn strata_out_of_space_on(path: &Path, sql: &str) {
+    strata_out_of_space(75, &["local", "--path", path.to_str().unwrap(), "-q", sql]);
+}
+
 /// Runs `args`, which must fail for lack of space with `code` (the exit
 /// status is the code modulo 256).
 fn strata_out_of_space(code: i32, args: &[&str]) {
@@ -181,10 +186,7 @@ fn an_insert_that_fills_the_disk_fails_whole_and_the_next_one_works() {
     let before = bytes_under(path);
 
     let insert = format!("INSERT INTO t {}", rows(1000, 2_000_000));
-    strata_out_of_space(
-        75,
-        &["local", "--path", path.to_str().unwrap(), "-q", &insert],
-    );
+    strata_out_of_space_on(path, &insert);
 
     assert_eq!(
         strata(path, "SELECT count(), sum(k) FROM t"),
@@ -230,16 +232,7 @@ fn a_merge_without_room_keeps_its_parts_and_runs_once_space_is_back() {
     let used = bytes_under(path);
     fs.resize(used + used / 2);
 
-    strata_out_of_space(
-        75,
-        &[
-            "local",
-            "--path",
-            path.to_str().unwrap(),
-            "-q",
-            "OPTIMIZE TABLE t FINAL",
-        ],
-    );
+    strata_out_of_space_on(path, "OPTIMIZE TABLE t FINAL");
     assert_eq!(strata(path, parts), "4");
     assert_eq!(strata(path, check), expected);
     assert_intact(path);
