@@ -38,6 +38,7 @@ use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::TableIdentity;
 
+mod column_kinds;
 mod logged_stream;
 pub(crate) mod temporary;
 mod virtual_columns;
@@ -386,6 +387,7 @@ impl Session {
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.expand_views(&mut statement).await?;
+        self.apply_column_kinds(&mut statement).await?;
         self.rewrite(&mut statement, &settings)?;
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;

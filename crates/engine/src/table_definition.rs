@@ -3,13 +3,16 @@
 //! definition written back as the one canonical statement that
 //! `SHOW CREATE TABLE` prints and the data path stores for restarts.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::{Field, SchemaRef};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
+use datafusion::sql::sqlparser::ast::{
+    ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Visit, Visitor,
+};
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
@@ -21,9 +24,41 @@ use uuid::Uuid;
 use crate::data_path::StoredTable;
 use crate::table_engine::TableEngine;
 
-/// One column as declared: its `DEFAULT` and `CODEC` as written.
+/// How a column gets its values: ClickHouse's `default_kind`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ColumnKind {
+    /// Stored; an INSERT may give it, or it takes its `DEFAULT`.
+    #[default]
+    Ordinary,
+    /// Stored, always computed from the row at INSERT; `*` leaves it out.
+    Materialized,
+    /// Not stored: its expression is read in its place.
+    Alias,
+    /// Not stored: an INSERT may give it for other columns' defaults.
+    Ephemeral,
+}
+
+impl ColumnKind {
+    pub fn is_stored(self) -> bool {
+        matches!(self, ColumnKind::Ordinary | ColumnKind::Materialized)
+    }
+
+    /// The column's default kind as DESCRIBE shows it (`DEFAULT` for an
+    /// ordinary column with a default expression).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ColumnKind::Ordinary => "DEFAULT",
+            ColumnKind::Materialized => "MATERIALIZED",
+            ColumnKind::Alias => "ALIAS",
+            ColumnKind::Ephemeral => "EPHEMERAL",
+        }
+    }
+}
+
+/// One column as declared: its kind, default expression and `CODEC` as written.
 #[derive(Debug, Clone, Default)]
 pub struct ColumnExtras {
+    pub kind: ColumnKind,
     pub default: Option<SqlExpr>,
     pub codec: Option<String>,
 }
@@ -57,12 +92,26 @@ pub fn column_definitions(
 }
 
 /// One column definition: its type as an Arrow field, and its DEFAULT.
+/// A column declared without a type (`b DEFAULT a + 1`) has type Null
+/// until [`infer`](crate::statements) gives it its expression's.
 pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
-    let parsed = parse_clickhouse_type(&column.data_type.to_string())?;
+    let type_text = column.data_type.to_string();
     let mut extra = ColumnExtras::default();
     for option in &column.options {
         match &option.option {
             ColumnOption::Default(expr) => extra.default = Some(expr.clone()),
+            ColumnOption::Materialized(expr) => {
+                extra.kind = ColumnKind::Materialized;
+                extra.default = Some(expr.clone());
+            }
+            ColumnOption::Alias(expr) => {
+                extra.kind = ColumnKind::Alias;
+                extra.default = Some(expr.clone());
+            }
+            ColumnOption::Ephemeral(expr) => {
+                extra.kind = ColumnKind::Ephemeral;
+                extra.default = expr.clone();
+            }
             ColumnOption::Null | ColumnOption::NotNull => {}
             other => {
                 return Err(StrataError::new(
@@ -72,8 +121,71 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
             }
         }
     }
-    let field = parsed.field(column.name.value.clone());
-    Ok((field, extra))
+    let name = column.name.value.clone();
+    if type_text == strata_sql::create_table::INFERRED_TYPE {
+        if extra.default.is_none() {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!("Column {name} needs a type or a default expression"),
+            ));
+        }
+        return Ok((Field::new(name, DataType::Null, true), extra));
+    }
+    Ok((parse_clickhouse_type(&type_text)?.field(name), extra))
+}
+
+/// The columns a table stores (not ALIAS or EPHEMERAL ones) and their
+/// extras. A default that reads an EPHEMERAL column is left out: only an
+/// INSERT's rows have that column, and the INSERT computes it.
+pub fn stored_columns(
+    schema: &SchemaRef,
+    extras: &[ColumnExtras],
+) -> (SchemaRef, Vec<ColumnExtras>) {
+    let ephemeral: Vec<String> = schema
+        .fields()
+        .iter()
+        .zip(extras)
+        .filter(|(_, extra)| extra.kind == ColumnKind::Ephemeral)
+        .map(|(field, _)| field.name().clone())
+        .collect();
+    let (fields, extras): (Vec<Field>, Vec<ColumnExtras>) = schema
+        .fields()
+        .iter()
+        .zip(extras)
+        .filter(|(_, extra)| extra.kind.is_stored())
+        .map(|(field, extra)| {
+            let mut extra = extra.clone();
+            if extra
+                .default
+                .as_ref()
+                .is_some_and(|e| names_any(e, &ephemeral))
+            {
+                extra.default = None;
+            }
+            (field.as_ref().clone(), extra)
+        })
+        .unzip();
+    (Arc::new(Schema::new(fields)), extras)
+}
+
+/// Whether `expr` names one of `columns`.
+pub fn names_any(expr: &SqlExpr, columns: &[String]) -> bool {
+    struct Finder<'a>(&'a [String]);
+    impl Visitor for Finder<'_> {
+        type Break = ();
+        fn pre_visit_expr(&mut self, expr: &SqlExpr) -> ControlFlow<()> {
+            let ident = match expr {
+                SqlExpr::Identifier(ident) => Some(ident),
+                SqlExpr::CompoundIdentifier(parts) => parts.last(),
+                _ => None,
+            };
+            match ident {
+                Some(ident) if self.0.contains(&ident.value) => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        }
+    }
+    !columns.is_empty() && expr.visit(&mut Finder(columns)).is_break()
 }
 
 /// A MergeTree-family table's definition, checked.
@@ -293,8 +405,12 @@ pub fn create_statement(
                 field.name().replace('`', "\\`"),
                 field_type_name(field)
             );
-            if let Some(default) = &extra.default {
-                line.push_str(&format!(" DEFAULT {}", expr_text(default)));
+            match (&extra.default, extra.kind) {
+                (None, ColumnKind::Ephemeral) => line.push_str(" EPHEMERAL"),
+                (Some(default), kind) => {
+                    line.push_str(&format!(" {} {}", kind.keyword(), expr_text(default)))
+                }
+                (None, _) => {}
             }
             if let Some(codec) = &extra.codec {
                 line.push_str(&format!(" CODEC({codec})"));
@@ -355,6 +471,35 @@ impl TableIdentity {
             uuid: self.uuid,
             create_statement: format!("{}{body}", statement_head(database, name)),
         }
+    }
+
+    /// The table's columns as declared, with their extras, when some are
+    /// not simply stored and shown to `*` (MATERIALIZED, ALIAS, EPHEMERAL).
+    pub fn special_columns(&self) -> Result<Option<Vec<(Field, ColumnExtras)>>> {
+        let statement = &self.create_statement;
+        let named = [" MATERIALIZED", " ALIAS ", " EPHEMERAL"];
+        if !named.iter().any(|word| statement.contains(word)) {
+            return Ok(None);
+        }
+        let declared = self.declared_columns()?;
+        if declared
+            .iter()
+            .all(|(_, extra)| extra.kind == ColumnKind::Ordinary)
+        {
+            return Ok(None);
+        }
+        Ok(Some(declared))
+    }
+
+    /// The table's columns as its definition declares them.
+    pub fn declared_columns(&self) -> Result<Vec<(Field, ColumnExtras)>> {
+        let split = strata_sql::split_create_table(&self.create_statement)?;
+        let parsed = strata_sql::parse_statement(&split.statement)?.statement;
+        let datafusion::sql::sqlparser::ast::Statement::CreateTable(create) = parsed else {
+            unreachable!("a table's canonical statement is a CREATE TABLE");
+        };
+        let (fields, extras) = column_definitions(&create.columns, split.codecs)?;
+        Ok(fields.into_iter().zip(extras).collect())
     }
 
     pub fn stored(&self) -> StoredTable {

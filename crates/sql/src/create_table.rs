@@ -8,7 +8,7 @@ use datafusion::sql::sqlparser::ast::Expr;
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
-use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
+use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 use strata_common::{ErrorCode, Result, StrataError, settings};
 
 use crate::clickhouse_tokens::unescape;
@@ -103,18 +103,34 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
     let mut as_table = None;
     let mut seen_as = false;
     let mut empty = false;
+    // Set where a column definition may start: its name is next.
+    let mut column_start = false;
     let mut i = 0;
     while i < tokens.len() {
         let token = &tokens[i];
+        if column_start && !matches!(token, Token::Whitespace(_)) {
+            column_start = false;
+            if has_no_type(&tokens, i) {
+                kept.push(token.clone());
+                kept.push(Token::Whitespace(Whitespace::Space));
+                kept.push(Token::make_word(INFERRED_TYPE, None));
+                i += 1;
+                continue;
+            }
+        }
         match token {
             Token::LParen => {
                 depth += 1;
-                if depth == 1 && engine.is_none() {
+                if depth == 1 && engine.is_none() && !seen_columns {
                     seen_columns = true;
+                    column_start = true;
                 }
             }
             Token::RParen => depth = depth.saturating_sub(1),
-            Token::Comma if depth == 1 && seen_columns => column += 1,
+            Token::Comma if depth == 1 && seen_columns => {
+                column += 1;
+                column_start = true;
+            }
             Token::Word(w)
                 if depth == 1 && seen_columns && w.value.eq_ignore_ascii_case("CODEC") =>
             {
@@ -161,6 +177,21 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         as_table,
         empty,
     })
+}
+
+/// The type a column declared without one has (`b DEFAULT a + 1`), until
+/// its expression's type takes its place.
+pub const INFERRED_TYPE: &str = "__inferred_type";
+
+/// Whether the column definition starting at `i` gives no type: its name is
+/// followed by the keyword of its default.
+fn has_no_type(tokens: &[Token], i: usize) -> bool {
+    let next = next_significant(tokens, i + 1);
+    matches!(&tokens[i], Token::Word(_))
+        && matches!(tokens.get(next), Some(Token::Word(w)) if w.quote_style.is_none() && matches!(
+            w.keyword,
+            Keyword::DEFAULT | Keyword::MATERIALIZED | Keyword::ALIAS | Keyword::EPHEMERAL
+        ))
 }
 
 /// The table named after `AS` (`[db.]name`, not a query) and where its name ends.

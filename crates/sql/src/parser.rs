@@ -6,7 +6,7 @@
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
 //! statement's source text for the query log and error messages.
 
-use datafusion::sql::sqlparser::ast::{ObjectName, Statement};
+use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Statement};
 use datafusion::sql::sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect};
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
@@ -195,6 +195,21 @@ pub(crate) fn clickhouse_parser<'a>(dialect: &'a dyn Dialect, sql: &str) -> Resu
     Ok(Parser::new(dialect)
         .with_recursion_limit(MAX_NESTING)
         .with_tokens_with_locations(tokens))
+}
+
+/// Parses `sql` as one expression, alone.
+pub fn parse_expr_text(sql: &str) -> Result<Expr> {
+    let dialect = ClickHouseDialect {};
+    let mut parser = clickhouse_parser(&dialect, sql)?;
+    let expr = parser.parse_expr().map_err(|e| parser_error(sql, e))?;
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax_error(
+            sql,
+            &format!("Expected end of expression, found: {}", next.token),
+        ));
+    }
+    Ok(expr)
 }
 
 /// Parses `sql` as one possibly qualified name (`db.t`), alone.

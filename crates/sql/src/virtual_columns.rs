@@ -167,7 +167,7 @@ impl WildcardRewriter<'_> {
 
 /// The factors of a FROM item, inside nested joins too (not in subqueries:
 /// those are SELECTs of their own).
-fn for_each_factor(table: &TableWithJoins, f: &mut dyn FnMut(&TableFactor)) {
+pub(crate) fn for_each_factor(table: &TableWithJoins, f: &mut dyn FnMut(&TableFactor)) {
     let mut visit = |factor: &TableFactor| match factor {
         TableFactor::NestedJoin {
             table_with_joins, ..
@@ -194,8 +194,9 @@ impl VisitorMut for WildcardRewriter<'_> {
                     if tables.len() > 1 {
                         return ControlFlow::Break(StrataError::new(
                             ErrorCode::NOT_IMPLEMENTED,
-                            "SELECT * over several MergeTree tables in a query that names \
-                             virtual columns is not supported: use table.* for each table",
+                            "SELECT * over several tables that hide columns from it \
+                             (MATERIALIZED columns, or virtual ones a query names) is not \
+                             supported: use table.* for each table",
                         ));
                     }
                     (&tables[0].hidden, options)

@@ -30,7 +30,7 @@ use super::constant_defaults;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::table_definition::{
     ColumnExtras, MergeTreeDefinition, TableIdentity, column_definition, column_definitions,
-    create_statement,
+    create_statement, stored_columns,
 };
 
 /// One table's columns as an ALTER edits them.
@@ -132,7 +132,8 @@ impl Session {
             }
             _ => None,
         };
-        let schema: SchemaRef = Arc::new(Schema::new(columns.fields.clone()));
+        let declared: SchemaRef = Arc::new(Schema::new(columns.fields.clone()));
+        let (schema, stored_extras) = stored_columns(&declared, &columns.extras);
         // Checked before anything changes: keys and defaults must still
         // resolve against the new columns.
         let state = self
@@ -152,13 +153,13 @@ impl Session {
                 )
             })?;
         }
-        let defaults = self.column_defaults(&state, &schema, &columns.extras)?;
-        let fills = constant_defaults(&state, &schema, &columns.extras, &defaults)?;
+        let defaults = self.column_defaults(&state, &schema, &stored_extras)?;
+        let fills = constant_defaults(&state, &schema, &stored_extras, &defaults)?;
 
         let statement = create_statement(
             &identity.database,
             &identity.name,
-            &schema,
+            &declared,
             &columns.extras,
             merge_tree.as_ref(),
         );

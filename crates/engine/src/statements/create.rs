@@ -29,7 +29,7 @@ use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{
     ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
-    create_statement,
+    create_statement, stored_columns,
 };
 use crate::table_engine::TableEngine;
 
@@ -65,6 +65,18 @@ struct NewTableData {
     extras: Vec<ColumnExtras>,
     /// The rows of `AS SELECT`.
     rows: Vec<RecordBatch>,
+}
+
+impl NewTableData {
+    /// The columns the table stores, ALIAS and EPHEMERAL ones left out.
+    fn stored(self) -> NewTableData {
+        let (schema, extras) = stored_columns(&self.schema, &self.extras);
+        NewTableData {
+            schema,
+            extras,
+            rows: self.rows,
+        }
+    }
 }
 
 impl Session {
@@ -175,6 +187,7 @@ impl Session {
             database,
             name: table.clone(),
         };
+        let data = data.stored();
         let state = self
             .engine
             .query_state(&self.new_query(self.settings.clone()))?;
@@ -223,7 +236,8 @@ impl Session {
         create: &CreateTable,
         codecs: Vec<(usize, String)>,
     ) -> Result<NewTableData> {
-        let (fields, extras) = column_definitions(&create.columns, codecs)?;
+        let (mut fields, extras) = column_definitions(&create.columns, codecs)?;
+        self.infer_column_types(&mut fields, &extras)?;
         match &create.query {
             Some(_) if !fields.is_empty() => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
@@ -342,6 +356,52 @@ impl Session {
         Ok(())
     }
 
+    /// Gives each column declared without a type (type Null) the type of
+    /// its expression over the columns that have one, as ClickHouse types it.
+    pub(crate) fn infer_column_types(
+        &self,
+        fields: &mut [datafusion::arrow::datatypes::Field],
+        extras: &[ColumnExtras],
+    ) -> Result<()> {
+        use datafusion::arrow::datatypes::DataType;
+        use datafusion::logical_expr::{EmptyRelation, LogicalPlan, LogicalPlanBuilder};
+        for i in 0..fields.len() {
+            if fields[i].data_type() != &DataType::Null {
+                continue;
+            }
+            let typed: Vec<_> = fields
+                .iter()
+                .filter(|f| f.data_type() != &DataType::Null)
+                .cloned()
+                .collect();
+            let row = Arc::new(datafusion::common::DFSchema::try_from(Schema::new(typed))?);
+            let mut expr = [extras[i]
+                .default
+                .clone()
+                .expect("a column without a type has a default")];
+            self.rewrite_exprs(&mut expr)?;
+            let [expr] = expr;
+            let state = self
+                .engine
+                .query_state(&self.new_query(self.settings.clone()))?;
+            let logical = state.create_logical_expr_from_sql_expr(
+                datafusion::sql::sqlparser::ast::ExprWithAlias { expr, alias: None },
+                &row,
+            )?;
+            let empty = LogicalPlan::EmptyRelation(EmptyRelation {
+                produce_one_row: false,
+                schema: row,
+            });
+            let plan = LogicalPlanBuilder::from(empty)
+                .project(vec![logical])?
+                .build()?;
+            let plan = self.engine.rewriter.rewrite(plan, &self.settings)?;
+            let typed = plan.schema().field(0);
+            fields[i] = typed.as_ref().clone().with_name(fields[i].name());
+        }
+        Ok(())
+    }
+
     /// Each column's `DEFAULT` as an expression of the column's type.
     pub(crate) fn column_defaults(
         &self,
@@ -364,9 +424,13 @@ impl Session {
                 }
                 continue;
             };
+            // Read with ClickHouse's meaning, as a SELECT would read it.
+            let mut default = [default.clone()];
+            self.rewrite_exprs(&mut default)?;
+            let [default] = default;
             let expr = state.create_logical_expr_from_sql_expr(
                 datafusion::sql::sqlparser::ast::ExprWithAlias {
-                    expr: default.clone(),
+                    expr: default,
                     alias: None,
                 },
                 &row,

@@ -20,6 +20,7 @@ impl Session {
         if let Some(source) = insert.source.as_mut() {
             strata_sql::repeated_columns::mark_repeated_columns(source);
         }
+        self.insert_column_kinds(&mut insert).await?;
         self.name_insert_source(&mut insert).await?;
         let triggers = match &insert.table {
             TableObject::TableName(name) => {

@@ -21,6 +21,7 @@ use strata_sql::{FormattedInsert, parse_statement};
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::InputStream;
 use crate::sources::materialized_view::TriggerExec;
+use crate::table_definition::ColumnKind;
 
 /// Rows per parsed block; the insert gathers blocks into parts of
 /// `max_insert_block_size` rows.
@@ -66,11 +67,26 @@ impl Session {
             ));
         };
         let (database, table_name) = self.table_name(name)?;
-        let table = self.user_table(name).await?.provider();
+        let user_table = self.user_table(name).await?;
+        let materialized: Vec<String> = user_table
+            .identity()
+            .special_columns()?
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(_, extra)| extra.kind == ColumnKind::Materialized)
+            .map(|(field, _)| field.name().clone())
+            .collect();
+        let table = user_table.provider();
         let schema = table.schema();
         let mut fields: Vec<FieldRef> = Vec::new();
         for column in &parsed.columns {
             let column = single_name(column)?;
+            if materialized.contains(&column) {
+                return Err(StrataError::new(
+                    ErrorCode::ILLEGAL_COLUMN,
+                    format!("Cannot insert column {column}, because it is MATERIALIZED column"),
+                ));
+            }
             let field = schema.field_with_name(&column).map_err(|_| {
                 StrataError::new(
                     ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
@@ -88,7 +104,12 @@ impl Session {
             fields.push(Arc::new(field.clone()));
         }
         if fields.is_empty() {
-            fields = schema.fields().iter().cloned().collect();
+            fields = schema
+                .fields()
+                .iter()
+                .filter(|f| !materialized.contains(f.name()))
+                .cloned()
+                .collect();
         }
         // Conversion already gives an omitted value its type's default; a
         // mask is needed only where the column's default is something else.

@@ -4,14 +4,16 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
-use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result};
 use strata_formats::OutputFormat;
+use strata_sql::literal_text::expr_text;
 use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
 use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
+use crate::table_definition::ColumnKind;
 
 impl Session {
     /// A SHOW, EXISTS or KILL statement whose trailing clauses were split
@@ -105,35 +107,27 @@ impl Session {
     pub(crate) async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
         let body = rest.trim();
         let mut format = None;
-        let schema: SchemaRef =
-            if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
-                let inner = body.trim_start_matches('(').trim_end_matches(')');
-                let (query, settings) = self.parse_query(
-                    inner,
-                    (
-                        ErrorCode::SYNTAX_ERROR,
-                        "DESCRIBE expects a table or a query",
-                    ),
-                )?;
-                let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
-                Arc::new(plan.schema().as_arrow().clone())
-            } else {
-                let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
-                let (name, clauses) = split_trailing_clauses(name)?;
-                format = clauses
-                    .format
-                    .as_deref()
-                    .map(OutputFormat::from_name)
-                    .transpose()?;
-                let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
-                let Statement::Query(query) = parsed.statement else {
-                    unreachable!("a SELECT parses as a query")
-                };
-                let (plan, _, _) = self
-                    .plan(Statement::Query(query), self.settings.clone())
-                    .await?;
-                Arc::new(plan.schema().as_arrow().clone())
-            };
+        let rows = if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
+            let inner = body.trim_start_matches('(').trim_end_matches(')');
+            let (query, settings) = self.parse_query(
+                inner,
+                (
+                    ErrorCode::SYNTAX_ERROR,
+                    "DESCRIBE expects a table or a query",
+                ),
+            )?;
+            let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
+            plain_columns(plan.schema().as_arrow())
+        } else {
+            let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+            let (name, clauses) = split_trailing_clauses(name)?;
+            format = clauses
+                .format
+                .as_deref()
+                .map(OutputFormat::from_name)
+                .transpose()?;
+            self.describe_table(&name).await?
+        };
         let columns = [
             "name",
             "type",
@@ -149,16 +143,12 @@ impl Session {
                 .map(|c| Field::new(*c, DataType::Utf8, false))
                 .collect::<Vec<_>>(),
         ));
-        let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-        let types: Vec<String> = schema.fields().iter().map(|f| field_type_name(f)).collect();
-        let empty = vec![String::new(); names.len()];
-        let mut arrays: Vec<Arc<dyn datafusion::arrow::array::Array>> = vec![
-            Arc::new(StringArray::from(names)),
-            Arc::new(StringArray::from(types)),
-        ];
-        for _ in 2..columns.len() {
-            arrays.push(Arc::new(StringArray::from(empty.clone())));
-        }
+        let arrays = (0..columns.len())
+            .map(|i| {
+                let values: Vec<&str> = rows.iter().map(|row| row[i].as_str()).collect();
+                Arc::new(StringArray::from(values)) as Arc<dyn datafusion::arrow::array::Array>
+            })
+            .collect();
         let batch = RecordBatch::try_new(Arc::clone(&out_schema), arrays)?;
         let mut outcome = self.rows(out_schema, vec![batch])?;
         if let StatementOutcome::Rows(result) = &mut outcome {
@@ -166,6 +156,59 @@ impl Session {
         }
         Ok(outcome)
     }
+
+    /// DESCRIBE's rows for a table: a user table's columns as declared (with
+    /// their default kinds and codecs), any other's as a query sees them.
+    async fn describe_table(&self, name: &str) -> Result<Vec<[String; 7]>> {
+        let object = parse_object_name(name)?;
+        if let Ok(table) = self.user_table(&object).await {
+            let declared = table.identity().declared_columns()?;
+            return Ok(declared
+                .iter()
+                .map(|(field, extra)| {
+                    let (kind, expression) = match (&extra.default, extra.kind) {
+                        (Some(expr), kind) => (kind.keyword(), expr_text(expr)),
+                        (None, ColumnKind::Ephemeral) => (
+                            "EPHEMERAL",
+                            format!("defaultValueOfTypeName('{}')", field_type_name(field)),
+                        ),
+                        (None, _) => ("", String::new()),
+                    };
+                    [
+                        field.name().clone(),
+                        field_type_name(field),
+                        kind.to_string(),
+                        expression,
+                        String::new(),
+                        extra.codec.clone().unwrap_or_default(),
+                        String::new(),
+                    ]
+                })
+                .collect());
+        }
+        let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
+        let Statement::Query(query) = parsed.statement else {
+            unreachable!("a SELECT parses as a query")
+        };
+        let (plan, _, _) = self
+            .plan(Statement::Query(query), self.settings.clone())
+            .await?;
+        Ok(plain_columns(plan.schema().as_arrow()))
+    }
+}
+
+/// DESCRIBE's rows for columns with no defaults or codecs: a query's.
+fn plain_columns(schema: &Schema) -> Vec<[String; 7]> {
+    schema
+        .fields()
+        .iter()
+        .map(|field| {
+            let mut row: [String; 7] = Default::default();
+            row[0] = field.name().clone();
+            row[1] = field_type_name(field);
+            row
+        })
+        .collect()
 }
 
 /// `strip_keyword` where the word must be followed by a space (`table_x`

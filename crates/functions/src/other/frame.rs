@@ -48,6 +48,11 @@ impl Typing<'_> {
         }
     }
 
+    /// Argument `i`'s value, where it is a constant.
+    pub(crate) fn scalar(&self, i: usize) -> Option<&ScalarValue> {
+        self.scalars.get(i).copied().flatten()
+    }
+
     /// A result of `data_type`, NULL exactly where an argument is.
     pub(crate) fn propagating(&self, data_type: DataType) -> Field {
         let nullable = self.fields.iter().any(|f| f.is_nullable());

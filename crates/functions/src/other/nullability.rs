@@ -2,13 +2,16 @@
 //! that may, or may not, hold NULL. Arrow columns may always hold NULLs, so
 //! only the field changes, and with it `toTypeName`, aggregates' results
 //! over no rows, and how NULLs are filled in. `defaultValueOfArgumentType(x)`:
-//! the default of `x`'s type (NULL for a Nullable one).
+//! the default of `x`'s type (NULL for a Nullable one);
+//! `defaultValueOfTypeName('T')` the default of the type named.
 
 use datafusion::arrow::array::make_array;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 
-use super::frame::{Call, Spec};
+use strata_common::ErrorCode;
+
+use super::frame::{Call, Spec, failure};
 
 pub(crate) const SPECS: &[Spec] = &[
     Spec {
@@ -47,6 +50,33 @@ pub(crate) const SPECS: &[Spec] = &[
         args: (1, 1),
         volatility: Volatility::Immutable,
         typing: |t| Ok(t.fields[0].as_ref().clone().with_name(t.name)),
+        eval: |call| {
+            let value = match call.result.is_nullable() {
+                true => ScalarValue::try_from(call.result.data_type())?,
+                false => ScalarValue::new_default(call.result.data_type())?,
+            };
+            Ok(ColumnarValue::Scalar(value))
+        },
+    },
+    Spec {
+        name: "defaultValueOfTypeName",
+        aliases: &[],
+        args: (1, 1),
+        volatility: Volatility::Immutable,
+        typing: |t| {
+            let Some(ScalarValue::Utf8(Some(name))) = t.scalar(0) else {
+                return Err(failure(
+                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                    format!(
+                        "The argument of function {} must be a constant type name",
+                        t.name
+                    ),
+                ));
+            };
+            let parsed = strata_common::types::parse_clickhouse_type(name)
+                .map_err(|e| e.into_datafusion())?;
+            Ok(parsed.field(t.name))
+        },
         eval: |call| {
             let value = match call.result.is_nullable() {
                 true => ScalarValue::try_from(call.result.data_type())?,
