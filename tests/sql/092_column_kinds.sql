@@ -33,3 +33,5 @@ INSERT INTO ck3 (raw) VALUES ('abc'), ('');
 INSERT INTO ck3 (raw, up) VALUES ('xy', 'given');
 SELECT * FROM ck3 ORDER BY len;
 SELECT defaultValueOfTypeName('UInt8'), defaultValueOfTypeName('Nullable(String)'), defaultValueOfTypeName('Array(UInt8)'), defaultValueOfTypeName('Date');
+SELECT name, type, position, default_kind, default_expression FROM system.columns WHERE database = currentDatabase() AND table IN ('ck', 'ck2') ORDER BY table, position;
+DESCRIBE (SELECT a, c FROM ck);

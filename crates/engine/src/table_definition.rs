@@ -21,7 +21,11 @@ use strata_storage::compression::Codec;
 use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
 use uuid::Uuid;
 
+use datafusion::catalog::TableProvider;
+
 use crate::data_path::StoredTable;
+use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_engine::TableEngine;
 
 /// How a column gets its values: ClickHouse's `default_kind`.
@@ -132,6 +136,72 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
         return Ok((Field::new(name, DataType::Null, true), extra));
     }
     Ok((parse_clickhouse_type(&type_text)?.field(name), extra))
+}
+
+/// A column as DESCRIBE and `system.columns` show it.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnDescription {
+    pub name: String,
+    pub type_name: String,
+    /// `DEFAULT`, `MATERIALIZED`, `ALIAS`, `EPHEMERAL` or empty.
+    pub default_kind: &'static str,
+    pub default_expression: String,
+    /// The codec as written, without `CODEC(...)` around it.
+    pub codec: String,
+}
+
+impl ColumnDescription {
+    pub fn plain(field: &Field) -> Self {
+        ColumnDescription {
+            name: field.name().clone(),
+            type_name: field_type_name(field),
+            ..Default::default()
+        }
+    }
+
+    fn declared(field: &Field, extra: &ColumnExtras) -> Self {
+        let (default_kind, default_expression) = match (&extra.default, extra.kind) {
+            (Some(expr), kind) => (kind.keyword(), expr_text(expr)),
+            (None, ColumnKind::Ephemeral) => (
+                "EPHEMERAL",
+                format!("defaultValueOfTypeName('{}')", field_type_name(field)),
+            ),
+            (None, _) => ("", String::new()),
+        };
+        ColumnDescription {
+            default_kind,
+            default_expression,
+            codec: extra.codec.clone().unwrap_or_default(),
+            ..Self::plain(field)
+        }
+    }
+
+    /// A table's columns: a user table's as declared, any other's as its
+    /// schema has them.
+    pub fn of_table(table: &Arc<dyn TableProvider>) -> Result<Vec<ColumnDescription>> {
+        let any = table.as_ref() as &dyn std::any::Any;
+        let identity = match (
+            any.downcast_ref::<MemoryTable>(),
+            any.downcast_ref::<MergeTreeProvider>(),
+        ) {
+            (Some(memory), _) => Some(memory.identity()),
+            (_, Some(merge_tree)) => Some(merge_tree.identity()),
+            _ => None,
+        };
+        Ok(match identity {
+            Some(identity) => identity
+                .declared_columns()?
+                .iter()
+                .map(|(field, extra)| Self::declared(field, extra))
+                .collect(),
+            None => table
+                .schema()
+                .fields()
+                .iter()
+                .map(|f| Self::plain(f))
+                .collect(),
+        })
+    }
 }
 
 /// The columns a table stores (not ALIAS or EPHEMERAL ones) and their

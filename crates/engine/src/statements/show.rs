@@ -6,14 +6,12 @@ use std::sync::Arc;
 use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
-use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result};
 use strata_formats::OutputFormat;
-use strata_sql::literal_text::expr_text;
 use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
 use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
-use crate::table_definition::ColumnKind;
+use crate::table_definition::ColumnDescription;
 
 impl Session {
     /// A SHOW, EXISTS or KILL statement whose trailing clauses were split
@@ -162,26 +160,19 @@ impl Session {
     async fn describe_table(&self, name: &str) -> Result<Vec<[String; 7]>> {
         let object = parse_object_name(name)?;
         if let Ok(table) = self.user_table(&object).await {
-            let declared = table.identity().declared_columns()?;
-            return Ok(declared
-                .iter()
-                .map(|(field, extra)| {
-                    let (kind, expression) = match (&extra.default, extra.kind) {
-                        (Some(expr), kind) => (kind.keyword(), expr_text(expr)),
-                        (None, ColumnKind::Ephemeral) => (
-                            "EPHEMERAL",
-                            format!("defaultValueOfTypeName('{}')", field_type_name(field)),
-                        ),
-                        (None, _) => ("", String::new()),
-                    };
+            return Ok(ColumnDescription::of_table(&table.provider())?
+                .into_iter()
+                .map(|c| {
+                    let kind = c.default_kind.to_string();
+                    let none = String::new;
                     [
-                        field.name().clone(),
-                        field_type_name(field),
-                        kind.to_string(),
-                        expression,
-                        String::new(),
-                        extra.codec.clone().unwrap_or_default(),
-                        String::new(),
+                        c.name,
+                        c.type_name,
+                        kind,
+                        c.default_expression,
+                        none(),
+                        c.codec,
+                        none(),
                     ]
                 })
                 .collect());
@@ -203,10 +194,9 @@ fn plain_columns(schema: &Schema) -> Vec<[String; 7]> {
         .fields()
         .iter()
         .map(|field| {
-            let mut row: [String; 7] = Default::default();
-            row[0] = field.name().clone();
-            row[1] = field_type_name(field);
-            row
+            let c = ColumnDescription::plain(field);
+            let none = String::new;
+            [c.name, c.type_name, none(), none(), none(), none(), none()]
         })
         .collect()
 }

@@ -18,10 +18,10 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 use strata_common::settings::{Scope, Settings};
-use strata_common::types::field_type_name;
 
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
+use crate::table_definition::ColumnDescription;
 
 pub mod mutations;
 pub mod names;
@@ -248,13 +248,17 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
     let mut text: [Vec<String>; 7] = Default::default();
     let mut positions = Vec::new();
     for (database, name, table) in all_tables(catalog).await? {
-        for (i, field) in table.schema().fields().iter().enumerate() {
+        for (i, column) in ColumnDescription::of_table(&table)
+            .map_err(strata_common::StrataError::into_datafusion)?
+            .into_iter()
+            .enumerate()
+        {
             text[0].push(database.clone());
             text[1].push(name.clone());
-            text[2].push(field.name().clone());
-            text[3].push(field_type_name(field));
-            text[4].push(String::new());
-            text[5].push(String::new());
+            text[2].push(column.name);
+            text[3].push(column.type_name);
+            text[4].push(column.default_kind.to_string());
+            text[5].push(column.default_expression);
             text[6].push(String::new());
             positions.push(i as u64 + 1);
         }
