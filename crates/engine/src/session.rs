@@ -387,6 +387,7 @@ impl Session {
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.expand_views(&mut statement).await?;
+        strata_sql::values_function::expand_values_functions(&mut statement)?;
         self.apply_column_kinds(&mut statement).await?;
         self.rewrite(&mut statement, &settings)?;
         self.qualify_temporary_tables(&mut statement);

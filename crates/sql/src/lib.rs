@@ -37,6 +37,7 @@ pub mod text_comparisons;
 pub mod totals;
 pub mod uint8_booleans;
 pub mod views;
+pub mod values_function;
 pub mod virtual_columns;
 pub mod zoned_comparisons;
 
