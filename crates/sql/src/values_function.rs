@@ -1,7 +1,8 @@
 //! The `values` table function: rows written in the query, as in
 //! `values('a UInt8, b String', (1, 'x'), (2, 'y'))` or, without the
 //! structure, `values((1, 'x'), (2, 'y'))` (columns `c1`, `c2`, typed as
-//! the rows' common types). It becomes a subquery of one SELECT per row.
+//! the rows' common types). It becomes a subquery of one SELECT per row,
+//! in the order written.
 
 use std::ops::ControlFlow;
 
@@ -76,23 +77,49 @@ fn rows_query(args: &[FunctionArg]) -> Result<Box<datafusion::sql::sqlparser::as
     };
     let selects = rows
         .iter()
-        .map(|row| {
+        .enumerate()
+        .map(|(i, row)| {
             let values: Vec<&Expr> = match row {
                 Expr::Tuple(elements) => elements.iter().collect(),
                 other => vec![other],
             };
-            select_of_row(&values, structure.as_deref())
+            select_of_row(i, &values, structure.as_deref())
         })
         .collect::<Result<Vec<_>>>()?;
-    let Statement::Query(query) = parse_statement(&selects.join(" UNION ALL "))?.statement else {
-        unreachable!("SELECTs joined by UNION ALL parse as a query");
+    let names: Vec<String> = match &structure {
+        Some(columns) => columns.iter().map(|(name, _)| quote(name)).collect(),
+        None => (1..=selects[0].1).map(|i| format!("c{i}")).collect(),
+    };
+    // The branches of a UNION ALL run in parallel: the row number keeps
+    // the rows in the order written, and the LIMIT keeps that ORDER BY in
+    // a subquery, where DataFusion drops one without it.
+    let count = selects.len();
+    let union: Vec<String> = selects.into_iter().map(|(select, _)| select).collect();
+    let query = format!(
+        "SELECT {} FROM ({}) AS _values ORDER BY {ROW} LIMIT {count}",
+        names.join(", "),
+        union.join(" UNION ALL ")
+    );
+    let Statement::Query(query) = parse_statement(&query)?.statement else {
+        unreachable!("a SELECT parses as a query");
     };
     Ok(query)
 }
 
-/// `SELECT v1 AS c1, ...`, each value cast to its column's type when the
-/// structure gives one.
-fn select_of_row(values: &[&Expr], structure: Option<&[(String, String)]>) -> Result<String> {
+/// The column numbering the rows.
+const ROW: &str = "_values_row";
+
+fn quote(name: &str) -> String {
+    format!("`{}`", name.replace('`', "\\`"))
+}
+
+/// `SELECT i AS _values_row, v1 AS c1, ...` for row `i`, each value cast
+/// to its column's type when the structure gives one; and its column count.
+fn select_of_row(
+    row: usize,
+    values: &[&Expr],
+    structure: Option<&[(String, String)]>,
+) -> Result<(String, usize)> {
     if let Some(columns) = structure
         && columns.len() != values.len()
     {
@@ -112,15 +139,13 @@ fn select_of_row(values: &[&Expr], structure: Option<&[(String, String)]>) -> Re
             Some(columns) => {
                 let (name, type_name) = &columns[i];
                 let quoted = type_name.replace('\'', "\\'");
-                format!(
-                    "CAST({value}, '{quoted}') AS `{}`",
-                    name.replace('`', "\\`")
-                )
+                format!("CAST({value}, '{quoted}') AS {}", quote(name))
             }
             None => format!("{value} AS c{}", i + 1),
         })
         .collect();
-    Ok(format!("SELECT {}", items.join(", ")))
+    let select = format!("SELECT {row} AS {ROW}, {}", items.join(", "));
+    Ok((select, values.len()))
 }
 
 /// `'a UInt8, b Array(String)'` as (name, type) pairs.
@@ -175,12 +200,16 @@ mod tests {
     fn rows_become_selects() {
         assert_eq!(
             expanded("SELECT * FROM values('a UInt8, b String', (1, 'x'), (2, 'y'))").unwrap(),
-            "SELECT * FROM (SELECT CAST(1, 'UInt8') AS `a`, CAST('x', 'String') AS `b` \
-             UNION ALL SELECT CAST(2, 'UInt8') AS `a`, CAST('y', 'String') AS `b`)"
+            "SELECT * FROM (SELECT `a`, `b` FROM (\
+             SELECT 0 AS _values_row, CAST(1, 'UInt8') AS `a`, CAST('x', 'String') AS `b` \
+             UNION ALL \
+             SELECT 1 AS _values_row, CAST(2, 'UInt8') AS `a`, CAST('y', 'String') AS `b`) \
+             AS _values ORDER BY _values_row LIMIT 2)"
         );
         assert_eq!(
             expanded("SELECT c1 FROM values(1, 2) AS v").unwrap(),
-            "SELECT c1 FROM (SELECT 1 AS c1 UNION ALL SELECT 2 AS c1) AS v"
+            "SELECT c1 FROM (SELECT c1 FROM (SELECT 0 AS _values_row, 1 AS c1 \
+             UNION ALL SELECT 1 AS _values_row, 2 AS c1) AS _values ORDER BY _values_row LIMIT 2) AS v"
         );
     }
 
