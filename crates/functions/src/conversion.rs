@@ -360,3 +360,96 @@ impl ScalarUDFImpl for ConvertTo {
         }
     }
 }
+
+/// `_CAST(x, 'T')`: CAST to a type DataFusion's SQL types cannot name
+/// (`Nullable(String)`, `LowCardinality(T)`, `Array(T)`, `Map(K, V)`,
+/// `Tuple(...)`). The type comes from its ClickHouse name; values convert
+/// as the `to<Type>` functions convert them, arrays element by element, and
+/// through Arrow's cast where no such function exists.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct CastByName {
+    signature: Signature,
+}
+
+impl Default for CastByName {
+    fn default() -> Self {
+        CastByName {
+            // Not folded into a literal at planning, which would lose a
+            // Nullable type (a literal is nullable only when it is NULL).
+            signature: Signature::any(2, Volatility::Volatile),
+        }
+    }
+}
+
+impl ScalarUDFImpl for CastByName {
+    fn name(&self) -> &str {
+        "_CAST"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+        unreachable!("typed by return_field_from_args")
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let Some(Some(ScalarValue::Utf8(Some(name)))) = args.scalar_arguments.get(1) else {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                "The second argument of CAST must be a constant type name",
+            )
+            .into_datafusion());
+        };
+        let parsed = strata_common::types::parse_clickhouse_type(name)
+            .map_err(StrataError::into_datafusion)?;
+        Ok(Arc::new(parsed.field(self.name())))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let target = args.return_field.data_type();
+        match &args.args[0] {
+            ColumnarValue::Scalar(scalar) => {
+                let out = cast_to(&scalar.to_array()?, target)?;
+                Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+            }
+            ColumnarValue::Array(array) => Ok(ColumnarValue::Array(cast_to(array, target)?)),
+        }
+    }
+}
+
+fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
+    let converts = matches!(
+        target,
+        DataType::Int8
+            | DataType::Int16
+            | DataType::Int32
+            | DataType::Int64
+            | DataType::UInt8
+            | DataType::UInt16
+            | DataType::UInt32
+            | DataType::UInt64
+            | DataType::Float32
+            | DataType::Float64
+            | DataType::Utf8
+            | DataType::Boolean
+            | DataType::Date32
+            | DataType::Timestamp(..)
+    );
+    match (array.data_type(), target) {
+        (DataType::List(_), DataType::List(item)) => {
+            let list = array.as_list::<i32>();
+            let values = cast_to(list.values(), item.data_type())?;
+            Ok(Arc::new(datafusion::arrow::array::ListArray::try_new(
+                Arc::clone(item),
+                list.offsets().clone(),
+                values,
+                list.nulls().cloned(),
+            )?))
+        }
+        (DataType::Null, _) => Ok(cast::cast(array, target)?),
+        _ if converts => convert(array, target),
+        _ => Ok(cast::cast(array, target)?),
+    }
+}

@@ -41,7 +41,7 @@ use aggregate::group_array::GroupArray;
 use aggregate::uniq::{Uniq, UniqKind};
 use arithmetic::{Arithmetic, ArithmeticOp, Negate};
 use calendar::{Calendar, CalendarFunction};
-use conversion::ConvertTo;
+use conversion::{CastByName, ConvertTo};
 use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
 use uuids::{GenerateUuid, ToUuid, Unparsable, UuidVersion};
@@ -56,6 +56,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for conversion in ConvertTo::all() {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }
+    functions.push(ScalarUDF::new_from_impl(CastByName::default()));
     for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }

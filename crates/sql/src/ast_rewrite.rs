@@ -18,9 +18,9 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, NullTreatment, ObjectName,
-    ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
+    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function,
+    FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, NullTreatment,
+    ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
     UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
@@ -362,6 +362,21 @@ impl Rewriter<'_, '_> {
                 return Ok(Some(
                     TextReader::FixedString(*width).read((**inner).clone()),
                 ));
+            }
+            // Types DataFusion's SQL cannot name, cast by their ClickHouse name.
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type:
+                    data_type @ (DataType::Nullable(_)
+                    | DataType::LowCardinality(_)
+                    | DataType::Array(ArrayElemTypeDef::Parenthesis(_))
+                    | DataType::Map(..)
+                    | DataType::Tuple(_)),
+                ..
+            } => {
+                let type_name = string_literal(&data_type.to_string());
+                return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
             }
             Expr::Identifier(ident) if ident.quote_style.is_none() => {
                 let literal = match ident.value.to_ascii_lowercase().as_str() {
