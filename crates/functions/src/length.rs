@@ -1,8 +1,8 @@
-//! `length(x)` counts bytes of a string and elements of an array, and
-//! `lengthUTF8(s)` (also `char_length`, `character_length`) counts code
-//! points, both as UInt64, as ClickHouse does. DataFusion's `length` counts
-//! characters as Int32 and turns an array into its text first, so both are
-//! Strata's own.
+//! `length(x)` (also `OCTET_LENGTH`) counts bytes of a string and elements
+//! of an array, and `lengthUTF8(s)` (also `char_length`,
+//! `character_length`) counts code points, both as UInt64, as ClickHouse
+//! does. DataFusion's `length` counts characters as Int32 and turns an
+//! array into its text first, so both are Strata's own.
 
 use std::sync::Arc;
 
@@ -33,7 +33,7 @@ pub struct Length {
 impl Length {
     pub fn new(counting: Counting) -> Self {
         let aliases = match counting {
-            Counting::Length => vec![],
+            Counting::Length => vec!["OCTET_LENGTH".into(), "octet_length".into()],
             Counting::LengthUtf8 => vec![
                 "char_length".into(),
                 "character_length".into(),

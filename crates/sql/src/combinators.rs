@@ -18,7 +18,6 @@ use strata_functions::aggregate::combinators::{COMBINED, Combinator, SEPARATOR};
 use strata_functions::aggregate::frame::PARAMETER_PREFIX;
 
 use crate::ast_rewrite::{AstContext, call};
-use crate::equivalents::aggregates::renamed;
 
 /// `f` as DataFusion plans it, if it is a parametric call of a Strata
 /// aggregate or a combinator chain.
@@ -81,9 +80,6 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
 
 /// The registered name of an aggregate a chain can start from.
 fn base_aggregate(name: &str, ctx: &AstContext) -> Option<String> {
-    if let Some((to, false)) = renamed(name) {
-        return Some(to.to_string());
-    }
     let registered = (ctx.resolve_function)(name).unwrap_or_else(|| name.to_string());
     (ctx.is_aggregate)(&registered).then_some(registered)
 }

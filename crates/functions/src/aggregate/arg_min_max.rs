@@ -1,5 +1,6 @@
-//! `argMin(arg, val)` and `argMax(arg, val)`: the `arg` of the row with the
-//! smallest or largest `val`; the first such row wins ties.
+//! `argMin(arg, val)` and `argMax(arg, val)` (also `min_by` and `max_by`):
+//! the `arg` of the row with the smallest or largest `val`; the first such
+//! row wins ties.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -15,13 +16,16 @@ use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatil
 pub struct ArgMinMax {
     max: bool,
     signature: Signature,
+    aliases: Vec<String>,
 }
 
 impl ArgMinMax {
     pub fn new(max: bool) -> Self {
+        let alias = if max { "max_by" } else { "min_by" };
         ArgMinMax {
             max,
             signature: Signature::any(2, Volatility::Immutable),
+            aliases: vec![alias.to_string()],
         }
     }
 }
@@ -29,6 +33,10 @@ impl ArgMinMax {
 impl AggregateUDFImpl for ArgMinMax {
     fn name(&self) -> &str {
         if self.max { "argMax" } else { "argMin" }
+    }
+
+    fn aliases(&self) -> &[String] {
+        &self.aliases
     }
 
     fn signature(&self) -> &Signature {

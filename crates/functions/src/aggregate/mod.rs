@@ -4,6 +4,7 @@ pub mod arg_min_max;
 pub mod collected;
 pub mod combinators;
 pub mod count;
+pub mod folds;
 pub mod frame;
 pub mod funnels;
 pub mod group_array;
@@ -13,6 +14,7 @@ pub mod moments;
 pub mod native;
 pub mod quantiles;
 pub mod sampled_set;
+pub mod single_value;
 pub mod sketch;
 pub mod uniq;
 
@@ -30,6 +32,10 @@ pub fn functions() -> Vec<AggregateUDF> {
     out.extend(group_arrays::functions());
     out.extend(collected::functions());
     out.extend(funnels::functions());
+    out.extend(folds::functions());
+    out.push(AggregateUDF::new_from_impl(
+        single_value::SingleValueOrNull::default(),
+    ));
     out.push(AggregateUDF::new_from_impl(combinators::Combined::default()));
     out
 }

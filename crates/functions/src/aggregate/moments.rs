@@ -4,8 +4,13 @@
 //! integer numerator does), `simpleLinearRegression` (least squares,
 //! `(k, b)`), `sumKahan` (compensated sums over four lanes per batch,
 //! merged exactly), `boundingRatio` (the slope between the points with the
-//! least and greatest x). Each keeps one slice of floats per group, so GROUP
-//! BY runs them as groups accumulators.
+//! least and greatest x); and the spread of values: `varPop`, `varSamp`,
+//! `stddevPop`, `stddevSamp`, `covarPop`, `covarSamp` and `corr` (with
+//! their SQL names `VAR_POP`, `STD`, `STDDEV`, ...) from running sums, a
+//! variance below zero by rounding being 0 and too few rows NaN; and their
+//! `Stable` forms by Welford's updates, too few rows being infinity. Each
+//! keeps one slice of floats per group, so GROUP BY runs them as groups
+//! accumulators.
 
 use std::sync::Arc;
 
@@ -27,10 +32,57 @@ pub enum Statistic {
     SimpleLinearRegression,
     SumKahan,
     BoundingRatio,
+    /// From running sums of powers and products.
+    Spread(Spread),
+    /// From a running mean and sums of squared deviations (Welford's).
+    Stable(Spread),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Spread {
+    VarPop,
+    VarSamp,
+    StddevPop,
+    StddevSamp,
+    CovarPop,
+    CovarSamp,
+    Corr,
+}
+
+impl Spread {
+    fn pairs(self) -> bool {
+        matches!(self, Spread::CovarPop | Spread::CovarSamp | Spread::Corr)
+    }
+
+    fn sample(self) -> bool {
+        matches!(
+            self,
+            Spread::VarSamp | Spread::StddevSamp | Spread::CovarSamp
+        )
+    }
+
+    /// The rows below which the result is undefined.
+    fn least_rows(self) -> f64 {
+        if self.sample() || self == Spread::Corr {
+            2.0
+        } else {
+            1.0
+        }
+    }
+
+    /// The result from a sum of squared deviations (or of products of
+    /// deviations) over `n` rows.
+    fn from_deviations(self, deviations: f64, n: f64) -> f64 {
+        let spread = deviations / if self.sample() { n - 1.0 } else { n };
+        match self {
+            Spread::StddevPop | Spread::StddevSamp => spread.sqrt(),
+            _ => spread,
+        }
+    }
 }
 
 impl Statistic {
-    const ALL: [Statistic; 8] = [
+    const ALL: [Statistic; 22] = [
         Statistic::SkewPop,
         Statistic::SkewSamp,
         Statistic::KurtPop,
@@ -39,6 +91,20 @@ impl Statistic {
         Statistic::SimpleLinearRegression,
         Statistic::SumKahan,
         Statistic::BoundingRatio,
+        Statistic::Spread(Spread::VarPop),
+        Statistic::Spread(Spread::VarSamp),
+        Statistic::Spread(Spread::StddevPop),
+        Statistic::Spread(Spread::StddevSamp),
+        Statistic::Spread(Spread::CovarPop),
+        Statistic::Spread(Spread::CovarSamp),
+        Statistic::Spread(Spread::Corr),
+        Statistic::Stable(Spread::VarPop),
+        Statistic::Stable(Spread::VarSamp),
+        Statistic::Stable(Spread::StddevPop),
+        Statistic::Stable(Spread::StddevSamp),
+        Statistic::Stable(Spread::CovarPop),
+        Statistic::Stable(Spread::CovarSamp),
+        Statistic::Stable(Spread::Corr),
     ];
 
     fn name(self) -> &'static str {
@@ -51,6 +117,40 @@ impl Statistic {
             Statistic::SimpleLinearRegression => "simpleLinearRegression",
             Statistic::SumKahan => "sumKahan",
             Statistic::BoundingRatio => "boundingRatio",
+            Statistic::Spread(spread) => match spread {
+                Spread::VarPop => "varPop",
+                Spread::VarSamp => "varSamp",
+                Spread::StddevPop => "stddevPop",
+                Spread::StddevSamp => "stddevSamp",
+                Spread::CovarPop => "covarPop",
+                Spread::CovarSamp => "covarSamp",
+                Spread::Corr => "corr",
+            },
+            Statistic::Stable(spread) => match spread {
+                Spread::VarPop => "varPopStable",
+                Spread::VarSamp => "varSampStable",
+                Spread::StddevPop => "stddevPopStable",
+                Spread::StddevSamp => "stddevSampStable",
+                Spread::CovarPop => "covarPopStable",
+                Spread::CovarSamp => "covarSampStable",
+                Spread::Corr => "corrStable",
+            },
+        }
+    }
+
+    /// The SQL names; the lower-case ones take DataFusion's functions'
+    /// place, so every spelling is ClickHouse's.
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Statistic::Spread(Spread::VarPop) => &["VAR_POP", "var_pop"],
+            Statistic::Spread(Spread::VarSamp) => &["VAR_SAMP", "var_samp"],
+            Statistic::Spread(Spread::StddevPop) => &["STD", "STDDEV_POP", "stddev_pop"],
+            Statistic::Spread(Spread::StddevSamp) => {
+                &["STDDEV", "STDDEV_SAMP", "stddev", "stddev_samp"]
+            }
+            Statistic::Spread(Spread::CovarPop) => &["COVAR_POP", "covar_pop"],
+            Statistic::Spread(Spread::CovarSamp) => &["COVAR_SAMP", "covar_samp"],
+            _ => &[],
         }
     }
 
@@ -59,6 +159,7 @@ impl Statistic {
             Statistic::AvgWeighted
             | Statistic::SimpleLinearRegression
             | Statistic::BoundingRatio => 2,
+            Statistic::Spread(spread) | Statistic::Stable(spread) if spread.pairs() => 2,
             _ => 1,
         }
     }
@@ -72,6 +173,15 @@ impl Statistic {
             Statistic::SimpleLinearRegression => 5,
             // count, least x and its y, greatest x and its y
             Statistic::BoundingRatio => 5,
+            // count, sum of x, of x^2 / of y, of xy / and of x^2, of y^2
+            Statistic::Spread(Spread::Corr) => 6,
+            Statistic::Spread(spread) if spread.pairs() => 4,
+            Statistic::Spread(_) => 3,
+            // count, mean of x, its squared deviations / mean of y,
+            // co-deviations / and squared deviations of x, of y
+            Statistic::Stable(Spread::Corr) => 6,
+            Statistic::Stable(spread) if spread.pairs() => 4,
+            Statistic::Stable(_) => 3,
         }
     }
 
@@ -106,6 +216,21 @@ impl Statistic {
                 s[4] += x * x;
             }
             Statistic::SumKahan => kahan_add(s, x),
+            Statistic::Spread(spread) => {
+                s[0] += 1.0;
+                s[1] += x;
+                if spread.pairs() {
+                    s[2] += y;
+                    s[3] += x * y;
+                } else {
+                    s[2] += x * x;
+                }
+                if spread == Spread::Corr {
+                    s[4] += x * x;
+                    s[5] += y * y;
+                }
+            }
+            Statistic::Stable(spread) => welford_add(spread, s, x, y),
             Statistic::BoundingRatio => {
                 if s[0] == 0.0 || x < s[1] {
                     s[1] = x;
@@ -123,6 +248,7 @@ impl Statistic {
     fn merge(self, s: &mut [f64], other: &[f64]) {
         match self {
             Statistic::SumKahan => kahan_merge(s, other),
+            Statistic::Stable(spread) => welford_merge(spread, s, other),
             Statistic::BoundingRatio => {
                 if other[0] == 0.0 {
                     return;
@@ -155,8 +281,77 @@ impl Statistic {
             Statistic::SumKahan => s[0],
             Statistic::BoundingRatio => (s[4] - s[2]) / (s[3] - s[1]),
             Statistic::SimpleLinearRegression => return regression(s),
+            Statistic::Spread(spread) => spread_from_sums(spread, s),
+            Statistic::Stable(spread) if s[0] < spread.least_rows() => f64::INFINITY,
+            Statistic::Stable(Spread::Corr) => s[3] / (s[4] * s[5]).sqrt(),
+            Statistic::Stable(spread) => {
+                let deviations = if spread.pairs() { s[3] } else { s[2] };
+                spread.from_deviations(deviations, s[0])
+            }
         };
         ScalarValue::Float64(Some(value))
+    }
+}
+
+/// A spread from running sums: `s` holds the count, the sum of x and of
+/// x^2, or of y and of xy (and for `corr`, of x^2 and of y^2).
+fn spread_from_sums(spread: Spread, s: &[f64]) -> f64 {
+    let n = s[0];
+    match spread {
+        Spread::Corr => {
+            let (x, y, xy, x2, y2) = (s[1], s[2], s[3], s[4], s[5]);
+            (n * xy - x * y) / ((n * x2 - x * x) * (n * y2 - y * y)).sqrt()
+        }
+        _ if n < spread.least_rows() => f64::NAN,
+        Spread::CovarPop | Spread::CovarSamp => spread.from_deviations(s[3] - s[1] * s[2] / n, n),
+        // Rounding can leave the squares a little below zero.
+        _ => spread.from_deviations((s[2] - s[1] * s[1] / n).max(0.0), n),
+    }
+}
+
+/// Welford's update of a count, means and sums of (co-)deviations.
+fn welford_add(spread: Spread, s: &mut [f64], x: f64, y: f64) {
+    let dx = x - s[1];
+    s[0] += 1.0;
+    s[1] += dx / s[0];
+    if !spread.pairs() {
+        s[2] += dx * (x - s[1]);
+        return;
+    }
+    let dy = y - s[2];
+    s[2] += dy / s[0];
+    s[3] += (x - s[1]) * dy;
+    if spread == Spread::Corr {
+        s[4] += dx * (x - s[1]);
+        s[5] += dy * (y - s[2]);
+    }
+}
+
+/// Two Welford states as one (Chan's formulas).
+fn welford_merge(spread: Spread, s: &mut [f64], other: &[f64]) {
+    if other[0] == 0.0 {
+        return;
+    }
+    if s[0] == 0.0 {
+        s.copy_from_slice(other);
+        return;
+    }
+    let (a, b) = (s[0], other[0]);
+    let n = a + b;
+    let weight = a * b / n;
+    let dx = other[1] - s[1];
+    s[0] = n;
+    s[1] += dx * b / n;
+    if !spread.pairs() {
+        s[2] += other[2] + dx * dx * weight;
+        return;
+    }
+    let dy = other[2] - s[2];
+    s[2] += dy * b / n;
+    s[3] += other[3] + dx * dy * weight;
+    if spread == Spread::Corr {
+        s[4] += other[4] + dx * dx * weight;
+        s[5] += other[5] + dy * dy * weight;
     }
 }
 
@@ -240,7 +435,7 @@ pub struct Moments {
 pub fn functions() -> Vec<AggregateUDF> {
     Statistic::ALL
         .into_iter()
-        .map(|statistic| Aggregate::udaf(Moments { statistic }, &[]))
+        .map(|statistic| Aggregate::udaf(Moments { statistic }, statistic.aliases()))
         .collect()
 }
 
@@ -253,10 +448,16 @@ impl AggregateSpec for Moments {
         let name = self.name();
         expect_args(name, args, &[self.statistic.arguments()])?;
         expect_params(name, params.len(), 0..=0)?;
+        // Decimals are summed, and measured alone, but not paired.
+        let takes_decimals = match self.statistic {
+            Statistic::SumKahan => true,
+            Statistic::Spread(spread) | Statistic::Stable(spread) => !spread.pairs(),
+            _ => false,
+        };
         for t in args {
             let number = t.is_integer() || t.is_floating() || *t == DataType::Boolean;
             let decimal = matches!(t, DataType::Decimal128(..));
-            if !number && !(decimal && self.statistic == Statistic::SumKahan) {
+            if !number && !(decimal && takes_decimals) {
                 return Err(illegal_type(name, t));
             }
         }
@@ -487,6 +688,30 @@ mod tests {
         let mut s = [0.0, 0.0];
         kahan_batch(&mut s, &[0.1; 10]);
         assert_eq!(s[0], 1.0);
+    }
+
+    #[test]
+    fn stable_states_merge_as_one_pass() {
+        let statistic = Statistic::Stable(Spread::Corr);
+        let points: Vec<(f64, f64)> = (0..20).map(|i| (i as f64 * 0.7, (i * i) as f64)).collect();
+        let state = |points: &[(f64, f64)]| {
+            let mut s = vec![0.0; statistic.slots()];
+            points
+                .iter()
+                .for_each(|&(x, y)| statistic.update(&mut s, x, y));
+            s
+        };
+        let whole = state(&points);
+        let mut merged = state(&[]);
+        for part in points.chunks(7) {
+            statistic.merge(&mut merged, &state(part));
+        }
+        for (a, b) in whole.iter().zip(&merged) {
+            assert!(
+                (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+                "{whole:?} vs {merged:?}"
+            );
+        }
     }
 
     #[test]

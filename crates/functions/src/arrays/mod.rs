@@ -18,6 +18,7 @@ use datafusion::logical_expr::{ColumnarValue, ScalarUDF};
 use strata_common::{ErrorCode, StrataError};
 
 pub mod cumulative;
+pub mod distance;
 pub mod edit;
 pub mod element;
 pub mod empty;
@@ -28,6 +29,7 @@ pub mod masked;
 pub mod range;
 pub mod reshape;
 pub mod search;
+pub mod sets;
 pub mod sort;
 
 /// The scalar functions of this family.
@@ -72,6 +74,14 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     for edit in edit::Edit::ALL {
         functions.push(ScalarUDF::new_from_impl(edit::ArrayEdit::new(edit)));
+    }
+    for (vector, name, alias) in distance::ALL {
+        functions.push(ScalarUDF::new_from_impl(distance::ArrayVector::new(
+            vector, name, alias,
+        )));
+    }
+    for op in sets::SetOp::ALL {
+        functions.push(ScalarUDF::new_from_impl(sets::ArraySet::new(op)));
     }
     functions
 }

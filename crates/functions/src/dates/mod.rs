@@ -10,6 +10,8 @@ pub mod make;
 pub(crate) mod moments;
 pub mod packed;
 pub mod relative;
+pub mod shift;
+pub mod slots;
 pub mod subsecond;
 pub(crate) mod text;
 pub mod to_moment;
@@ -56,6 +58,12 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     functions.push(ScalarUDF::new_from_impl(frame::Udf::new(joda::FormatJoda)));
     for target in to_moment::Target::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(target)));
+    }
+    for shift in shift::Shift::ALL {
+        functions.push(ScalarUDF::new_from_impl(frame::Udf::new(shift)));
+    }
+    for slot in slots::Slot::ALL {
+        functions.push(ScalarUDF::new_from_impl(frame::Udf::new(slot)));
     }
     functions
 }

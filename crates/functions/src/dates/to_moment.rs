@@ -217,7 +217,7 @@ fn numbers(array: &ArrayRef) -> Result<Vec<f64>> {
 }
 
 /// Ticks of `unit` since the epoch (None where a row is NULL).
-fn to_ticks(
+pub(super) fn to_ticks(
     array: &ArrayRef,
     unit: TimeUnit,
     zone: Option<&Tz>,

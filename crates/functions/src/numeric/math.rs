@@ -37,13 +37,14 @@ impl Kernel {
 }
 
 pub fn scalar_functions() -> Vec<ScalarUDF> {
-    let unary: [(&'static str, &[&'static str], fn(f64) -> f64); 21] = [
+    let unary: [(&'static str, &[&'static str], fn(f64) -> f64); 23] = [
         ("sqrt", &[], f64::sqrt),
         ("cbrt", &[], f64::cbrt),
         ("exp", &[], f64::exp),
         ("log", &["ln"], f64::ln),
         ("log2", &[], f64::log2),
         ("log10", &[], libm::log10),
+        ("log1p", &[], f64::ln_1p),
         ("sin", &[], f64::sin),
         ("cos", &[], f64::cos),
         ("tan", &[], f64::tan),
@@ -58,6 +59,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         ("erf", &[], c_math::erf),
         ("erfc", &[], c_math::erfc),
         ("tgamma", &[], c_math::tgamma),
+        ("lgamma", &[], c_math::lgamma),
         ("sigmoid", &[], |x| 1.0 / (1.0 + (-x).exp())),
     ];
     let mut functions: Vec<ScalarUDF> = unary
@@ -92,6 +94,9 @@ mod c_math {
         fn c_erfc(x: f64) -> f64;
         #[link_name = "tgamma"]
         fn c_tgamma(x: f64) -> f64;
+        // The reentrant form: plain `lgamma` writes the sign to a global.
+        #[link_name = "lgamma_r"]
+        fn c_lgamma_r(x: f64, sign: *mut i32) -> f64;
     }
 
     pub fn erf(x: f64) -> f64 {
@@ -107,6 +112,17 @@ mod c_math {
     pub fn tgamma(x: f64) -> f64 {
         // SAFETY: a pure function of a float.
         unsafe { c_tgamma(x) }
+    }
+
+    /// The logarithm of the gamma function's absolute value; NaN at the
+    /// poles below zero, as ClickHouse gives (the C library's is infinity).
+    pub fn lgamma(x: f64) -> f64 {
+        if x < 0.0 && x == x.floor() {
+            return f64::NAN;
+        }
+        let mut sign = 0;
+        // SAFETY: a function of a float that writes the sign to a local.
+        unsafe { c_lgamma_r(x, &mut sign) }
     }
 }
 

@@ -6,34 +6,13 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::Result;
 
 /// The ClickHouse names rewritten here.
-pub(super) const NAMES: &[&str] = &[
-    "countDistinct",
-    "stddevPop",
-    "stddevSamp",
-    "varPop",
-    "varSamp",
-    "covarPop",
-    "covarSamp",
-    "groupUniqArray",
-    "groupBitOr",
-    "groupBitAnd",
-    "groupBitXor",
-];
+pub(super) const NAMES: &[&str] = &["countDistinct", "groupUniqArray"];
 
 /// The DataFusion aggregate a ClickHouse one is, and whether it is its DISTINCT form.
 pub fn renamed(name: &str) -> Option<(&'static str, bool)> {
     Some(match name {
         "countDistinct" => ("count", true),
-        "stddevPop" => ("stddev_pop", false),
-        "stddevSamp" => ("stddev_samp", false),
-        "varPop" => ("var_pop", false),
-        "varSamp" => ("var_samp", false),
-        "covarPop" => ("covar_pop", false),
-        "covarSamp" => ("covar_samp", false),
         "groupUniqArray" => ("array_agg", true),
-        "groupBitOr" => ("bit_or", false),
-        "groupBitAnd" => ("bit_and", false),
-        "groupBitXor" => ("bit_xor", false),
         _ => return None,
     })
 }
