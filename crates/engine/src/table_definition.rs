@@ -258,6 +258,50 @@ pub fn names_any(expr: &SqlExpr, columns: &[String]) -> bool {
     !columns.is_empty() && expr.visit(&mut Finder(columns)).is_break()
 }
 
+/// Where a table's rows go: kept in RAM, dropped, or written as parts.
+#[derive(Debug, Clone)]
+pub enum TableStorage {
+    Memory,
+    /// ClickHouse's `Null` engine: inserts pass to materialized views and
+    /// are not kept.
+    Null,
+    Parts(MergeTreeDefinition),
+}
+
+impl TableStorage {
+    /// The storage an ENGINE clause Strata has names.
+    pub fn from_clause(engine: &EngineClause) -> Result<TableStorage> {
+        match engine.name.as_str() {
+            "Memory" => Ok(TableStorage::Memory),
+            "Null" => Ok(TableStorage::Null),
+            name if TableEngine::is_part_engine(name) => Ok(TableStorage::Parts(
+                MergeTreeDefinition::from_clause(engine)?,
+            )),
+            other => Err(StrataError::new(
+                ErrorCode::UNKNOWN_STORAGE,
+                format!("Unknown table engine {other}"),
+            )),
+        }
+    }
+
+    pub fn parts(&self) -> Option<&MergeTreeDefinition> {
+        match self {
+            TableStorage::Parts(definition) => Some(definition),
+            TableStorage::Memory | TableStorage::Null => None,
+        }
+    }
+
+    /// The engine clause as SHOW CREATE TABLE prints it.
+    fn clause_text(&self) -> String {
+        match self {
+            TableStorage::Memory => "ENGINE = Memory".to_string(),
+            // NULL is a keyword, so ClickHouse quotes the name.
+            TableStorage::Null => "ENGINE = `Null`".to_string(),
+            TableStorage::Parts(definition) => definition.clause_text(),
+        }
+    }
+}
+
 /// A MergeTree-family table's definition, checked.
 #[derive(Debug, Clone)]
 pub struct MergeTreeDefinition {
@@ -463,7 +507,7 @@ pub fn create_statement(
     table: &str,
     schema: &SchemaRef,
     extras: &[ColumnExtras],
-    merge_tree: Option<&MergeTreeDefinition>,
+    storage: &TableStorage,
 ) -> String {
     let columns: Vec<String> = schema
         .fields()
@@ -488,10 +532,7 @@ pub fn create_statement(
             line
         })
         .collect();
-    let engine = match merge_tree {
-        Some(definition) => definition.clause_text(),
-        None => "ENGINE = Memory".to_string(),
-    };
+    let engine = storage.clause_text();
     format!(
         "{}\n(\n{}\n)\n{engine}",
         statement_head(database, table),

@@ -1,5 +1,6 @@
 //! The `Memory` table engine: rows kept in RAM as Arrow batches for the life of
-//! the process, with reads counted like any other source.
+//! the process, with reads counted like any other source. The `Null` engine
+//! is the same table keeping no rows: its inserts only feed materialized views.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,9 +11,12 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::Result;
 use datafusion::datasource::MemTable;
+use datafusion::datasource::sink::{DataSink, DataSinkExec};
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, TableType};
-use datafusion::physical_plan::ExecutionPlan;
+use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
+use futures::StreamExt;
 
 use parking_lot::RwLock;
 
@@ -26,6 +30,8 @@ pub struct MemoryTable {
     identity: RwLock<TableIdentity>,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
+    /// False for the `Null` engine.
+    keeps_rows: bool,
 }
 
 impl MemoryTable {
@@ -33,12 +39,19 @@ impl MemoryTable {
         schema: SchemaRef,
         identity: TableIdentity,
         defaults: HashMap<String, Expr>,
+        keeps_rows: bool,
     ) -> Result<Self> {
         Ok(MemoryTable {
             inner: MemTable::try_new(schema, vec![vec![]])?,
             identity: RwLock::new(identity),
             defaults,
+            keeps_rows,
         })
+    }
+
+    /// `Memory`, or `Null` for a table that keeps no rows.
+    pub fn engine_name(&self) -> &'static str {
+        if self.keeps_rows { "Memory" } else { "Null" }
     }
 
     pub fn identity(&self) -> TableIdentity {
@@ -85,7 +98,40 @@ impl TableProvider for MemoryTable {
         input: Arc<dyn ExecutionPlan>,
         insert_op: InsertOp,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        if !self.keeps_rows {
+            let sink = Arc::new(DroppingSink(self.schema()));
+            return Ok(Arc::new(DataSinkExec::new(input, sink, None)));
+        }
         self.inner.insert_into(state, input, insert_op).await
+    }
+}
+
+/// A `Null` table's sink: reads every row, keeps none.
+#[derive(Debug)]
+struct DroppingSink(SchemaRef);
+
+impl DisplayAs for DroppingSink {
+    fn fmt_as(&self, _: DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "DroppingSink")
+    }
+}
+
+#[async_trait]
+impl DataSink for DroppingSink {
+    fn schema(&self) -> &SchemaRef {
+        &self.0
+    }
+
+    async fn write_all(
+        &self,
+        mut data: SendableRecordBatchStream,
+        _: &Arc<TaskContext>,
+    ) -> Result<u64> {
+        let mut rows = 0u64;
+        while let Some(batch) = data.next().await {
+            rows += batch?.num_rows() as u64;
+        }
+        Ok(rows)
     }
 }
 

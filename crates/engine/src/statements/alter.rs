@@ -29,7 +29,7 @@ use strata_storage::merge_tree::MergeTreeTable;
 use super::constant_defaults;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::table_definition::{
-    ColumnExtras, MergeTreeDefinition, TableIdentity, column_definition, column_definitions,
+    ColumnExtras, TableIdentity, TableStorage, column_definition, column_definitions,
     create_statement, stored_columns,
 };
 
@@ -126,11 +126,9 @@ impl Session {
         if !edit_columns(&mut columns, operation, &identity)? {
             return Ok(());
         }
-        let merge_tree = match &split.engine {
-            Some(engine) if crate::table_engine::TableEngine::is_part_engine(&engine.name) => {
-                Some(MergeTreeDefinition::from_clause(engine)?)
-            }
-            _ => None,
+        let storage = match &split.engine {
+            Some(engine) => TableStorage::from_clause(engine)?,
+            None => TableStorage::Memory,
         };
         let declared: SchemaRef = Arc::new(Schema::new(columns.fields.clone()));
         let (schema, stored_extras) = stored_columns(&declared, &columns.extras);
@@ -139,7 +137,7 @@ impl Session {
         let state = self
             .engine
             .query_state(&self.new_query(self.settings.clone()))?;
-        if let Some(definition) = &merge_tree {
+        if let Some(definition) = storage.parts() {
             let mut compiled = definition.clone();
             self.rewrite_exprs(&mut compiled.partition_by)?;
             self.rewrite_exprs(&mut compiled.order_by)?;
@@ -161,7 +159,7 @@ impl Session {
             &identity.name,
             &declared,
             &columns.extras,
-            merge_tree.as_ref(),
+            &storage,
         );
         let altered = TableIdentity {
             create_statement: statement.clone(),

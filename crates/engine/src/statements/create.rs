@@ -28,10 +28,9 @@ use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{
-    ColumnExtras, MergeTreeDefinition, TableIdentity, column_codecs, column_definitions,
-    create_statement, stored_columns,
+    ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions, create_statement,
+    stored_columns,
 };
-use crate::table_engine::TableEngine;
 
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
@@ -44,7 +43,6 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
     "GraphiteMergeTree",
     "Join",
     "Merge",
-    "Null",
     "ReplicatedMergeTree",
     "S3",
     "Set",
@@ -170,7 +168,7 @@ impl Session {
                 format!("Table {database}.{table} already exists"),
             ));
         }
-        let merge_tree = table_engine(engine, create.temporary)?;
+        let storage = table_engine(engine, create.temporary)?;
         let data = self.new_table_data(&create, codecs).await?;
         let identity = TableIdentity {
             create_statement: create_statement(
@@ -178,7 +176,7 @@ impl Session {
                 &table,
                 &data.schema,
                 &data.extras,
-                merge_tree.as_ref(),
+                &storage,
             ),
             uuid: self
                 .attaching
@@ -191,7 +189,7 @@ impl Session {
         let state = self
             .engine
             .query_state(&self.new_query(self.settings.clone()))?;
-        let provider = self.open_table(&state, &identity, &data, merge_tree.as_ref())?;
+        let provider = self.open_table(&state, &identity, &data, &storage)?;
         if !data.rows.is_empty() {
             let source = datafusion::datasource::MemTable::try_new(
                 Arc::clone(&data.schema),
@@ -273,23 +271,28 @@ impl Session {
         })
     }
 
-    /// The table object: a Memory table, or a MergeTree table over its
-    /// directory (opening the parts already there).
+    /// The table object: a Memory or Null table, or a MergeTree table over
+    /// its directory (opening the parts already there).
     fn open_table(
         &self,
         state: &SessionState,
         identity: &TableIdentity,
         data: &NewTableData,
-        merge_tree: Option<&MergeTreeDefinition>,
+        storage: &TableStorage,
     ) -> Result<Arc<dyn TableProvider>> {
         let schema = &data.schema;
         let defaults = self.column_defaults(state, schema, &data.extras)?;
-        let Some(definition) = merge_tree else {
-            return Ok(Arc::new(MemoryTable::new(
-                Arc::clone(schema),
-                identity.clone(),
-                defaults,
-            )?));
+        let definition = match storage {
+            TableStorage::Memory | TableStorage::Null => {
+                let keeps_rows = matches!(storage, TableStorage::Memory);
+                return Ok(Arc::new(MemoryTable::new(
+                    Arc::clone(schema),
+                    identity.clone(),
+                    defaults,
+                    keeps_rows,
+                )?));
+            }
+            TableStorage::Parts(definition) => definition,
         };
         let dir = self.engine.data_path.table_data(&identity.uuid);
         let mut compiled = definition.clone();
@@ -480,12 +483,9 @@ fn take_no_rows(create: &mut CreateTable) {
     }
 }
 
-/// The MergeTree definition an ENGINE clause names, or `None` for Memory
-/// (a temporary table's default).
-fn table_engine(
-    engine: Option<EngineClause>,
-    temporary: bool,
-) -> Result<Option<MergeTreeDefinition>> {
+/// The storage an ENGINE clause names (Memory for a temporary table
+/// without one).
+fn table_engine(engine: Option<EngineClause>, temporary: bool) -> Result<TableStorage> {
     if temporary {
         temporary::check_engine(engine.as_ref())?;
     }
@@ -500,20 +500,13 @@ fn table_engine(
         }
     };
     match engine.name.as_str() {
-        "Memory" => Ok(None),
-        name if TableEngine::is_part_engine(name) => {
-            Ok(Some(MergeTreeDefinition::from_clause(&engine)?))
-        }
         other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
             format!(
                 "Table engine {other} is not supported yet (system.table_engines lists those that are)"
             ),
         )),
-        other => Err(StrataError::new(
-            ErrorCode::UNKNOWN_STORAGE,
-            format!("Unknown table engine {other}"),
-        )),
+        _ => TableStorage::from_clause(&engine),
     }
 }
 

@@ -201,8 +201,8 @@ fn flags(values: Vec<bool>) -> ArrayRef {
 /// Engine name of a table as system.tables shows it.
 pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
     let any = table.as_ref() as &dyn std::any::Any;
-    if any.is::<MemoryTable>() {
-        "Memory"
+    if let Some(memory) = any.downcast_ref::<MemoryTable>() {
+        memory.engine_name()
     } else if let Some(merge_tree) = any.downcast_ref::<MergeTreeProvider>() {
         merge_tree.engine.name()
     } else if any.is::<SystemTable>() {
