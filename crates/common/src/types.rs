@@ -17,6 +17,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use datafusion::arrow::array::AsArray;
+use datafusion::arrow::buffer::{OffsetBuffer, ScalarBuffer};
+use datafusion::common::ScalarValue;
+
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 
 use crate::error::{ErrorCode, Result, StrataError};
@@ -128,7 +132,19 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
             format!("Array({})", field_type_name(f))
         }
         DataType::Struct(fields) => {
-            let parts: Vec<String> = fields.iter().map(|f| field_type_name(f)).collect();
+            // Elements named by position (ClickHouse's 1, 2, ... or
+            // DataFusion's c0, c1, ...) are an unnamed tuple's.
+            let positional = fields
+                .iter()
+                .enumerate()
+                .all(|(i, f)| *f.name() == (i + 1).to_string() || *f.name() == format!("c{i}"));
+            let parts: Vec<String> = fields
+                .iter()
+                .map(|f| match positional {
+                    true => field_type_name(f),
+                    false => format!("{} {}", f.name(), field_type_name(f)),
+                })
+                .collect();
             format!("Tuple({})", parts.join(", "))
         }
         DataType::Map(entries, _) => match entries.data_type() {
@@ -310,6 +326,22 @@ impl TypeParser<'_> {
         }
     }
 
+    /// The name of a named tuple's element (`a` in `Tuple(a UInt8)`): a word
+    /// followed by another word, the type. Nothing is consumed otherwise.
+    fn element_name(&mut self) -> Option<String> {
+        let start = self.pos;
+        let name = self.ident().to_string();
+        let before_type = self.pos;
+        self.skip_ws();
+        let typed = self.pos > before_type
+            && self.input[self.pos..].starts_with(|c: char| c.is_ascii_alphabetic());
+        if !name.is_empty() && typed {
+            return Some(name);
+        }
+        self.pos = start;
+        None
+    }
+
     fn number(&mut self) -> Result<u64> {
         self.skip_ws();
         let start = self.pos;
@@ -374,14 +406,29 @@ impl TypeParser<'_> {
                 self.expect('(')?;
                 let mut fields = Vec::new();
                 loop {
+                    let name = self.element_name();
                     let item = self.parse_type()?;
-                    fields.push(item.nested_field(format!("{}", fields.len() + 1)));
+                    let name = name.unwrap_or_else(|| format!("{}", fields.len() + 1));
+                    fields.push(item.nested_field(name));
                     if !self.eat(',') {
                         break;
                     }
                 }
                 self.expect(')')?;
                 plain(DataType::Struct(fields.into()))
+            }
+            "map" => {
+                self.expect('(')?;
+                let key = self.parse_type()?;
+                self.expect(',')?;
+                let value = self.parse_type()?;
+                self.expect(')')?;
+                let entries = vec![
+                    key.nested_field("key").with_nullable(false),
+                    value.nested_field("value"),
+                ];
+                let entries = Field::new("entries", DataType::Struct(entries.into()), false);
+                plain(DataType::Map(Arc::new(entries), false))
             }
             "fixedstring" => {
                 self.expect('(')?;
@@ -548,4 +595,22 @@ mod tests {
         assert!(parse_clickhouse_type("UInt8 garbage").is_err());
         assert!(parse_clickhouse_type("").is_err());
     }
+}
+
+/// The default value of a type: zero, empty, the epoch. Arrow's own
+/// (`ScalarValue::new_default`) panics for a Map, whose default here is the
+/// empty map.
+pub fn default_value(data_type: &DataType) -> datafusion::common::Result<ScalarValue> {
+    let DataType::Map(entries, sorted) = data_type else {
+        return ScalarValue::new_default(data_type);
+    };
+    let empty = datafusion::arrow::array::new_empty_array(entries.data_type());
+    let map = datafusion::arrow::array::MapArray::try_new(
+        Arc::clone(entries),
+        OffsetBuffer::new(ScalarBuffer::from(vec![0i32, 0])),
+        empty.as_struct().clone(),
+        None,
+        *sorted,
+    )?;
+    Ok(ScalarValue::Map(Arc::new(map)))
 }

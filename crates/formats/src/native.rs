@@ -14,7 +14,6 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use datafusion::common::ScalarValue;
 use strata_common::types::{field_type_name, is_uuid};
 
 use crate::{ResultWriter, Statistics};
@@ -158,7 +157,7 @@ fn write_low_cardinality(
     column: &ArrayRef,
 ) -> std::io::Result<()> {
     let write = value_writer(field, column.as_ref())?;
-    let default = ScalarValue::new_default(field.data_type())
+    let default = strata_common::types::default_value(field.data_type())
         .and_then(|value| value.to_array())
         .map_err(std::io::Error::other)?;
     let mut default_bytes = Vec::new();

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use datafusion::common::tree_node::Transformed;
-use datafusion::common::{Column, Result, ScalarValue};
+use datafusion::common::{Column, Result};
 use datafusion::functions::core::expr_fn::coalesce;
 use datafusion::logical_expr::{Expr, JoinType, LogicalPlan, Projection, lit};
 
@@ -40,7 +40,7 @@ pub fn fill_defaults(node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
         // Columns with metadata (UUID, Date32, ...) keep NULL: coalesce
         // would drop what makes them those types.
         let default = match filled && !input.is_nullable() && input.metadata().is_empty() {
-            true => ScalarValue::new_default(field.data_type()).ok(),
+            true => strata_common::types::default_value(field.data_type()).ok(),
             false => None,
         };
         exprs.push(match default {

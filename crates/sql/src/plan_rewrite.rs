@@ -527,7 +527,7 @@ fn rolled_up_default(
     if key.nullable(input.as_ref()).unwrap_or(true) {
         return None;
     }
-    ScalarValue::new_default(field.data_type()).ok()
+    strata_common::types::default_value(field.data_type()).ok()
 }
 
 /// The value ClickHouse returns for an aggregate over no rows, where it is not NULL.
@@ -538,7 +538,7 @@ fn empty_default(
     match function {
         "avg" => Some(ScalarValue::Float64(Some(f64::NAN))),
         "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
-            ScalarValue::new_default(data_type).ok()
+            strata_common::types::default_value(data_type).ok()
         }
         _ => None,
     }

@@ -421,7 +421,7 @@ impl Session {
                 // default value, NULL if it is Nullable.
                 if !field.is_nullable()
                     && let Ok(zero) =
-                        datafusion::common::ScalarValue::new_default(field.data_type())
+                        strata_common::types::default_value(field.data_type())
                 {
                     defaults.insert(field.name().clone(), datafusion::logical_expr::lit(zero));
                 }

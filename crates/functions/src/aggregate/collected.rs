@@ -382,7 +382,7 @@ fn intersections(
     }
     match at {
         Some(row) => ScalarValue::try_from_array(starts, row),
-        None => ScalarValue::new_default(result),
+        None => strata_common::types::default_value(result),
     }
 }
 
@@ -441,7 +441,7 @@ fn heavy(values: &ArrayRef, result: &DataType) -> Result<ScalarValue> {
     }
     match candidate {
         Some(row) => ScalarValue::try_from_array(values, row),
-        None => ScalarValue::new_default(result),
+        None => strata_common::types::default_value(result),
     }
 }
 

@@ -593,7 +593,7 @@ fn empty_result(function: &str, t: &DataType) -> Option<ScalarValue> {
     match function {
         "avg" if *t == DataType::Float64 => Some(ScalarValue::Float64(Some(f64::NAN))),
         "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
-            ScalarValue::new_default(t).ok()
+            strata_common::types::default_value(t).ok()
         }
         _ => None,
     }

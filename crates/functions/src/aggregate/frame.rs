@@ -424,7 +424,7 @@ impl Accumulator for SkipNulls {
         match &self.absent {
             Absent::Null(t) => ScalarValue::try_from(t),
             Absent::Default(t, true) => ScalarValue::try_from(t),
-            Absent::Default(t, false) => ScalarValue::new_default(t),
+            Absent::Default(t, false) => strata_common::types::default_value(t),
             Absent::Inner => self.inner.evaluate(),
         }
     }

@@ -181,7 +181,7 @@ impl AggregateSpec for GroupArrayVariant {
             Variant::InsertAt => {
                 let default = match call.params.first() {
                     Some(p) => p.cast_to(&element)?,
-                    None => ScalarValue::new_default(&element)?,
+                    None => strata_common::types::default_value(&element)?,
                 };
                 let size = call
                     .params

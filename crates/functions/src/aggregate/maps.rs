@@ -286,7 +286,7 @@ impl MapAccumulator {
             None if !self.nullable_values => {
                 let defaults = incoming.into_iter().map(|v| {
                     if v.is_null() {
-                        ScalarValue::new_default(&v.data_type())
+                        strata_common::types::default_value(&v.data_type())
                     } else {
                         Ok(v)
                     }

@@ -264,7 +264,7 @@ fn quantiles(
             levels
                 .iter()
                 .map(|&l| match n {
-                    0 => ScalarValue::new_default(out),
+                    0 => strata_common::types::default_value(out),
                     _ => ScalarValue::try_from_array(&sorted, exact_index(method, n, l)),
                 })
                 .collect()
@@ -374,7 +374,7 @@ fn weighted(
             }
             match chosen {
                 Some(row) => ScalarValue::try_from_array(values, row),
-                None => ScalarValue::new_default(out),
+                None => strata_common::types::default_value(out),
             }
         })
         .collect()
@@ -388,7 +388,7 @@ fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
             ScalarValue::TimestampSecond(Some(v as i64), tz.clone())
         }
         DataType::Float64 => ScalarValue::Float64(Some(v)),
-        other => ScalarValue::new_default(other)?,
+        other => strata_common::types::default_value(other)?,
     })
 }
 

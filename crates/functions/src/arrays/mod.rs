@@ -215,7 +215,7 @@ pub(crate) fn default_of(item: &Field) -> Result<ScalarValue> {
     if item.is_nullable() {
         return ScalarValue::try_from(item.data_type());
     }
-    ScalarValue::new_default(item.data_type())
+    strata_common::types::default_value(item.data_type())
 }
 
 /// ClickHouse's common type of two element types: numbers widen as

@@ -257,7 +257,7 @@ fn zero_of(field: &Field) -> Result<ScalarValue> {
     if field_type_name(field).contains("Date32") {
         return Ok(ScalarValue::Date32(Some(-25_567)));
     }
-    ScalarValue::new_default(field.data_type())
+    strata_common::types::default_value(field.data_type())
 }
 
 fn conversion_error(

@@ -196,7 +196,7 @@ fn neighbor(call: &Call) -> Result<ColumnarValue> {
     let defaults = match call.args.get(2) {
         Some(default) => cast::cast(&default.to_array(rows)?, target)?,
         None if call.result.is_nullable() => new_null_array(target, rows),
-        None => ScalarValue::new_default(target)?.to_array_of_size(rows)?,
+        None => strata_common::types::default_value(target)?.to_array_of_size(rows)?,
     };
     let offsets = to_i64_wrapping(&call.column(1)?)?;
     let mut picks = Vec::with_capacity(rows);
