@@ -83,6 +83,9 @@ impl VisitorMut for Rewriter<'_, '_> {
         {
             return ControlFlow::Break(e);
         }
+        if let SetExpr::Select(select) = query.body.as_mut() {
+            crate::in_subquery::rewrite_in_subqueries(select);
+        }
         if let Err(e) = prepare_select_items(&mut query.body) {
             return ControlFlow::Break(e);
         }

@@ -19,6 +19,7 @@ pub mod create_table;
 pub mod depth;
 pub mod equivalents;
 pub mod final_modifier;
+pub mod in_subquery;
 pub mod insert_format;
 pub mod join_defaults;
 pub mod literal_text;
