@@ -12,6 +12,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 
 use crate::naming::column_name;
+use crate::outside_subqueries::rewrite_outside_subqueries;
 use crate::virtual_columns::{cte_names, for_each_factor, named_table};
 
 /// A table's ALIAS columns, and the names of the columns it stores.
@@ -84,12 +85,8 @@ impl VisitorMut for Substituter<'_> {
         if scopes.is_empty() {
             return ControlFlow::Continue(());
         }
-        if let Some(order_by) = &mut query.order_by {
-            let _ = order_by.visit(&mut Replacer::new(&scopes));
-        }
-        if let Some(limit) = &mut query.limit_clause {
-            let _ = limit.visit(&mut Replacer::new(&scopes));
-        }
+        replace_aliases(&mut query.order_by, &scopes);
+        replace_aliases(&mut query.limit_clause, &scopes);
         ControlFlow::Continue(())
     }
 
@@ -122,9 +119,7 @@ impl VisitorMut for Substituter<'_> {
                 other => column_name(other),
             };
             names_taken.push(name.clone());
-            let mut replacer = Replacer::new(&scopes);
-            let _ = expr.visit(&mut replacer);
-            if replacer.replaced
+            if replace_aliases(expr, &scopes)
                 && let SelectItem::UnnamedExpr(expr) = item
             {
                 *item = SelectItem::ExprWithAlias {
@@ -133,89 +128,56 @@ impl VisitorMut for Substituter<'_> {
                 };
             }
         }
-        let mut replacer = Replacer::new(&scopes);
-        let _ = select.selection.visit(&mut replacer);
-        let _ = select.group_by.visit(&mut replacer);
-        let _ = select.having.visit(&mut replacer);
-        let _ = select.prewhere.visit(&mut replacer);
+        replace_aliases(&mut select.selection, &scopes);
+        replace_aliases(&mut select.group_by, &scopes);
+        replace_aliases(&mut select.having, &scopes);
+        replace_aliases(&mut select.prewhere, &scopes);
         ControlFlow::Continue(())
     }
 }
 
-/// Replaces ALIAS column references in one expression, not inside its
-/// subqueries (each has a FROM of its own).
-struct Replacer<'a> {
-    scopes: &'a [Scope],
-    depth: usize,
-    replaced: bool,
+/// Replaces ALIAS column references in `node`, not inside its subqueries;
+/// whether it replaced any.
+fn replace_aliases<T: VisitMut + ?Sized>(node: &mut T, scopes: &[Scope]) -> bool {
+    rewrite_outside_subqueries(node, &mut |expr| match expansion(scopes, expr) {
+        Some(expanded) => {
+            *expr = expanded;
+            true
+        }
+        None => false,
+    })
 }
 
-impl<'a> Replacer<'a> {
-    fn new(scopes: &'a [Scope]) -> Self {
-        Replacer {
-            scopes,
-            depth: 0,
-            replaced: false,
+/// The expression an identifier means, if it names an ALIAS column.
+fn expansion(scopes: &[Scope], expr: &Expr) -> Option<Expr> {
+    let (qualifier, column) = match expr {
+        Expr::Identifier(column) => (None, column),
+        Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
+            (Some(&parts[parts.len() - 2]), &parts[parts.len() - 1])
         }
-    }
-
-    /// The expression an identifier means, if it names an ALIAS column.
-    fn expansion(&self, expr: &Expr) -> Option<Expr> {
-        let (qualifier, column) = match expr {
-            Expr::Identifier(column) => (None, column),
-            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
-                (Some(&parts[parts.len() - 2]), &parts[parts.len() - 1])
-            }
-            _ => return None,
-        };
-        let mut candidates = self.scopes.iter().filter(|scope| match qualifier {
-            Some(q) => q.value == scope.qualifier.value,
-            None => true,
-        });
-        let scope =
-            candidates.find(|s| s.columns.aliases.iter().any(|(n, _)| *n == column.value))?;
-        // A bare name another table stores is that table's column.
-        let stored_elsewhere = qualifier.is_none()
-            && self
-                .scopes
-                .iter()
-                .any(|s| !std::ptr::eq(s, scope) && s.columns.stored.contains(&column.value));
-        if stored_elsewhere {
-            return None;
-        }
-        let (_, aliased) = scope
-            .columns
-            .aliases
+        _ => return None,
+    };
+    let mut candidates = scopes.iter().filter(|scope| match qualifier {
+        Some(q) => q.value == scope.qualifier.value,
+        None => true,
+    });
+    let scope = candidates.find(|s| s.columns.aliases.iter().any(|(n, _)| *n == column.value))?;
+    // A bare name another table stores is that table's column.
+    let stored_elsewhere = qualifier.is_none()
+        && scopes
             .iter()
-            .find(|(name, _)| *name == column.value)?;
-        let mut expansion = aliased.clone();
-        let _ = expansion.visit(&mut Qualifier(scope));
-        Some(Expr::Nested(Box::new(expansion)))
+            .any(|s| !std::ptr::eq(s, scope) && s.columns.stored.contains(&column.value));
+    if stored_elsewhere {
+        return None;
     }
-}
-
-impl VisitorMut for Replacer<'_> {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if self.depth == 0
-            && let Some(expansion) = self.expansion(expr)
-        {
-            *expr = expansion;
-            self.replaced = true;
-        }
-        ControlFlow::Continue(())
-    }
+    let (_, aliased) = scope
+        .columns
+        .aliases
+        .iter()
+        .find(|(name, _)| *name == column.value)?;
+    let mut expansion = aliased.clone();
+    let _ = expansion.visit(&mut Qualifier(scope));
+    Some(Expr::Nested(Box::new(expansion)))
 }
 
 /// Qualifies an ALIAS expression's column names with its table's name.

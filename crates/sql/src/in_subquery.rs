@@ -5,12 +5,9 @@
 //! set as an array, computed once as ClickHouse computes the set once, but
 //! searched row by row (a hash set would be faster for large sets).
 
-use std::ops::ControlFlow;
+use datafusion::sql::sqlparser::ast::{BinaryOperator, Expr, Select, SelectItem, UnaryOperator};
 
-use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, Query, Select, SelectItem, UnaryOperator, VisitMut, VisitorMut,
-};
-
+use crate::outside_subqueries::rewrite_outside_subqueries;
 use crate::parse_expr_text;
 
 /// Rewrites the IN subqueries of `select` that DataFusion cannot plan where
@@ -18,7 +15,7 @@ use crate::parse_expr_text;
 pub fn rewrite_in_subqueries(select: &mut Select) {
     for item in &mut select.projection {
         if let SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } = item {
-            let _ = expr.visit(&mut AsArrays::default());
+            search_arrays(expr);
         }
     }
     for condition in [&mut select.selection, &mut select.having] {
@@ -42,65 +39,50 @@ fn outside_conjuncts(condition: &mut Expr) {
         }
         Expr::Nested(inner) => outside_conjuncts(inner),
         Expr::InSubquery { expr, .. } => {
-            let _ = expr.visit(&mut AsArrays::default());
+            search_arrays(expr);
         }
         Expr::UnaryOp {
             op: UnaryOperator::Not,
             expr,
         } if matches!(**expr, Expr::InSubquery { .. }) => {}
         other => {
-            let _ = other.visit(&mut AsArrays::default());
+            search_arrays(other);
         }
     }
 }
 
-/// Replaces IN subqueries of one column by a search of the set's array,
-/// outside nested queries.
-#[derive(Default)]
-struct AsArrays {
-    depth: usize,
+/// Replaces the IN subqueries of one column in `node` by a search of the
+/// set's array, outside nested queries.
+fn search_arrays(node: &mut Expr) {
+    rewrite_outside_subqueries(node, &mut as_array_search);
 }
 
-impl VisitorMut for AsArrays {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
+fn as_array_search(expr: &mut Expr) -> bool {
+    let Expr::InSubquery {
+        expr: value,
+        subquery,
+        negated,
+    } = expr
+    else {
+        return false;
+    };
+    // A tuple compared with a row of several columns stays as written.
+    if matches!(**value, Expr::Tuple(_)) {
+        return false;
     }
-
-    fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        let Expr::InSubquery {
-            expr: value,
-            subquery,
-            negated,
-        } = expr
-        else {
-            return ControlFlow::Continue(());
-        };
-        // A tuple compared with a row of several columns stays as written.
-        if matches!(**value, Expr::Tuple(_)) {
-            return ControlFlow::Continue(());
-        }
-        // `has` would refuse an array of another integer type than the
-        // value's; `=` compares them as numbers.
-        let text = format!(
-            "{}assumeNotNull(arrayExists(_in_value -> _in_value = {value}, \
-             (SELECT groupArray(_in) FROM ({subquery}) AS _in_set(_in))))",
-            if *negated { "NOT " } else { "" }
-        );
-        if let Ok(rewritten) = parse_expr_text(&text) {
+    // `has` would refuse an array of another integer type than the
+    // value's; `=` compares them as numbers.
+    let text = format!(
+        "{}assumeNotNull(arrayExists(_in_value -> _in_value = {value}, \
+         (SELECT groupArray(_in) FROM ({subquery}) AS _in_set(_in))))",
+        if *negated { "NOT " } else { "" }
+    );
+    match parse_expr_text(&text) {
+        Ok(rewritten) => {
             *expr = Expr::Nested(Box::new(rewritten));
+            true
         }
-        ControlFlow::Continue(())
+        Err(_) => false,
     }
 }
 

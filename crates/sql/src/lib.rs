@@ -26,6 +26,7 @@ pub mod literal_text;
 pub mod mutations;
 pub mod naming;
 pub mod not_in;
+mod outside_subqueries;
 pub mod parser;
 pub mod part_statements;
 pub mod plan_rewrite;
@@ -37,8 +38,8 @@ pub mod table_function_scans;
 pub mod text_comparisons;
 pub mod totals;
 pub mod uint8_booleans;
-pub mod views;
 pub mod values_function;
+pub mod views;
 pub mod virtual_columns;
 pub mod zoned_comparisons;
 
