@@ -117,7 +117,10 @@ impl Session {
             .iter()
             .map(|f| match table.get_column_default(f.name()) {
                 Some(Expr::Literal(value, _)) => {
-                    strata_common::types::default_value(f.data_type()).ok().as_ref() != Some(value)
+                    strata_common::types::default_value(f.data_type())
+                        .ok()
+                        .as_ref()
+                        != Some(value)
                 }
                 Some(_) => true,
                 None => false,
