@@ -3,16 +3,13 @@
 //! definition written back as the one canonical statement that
 //! `SHOW CREATE TABLE` prints and the data path stores for restarts.
 
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::sql::sqlparser::ast::{
-    ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Visit, Visitor,
-};
+use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
@@ -160,13 +157,9 @@ impl ColumnDescription {
     }
 
     fn declared(field: &Field, extra: &ColumnExtras) -> Self {
-        let (default_kind, default_expression) = match (&extra.default, extra.kind) {
-            (Some(expr), kind) => (kind.keyword(), expr_text(expr)),
-            (None, ColumnKind::Ephemeral) => (
-                "EPHEMERAL",
-                format!("defaultValueOfTypeName('{}')", field_type_name(field)),
-            ),
-            (None, _) => ("", String::new()),
+        let (default_kind, default_expression) = match default_text(field, extra) {
+            Some(text) => (extra.kind.keyword(), text),
+            None => ("", String::new()),
         };
         ColumnDescription {
             default_kind,
@@ -201,6 +194,19 @@ impl ColumnDescription {
                 .map(|f| Self::plain(f))
                 .collect(),
         })
+    }
+}
+
+/// A column's default expression as written, or for an EPHEMERAL column
+/// without one its type's default, as ClickHouse shows it.
+pub fn default_text(field: &Field, extra: &ColumnExtras) -> Option<String> {
+    match (&extra.default, extra.kind) {
+        (Some(expr), _) => Some(expr_text(expr)),
+        (None, ColumnKind::Ephemeral) => Some(format!(
+            "defaultValueOfTypeName('{}')",
+            field_type_name(field)
+        )),
+        (None, _) => None,
     }
 }
 
@@ -240,22 +246,8 @@ pub fn stored_columns(
 
 /// Whether `expr` names one of `columns`.
 pub fn names_any(expr: &SqlExpr, columns: &[String]) -> bool {
-    struct Finder<'a>(&'a [String]);
-    impl Visitor for Finder<'_> {
-        type Break = ();
-        fn pre_visit_expr(&mut self, expr: &SqlExpr) -> ControlFlow<()> {
-            let ident = match expr {
-                SqlExpr::Identifier(ident) => Some(ident),
-                SqlExpr::CompoundIdentifier(parts) => parts.last(),
-                _ => None,
-            };
-            match ident {
-                Some(ident) if self.0.contains(&ident.value) => ControlFlow::Break(()),
-                _ => ControlFlow::Continue(()),
-            }
-        }
-    }
-    !columns.is_empty() && expr.visit(&mut Finder(columns)).is_break()
+    let names: Vec<&str> = columns.iter().map(String::as_str).collect();
+    !names.is_empty() && strata_sql::virtual_columns::names_column(expr, &names)
 }
 
 /// Where a table's rows go: kept in RAM, dropped, or written as parts.

@@ -17,8 +17,9 @@ use datafusion::sql::sqlparser::ast::{
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
-/// Whether `statement` names a column called one of `names`, bare or qualified.
-pub fn names_column(statement: &Statement, names: &[&str]) -> bool {
+/// Whether `node` (a statement, an expression) names a column called one
+/// of `names`, bare or qualified.
+pub fn names_column<T: Visit>(node: &T, names: &[&str]) -> bool {
     struct Finder<'a> {
         names: &'a [&'a str],
     }
@@ -36,7 +37,7 @@ pub fn names_column(statement: &Statement, names: &[&str]) -> bool {
             }
         }
     }
-    statement.visit(&mut Finder { names }).is_break()
+    node.visit(&mut Finder { names }).is_break()
 }
 
 /// The tables `statement` reads by name (not table functions, not CTEs).

@@ -14,12 +14,11 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alias_columns::{AliasColumns, substitute_alias_columns};
-use strata_sql::literal_text::expr_text;
 use strata_sql::parse_expr_text;
 use strata_sql::virtual_columns::{exclude_from_wildcards, tables_read};
 
 use super::{Session, single_name};
-use crate::table_definition::{ColumnExtras, ColumnKind, names_any};
+use crate::table_definition::{ColumnExtras, ColumnKind, default_text, names_any};
 
 /// A table's columns as declared, when some are not plainly stored.
 struct SpecialColumns {
@@ -53,10 +52,7 @@ impl SpecialColumns {
 
     /// A column's expression, cast to its type, as ClickHouse computes it.
     fn expression(field: &Field, extra: &ColumnExtras) -> Result<Expr> {
-        let value = match &extra.default {
-            Some(expr) => expr_text(expr),
-            None => format!("defaultValueOfTypeName('{}')", field_type_name(field)),
-        };
+        let value = default_text(field, extra).expect("a special column has an expression");
         parse_expr_text(&format!("CAST(({value}), '{}')", field_type_name(field)))
     }
 
@@ -225,8 +221,9 @@ impl Session {
     }
 }
 
-/// A VALUES source as a SELECT per row: DataFusion types VALUES inside an
-/// INSERT as the table's columns, which these rows are not.
+/// A VALUES source as the `values()` table function: DataFusion types
+/// VALUES inside an INSERT as the table's columns, which these rows are not,
+/// and `values()` keeps the rows in the order written.
 fn selects_of_values(source: &Query) -> String {
     let SetExpr::Values(values) = source.body.as_ref() else {
         return source.to_string();
@@ -236,8 +233,8 @@ fn selects_of_values(source: &Query) -> String {
         .iter()
         .map(|row| {
             let items: Vec<String> = row.content.iter().map(ToString::to_string).collect();
-            format!("SELECT {}", items.join(", "))
+            format!("({})", items.join(", "))
         })
         .collect();
-    rows.join(" UNION ALL ")
+    format!("SELECT * FROM values({})", rows.join(", "))
 }

@@ -368,6 +368,12 @@ impl Session {
     ) -> Result<()> {
         use datafusion::arrow::datatypes::DataType;
         use datafusion::logical_expr::{EmptyRelation, LogicalPlan, LogicalPlanBuilder};
+        if fields.iter().all(|f| f.data_type() != &DataType::Null) {
+            return Ok(());
+        }
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
         for i in 0..fields.len() {
             if fields[i].data_type() != &DataType::Null {
                 continue;
@@ -384,9 +390,6 @@ impl Session {
                 .expect("a column without a type has a default")];
             self.rewrite_exprs(&mut expr)?;
             let [expr] = expr;
-            let state = self
-                .engine
-                .query_state(&self.new_query(self.settings.clone()))?;
             let logical = state.create_logical_expr_from_sql_expr(
                 datafusion::sql::sqlparser::ast::ExprWithAlias { expr, alias: None },
                 &row,

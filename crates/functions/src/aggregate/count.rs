@@ -113,8 +113,7 @@ impl Accumulator for DistinctCount {
 
 /// Rows that count: all of them for `count()`, the non-NULL ones for `count(x)`.
 fn counted(values: &[ArrayRef], filter: Option<&BooleanArray>, row: usize) -> bool {
-    values.first().is_none_or(|v| v.is_valid(row))
-        && filter.is_none_or(|f| f.is_valid(row) && f.value(row))
+    values.first().is_none_or(|v| v.is_valid(row)) && super::filter_keeps(filter, row)
 }
 
 #[derive(Debug)]

@@ -325,7 +325,7 @@ impl GroupsAccumulator for FoldGroups {
         let column = &values[0];
         let words = self.domain.words(column)?;
         for (row, &g) in group_indices.iter().enumerate() {
-            let kept = opt_filter.is_none_or(|f| f.is_valid(row) && f.value(row));
+            let kept = super::filter_keeps(opt_filter, row);
             if kept && column.is_valid(row) {
                 self.words[g] = self.fold.apply(self.domain, self.words[g], words[row]);
                 self.counts[g] += 1;

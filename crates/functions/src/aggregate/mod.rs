@@ -21,6 +21,7 @@ pub mod uniq;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use datafusion::arrow::array::{Array, BooleanArray};
 use datafusion::logical_expr::AggregateUDF;
 
 /// The aggregates of the newer families, each from its module.
@@ -42,6 +43,11 @@ pub fn functions() -> Vec<AggregateUDF> {
 
 /// Whether the aggregate registered as `name` takes ClickHouse parameters
 /// (`f(p...)(x)`) as its trailing struct argument.
+/// Whether an aggregate's FILTER (ClickHouse's `-If`) keeps `row`.
+pub(crate) fn filter_keeps(filter: Option<&BooleanArray>, row: usize) -> bool {
+    filter.is_none_or(|f| f.is_valid(row) && f.value(row))
+}
+
 pub fn takes_parameters(name: &str) -> bool {
     static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
     NAMES

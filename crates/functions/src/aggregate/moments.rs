@@ -558,7 +558,7 @@ impl GroupsAccumulator for MomentsGroups {
         self.states.resize(total_num_groups * self.slots, 0.0);
         let (x, y) = self.columns(values)?;
         for (row, &g) in group_indices.iter().enumerate() {
-            let kept = opt_filter.is_none_or(|f| f.is_valid(row) && f.value(row));
+            let kept = super::filter_keeps(opt_filter, row);
             if !kept || x.is_null(row) || y.as_ref().is_some_and(|y| y.is_null(row)) {
                 continue;
             }

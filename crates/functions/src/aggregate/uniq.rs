@@ -259,10 +259,7 @@ fn included_rows(values: &[ArrayRef], filter: Option<&BooleanArray>) -> Option<V
     }
     Some(
         (0..values[0].len())
-            .map(|row| {
-                values.iter().all(|v| v.is_valid(row))
-                    && filter.is_none_or(|f| f.is_valid(row) && f.value(row))
-            })
+            .map(|row| values.iter().all(|v| v.is_valid(row)) && super::filter_keeps(filter, row))
             .collect(),
     )
 }
