@@ -2,7 +2,8 @@
 # Checks that this machine can build Strata. Rust comes with rustup
 # (https://rustup.rs); crates come from crates.io. With --tests it also
 # installs the client-level tests' Python packages (tests/clients/requirements.txt,
-# pinned) into .venv-clients from PyPI.
+# pinned) into .venv-clients from PyPI, and the S3-compatible server the
+# object-storage tests run against (s3s-fs, from crates.io) into build/tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,4 +22,12 @@ if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
     python3 -m venv .venv-clients
     .venv-clients/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$stamp"
+fi
+
+# s3s-fs 0.14 is the newest that builds with Rust 1.95.
+s3s_version=0.14.1
+s3s_stamp=build/tools/s3s-fs-version.txt
+if [ "$(cat "$s3s_stamp" 2>/dev/null)" != "$s3s_version" ]; then
+    cargo install s3s-fs --version "$s3s_version" --features binary --locked --root build/tools
+    echo "$s3s_version" > "$s3s_stamp"
 fi

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use clap::Args;
 use rustyline::error::ReadlineError;
-use strata_common::settings::{Scope, Settings};
+use strata_common::settings::Scope;
 use strata_common::{Result, StrataError};
 use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
@@ -44,6 +44,10 @@ pub struct LocalArgs {
     /// across runs. Without it, a temporary directory removed on exit.
     #[arg(long = "path")]
     path: Option<PathBuf>,
+    /// A server configuration file (XML or YAML) whose server settings and
+    /// `storage_configuration` (disks, storage policies) apply.
+    #[arg(short = 'C', long = "config-file")]
+    config_file: Option<PathBuf>,
 }
 
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
@@ -116,7 +120,17 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
     let (server_args, query_args): (Vec<_>, Vec<_>) = settings
         .iter()
         .partition(|(name, _)| Scope::Server.find(name).is_some());
-    let mut server_settings = Settings::server();
+    let config = match &args.config_file {
+        Some(file) => match strata_server::config::ServerConfig::load(file) {
+            Ok(config) => config,
+            Err(e) => {
+                eprintln!("{e}");
+                return exit_code(&e);
+            }
+        },
+        None => strata_server::config::ServerConfig::default(),
+    };
+    let mut server_settings = config.server_settings.clone();
     for (name, value) in server_args {
         if let Err(e) = server_settings.set(name, value) {
             eprintln!("{e}");
@@ -127,7 +141,9 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         Some(dir) => DataPath::open(dir),
         None => DataPath::temporary(),
     };
-    let engine = match data_path.and_then(|path| Engine::open(server_settings, path)) {
+    let opened = data_path
+        .and_then(|path| Engine::open_with_storage(server_settings, path, &config.storage));
+    let engine = match opened {
         Ok(engine) => engine,
         Err(e) => {
             eprintln!("{e}");

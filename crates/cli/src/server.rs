@@ -81,7 +81,8 @@ fn configuration(
 async fn run_async(args: ServerArgs, settings: Vec<(String, String)>) -> strata_common::Result<()> {
     let config = configuration(&args, &settings)?;
     let data_path = DataPath::open(&config.path)?;
-    let engine = Engine::open(config.server_settings.clone(), data_path)?;
+    let engine =
+        Engine::open_with_storage(config.server_settings.clone(), data_path, &config.storage)?;
     engine.load_tables().await?;
     let listeners = strata_server::bind(&config).await?;
     for listener in &listeners {

@@ -51,6 +51,22 @@ events! {
     MutationUntouchedParts: "Parts a mutation found no rows to change in, linked under the new name",
     MutatedRows: "Rows read by mutations that rewrote a part or a column",
     MutatedUncompressedBytes: "Bytes of rows read by mutations that rewrote a part or a column",
+    S3GetObject: "GetObject requests sent to S3, each try counted",
+    S3PutObject: "PutObject requests sent to S3, each try counted",
+    S3CreateMultipartUpload: "CreateMultipartUpload requests sent to S3",
+    S3UploadPart: "UploadPart requests sent to S3, each try counted",
+    S3CompleteMultipartUpload: "CompleteMultipartUpload requests sent to S3",
+    S3AbortMultipartUpload: "AbortMultipartUpload requests sent to S3",
+    S3DeleteObjects: "DeleteObject and DeleteObjects requests sent to S3",
+    S3ListObjects: "ListObjects requests sent to S3, one per page",
+    S3HeadObject: "HeadObject requests sent to S3",
+    S3ReadRequestsErrors: "Read requests to S3 answered with an error or not answered",
+    S3WriteRequestsErrors: "Write requests to S3 answered with an error or not answered",
+    ReadBufferFromS3Bytes: "Bytes of object data read from S3",
+    WriteBufferFromS3Bytes: "Bytes of object data written to S3",
+    DiskS3GetObject: "GetObject requests sent by S3 disks",
+    DiskS3PutObject: "PutObject requests sent by S3 disks",
+    RemoteObjectsOrphaned: "Objects on object-storage disks that no part referenced, removed by a sweep",
 }
 
 static COUNTS: [AtomicU64; Event::ALL.len()] = [const { AtomicU64::new(0) }; Event::ALL.len()];

@@ -22,6 +22,7 @@ use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::planned::PlannedThresholds;
 use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_sql::PlanRewriter;
+use strata_storage::disk::{Disks, StorageConfiguration};
 
 use crate::data_path::DataPath;
 use crate::instance::Instance;
@@ -96,6 +97,17 @@ impl Engine {
     /// An engine whose tables live under `data_path`; call
     /// [`Engine::load_tables`] to bring back the tables stored there.
     pub fn open(server_settings: Settings, data_path: DataPath) -> Result<Arc<Self>> {
+        Self::open_with_storage(server_settings, data_path, &StorageConfiguration::default())
+    }
+
+    /// [`Engine::open`] with the disks and policies of `storage` besides
+    /// the default disk.
+    pub fn open_with_storage(
+        server_settings: Settings,
+        data_path: DataPath,
+        storage: &StorageConfiguration,
+    ) -> Result<Arc<Self>> {
+        let disks = Disks::from_config(data_path.root(), storage)?;
         let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
         let system = Arc::new(MemorySchemaProvider::new());
         for kind in SystemTableKind::ALL {
@@ -226,7 +238,7 @@ impl Engine {
             base,
             catalog,
             function_names,
-            instance: Instance::new(server_settings, data_path.root().join("tmp"))?,
+            instance: Instance::new(server_settings, data_path.root().join("tmp"), disks)?,
             data_path,
         }))
     }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
+use strata_storage::disk::Disks;
 
 use crate::process_list::ProcessList;
 use crate::query_log::QueryLog;
@@ -27,6 +28,8 @@ pub struct Instance {
     /// Who may connect, as `system.users` lists them: the server's configured
     /// users; `strata local` runs as `default`.
     pub users: parking_lot::RwLock<Vec<UserRow>>,
+    /// Disks and storage policies from `storage_configuration`.
+    pub disks: Arc<Disks>,
 }
 
 /// A user as `system.users` shows it. Never holds the password.
@@ -67,7 +70,7 @@ pub struct ServerSettingRow {
 
 impl Instance {
     /// `default_tmp` holds temporary data unless `tmp_path` names directories.
-    pub fn new(server_settings: Settings, default_tmp: PathBuf) -> Result<Arc<Self>> {
+    pub fn new(server_settings: Settings, default_tmp: PathBuf, disks: Disks) -> Result<Arc<Self>> {
         let tmp_directories = tmp_directories(&server_settings, default_tmp)?;
         let memory = ServerMemory::new(
             BudgetConfig::from_settings(&server_settings),
@@ -81,6 +84,7 @@ impl Instance {
             query_log: QueryLog::default(),
             tmp_directories,
             users: parking_lot::RwLock::new(vec![UserRow::local_default()]),
+            disks: Arc::new(disks),
         }))
     }
 

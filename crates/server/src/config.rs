@@ -1,7 +1,8 @@
 //! The server's configuration file, in ClickHouse's XML form or its YAML
 //! form: `http_port`, `listen_host`, `path`, server settings such as
 //! `max_server_memory_usage`, and `users` with their `profiles`, inline or in
-//! the file `users_config` names (`users.xml` beside the file by default).
+//! the file `users_config` names (`users.xml` beside the file by default),
+//! and `storage_configuration` (disks and storage policies).
 //!
 //! Both forms are read into one tree of [`Node`]s first, so every key is
 //! looked up once whatever the syntax.
@@ -11,6 +12,11 @@ use std::path::{Path, PathBuf};
 
 use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
+
+use strata_storage::disk::config::{DEFAULT_MOVE_FACTOR, S3Config};
+use strata_storage::disk::{
+    DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
+};
 
 use crate::users::{Password, UserConfig};
 
@@ -52,6 +58,8 @@ pub struct ServerConfig {
     pub users: Vec<UserConfig>,
     /// Each profile's settings, inherited ones first.
     pub profiles: BTreeMap<String, Vec<(String, String)>>,
+    /// Disks and storage policies besides the default disk.
+    pub storage: StorageConfiguration,
 }
 
 impl Default for ServerConfig {
@@ -65,6 +73,7 @@ impl Default for ServerConfig {
             server_settings: Settings::server(),
             users: vec![UserConfig::open_default()],
             profiles: BTreeMap::new(),
+            storage: StorageConfiguration::default(),
         }
     }
 }
@@ -104,6 +113,9 @@ impl ServerConfig {
             if Scope::Server.find(&node.name).is_some() {
                 self.server_settings.set(&node.name, node.text.trim())?;
             }
+        }
+        if let Some(storage) = root.child("storage_configuration") {
+            self.storage = storage_configuration(storage)?;
         }
         let users_file = root
             .text_of("users_config")
@@ -153,6 +165,122 @@ impl ServerConfig {
         }
         Ok(())
     }
+}
+
+/// `<storage_configuration>`: `<disks>` and `<policies>` by name.
+fn storage_configuration(node: &Node) -> Result<StorageConfiguration> {
+    let mut storage = StorageConfiguration::default();
+    for disk in node.child("disks").map_or(&[][..], |d| &d.children[..]) {
+        storage.disks.push(disk_config(disk)?);
+    }
+    for policy in node.child("policies").map_or(&[][..], |p| &p.children[..]) {
+        storage.policies.push(policy_config(policy)?);
+    }
+    Ok(storage)
+}
+
+fn disk_config(disk: &Node) -> Result<DiskConfig> {
+    let text = |name: &str| disk.text_of(name).map(|t| t.trim().to_string());
+    let number = |name: &str| -> Result<Option<u64>> {
+        text(name)
+            .map(|value| {
+                value.parse::<u64>().map_err(|_| {
+                    config_error(format!(
+                        "{name} of disk {} must be a number, got '{value}'",
+                        disk.name
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let kind = text("type").unwrap_or_else(|| "local".to_string());
+    let object_storage = text("object_storage_type").unwrap_or_default();
+    let kind = match (kind.as_str(), object_storage.as_str()) {
+        ("local", _) => DiskType::Local {
+            path: text("path")
+                .map(PathBuf::from)
+                .ok_or_else(|| config_error(format!("Disk {} has no path", disk.name)))?,
+        },
+        ("s3", _) | ("object_storage", "s3") => {
+            let endpoint = text("endpoint")
+                .ok_or_else(|| config_error(format!("Disk {} has no endpoint", disk.name)))?;
+            let mut s3 = S3Config::new(&endpoint);
+            s3.access_key_id = text("access_key_id");
+            s3.secret_access_key = text("secret_access_key");
+            s3.region = text("region");
+            s3.use_environment_credentials = matches!(
+                text("use_environment_credentials").as_deref(),
+                Some("1" | "true")
+            );
+            if let Some(attempts) = number("retry_attempts")? {
+                s3.retry_attempts = attempts as usize;
+            }
+            if let Some(milliseconds) = number("request_timeout_ms")? {
+                s3.request_timeout = std::time::Duration::from_millis(milliseconds);
+            }
+            if let Some(bytes) = number("max_single_part_upload_size")? {
+                s3.max_single_part_upload_bytes = bytes as usize;
+            }
+            if let Some(bytes) = number("min_upload_part_size")? {
+                s3.upload_part_bytes = (bytes as usize).max(MIN_UPLOAD_PART_BYTES);
+            }
+            DiskType::S3(s3)
+        }
+        (other, _) => {
+            return Err(config_error(format!(
+                "Disk {} has type '{other}'; Strata supports the types local and s3",
+                disk.name
+            )));
+        }
+    };
+    Ok(DiskConfig {
+        name: disk.name.clone(),
+        kind,
+    })
+}
+
+/// S3 refuses parts of a multipart upload under 5 MiB but the last.
+const MIN_UPLOAD_PART_BYTES: usize = 5 << 20;
+
+fn policy_config(policy: &Node) -> Result<PolicyConfig> {
+    let mut volumes = Vec::new();
+    for volume in policy.child("volumes").map_or(&[][..], |v| &v.children[..]) {
+        let size = volume.text_of("max_data_part_size_bytes").map(str::trim);
+        volumes.push(VolumeConfig {
+            name: volume.name.clone(),
+            disks: volume
+                .children_named("disk")
+                .map(|d| d.text.trim().to_string())
+                .collect(),
+            max_data_part_size_bytes: match size {
+                Some(bytes) => bytes.parse().map_err(|_| {
+                    config_error(format!(
+                        "max_data_part_size_bytes of volume {} must be a number, got '{bytes}'",
+                        volume.name
+                    ))
+                })?,
+                None => 0,
+            },
+            prefer_not_to_merge: matches!(
+                volume.text_of("prefer_not_to_merge").map(str::trim),
+                Some("1" | "true")
+            ),
+        });
+    }
+    let move_factor = match policy.text_of("move_factor").map(str::trim) {
+        Some(factor) => factor.parse().map_err(|_| {
+            config_error(format!(
+                "move_factor of policy {} must be a number, got '{factor}'",
+                policy.name
+            ))
+        })?,
+        None => DEFAULT_MOVE_FACTOR,
+    };
+    Ok(PolicyConfig {
+        name: policy.name.clone(),
+        volumes,
+        move_factor,
+    })
 }
 
 /// Profiles inherit through `<profile>parent</profile>`; a cycle stops here.

@@ -169,6 +169,11 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
 
 /// Parses exactly one statement.
 pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
+    if let Some(without) = without_sync(sql) {
+        let mut parsed = parse_statement(&without)?;
+        parsed.text = sql.to_string();
+        return Ok(parsed);
+    }
     // sqlparser reads `DROP TEMPORARY TABLE` only in its generic dialect.
     let mut words = sql.split_whitespace();
     let drop_temporary = words.next().is_some_and(|w| w.eq_ignore_ascii_case("DROP"))
@@ -179,6 +184,25 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
         return parse_in_dialect(&GenericDialect {}, sql);
     }
     parse_in_dialect(&ClickHouseDialect {}, sql)
+}
+
+/// `DROP ... name SYNC` without its `SYNC`: Strata's DROP always waits
+/// until the data is gone, which is what SYNC asks of ClickHouse.
+fn without_sync(sql: &str) -> Option<String> {
+    let trimmed = sql.trim_end().trim_end_matches(';').trim_end();
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    let is_drop = words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("DROP") || w.eq_ignore_ascii_case("DETACH"));
+    let names_object = |w: &&str| {
+        ["TABLE", "DATABASE", "VIEW", "DICTIONARY", "EXISTS"]
+            .iter()
+            .any(|k| w.eq_ignore_ascii_case(k))
+    };
+    let ends_in_sync = words.len() >= 4
+        && words.last().is_some_and(|w| w.eq_ignore_ascii_case("SYNC"))
+        && !words.get(words.len() - 2).is_some_and(names_object);
+    (is_drop && ends_in_sync).then(|| trimmed[..trimmed.len() - 4].to_string())
 }
 
 /// Parses an ALTER TABLE statement. sqlparser reads ClickHouse's `FIRST`

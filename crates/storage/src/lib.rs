@@ -7,5 +7,6 @@
 //! calls here, and nothing here reaches back up.
 
 pub mod compression;
+pub mod disk;
 pub mod merge_tree;
 pub mod part;

@@ -12,8 +12,10 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
 use strata_common::error::ErrorCode;
 use strata_storage::compression::Codec;
+use strata_storage::disk::{Disk, ObjectDisk, StoragePolicy};
 use strata_storage::part::name::PartName;
 use strata_storage::part::reader::Part;
+use strata_storage::part::remove_part_directory;
 use strata_storage::part::writer::{PartLayout, write_part};
 
 const ROWS: usize = 20_000;
@@ -75,9 +77,10 @@ fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
             partition: "tuple()",
             minmax_columns: &[4],
         },
+        None,
     )
     .unwrap();
-    Part::open(&dir.join(name.to_string())).unwrap()
+    Part::open(&dir.join(name.to_string()), None).unwrap()
 }
 
 #[test]
@@ -179,12 +182,12 @@ fn damage_is_an_error_not_wrong_rows() {
     // A truncated file no longer matches its listed size.
     std::fs::write(&data, &bytes[..middle]).unwrap();
     assert_eq!(
-        Part::open(&part.dir).unwrap_err().code,
+        Part::open(&part.dir, None).unwrap_err().code,
         ErrorCode::CORRUPTED_DATA
     );
     std::fs::remove_file(&data).unwrap();
     assert_eq!(
-        Part::open(&part.dir).unwrap_err().code,
+        Part::open(&part.dir, None).unwrap_err().code,
         ErrorCode::NO_FILE_IN_DATA_PART
     );
 }
@@ -206,7 +209,131 @@ fn an_existing_part_is_never_overwritten() {
             partition: "tuple()",
             minmax_columns: &[4],
         },
+        None,
     )
     .unwrap_err();
     assert_eq!(error.code, ErrorCode::DIRECTORY_ALREADY_EXISTS);
+}
+
+/// A disk whose objects are files under `path`, as an S3 disk's are keys.
+fn object_disk(path: &std::path::Path) -> Arc<Disk> {
+    Arc::new(Disk {
+        name: "objects".to_string(),
+        path: path.to_path_buf(),
+        objects: Some(Arc::new(
+            ObjectDisk::local("objects", path, "instance").unwrap(),
+        )),
+    })
+}
+
+fn files_under(dir: &std::path::Path) -> usize {
+    walk(dir).len()
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(walk(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+#[test]
+fn a_part_on_an_object_disk_reads_back_as_on_the_default_disk() {
+    let tables = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let disk = object_disk(store.path());
+    let policy = StoragePolicy::single(Arc::clone(&disk));
+    let batch = sample();
+    let local = write(&tables.path().join("local"), &batch, Codec::Lz4);
+    let table_dir = tables.path().join("remote");
+    let name = PartName::inserted("all", 1);
+    let codecs = vec![Codec::Lz4; batch.num_columns()];
+    write_part(
+        &table_dir,
+        &name,
+        &batch,
+        &PartLayout {
+            codecs: &codecs,
+            primary_key: &[Arc::clone(batch.column(0))],
+            granularity: 8192,
+            partition: "tuple()",
+            minmax_columns: &[4],
+        },
+        Some(&disk),
+    )
+    .unwrap();
+    let dir = table_dir.join(name.to_string());
+    // One object per column, under the table's own prefix.
+    let objects = walk(store.path());
+    assert_eq!(objects.len(), batch.num_columns());
+    assert!(
+        objects
+            .iter()
+            .all(|o| o.to_string_lossy().contains("instance/remote/"))
+    );
+    assert_eq!(
+        Part::open(&dir, None).unwrap_err().code,
+        ErrorCode::UNKNOWN_DISK,
+        "a part on a disk the policy lacks"
+    );
+    let remote = Part::open(&dir, Some(&policy)).unwrap();
+    assert_eq!(remote.disk_name(), "objects");
+    assert_eq!(remote.bytes_on_disk(), local.bytes_on_disk());
+    for field in &local.columns {
+        let granules = 1..local.granules.len();
+        assert_eq!(
+            remote
+                .read_column(field.name(), granules.clone())
+                .unwrap()
+                .as_ref(),
+            local.read_column(field.name(), granules).unwrap().as_ref(),
+            "{}",
+            field.name()
+        );
+    }
+    remote.verify_checksums().unwrap();
+    drop(remote);
+    remove_part_directory(&dir, disk.object_store().map(AsRef::as_ref)).unwrap();
+    assert!(!dir.exists());
+    assert_eq!(
+        files_under(store.path()),
+        0,
+        "the objects went with the part"
+    );
+}
+
+#[test]
+fn a_sweep_removes_only_objects_no_part_references() {
+    let tables = tempfile::tempdir().unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let disk = object_disk(store.path());
+    let table_dir = tables.path().join("table");
+    let batch = sample();
+    let codecs = vec![Codec::Lz4; batch.num_columns()];
+    write_part(
+        &table_dir,
+        &PartName::inserted("all", 1),
+        &batch,
+        &PartLayout {
+            codecs: &codecs,
+            primary_key: &[Arc::clone(batch.column(0))],
+            granularity: 8192,
+            partition: "tuple()",
+            minmax_columns: &[4],
+        },
+        Some(&disk),
+    )
+    .unwrap();
+    let referenced = files_under(store.path());
+    let prefix = store.path().join("instance").join("table");
+    std::fs::write(prefix.join("orphan"), b"x").unwrap();
+    assert_eq!(disk.sweep(&table_dir).unwrap(), 1);
+    assert_eq!(files_under(store.path()), referenced);
+    assert_eq!(disk.sweep(&table_dir).unwrap(), 0);
 }

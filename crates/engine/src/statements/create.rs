@@ -21,6 +21,7 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::literal_text::expr_text;
 use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_table};
+use strata_storage::disk::{DEFAULT_POLICY, StoragePolicy};
 use strata_storage::merge_tree::{MergeMemory, MergeTreeTable};
 
 use crate::session::{Session, StatementOutcome, single_name, temporary};
@@ -300,6 +301,7 @@ impl Session {
         self.rewrite_exprs(&mut compiled.order_by)?;
         let keys = compiled.compile_keys(state, schema)?;
         let mut settings = definition.settings.clone();
+        settings.policy = self.table_policy(&definition.settings_text)?;
         settings.merge_mode = definition
             .engine
             .merge_mode(schema, &keys.sorting_columns())?;
@@ -318,6 +320,24 @@ impl Session {
             table,
             defaults,
         )))
+    }
+
+    /// The storage policy `SETTINGS storage_policy = 'p'` or `disk = 'd'`
+    /// names, the default one without either.
+    fn table_policy(&self, settings: &[(String, String)]) -> Result<Arc<StoragePolicy>> {
+        let disks = &self.engine.instance.disks;
+        let named = |name: &str| settings.iter().find(|(n, _)| n == name).map(|(_, v)| v);
+        match (named("storage_policy"), named("disk")) {
+            (Some(_), Some(_)) => Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "MergeTree settings 'storage_policy' and 'disk' cannot be specified at the same time",
+            )),
+            (Some(policy), None) => Ok(Arc::clone(disks.policy(policy)?)),
+            (None, Some(disk)) => Ok(Arc::new(StoragePolicy::single(Arc::clone(
+                disks.disk(disk)?,
+            )))),
+            (None, None) => Ok(Arc::clone(disks.policy(DEFAULT_POLICY)?)),
+        }
     }
 
     /// `exprs` with ClickHouse's meaning, as a SELECT's would get: function

@@ -1,7 +1,8 @@
 //! The `system` database: `one`, `numbers`, `settings`, `functions`,
 //! `databases`, `tables`, `columns`, MergeTree parts and merges (in [`parts`]),
-//! the engines, formats and types Strata reads (in [`names`]), and (in
-//! [`server`]) the tables about the running process.
+//! the engines, formats and types Strata reads (in [`names`]), disks and
+//! storage policies (in [`disks`]), and (in [`server`]) the tables about
+//! the running process.
 //!
 //! Introspection tables are computed when scanned, from the catalog and the
 //! querying session's settings, so they always show the current state.
@@ -23,6 +24,7 @@ use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::table_definition::ColumnDescription;
 
+pub mod disks;
 pub mod mutations;
 pub mod names;
 pub mod parts;
@@ -61,10 +63,12 @@ pub enum SystemTableKind {
     DataTypeFamilies,
     Users,
     TextLog,
+    Disks,
+    StoragePolicies,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 22] = [
+    pub const ALL: [SystemTableKind; 24] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -87,6 +91,8 @@ impl SystemTableKind {
         SystemTableKind::DataTypeFamilies,
         SystemTableKind::Users,
         SystemTableKind::TextLog,
+        SystemTableKind::Disks,
+        SystemTableKind::StoragePolicies,
     ];
 
     pub fn name(self) -> &'static str {
@@ -113,6 +119,8 @@ impl SystemTableKind {
             SystemTableKind::DataTypeFamilies => "data_type_families",
             SystemTableKind::Users => "users",
             SystemTableKind::TextLog => "text_log",
+            SystemTableKind::Disks => "disks",
+            SystemTableKind::StoragePolicies => "storage_policies",
         }
     }
 
@@ -172,6 +180,8 @@ impl SystemTableKind {
             SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
             SystemTableKind::Users => server::users_fields(),
             SystemTableKind::TextLog => server::text_log_fields(),
+            SystemTableKind::Disks => disks::disks_fields(),
+            SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -412,6 +422,8 @@ impl TableProvider for SystemTable {
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
             SystemTableKind::Users => server::users_rows(&instance),
             SystemTableKind::TextLog => server::text_log_rows(),
+            SystemTableKind::Disks => disks::disks_rows(&instance),
+            SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,

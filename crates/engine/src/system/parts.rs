@@ -116,7 +116,7 @@ pub async fn parts_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayR
             text[3].push(part.part.name.partition_id.clone());
             text[4].push(part.name());
             text[5].push("Wide".to_string());
-            text[6].push("default".to_string());
+            text[6].push(part.part.disk_name().to_string());
             text[7].push(format!("{}/", part.part.dir.display()));
             numbers[0].push(part.part.rows);
             numbers[1].push(part.part.bytes_on_disk());

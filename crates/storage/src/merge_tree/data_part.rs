@@ -18,6 +18,7 @@ use datafusion::common::ScalarValue;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
+use crate::disk::StoragePolicy;
 use crate::part::patch::Patches;
 use crate::part::reader::Part;
 use crate::part::remove_part_directory;
@@ -42,8 +43,13 @@ pub struct DataPart {
 }
 
 impl DataPart {
-    pub fn open(dir: &Path, schema: &Schema, keys: &TableKeys) -> Result<DataPart> {
-        let part = Part::open(dir)?;
+    pub fn open(
+        dir: &Path,
+        schema: &Schema,
+        keys: &TableKeys,
+        policy: &StoragePolicy,
+    ) -> Result<DataPart> {
+        let part = Part::open(dir, Some(policy))?;
         let key_types: Vec<DataType> = keys.primary_types(schema)?;
         let primary_index = part.primary_index(&key_types)?;
         // One entry per granule and one for the last row; pruning relies on it.
@@ -174,7 +180,7 @@ impl Drop for DataPart {
     fn drop(&mut self) {
         if self.outdated.load(Ordering::Acquire) {
             // A leftover is also found and removed when the table next opens.
-            let _ = remove_part_directory(&self.part.dir);
+            let _ = remove_part_directory(&self.part.dir, self.part.objects());
         }
     }
 }

@@ -33,6 +33,7 @@ use super::keys::TableKeys;
 use super::merge_mode::MergeMode;
 use super::mutation::MutationEntry;
 use crate::compression::Codec;
+use crate::disk::{DEFAULT_DISK, Disk, StoragePolicy};
 use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
@@ -59,6 +60,8 @@ pub struct MergeTreeSettings {
     pub max_suspicious_broken_parts: usize,
     /// How the engine combines rows of one sorting key as parts are written.
     pub merge_mode: MergeMode,
+    /// The disks parts go to (`storage_policy`, or `disk`).
+    pub policy: Arc<StoragePolicy>,
 }
 
 impl Default for MergeTreeSettings {
@@ -69,6 +72,7 @@ impl Default for MergeTreeSettings {
             max_parts_to_merge_at_once: 16,
             max_suspicious_broken_parts: 100,
             merge_mode: MergeMode::Ordinary,
+            policy: Arc::new(StoragePolicy::local_default()),
         }
     }
 }
@@ -229,15 +233,21 @@ impl MergeTreeTable {
                     && last.part.name.max_block >= name.max_block
             });
             if covered {
-                remove_part_directory(&path).map_err(|e| io_error(&path, e))?;
+                let disk = crate::part::reader::part_disk(&path, Some(&settings.policy))?;
+                let objects = disk.as_ref().and_then(|d| d.object_store());
+                remove_part_directory(&path, objects.map(AsRef::as_ref))
+                    .map_err(|e| io_error(&path, e))?;
                 continue;
             }
-            match DataPart::open(&path, &schema, &keys) {
+            match DataPart::open(&path, &schema, &keys, &settings.policy) {
                 Ok(part) => parts.push(Arc::new(part)),
                 Err(error) => broken.push((path, error)),
             }
         }
         detached::detach_broken(dir, broken, settings.max_suspicious_broken_parts)?;
+        for disk in settings.policy.disks() {
+            disk.sweep(dir)?;
+        }
         let table = MergeTreeTable {
             dir: dir.to_path_buf(),
             schema,
@@ -343,7 +353,7 @@ impl MergeTreeTable {
             .progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
-        let rewritten = self.write_rows(&name, &rows, &part.partition)?;
+        let rewritten = self.write_rows(&name, &rows, &part.partition, part.part.disk.as_ref())?;
         running
             .progress
             .rows_written
@@ -498,9 +508,11 @@ impl MergeTreeTable {
         for partition in self.keys.split_partitions(batch)? {
             let block = self.next_block.fetch_add(1, Ordering::Relaxed);
             let name = PartName::inserted(&partition.id, block);
-            let part = insert
-                .record(&name)
-                .and_then(|_| self.write_rows(&name, &partition.rows, &partition.value));
+            let part = insert.record(&name).and_then(|_| {
+                let bytes = partition.rows.get_array_memory_size() as u64;
+                let disk = self.settings.policy.disk_for(bytes);
+                self.write_rows(&name, &partition.rows, &partition.value, Some(disk))
+            });
             match part {
                 Ok(Some(part)) => {
                     self.uncommitted.fetch_add(1, Ordering::AcqRel);
@@ -519,12 +531,14 @@ impl MergeTreeTable {
     /// Writes `rows` as part `name`: sorted by the sorting key, the rows of
     /// one key combined as the engine's merge mode says. No part when no row
     /// is left (a merge or rewrite of parts whose rows lightweight DELETEs
-    /// all masked, or rows that cancel out in a CollapsingMergeTree).
+    /// all masked, or rows that cancel out in a CollapsingMergeTree). The
+    /// column data goes to `disk` (`None`: the default disk).
     fn write_rows(
         &self,
         name: &PartName,
         rows: &RecordBatch,
         partition: &str,
+        disk: Option<&Arc<Disk>>,
     ) -> Result<Option<Arc<DataPart>>> {
         let (sorted, primary_key) = match &self.settings.merge_mode {
             mode if mode.combines() => {
@@ -545,14 +559,19 @@ impl MergeTreeTable {
             partition,
             minmax_columns: &self.keys.partition_columns,
         };
-        write_part(&self.dir, name, &sorted, &layout)?;
+        write_part(&self.dir, name, &sorted, &layout, disk)?;
         self.open_written(name).map(Some)
     }
 
     /// The part just written under `name` in the table's directory.
     fn open_written(&self, name: &PartName) -> Result<Arc<DataPart>> {
         let dir = self.dir.join(name.to_string());
-        Ok(Arc::new(DataPart::open(&dir, &self.schema, &self.keys)?))
+        Ok(Arc::new(DataPart::open(
+            &dir,
+            &self.schema,
+            &self.keys,
+            &self.settings.policy,
+        )?))
     }
 
     /// Makes the parts `insert` wrote visible, all at once; if the table was
@@ -614,7 +633,8 @@ impl MergeTreeTable {
             list.record_all(&names)?;
             *self.active.write() = Arc::new(Vec::new());
             for part in old.iter() {
-                remove_part_directory(&part.part.dir).map_err(|e| io_error(&part.part.dir, e))?;
+                remove_part_directory(&part.part.dir, part.part.objects())
+                    .map_err(|e| io_error(&part.part.dir, e))?;
             }
             merges.clone()
         };
@@ -725,7 +745,8 @@ impl MergeTreeTable {
         progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
-        let merged = self.write_rows(&name, &rows, &sources[0].partition)?;
+        let disk = self.merge_target(sources);
+        let merged = self.write_rows(&name, &rows, &sources[0].partition, disk)?;
         progress
             .rows_written
             .store(rows.num_rows() as u64, Ordering::Relaxed);
@@ -840,12 +861,33 @@ impl MergeTreeTable {
         })
     }
 
+    /// The disk a merge of `sources` writes to: the one furthest down the
+    /// policy among theirs, so a merge never brings data back from a
+    /// colder volume.
+    fn merge_target<'a>(&self, sources: &'a [Arc<DataPart>]) -> Option<&'a Arc<Disk>> {
+        let policy = &self.settings.policy;
+        let rank = |disk: Option<&Arc<Disk>>| {
+            let name = disk.map_or(DEFAULT_DISK, |d| d.name.as_str());
+            policy.disks().position(|d| d.name == name).unwrap_or(0)
+        };
+        sources
+            .iter()
+            .map(|source| source.part.disk.as_ref())
+            .max_by_key(|&disk| rank(disk))
+            .flatten()
+    }
+
     /// Removes the table's directory (DROP TABLE).
     pub fn remove_files(&self) -> Result<()> {
         let _guard = self.commit.lock();
         *self.active.write() = Arc::new(Vec::new());
         if self.dir.exists() {
             fs::remove_dir_all(&self.dir).map_err(|e| io_error(&self.dir, e))?;
+        }
+        for disk in self.settings.policy.disks() {
+            if let Some(objects) = disk.object_store() {
+                objects.remove_table(&self.dir)?;
+            }
         }
         Ok(())
     }

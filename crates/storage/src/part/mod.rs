@@ -21,6 +21,9 @@
 //! a crash leaves either no part or a whole one; `tmp_` leftovers are removed
 //! when the table is opened.
 
+use crate::disk::ObjectDisk;
+use crate::disk::object_ref::ObjectRef;
+
 pub mod array_bytes;
 pub mod name;
 pub mod patch;
@@ -38,7 +41,7 @@ const CHECKSUMS_FILE: &str = "checksums.txt";
 const PRIMARY_INDEX_FILE: &str = "primary.idx";
 const PARTITION_FILE: &str = "partition.txt";
 const UNCOMPRESSED_SIZES_FILE: &str = "uncompressed_sizes.txt";
-const DATA_SUFFIX: &str = ".bin";
+pub(crate) const DATA_SUFFIX: &str = ".bin";
 const MARKS_SUFFIX: &str = ".mrk2";
 /// Bytes of one mark: the block's offset and the granule's rows, u64 each.
 const MARK_BYTES: usize = 16;
@@ -60,7 +63,12 @@ pub fn escape_file_name(column: &str) -> String {
 /// Removes a part's directory so that a crash midway never leaves a part
 /// with files missing under its own name: it is renamed to a `tmp_` name in
 /// one step first, and a `tmp_` leftover is removed when the table opens.
-pub fn remove_part_directory(dir: &std::path::Path) -> std::io::Result<()> {
+/// Objects on `objects` that no other part links to go after the directory;
+/// if that fails, the next sweep of the table removes them.
+pub fn remove_part_directory(
+    dir: &std::path::Path,
+    objects: Option<&ObjectDisk>,
+) -> std::io::Result<()> {
     let Some(name) = dir.file_name() else {
         return Ok(());
     };
@@ -69,7 +77,34 @@ pub fn remove_part_directory(dir: &std::path::Path) -> std::io::Result<()> {
         name.to_string_lossy()
     ));
     std::fs::rename(dir, &doomed)?;
-    std::fs::remove_dir_all(&doomed)
+    let orphaned = match objects {
+        Some(_) => last_references(&doomed),
+        None => Vec::new(),
+    };
+    std::fs::remove_dir_all(&doomed)?;
+    if let Some(objects) = objects
+        && !orphaned.is_empty()
+        && let Err(error) = objects.remove(orphaned)
+    {
+        log::warn!("Objects of removed part {}: {error}", dir.display());
+    }
+    Ok(())
+}
+
+/// Keys of the objects whose only reference is in `dir`: a reference file
+/// another part shares is a hard link, so its link count is above one.
+fn last_references(dir: &std::path::Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(DATA_SUFFIX))
+        .filter(|entry| entry.metadata().is_ok_and(|m| m.nlink() == 1))
+        .filter_map(|entry| ObjectRef::read(&entry.path()).ok())
+        .map(|reference| reference.key)
+        .collect()
 }
 
 fn minmax_file(column: &str) -> String {

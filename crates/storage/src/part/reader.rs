@@ -26,6 +26,8 @@ use super::{
     minmax_file, unescape_line,
 };
 use crate::compression::read_block;
+use crate::disk::object_ref::ObjectRef;
+use crate::disk::{DEFAULT_DISK, DISK_FILE, Disk, ObjectDisk, StoragePolicy};
 
 /// A granule's place in a column's data file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +41,11 @@ pub struct Mark {
 pub struct Part {
     pub name: PartName,
     pub dir: PathBuf,
+    /// The disk holding the column data, when it is not the directory
+    /// itself (the default disk).
+    pub disk: Option<Arc<Disk>>,
+    /// The files kept as objects on `disk`, by file name.
+    object_refs: BTreeMap<String, ObjectRef>,
     pub rows: u64,
     /// The columns the part was written with, in order.
     pub columns: Vec<Field>,
@@ -54,14 +61,17 @@ pub struct Part {
 
 impl Part {
     /// Opens the part in `dir`: its name, columns and row count, and checks
-    /// that every file it lists is there with the size it lists.
-    pub fn open(dir: &Path) -> Result<Part> {
+    /// that every file it lists is there with the size it lists. A part on
+    /// a disk other than the default one must be on a disk of `policy`.
+    pub fn open(dir: &Path, policy: Option<&StoragePolicy>) -> Result<Part> {
         let file_name = dir
             .file_name()
             .and_then(|n| n.to_str())
             .ok_or_else(|| corrupted(dir, "the part directory has no name"))?;
         let name = PartName::parse(file_name)?;
+        let disk = part_disk(dir, policy)?;
         let listing = read_text(dir, CHECKSUMS_FILE)?;
+        let mut object_refs = BTreeMap::new();
         let mut files = BTreeMap::new();
         for line in listing.lines() {
             let mut fields = line.split('\t');
@@ -81,10 +91,18 @@ impl Part {
                     format!("No file {file} in data part {}", dir.display()),
                 )
             })?;
-            if actual.len() != bytes {
+            let actual = if disk.is_some() && file.ends_with(DATA_SUFFIX) {
+                let reference = ObjectRef::read(&dir.join(file))?;
+                let size = reference.size;
+                object_refs.insert(file.to_string(), reference);
+                size
+            } else {
+                actual.len()
+            };
+            if actual != bytes {
                 return Err(corrupted(
                     dir,
-                    &format!("{file} has {} bytes, {bytes} expected", actual.len()),
+                    &format!("{file} has {actual} bytes, {bytes} expected"),
                 ));
             }
             files.insert(file.to_string(), (bytes, hash));
@@ -104,6 +122,8 @@ impl Part {
         let mut part = Part {
             name,
             dir: dir.to_path_buf(),
+            disk,
+            object_refs,
             rows,
             columns,
             files,
@@ -197,16 +217,7 @@ impl Part {
         let file_size = self.files.get(&file_name).map_or(0, |(bytes, _)| *bytes);
         let start = marks[granules.start].offset;
         let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
-        let mut bytes = vec![0u8; end.saturating_sub(start) as usize];
-        let mut file = File::open(&path).map_err(|e| read_error(&path, e))?;
-        events::add(Event::FileOpen, 1);
-        file.seek(SeekFrom::Start(start))
-            .and_then(|_| file.read_exact(&mut bytes))
-            .map_err(|e| read_error(&path, e))?;
-        events::add(
-            Event::ReadBufferFromFileDescriptorReadBytes,
-            bytes.len() as u64,
-        );
+        let bytes = self.read_range(&file_name, start..end)?;
         let mut arrays = Vec::with_capacity(granules.len());
         let mut rest = bytes.as_slice();
         for mark in &marks[granules.clone()] {
@@ -227,6 +238,41 @@ impl Part {
             arrays.push(array);
         }
         single(arrays)
+    }
+
+    /// Bytes `range` of the part's file `name`, from its directory or its disk.
+    fn read_range(&self, name: &str, range: Range<u64>) -> Result<Vec<u8>> {
+        if let Some(reference) = self.object_refs.get(name) {
+            let store = self
+                .objects()
+                .expect("a part with objects is on an object disk");
+            return Ok(store.read_range(&reference.key, range)?.to_vec());
+        }
+        let path = self.dir.join(name);
+        let mut bytes = vec![0u8; range.end.saturating_sub(range.start) as usize];
+        let mut file = File::open(&path).map_err(|e| read_error(&path, e))?;
+        events::add(Event::FileOpen, 1);
+        file.seek(SeekFrom::Start(range.start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|e| read_error(&path, e))?;
+        events::add(
+            Event::ReadBufferFromFileDescriptorReadBytes,
+            bytes.len() as u64,
+        );
+        Ok(bytes)
+    }
+
+    /// The store of the part's column data, unless it is in the directory.
+    pub fn objects(&self) -> Option<&ObjectDisk> {
+        self.disk
+            .as_ref()
+            .and_then(|disk| disk.object_store())
+            .map(AsRef::as_ref)
+    }
+
+    /// The name `system.parts.disk_name` shows.
+    pub fn disk_name(&self) -> &str {
+        self.disk.as_ref().map_or(DEFAULT_DISK, |disk| &disk.name)
     }
 
     /// The primary key's values at the first row of each granule and at the
@@ -326,8 +372,36 @@ impl Part {
 
     /// A whole file, checked against the size and checksum the part lists.
     fn read_file(&self, name: &str) -> Result<Vec<u8>> {
-        read_verified(&self.dir, &self.files, name)
+        let Some(reference) = self.object_refs.get(name) else {
+            return read_verified(&self.dir, &self.files, name);
+        };
+        let bytes = self.read_range(name, 0..reference.size)?;
+        check_sum(&self.dir, &self.files, name, &bytes)?;
+        Ok(bytes)
     }
+}
+
+/// The disk a part's `disk.txt` names, which must be one of `policy`'s;
+/// `None` without the file: the part's data is in its directory.
+pub(crate) fn part_disk(dir: &Path, policy: Option<&StoragePolicy>) -> Result<Option<Arc<Disk>>> {
+    let path = dir.join(DISK_FILE);
+    let name = match fs::read_to_string(&path) {
+        Ok(text) => text.trim().to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(read_error(&path, e)),
+    };
+    let disk = policy
+        .and_then(|policy| policy.disk(&name))
+        .ok_or_else(|| {
+            StrataError::new(
+                ErrorCode::UNKNOWN_DISK,
+                format!(
+                    "Part {} is on disk {name}, which the table's storage policy does not have",
+                    dir.display()
+                ),
+            )
+        })?;
+    Ok(Some(Arc::clone(disk)))
 }
 
 /// Reads file `name` of the part in `dir` and, when `files` lists it,
@@ -336,6 +410,17 @@ fn read_verified(dir: &Path, files: &BTreeMap<String, (u64, u64)>, name: &str) -
     let path = dir.join(name);
     let bytes = fs::read(&path).map_err(|e| file_error(dir, name, e))?;
     count_whole_read(bytes.len());
+    check_sum(dir, files, name, &bytes)?;
+    Ok(bytes)
+}
+
+/// Fails unless `bytes` have the size and xxHash64 `files` lists for `name`.
+fn check_sum(
+    dir: &Path,
+    files: &BTreeMap<String, (u64, u64)>,
+    name: &str,
+    bytes: &[u8],
+) -> Result<()> {
     if let Some(&(size, hash)) = files.get(name) {
         let actual = XxHash64::oneshot(0, &bytes);
         if bytes.len() as u64 != size || actual != hash {
@@ -349,7 +434,7 @@ fn read_verified(dir: &Path, files: &BTreeMap<String, (u64, u64)>, name: &str) -
             ));
         }
     }
-    Ok(bytes)
+    Ok(())
 }
 
 fn read_text_verified(

@@ -27,6 +27,8 @@ use super::{
     escape_line, minmax_file,
 };
 use crate::compression::{Codec, write_block};
+use crate::disk::object_ref::ObjectRef;
+use crate::disk::{DISK_FILE, Disk, ObjectDisk, ObjectWriter};
 
 /// What a part's writer needs to know about the table.
 pub struct PartLayout<'a> {
@@ -61,6 +63,7 @@ pub fn write_part(
     name: &PartName,
     batch: &RecordBatch,
     layout: &PartLayout,
+    disk: Option<&Arc<Disk>>,
 ) -> Result<Vec<ColumnSizes>> {
     assert!(layout.granularity > 0, "a granule has at least one row");
     assert_eq!(
@@ -69,16 +72,18 @@ pub fn write_part(
         "one codec per column"
     );
     let batch = &canonical(batch)?;
-    build_part_dir(table_dir, name, "insert", |dir| {
+    build_part_dir(table_dir, name, "insert", disk, |dir| {
         write_files(dir, batch, layout)
     })
 }
 
-/// Makes part `name` under `table_dir` of hard links to the files of the
-/// part in `source`: the same rows under a new name (a mutation that changes
-/// none of them), without copying.
-pub fn link_part(source: &Path, table_dir: &Path, name: &PartName) -> Result<()> {
-    build_part_dir(table_dir, name, "link", |dir| link_files(source, dir, &[]))
+/// Makes part `name` under `table_dir` of hard links to the files of
+/// `source`: the same rows under a new name (a mutation that changes none
+/// of them), without copying; on an object disk the objects are shared.
+pub fn link_part(source: &Part, table_dir: &Path, name: &PartName) -> Result<()> {
+    build_part_dir(table_dir, name, "link", source.disk.as_ref(), |dir| {
+        link_files(&source.dir, &dir.path, &[])
+    })
 }
 
 /// A column of a part written anew: the same rows, new values.
@@ -119,8 +124,8 @@ pub fn write_changed_columns(
     }
     let written: Vec<&str> = changed.iter().map(|c| c.field.name().as_str()).collect();
     let patches = source.patches.without(&written);
-    build_part_dir(table_dir, name, "update", |dir| {
-        link_files(&source.dir, dir, &replaced)?;
+    build_part_dir(table_dir, name, "update", source.disk.as_ref(), |dir| {
+        link_files(&source.dir, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
         checksums.remove(PATCHES_FILE);
         let mut uncompressed = source.uncompressed_sizes()?;
@@ -155,8 +160,8 @@ pub fn write_patched(
     patches: &Patches,
 ) -> Result<()> {
     let replaced = [CHECKSUMS_FILE.to_string(), PATCHES_FILE.to_string()];
-    build_part_dir(table_dir, name, "patch", |dir| {
-        link_files(&source.dir, dir, &replaced)?;
+    build_part_dir(table_dir, name, "patch", source.disk.as_ref(), |dir| {
+        link_files(&source.dir, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
         checksums.remove(PATCHES_FILE);
         write_patches_file(dir, patches, &mut checksums)?;
@@ -166,7 +171,7 @@ pub fn write_patched(
 
 /// Writes `patches.bin` unless the patch is empty.
 fn write_patches_file(
-    dir: &Path,
+    dir: &PartDir,
     patches: &Patches,
     checksums: &mut BTreeMap<String, (u64, u64)>,
 ) -> Result<()> {
@@ -180,7 +185,7 @@ fn write_patches_file(
 
 /// Writes `columns.txt`: each column's name and ClickHouse type.
 fn write_columns_file(
-    dir: &Path,
+    dir: &PartDir,
     fields: &[&Field],
     checksums: &mut BTreeMap<String, (u64, u64)>,
 ) -> Result<()> {
@@ -197,13 +202,21 @@ fn write_columns_file(
     columns_file.finish(checksums)
 }
 
+/// A part directory being written, and the disk its column data goes to.
+pub(crate) struct PartDir {
+    pub path: PathBuf,
+    objects: Option<Arc<ObjectDisk>>,
+}
+
 /// Builds a part's directory under a `tmp_` name with `build`, syncs it and
 /// renames it to `name`, so a crash leaves either no part or a whole one.
+/// On an object disk, `disk.txt` names it before any object is written.
 fn build_part_dir<T>(
     table_dir: &Path,
     name: &PartName,
     purpose: &str,
-    build: impl FnOnce(&Path) -> Result<T>,
+    disk: Option<&Arc<Disk>>,
+    build: impl FnOnce(&PartDir) -> Result<T>,
 ) -> Result<T> {
     let final_dir = table_dir.join(name.to_string());
     if final_dir.exists() {
@@ -217,7 +230,16 @@ fn build_part_dir<T>(
         fs::remove_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
     }
     fs::create_dir_all(&temporary).map_err(|e| io_error(&temporary, e))?;
-    let built = build(&temporary).and_then(|value| {
+    let objects = disk.and_then(|disk| disk.object_store()).cloned();
+    if let Some(disk) = disk.filter(|_| objects.is_some()) {
+        let path = temporary.join(DISK_FILE);
+        fs::write(&path, &disk.name).map_err(|e| io_error(&path, e))?;
+    }
+    let out = PartDir {
+        path: temporary.clone(),
+        objects,
+    };
+    let built = build(&out).and_then(|value| {
         sync_directory(&temporary)?;
         Ok(value)
     });
@@ -234,15 +256,17 @@ fn build_part_dir<T>(
     Ok(value)
 }
 
-/// Hard-links every file of `source` but those named in `except` into `dir`.
+/// Hard-links every file of `source` but those named in `except` (and
+/// `disk.txt`, which the new part has already) into `dir`.
 fn link_files(source: &Path, dir: &Path, except: &[String]) -> Result<()> {
     for entry in fs::read_dir(source).map_err(|e| io_error(source, e))? {
         let entry = entry.map_err(|e| io_error(source, e))?;
         let file = entry.file_name();
-        if except
-            .iter()
-            .any(|name| file.to_str() == Some(name.as_str()))
-        {
+        let skipped = file.to_str() == Some(DISK_FILE)
+            || except
+                .iter()
+                .any(|name| file.to_str() == Some(name.as_str()));
+        if skipped {
             continue;
         }
         let target = dir.join(&file);
@@ -287,7 +311,7 @@ fn canonical_array(field: &Field, column: &ArrayRef) -> Result<ArrayRef> {
 /// Writes a column's data and marks files, one block per granule of
 /// `granules` rows each, and records their checksums.
 fn write_column(
-    dir: &Path,
+    dir: &PartDir,
     file_name: &str,
     column: &ArrayRef,
     codec: Codec,
@@ -323,7 +347,7 @@ fn write_column(
 }
 
 /// Writes `checksums.txt`, the size and checksum of every other file.
-fn write_checksums(dir: &Path, checksums: &BTreeMap<String, (u64, u64)>) -> Result<()> {
+fn write_checksums(dir: &PartDir, checksums: &BTreeMap<String, (u64, u64)>) -> Result<()> {
     let mut listing = String::new();
     for (file, (bytes, hash)) in checksums {
         listing.push_str(&format!("{file}\t{bytes}\t{hash:016x}\n"));
@@ -333,7 +357,11 @@ fn write_checksums(dir: &Path, checksums: &BTreeMap<String, (u64, u64)>) -> Resu
     checksums_file.finish(&mut BTreeMap::new())
 }
 
-fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<Vec<ColumnSizes>> {
+fn write_files(
+    dir: &PartDir,
+    batch: &RecordBatch,
+    layout: &PartLayout,
+) -> Result<Vec<ColumnSizes>> {
     let rows = batch.num_rows();
     let granule_starts: Vec<usize> = (0..rows).step_by(layout.granularity).collect();
     let granules: Vec<usize> = granule_starts
@@ -429,50 +457,86 @@ fn write_files(dir: &Path, batch: &RecordBatch, layout: &PartLayout) -> Result<V
 struct HashedFile {
     path: PathBuf,
     name: String,
-    out: BufWriter<File>,
+    out: FileSink,
     hasher: XxHash64,
     bytes: u64,
 }
 
+/// Where a part file's bytes go: the part directory, or an object whose
+/// reference the directory holds.
+enum FileSink {
+    Local(BufWriter<File>),
+    Object(ObjectRef, ObjectWriter),
+}
+
 impl HashedFile {
-    fn create(dir: &Path, name: &str) -> Result<Self> {
-        let path = dir.join(name);
-        let file = File::create(&path).map_err(|e| io_error(&path, e))?;
-        events::add(Event::FileOpen, 1);
+    /// Column data of a part on an object disk goes to a new object; its
+    /// reference is written first, so a sweep never takes it for an orphan.
+    fn create(dir: &PartDir, name: &str) -> Result<Self> {
+        let path = dir.path.join(name);
+        let out = match &dir.objects {
+            Some(objects) if name.ends_with(DATA_SUFFIX) => {
+                let table_dir = dir.path.parent().unwrap_or(&dir.path);
+                let reference = ObjectRef {
+                    key: ObjectDisk::new_key(table_dir),
+                    size: 0,
+                };
+                reference.write(&path)?;
+                let writer = objects.writer(reference.key.clone());
+                FileSink::Object(reference, writer)
+            }
+            _ => {
+                let file = File::create(&path).map_err(|e| io_error(&path, e))?;
+                events::add(Event::FileOpen, 1);
+                FileSink::Local(BufWriter::with_capacity(1 << 20, file))
+            }
+        };
         Ok(HashedFile {
             path,
             name: name.to_string(),
-            out: BufWriter::with_capacity(1 << 20, file),
+            out,
             hasher: XxHash64::with_seed(0),
             bytes: 0,
         })
     }
 
     fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        self.out
-            .write_all(bytes)
-            .map_err(|e| io_error(&self.path, e))?;
+        match &mut self.out {
+            FileSink::Local(file) => {
+                file.write_all(bytes).map_err(|e| io_error(&self.path, e))?;
+                events::add(
+                    Event::WriteBufferFromFileDescriptorWriteBytes,
+                    bytes.len() as u64,
+                );
+            }
+            FileSink::Object(_, writer) => writer.write(bytes)?,
+        }
         self.hasher.write(bytes);
         self.bytes += bytes.len() as u64;
-        events::add(
-            Event::WriteBufferFromFileDescriptorWriteBytes,
-            bytes.len() as u64,
-        );
         Ok(())
     }
 
-    /// Flushes and syncs the file and records its size and checksum.
+    /// Flushes and syncs the file (or stores the object and then its
+    /// reference with the size) and records its size and checksum.
     fn finish(self, checksums: &mut BTreeMap<String, (u64, u64)>) -> Result<()> {
-        let file = self
-            .out
-            .into_inner()
-            .map_err(|e| io_error(&self.path, e.into_error()))?;
-        file.sync_all().map_err(|e| {
-            StrataError::new(
-                ErrorCode::CANNOT_FSYNC,
-                format!("Cannot fsync {}: {e}", self.path.display()),
-            )
-        })?;
+        match self.out {
+            FileSink::Local(out) => {
+                let file = out
+                    .into_inner()
+                    .map_err(|e| io_error(&self.path, e.into_error()))?;
+                file.sync_all().map_err(|e| {
+                    StrataError::new(
+                        ErrorCode::CANNOT_FSYNC,
+                        format!("Cannot fsync {}: {e}", self.path.display()),
+                    )
+                })?;
+            }
+            FileSink::Object(mut reference, writer) => {
+                reference.size = writer.finish()?;
+                debug_assert_eq!(reference.size, self.bytes, "the object holds every byte");
+                reference.write(&self.path)?;
+            }
+        }
         checksums.insert(self.name, (self.bytes, self.hasher.finish()));
         Ok(())
     }

@@ -141,7 +141,7 @@ impl MergeTreeTable {
                 ),
             ));
         };
-        Part::open(&source)?.verify_checksums()?;
+        Part::open(&source, Some(&self.settings.policy))?.verify_checksums()?;
         let _guard = self.commit.lock();
         let block = self.next_block.fetch_add(1, Ordering::Relaxed);
         let new_name = PartName {
@@ -153,7 +153,7 @@ impl MergeTreeTable {
         };
         let target = self.dir.join(new_name.to_string());
         fs::rename(&source, &target).map_err(|e| io_error(&target, e))?;
-        let part = match DataPart::open(&target, &self.schema, &self.keys) {
+        let part = match DataPart::open(&target, &self.schema, &self.keys, &self.settings.policy) {
             Ok(part) => part,
             Err(error) => {
                 // Back where it was, so nothing is lost.

@@ -366,7 +366,7 @@ impl MergeTreeTable {
     /// The same files as `part`'s under the mutated `name`.
     fn linked_part(&self, part: &DataPart, name: &PartName) -> Result<Arc<DataPart>> {
         events::add(Event::MutationUntouchedParts, 1);
-        link_part(&part.part.dir, &self.dir, name)?;
+        link_part(&part.part, &self.dir, name)?;
         self.open_written(name)
     }
 
@@ -404,7 +404,7 @@ impl MergeTreeTable {
             .rows_written
             .store(mutated.num_rows() as u64, Ordering::Relaxed);
         let Some(columns) = changed_columns else {
-            return self.write_rows(name, &mutated, &part.partition);
+            return self.write_rows(name, &mutated, &part.partition, part.part.disk.as_ref());
         };
         let mut changed = Vec::with_capacity(columns.len());
         for column in columns {

@@ -110,7 +110,8 @@ pub(super) fn apply_removal_lists(table_dir: &Path) -> Result<()> {
         for name in names.lines().filter(|n| PartName::parse(n).is_ok()) {
             let part = table_dir.join(name);
             if part.exists() {
-                remove_part_directory(&part).map_err(|e| io_error(&part, e))?;
+                // Its objects go with the sweep that follows when the table opens.
+                remove_part_directory(&part, None).map_err(|e| io_error(&part, e))?;
             }
         }
     }

@@ -1,0 +1,388 @@
+//! MergeTree tables on an S3 disk, against a real S3-compatible server
+//! (s3s-fs, which `scripts/setup.sh --tests` installs into build/tools):
+//! inserts, reads, merges, mutations, restarts, orphan sweeps and DROP, with
+//! the requests counted.
+//!
+//! One test function, because `system.events` counts for the whole process
+//! and other tests of this binary would add to the requests it asserts on.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
+use futures::StreamExt;
+use strata_common::StrataError;
+use strata_common::events::{self, Event};
+use strata_common::settings::Settings;
+use strata_engine::data_path::DataPath;
+use strata_engine::{Engine, Session, StatementOutcome};
+use strata_storage::disk::config::S3Config;
+use strata_storage::disk::{
+    DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
+};
+
+const ACCESS_KEY: &str = "strata";
+const SECRET_KEY: &str = "strata-secret";
+const BUCKET: &str = "bucket";
+
+/// An s3s-fs server on a free loopback port, stopped when dropped.
+struct S3Server {
+    child: Child,
+    port: u16,
+    root: tempfile::TempDir,
+}
+
+impl S3Server {
+    fn binary() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/tools/bin/s3s-fs")
+    }
+
+    /// `None` (with the reason printed) where s3s-fs is not installed.
+    fn start() -> Option<S3Server> {
+        let binary = Self::binary();
+        if !binary.exists() {
+            eprintln!(
+                "SKIPPED: {} is missing; `scripts/setup.sh --tests` installs it",
+                binary.display()
+            );
+            return None;
+        }
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join(BUCKET)).unwrap();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(binary)
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--access-key", ACCESS_KEY, "--secret-key", SECRET_KEY])
+            .arg(root.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let server = S3Server { child, port, root };
+        // Bounded: 10 s for the server to listen.
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("s3s-fs did not start listening on port {port}");
+    }
+
+    fn endpoint(&self) -> String {
+        format!("http://127.0.0.1:{}/{BUCKET}/data/", self.port)
+    }
+
+    /// Object files the server holds under `data/`.
+    fn objects(&self) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let mut pending = vec![self.root.path().join(BUCKET).join("data")];
+        while let Some(dir) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    found.push(path);
+                }
+            }
+        }
+        found
+    }
+}
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn storage(server: &S3Server) -> StorageConfiguration {
+    let mut s3 = S3Config::new(&server.endpoint());
+    s3.access_key_id = Some(ACCESS_KEY.to_string());
+    s3.secret_access_key = Some(SECRET_KEY.to_string());
+    // Small, so a multi-megabyte column goes up in a multipart upload.
+    s3.max_single_part_upload_bytes = 6 << 20;
+    s3.upload_part_bytes = 5 << 20;
+    StorageConfiguration {
+        disks: vec![DiskConfig {
+            name: "s3".to_string(),
+            kind: DiskType::S3(s3),
+        }],
+        policies: vec![PolicyConfig {
+            name: "tiered".to_string(),
+            volumes: vec![
+                VolumeConfig {
+                    name: "hot".to_string(),
+                    disks: vec!["default".to_string()],
+                    max_data_part_size_bytes: 100_000,
+                    prefer_not_to_merge: false,
+                },
+                VolumeConfig {
+                    name: "cold".to_string(),
+                    disks: vec!["s3".to_string()],
+                    max_data_part_size_bytes: 0,
+                    prefer_not_to_merge: false,
+                },
+            ],
+            move_factor: 0.1,
+        }],
+    }
+}
+
+async fn open(dir: &Path, server: &S3Server) -> Arc<Engine> {
+    let data_path = DataPath::open(dir).unwrap();
+    let engine =
+        Engine::open_with_storage(Settings::server(), data_path, &storage(server)).unwrap();
+    engine.load_tables().await.unwrap();
+    engine
+}
+
+async fn run(session: &mut Session, sql: &str) -> Result<Vec<RecordBatch>, StrataError> {
+    match session.execute(sql).await? {
+        StatementOutcome::Rows(mut result) => {
+            let mut batches = Vec::new();
+            while let Some(batch) = result.stream.next().await {
+                batches.push(batch.map_err(StrataError::from)?);
+            }
+            Ok(batches)
+        }
+        StatementOutcome::Done(_) => Ok(Vec::new()),
+    }
+}
+
+async fn number(session: &mut Session, sql: &str) -> u64 {
+    let batches = run(session, sql).await.unwrap();
+    let column = batches[0].column(0);
+    column
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
+        .value(0)
+}
+
+/// Each row of a one-String-column query.
+async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
+    let batches = run(session, sql).await.unwrap();
+    let mut values = Vec::new();
+    for batch in batches {
+        let column = batch
+            .column(0)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap();
+        values.extend((0..column.len()).map(|i| column.value(i).to_string()));
+    }
+    values
+}
+
+/// Counts of the S3 events while `work` runs; nothing else in this
+/// process talks to S3 meanwhile.
+struct Requests {
+    before: Vec<u64>,
+}
+
+const COUNTED: [Event; 5] = [
+    Event::S3GetObject,
+    Event::S3PutObject,
+    Event::S3UploadPart,
+    Event::ReadBufferFromS3Bytes,
+    Event::S3DeleteObjects,
+];
+
+impl Requests {
+    fn start() -> Requests {
+        Requests {
+            before: COUNTED.iter().map(|e| events::value(*e)).collect(),
+        }
+    }
+
+    fn of(&self, event: Event) -> u64 {
+        let index = COUNTED.iter().position(|e| *e == event).unwrap();
+        events::value(event) - self.before[index]
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path(), &server).await;
+    let mut session = engine.new_session();
+
+    let disks = texts(
+        &mut session,
+        "SELECT concat(name, ':', type, ':', toString(is_remote)) FROM system.disks ORDER BY name",
+    )
+    .await;
+    assert_eq!(disks, ["default:Local:0", "s3:ObjectStorage:1"]);
+
+    // Inserts: each column's data is one object, uploaded with a PUT.
+    run(
+        &mut session,
+        "CREATE TABLE t (A Int64, S String, D Date) ENGINE = MergeTree PARTITION BY D ORDER BY A SETTINGS disk = 's3', index_granularity = 1024",
+    )
+    .await
+    .unwrap();
+    let insert = Requests::start();
+    run(
+        &mut session,
+        "INSERT INTO t SELECT number, toString(number), toDate('2024-01-01') + number % 2 FROM numbers(100000)",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        insert.of(Event::S3PutObject),
+        2 * 3,
+        "two parts of three columns"
+    );
+    assert_eq!(server.objects().len(), 6);
+    let parts = texts(
+        &mut session,
+        "SELECT disk_name FROM system.parts WHERE table = 't'",
+    )
+    .await;
+    assert_eq!(parts, ["s3", "s3"]);
+
+    // A point lookup reads one granule of a column per GET: A where the
+    // primary index cannot rule 50001 out (a granule of each part, as the
+    // parts interleave), S only where a row passed.
+    let lookup = Requests::start();
+    let found = texts(&mut session, "SELECT S FROM t WHERE A = 50001").await;
+    assert_eq!(found, ["50001"]);
+    assert_eq!(lookup.of(Event::S3GetObject), 3);
+    assert!(lookup.of(Event::ReadBufferFromS3Bytes) < 3 * 1024 * 16);
+
+    // A full scan reads each column file once.
+    assert_eq!(
+        number(&mut session, "SELECT sum(length(S)) FROM t").await,
+        488_890
+    );
+
+    // A merge reads the sources from S3 and writes the result there; the
+    // sources' objects go once no query holds them.
+    run(&mut session, "OPTIMIZE TABLE t FINAL").await.unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 100_000);
+    wait_for(
+        || server.objects().len() == 6,
+        "merged-away objects removed",
+    );
+
+    // Mutations on S3: a lightweight DELETE patches, an UPDATE rewrites one
+    // column and shares the others' objects with the old part.
+    run(&mut session, "DELETE FROM t WHERE A < 10")
+        .await
+        .unwrap();
+    run(
+        &mut session,
+        "ALTER TABLE t UPDATE S = 'x' WHERE A = 20 SETTINGS mutations_sync = 2",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        texts(
+            &mut session,
+            "SELECT S FROM t WHERE A IN (5, 20, 21) ORDER BY A"
+        )
+        .await,
+        ["x", "21"]
+    );
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 99_990);
+
+    // A tiered policy: small parts on the local volume, larger ones on S3.
+    run(
+        &mut session,
+        "CREATE TABLE tiered (a UInt64, b UInt64) ENGINE = MergeTree ORDER BY a SETTINGS storage_policy = 'tiered'",
+    )
+    .await
+    .unwrap();
+    let fill = "INSERT INTO tiered SELECT number, intHash64(number) FROM numbers";
+    run(&mut session, &format!("{fill}(10)")).await.unwrap();
+    let large = Requests::start();
+    run(&mut session, &format!("{fill}(1000000)"))
+        .await
+        .unwrap();
+    // Column b (8 MB that do not compress) goes up in two parts.
+    assert_eq!(large.of(Event::S3UploadPart), 2);
+    assert_eq!(
+        texts(
+            &mut session,
+            "SELECT concat(toString(rows), ':', disk_name) FROM system.parts WHERE table = 'tiered' ORDER BY rows"
+        )
+        .await,
+        ["10:default", "1000000:s3"]
+    );
+    let policies = texts(
+        &mut session,
+        "SELECT concat(policy_name, ':', volume_name, ':', arrayStringConcat(disks, ',')) FROM system.storage_policies WHERE policy_name = 'tiered' ORDER BY volume_priority",
+    )
+    .await;
+    assert_eq!(policies, ["tiered:hot:default", "tiered:cold:s3"]);
+
+    // A restart finds every part; an object no part names (as a crash
+    // between upload and commit leaves) is swept when the table opens.
+    let table_prefix = {
+        let path = texts(
+            &mut session,
+            "SELECT path FROM system.parts WHERE table = 't' LIMIT 1",
+        )
+        .await;
+        let part = PathBuf::from(&path[0]);
+        part.parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string()
+    };
+    drop(session);
+    drop(engine);
+    let orphan_dir = server
+        .objects()
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(&table_prefix))
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    std::fs::write(orphan_dir.join("orphan"), b"left by a crash").unwrap();
+    let swept = events::value(Event::RemoteObjectsOrphaned);
+    let engine = open(dir.path(), &server).await;
+    let mut session = engine.new_session();
+    assert_eq!(events::value(Event::RemoteObjectsOrphaned) - swept, 1);
+    assert!(!orphan_dir.join("orphan").exists());
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 99_990);
+    assert_eq!(
+        number(&mut session, "SELECT sum(a) FROM tiered").await,
+        499_999_500_045
+    );
+
+    // DROP TABLE removes the table's objects.
+    run(&mut session, "DROP TABLE t SYNC").await.unwrap();
+    run(&mut session, "DROP TABLE tiered SYNC").await.unwrap();
+    assert_eq!(server.objects(), Vec::<PathBuf>::new());
+}
+
+/// Waits up to 10 s for `done`, for work a query's end sets off.
+fn wait_for(done: impl Fn() -> bool, what: &str) {
+    for _ in 0..200 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("timed out waiting: {what}");
+}

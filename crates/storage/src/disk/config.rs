@@ -1,0 +1,221 @@
+//! `storage_configuration` as ClickHouse's configuration file spells it:
+//! `<disks>` by name with their `type` and connection, `<policies>` of
+//! `<volumes>` that list disks. The server's config reader fills these
+//! structs from XML or YAML; [`build_disk`] and [`build_policy`] check them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use strata_common::error::{ErrorCode, Result, StrataError};
+
+use super::{Disk, ObjectDisk, StoragePolicy, Volume};
+
+/// Tries of one S3 request before it fails, as ClickHouse's disk setting.
+pub const DEFAULT_RETRY_ATTEMPTS: usize = 10;
+/// How long one S3 request may take, as ClickHouse's disk setting.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(30_000);
+/// Files up to this size are uploaded with one PUT, larger ones in parts
+/// (ClickHouse's `max_single_part_upload_size`).
+pub const DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES: usize = 32 << 20;
+/// Bytes of each part of a multipart upload (`min_upload_part_size`).
+pub const DEFAULT_UPLOAD_PART_BYTES: usize = 16 << 20;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StorageConfiguration {
+    pub disks: Vec<DiskConfig>,
+    pub policies: Vec<PolicyConfig>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiskConfig {
+    pub name: String,
+    pub kind: DiskType,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum DiskType {
+    /// A directory of this machine.
+    Local { path: PathBuf },
+    /// A bucket of an S3-compatible service.
+    S3(S3Config),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct S3Config {
+    /// `http(s)://host:port/bucket/prefix/`, path-style.
+    pub endpoint: String,
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+    pub region: Option<String>,
+    /// Take credentials from `AWS_ACCESS_KEY_ID` and the rest of the
+    /// environment when the file gives none.
+    pub use_environment_credentials: bool,
+    pub retry_attempts: usize,
+    pub request_timeout: Duration,
+    pub max_single_part_upload_bytes: usize,
+    pub upload_part_bytes: usize,
+}
+
+impl S3Config {
+    pub fn new(endpoint: &str) -> S3Config {
+        S3Config {
+            endpoint: endpoint.to_string(),
+            access_key_id: None,
+            secret_access_key: None,
+            region: None,
+            use_environment_credentials: false,
+            retry_attempts: DEFAULT_RETRY_ATTEMPTS,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            max_single_part_upload_bytes: DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES,
+            upload_part_bytes: DEFAULT_UPLOAD_PART_BYTES,
+        }
+    }
+
+    /// The endpoint split into the service's address, the bucket and the
+    /// key prefix: `http://h:9000/bucket/a/b/` is (`http://h:9000`,
+    /// `bucket`, `a/b`).
+    pub fn split_endpoint(&self) -> Result<(String, String, String)> {
+        let bad = || {
+            StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "S3 endpoint {} must be http(s)://host[:port]/bucket[/prefix]",
+                    self.endpoint
+                ),
+            )
+        };
+        let (scheme, rest) = self.endpoint.split_once("://").ok_or_else(bad)?;
+        if scheme != "http" && scheme != "https" {
+            return Err(bad());
+        }
+        let (host, path) = rest.split_once('/').ok_or_else(bad)?;
+        let mut segments = path.split('/').filter(|s| !s.is_empty());
+        let bucket = segments.next().ok_or_else(bad)?.to_string();
+        let prefix: Vec<&str> = segments.collect();
+        Ok((format!("{scheme}://{host}"), bucket, prefix.join("/")))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyConfig {
+    pub name: String,
+    pub volumes: Vec<VolumeConfig>,
+    pub move_factor: f64,
+}
+
+/// ClickHouse's default `move_factor`.
+pub const DEFAULT_MOVE_FACTOR: f64 = 0.1;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VolumeConfig {
+    pub name: String,
+    pub disks: Vec<String>,
+    pub max_data_part_size_bytes: u64,
+    pub prefer_not_to_merge: bool,
+}
+
+/// The disk `config` describes; `data_path` is where a relative local
+/// path is resolved. Objects go under `instance` inside the disk, so data
+/// paths sharing a bucket never take each other's objects for orphans.
+pub fn build_disk(config: &DiskConfig, data_path: &Path, instance: &str) -> Result<Disk> {
+    if config.name == super::DEFAULT_DISK {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            "Disk default is the data path and cannot be redefined",
+        ));
+    }
+    match &config.kind {
+        DiskType::Local { path } => {
+            let path = data_path.join(path);
+            Ok(Disk {
+                name: config.name.clone(),
+                objects: Some(Arc::new(ObjectDisk::local(&config.name, &path, instance)?)),
+                path,
+            })
+        }
+        DiskType::S3(s3) => Ok(Disk {
+            name: config.name.clone(),
+            path: data_path.join("disks").join(&config.name),
+            objects: Some(Arc::new(ObjectDisk::s3(&config.name, s3, instance)?)),
+        }),
+    }
+}
+
+pub fn build_policy(
+    config: &PolicyConfig,
+    disks: &BTreeMap<String, Arc<Disk>>,
+) -> Result<StoragePolicy> {
+    if config.volumes.is_empty() {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!("Storage policy {} has no volumes", config.name),
+        ));
+    }
+    let mut volumes = Vec::with_capacity(config.volumes.len());
+    for volume in &config.volumes {
+        if volume.disks.is_empty() {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Volume {} of storage policy {} has no disks",
+                    volume.name, config.name
+                ),
+            ));
+        }
+        let members = volume
+            .disks
+            .iter()
+            .map(|name| {
+                disks.get(name).cloned().ok_or_else(|| {
+                    StrataError::new(
+                        ErrorCode::UNKNOWN_DISK,
+                        format!(
+                            "Disk {name} of storage policy {} is not configured",
+                            config.name
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        volumes.push(Volume {
+            name: volume.name.clone(),
+            disks: members,
+            max_data_part_size_bytes: volume.max_data_part_size_bytes,
+            prefer_not_to_merge: volume.prefer_not_to_merge,
+        });
+    }
+    Ok(StoragePolicy {
+        name: config.name.clone(),
+        volumes,
+        move_factor: config.move_factor,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_split_into_service_bucket_and_prefix() {
+        let split = |e: &str| S3Config::new(e).split_endpoint();
+        assert_eq!(
+            split("http://127.0.0.1:9000/data/tables/").unwrap(),
+            (
+                "http://127.0.0.1:9000".to_string(),
+                "data".to_string(),
+                "tables".to_string()
+            )
+        );
+        assert_eq!(split("https://h/b").unwrap().2, "");
+        assert_eq!(
+            split("ftp://h/b").unwrap_err().code,
+            ErrorCode::BAD_ARGUMENTS
+        );
+        assert_eq!(
+            split("http://h").unwrap_err().code,
+            ErrorCode::BAD_ARGUMENTS
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! A disk whose files are objects: in an S3 bucket, or in a local directory
+//! through the same interface. Every object is written once under a fresh
+//! key and never changed; reads ask for byte ranges.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::{StreamExt, TryStreamExt};
+use object_store::aws::AmazonS3Builder;
+use object_store::local::LocalFileSystem;
+use object_store::path::Path as ObjectPath;
+use object_store::{
+    BackoffConfig, ClientOptions, MultipartUpload, ObjectStore, ObjectStoreExt, PutPayload,
+    RetryConfig,
+};
+use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{self, Event};
+
+use super::config::{DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES, DEFAULT_UPLOAD_PART_BYTES, S3Config};
+use super::requests::CountingConnector;
+use super::runtime::block_on;
+
+pub struct ObjectDisk {
+    name: String,
+    store: Arc<dyn ObjectStore>,
+    /// Keys of this disk's objects start with it (ends in `/`).
+    prefix: String,
+    remote: bool,
+    /// The endpoint or directory, for `system.disks` and errors.
+    location: String,
+    max_single_part_upload_bytes: usize,
+    upload_part_bytes: usize,
+}
+
+impl std::fmt::Debug for ObjectDisk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ObjectDisk")
+            .field("name", &self.name)
+            .field("location", &self.location)
+            .finish()
+    }
+}
+
+impl ObjectDisk {
+    /// A disk in the bucket `config.endpoint` names.
+    pub fn s3(name: &str, config: &S3Config, instance: &str) -> Result<ObjectDisk> {
+        let (service, bucket, prefix) = config.split_endpoint()?;
+        let mut builder = if config.use_environment_credentials {
+            AmazonS3Builder::from_env()
+        } else {
+            AmazonS3Builder::new()
+        };
+        builder = builder
+            .with_endpoint(&service)
+            .with_bucket_name(&bucket)
+            .with_region(config.region.as_deref().unwrap_or("us-east-1"))
+            .with_virtual_hosted_style_request(false)
+            .with_http_connector(CountingConnector)
+            // Replaces every client option, so allow_http must come after it.
+            .with_client_options(ClientOptions::new().with_timeout(config.request_timeout))
+            .with_allow_http(service.starts_with("http://"))
+            .with_retry(RetryConfig {
+                backoff: BackoffConfig::default(),
+                max_retries: config.retry_attempts,
+                retry_timeout: config.request_timeout * 4,
+            });
+        match (&config.access_key_id, &config.secret_access_key) {
+            (Some(key), Some(secret)) => {
+                builder = builder
+                    .with_access_key_id(key)
+                    .with_secret_access_key(secret);
+            }
+            _ if config.use_environment_credentials => {}
+            _ => builder = builder.with_skip_signature(true),
+        }
+        let store = builder.build().map_err(|e| s3_error(&config.endpoint, e))?;
+        Ok(ObjectDisk {
+            name: name.to_string(),
+            store: Arc::new(store),
+            prefix: if prefix.is_empty() {
+                format!("{instance}/")
+            } else {
+                format!("{prefix}/{instance}/")
+            },
+            remote: true,
+            location: config.endpoint.clone(),
+            max_single_part_upload_bytes: config.max_single_part_upload_bytes,
+            upload_part_bytes: config.upload_part_bytes,
+        })
+    }
+
+    /// A disk in the local directory `path`, created if missing.
+    pub fn local(name: &str, path: &Path, instance: &str) -> Result<ObjectDisk> {
+        std::fs::create_dir_all(path).map_err(|e| {
+            StrataError::new(
+                ErrorCode::CANNOT_OPEN_FILE,
+                format!(
+                    "Cannot create the directory of disk {name}, {}: {e}",
+                    path.display()
+                ),
+            )
+        })?;
+        let store = LocalFileSystem::new_with_prefix(path).map_err(|e| {
+            StrataError::new(
+                ErrorCode::CANNOT_OPEN_FILE,
+                format!("Cannot open disk {name} at {}: {e}", path.display()),
+            )
+        })?;
+        Ok(ObjectDisk {
+            name: name.to_string(),
+            store: Arc::new(store),
+            prefix: format!("{instance}/"),
+            remote: false,
+            location: path.display().to_string(),
+            max_single_part_upload_bytes: DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES,
+            upload_part_bytes: DEFAULT_UPLOAD_PART_BYTES,
+        })
+    }
+
+    pub fn is_remote(&self) -> bool {
+        self.remote
+    }
+
+    /// The endpoint or directory the objects are in.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// A key no object has had, under the prefix of the table in
+    /// `table_dir`: the directory's name (the table's UUID) then a random
+    /// name.
+    pub fn new_key(table_dir: &Path) -> String {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        format!("{}/{id}", table_prefix(table_dir))
+    }
+
+    fn path_of(&self, key: &str) -> ObjectPath {
+        ObjectPath::from(format!("{}{key}", self.prefix))
+    }
+
+    /// Bytes `range` of object `key`.
+    pub fn read_range(&self, key: &str, range: Range<u64>) -> Result<Bytes> {
+        let store = Arc::clone(&self.store);
+        let path = self.path_of(key);
+        let bytes = block_on(async move {
+            store
+                .get_range(&path, range)
+                .await
+                .map_err(|e| object_error(&path, e))
+        })?;
+        self.count_read(bytes.len());
+        Ok(bytes)
+    }
+
+    /// Several ranges of object `key`, requested side by side; ranges close
+    /// together are fetched as one.
+    pub fn read_ranges(&self, key: &str, ranges: Vec<Range<u64>>) -> Result<Vec<Bytes>> {
+        let store = Arc::clone(&self.store);
+        let path = self.path_of(key);
+        let parts = block_on(async move {
+            store
+                .get_ranges(&path, &ranges)
+                .await
+                .map_err(|e| object_error(&path, e))
+        })?;
+        self.count_read(parts.iter().map(Bytes::len).sum());
+        Ok(parts)
+    }
+
+    fn count_read(&self, bytes: usize) {
+        let event = if self.remote {
+            Event::ReadBufferFromS3Bytes
+        } else {
+            Event::ReadBufferFromFileDescriptorReadBytes
+        };
+        events::add(event, bytes as u64);
+    }
+
+    fn count_write(&self, bytes: usize) {
+        let event = if self.remote {
+            Event::WriteBufferFromS3Bytes
+        } else {
+            Event::WriteBufferFromFileDescriptorWriteBytes
+        };
+        events::add(event, bytes as u64);
+    }
+
+    /// A writer of the new object `key`.
+    pub fn writer(self: &Arc<Self>, key: String) -> ObjectWriter {
+        ObjectWriter {
+            disk: Arc::clone(self),
+            path: self.path_of(&key),
+            buffer: Vec::new(),
+            upload: None,
+            bytes: 0,
+        }
+    }
+
+    /// Removes the objects `keys`; a key already gone is no error.
+    pub fn remove(&self, keys: Vec<String>) -> Result<()> {
+        let store = Arc::clone(&self.store);
+        let paths: Vec<ObjectPath> = keys.iter().map(|key| self.path_of(key)).collect();
+        block_on(async move {
+            let stream = futures::stream::iter(paths.into_iter().map(Ok)).boxed();
+            let mut results = store.delete_stream(stream);
+            while let Some(result) = results.next().await {
+                match result {
+                    Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                    Err(error) => return Err(s3_error("delete", error)),
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Keys of the objects of the table in `table_dir`.
+    pub fn list_keys(&self, table_dir: &Path) -> Result<Vec<String>> {
+        let store = Arc::clone(&self.store);
+        let prefix = self.path_of(&table_prefix(table_dir));
+        let listed: Vec<String> = block_on(async move {
+            store
+                .list(Some(&prefix))
+                .map_ok(|meta| meta.location.to_string())
+                .try_collect()
+                .await
+                .map_err(|e| s3_error("list", e))
+        })?;
+        Ok(listed
+            .into_iter()
+            .filter_map(|path| path.strip_prefix(&self.prefix).map(str::to_string))
+            .collect())
+    }
+
+    /// Removes every object of the table in `table_dir` (DROP TABLE).
+    pub fn remove_table(&self, table_dir: &Path) -> Result<()> {
+        let keys = self.list_keys(table_dir)?;
+        if keys.is_empty() {
+            return Ok(());
+        }
+        self.remove(keys)
+    }
+
+    /// Removes the objects of the table in `table_dir` that `referenced`
+    /// does not name, and returns how many. The references are read after
+    /// the listing, so an object uploaded meanwhile is named by a reference
+    /// written before it.
+    pub fn sweep(
+        &self,
+        table_dir: &Path,
+        referenced: impl FnOnce() -> Result<HashSet<String>>,
+    ) -> Result<u64> {
+        let listed = self.list_keys(table_dir)?;
+        let referenced = referenced()?;
+        let orphans: Vec<String> = listed
+            .into_iter()
+            .filter(|key| !referenced.contains(key))
+            .collect();
+        let count = orphans.len() as u64;
+        if count > 0 {
+            log::info!(
+                "Disk {}: removing {count} objects no part of {} references",
+                self.name,
+                table_dir.display()
+            );
+            self.remove(orphans)?;
+            events::add(Event::RemoteObjectsOrphaned, count);
+        }
+        Ok(count)
+    }
+}
+
+/// The key prefix of the table in `table_dir`.
+fn table_prefix(table_dir: &Path) -> String {
+    table_dir
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().to_string())
+}
+
+/// Writes one object: a single PUT if it stays small, a multipart upload
+/// once it outgrows one; an unfinished upload is aborted when dropped.
+pub struct ObjectWriter {
+    disk: Arc<ObjectDisk>,
+    path: ObjectPath,
+    buffer: Vec<u8>,
+    upload: Option<Box<dyn MultipartUpload>>,
+    bytes: u64,
+}
+
+impl ObjectWriter {
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        self.buffer.extend_from_slice(bytes);
+        self.bytes += bytes.len() as u64;
+        if self.upload.is_some() || self.buffer.len() > self.disk.max_single_part_upload_bytes {
+            while self.buffer.len() >= self.disk.upload_part_bytes {
+                let rest = self.buffer.split_off(self.disk.upload_part_bytes);
+                let part = std::mem::replace(&mut self.buffer, rest);
+                self.send_part(part)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    fn send_part(&mut self, part: Vec<u8>) -> Result<()> {
+        let mut upload = match self.upload.take() {
+            Some(upload) => upload,
+            None => {
+                let store = Arc::clone(&self.disk.store);
+                let path = self.path.clone();
+                block_on(async move {
+                    store
+                        .put_multipart(&path)
+                        .await
+                        .map_err(|e| object_error(&path, e))
+                })?
+            }
+        };
+        let length = part.len();
+        let path = self.path.clone();
+        let upload = block_on(async move {
+            upload
+                .put_part(PutPayload::from(part))
+                .await
+                .map_err(|e| object_error(&path, e))?;
+            Ok(upload)
+        })?;
+        self.upload = Some(upload);
+        self.disk.count_write(length);
+        Ok(())
+    }
+
+    /// Stores what was written; the object exists once this returns.
+    pub fn finish(mut self) -> Result<u64> {
+        let rest = std::mem::take(&mut self.buffer);
+        if self.upload.is_none() {
+            let store = Arc::clone(&self.disk.store);
+            let path = self.path.clone();
+            let length = rest.len();
+            block_on(async move {
+                store
+                    .put(&path, PutPayload::from(rest))
+                    .await
+                    .map_err(|e| object_error(&path, e))
+            })?;
+            self.disk.count_write(length);
+            return Ok(self.bytes);
+        }
+        if !rest.is_empty() {
+            self.send_part(rest)?;
+        }
+        let mut upload = self.upload.take().expect("an upload was started");
+        let path = self.path.clone();
+        block_on(async move {
+            match upload.complete().await {
+                Ok(_) => Ok(()),
+                Err(error) => {
+                    let _ = upload.abort().await;
+                    Err(object_error(&path, error))
+                }
+            }
+        })?;
+        Ok(self.bytes)
+    }
+}
+
+impl Drop for ObjectWriter {
+    fn drop(&mut self) {
+        if let Some(mut upload) = self.upload.take() {
+            // Best effort: the sweep removes what an abort leaves.
+            let _ = block_on(async move {
+                let _ = upload.abort().await;
+                Ok(())
+            });
+        }
+    }
+}
+
+fn object_error(path: &ObjectPath, error: object_store::Error) -> StrataError {
+    s3_error(path.as_ref(), error)
+}
+
+fn s3_error(what: &str, error: object_store::Error) -> StrataError {
+    StrataError::new(ErrorCode::S3_ERROR, format!("{what}: {error}"))
+}
