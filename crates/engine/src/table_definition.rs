@@ -450,7 +450,7 @@ impl MergeTreeDefinition {
         let show = |settings: &[(String, String)]| {
             let shown: Vec<String> = settings
                 .iter()
-                .map(|(name, value)| format!("{name} = {value}"))
+                .map(|(name, value)| format!("{name} = {}", setting_literal(value)))
                 .collect();
             format!("\nSETTINGS {}", shown.join(", "))
         };
@@ -469,16 +469,24 @@ impl MergeTreeDefinition {
         text.push_str(&format!("\nORDER BY {}", show_key(&self.order_by)));
         let mut settings = self.settings_text.clone();
         if !settings.iter().any(|(name, _)| name == "index_granularity") {
-            settings.insert(
-                0,
-                (
-                    "index_granularity".to_string(),
-                    self.settings.index_granularity.to_string(),
-                ),
-            );
+            settings.push((
+                "index_granularity".to_string(),
+                self.settings.index_granularity.to_string(),
+            ));
         }
         text.push_str(&show(&settings));
         text
+    }
+}
+
+/// A table setting's value as SHOW CREATE TABLE writes it: numbers and
+/// booleans bare, text quoted.
+fn setting_literal(value: &str) -> String {
+    let bare = value.parse::<f64>().is_ok() || matches!(value, "true" | "false");
+    if bare {
+        value.to_string()
+    } else {
+        format!("'{}'", value.replace('\\', "\\\\").replace('\'', "\\'"))
     }
 }
 

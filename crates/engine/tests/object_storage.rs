@@ -302,6 +302,60 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
     );
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 99_990);
 
+    // Moves copy a part to the other disk at the next level and check
+    // every file on the way; the source's objects go once it is replaced.
+    run(
+        &mut session,
+        "ALTER TABLE t MOVE PARTITION '2024-01-01' TO DISK 'default'",
+    )
+    .await
+    .expect_err("the table's policy has only the s3 disk");
+    run(
+        &mut session,
+        "CREATE TABLE moved (a UInt64, s String) ENGINE = MergeTree PARTITION BY a % 2 ORDER BY a SETTINGS storage_policy = 'tiered'",
+    )
+    .await
+    .unwrap();
+    run(
+        &mut session,
+        "INSERT INTO moved SELECT number, toString(number) FROM numbers(1000)",
+    )
+    .await
+    .unwrap();
+    run(
+        &mut session,
+        "ALTER TABLE moved MOVE PARTITION 1 TO VOLUME 'cold'",
+    )
+    .await
+    .unwrap();
+    run(
+        &mut session,
+        "ALTER TABLE moved MOVE PART '0_1_1_0' TO DISK 's3'",
+    )
+    .await
+    .unwrap();
+    let moved_parts =
+        "SELECT concat(name, ':', disk_name) FROM system.parts WHERE table = 'moved' ORDER BY name";
+    assert_eq!(
+        texts(&mut session, moved_parts).await,
+        ["0_1_1_1:s3", "1_2_2_1:s3"]
+    );
+    run(
+        &mut session,
+        "ALTER TABLE moved MOVE PARTITION 0 TO DISK 'default'",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        texts(&mut session, moved_parts).await,
+        ["0_1_1_2:default", "1_2_2_1:s3"]
+    );
+    assert_eq!(
+        number(&mut session, "SELECT sum(length(s)) FROM moved").await,
+        2890
+    );
+    run(&mut session, "DROP TABLE moved SYNC").await.unwrap();
+
     // A tiered policy: small parts on the local volume, larger ones on S3.
     run(
         &mut session,

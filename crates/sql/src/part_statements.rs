@@ -1,7 +1,8 @@
 //! ClickHouse statements on a table's parts, which sqlparser reads only in
-//! part or not at all: `CHECK TABLE t [PARTITION p | PART 'name']` and
+//! part or not at all: `CHECK TABLE t [PARTITION p | PART 'name']`,
 //! `ALTER TABLE t ATTACH | DETACH | DROP DETACHED PART 'name' | PARTITION p`
-//! (`p` an expression or `ID 'id'`). Each is read with sqlparser's own
+//! (`p` an expression or `ID 'id'`) and `ALTER TABLE t MOVE PART | PARTITION
+//! ... TO DISK 'd' | TO VOLUME 'v'`. Each is read with sqlparser's own
 //! parser, word by word, so names and literals are read as everywhere else.
 
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Partition};
@@ -19,11 +20,19 @@ pub struct CheckTable {
 }
 
 /// What an `ALTER TABLE` on parts does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PartAction {
     Attach,
     Detach,
     DropDetached,
+    Move(MoveDestination),
+}
+
+/// Where `MOVE PART | PARTITION` puts the parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveDestination {
+    Disk(String),
+    Volume(String),
 }
 
 /// `ALTER TABLE t ATTACH | DETACH | DROP DETACHED` a part or a partition.
@@ -68,6 +77,15 @@ pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
         PartAction::Detach
     } else if parser.parse_keyword(Keyword::DROP) && parse_word(&mut parser, "DETACHED") {
         PartAction::DropDetached
+    } else if parse_word(&mut parser, "MOVE") {
+        let partition = part_or_partition(sql, &mut parser)?;
+        let destination = move_destination(sql, &mut parser)?;
+        end(sql, &mut parser)?;
+        return Ok(Some(PartOperation {
+            table,
+            action: PartAction::Move(destination),
+            partition,
+        }));
     } else {
         return Ok(None);
     };
@@ -115,6 +133,32 @@ fn part_or_partition(sql: &str, parser: &mut Parser) -> Result<Partition> {
     }
     let value: Expr = parser.parse_expr().map_err(|e| error(sql, e))?;
     Ok(Partition::Expr(value))
+}
+
+/// `TO DISK 'name'` or `TO VOLUME 'name'`.
+fn move_destination(sql: &str, parser: &mut Parser) -> Result<MoveDestination> {
+    if !parser.parse_keyword(Keyword::TO) {
+        return Err(syntax(sql, "Expected TO DISK or TO VOLUME"));
+    }
+    let kind: fn(String) -> MoveDestination = if parse_word(parser, "DISK") {
+        MoveDestination::Disk
+    } else if parse_word(parser, "VOLUME") {
+        MoveDestination::Volume
+    } else if parser.parse_keyword(Keyword::TABLE) {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            "MOVE PARTITION TO TABLE is not supported yet",
+        ));
+    } else {
+        return Err(syntax(sql, "Expected TO DISK or TO VOLUME"));
+    };
+    match parser.next_token().token {
+        Token::SingleQuotedString(name) => Ok(kind(name)),
+        other => Err(syntax(
+            sql,
+            &format!("Expected the disk or volume name as a string, found: {other}"),
+        )),
+    }
 }
 
 fn end(sql: &str, parser: &mut Parser) -> Result<()> {
@@ -181,6 +225,26 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(operation.action, PartAction::Detach);
+        let operation = parse_part_operation("ALTER TABLE t MOVE PART 'all_1_1_0' TO DISK 's3'")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            operation.action,
+            PartAction::Move(MoveDestination::Disk("s3".to_string()))
+        );
+        let operation = parse_part_operation("alter table t move partition 2024 to volume 'cold'")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            operation.action,
+            PartAction::Move(MoveDestination::Volume("cold".to_string()))
+        );
+        assert_eq!(
+            parse_part_operation("ALTER TABLE t MOVE PARTITION 1 TO DISK s3")
+                .unwrap_err()
+                .code,
+            ErrorCode::SYNTAX_ERROR
+        );
         assert!(
             parse_part_operation("ALTER TABLE t DROP COLUMN c")
                 .unwrap()

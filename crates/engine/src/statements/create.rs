@@ -330,7 +330,7 @@ impl Session {
         match (named("storage_policy"), named("disk")) {
             (Some(_), Some(_)) => Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
-                "MergeTree settings 'storage_policy' and 'disk' cannot be specified at the same time",
+                "MergeTree settings `storage_policy` and `disk` cannot be specified at the same time",
             )),
             (Some(policy), None) => Ok(Arc::clone(disks.policy(policy)?)),
             (None, Some(disk)) => Ok(Arc::new(StoragePolicy::single(Arc::clone(

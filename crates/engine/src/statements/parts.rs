@@ -1,5 +1,5 @@
 //! Statements on a MergeTree table's parts: `ALTER TABLE ... DETACH |
-//! ATTACH PART | PARTITION`, `ALTER TABLE ... DROP DETACHED PART |
+//! ATTACH | MOVE PART | PARTITION`, `ALTER TABLE ... DROP DETACHED PART |
 //! PARTITION` and `CHECK TABLE`. The storage side is
 //! `strata_storage::merge_tree::table::detached`.
 
@@ -9,7 +9,7 @@ use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Partition, Value};
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::part_statements::{CheckTable, PartAction, PartOperation};
+use strata_sql::part_statements::{CheckTable, MoveDestination, PartAction, PartOperation};
 use strata_storage::merge_tree::MergeTreeTable;
 
 use super::partition_id_text;
@@ -54,6 +54,7 @@ impl Session {
                 }
             }
             (PartAction::DropDetached, target) => self.drop_detached(data, target)?,
+            (PartAction::Move(destination), target) => move_parts(data, &destination, target)?,
         }
         self.done()
     }
@@ -155,6 +156,18 @@ impl Session {
                 format!("Table engine Memory doesn't support {what}"),
             )),
         }
+    }
+}
+
+/// `MOVE PART | PARTITION ... TO DISK | VOLUME`.
+fn move_parts(data: &MergeTreeTable, destination: &MoveDestination, target: Target) -> Result<()> {
+    let disk = match destination {
+        MoveDestination::Disk(name) => data.policy_disk(name)?,
+        MoveDestination::Volume(name) => data.policy_volume_disk(name)?,
+    };
+    match target {
+        Target::Part(part) => data.move_part(&part, &disk),
+        Target::Partition(id) => data.move_partition(&id, &disk),
     }
 }
 

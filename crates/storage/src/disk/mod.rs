@@ -216,9 +216,9 @@ impl StoragePolicy {
     /// The policy of one disk: what `SETTINGS disk = 'name'` means.
     pub fn single(disk: Arc<Disk>) -> StoragePolicy {
         StoragePolicy {
-            name: format!("__disk_{}", disk.name),
+            name: format!("__{}", disk.name),
             volumes: vec![Volume {
-                name: "main".to_string(),
+                name: format!("_volume_{}", disk.name),
                 disks: vec![disk],
                 max_data_part_size_bytes: 0,
                 prefer_not_to_merge: false,

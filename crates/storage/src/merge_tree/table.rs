@@ -39,6 +39,7 @@ use crate::part::writer::{PartLayout, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
 mod detached;
+mod moves;
 mod mutate;
 mod removal_list;
 

@@ -241,7 +241,7 @@ impl Part {
     }
 
     /// Bytes `range` of the part's file `name`, from its directory or its disk.
-    fn read_range(&self, name: &str, range: Range<u64>) -> Result<Vec<u8>> {
+    pub(crate) fn read_range(&self, name: &str, range: Range<u64>) -> Result<Vec<u8>> {
         if let Some(reference) = self.object_refs.get(name) {
             let store = self
                 .objects()
