@@ -14,8 +14,10 @@ use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_sql::literal_text::expr_text;
+use strata_sql::ttl::{TtlAction, TtlRule};
 use strata_storage::compression::Codec;
-use strata_storage::merge_tree::{MergeTreeSettings, TableKeys};
+use strata_storage::disk::StoragePolicy;
+use strata_storage::merge_tree::{MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
 use uuid::Uuid;
 
 use datafusion::catalog::TableProvider;
@@ -304,6 +306,8 @@ pub struct MergeTreeDefinition {
     pub settings: MergeTreeSettings,
     /// Settings as written, for SHOW CREATE TABLE.
     pub settings_text: Vec<(String, String)>,
+    /// TTL rules as written.
+    pub ttl: Vec<TtlRule>,
 }
 
 /// `(a, b)` as its elements, `tuple()` as none, anything else as itself.
@@ -411,6 +415,7 @@ impl MergeTreeDefinition {
             primary_key,
             settings,
             settings_text: engine.settings.clone(),
+            ttl: engine.ttl.clone(),
         })
     }
 
@@ -420,16 +425,7 @@ impl MergeTreeDefinition {
         let compile = |exprs: &[SqlExpr]| -> Result<Vec<Arc<dyn PhysicalExpr>>> {
             exprs
                 .iter()
-                .map(|expr| {
-                    let logical = state.create_logical_expr_from_sql_expr(
-                        ExprWithAlias {
-                            expr: expr.clone(),
-                            alias: None,
-                        },
-                        &df_schema,
-                    )?;
-                    Ok(state.create_physical_expr(logical, &df_schema)?)
-                })
+                .map(|expr| physical_expr(state, &df_schema, expr))
                 .collect()
         };
         let primary_len = if self.primary_key.is_empty() {
@@ -442,6 +438,41 @@ impl MergeTreeDefinition {
             compile(&self.order_by)?,
             primary_len,
         ))
+    }
+
+    /// The TTL rules as physical expressions over the table's columns,
+    /// checked: each gives a point in time, and each disk or volume it
+    /// moves to is in `policy`.
+    pub fn compile_ttl(
+        &self,
+        state: &SessionState,
+        schema: &SchemaRef,
+        policy: &StoragePolicy,
+    ) -> Result<Vec<TableTtl>> {
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        let bad = |message: String| StrataError::new(ErrorCode::BAD_TTL_EXPRESSION, message);
+        self.ttl
+            .iter()
+            .map(|rule| {
+                let expr = physical_expr(state, &df_schema, &rule.expr)?;
+                TableTtl::check_type(&expr.data_type(schema)?)?;
+                let target = match &rule.action {
+                    TtlAction::Delete => TtlTarget::Delete,
+                    TtlAction::ToDisk(name) => {
+                        TtlTarget::Move(Arc::clone(policy.disk(name).ok_or_else(|| {
+                            bad(format!("No such disk `{name}` for given storage policy"))
+                        })?))
+                    }
+                    TtlAction::ToVolume(name) => {
+                        let volume = policy.volume(name).ok_or_else(|| {
+                            bad(format!("No such volume `{name}` for given storage policy"))
+                        })?;
+                        TtlTarget::Move(Arc::clone(&volume.disks[0]))
+                    }
+                };
+                Ok(TableTtl { expr, target })
+            })
+            .collect()
     }
 
     /// The engine clause as SHOW CREATE TABLE prints it.
@@ -467,6 +498,9 @@ impl MergeTreeDefinition {
             text.push_str(&format!("\nPRIMARY KEY {}", show_key(&self.primary_key)));
         }
         text.push_str(&format!("\nORDER BY {}", show_key(&self.order_by)));
+        if !self.ttl.is_empty() {
+            text.push_str(&format!("\nTTL {}", strata_sql::ttl::rules_text(&self.ttl)));
+        }
         let mut settings = self.settings_text.clone();
         if !settings.iter().any(|(name, _)| name == "index_granularity") {
             settings.push((
@@ -477,6 +511,22 @@ impl MergeTreeDefinition {
         text.push_str(&show(&settings));
         text
     }
+}
+
+/// `expr` as a physical expression over the columns of `schema`.
+fn physical_expr(
+    state: &SessionState,
+    schema: &DFSchema,
+    expr: &SqlExpr,
+) -> Result<Arc<dyn PhysicalExpr>> {
+    let logical = state.create_logical_expr_from_sql_expr(
+        ExprWithAlias {
+            expr: expr.clone(),
+            alias: None,
+        },
+        schema,
+    )?;
+    Ok(state.create_physical_expr(logical, schema)?)
 }
 
 /// A table setting's value as SHOW CREATE TABLE writes it: numbers and

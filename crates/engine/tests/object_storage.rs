@@ -356,6 +356,48 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
     );
     run(&mut session, "DROP TABLE moved SYNC").await.unwrap();
 
+    // TTL moves: a part whose rows all passed a rule goes to its disk, at
+    // once after MODIFY TTL and in the background after an insert.
+    run(
+        &mut session,
+        "CREATE TABLE aged (d Date, a UInt64) ENGINE = MergeTree PARTITION BY d ORDER BY a SETTINGS storage_policy = 'tiered'",
+    )
+    .await
+    .unwrap();
+    run(
+        &mut session,
+        "INSERT INTO aged SELECT if(number < 5, toDate('2001-01-01'), toDate('2100-01-01')), number FROM numbers(10)",
+    )
+    .await
+    .unwrap();
+    run(
+        &mut session,
+        "ALTER TABLE aged MODIFY TTL d + INTERVAL 10 DAY TO DISK 's3'",
+    )
+    .await
+    .unwrap();
+    let aged_parts = "SELECT concat(partition, ':', disk_name) FROM system.parts WHERE table = 'aged' ORDER BY partition";
+    assert_eq!(
+        texts(&mut session, aged_parts).await,
+        ["2001-01-01:s3", "2100-01-01:default"]
+    );
+    run(&mut session, "INSERT INTO aged VALUES ('2002-01-01', 100)")
+        .await
+        .unwrap();
+    let expected = ["2001-01-01:s3", "2002-01-01:s3", "2100-01-01:default"];
+    let mut moved = Vec::new();
+    // Bounded: 10 s for the background move.
+    for _ in 0..200 {
+        moved = texts(&mut session, aged_parts).await;
+        if moved == expected {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(moved, expected);
+    assert_eq!(number(&mut session, "SELECT sum(a) FROM aged").await, 145);
+    run(&mut session, "DROP TABLE aged SYNC").await.unwrap();
+
     // A tiered policy: small parts on the local volume, larger ones on S3.
     run(
         &mut session,

@@ -14,6 +14,7 @@ use strata_common::{ErrorCode, Result, StrataError, settings};
 use crate::clickhouse_tokens::unescape;
 use crate::parser::syntax_error;
 use crate::source_text::normalize;
+use crate::ttl::TtlRule;
 
 /// `ENGINE = Name(args) [PARTITION BY e] [ORDER BY e] [PRIMARY KEY e] [SETTINGS k = v, ...]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,8 @@ pub struct EngineClause {
     pub primary_key: Option<Expr>,
     /// `SETTINGS` in the order written, values unquoted.
     pub settings: Vec<(String, String)>,
+    /// `TTL` rules in the order written.
+    pub ttl: Vec<TtlRule>,
 }
 
 impl EngineClause {
@@ -37,6 +40,7 @@ impl EngineClause {
             order_by: None,
             primary_key: None,
             settings: Vec::new(),
+            ttl: Vec::new(),
         }
     }
 }
@@ -326,6 +330,7 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
         order_by: None,
         primary_key: None,
         settings: Vec::new(),
+        ttl: Vec::new(),
     };
     i = next_significant(tokens, i + 1);
     if tokens.get(i) == Some(&Token::LParen) {
@@ -375,6 +380,10 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
                 continue;
             }
             "COMMENT" => continue,
+            "TTL" => {
+                engine.ttl = crate::ttl::parse_rules(sql, body)?;
+                continue;
+            }
             other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
@@ -390,7 +399,7 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
     Ok(engine)
 }
 
-fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
+pub(crate) fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
     let mut pieces = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;

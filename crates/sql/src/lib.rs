@@ -37,6 +37,7 @@ pub mod source_text;
 pub mod table_function_scans;
 pub mod text_comparisons;
 pub mod totals;
+pub mod ttl;
 pub mod uint8_booleans;
 pub mod values_function;
 pub mod views;

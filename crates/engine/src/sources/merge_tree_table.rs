@@ -58,7 +58,13 @@ struct Background {
     merging: AtomicBool,
     /// Set while a background thread runs the table's mutations.
     mutating: AtomicBool,
+    /// Set while a background thread applies the table's TTL rules.
+    expiring: AtomicBool,
 }
+
+/// How often a table with TTL rules checks whether a rule's time came
+/// without an insert to prompt it.
+const TTL_CHECK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl MergeTreeProvider {
     pub fn new(
@@ -67,13 +73,17 @@ impl MergeTreeProvider {
         data: MergeTreeTable,
         defaults: HashMap<String, Expr>,
     ) -> Self {
-        MergeTreeProvider {
+        let provider = MergeTreeProvider {
             identity: RwLock::new(identity),
             data: Arc::new(data),
             engine,
             defaults,
             background: Arc::default(),
+        };
+        if provider.data.has_ttl() {
+            watch_ttl(&provider.data, &provider.background);
         }
+        provider
     }
 
     pub fn identity(&self) -> TableIdentity {
@@ -88,7 +98,12 @@ impl MergeTreeProvider {
     /// and no merge runs or starts once this returns.
     pub fn close(&self) {
         self.data.close();
-        for flag in [&self.background.merging, &self.background.mutating] {
+        let background = &self.background;
+        for flag in [
+            &background.merging,
+            &background.mutating,
+            &background.expiring,
+        ] {
             while flag.swap(true, Ordering::AcqRel) {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
@@ -98,6 +113,17 @@ impl MergeTreeProvider {
     /// Runs pending mutations in the background (see [`schedule_mutations`]).
     pub fn schedule_mutations(&self) {
         schedule_mutations(&self.data, &self.background);
+    }
+
+    /// Applies the TTL rules whose time came, now, on this thread: after
+    /// MODIFY TTL and before OPTIMIZE, as ClickHouse materializes TTL.
+    pub fn apply_ttl_now(&self) -> strata_common::Result<()> {
+        while self.background.expiring.swap(true, Ordering::AcqRel) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let applied = self.data.apply_ttl(unix_now());
+        self.background.expiring.store(false, Ordering::Release);
+        applied.map(|_| ())
     }
 
     /// Rows and bytes on disk of the active parts, for system.tables.
@@ -484,6 +510,47 @@ fn schedule_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>) 
     });
 }
 
+/// Applies the table's TTL rules on a background thread unless one
+/// already does; a failure leaves the parts as they were until the next try.
+fn schedule_ttl(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
+    if !data.has_ttl() || background.expiring.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let data = Arc::clone(data);
+    let background = Arc::clone(background);
+    std::thread::spawn(move || {
+        if let Err(error) = data.apply_ttl(unix_now()) {
+            log::warn!("TTL of {}: {error}", data.dir().display());
+        }
+        background.expiring.store(false, Ordering::Release);
+    });
+}
+
+/// Checks the table's TTL rules every [`TTL_CHECK_INTERVAL`] while the
+/// table object lives and is open.
+fn watch_ttl(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
+    let data = Arc::downgrade(data);
+    let background = Arc::downgrade(background);
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(TTL_CHECK_INTERVAL);
+            let (Some(data), Some(background)) = (data.upgrade(), background.upgrade()) else {
+                return;
+            };
+            if data.is_closed() {
+                return;
+            }
+            schedule_ttl(&data, &background);
+        }
+    });
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
 /// Gathers inserted rows into blocks of `max_insert_block_size` rows and
 /// writes each as parts; the parts become visible together at the end, or
 /// are removed if any block fails.
@@ -641,6 +708,7 @@ impl DataSink for MergeTreeSink {
         // An insert that took its block numbers before a mutation did
         // commits after it: its parts still need that mutation.
         schedule_mutations(&self.data, &self.background);
+        schedule_ttl(&self.data, &self.background);
         Ok(total)
     }
 }

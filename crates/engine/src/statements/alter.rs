@@ -21,6 +21,7 @@ use datafusion::sql::sqlparser::ast::{
     AlterTableOperation, MySQLColumnPosition, ObjectName, Statement,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::ttl::AlterTtl;
 use strata_sql::{
     parse_alter_statement, parse_statement, split_create_table, split_trailing_clauses,
 };
@@ -82,6 +83,9 @@ impl Session {
         }
         if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
             return self.part_operation(operation).await;
+        }
+        if let Some(alter) = strata_sql::ttl::parse_alter_ttl(text)? {
+            return self.alter_ttl(alter).await;
         }
         let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
             return Err(StrataError::new(
@@ -198,6 +202,54 @@ impl Session {
 }
 
 impl Session {
+    /// `ALTER TABLE t MODIFY TTL ... | REMOVE TTL`: the definition stored
+    /// with the new rules, the table reopened, and the rules applied at
+    /// once (ClickHouse's `materialize_ttl_after_modify`).
+    async fn alter_ttl(&mut self, alter: AlterTtl) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let table = self.merge_tree(&alter.table, "TTL").await?;
+        let identity = table.identity();
+        let mut split = split_create_table(&identity.create_statement)?;
+        let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement else {
+            unreachable!("a table's canonical statement is a CREATE TABLE");
+        };
+        let engine = split
+            .engine
+            .as_mut()
+            .expect("a MergeTree table's statement has an engine clause");
+        engine.ttl = alter.rules.unwrap_or_default();
+        let storage = TableStorage::from_clause(engine)?;
+        let (declared, extras) = column_definitions(&create.columns, split.codecs)?;
+        let declared: SchemaRef = Arc::new(Schema::new(declared));
+        let statement = create_statement(
+            &identity.database,
+            &identity.name,
+            &declared,
+            &extras,
+            &storage,
+        );
+        let altered = TableIdentity {
+            create_statement: statement,
+            ..identity.clone()
+        };
+        table.close();
+        if let Err(error) = self.engine.data_path.store_table(&altered.stored()) {
+            self.reopen(&identity).await?;
+            return Err(error);
+        }
+        if let Err(error) = self.reopen(&altered).await {
+            // Rules the table cannot compile: back to the definition it had.
+            self.engine.data_path.store_table(&identity.stored())?;
+            self.reopen(&identity).await?;
+            return Err(error);
+        }
+        let reopened = self.merge_tree(&alter.table, "TTL").await?;
+        tokio::task::spawn_blocking(move || reopened.apply_ttl_now())
+            .await
+            .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
+        self.done()
+    }
+
     /// Replaces the table's object with one opened from `identity`'s
     /// statement, on the same data.
     async fn reopen(&mut self, identity: &TableIdentity) -> Result<()> {

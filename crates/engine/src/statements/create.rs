@@ -302,6 +302,12 @@ impl Session {
         let keys = compiled.compile_keys(state, schema)?;
         let mut settings = definition.settings.clone();
         settings.policy = self.table_policy(&definition.settings_text)?;
+        let mut ttl_exprs: Vec<_> = compiled.ttl.iter().map(|rule| rule.expr.clone()).collect();
+        self.rewrite_exprs(&mut ttl_exprs)?;
+        for (rule, expr) in compiled.ttl.iter_mut().zip(ttl_exprs) {
+            rule.expr = expr;
+        }
+        let ttl = compiled.compile_ttl(state, schema, &settings.policy)?;
         settings.merge_mode = definition
             .engine
             .merge_mode(schema, &keys.sorting_columns())?;
@@ -313,7 +319,8 @@ impl Session {
             constant_defaults(state, schema, &data.extras, &defaults)?,
             self.merge_memory(identity),
             settings,
-        )?;
+        )?
+        .with_ttl(ttl);
         Ok(Arc::new(MergeTreeProvider::new(
             identity.clone(),
             definition.engine.clone(),

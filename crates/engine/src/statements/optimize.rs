@@ -27,6 +27,8 @@ impl Session {
             ));
         };
         let partition_id = partition.map(|p| partition_id_text(&p)).transpose()?;
+        // As ClickHouse's merges apply TTL, so does OPTIMIZE.
+        table.apply_ttl_now()?;
         table.optimize(partition_id.as_deref(), include_final)?;
         self.done()
     }

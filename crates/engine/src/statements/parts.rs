@@ -148,7 +148,11 @@ impl Session {
         self.rows(batch.schema(), vec![batch])
     }
 
-    async fn merge_tree(&self, name: &ObjectName, what: &str) -> Result<Arc<MergeTreeProvider>> {
+    pub(super) async fn merge_tree(
+        &self,
+        name: &ObjectName,
+        what: &str,
+    ) -> Result<Arc<MergeTreeProvider>> {
         match self.user_table(name).await? {
             UserTable::MergeTree(table) => Ok(table),
             UserTable::Memory(_) => Err(StrataError::new(

@@ -7,13 +7,15 @@
 //! - `DATE_FORMAT` (any case) is `formatDateTime`, not DataFusion's
 //!   `date_format`, which takes strftime's specifiers.
 //! - `time_bucket` (any case) is `toStartOfInterval`.
+//! - `toIntervalDay(n)` and the other units are `INTERVAL n DAY`, so the
+//!   same literals work (not yet a computed `n`).
 //!
 //! [`cast`]: `CAST(x AS T)` and `x::T` to ClickHouse's date types are the
 //! conversion functions (`toDate`, `toDate32`, `toDateTime`,
 //! `toDateTime64`), which DataFusion's casts are not; `Nullable(T)` is `T`,
 //! as every Strata column may hold NULLs.
 
-use datafusion::sql::sqlparser::ast::{DataType, Expr, Value};
+use datafusion::sql::sqlparser::ast::{DataType, DateTimeField, Expr, Interval, Value};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::ast_rewrite::call;
@@ -26,7 +28,29 @@ pub const NAMES: &[&str] = &[
     "timestamp_diff",
     "DATE_FORMAT",
     "time_bucket",
+    "toIntervalSecond",
+    "toIntervalMinute",
+    "toIntervalHour",
+    "toIntervalDay",
+    "toIntervalWeek",
+    "toIntervalMonth",
+    "toIntervalQuarter",
+    "toIntervalYear",
 ];
+
+/// `toIntervalDay(n)` and its kind as `INTERVAL n DAY`, the unit each names.
+fn interval_unit(name: &str) -> Option<DateTimeField> {
+    Some(match name {
+        "toIntervalSecond" => DateTimeField::Second,
+        "toIntervalMinute" => DateTimeField::Minute,
+        "toIntervalHour" => DateTimeField::Hour,
+        "toIntervalDay" => DateTimeField::Day,
+        "toIntervalWeek" => DateTimeField::Week(None),
+        "toIntervalMonth" => DateTimeField::Month,
+        "toIntervalYear" => DateTimeField::Year,
+        _ => return None,
+    })
+}
 
 fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
     if counts.contains(&args.len()) {
@@ -58,6 +82,35 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         _ if name.eq_ignore_ascii_case("time_bucket") => {
             takes(name, args, &[2])?;
             call("date_bin", vec![args[1].clone(), args[0].clone()])
+        }
+        // DataFusion reads no quarters: three months each.
+        "toIntervalQuarter" => {
+            takes(name, args, &[1])?;
+            let months = match args[0] {
+                Expr::Value(v) => match &v.value {
+                    Value::Number(n, _) => n.parse::<i64>().ok().map(|n| n * 3),
+                    _ => None,
+                },
+                _ => None,
+            }
+            .ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    "toIntervalQuarter takes a whole number literal here",
+                )
+            })?;
+            let months = Expr::value(Value::Number(months.to_string(), false));
+            return equivalent("toIntervalMonth", &[&months]);
+        }
+        _ if let Some(unit) = interval_unit(name) => {
+            takes(name, args, &[1])?;
+            Expr::Interval(Interval {
+                value: Box::new(args[0].clone()),
+                leading_field: Some(unit),
+                leading_precision: None,
+                last_field: None,
+                fractional_seconds_precision: None,
+            })
         }
         _ => return Ok(None),
     };

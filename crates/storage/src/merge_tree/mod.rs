@@ -21,6 +21,7 @@ pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
-    MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, select_merge,
+    MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, TableTtl, TtlTarget,
+    select_merge,
 };
 pub use virtual_columns::{VirtualColumn, virtual_columns};

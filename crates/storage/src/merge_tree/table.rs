@@ -42,10 +42,13 @@ mod detached;
 mod moves;
 mod mutate;
 mod removal_list;
+mod ttl;
 
 pub use detached::{DETACHED_DIR, DetachedPart, PartCheck};
 pub use mutate::{MutationFailure, MutationStatus};
 pub use removal_list::RemovalList;
+use ttl::TtlBounds;
+pub use ttl::{TableTtl, TtlTarget};
 
 /// Table-level settings from `SETTINGS` in `CREATE TABLE`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,6 +148,9 @@ pub struct MergeTreeTable {
     merges: Mutex<Vec<Arc<MergeProgress>>>,
     /// Mutations by number, from their files and ALTERs since.
     mutations: Mutex<BTreeMap<u64, mutate::MutationState>>,
+    /// TTL rules, in the order written.
+    ttl: Vec<TableTtl>,
+    ttl_bounds: TtlBounds,
 }
 
 impl std::fmt::Debug for MergeTreeTable {
@@ -270,9 +276,27 @@ impl MergeTreeTable {
                     .map(|entry| (entry.number, mutate::MutationState::loaded(entry)))
                     .collect(),
             ),
+            ttl: Vec::new(),
+            ttl_bounds: TtlBounds::default(),
         };
         table.finish_alters()?;
         Ok(table)
+    }
+
+    /// The table with TTL `rules`, before it is shared.
+    pub fn with_ttl(mut self, rules: Vec<TableTtl>) -> Self {
+        self.ttl = rules;
+        self
+    }
+
+    /// Whether [`Self::close`] retired this object.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
+    }
+
+    /// Whether the table has TTL rules to apply.
+    pub fn has_ttl(&self) -> bool {
+        !self.ttl.is_empty()
     }
 
     /// Records, before the new definition is stored, that column `old` is
