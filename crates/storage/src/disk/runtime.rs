@@ -27,14 +27,53 @@ fn runtime() -> &'static tokio::runtime::Runtime {
 }
 
 /// Runs `future` on the object-store runtime and waits for its result.
+///
+/// The answer comes back over a channel, not by polling the task's join
+/// handle: polled from a query's runtime thread whose cooperative budget
+/// is spent, a join handle defers its wake-up until that thread yields,
+/// which a thread blocked here never does.
 pub fn block_on<T: Send + 'static>(
     future: impl Future<Output = Result<T>> + Send + 'static,
 ) -> Result<T> {
-    let task = runtime().spawn(future);
-    futures::executor::block_on(task).map_err(|e| {
+    let (answer, answered) = std::sync::mpsc::sync_channel(1);
+    runtime().spawn(async move {
+        // The receiver waits until this sends or the task is dropped.
+        let _ = answer.send(future.await);
+    });
+    answered.recv().map_err(|_| {
         StrataError::new(
             ErrorCode::LOGICAL_ERROR,
-            format!("An object-store request task failed: {e}"),
+            "An object-store request task ended without an answer",
         )
     })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A query thread that spent its task's cooperative budget (tokio
+    /// grants 128 operations per poll) still gets its answer.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_spent_cooperative_budget_does_not_stall_a_request() {
+        let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+        for i in 0..128 {
+            sender.send(i).unwrap();
+        }
+        for _ in 0..128 {
+            receiver.recv().await;
+        }
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let watched = std::sync::Arc::clone(&done);
+        // Bounded: a stall fails the run after 10 s instead of hanging it.
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(10));
+            if !watched.load(std::sync::atomic::Ordering::Acquire) {
+                eprintln!("block_on stalled on a spent cooperative budget");
+                std::process::abort();
+            }
+        });
+        assert_eq!(block_on(async { Ok(7) }).unwrap(), 7);
+        done.store(true, std::sync::atomic::Ordering::Release);
+    }
 }
