@@ -105,7 +105,7 @@ fn tokens<'a>(dialect: &'a ClickHouseDialect, sql: &str) -> Result<Parser<'a>> {
 }
 
 /// Consumes the unquoted word `word` if it comes next (one sqlparser has no keyword for).
-fn parse_word(parser: &mut Parser, word: &str) -> bool {
+pub(crate) fn parse_word(parser: &mut Parser, word: &str) -> bool {
     match parser.peek_token().token {
         Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word) => {
             parser.next_token();

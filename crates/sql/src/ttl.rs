@@ -11,6 +11,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::literal_text::{expr_text, quoted};
 use crate::parser::syntax_error;
+use crate::part_statements::parse_word;
 
 /// What happens to rows once a rule's time has passed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,16 +160,6 @@ fn destination_start(tokens: &[Token]) -> Option<usize> {
         }
     }
     None
-}
-
-fn parse_word(parser: &mut Parser, word: &str) -> bool {
-    match parser.peek_token().token {
-        Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word) => {
-            parser.next_token();
-            true
-        }
-        _ => false,
-    }
 }
 
 /// `ALTER TABLE t MODIFY TTL rules` (`rules` given) or `REMOVE TTL` (`None`).

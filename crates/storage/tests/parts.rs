@@ -64,6 +64,17 @@ fn sample() -> RecordBatch {
 }
 
 fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
+    let name = write_on(dir, batch, codec, None);
+    Part::open(&dir.join(name.to_string()), None).unwrap()
+}
+
+/// Writes `batch` as part `all_1_1_0` under `dir`, its column data on `disk`.
+fn write_on(
+    dir: &std::path::Path,
+    batch: &RecordBatch,
+    codec: Codec,
+    disk: Option<&Arc<Disk>>,
+) -> PartName {
     let name = PartName::inserted("all", 1);
     let codecs = vec![codec; batch.num_columns()];
     write_part(
@@ -77,10 +88,10 @@ fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
             partition: "tuple()",
             minmax_columns: &[4],
         },
-        None,
+        disk,
     )
     .unwrap();
-    Part::open(&dir.join(name.to_string()), None).unwrap()
+    name
 }
 
 #[test]
@@ -252,22 +263,7 @@ fn a_part_on_an_object_disk_reads_back_as_on_the_default_disk() {
     let batch = sample();
     let local = write(&tables.path().join("local"), &batch, Codec::Lz4);
     let table_dir = tables.path().join("remote");
-    let name = PartName::inserted("all", 1);
-    let codecs = vec![Codec::Lz4; batch.num_columns()];
-    write_part(
-        &table_dir,
-        &name,
-        &batch,
-        &PartLayout {
-            codecs: &codecs,
-            primary_key: &[Arc::clone(batch.column(0))],
-            granularity: 8192,
-            partition: "tuple()",
-            minmax_columns: &[4],
-        },
-        Some(&disk),
-    )
-    .unwrap();
+    let name = write_on(&table_dir, &batch, Codec::Lz4, Some(&disk));
     let dir = table_dir.join(name.to_string());
     // One object per column, under the table's own prefix.
     let objects = walk(store.path());
@@ -314,22 +310,7 @@ fn a_sweep_removes_only_objects_no_part_references() {
     let store = tempfile::tempdir().unwrap();
     let disk = object_disk(store.path());
     let table_dir = tables.path().join("table");
-    let batch = sample();
-    let codecs = vec![Codec::Lz4; batch.num_columns()];
-    write_part(
-        &table_dir,
-        &PartName::inserted("all", 1),
-        &batch,
-        &PartLayout {
-            codecs: &codecs,
-            primary_key: &[Arc::clone(batch.column(0))],
-            granularity: 8192,
-            partition: "tuple()",
-            minmax_columns: &[4],
-        },
-        Some(&disk),
-    )
-    .unwrap();
+    write_on(&table_dir, &sample(), Codec::Lz4, Some(&disk));
     let referenced = files_under(store.path());
     let prefix = store.path().join("instance").join("table");
     std::fs::write(prefix.join("orphan"), b"x").unwrap();

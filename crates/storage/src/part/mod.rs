@@ -15,7 +15,10 @@
 //! - `partition.txt`: the partition's value as text;
 //! - `patches.bin`: new values of some rows (lightweight DELETE and UPDATE),
 //!   which reads apply (see [`patch`]);
-//! - `checksums.txt`: the size and xxHash64 of every other file.
+//! - `checksums.txt`: the size and xxHash64 of every other file;
+//! - `disk.txt`: on a disk other than `default`, the disk's name; each
+//!   `*.bin` file is then a reference to the object holding its bytes (see
+//!   [`crate::disk`]), and `checksums.txt` lists the object's size and hash.
 //!
 //! Parts are written under a `tmp_` name, synced, and renamed into place, so
 //! a crash leaves either no part or a whole one; `tmp_` leftovers are removed
