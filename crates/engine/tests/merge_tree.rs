@@ -5,42 +5,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ListArray, RecordBatch, StringArray, UInt8Array, UInt64Array,
-};
+use datafusion::arrow::array::{Array, ListArray, StringArray, UInt8Array, UInt64Array};
 use futures::StreamExt;
-use strata_common::StrataError;
 use strata_common::settings::Settings;
 use strata_engine::data_path::DataPath;
-use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
+use strata_engine::{Engine, Session, StatementOutcome};
 
-/// Runs one statement to the end: its query context and rows, or its error.
-async fn run(
-    session: &mut Session,
-    sql: &str,
-) -> Result<(Arc<QueryContext>, Vec<RecordBatch>), StrataError> {
-    match session.execute(sql).await? {
-        StatementOutcome::Rows(mut result) => {
-            let mut batches = Vec::new();
-            while let Some(batch) = result.stream.next().await {
-                batches.push(batch.map_err(StrataError::from)?);
-            }
-            Ok((result.query, batches))
-        }
-        StatementOutcome::Done(query) => Ok((query, Vec::new())),
-    }
-}
-
-/// The single UInt64 a query returns.
-async fn number(session: &mut Session, sql: &str) -> u64 {
-    let (_, batches) = run(session, sql).await.unwrap();
-    let column = batches[0].column(0);
-    column
-        .as_any()
-        .downcast_ref::<UInt64Array>()
-        .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
-        .value(0)
-}
+mod common;
+use common::{number, run_query as run};
 
 /// The directory of a table's parts, from the path system.parts shows.
 async fn table_dir(session: &mut Session, database: &str, table: &str) -> PathBuf {

@@ -8,25 +8,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use datafusion::arrow::array::{Array, Int64Array, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::array::{Array, Int64Array, StringArray, UInt64Array};
 use futures::StreamExt;
-use strata_common::StrataError;
 use strata_common::settings::Settings;
 use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, Session, StatementOutcome};
 
-async fn run(session: &mut Session, sql: &str) -> Result<Vec<RecordBatch>, StrataError> {
-    match session.execute(sql).await? {
-        StatementOutcome::Rows(mut result) => {
-            let mut batches = Vec::new();
-            while let Some(batch) = result.stream.next().await {
-                batches.push(batch.map_err(StrataError::from)?);
-            }
-            Ok(batches)
-        }
-        StatementOutcome::Done(_) => Ok(Vec::new()),
-    }
-}
+mod common;
+use common::run;
 
 async fn ok(session: &mut Session, sql: &str) {
     run(session, sql)

@@ -12,13 +12,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
-use futures::StreamExt;
-use strata_common::StrataError;
+use datafusion::arrow::array::{Array, StringArray};
 use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
 use strata_engine::data_path::DataPath;
-use strata_engine::{Engine, Session, StatementOutcome};
+use strata_engine::{Engine, Session};
+
+mod common;
+use common::{number, run};
 use strata_storage::disk::config::S3Config;
 use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
@@ -147,29 +148,6 @@ async fn open(dir: &Path, server: &S3Server) -> Arc<Engine> {
         Engine::open_with_storage(Settings::server(), data_path, &storage(server)).unwrap();
     engine.load_tables().await.unwrap();
     engine
-}
-
-async fn run(session: &mut Session, sql: &str) -> Result<Vec<RecordBatch>, StrataError> {
-    match session.execute(sql).await? {
-        StatementOutcome::Rows(mut result) => {
-            let mut batches = Vec::new();
-            while let Some(batch) = result.stream.next().await {
-                batches.push(batch.map_err(StrataError::from)?);
-            }
-            Ok(batches)
-        }
-        StatementOutcome::Done(_) => Ok(Vec::new()),
-    }
-}
-
-async fn number(session: &mut Session, sql: &str) -> u64 {
-    let batches = run(session, sql).await.unwrap();
-    let column = batches[0].column(0);
-    column
-        .as_any()
-        .downcast_ref::<UInt64Array>()
-        .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
-        .value(0)
 }
 
 /// Each row of a one-String-column query.

@@ -213,10 +213,15 @@ impl Session {
         let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement else {
             unreachable!("a table's canonical statement is a CREATE TABLE");
         };
-        let engine = split
-            .engine
-            .as_mut()
-            .expect("a MergeTree table's statement has an engine clause");
+        let Some(engine) = split.engine.as_mut() else {
+            return Err(StrataError::new(
+                ErrorCode::LOGICAL_ERROR,
+                format!(
+                    "The definition of {} has no engine clause",
+                    identity.qualified_name()
+                ),
+            ));
+        };
         engine.ttl = alter.rules.unwrap_or_default();
         let storage = TableStorage::from_clause(engine)?;
         let (declared, extras) = column_definitions(&create.columns, split.codecs)?;

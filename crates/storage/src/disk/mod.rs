@@ -265,12 +265,6 @@ pub struct Disks {
 }
 
 impl Disks {
-    /// Only the default disk at `data_path`, and the default policy.
-    pub fn local(data_path: &Path) -> Disks {
-        Disks::from_config(data_path, &StorageConfiguration::default())
-            .expect("the default configuration is valid")
-    }
-
     /// The disks and policies `config` describes, with the default disk
     /// and policy added unless it redefines them.
     pub fn from_config(data_path: &Path, config: &StorageConfiguration) -> Result<Disks> {

@@ -382,7 +382,8 @@ impl Part {
 }
 
 /// The disk a part's `disk.txt` names, which must be one of `policy`'s;
-/// `None` without the file: the part's data is in its directory.
+/// `None` without the file, or for a disk that keeps no objects: the part's
+/// data is in its directory.
 pub(crate) fn part_disk(dir: &Path, policy: Option<&StoragePolicy>) -> Result<Option<Arc<Disk>>> {
     let path = dir.join(DISK_FILE);
     let name = match fs::read_to_string(&path) {
@@ -401,7 +402,7 @@ pub(crate) fn part_disk(dir: &Path, policy: Option<&StoragePolicy>) -> Result<Op
                 ),
             )
         })?;
-    Ok(Some(Arc::clone(disk)))
+    Ok(disk.object_store().is_some().then(|| Arc::clone(disk)))
 }
 
 /// Reads file `name` of the part in `dir` and, when `files` lists it,

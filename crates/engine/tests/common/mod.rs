@@ -1,0 +1,44 @@
+//! Running statements to the end, shared by the engine's test binaries.
+
+// Each test binary uses its own share of these.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, UInt64Array};
+use futures::StreamExt;
+use strata_common::StrataError;
+use strata_engine::{QueryContext, Session, StatementOutcome};
+
+/// Runs one statement to the end: its query context and rows, or its error.
+pub async fn run_query(
+    session: &mut Session,
+    sql: &str,
+) -> Result<(Arc<QueryContext>, Vec<RecordBatch>), StrataError> {
+    match session.execute(sql).await? {
+        StatementOutcome::Rows(mut result) => {
+            let mut batches = Vec::new();
+            while let Some(batch) = result.stream.next().await {
+                batches.push(batch.map_err(StrataError::from)?);
+            }
+            Ok((result.query, batches))
+        }
+        StatementOutcome::Done(query) => Ok((query, Vec::new())),
+    }
+}
+
+/// Runs one statement to the end: its rows, or its error.
+pub async fn run(session: &mut Session, sql: &str) -> Result<Vec<RecordBatch>, StrataError> {
+    run_query(session, sql).await.map(|(_, batches)| batches)
+}
+
+/// The single UInt64 a query returns.
+pub async fn number(session: &mut Session, sql: &str) -> u64 {
+    let batches = run(session, sql).await.unwrap();
+    let column = batches[0].column(0);
+    column
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
+        .value(0)
+}
