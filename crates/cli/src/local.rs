@@ -131,7 +131,7 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         None => strata_server::config::ServerConfig::default(),
     };
     let mut server_settings = config.server_settings.clone();
-    for (name, value) in server_args {
+    for (name, value) in &server_args {
         if let Err(e) = server_settings.set(name, value) {
             eprintln!("{e}");
             return exit_code(&e);
@@ -150,6 +150,17 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
             return exit_code(&e);
         }
     };
+    if let Some(file) = &args.config_file {
+        let file = file.clone();
+        let overrides: Vec<(String, String)> = server_args.into_iter().cloned().collect();
+        engine.instance().set_config_source(Box::new(move || {
+            let mut settings = strata_server::config::ServerConfig::load(&file)?.server_settings;
+            for (name, value) in &overrides {
+                settings.set(name, value)?;
+            }
+            Ok(settings)
+        }));
+    }
     if let Err(e) = engine.load_tables().await {
         eprintln!("{e}");
         return exit_code(&e);

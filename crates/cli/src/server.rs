@@ -10,7 +10,7 @@ use strata_engine::Engine;
 use strata_engine::data_path::DataPath;
 use strata_server::{Server, ServerConfig};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct ServerArgs {
     /// ClickHouse's configuration file, XML or YAML.
     #[arg(long = "config-file", short = 'C', visible_alias = "config")]
@@ -83,6 +83,10 @@ async fn run_async(args: ServerArgs, settings: Vec<(String, String)>) -> strata_
     let data_path = DataPath::open(&config.path)?;
     let engine =
         Engine::open_with_storage(config.server_settings.clone(), data_path, &config.storage)?;
+    let (reload_args, reload_settings) = (args.clone(), settings.clone());
+    engine.instance().set_config_source(Box::new(move || {
+        Ok(configuration(&reload_args, &reload_settings)?.server_settings)
+    }));
     engine.load_tables().await?;
     let listeners = strata_server::bind(&config).await?;
     for listener in &listeners {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
+use strata_storage::cache::{CacheSizes, DataCache};
 use strata_storage::disk::Disks;
 
 use crate::process_list::ProcessList;
@@ -30,6 +31,24 @@ pub struct Instance {
     pub users: parking_lot::RwLock<Vec<UserRow>>,
     /// Disks and storage policies from `storage_configuration`.
     pub disks: Arc<Disks>,
+    /// What MergeTree reads keep in RAM, on `memory`'s account.
+    pub cache: Arc<DataCache>,
+    /// Reads the server settings again from where they came from, for
+    /// `SYSTEM RELOAD CONFIG`; none when there is no file to read.
+    config_source: ConfigSourceSlot,
+}
+
+/// Reads the server settings from the configuration file and command line.
+pub type ConfigSource = Box<dyn Fn() -> Result<Settings> + Send + Sync>;
+
+#[derive(Default)]
+struct ConfigSourceSlot(parking_lot::Mutex<Option<ConfigSource>>);
+
+impl std::fmt::Debug for ConfigSourceSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = self.0.lock().is_some();
+        f.write_str(if set { "ConfigSource" } else { "None" })
+    }
 }
 
 /// A user as `system.users` shows it. Never holds the password.
@@ -64,8 +83,26 @@ pub struct ServerSettingRow {
     pub changed: bool,
     pub description: &'static str,
     pub kind: &'static str,
+    /// ClickHouse's `changeable_without_restart`: `Yes` or `No`.
+    pub changeable_without_restart: &'static str,
     /// Where the value came from.
     pub source: String,
+}
+
+/// Server settings that take effect without a restart (`SYSTEM RELOAD CONFIG`).
+pub const CACHE_SIZE_SETTINGS: [&str; 3] = [
+    "mark_cache_size",
+    "page_cache_max_size",
+    "uncompressed_cache_size",
+];
+
+/// The cache sizes `settings` configure.
+pub fn cache_sizes(settings: &Settings) -> CacheSizes {
+    CacheSizes {
+        mark_cache_size: settings.mark_cache_size(),
+        uncompressed_cache_size: settings.uncompressed_cache_size(),
+        page_cache_max_size: settings.page_cache_max_size(),
+    }
 }
 
 impl Instance {
@@ -77,6 +114,7 @@ impl Instance {
             SystemProbe::default(),
         );
         memory.watch(BUDGET_REFRESH);
+        let cache = DataCache::new(Arc::clone(&memory), cache_sizes(&server_settings));
         Ok(Arc::new(Instance {
             server_settings,
             memory,
@@ -85,7 +123,27 @@ impl Instance {
             tmp_directories,
             users: parking_lot::RwLock::new(vec![UserRow::local_default()]),
             disks: Arc::new(disks),
+            cache,
+            config_source: ConfigSourceSlot::default(),
         }))
+    }
+
+    /// Where `SYSTEM RELOAD CONFIG` reads the server settings from.
+    pub fn set_config_source(&self, source: ConfigSource) {
+        *self.config_source.0.lock() = Some(source);
+    }
+
+    /// `SYSTEM RELOAD CONFIG`: the settings changeable without a restart
+    /// (the cache sizes) take their configured values now; the others keep
+    /// theirs until the next start.
+    pub fn reload_config(&self) -> Result<()> {
+        let source = self.config_source.0.lock();
+        let Some(read) = source.as_ref() else {
+            return Ok(());
+        };
+        let settings = read()?;
+        self.cache.resize(cache_sizes(&settings));
+        Ok(())
     }
 
     /// Server settings with their effective values. The memory limit shows
@@ -102,14 +160,23 @@ impl Instance {
                     .get(def.name)
                     .map(|v| v.to_string())
                     .unwrap_or_default();
+                let reloadable = CACHE_SIZE_SETTINGS.contains(&def.name);
                 let (value, source) = if def.name == "max_server_memory_usage" {
                     let budget = self.memory.budget();
                     (budget.limit.to_string(), budget.source)
+                } else if reloadable {
+                    let value = self.cache_size_setting(def.name);
+                    let source = match value == def.default {
+                        true => "default",
+                        false => "configuration",
+                    };
+                    (value, source.to_string())
                 } else if changed {
                     (configured, "command line".to_string())
                 } else {
                     (configured, "default".to_string())
                 };
+                let changed = changed || (reloadable && value != def.default);
                 ServerSettingRow {
                     name: def.name,
                     value,
@@ -117,10 +184,22 @@ impl Instance {
                     changed,
                     description: def.description,
                     kind: def.type_name,
+                    changeable_without_restart: if reloadable { "Yes" } else { "No" },
                     source,
                 }
             })
             .collect()
+    }
+
+    /// The configured size in force of one of [`CACHE_SIZE_SETTINGS`].
+    fn cache_size_setting(&self, name: &str) -> String {
+        let sizes = self.cache.configured();
+        match name {
+            "mark_cache_size" => sizes.mark_cache_size,
+            "page_cache_max_size" => sizes.page_cache_max_size,
+            _ => sizes.uncompressed_cache_size,
+        }
+        .to_string()
     }
 
     pub fn server_setting(&self, name: &str) -> Option<String> {

@@ -15,4 +15,6 @@ pub mod process;
 pub mod tracker;
 
 pub use budget::{Budget, BudgetConfig, SystemProbe};
-pub use tracker::{OvercommitDecision, QueryLimits, QueryMemory, ServerMemory};
+pub use tracker::{
+    CACHE_HEADROOM, OvercommitDecision, QueryLimits, QueryMemory, Reclaim, ServerMemory,
+};

@@ -17,6 +17,11 @@
 //!
 //! Every failure is MEMORY_LIMIT_EXCEEDED with the real figures; the process
 //! and the other queries go on.
+//!
+//! Caches reserve on the same account, below queries in priority: they are
+//! admitted only while [`CACHE_HEADROOM`] of the limit stays free, and a
+//! reservation that finds the server full takes cache memory back
+//! ([`Reclaim`]) before any query is waited for or stopped.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
@@ -39,6 +44,18 @@ const DECISIONS_KEPT: usize = 1000;
 /// milliseconds, not the whole wait.
 const WAIT_SLICE: Duration = Duration::from_millis(10);
 
+/// The share of the server limit a cache admission leaves free, so queries
+/// rarely have to take cache memory back themselves.
+pub const CACHE_HEADROOM: f64 = 0.15;
+
+/// Memory the server can take back at once: the data caches.
+pub trait Reclaim: Send + Sync {
+    /// Frees at least `bytes` if it holds that much; returns the bytes freed.
+    fn reclaim(&self, bytes: usize) -> usize;
+    /// The server limit is now `limit` bytes.
+    fn limit_changed(&self, limit: usize);
+}
+
 /// A query chosen to stop by the overcommit policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OvercommitDecision {
@@ -56,9 +73,13 @@ pub struct ServerMemory {
     /// The enforced limit in bytes, kept apart from `budget` so the hot path
     /// reads one atomic.
     limit: AtomicUsize,
+    /// Every byte on the account: queries' and caches'.
     reserved: AtomicUsize,
+    /// The caches' share of `reserved`.
+    cached: AtomicUsize,
     peak: AtomicUsize,
     queries: Mutex<Vec<Weak<QueryMemory>>>,
+    reclaimers: Mutex<Vec<Weak<dyn Reclaim>>>,
     waiters: AtomicUsize,
     freed_lock: Mutex<()>,
     freed: Condvar,
@@ -75,8 +96,10 @@ impl ServerMemory {
             limit: AtomicUsize::new(usize::try_from(budget.limit).unwrap_or(usize::MAX)),
             budget: Mutex::new(budget),
             reserved: AtomicUsize::new(0),
+            cached: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
             queries: Mutex::new(Vec::new()),
+            reclaimers: Mutex::new(Vec::new()),
             waiters: AtomicUsize::new(0),
             freed_lock: Mutex::new(()),
             freed: Condvar::new(),
@@ -99,14 +122,22 @@ impl ServerMemory {
         Self::new(config, probe)
     }
 
-    /// Re-reads RAM and the cgroup limit, so a resized container is noticed.
+    /// Re-reads RAM and the cgroup limit, so a resized container is noticed;
+    /// caches follow a new limit at once.
     pub fn refresh(&self) {
         let budget = Budget::compute(self.config, &self.probe);
-        self.limit.store(
-            usize::try_from(budget.limit).unwrap_or(usize::MAX),
-            Ordering::Relaxed,
-        );
+        let limit = usize::try_from(budget.limit).unwrap_or(usize::MAX);
+        let before = self.limit.swap(limit, Ordering::Relaxed);
         *self.budget.lock() = budget;
+        if before != limit {
+            for reclaimer in self.reclaimers() {
+                reclaimer.limit_changed(limit);
+            }
+            let over = self.reserved().saturating_sub(limit);
+            if over > 0 {
+                self.reclaim(over);
+            }
+        }
     }
 
     /// Refreshes the budget every `interval` on a background thread for as
@@ -135,8 +166,76 @@ impl ServerMemory {
         self.limit.load(Ordering::Relaxed)
     }
 
+    /// Bytes on the account: queries' and caches'.
     pub fn reserved(&self) -> usize {
         self.reserved.load(Ordering::Relaxed)
+    }
+
+    /// Bytes the caches hold, part of [`ServerMemory::reserved`].
+    pub fn cached(&self) -> usize {
+        self.cached.load(Ordering::Relaxed)
+    }
+
+    /// Bytes queries hold: [`ServerMemory::reserved`] less the caches.
+    pub fn query_reserved(&self) -> usize {
+        self.reserved().saturating_sub(self.cached())
+    }
+
+    /// Lets the server take memory back from `reclaimer` when it is full.
+    pub fn add_reclaimer(&self, reclaimer: Weak<dyn Reclaim>) {
+        let mut reclaimers = self.reclaimers.lock();
+        reclaimers.retain(|r| r.strong_count() > 0);
+        reclaimers.push(reclaimer);
+    }
+
+    fn reclaimers(&self) -> Vec<Arc<dyn Reclaim>> {
+        self.reclaimers
+            .lock()
+            .iter()
+            .filter_map(Weak::upgrade)
+            .collect()
+    }
+
+    /// Reserves `bytes` for a cache when the account stays under the limit
+    /// less [`CACHE_HEADROOM`]; a cache never takes memory from anyone.
+    pub fn try_reserve_cache(&self, bytes: usize) -> bool {
+        let limit = self.limit();
+        let ceiling = limit - (limit as f64 * CACHE_HEADROOM) as usize;
+        if !self.try_reserve_under(bytes, ceiling) {
+            return false;
+        }
+        self.cached.fetch_add(bytes, Ordering::Relaxed);
+        true
+    }
+
+    /// Gives back bytes a cache reserved.
+    pub fn release_cache(&self, bytes: usize) {
+        let before = self.cached.fetch_sub(bytes, Ordering::Relaxed);
+        debug_assert!(before >= bytes, "caches release {bytes} of {before} bytes");
+        self.release(bytes);
+    }
+
+    /// Takes at least `bytes` back from the caches if they hold that much;
+    /// the bytes freed.
+    pub fn reclaim(&self, bytes: usize) -> usize {
+        let mut freed = 0;
+        for reclaimer in self.reclaimers() {
+            if freed >= bytes {
+                break;
+            }
+            freed += reclaimer.reclaim(bytes - freed);
+        }
+        freed
+    }
+
+    /// Frees cache memory for a reservation of `additional` bytes that did
+    /// not fit; true when some was freed, so the reservation is worth retrying.
+    fn reclaim_for(&self, additional: usize) -> bool {
+        let over = self
+            .reserved()
+            .saturating_add(additional)
+            .saturating_sub(self.limit());
+        self.cached() > 0 && self.reclaim(over.max(1)) > 0
     }
 
     pub fn peak(&self) -> usize {
@@ -169,7 +268,11 @@ impl ServerMemory {
     }
 
     fn try_reserve(&self, additional: usize) -> bool {
-        let limit = self.limit();
+        self.try_reserve_under(additional, self.limit())
+    }
+
+    /// Reserves `additional` bytes if the account stays at most `limit`.
+    fn try_reserve_under(&self, additional: usize, limit: usize) -> bool {
         let mut current = self.reserved.load(Ordering::Relaxed);
         loop {
             let wanted = current.saturating_add(additional);
@@ -197,7 +300,8 @@ impl ServerMemory {
     }
 
     fn release(&self, bytes: usize) {
-        self.reserved.fetch_sub(bytes, Ordering::Relaxed);
+        let before = self.reserved.fetch_sub(bytes, Ordering::Relaxed);
+        debug_assert!(before >= bytes, "release {bytes} of {before} bytes");
         if self.waiters.load(Ordering::Relaxed) > 0 {
             let _guard = self.freed_lock.lock();
             self.freed.notify_all();
@@ -240,6 +344,9 @@ impl ServerMemory {
         let outcome = loop {
             if self.try_reserve(additional) {
                 break Ok(());
+            }
+            if self.reclaim_for(additional) {
+                continue;
             }
             if let Err(e) = query.check_stopped() {
                 break Err(e);
@@ -453,7 +560,8 @@ impl MemoryPool for QueryMemory {
         // A consumer that can spill answers a full server by spilling, so it
         // neither waits nor has any query stopped for it.
         let reserved = if reservation.consumer().can_spill() {
-            if self.server.try_reserve(additional) {
+            let fits = || self.server.try_reserve(additional);
+            if fits() || (self.server.reclaim_for(additional) && fits()) {
                 Ok(())
             } else {
                 let error = limit_error(
@@ -762,6 +870,58 @@ mod tests {
         assert!(server.peak() <= 8_000);
     }
 
+    /// A cache that gives back what it holds when asked.
+    struct FakeCache {
+        server: Arc<ServerMemory>,
+        held: Mutex<usize>,
+        limits_seen: Mutex<Vec<usize>>,
+    }
+
+    impl Reclaim for FakeCache {
+        fn reclaim(&self, bytes: usize) -> usize {
+            let mut held = self.held.lock();
+            let freed = bytes.min(*held);
+            *held -= freed;
+            self.server.release_cache(freed);
+            freed
+        }
+
+        fn limit_changed(&self, limit: usize) {
+            self.limits_seen.lock().push(limit);
+        }
+    }
+
+    fn fake_cache(server: &Arc<ServerMemory>, bytes: usize) -> Arc<FakeCache> {
+        assert!(server.try_reserve_cache(bytes));
+        let cache = Arc::new(FakeCache {
+            server: Arc::clone(server),
+            held: Mutex::new(bytes),
+            limits_seen: Mutex::new(Vec::new()),
+        });
+        let weak: Weak<FakeCache> = Arc::downgrade(&cache);
+        server.add_reclaimer(weak);
+        cache
+    }
+
+    #[test]
+    fn caches_give_memory_back_before_any_query_is_stopped() {
+        let server = ServerMemory::with_limit(10_000);
+        let cache = fake_cache(&server, 8_000);
+        assert!(!server.try_reserve_cache(1_000), "caches leave headroom");
+        let q = server.new_query("q".into(), QueryLimits::default());
+        let r = MemoryConsumer::new("Sort").register(&pool(&q));
+        r.try_grow(9_000).unwrap();
+        assert_eq!(server.decision_count(), 0);
+        assert_eq!(*cache.held.lock(), 1_000);
+        assert_eq!((server.cached(), server.query_reserved()), (1_000, 9_000));
+        // A spilling consumer takes cache memory too before it spills.
+        let s = MemoryConsumer::new("Join")
+            .with_can_spill(true)
+            .register(&pool(&q));
+        s.try_grow(1_000).unwrap();
+        assert_eq!((*cache.held.lock(), server.reserved()), (0, 10_000));
+    }
+
     #[test]
     fn refresh_notices_a_new_limit() {
         let dir = tempfile::tempdir().unwrap();
@@ -780,9 +940,20 @@ mod tests {
         };
         let server = ServerMemory::new(config, probe);
         assert_eq!(server.limit(), 50_000_000);
+        let cache = fake_cache(&server, 40_000_000);
         std::fs::write(dir.path().join("fs/memory.max"), "200000000\n").unwrap();
         server.refresh();
         assert_eq!(server.limit(), 100_000_000);
+        std::fs::write(dir.path().join("fs/memory.max"), "60000000\n").unwrap();
+        server.refresh();
+        assert_eq!(*cache.limits_seen.lock(), vec![100_000_000, 30_000_000]);
+        assert_eq!(
+            *cache.held.lock(),
+            30_000_000,
+            "caches shrink under a lower limit"
+        );
+        std::fs::write(dir.path().join("fs/memory.max"), "200000000\n").unwrap();
+        server.refresh();
         assert!(server.budget().source.contains("cgroup limit"));
     }
 }

@@ -25,7 +25,7 @@ const CONFIG: &str = "<clickhouse>
 </clickhouse>";
 
 fn tracked_memory(server: &TestServer) -> usize {
-    server.engine.instance().memory.reserved()
+    server.engine.instance().memory.query_reserved()
 }
 
 fn still_serving(server: &TestServer) {

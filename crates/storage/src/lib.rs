@@ -6,6 +6,7 @@
 //! crate knows files and Arrow arrays; the engine above it turns SQL into
 //! calls here, and nothing here reaches back up.
 
+pub mod cache;
 pub mod compression;
 pub mod disk;
 pub mod merge_tree;

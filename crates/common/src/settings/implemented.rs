@@ -153,6 +153,10 @@ declare_settings!(IMPLEMENTED {
         "Bytes of temporary data one query may keep on disk; 0 means no limit";
     max_threads: u64 = SettingKind::MaxThreads, "auto",
         "Threads (partitions) a query uses; auto means one per CPU core";
+    merge_tree_max_bytes_to_use_cache: u64 = SettingKind::UInt64, "2013265920",
+        "A scan of more bytes than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
+    merge_tree_max_rows_to_use_cache: u64 = SettingKind::UInt64, "1048576",
+        "A scan of more rows than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
     memory_overcommit_ratio_denominator: u64 = SettingKind::UInt64, "1073741824",
         "Bytes that count as one unit of overcommit: when the server limit is reached, the query with the largest ratio of its memory to this is stopped; 0 exempts the query";
     memory_usage_overcommit_max_wait_microseconds: u64 = SettingKind::UInt64, "5000000",
@@ -179,6 +183,10 @@ declare_settings!(IMPLEMENTED {
         "Strata's own setting: how temporary data is compressed, in RAM (the warm tier) and on disk: none, lz4 or zstd";
     temporary_data_warm_ratio: f64 = SettingKind::Ratio, "0.5",
         "Strata's own setting: the share of an operator's spill threshold it may keep as compressed blocks in RAM before the oldest go to disk; 0 sends every spilled block to disk";
+    use_page_cache_for_disks_without_file_cache: bool = SettingKind::Bool, "1",
+        "Read MergeTree granules through the page cache, the data cache's tier of compressed blocks in RAM (page_cache_max_size); Strata's default is 1, ClickHouse's 0";
+    use_uncompressed_cache: bool = SettingKind::Bool, "0",
+        "Read MergeTree granules through the uncompressed cache, the data cache's tier of decoded blocks (uncompressed_cache_size)";
     union_default_mode: String = SettingKind::Enum(SET_MODES), "",
         "What a bare UNION means: ALL, DISTINCT, or empty to require one of them";
 });
@@ -189,6 +197,8 @@ declare_settings!(SERVER {
         "Seconds an HTTP session lives without requests when the request names no session_timeout";
     keep_alive_timeout: u64 = SettingKind::UInt64, "30",
         "Seconds an idle HTTP keep-alive connection stays open";
+    mark_cache_size: u64 = SettingKind::UInt64, "5368709120",
+        "Bytes of MergeTree marks kept in RAM, at most 5% of the server memory limit; changeable without restart";
     max_concurrent_queries: u64 = SettingKind::UInt64, "0",
         "Queries the server runs at once; one more fails with TOO_MANY_SIMULTANEOUS_QUERIES; 0 for no limit";
     max_server_memory_usage: u64 = SettingKind::UInt64, "0",
@@ -197,6 +207,10 @@ declare_settings!(SERVER {
         "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0";
     max_session_timeout: u64 = SettingKind::UInt64, "3600",
         "The longest session_timeout an HTTP request may ask for, in seconds";
+    page_cache_max_size: u64 = SettingKind::UInt64, "8589934592",
+        "Bytes of compressed MergeTree blocks kept in RAM (the data cache's warm tier), at most 25% of the server memory limit; 0 turns it off; Strata's default, ClickHouse's is 0; changeable without restart";
     tmp_path: String = SettingKind::String, "",
         "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path";
+    uncompressed_cache_size: u64 = SettingKind::UInt64, "8589934592",
+        "Bytes of decoded MergeTree blocks kept in RAM (the data cache's hot tier, read by queries with use_uncompressed_cache = 1), at most 25% of the server memory limit; 0 turns it off; Strata's default, ClickHouse's is 0; changeable without restart";
 });

@@ -29,6 +29,7 @@ use futures::StreamExt;
 use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
+use strata_storage::cache::CacheRead;
 use strata_storage::merge_tree::{
     DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter,
     RemovalList, ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
@@ -36,6 +37,7 @@ use strata_storage::merge_tree::{
 
 use parking_lot::RwLock;
 
+use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::table_definition::TableIdentity;
 use crate::table_engine::TableEngine;
@@ -282,6 +284,7 @@ impl MergeTreeProvider {
         if let Some(query) = &query {
             query.add_rows_to_read(ranges.iter().map(GranuleRange::rows).sum());
         }
+        let cache = cache_read(state, &ranges, &columns.read);
         let counter = query.map(|query| query as Arc<dyn ReadCounter>);
         // The Log family reads in insertion order, as one stream.
         let streams = match self.engine.is_log() {
@@ -293,6 +296,7 @@ impl MergeTreeProvider {
             columns,
             filter,
             counter,
+            cache,
             Arc::clone(self.data.fills()),
             virtuals,
             ranges,
@@ -439,6 +443,36 @@ impl TableProvider for WithVirtualColumns {
 }
 
 /// Counts what a scan chose to read: parts, granules (marks) and rows.
+/// How a scan of `ranges` reading `columns` uses the data cache: the tiers
+/// the query's settings name, adding to them only when the scan is within
+/// `merge_tree_max_rows_to_use_cache` and `merge_tree_max_bytes_to_use_cache`
+/// (its bytes are the selected granules' share of each column's file).
+fn cache_read(state: &dyn Session, ranges: &[GranuleRange], columns: &Schema) -> Option<CacheRead> {
+    let instance = state.config().get_extension::<Instance>()?;
+    let query = state.config().get_extension::<QueryContext>()?;
+    let settings = &query.settings;
+    let rows: u64 = ranges.iter().map(GranuleRange::rows).sum();
+    let bytes: u64 = ranges
+        .iter()
+        .map(|range| {
+            let part = &range.part.part;
+            let column_bytes: u64 = columns
+                .fields()
+                .iter()
+                .map(|f| part.column_data_bytes(f.name()))
+                .sum();
+            column_bytes * range.granules.len() as u64 / part.granules.len().max(1) as u64
+        })
+        .sum();
+    Some(CacheRead {
+        cache: Arc::clone(&instance.cache),
+        hot: settings.use_uncompressed_cache(),
+        warm: settings.use_page_cache_for_disks_without_file_cache(),
+        admit: rows <= settings.merge_tree_max_rows_to_use_cache()
+            && bytes <= settings.merge_tree_max_bytes_to_use_cache(),
+    })
+}
+
 fn count_selected(ranges: &[GranuleRange]) {
     let mut parts: Vec<&Arc<DataPart>> = ranges.iter().map(|r| &r.part).collect();
     parts.dedup_by(|a, b| Arc::ptr_eq(a, b));

@@ -1,6 +1,7 @@
 //! `SYSTEM ...` commands.
 
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_storage::cache::CacheTier;
 
 use crate::session::{Session, StatementOutcome};
 
@@ -17,6 +18,13 @@ impl Session {
             .as_slice()
         {
             ["FLUSH", "LOGS", ..] => self.done(),
+            ["DROP", "MARK", "CACHE"] => self.drop_cache(CacheTier::Mark),
+            ["DROP", "UNCOMPRESSED", "CACHE"] => self.drop_cache(CacheTier::Uncompressed),
+            ["DROP", "PAGE", "CACHE"] => self.drop_cache(CacheTier::Page),
+            ["RELOAD", "CONFIG"] => {
+                self.engine.instance().reload_config()?;
+                self.done()
+            }
             _ => Err(StrataError::new(
                 ErrorCode::SYNTAX_ERROR,
                 format!(
@@ -25,5 +33,10 @@ impl Session {
                 ),
             )),
         }
+    }
+
+    fn drop_cache(&self, tier: CacheTier) -> Result<StatementOutcome> {
+        self.engine.instance().cache.clear(tier);
+        self.done()
     }
 }

@@ -13,6 +13,7 @@ use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
 use strata_common::text_log;
 use strata_memory::{allocator, process};
+use strata_storage::cache::CacheTier;
 
 use crate::instance::{Instance, UserRow};
 use crate::query_context::ClientInfo;
@@ -50,6 +51,7 @@ pub fn server_settings_fields() -> Vec<Field> {
         Field::new("changed", DataType::UInt8, false),
         s("description"),
         s("type"),
+        s("changeable_without_restart"),
         s("source"),
     ]
 }
@@ -65,6 +67,10 @@ pub fn server_settings_rows(instance: &Instance) -> Vec<ArrayRef> {
         )),
         strings(rows.iter().map(|r| r.description.to_string())),
         strings(rows.iter().map(|r| r.kind.to_string())),
+        strings(
+            rows.iter()
+                .map(|r| r.changeable_without_restart.to_string()),
+        ),
         strings(rows.iter().map(|r| r.source.clone())),
     ]
 }
@@ -116,7 +122,7 @@ pub fn asynchronous_metrics_rows(instance: &Instance) -> Vec<ArrayRef> {
         (
             "MemoryTracking",
             memory.reserved() as f64,
-            "Bytes reserved through the memory tracker by all queries now",
+            "Bytes reserved through the memory tracker now, by queries and the data cache",
         ),
         (
             "MemoryTrackingPeak",
@@ -159,6 +165,7 @@ pub fn asynchronous_metrics_rows(instance: &Instance) -> Vec<ArrayRef> {
             "Queries stopped by the overcommit policy since start-up",
         ),
     ];
+    rows.extend(cache_metrics(instance));
     if let Some(allocated) = allocator::allocated_bytes() {
         rows.push((
             "AllocatorAllocated",
@@ -297,6 +304,54 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
     rows
 }
 
+/// ClickHouse's metrics of each data cache tier, plus the longest a resize,
+/// reclaim or drop held one cache shard's lock.
+fn cache_metrics(instance: &Instance) -> Vec<(&'static str, f64, &'static str)> {
+    let stats = |tier| instance.cache.stats(tier);
+    let (marks, hot, warm) = (
+        stats(CacheTier::Mark),
+        stats(CacheTier::Uncompressed),
+        stats(CacheTier::Page),
+    );
+    vec![
+        (
+            "MarkCacheBytes",
+            marks.bytes as f64,
+            "Bytes of the mark cache",
+        ),
+        (
+            "MarkCacheFiles",
+            marks.entries as f64,
+            "Columns of parts whose marks are in the mark cache",
+        ),
+        (
+            "UncompressedCacheBytes",
+            hot.bytes as f64,
+            "Bytes of the uncompressed cache (decoded granules)",
+        ),
+        (
+            "UncompressedCacheCells",
+            hot.entries as f64,
+            "Granules in the uncompressed cache",
+        ),
+        (
+            "PageCacheBytes",
+            warm.bytes as f64,
+            "Bytes of the page cache (compressed granules)",
+        ),
+        (
+            "PageCacheCells",
+            warm.entries as f64,
+            "Granules in the page cache",
+        ),
+        (
+            "CacheEvictionLockMaxMicroseconds",
+            instance.cache.longest_eviction_hold().as_secs_f64() * 1e6,
+            "The longest one data cache shard's lock was held to evict entries (resize, reclaim, drop) since start-up",
+        ),
+    ]
+}
+
 pub fn memory_tiers_fields() -> Vec<Field> {
     vec![
         s("tier"),
@@ -307,31 +362,64 @@ pub fn memory_tiers_fields() -> Vec<Field> {
     ]
 }
 
-/// Each tier of the memory hierarchy for the whole process, now.
+/// Each tier of the memory hierarchy for the whole process, now: operator
+/// memory and temporary data, and beside them the data cache's tiers, all
+/// reserved on the same server account.
 pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
     let tiers = strata_execution::spill::process_tiers();
     let load =
         |counter: &std::sync::atomic::AtomicU64| counter.load(std::sync::atomic::Ordering::Relaxed);
     let warm = load(&tiers.warm_bytes);
-    let tracked = instance.memory.reserved() as u64;
+    let operators = (instance.memory.query_reserved() as u64).saturating_sub(warm);
     let disk = load(&tiers.disk_bytes);
-    vec![
-        strings(["hot", "warm", "disk"].map(String::from)),
-        numbers([tracked.saturating_sub(warm), warm, disk]),
-        numbers([
-            tracked.saturating_sub(warm),
-            load(&tiers.warm_uncompressed_bytes),
-            disk,
-        ]),
-        numbers([0, 0, load(&tiers.disk_files)]),
-        strings(
-            [
-                "Tracked operator memory, less the warm tier",
-                "Compressed temporary blocks in RAM, part of the tracked memory",
-                "Temporary blocks in files under tmp_path (bytes as stored)",
-            ]
-            .map(String::from),
+    let mut rows: Vec<(&str, u64, u64, u64, &str)> = vec![
+        (
+            "hot",
+            operators,
+            operators,
+            0,
+            "Tracked operator memory, less the warm tier",
         ),
+        (
+            "warm",
+            warm,
+            load(&tiers.warm_uncompressed_bytes),
+            0,
+            "Compressed temporary blocks in RAM, part of the tracked memory",
+        ),
+        (
+            "disk",
+            disk,
+            disk,
+            load(&tiers.disk_files),
+            "Temporary blocks in files under tmp_path (bytes as stored)",
+        ),
+    ];
+    for tier in CacheTier::ALL {
+        let stats = instance.cache.stats(tier);
+        let (name, description) = match tier {
+            CacheTier::Mark => (
+                "mark_cache",
+                "MergeTree marks in RAM (files: columns of parts)",
+            ),
+            CacheTier::Uncompressed => (
+                "uncompressed_cache",
+                "Decoded MergeTree granules in RAM, the data cache's hot tier (files: granules)",
+            ),
+            CacheTier::Page => (
+                "page_cache",
+                "Compressed MergeTree granules in RAM, the data cache's warm tier (files: granules)",
+            ),
+        };
+        let bytes = stats.bytes as u64;
+        rows.push((name, bytes, bytes, stats.entries as u64, description));
+    }
+    vec![
+        strings(rows.iter().map(|r| r.0.to_string())),
+        numbers(rows.iter().map(|r| r.1)),
+        numbers(rows.iter().map(|r| r.2)),
+        numbers(rows.iter().map(|r| r.3)),
+        strings(rows.iter().map(|r| r.4.to_string())),
     ]
 }
 

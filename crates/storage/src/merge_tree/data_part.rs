@@ -18,6 +18,7 @@ use datafusion::common::ScalarValue;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
+use crate::cache::CacheRead;
 use crate::disk::StoragePolicy;
 use crate::part::patch::Patches;
 use crate::part::reader::Part;
@@ -96,15 +97,17 @@ impl DataPart {
     /// Granules `granules` of the table column `field`, with the part's
     /// patch applied. A part written before the column was added has no
     /// data for it: it reads as `fill`, or the type's default (NULL if
-    /// Nullable).
+    /// Nullable). Scans read through the data cache; merges and mutations
+    /// read past it (`cache` None), as they read each block once.
     pub fn read_column(
         &self,
         field: &Field,
         granules: Range<usize>,
         fill: Option<&ScalarValue>,
+        cache: Option<&CacheRead>,
     ) -> Result<ArrayRef> {
         let first_row = self.part.first_row(granules.start);
-        let stored = self.read_stored(field, granules, fill)?;
+        let stored = self.read_stored(field, granules, fill, cache)?;
         self.part.patches.apply(field.name(), first_row, stored)
     }
 
@@ -113,9 +116,12 @@ impl DataPart {
         field: &Field,
         granules: Range<usize>,
         fill: Option<&ScalarValue>,
+        cache: Option<&CacheRead>,
     ) -> Result<ArrayRef> {
         if self.part.column(field.name()).is_some() {
-            let column = self.part.read_column(field.name(), granules)?;
+            let column = self
+                .part
+                .read_column_through(field.name(), granules, cache)?;
             if column.data_type() == field.data_type() {
                 return Ok(column);
             }

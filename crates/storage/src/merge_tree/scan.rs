@@ -30,6 +30,7 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::pruning::GranuleRange;
 use super::virtual_columns::VirtualColumn;
+use crate::cache::CacheRead;
 
 /// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
 pub const ROWS_PER_BATCH: usize = 65_536;
@@ -83,6 +84,7 @@ impl MergeTreeScanExec {
         columns: ScanColumns,
         filter: Option<ScanFilter>,
         counter: Option<Arc<dyn ReadCounter>>,
+        cache: Option<CacheRead>,
         fills: Arc<HashMap<String, ScalarValue>>,
         virtuals: &[VirtualColumn],
         ranges: Vec<GranuleRange>,
@@ -135,6 +137,7 @@ impl MergeTreeScanExec {
                 columns,
                 filter,
                 counter,
+                cache,
                 fills,
                 virtuals,
             }),
@@ -294,6 +297,7 @@ struct ChunkReader {
     columns: ScanColumns,
     filter: Option<ScanFilter>,
     counter: Option<Arc<dyn ReadCounter>>,
+    cache: Option<CacheRead>,
     /// Values of columns added after some parts were written.
     fills: Arc<HashMap<String, ScalarValue>>,
     /// For each read column, the virtual column it is, if any.
@@ -401,11 +405,12 @@ impl ChunkReader {
         let field = &self.columns.read.fields()[column];
         match self.virtuals[column] {
             Some(virtual_column) => Ok(virtual_column.array(&range.part, range.rows() as usize)),
-            None => {
-                range
-                    .part
-                    .read_column(field, range.granules.clone(), self.fills.get(field.name()))
-            }
+            None => range.part.read_column(
+                field,
+                range.granules.clone(),
+                self.fills.get(field.name()),
+                self.cache.as_ref(),
+            ),
         }
     }
 

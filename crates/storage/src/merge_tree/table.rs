@@ -831,7 +831,9 @@ impl MergeTreeTable {
         for (index, field) in self.schema.fields().iter().enumerate() {
             fields.push(field.as_ref().clone().with_nullable(true));
             arrays.push(match columns.contains(&index) {
-                true => part.read_column(field, granules.clone(), self.fills.get(field.name()))?,
+                true => {
+                    part.read_column(field, granules.clone(), self.fills.get(field.name()), None)?
+                }
                 false => new_null_array(field.data_type(), rows),
             });
         }
@@ -875,7 +877,12 @@ impl MergeTreeTable {
                     }
                     _ => field.as_ref().clone(),
                 };
-                part.read_column(&stored, granules.clone(), self.fills.get(field.name()))
+                part.read_column(
+                    &stored,
+                    granules.clone(),
+                    self.fills.get(field.name()),
+                    None,
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         RecordBatch::try_new(Arc::clone(&self.schema), columns).map_err(|e| {

@@ -6,7 +6,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use bytes::Bytes;
 use datafusion::arrow::array::{ArrayRef, make_array};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::compute::concat;
@@ -25,6 +27,7 @@ use super::{
     PARTITION_FILE, PRIMARY_INDEX_FILE, UNCOMPRESSED_SIZES_FILE, array_bytes, escape_file_name,
     minmax_file, unescape_line,
 };
+use crate::cache::{BlockKey, CacheRead, Cached, ColumnKey};
 use crate::compression::read_block;
 use crate::disk::object_ref::ObjectRef;
 use crate::disk::{DEFAULT_DISK, DISK_FILE, Disk, ObjectDisk, StoragePolicy};
@@ -36,9 +39,15 @@ pub struct Mark {
     pub rows: u64,
 }
 
+/// The id the next opened part gets.
+static NEXT_PART_ID: AtomicU64 = AtomicU64::new(1);
+
 /// A part on disk, with the metadata every read needs.
 #[derive(Debug)]
 pub struct Part {
+    /// Unique in the process: the data cache's key for the part's blocks,
+    /// so a part opened again (replaced, patched) never meets old blocks.
+    pub id: u64,
     pub name: PartName,
     pub dir: PathBuf,
     /// The disk holding the column data, when it is not the directory
@@ -120,6 +129,7 @@ impl Part {
             columns.push(parsed.field(unescape_line(column)));
         }
         let mut part = Part {
+            id: NEXT_PART_ID.fetch_add(1, Ordering::Relaxed),
             name,
             dir: dir.to_path_buf(),
             disk,
@@ -154,6 +164,12 @@ impl Part {
         self.files.values().map(|(bytes, _)| bytes).sum::<u64>() + listing
     }
 
+    /// Bytes of `column`'s data file as stored; 0 for a column the part lacks.
+    pub fn column_data_bytes(&self, column: &str) -> u64 {
+        let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(column));
+        self.files.get(&file_name).map_or(0, |(bytes, _)| *bytes)
+    }
+
     /// The offset of granule `granule`'s first row in the part.
     pub fn first_row(&self, granule: usize) -> u64 {
         self.granules[..granule].iter().sum()
@@ -168,6 +184,32 @@ impl Part {
         if let Some(marks) = self.marks.lock().get(column) {
             return Ok(Arc::clone(marks));
         }
+        let marks = self.read_marks(column)?;
+        self.marks
+            .lock()
+            .insert(column.to_string(), Arc::clone(&marks));
+        Ok(marks)
+    }
+
+    /// The marks of `column`: those read when the part opened, else from
+    /// the data cache, else the marks file (then kept in the cache).
+    fn cached_marks(
+        &self,
+        column: &str,
+        index: usize,
+        cache: &CacheRead,
+    ) -> Result<Arc<Vec<Mark>>> {
+        if let Some(marks) = self.marks.lock().get(column) {
+            return Ok(Arc::clone(marks));
+        }
+        let key = ColumnKey {
+            part: self.id,
+            column: index as u32,
+        };
+        cache.cache.marks(key, || self.read_marks(column))
+    }
+
+    fn read_marks(&self, column: &str) -> Result<Arc<Vec<Mark>>> {
         let bytes = self.read_file(&format!("{}{MARKS_SUFFIX}", escape_file_name(column)))?;
         if bytes.len() % MARK_BYTES != 0 {
             return Err(corrupted(
@@ -184,21 +226,33 @@ impl Part {
                 })
                 .collect(),
         );
-        self.marks
-            .lock()
-            .insert(column.to_string(), Arc::clone(&marks));
         Ok(marks)
     }
 
     /// Rows of granules `granules` of `column`, as one array.
     pub fn read_column(&self, column: &str, granules: Range<usize>) -> Result<ArrayRef> {
-        let field = self.column(column).ok_or_else(|| {
-            StrataError::new(
+        self.read_column_through(column, granules, None)
+    }
+
+    /// Rows of granules `granules` of `column`, as one array, taking what
+    /// `cache` has and reading the rest, a run of missing granules per read.
+    pub fn read_column_through(
+        &self,
+        column: &str,
+        granules: Range<usize>,
+        cache: Option<&CacheRead>,
+    ) -> Result<ArrayRef> {
+        let Some(index) = self.columns.iter().position(|f| f.name() == column) else {
+            return Err(StrataError::new(
                 ErrorCode::NO_SUCH_COLUMN_IN_TABLE,
                 format!("There is no column {column} in part {}", self.name),
-            )
-        })?;
-        let marks = self.marks(column)?;
+            ));
+        };
+        let field = &self.columns[index];
+        let marks = match cache {
+            Some(cache) => self.cached_marks(column, index, cache)?,
+            None => self.marks(column)?,
+        };
         if granules.end > marks.len() {
             return Err(corrupted(
                 &self.dir,
@@ -212,32 +266,129 @@ impl Part {
         if granules.is_empty() {
             return Ok(datafusion::arrow::array::new_empty_array(field.data_type()));
         }
-        let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(column));
-        let path = self.dir.join(&file_name);
-        let file_size = self.files.get(&file_name).map_or(0, |(bytes, _)| *bytes);
+        let key = |granule: usize| BlockKey {
+            column: ColumnKey {
+                part: self.id,
+                column: index as u32,
+            },
+            granule: granule as u32,
+        };
+        let mut arrays: Vec<Option<ArrayRef>> = vec![None; granules.len()];
+        if let Some(cache) = cache {
+            for (slot, granule) in arrays.iter_mut().zip(granules.clone()) {
+                *slot = match cache.lookup(key(granule)) {
+                    Cached::Decoded(array) => Some(array),
+                    Cached::Compressed(block) => {
+                        let array = self.decode_granule(field, &marks, granule, &block, 0)?;
+                        cache.keep(key(granule), &array, block);
+                        Some(array)
+                    }
+                    Cached::Missing => None,
+                };
+            }
+        }
+        let mut first = granules.start;
+        while first < granules.end {
+            if arrays[first - granules.start].is_some() {
+                first += 1;
+                continue;
+            }
+            let mut end = first + 1;
+            while end < granules.end && arrays[end - granules.start].is_none() {
+                end += 1;
+            }
+            let read = self.read_granules(field, &marks, first..end)?;
+            for ((granule, array), block) in (first..end).zip(read.arrays).zip(read.blocks) {
+                if let Some(cache) = cache {
+                    cache.keep(key(granule), &array, block);
+                }
+                arrays[granule - granules.start] = Some(array);
+            }
+            first = end;
+        }
+        single(
+            arrays
+                .into_iter()
+                .map(|a| a.expect("every granule read"))
+                .collect(),
+        )
+    }
+
+    /// Granules `granules` of column `field` read from its file in one
+    /// range, decoded, with each granule's compressed block.
+    fn read_granules(
+        &self,
+        field: &Field,
+        marks: &[Mark],
+        granules: Range<usize>,
+    ) -> Result<ReadGranules> {
+        let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(field.name()));
+        let file_size = self.column_data_bytes(field.name());
         let start = marks[granules.start].offset;
         let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
-        let bytes = self.read_range(&file_name, start..end)?;
-        let mut arrays = Vec::with_capacity(granules.len());
-        let mut rest = bytes.as_slice();
-        for mark in &marks[granules.clone()] {
-            let offset = start + (bytes.len() - rest.len()) as u64;
-            let (block, used) = read_block(rest).map_err(|e| at_place(e, &path, offset))?;
-            rest = &rest[used..];
-            let array = make_array(array_bytes::decode(
-                field.data_type(),
-                &Buffer::from(block),
-                &mut 0,
-            )?);
-            if array.len() as u64 != mark.rows {
+        let bytes = Bytes::from(self.read_range(&file_name, start..end)?);
+        let mut read = ReadGranules {
+            arrays: Vec::with_capacity(granules.len()),
+            blocks: Vec::with_capacity(granules.len()),
+        };
+        let mut offset = 0;
+        for granule in granules {
+            let next = marks.get(granule + 1).map_or(bytes.len(), |mark| {
+                mark.offset.saturating_sub(start) as usize
+            });
+            if next < offset || next > bytes.len() {
                 return Err(corrupted(
                     &self.dir,
-                    &format!("a granule of {column} has the wrong row count"),
+                    &format!("the marks of {} are out of order", field.name()),
                 ));
             }
-            arrays.push(array);
+            let block = bytes.slice(offset..next);
+            read.arrays.push(self.decode_granule(
+                field,
+                marks,
+                granule,
+                &block,
+                start + offset as u64,
+            )?);
+            read.blocks.push(block);
+            offset = next;
         }
-        single(arrays)
+        Ok(read)
+    }
+
+    /// Granule `granule` of `field` decoded from its compressed `block`,
+    /// which starts at `offset` of the column's file.
+    fn decode_granule(
+        &self,
+        field: &Field,
+        marks: &[Mark],
+        granule: usize,
+        block: &[u8],
+        offset: u64,
+    ) -> Result<ArrayRef> {
+        let path = || {
+            self.dir
+                .join(format!("{}{DATA_SUFFIX}", escape_file_name(field.name())))
+        };
+        let (decompressed, used) = read_block(block).map_err(|e| at_place(e, &path(), offset))?;
+        if used != block.len() {
+            return Err(corrupted(
+                &self.dir,
+                &format!("a granule of {} does not end at its mark", field.name()),
+            ));
+        }
+        let array = make_array(array_bytes::decode(
+            field.data_type(),
+            &Buffer::from(decompressed),
+            &mut 0,
+        )?);
+        if array.len() as u64 != marks[granule].rows {
+            return Err(corrupted(
+                &self.dir,
+                &format!("a granule of {} has the wrong row count", field.name()),
+            ));
+        }
+        Ok(array)
     }
 
     /// Bytes `range` of the part's file `name`, from its directory or its disk.
@@ -457,6 +608,12 @@ fn at_place(error: StrataError, path: &Path, offset: u64) -> StrataError {
             path.display()
         ),
     )
+}
+
+/// Granules read from a column's file: each decoded, and its compressed block.
+struct ReadGranules {
+    arrays: Vec<ArrayRef>,
+    blocks: Vec<Bytes>,
 }
 
 fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {

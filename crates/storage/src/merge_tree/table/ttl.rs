@@ -176,7 +176,7 @@ impl MergeTreeTable {
                 continue;
             }
             let fill = self.fills().get(field.name());
-            columns.push(part.read_column(field, 0..part.granules(), fill)?);
+            columns.push(part.read_column(field, 0..part.granules(), fill, None)?);
             fields.push(field.clone());
         }
         let schema = Arc::new(Schema::new(fields));
