@@ -26,8 +26,8 @@ VENV = BUILD / "venv"
 REQUIREMENTS = ROOT / "bench" / "requirements.txt"
 
 
-def ensure_environment():
-    """Re-executes under build/bench/venv with the pinned requirements installed.
+def ensure_environment(script=__file__):
+    """Re-executes `script` under build/bench/venv with the pinned requirements installed.
     System site packages stay visible so an already installed pinned version is
     reused instead of downloaded again; pins still win inside the venv."""
     python = VENV / "bin" / "python"
@@ -39,7 +39,7 @@ def ensure_environment():
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-r", str(REQUIREMENTS)], check=True)
         stamp.write_text(digest)
     if Path(sys.prefix).resolve() != VENV.resolve():
-        os.execv(str(python), [str(python), __file__, *sys.argv[1:]])
+        os.execv(str(python), [str(python), script, *sys.argv[1:]])
 
 
 def strata_binary(override):

@@ -53,10 +53,14 @@ pub struct LocalArgs {
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
 /// the argument list, as clickhouse-local accepts settings on its command line;
 /// server settings (`--max_server_memory_usage`) are taken out the same way.
-/// A flag of `strata local` itself (`--format`, also a setting's name) stays.
+/// A flag of `strata local` or `strata benchmark` itself (`--format`, also a
+/// setting's name) stays.
 pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
-    let own: Vec<String> = LocalArgs::augment_args(clap::Command::new("local"))
+    let local = LocalArgs::augment_args(clap::Command::new("local"));
+    let benchmark = crate::benchmark::BenchmarkArgs::augment_args(clap::Command::new("benchmark"));
+    let own: Vec<String> = local
         .get_arguments()
+        .chain(benchmark.get_arguments())
         .flat_map(|arg| arg.get_long_and_visible_aliases().unwrap_or_default())
         .map(str::to_string)
         .collect();

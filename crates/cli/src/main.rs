@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use strata_cli::{local, server};
+use strata_cli::{benchmark, local, server};
 
 #[derive(Parser)]
 #[command(
@@ -23,6 +23,9 @@ enum Command {
     Local(local::LocalArgs),
     /// Serve ClickHouse's HTTP interface, like clickhouse-server.
     Server(server::ServerArgs),
+    /// Run queries from concurrent clients and report QPS and latency,
+    /// like clickhouse-benchmark.
+    Benchmark(benchmark::BenchmarkArgs),
 }
 
 /// Counts every heap byte (for system.asynchronous_metrics) over mimalloc.
@@ -43,6 +46,10 @@ fn main() -> ExitCode {
         Command::Server(args) => {
             strata_cli::logging::init(log::LevelFilter::Info);
             server::run(args, settings)
+        }
+        Command::Benchmark(args) => {
+            strata_cli::logging::init(log::LevelFilter::Warn);
+            benchmark::run(args, settings)
         }
     }
 }

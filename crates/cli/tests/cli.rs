@@ -589,3 +589,64 @@ fn views_load_after_their_tables_and_survive_a_dropped_table() {
         stderr(&missing)
     );
 }
+
+#[test]
+fn benchmark_runs_point_lookups_from_concurrent_clients_and_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data");
+    let path = path.to_str().unwrap();
+    let out = strata(&[
+        "local",
+        "--path",
+        path,
+        "-q",
+        "CREATE TABLE kv (k UInt64, v String) ENGINE = MergeTree ORDER BY k; INSERT INTO kv SELECT number, toString(number) FROM numbers(100000)",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = dir.path().join("report.json");
+    let out = strata(&[
+        "benchmark",
+        "--path",
+        path,
+        "--query",
+        "SELECT v FROM kv WHERE k = {key}",
+        "--keys",
+        "100000",
+        "--distribution",
+        "pareto",
+        "--concurrency",
+        "4",
+        "--iterations",
+        "200",
+        "--json",
+        json.to_str().unwrap(),
+        "--use_uncompressed_cache=1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(report.contains("total: queries 200, QPS "), "{report}");
+    assert!(report.contains("p99.9 "), "{report}");
+    let json = std::fs::read_to_string(json).unwrap();
+    assert!(json.contains("\"queries\":200"), "{json}");
+
+    let out = strata(&[
+        "benchmark",
+        "--path",
+        path,
+        "--query",
+        "SELEC 1",
+        "--iterations",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(62), "{}", stderr(&out));
+    assert!(stderr(&out).contains("SYNTAX_ERROR"), "{}", stderr(&out));
+    let out = strata(&[
+        "benchmark",
+        "--path",
+        path,
+        "--query",
+        "SELECT 1",
+        "--no_such_setting=1",
+    ]);
+    assert!(!out.status.success());
+}

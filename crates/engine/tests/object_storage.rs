@@ -243,6 +243,15 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
     assert_eq!(found, ["50001"]);
     assert_eq!(lookup.of(Event::S3GetObject), 3);
     assert!(lookup.of(Event::ReadBufferFromS3Bytes) < 3 * 1024 * 16);
+    // The same lookup again finds its granules in the page cache.
+    let again = Requests::start();
+    let found = texts(&mut session, "SELECT S FROM t WHERE A = 50001").await;
+    assert_eq!(found, ["50001"]);
+    assert_eq!(again.of(Event::S3GetObject), 0);
+    let uncached =
+        "SELECT S FROM t WHERE A = 50001 SETTINGS use_page_cache_for_disks_without_file_cache = 0";
+    assert_eq!(texts(&mut session, uncached).await, ["50001"]);
+    assert_eq!(again.of(Event::S3GetObject), 3);
 
     // A full scan reads each column file once.
     assert_eq!(

@@ -153,14 +153,14 @@ declare_settings!(IMPLEMENTED {
         "Bytes of temporary data one query may keep on disk; 0 means no limit";
     max_threads: u64 = SettingKind::MaxThreads, "auto",
         "Threads (partitions) a query uses; auto means one per CPU core";
-    merge_tree_max_bytes_to_use_cache: u64 = SettingKind::UInt64, "2013265920",
-        "A scan of more bytes than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
-    merge_tree_max_rows_to_use_cache: u64 = SettingKind::UInt64, "1048576",
-        "A scan of more rows than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
     memory_overcommit_ratio_denominator: u64 = SettingKind::UInt64, "1073741824",
         "Bytes that count as one unit of overcommit: when the server limit is reached, the query with the largest ratio of its memory to this is stopped; 0 exempts the query";
     memory_usage_overcommit_max_wait_microseconds: u64 = SettingKind::UInt64, "5000000",
         "How long a query waits for memory to be freed by a query chosen to stop before it fails itself";
+    merge_tree_max_bytes_to_use_cache: u64 = SettingKind::UInt64, "2013265920",
+        "A scan of more bytes than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
+    merge_tree_max_rows_to_use_cache: u64 = SettingKind::UInt64, "1048576",
+        "A scan of more rows than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
     mutations_sync: u64 = SettingKind::UInt64, "1",
         "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
@@ -183,12 +183,12 @@ declare_settings!(IMPLEMENTED {
         "Strata's own setting: how temporary data is compressed, in RAM (the warm tier) and on disk: none, lz4 or zstd";
     temporary_data_warm_ratio: f64 = SettingKind::Ratio, "0.5",
         "Strata's own setting: the share of an operator's spill threshold it may keep as compressed blocks in RAM before the oldest go to disk; 0 sends every spilled block to disk";
+    union_default_mode: String = SettingKind::Enum(SET_MODES), "",
+        "What a bare UNION means: ALL, DISTINCT, or empty to require one of them";
     use_page_cache_for_disks_without_file_cache: bool = SettingKind::Bool, "1",
         "Read MergeTree granules through the page cache, the data cache's tier of compressed blocks in RAM (page_cache_max_size); Strata's default is 1, ClickHouse's 0";
     use_uncompressed_cache: bool = SettingKind::Bool, "0",
         "Read MergeTree granules through the uncompressed cache, the data cache's tier of decoded blocks (uncompressed_cache_size)";
-    union_default_mode: String = SettingKind::Enum(SET_MODES), "",
-        "What a bare UNION means: ALL, DISTINCT, or empty to require one of them";
 });
 
 // Settings of the whole process, fixed at start-up. Keep sorted by name.

@@ -276,10 +276,14 @@ impl Settings {
 
     /// `max_threads` resolved to a thread count.
     pub fn thread_count(&self) -> usize {
+        // Asking the OS reads cgroup files: once per process, not per query.
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         match self.max_threads() {
-            0 => std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            0 => *CORES.get_or_init(|| {
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(1)
+            }),
             n => n as usize,
         }
     }

@@ -255,6 +255,9 @@ impl CacheRead {
         if !self.admit {
             return;
         }
+        // A block read with its neighbours shares their buffer: a copy keeps
+        // the cache charged for exactly the bytes it holds.
+        let compressed = Bytes::copy_from_slice(&compressed);
         let cache = &self.cache;
         if !self.hot {
             if self.warm {

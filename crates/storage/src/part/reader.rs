@@ -279,7 +279,8 @@ impl Part {
                 *slot = match cache.lookup(key(granule)) {
                     Cached::Decoded(array) => Some(array),
                     Cached::Compressed(block) => {
-                        let array = self.decode_granule(field, &marks, granule, &block, 0)?;
+                        let offset = marks[granule].offset;
+                        let array = self.decode_granule(field, &marks, granule, &block, offset)?;
                         cache.keep(key(granule), &array, block);
                         Some(array)
                     }
