@@ -11,9 +11,10 @@ use datafusion::catalog::{
 };
 use datafusion::common::config::SpillCompression;
 use datafusion::execution::FunctionRegistry;
+use datafusion::execution::TaskContext;
 use datafusion::execution::disk_manager::{DiskManager, DiskManagerMode};
 use datafusion::execution::memory_pool::MemoryLimit;
-use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::prelude::SessionConfig;
 use strata_common::settings::Settings;
@@ -322,7 +323,10 @@ impl Engine {
         query
     }
 
-    /// A DataFusion state for one query: its settings, memory pool and counters.
+    /// A DataFusion state for one query: its settings, memory pool and
+    /// counters. Execute its plans with [`task_context`], never
+    /// `SessionState::task_ctx`, which would run them outside the query's
+    /// memory account.
     pub(crate) fn query_state(&self, query: &Arc<QueryContext>) -> Result<SessionState> {
         let settings = &query.settings;
         let spill = Arc::new(self.spill_config(query)?);
@@ -368,15 +372,23 @@ impl Engine {
             .with_memory_pool(pool)
             .with_disk_manager_builder(disks)
             .build_arc()?;
-        let mut builder = SessionStateBuilder::new_from_existing(self.base.clone())
-            .with_config(config)
-            .with_runtime_env(runtime);
+        let config = config.with_extension(Arc::new(QueryRuntime(Arc::clone(&runtime))));
         if !settings.strata_group_by_operators() {
-            builder = builder.with_physical_optimizer_rules(
-                datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules,
-            );
+            let builder = SessionStateBuilder::new_from_existing(self.base.clone())
+                .with_config(config)
+                .with_runtime_env(runtime)
+                .with_physical_optimizer_rules(
+                    datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules,
+                );
+            return Ok(builder.build());
         }
-        Ok(builder.build())
+        // A clone of the base state with the query's config: rebuilding a
+        // state through its builder registers every function again, which
+        // was most of a point lookup's time. The runtime reaches execution
+        // through the config ([`task_context`]).
+        let mut state = self.base.clone();
+        *state.config_mut() = config;
+        Ok(state)
     }
 
     /// Where and how the query's operators spill, from its settings.
@@ -431,4 +443,28 @@ fn all_names<'a>(name: &'a str, aliases: &'a [String]) -> impl Iterator<Item = S
 /// Whether a stored statement makes a view, loaded after the tables it reads.
 fn is_create_view(statement: &str) -> bool {
     statement.starts_with("CREATE VIEW ") || statement.starts_with("CREATE MATERIALIZED VIEW ")
+}
+
+/// One query's runtime (its memory pool and temporary files), carried in
+/// its config.
+#[derive(Debug)]
+pub(crate) struct QueryRuntime(Arc<RuntimeEnv>);
+
+/// The context to execute a plan of `state` in: its config and functions,
+/// and the query's runtime.
+pub(crate) fn task_context(state: &SessionState) -> Arc<TaskContext> {
+    let runtime = state
+        .config()
+        .get_extension::<QueryRuntime>()
+        .map_or_else(|| Arc::clone(state.runtime_env()), |r| Arc::clone(&r.0));
+    Arc::new(TaskContext::new(
+        None,
+        state.session_id().to_string(),
+        state.config().clone(),
+        state.scalar_functions().clone(),
+        state.higher_order_functions().clone(),
+        state.aggregate_functions().clone(),
+        state.window_functions().clone(),
+        runtime,
+    ))
 }

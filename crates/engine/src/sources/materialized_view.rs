@@ -30,6 +30,7 @@ use datafusion::physical_plan::{
 use futures::TryStreamExt;
 use strata_common::{ErrorCode, StrataError};
 
+use crate::engine::task_context;
 use crate::table_definition::TableIdentity;
 
 #[derive(Debug)]
@@ -124,7 +125,7 @@ impl Trigger {
             })?
             .data;
         let physical = state.create_physical_plan(&plan).await?;
-        collect(physical, state.task_ctx()).await?;
+        collect(physical, task_context(&state)).await?;
         Ok(())
     }
 }

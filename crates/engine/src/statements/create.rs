@@ -24,6 +24,7 @@ use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_
 use strata_storage::disk::{DEFAULT_POLICY, StoragePolicy};
 use strata_storage::merge_tree::{MergeMemory, MergeTreeTable};
 
+use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -200,7 +201,7 @@ impl Session {
             let insert = provider
                 .insert_into(&state, source_plan, InsertOp::Append)
                 .await?;
-            collect(insert, state.task_ctx()).await?;
+            collect(insert, task_context(&state)).await?;
         }
         if self.attaching.is_none() && !create.temporary {
             self.engine.data_path.store_table(&identity.stored())?;
@@ -263,7 +264,7 @@ impl Session {
             )
             .await?;
         let physical = state.create_physical_plan(&plan).await?;
-        let rows = collect(physical, state.task_ctx()).await?;
+        let rows = collect(physical, task_context(&state)).await?;
         let schema: SchemaRef = Arc::new(plan.schema().as_arrow().clone());
         Ok(NewTableData {
             extras: vec![ColumnExtras::default(); schema.fields().len()],

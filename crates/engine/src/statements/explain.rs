@@ -7,6 +7,7 @@ use datafusion::sql::sqlparser::ast::Statement;
 use futures::StreamExt;
 use strata_common::{ErrorCode, Result};
 
+use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, strings_result, strip_keyword};
 
 impl Session {
@@ -50,7 +51,8 @@ impl Session {
                     _ => {
                         let physical: Arc<dyn ExecutionPlan> =
                             state.create_physical_plan(&plan).await?;
-                        let mut stream = execute_stream(Arc::clone(&physical), state.task_ctx())?;
+                        let mut stream =
+                            execute_stream(Arc::clone(&physical), task_context(&state))?;
                         while let Some(batch) = stream.next().await {
                             batch?;
                         }

@@ -8,6 +8,7 @@ use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_sql::parse_statement;
 
+use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::materialized_view::TriggerExec;
 
@@ -35,7 +36,7 @@ impl Session {
         let physical = state.create_physical_plan(&plan).await?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
-        collect(physical, state.task_ctx()).await?;
+        collect(physical, task_context(&state)).await?;
         Ok(StatementOutcome::Done(query))
     }
 

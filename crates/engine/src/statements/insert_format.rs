@@ -18,6 +18,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::{AllowErrors, InputFormat, InputTarget, omitted_mask_name};
 use strata_sql::{FormattedInsert, parse_statement};
 
+use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::InputStream;
 use crate::sources::materialized_view::TriggerExec;
@@ -178,7 +179,7 @@ impl Session {
         let physical = state.create_physical_plan(&plan).await?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
-        collect(physical, state.task_ctx()).await?;
+        collect(physical, task_context(&state)).await?;
         Ok(StatementOutcome::Done(query))
     }
 }

@@ -17,6 +17,7 @@ use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::TrailingClauses;
 
+use crate::engine::task_context;
 use crate::session::{QueryResult, Session, StatementOutcome};
 
 impl Session {
@@ -33,7 +34,7 @@ impl Session {
             self.plan(Statement::Query(query), settings.clone()).await?;
         let physical = state.create_physical_plan(&plan).await?;
         self.log_start(&query_context);
-        let stream = show_repeated_columns(execute_stream(physical, state.task_ctx())?);
+        let stream = show_repeated_columns(execute_stream(physical, task_context(&state))?);
         let stream = limit_result(stream, &query_context.settings);
         let totals = match totals_query {
             Some(totals) => Some(self.totals_row(totals, settings, &stream.schema()).await?),
@@ -61,7 +62,7 @@ impl Session {
             .await?;
         let physical = state.create_physical_plan(&plan).await?;
         let row_schema = physical.schema();
-        let batches = collect(physical, state.task_ctx()).await?;
+        let batches = collect(physical, task_context(&state)).await?;
         let row = concat_batches(&row_schema, &batches)?;
         debug_assert_eq!(row.num_rows(), 1, "a query without GROUP BY makes one row");
         let columns = row
