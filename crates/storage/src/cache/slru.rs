@@ -180,8 +180,8 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
 
     /// Caches `value` under `key`, charged `bytes`, unless it cannot fit:
     /// larger than a shard, or the server has no room even after as many
-    /// bytes of the cache's least valuable entries went. Returns the entries evicted for
-    /// it with their bytes, already given back.
+    /// bytes of the cache's least valuable entries went. Returns the
+    /// entries evicted for it with their bytes, already given back.
     pub fn insert(&self, key: K, value: V, bytes: usize) -> Vec<(K, V, usize)> {
         let shard_capacity = self.shard_capacity();
         if bytes == 0 || bytes > shard_capacity {
@@ -202,6 +202,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
             }
             shard.probation_bytes += bytes;
             shard.probation.put(key, Weighted { value, bytes });
+            // Counted under the lock: whoever evicts the entry takes the lock
+            // after, so the totals never dip below zero.
+            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+            self.entries.fetch_add(1, Ordering::Relaxed);
             while shard.bytes() > shard_capacity {
                 let Some((key, entry)) = shard.pop_victim() else {
                     break;
@@ -211,8 +215,6 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
                 evicted.push((key, entry.value, entry.bytes));
             }
         }
-        self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        self.entries.fetch_add(1, Ordering::Relaxed);
         self.forget(freed.0, freed.1);
         evicted
     }
