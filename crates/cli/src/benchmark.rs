@@ -244,22 +244,15 @@ impl Report {
 }
 
 pub fn run(args: BenchmarkArgs, settings: Vec<(String, String)>) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("Cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     match runtime.block_on(benchmark(args, settings)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
-            let code = (e.code.code % 256) as u8;
-            ExitCode::from(if code == 0 { 1 } else { code })
+            crate::exit_code(&e)
         }
     }
 }

@@ -1,9 +1,32 @@
 //! The command-line front end: `strata local`, `strata server`,
-//! `strata benchmark`, and the
-//! result writing and summaries `local` shares with the SQL test harness.
+//! `strata benchmark`, and the result writing and summaries `local` shares
+//! with the SQL test harness.
 
 pub mod benchmark;
 pub mod local;
 pub mod logging;
 pub mod output;
 pub mod server;
+
+use std::process::ExitCode;
+
+use strata_common::StrataError;
+
+/// The multi-threaded runtime a command runs on; when it cannot start, the
+/// reason is printed and the exit status returned.
+pub fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("Cannot start the runtime: {e}");
+            ExitCode::FAILURE
+        })
+}
+
+/// The exit status of a command that failed with `error`: its code modulo
+/// 256, as clickhouse-local exits, and never 0.
+pub fn exit_code(error: &StrataError) -> ExitCode {
+    let code = (error.code.code % 256) as u8;
+    ExitCode::from(if code == 0 { 1 } else { code })
+}

@@ -15,6 +15,7 @@ use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
 use strata_formats::OutputFormat;
 
+use crate::exit_code;
 use crate::output::{Summary, write_result};
 
 #[derive(Args)]
@@ -102,22 +103,11 @@ pub fn run(args: LocalArgs, settings: Vec<(String, String)>) -> ExitCode {
             }
         });
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("Cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runtime = match crate::runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
     runtime.block_on(run_async(args, settings, running))
-}
-
-fn exit_code(error: &StrataError) -> ExitCode {
-    let code = (error.code.code % 256) as u8;
-    ExitCode::from(if code == 0 { 1 } else { code })
 }
 
 async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Running) -> ExitCode {

@@ -28,20 +28,13 @@ pub struct ServerArgs {
 
 fn fail(error: &StrataError) -> ExitCode {
     eprintln!("{error}");
-    let code = (error.code.code % 256) as u8;
-    ExitCode::from(if code == 0 { 1 } else { code })
+    crate::exit_code(error)
 }
 
 pub fn run(args: ServerArgs, settings: Vec<(String, String)>) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("Cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runtime = match crate::runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
     match runtime.block_on(run_async(args, settings)) {
         Ok(()) => ExitCode::SUCCESS,
