@@ -442,7 +442,6 @@ impl TableProvider for WithVirtualColumns {
     }
 }
 
-/// Counts what a scan chose to read: parts, granules (marks) and rows.
 /// How a scan of `ranges` reading `columns` uses the data cache: the tiers
 /// the query's settings name, adding to them only when the scan is within
 /// `merge_tree_max_rows_to_use_cache` and `merge_tree_max_bytes_to_use_cache`
@@ -473,6 +472,7 @@ fn cache_read(state: &dyn Session, ranges: &[GranuleRange], columns: &Schema) ->
     })
 }
 
+/// Counts what a scan chose to read: parts, granules (marks) and rows.
 fn count_selected(ranges: &[GranuleRange]) {
     let mut parts: Vec<&Arc<DataPart>> = ranges.iter().map(|r| &r.part).collect();
     parts.dedup_by(|a, b| Arc::ptr_eq(a, b));
