@@ -280,7 +280,7 @@ async fn benchmark(args: BenchmarkArgs, settings: Vec<(String, String)>) -> Resu
                 Arc::clone(&stop),
             );
             let mut keys = KeyDraw::new(args.distribution, args.keys, client as u64);
-            let iterations = args.iterations;
+            let (iterations, concurrency) = (args.iterations, args.concurrency);
             tokio::spawn(async move {
                 let mut session = None;
                 loop {
@@ -299,9 +299,18 @@ async fn benchmark(args: BenchmarkArgs, settings: Vec<(String, String)>) -> Resu
                         stop.store(true, Ordering::Relaxed);
                         return Err(e);
                     }
-                    let mut latencies = latencies.lock();
-                    latencies.interval.push(sent.elapsed());
-                    latencies.all.push(sent.elapsed());
+                    {
+                        let mut latencies = latencies.lock();
+                        latencies.interval.push(sent.elapsed());
+                        latencies.all.push(sent.elapsed());
+                    }
+                    // A query that never waited would let this client run
+                    // the next at once and keep its worker from the others,
+                    // whose queries then wait mid-way: yield as a network
+                    // client would.
+                    if concurrency > 1 {
+                        tokio::task::yield_now().await;
+                    }
                 }
             })
         })
