@@ -7,8 +7,8 @@
 //! - **uncompressed**, the hot tier (`uncompressed_cache_size`, read when a
 //!   query sets `use_uncompressed_cache`): granules decoded into arrays,
 //!   each with the compressed block it came from;
-//! - **page**, the warm tier (`page_cache_max_size`, read when a query sets
-//!   `use_page_cache_for_disks_without_file_cache`): granules' compressed
+//! - **page**, the warm tier (`page_cache_max_size`, read unless a query sets
+//!   `use_page_cache_for_disks_without_file_cache = 0`): granules' compressed
 //!   blocks as stored, decoded on each hit. A hot entry evicted to make room
 //!   falls here instead of leaving RAM; a warm hit read hot moves up.
 //!
@@ -247,6 +247,14 @@ impl CacheRead {
             events::add(Event::PageCacheMisses, 1);
         }
         Cached::Missing
+    }
+
+    /// After a warm hit on `key`, decoded into `array`: a scan reading hot
+    /// moves the block up; otherwise it stays where the hit left it.
+    pub fn keep_warm_hit(&self, key: BlockKey, array: &ArrayRef, compressed: Bytes) {
+        if self.hot {
+            self.keep(key, array, compressed);
+        }
     }
 
     /// Keeps granule `key`, just decoded from `compressed`: hot when the

@@ -281,7 +281,7 @@ impl Part {
                     Cached::Compressed(block) => {
                         let offset = marks[granule].offset;
                         let array = self.decode_granule(field, &marks, granule, &block, offset)?;
-                        cache.keep(key(granule), &array, block);
+                        cache.keep_warm_hit(key(granule), &array, block);
                         Some(array)
                     }
                     Cached::Missing => None,
