@@ -244,17 +244,7 @@ impl Report {
 }
 
 pub fn run(args: BenchmarkArgs, settings: Vec<(String, String)>) -> ExitCode {
-    let runtime = match crate::runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
-    };
-    match runtime.block_on(benchmark(args, settings)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            crate::exit_code(&e)
-        }
-    }
+    crate::run_command(benchmark(args, settings))
 }
 
 async fn benchmark(args: BenchmarkArgs, settings: Vec<(String, String)>) -> Result<()> {

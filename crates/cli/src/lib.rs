@@ -24,6 +24,22 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
         })
 }
 
+/// Runs a command's `work` on a fresh [`runtime`]; an error is printed and
+/// becomes the exit status.
+pub fn run_command(work: impl std::future::Future<Output = strata_common::Result<()>>) -> ExitCode {
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    match runtime.block_on(work) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            exit_code(&e)
+        }
+    }
+}
+
 /// The exit status of a command that failed with `error`: its code modulo
 /// 256, as clickhouse-local exits, and never 0.
 pub fn exit_code(error: &StrataError) -> ExitCode {

@@ -26,20 +26,8 @@ pub struct ServerArgs {
     path: Option<PathBuf>,
 }
 
-fn fail(error: &StrataError) -> ExitCode {
-    eprintln!("{error}");
-    crate::exit_code(error)
-}
-
 pub fn run(args: ServerArgs, settings: Vec<(String, String)>) -> ExitCode {
-    let runtime = match crate::runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
-    };
-    match runtime.block_on(run_async(args, settings)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
-    }
+    crate::run_command(run_async(args, settings))
 }
 
 fn configuration(

@@ -3,39 +3,33 @@
 //! say so in the query log), and leave no temporary files behind, whether the
 //! query ends, fails or is stopped early.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 
-use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, StrataError};
-use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
+use strata_engine::{Engine, QueryContext, Session};
 
 /// Runs one statement; its rows as tab-separated lines, and its context.
 async fn rows(
     session: &mut Session,
     sql: &str,
 ) -> Result<(Vec<String>, Arc<QueryContext>), StrataError> {
-    match session.execute(sql).await? {
-        StatementOutcome::Rows(mut result) => {
-            let mut lines = Vec::new();
-            while let Some(batch) = result.stream.next().await {
-                let batch = batch.map_err(StrataError::from)?;
-                for row in 0..batch.num_rows() {
-                    let cells: Vec<String> = batch
-                        .columns()
-                        .iter()
-                        .map(|c| {
-                            datafusion::arrow::util::display::array_value_to_string(c, row).unwrap()
-                        })
-                        .collect();
-                    lines.push(cells.join("\t"));
-                }
-            }
-            Ok((lines, result.query))
+    let (query, batches) = common::run_query(session, sql).await?;
+    let mut lines = Vec::new();
+    for batch in &batches {
+        for row in 0..batch.num_rows() {
+            let cells: Vec<String> = batch
+                .columns()
+                .iter()
+                .map(|c| datafusion::arrow::util::display::array_value_to_string(c, row).unwrap())
+                .collect();
+            lines.push(cells.join("\t"));
         }
-        StatementOutcome::Done(query) => Ok((Vec::new(), query)),
     }
+    Ok((lines, query))
 }
 
 fn engine_with_tmp(tmp: &Path) -> Arc<Engine> {
