@@ -281,10 +281,11 @@ impl MergeTreeProvider {
             returned,
         };
         let query = state.config().get_extension::<QueryContext>();
+        let selected_rows: u64 = ranges.iter().map(GranuleRange::rows).sum();
         if let Some(query) = &query {
-            query.add_rows_to_read(ranges.iter().map(GranuleRange::rows).sum());
+            query.add_rows_to_read(selected_rows);
         }
-        let cache = cache_read(state, &ranges, &columns.read);
+        let cache = cache_read(state, &ranges, selected_rows, &columns.read);
         let counter = query.map(|query| query as Arc<dyn ReadCounter>);
         // The Log family reads in insertion order, as one stream.
         let streams = match self.engine.is_log() {
@@ -442,16 +443,33 @@ impl TableProvider for WithVirtualColumns {
     }
 }
 
-/// How a scan of `ranges` reading `columns` uses the data cache: the tiers
+/// How a scan of `ranges` (`rows` rows) reading `columns` uses the data cache: the tiers
 /// the query's settings name, adding to them only when the scan is within
 /// `merge_tree_max_rows_to_use_cache` and `merge_tree_max_bytes_to_use_cache`
 /// (its bytes are the selected granules' share of each column's file).
-fn cache_read(state: &dyn Session, ranges: &[GranuleRange], columns: &Schema) -> Option<CacheRead> {
+fn cache_read(
+    state: &dyn Session,
+    ranges: &[GranuleRange],
+    rows: u64,
+    columns: &Schema,
+) -> Option<CacheRead> {
     let instance = state.config().get_extension::<Instance>()?;
     let query = state.config().get_extension::<QueryContext>()?;
     let settings = &query.settings;
-    let rows: u64 = ranges.iter().map(GranuleRange::rows).sum();
-    let bytes: u64 = ranges
+    // The bytes are only worked out for a scan small enough by its rows.
+    let admit = rows <= settings.merge_tree_max_rows_to_use_cache()
+        && selected_bytes(ranges, columns) <= settings.merge_tree_max_bytes_to_use_cache();
+    Some(CacheRead {
+        cache: Arc::clone(&instance.cache),
+        hot: settings.use_uncompressed_cache(),
+        warm: settings.use_page_cache_for_disks_without_file_cache(),
+        admit,
+    })
+}
+
+/// The selected granules' share of each read column's file, over `ranges`.
+fn selected_bytes(ranges: &[GranuleRange], columns: &Schema) -> u64 {
+    ranges
         .iter()
         .map(|range| {
             let part = &range.part.part;
@@ -462,14 +480,7 @@ fn cache_read(state: &dyn Session, ranges: &[GranuleRange], columns: &Schema) ->
                 .sum();
             column_bytes * range.granules.len() as u64 / part.granules.len().max(1) as u64
         })
-        .sum();
-    Some(CacheRead {
-        cache: Arc::clone(&instance.cache),
-        hot: settings.use_uncompressed_cache(),
-        warm: settings.use_page_cache_for_disks_without_file_cache(),
-        admit: rows <= settings.merge_tree_max_rows_to_use_cache()
-            && bytes <= settings.merge_tree_max_bytes_to_use_cache(),
-    })
+        .sum()
 }
 
 /// Counts what a scan chose to read: parts, granules (marks) and rows.
