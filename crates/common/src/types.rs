@@ -15,13 +15,13 @@
 //! type its DDL gave it in `DESCRIBE`, `SHOW CREATE TABLE` and `toTypeName`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::buffer::{OffsetBuffer, ScalarBuffer};
 use datafusion::common::ScalarValue;
 
-use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, TimeUnit};
 
 use crate::error::{ErrorCode, Result, StrataError};
 
@@ -43,6 +43,53 @@ const DECLARED_TYPE_KEY: &str = "clickhouse.type";
 const DATE32: &str = "Date32";
 /// The metadata key marking a `LowCardinality` column.
 const LOW_CARDINALITY_KEY: &str = "clickhouse.low_cardinality";
+/// The metadata key naming the function of a `SimpleAggregateFunction(f, T)`
+/// column, whose values are `T`'s.
+pub const SIMPLE_AGGREGATE_KEY: &str = "clickhouse.simple_aggregate";
+
+/// How an `AggregateFunction(...)` type is laid out in Arrow: a struct of
+/// one field, named by the type's ClickHouse name, holding the function's
+/// intermediate state as a struct of its state fields. The name travels in
+/// the type itself, so every expression, part and cast keeps it.
+const AGGREGATE_FUNCTION: &str = "AggregateFunction";
+
+/// Builds the Arrow type of `AggregateFunction(<arguments>)` from the text
+/// between its parentheses. The function registry installs it: only it
+/// knows each function's state.
+pub type AggregateStateType = fn(&str) -> Result<DataType>;
+
+static AGGREGATE_STATE_TYPE: OnceLock<AggregateStateType> = OnceLock::new();
+
+/// Installs the builder of `AggregateFunction(...)` types (once per process).
+pub fn set_aggregate_state_type(builder: AggregateStateType) {
+    let _ = AGGREGATE_STATE_TYPE.set(builder);
+}
+
+/// The Arrow type of an `AggregateFunction` whose ClickHouse name is
+/// `name` and whose state fields are `state`.
+pub fn aggregate_function_type(name: String, state: Fields) -> DataType {
+    debug_assert!(name.starts_with(AGGREGATE_FUNCTION));
+    let wrapped = Field::new(name, DataType::Struct(state), false);
+    DataType::Struct(Fields::from(vec![wrapped]))
+}
+
+/// The ClickHouse name and state fields of an `AggregateFunction` type.
+pub fn aggregate_function_parts(data_type: &DataType) -> Option<(&str, &Fields)> {
+    let DataType::Struct(fields) = data_type else {
+        return None;
+    };
+    match (
+        fields.len(),
+        fields.first().map(|f| (f.name(), f.data_type())),
+    ) {
+        (1, Some((name, DataType::Struct(state))))
+            if name.starts_with(AGGREGATE_FUNCTION) && name.ends_with(')') =>
+        {
+            Some((name.as_str(), state))
+        }
+        _ => None,
+    }
+}
 
 /// True when `field` holds UUIDs.
 pub fn is_uuid(field: &Field) -> bool {
@@ -68,6 +115,9 @@ pub fn field_type_name(field: &Field) -> String {
         Some(name) => name.to_string(),
         None => clickhouse_type_name(field.data_type(), field.is_nullable()),
     };
+    if let Some(function) = metadata.get(SIMPLE_AGGREGATE_KEY) {
+        return format!("SimpleAggregateFunction({function}, {name})");
+    }
     if metadata.contains_key(LOW_CARDINALITY_KEY) && can_be_low_cardinality(field.data_type()) {
         format!("LowCardinality({name})")
     } else {
@@ -130,6 +180,11 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
         | DataType::FixedSizeList(f, _)
         | DataType::ListView(f) => {
             format!("Array({})", field_type_name(f))
+        }
+        DataType::Struct(_) if aggregate_function_parts(data_type).is_some() => {
+            return aggregate_function_parts(data_type)
+                .map(|(name, _)| name.to_string())
+                .unwrap_or_default();
         }
         DataType::Struct(fields) => {
             // Elements named by position (ClickHouse's 1, 2, ... or
@@ -249,6 +304,9 @@ pub const TYPE_FAMILIES: &[(&str, &str)] = &[
     ("LowCardinality", ""),
     ("Array", ""),
     ("Tuple", ""),
+    ("Map", ""),
+    ("AggregateFunction", ""),
+    ("SimpleAggregateFunction", ""),
     ("TINYINT", "Int8"),
     ("SMALLINT", "Int16"),
     ("INT", "Int32"),
@@ -288,7 +346,7 @@ struct TypeParser<'a> {
     pos: usize,
 }
 
-impl TypeParser<'_> {
+impl<'a> TypeParser<'a> {
     fn skip_ws(&mut self) {
         while self.input[self.pos..].starts_with(char::is_whitespace) {
             self.pos += 1;
@@ -365,6 +423,40 @@ impl TypeParser<'_> {
         Ok(value)
     }
 
+    /// The text up to the `)` that closes the one just read, which it consumes.
+    fn balanced(&mut self) -> Result<&'a str> {
+        let start = self.pos;
+        let mut depth = 0usize;
+        let mut quoted = false;
+        let input = self.input;
+        for (i, c) in input[start..].char_indices() {
+            match c {
+                '\'' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted && depth == 0 => {
+                    self.pos = start + i + 1;
+                    return Ok(input[start..start + i].trim());
+                }
+                ')' if !quoted => depth -= 1,
+                _ => {}
+            }
+        }
+        Err(unknown_type(self.input))
+    }
+
+    /// An aggregate function's name with its parameters, if any: `sum`, `quantile(0.5)`.
+    fn function_name(&mut self) -> Result<String> {
+        let name = self.ident().to_string();
+        if name.is_empty() {
+            return Err(unknown_type(self.input));
+        }
+        if !self.eat('(') {
+            return Ok(name);
+        }
+        let parameters = self.balanced()?;
+        Ok(format!("{name}({parameters})"))
+    }
+
     fn parse_type(&mut self) -> Result<ColumnType> {
         let name = self.ident().to_string();
         let plain = |data_type| Ok(ColumnType::plain(data_type));
@@ -429,6 +521,25 @@ impl TypeParser<'_> {
                 ];
                 let entries = Field::new("entries", DataType::Struct(entries.into()), false);
                 plain(DataType::Map(Arc::new(entries), false))
+            }
+            "aggregatefunction" => {
+                self.expect('(')?;
+                let arguments = self.balanced()?;
+                let build = AGGREGATE_STATE_TYPE
+                    .get()
+                    .ok_or_else(|| unknown_type(self.input))?;
+                plain(build(arguments)?)
+            }
+            "simpleaggregatefunction" => {
+                self.expect('(')?;
+                let function = self.function_name()?;
+                self.expect(',')?;
+                let mut inner = self.parse_type()?;
+                self.expect(')')?;
+                inner
+                    .metadata
+                    .insert(SIMPLE_AGGREGATE_KEY.to_string(), function);
+                Ok(inner)
             }
             "fixedstring" => {
                 self.expect('(')?;
@@ -531,6 +642,11 @@ mod tests {
                 "Decimal" | "Decimal32" | "Decimal64" | "Decimal128" | "Decimal256"
                 | "FixedString" | "DateTime64" => format!("{family}(3)"),
                 "Nullable" | "LowCardinality" | "Array" | "Tuple" => format!("{family}(String)"),
+                "Map" => "Map(String, UInt8)".to_string(),
+                "SimpleAggregateFunction" => "SimpleAggregateFunction(sum, UInt64)".to_string(),
+                // Its state types come from the function registry, which
+                // installs the builder: tested there.
+                "AggregateFunction" => continue,
                 _ => family.to_string(),
             };
             assert!(parse_clickhouse_type(&example).is_ok(), "{example}");
@@ -560,6 +676,8 @@ mod tests {
             "Nullable(Date32)",
             "LowCardinality(String)",
             "LowCardinality(Nullable(String))",
+            "SimpleAggregateFunction(sum, UInt64)",
+            "SimpleAggregateFunction(anyLast, Nullable(String))",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
             assert_eq!(field_type_name(&parsed.field("c")), name);

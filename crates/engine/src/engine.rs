@@ -108,6 +108,7 @@ impl Engine {
         data_path: DataPath,
         storage: &StorageConfiguration,
     ) -> Result<Arc<Self>> {
+        strata_functions::install_types();
         let disks = Disks::from_config(data_path.root(), storage)?;
         let catalog: Arc<dyn CatalogProvider> = Arc::new(MemoryCatalogProvider::new());
         let system = Arc::new(MemorySchemaProvider::new());

@@ -1,15 +1,21 @@
 //! The table engines Strata stores as MergeTree parts: `MergeTree`,
 //! `ReplacingMergeTree([version[, is_deleted]])`, `SummingMergeTree([columns])`,
-//! `CollapsingMergeTree(sign)`, and the Log family (`Log`, `TinyLog`,
+//! `CollapsingMergeTree(sign)`, `AggregatingMergeTree`, and the Log family (`Log`, `TinyLog`,
 //! `StripeLog`: parts without a sorting key, no mutations, no FINAL). Each
 //! is checked as ClickHouse checks it and compiled to the storage's
 //! [`MergeMode`].
 
-use datafusion::arrow::datatypes::{DataType, Schema};
+use std::ops::Range;
+use std::sync::Arc;
+
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::Expr as SqlExpr;
+use strata_common::types::{SIMPLE_AGGREGATE_KEY, aggregate_function_parts};
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_functions::aggregate::states::GroupAggregate;
 use strata_sql::EngineClause;
-use strata_storage::merge_tree::MergeMode;
+use strata_storage::merge_tree::{CombinedColumn, GroupCombiner, MergeMode};
 
 /// A MergeTree-family engine with its arguments (column names).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +31,7 @@ pub enum TableEngine {
     Collapsing {
         sign: String,
     },
+    Aggregating,
     /// `Log`, `TinyLog` or `StripeLog`.
     Log(&'static str),
 }
@@ -32,11 +39,12 @@ pub enum TableEngine {
 const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
 
 /// The engines this module reads, sorting-key engines first.
-pub const PART_ENGINES: [&str; 7] = [
+pub const PART_ENGINES: [&str; 8] = [
     "MergeTree",
     "ReplacingMergeTree",
     "SummingMergeTree",
     "CollapsingMergeTree",
+    "AggregatingMergeTree",
     LOG_ENGINES[0],
     LOG_ENGINES[1],
     LOG_ENGINES[2],
@@ -94,6 +102,13 @@ impl TableEngine {
                     sign: names[0].clone(),
                 }
             }
+            "AggregatingMergeTree" => {
+                arity(
+                    0..=0,
+                    "no parameters (its columns' types say how they merge)",
+                )?;
+                TableEngine::Aggregating
+            }
             log => {
                 let name = LOG_ENGINES
                     .into_iter()
@@ -123,6 +138,7 @@ impl TableEngine {
             TableEngine::Replacing { .. } => "ReplacingMergeTree",
             TableEngine::Summing { .. } => "SummingMergeTree",
             TableEngine::Collapsing { .. } => "CollapsingMergeTree",
+            TableEngine::Aggregating => "AggregatingMergeTree",
             TableEngine::Log(name) => name,
         }
     }
@@ -130,7 +146,7 @@ impl TableEngine {
     /// `Name(arguments)` as SHOW CREATE TABLE prints it.
     pub fn head(&self) -> String {
         let arguments: Vec<&String> = match self {
-            TableEngine::MergeTree | TableEngine::Log(_) => Vec::new(),
+            TableEngine::MergeTree | TableEngine::Log(_) | TableEngine::Aggregating => Vec::new(),
             TableEngine::Replacing {
                 version,
                 is_deleted,
@@ -166,7 +182,15 @@ impl TableEngine {
 
     /// The storage's rule for rows of one sorting key, over `schema`'s
     /// columns; `key_columns` are the columns the sorting key reads.
-    pub fn merge_mode(&self, schema: &Schema, key_columns: &[usize]) -> Result<MergeMode> {
+    /// AggregatingMergeTree refuses other plain columns (whose value a merge
+    /// picks arbitrarily) unless `dimensions_allowed`, ClickHouse's table
+    /// setting `allow_dimensions_outside_sorting_key`.
+    pub fn merge_mode(
+        &self,
+        schema: &Schema,
+        key_columns: &[usize],
+        dimensions_allowed: bool,
+    ) -> Result<MergeMode> {
         let column = |name: &str, role: &str| {
             schema.index_of(name).map_err(|_| {
                 StrataError::new(
@@ -220,7 +244,54 @@ impl TableEngine {
                 check_type(schema, sign, &[DataType::Int8], "Sign", "Int8")?;
                 Ok(MergeMode::Collapsing { sign })
             }
+            TableEngine::Aggregating => {
+                let (mut columns, mut dimensions) = (Vec::new(), Vec::new());
+                for (index, field) in schema.fields().iter().enumerate() {
+                    if key_columns.contains(&index) {
+                        continue;
+                    }
+                    match column_aggregate(field)? {
+                        Some(aggregate) => {
+                            let combiner = Arc::new(Aggregate(aggregate));
+                            columns.push(CombinedColumn { index, combiner });
+                        }
+                        None => dimensions.push(field.name().as_str()),
+                    }
+                }
+                if !dimensions.is_empty() && !dimensions_allowed {
+                    return Err(StrataError::new(
+                        ErrorCode::BAD_ARGUMENTS,
+                        format!(
+                            "Column(s) {} of the AggregatingMergeTree table are neither part of the sorting key nor aggregate measures (AggregateFunction or SimpleAggregateFunction): a merge would keep an arbitrary value of them. Add them to the sorting key, or set allow_dimensions_outside_sorting_key = 1",
+                            dimensions.join(", ")
+                        ),
+                    ));
+                }
+                Ok(MergeMode::Aggregating { columns })
+            }
         }
+    }
+}
+
+/// How a column of an AggregatingMergeTree merges: its states, or its
+/// values by its `SimpleAggregateFunction`'s function; `None` for a column
+/// that keeps the first row's value.
+fn column_aggregate(field: &Field) -> Result<Option<GroupAggregate>> {
+    if aggregate_function_parts(field.data_type()).is_some() {
+        return Ok(Some(GroupAggregate::states(field.data_type())?));
+    }
+    match field.metadata().get(SIMPLE_AGGREGATE_KEY) {
+        Some(function) => Ok(Some(GroupAggregate::simple(function, field)?)),
+        None => Ok(None),
+    }
+}
+
+#[derive(Debug)]
+struct Aggregate(GroupAggregate);
+
+impl GroupCombiner for Aggregate {
+    fn combine(&self, column: &ArrayRef, groups: &[Range<usize>]) -> Result<ArrayRef> {
+        Ok(self.0.apply(column, groups)?)
     }
 }
 

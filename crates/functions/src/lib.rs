@@ -46,6 +46,12 @@ use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
 use uuids::{GenerateUuid, ToUuid, Unparsable, UuidVersion};
 
+/// Teaches the type parser the types only the function registry knows
+/// (`AggregateFunction(...)`); call before reading any type name.
+pub fn install_types() {
+    strata_common::types::set_aggregate_state_type(aggregate::states::aggregate_function_of);
+}
+
 /// Scalar functions Strata adds or replaces.
 pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     let mut functions: Vec<ScalarUDF> = Vec::new();
@@ -83,6 +89,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     }
     functions.push(ScalarUDF::new_from_impl(throw_if::ThrowIf::default()));
     functions.push(ScalarUDF::new_from_impl(tuples::TupleElement::default()));
+    functions.push(ScalarUDF::new_from_impl(
+        aggregate::states::FinalizeAggregation::default(),
+    ));
     functions.push(ScalarUDF::new_from_impl(bits::BitCount::default()));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));

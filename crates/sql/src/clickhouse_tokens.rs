@@ -53,6 +53,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = tuple_elements(tokens);
     let tokens = zoned_date_times(tokens);
     let tokens = default_date_time_precision(tokens);
+    let tokens = aggregate_function_arguments(tokens);
     Ok(conditional_operators(tokens))
 }
 
@@ -364,6 +365,54 @@ fn default_date_time_precision(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan>
             out.push(with_token(token, Token::LParen));
             out.push(with_token(token, Token::Number("3".to_string(), false)));
             out.push(with_token(token, Token::RParen));
+        }
+    }
+    out
+}
+
+/// `AggregateFunction(quantiles(0.5, 0.9), Nullable(UInt64))`: each
+/// argument becomes one quoted type modifier, as sqlparser reads the
+/// arguments of a type it does not know only as words, numbers or strings.
+fn aggregate_function_arguments(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        out.push(token.clone());
+        i += 1;
+        let is_state_type = matches!(&token.token, Token::Word(w)
+            if w.quote_style.is_none()
+                && ["AggregateFunction", "SimpleAggregateFunction"]
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(&w.value)));
+        if !is_state_type || tokens.get(i).map(|t| &t.token) != Some(&Token::LParen) {
+            continue;
+        }
+        out.push(tokens[i].clone());
+        i += 1;
+        let (mut depth, mut argument) = (0usize, String::new());
+        while i < tokens.len() {
+            let next = &tokens[i];
+            i += 1;
+            match &next.token {
+                Token::LParen => depth += 1,
+                Token::RParen if depth > 0 => depth -= 1,
+                Token::Comma | Token::RParen if depth == 0 => {
+                    let text = argument.trim().to_string();
+                    out.push(with_token(next, Token::SingleQuotedString(text)));
+                    argument.clear();
+                    out.push(next.clone());
+                    if next.token == Token::RParen {
+                        break;
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            match &next.token {
+                Token::SingleQuotedString(text) => argument.push_str(&format!("'{text}'")),
+                other => argument.push_str(&other.to_string()),
+            }
         }
     }
     out

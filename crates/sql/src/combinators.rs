@@ -16,6 +16,7 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::aggregate::combinators::{COMBINED, Combinator, SEPARATOR};
 use strata_functions::aggregate::frame::PARAMETER_PREFIX;
+use strata_functions::aggregate::states::split_chain;
 
 use crate::ast_rewrite::{AstContext, call};
 
@@ -24,9 +25,9 @@ use crate::ast_rewrite::{AstContext, call};
 pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<Expr>> {
     let spelling = |name: &str| (ctx.resolve_function)(name).unwrap_or_else(|| name.to_string());
     if (ctx.is_aggregate)(&spelling(written)) {
-        return Ok(parametric(f, &spelling(written)));
+        return parametric(f, &spelling(written));
     }
-    let Some((base, chain)) = parse(written, &|name| base_aggregate(name, ctx)) else {
+    let Some((base, chain)) = split_chain(written, &|name| base_aggregate(name, ctx)) else {
         return Ok(None);
     };
     let params = parameters(f);
@@ -61,10 +62,13 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
             .chain(inner.iter().rev().map(|c| c.suffix().to_string()))
             .collect::<Vec<_>>()
             .join(&SEPARATOR.to_string());
-        let marker = call(
-            "named_struct",
-            vec![string(&spec), Expr::value(Value::Null)],
-        );
+        // The parameters as written name a state's type: `quantile(0.5)`.
+        let mut marker = vec![string(&spec), Expr::value(Value::Null)];
+        if !params.is_empty() {
+            let written: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+            marker.extend([string(&written.join(", ")), Expr::value(Value::Null)]);
+        }
+        let marker = call("named_struct", marker);
         args.insert(0, marker);
         rewritten.name = quoted(COMBINED);
     }
@@ -84,40 +88,30 @@ fn base_aggregate(name: &str, ctx: &AstContext) -> Option<String> {
     (ctx.is_aggregate)(&registered).then_some(registered)
 }
 
-/// `name` as a base aggregate and its combinators, outermost first.
-fn parse(name: &str, base: &dyn Fn(&str) -> Option<String>) -> Option<(String, Vec<Combinator>)> {
-    let mut chain = Vec::new();
-    let mut rest = name;
-    loop {
-        let combinator = Combinator::ALL
-            .into_iter()
-            .find(|c| rest.len() > c.suffix().len() && rest.ends_with(c.suffix()))?;
-        chain.push(combinator);
-        rest = &rest[..rest.len() - combinator.suffix().len()];
-        if let Some(registered) = base(rest) {
-            return Some((registered, chain));
-        }
+/// A Strata aggregate's parameters as its trailing struct argument. An
+/// aggregate that takes none refuses them rather than ignore them.
+fn parametric(f: &Function, registered: &str) -> Result<Option<Expr>> {
+    if !matches!(f.parameters, FunctionArguments::List(_)) {
+        return Ok(None);
     }
-}
-
-/// A Strata aggregate's parameters as its trailing struct argument.
-fn parametric(f: &Function, registered: &str) -> Option<Expr> {
     if !strata_functions::aggregate::takes_parameters(registered) {
-        return None;
+        return Err(StrataError::new(
+            ErrorCode::AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS,
+            format!("Aggregate function {} cannot have parameters", f.name),
+        ));
     }
     let params = parameters(f);
-    if !matches!(f.parameters, FunctionArguments::List(_)) {
-        return None;
-    }
     let mut rewritten = f.clone();
     rewritten.parameters = FunctionArguments::None;
     rewritten.name = quoted(registered);
     if !params.is_empty() {
-        let mut args = arguments(f)?;
+        let Some(mut args) = arguments(f) else {
+            return Ok(None);
+        };
         args.push(parameter_struct(params));
         set_arguments(&mut rewritten, args);
     }
-    Some(Expr::Function(rewritten))
+    Ok(Some(Expr::Function(rewritten)))
 }
 
 fn parameters(f: &Function) -> Vec<Expr> {
@@ -185,31 +179,4 @@ fn parameter_struct(values: Vec<Expr>) -> Expr {
         fields.push(value);
     }
     call("named_struct", fields)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn chains_parse_from_the_outside_in() {
-        let base = |name: &str| {
-            ["sum", "uniq", "groupArray"]
-                .contains(&name)
-                .then(|| name.to_string())
-        };
-        assert_eq!(
-            parse("sumArrayIf", &base),
-            Some(("sum".into(), vec![Combinator::If, Combinator::Array]))
-        );
-        assert_eq!(
-            parse("uniqOrDefault", &base),
-            Some(("uniq".into(), vec![Combinator::OrDefault]))
-        );
-        assert_eq!(
-            parse("groupArrayArray", &base),
-            Some(("groupArray".into(), vec![Combinator::Array]))
-        );
-        assert_eq!(parse("nothing", &base), None);
-    }
 }

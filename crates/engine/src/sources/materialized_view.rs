@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
@@ -116,7 +117,20 @@ impl Trigger {
             .transform_up(|node| match node {
                 LogicalPlan::TableScan(mut scan) if scan.table_name == self.source => {
                     let schema = scan.source.schema();
-                    let rows = RecordBatch::try_new(Arc::clone(&schema), block.columns().to_vec())?;
+                    // The insert's block may still be in its query's types
+                    // (`number % 4` is UInt8), which the sink casts itself.
+                    let columns = block
+                        .columns()
+                        .iter()
+                        .zip(schema.fields())
+                        .map(
+                            |(column, field)| match column.data_type() == field.data_type() {
+                                true => Ok(Arc::clone(column)),
+                                false => cast(column, field.data_type()),
+                            },
+                        )
+                        .collect::<std::result::Result<Vec<_>, _>>()?;
+                    let rows = RecordBatch::try_new(Arc::clone(&schema), columns)?;
                     let table = MemTable::try_new(schema, vec![vec![rows]])?;
                     scan.source = provider_as_source(Arc::new(table));
                     Ok(Transformed::yes(LogicalPlan::TableScan(scan)))

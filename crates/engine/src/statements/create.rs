@@ -37,7 +37,6 @@ use crate::table_definition::{
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
 const CLICKHOUSE_ENGINES: &[&str] = &[
-    "AggregatingMergeTree",
     "Buffer",
     "Dictionary",
     "Distributed",
@@ -309,9 +308,14 @@ impl Session {
             rule.expr = expr;
         }
         let ttl = compiled.compile_ttl(state, schema, &settings.policy)?;
-        settings.merge_mode = definition
-            .engine
-            .merge_mode(schema, &keys.sorting_columns())?;
+        let dimensions_allowed = definition.settings_text.iter().any(|(name, value)| {
+            name == "allow_dimensions_outside_sorting_key"
+                && (value == "1" || value.eq_ignore_ascii_case("true"))
+        });
+        settings.merge_mode =
+            definition
+                .engine
+                .merge_mode(schema, &keys.sorting_columns(), dimensions_allowed)?;
         let table = MergeTreeTable::open(
             &dir,
             Arc::clone(schema),

@@ -1,6 +1,6 @@
 //! ClickHouse's aggregate-function combinators over any aggregate: -If,
 //! -Distinct, -OrNull, -OrDefault, -Array, -ForEach, -Map, -Resample,
-//! -ArgMin and -ArgMax, chained in any order.
+//! -ArgMin, -ArgMax, -State and -Merge, chained in any order.
 //!
 //! One function, [`COMBINED`], carries them: its first argument is a
 //! constant struct whose one field is named by the chain, `sum+Array+If` for
@@ -30,6 +30,7 @@ use super::frame::{
     Absent, SkipNulls, can_be_null, count_parameter, error, float_parameter, is_parameters,
     list_rows, list_type, list_value, parameter_values, state_list_of, state_list_scalar,
 };
+use super::states;
 
 /// The registered name of the function that carries combinators.
 pub const COMBINED: &str = "__aggregate_combinators";
@@ -49,11 +50,13 @@ pub enum Combinator {
     Resample,
     ArgMin,
     ArgMax,
+    State,
+    Merge,
 }
 
 impl Combinator {
     /// Longest suffixes first, so `OrDefault` is not read as `...Default`.
-    pub const ALL: [Combinator; 10] = [
+    pub const ALL: [Combinator; 12] = [
         Combinator::OrDefault,
         Combinator::Distinct,
         Combinator::Resample,
@@ -61,6 +64,8 @@ impl Combinator {
         Combinator::OrNull,
         Combinator::ArgMin,
         Combinator::ArgMax,
+        Combinator::State,
+        Combinator::Merge,
         Combinator::Array,
         Combinator::Map,
         Combinator::If,
@@ -78,16 +83,18 @@ impl Combinator {
             Combinator::Resample => "Resample",
             Combinator::ArgMin => "ArgMin",
             Combinator::ArgMax => "ArgMax",
+            Combinator::State => "State",
+            Combinator::Merge => "Merge",
         }
     }
 
-    fn parse(name: &str) -> Option<Combinator> {
+    pub(crate) fn parse(name: &str) -> Option<Combinator> {
         Combinator::ALL.into_iter().find(|c| c.suffix() == name)
     }
 }
 
 /// Every aggregate by registered name and alias: Strata's, then DataFusion's.
-fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
+pub(crate) fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
     static REGISTRY: OnceLock<HashMap<String, Arc<AggregateUDF>>> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let mut map = HashMap::new();
@@ -106,16 +113,17 @@ fn registry() -> &'static HashMap<String, Arc<AggregateUDF>> {
     })
 }
 
-/// A chain: the base aggregate, wrapped by combinators from the innermost out.
-/// A chain's base always gets the same argument fields, so it keeps them
-/// coerced once: a GROUP BY makes an accumulator per group.
+/// A chain: the base aggregate (with the name it was called by), wrapped by
+/// combinators from the innermost out. A chain's base always gets the same
+/// argument fields, so it keeps them coerced once: a GROUP BY makes an
+/// accumulator per group.
 #[derive(Debug)]
-enum Layer {
-    Base(Arc<AggregateUDF>, OnceLock<Vec<FieldRef>>),
+pub(crate) enum Layer {
+    Base(String, Arc<AggregateUDF>, OnceLock<Vec<FieldRef>>),
     Wrapped(Combinator, Arc<Layer>),
 }
 
-fn parse_chain(spec: &str) -> Result<Layer> {
+pub(crate) fn parse_chain(spec: &str) -> Result<Layer> {
     let mut parts = spec.split(SEPARATOR);
     let base = parts.next().unwrap_or_default();
     let udaf = registry().get(base).ok_or_else(|| {
@@ -124,7 +132,7 @@ fn parse_chain(spec: &str) -> Result<Layer> {
             format!("Unknown aggregate function {base}"),
         )
     })?;
-    let mut layer = Layer::Base(Arc::clone(udaf), OnceLock::new());
+    let mut layer = Layer::Base(base.to_string(), Arc::clone(udaf), OnceLock::new());
     for part in parts {
         let combinator = Combinator::parse(part).ok_or_else(|| {
             error(
@@ -142,20 +150,38 @@ fn display_name(spec: &str) -> String {
     spec.split(SEPARATOR).collect()
 }
 
-/// Parameters: the values and their fields, in the order written.
+/// Parameters: the values and their fields, in the order written, and
+/// their text as written (`0.5, 0.9`), which names a state's type.
 #[derive(Debug, Clone, Default)]
-struct Parameters {
+pub(crate) struct Parameters {
     fields: Vec<FieldRef>,
     values: Vec<ScalarValue>,
+    text: String,
 }
 
 impl Parameters {
-    fn from_field(field: Option<&FieldRef>, values: Vec<ScalarValue>) -> Self {
+    pub(crate) fn from_field(
+        field: Option<&FieldRef>,
+        values: Vec<ScalarValue>,
+        text: &str,
+    ) -> Self {
         let fields = match field.map(|f| f.data_type()) {
             Some(DataType::Struct(fields)) => fields.iter().cloned().collect(),
             _ => Vec::new(),
         };
-        Parameters { fields, values }
+        Parameters {
+            fields,
+            values,
+            text: text.to_string(),
+        }
+    }
+
+    /// `(0.5, 0.9)` as a state's type names them, or nothing.
+    pub(crate) fn written(&self) -> String {
+        match self.text.is_empty() {
+            true => String::new(),
+            false => format!("({})", self.text),
+        }
     }
 
     /// Splits off the last `n` (a combinator's own, written after the nested function's).
@@ -166,10 +192,12 @@ impl Parameters {
             Parameters {
                 fields: self.fields[..at].to_vec(),
                 values: self.values[..values_at].to_vec(),
+                text: self.text.clone(),
             },
             Parameters {
                 fields: self.fields[at..].to_vec(),
                 values: self.values[values_at..].to_vec(),
+                text: String::new(),
             },
         )
     }
@@ -223,12 +251,21 @@ fn split_last_arg(function: &str, fields: &[FieldRef]) -> Result<(Vec<FieldRef>,
 }
 
 impl Layer {
+    /// The chain's name as ClickHouse spells it: `sum`, `sumIf`.
+    pub(crate) fn chain_name(&self) -> String {
+        match self {
+            Layer::Base(name, ..) => name.clone(),
+            Layer::Wrapped(combinator, inner) => inner.chain_name() + combinator.suffix(),
+        }
+    }
+
     /// The nested function's argument fields for this layer's.
-    fn inner_fields(&self, name: &str, fields: &[FieldRef]) -> Result<Vec<FieldRef>> {
-        let Layer::Wrapped(combinator, _) = self else {
+    pub(crate) fn inner_fields(&self, name: &str, fields: &[FieldRef]) -> Result<Vec<FieldRef>> {
+        let Layer::Wrapped(combinator, inner) = self else {
             return Ok(fields.to_vec());
         };
         match combinator {
+            Combinator::Merge => states::merged_arguments(name, &inner.chain_name(), fields),
             Combinator::If | Combinator::Resample | Combinator::ArgMin | Combinator::ArgMax => {
                 Ok(split_last_arg(name, fields)?.0)
             }
@@ -252,9 +289,10 @@ impl Layer {
                     format!("Aggregate function {name} requires one map argument"),
                 )),
             },
-            Combinator::Distinct | Combinator::OrNull | Combinator::OrDefault => {
-                Ok(fields.to_vec())
-            }
+            Combinator::Distinct
+            | Combinator::OrNull
+            | Combinator::OrDefault
+            | Combinator::State => Ok(fields.to_vec()),
         }
     }
 
@@ -266,7 +304,7 @@ impl Layer {
     }
 
     /// The result field for these argument fields.
-    fn return_field(
+    pub(crate) fn return_field(
         &self,
         name: &str,
         fields: &[FieldRef],
@@ -275,6 +313,10 @@ impl Layer {
         let Layer::Wrapped(combinator, inner) = self else {
             return self.base_result(fields, params);
         };
+        if *combinator == Combinator::State {
+            let state = states::state_type(inner, name, fields, params)?;
+            return Ok(Arc::new(Field::new(name, state, false)));
+        }
         let nested = inner.return_field(
             name,
             &self.inner_fields(name, fields)?,
@@ -321,7 +363,7 @@ impl Layer {
         fields: &[FieldRef],
         params: &Parameters,
     ) -> Result<(Arc<AggregateUDF>, Vec<FieldRef>, Option<ScalarValue>)> {
-        let Layer::Base(udaf, cache) = self else {
+        let Layer::Base(_, udaf, cache) = self else {
             unreachable!("the base")
         };
         if let Some(fields) = cache.get() {
@@ -366,7 +408,7 @@ impl Layer {
         ))
     }
 
-    fn state_fields(
+    pub(crate) fn state_fields(
         &self,
         name: &str,
         fields: &[FieldRef],
@@ -388,7 +430,7 @@ impl Layer {
         let field =
             |suffix: &str, t: DataType| Arc::new(Field::new(format!("{name}[{suffix}]"), t, true));
         Ok(match combinator {
-            Combinator::If => nested,
+            Combinator::If | Combinator::State | Combinator::Merge => nested,
             Combinator::OrNull | Combinator::OrDefault => {
                 let mut out = nested;
                 out.push(field("seen", DataType::Boolean));
@@ -427,7 +469,7 @@ impl Layer {
         })
     }
 
-    fn accumulator(
+    pub(crate) fn accumulator(
         self: &Arc<Self>,
         name: &str,
         fields: &[FieldRef],
@@ -448,6 +490,11 @@ impl Layer {
             Combinator::If => Box::new(IfAccumulator {
                 inner: inner.make()?,
             }),
+            Combinator::State => Box::new(states::StateAccumulator::new(
+                inner.make()?,
+                result.data_type(),
+            )?),
+            Combinator::Merge => Box::new(states::MergeAccumulator::new(inner.make()?)),
             Combinator::OrNull => Box::new(SkipNulls::new(
                 inner.make()?,
                 args,
@@ -1313,28 +1360,45 @@ impl Default for Combined {
     }
 }
 
-/// The chain named by the marker, the arguments and the parameters of a call.
-fn call_parts(fields: &[FieldRef]) -> Result<(String, Vec<FieldRef>, Option<FieldRef>)> {
-    let Some((marker, rest)) = fields.split_first() else {
-        return Err(DataFusionError::Internal(format!(
-            "{COMBINED} needs its marker"
-        )));
-    };
-    let spec = match marker.data_type() {
-        DataType::Struct(f) if f.len() == 1 => f[0].name().clone(),
-        _ => {
-            return Err(DataFusionError::Internal(format!(
-                "{COMBINED} needs its marker"
-            )));
-        }
-    };
-    let (args, params) = match rest.split_last() {
-        Some((last, args)) if is_parameters(last.data_type()) => {
-            (args.to_vec(), Some(Arc::clone(last)))
-        }
-        _ => (rest.to_vec(), None),
-    };
-    Ok((spec, args, params))
+/// A call of [`COMBINED`]: the chain and parameter text its marker names,
+/// its arguments and its parameter struct.
+struct CallParts {
+    spec: String,
+    parameter_text: String,
+    args: Vec<FieldRef>,
+    params: Option<FieldRef>,
+}
+
+impl CallParts {
+    /// The marker is a struct whose first field's name is the chain and
+    /// whose second, if any, is the parameters as written.
+    fn new(fields: &[FieldRef]) -> Result<Self> {
+        let missing = || DataFusionError::Internal(format!("{COMBINED} needs its marker"));
+        let (marker, rest) = fields.split_first().ok_or_else(missing)?;
+        let (spec, parameter_text) = match marker.data_type() {
+            DataType::Struct(f) if (1..=2).contains(&f.len()) => (
+                f[0].name().clone(),
+                f.get(1).map(|p| p.name().clone()).unwrap_or_default(),
+            ),
+            _ => return Err(missing()),
+        };
+        let (args, params) = match rest.split_last() {
+            Some((last, args)) if is_parameters(last.data_type()) => {
+                (args.to_vec(), Some(Arc::clone(last)))
+            }
+            _ => (rest.to_vec(), None),
+        };
+        Ok(CallParts {
+            spec,
+            parameter_text,
+            args,
+            params,
+        })
+    }
+
+    fn parameters(&self, values: Vec<ScalarValue>) -> Parameters {
+        Parameters::from_field(self.params.as_ref(), values, &self.parameter_text)
+    }
 }
 
 impl AggregateUDFImpl for Combined {
@@ -1357,10 +1421,10 @@ impl AggregateUDFImpl for Combined {
     }
 
     fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
-        let (spec, args, params) = call_parts(arg_fields)?;
-        let layer = parse_chain(&spec)?;
-        let params = Parameters::from_field(params.as_ref(), Vec::new());
-        let field = layer.return_field(&display_name(&spec), &args, &params)?;
+        let call = CallParts::new(arg_fields)?;
+        let layer = parse_chain(&call.spec)?;
+        let params = call.parameters(Vec::new());
+        let field = layer.return_field(&display_name(&call.spec), &call.args, &params)?;
         Ok(Arc::new(field.as_ref().clone().with_name(COMBINED)))
     }
 
@@ -1369,9 +1433,9 @@ impl AggregateUDFImpl for Combined {
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        let (spec, fields, params) = call_parts(args.input_fields)?;
-        let params = Parameters::from_field(params.as_ref(), Vec::new());
-        let fields = parse_chain(&spec)?.state_fields(args.name, &fields, &params)?;
+        let call = CallParts::new(args.input_fields)?;
+        let params = call.parameters(Vec::new());
+        let fields = parse_chain(&call.spec)?.state_fields(args.name, &call.args, &params)?;
         // Unique names: nested layers may repeat a suffix.
         Ok(fields
             .into_iter()
@@ -1418,13 +1482,13 @@ struct Prepared {
 
 impl Prepared {
     fn new(args: &AccumulatorArgs) -> Result<Self> {
-        let (spec, fields, params) = call_parts(args.expr_fields)?;
-        let params = Parameters::from_field(params.as_ref(), parameter_values(args.exprs));
+        let call = CallParts::new(args.expr_fields)?;
+        let params = call.parameters(parameter_values(args.exprs));
         Ok(Prepared {
-            layer: Arc::new(parse_chain(&spec)?),
-            name: display_name(&spec),
-            fields,
+            layer: Arc::new(parse_chain(&call.spec)?),
+            name: display_name(&call.spec),
             params,
+            fields: call.args,
         })
     }
 
@@ -1448,7 +1512,12 @@ struct Unmarked {
 
 impl Accumulator for Unmarked {
     fn update_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
-        self.inner.update_batch(&values[1..1 + self.args])
+        // Without arguments (`countState()`) the marker carries the rows.
+        let carried = match self.args {
+            0 => &values[..1],
+            args => &values[1..1 + args],
+        };
+        self.inner.update_batch(carried)
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {

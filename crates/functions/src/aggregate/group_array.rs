@@ -1,5 +1,5 @@
 //! `groupArray(x)`: the non-NULL values of a group as an array, in input order
-//! within each thread.
+//! within each thread; `groupArray(max_size)(x)` keeps the first `max_size`.
 
 use std::sync::Arc;
 
@@ -11,6 +11,9 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
 
+use super::frame::{argument_count, count_parameter, error, parameter_values};
+use strata_common::ErrorCode;
+
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct GroupArray {
     signature: Signature,
@@ -19,7 +22,7 @@ pub struct GroupArray {
 impl Default for GroupArray {
     fn default() -> Self {
         GroupArray {
-            signature: Signature::any(1, Volatility::Immutable),
+            signature: Signature::user_defined(Volatility::Immutable),
         }
     }
 }
@@ -35,6 +38,16 @@ impl AggregateUDFImpl for GroupArray {
 
     fn signature(&self) -> &Signature {
         &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        if argument_count(arg_types) != 1 {
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Aggregate function groupArray requires one argument",
+            ));
+        }
+        Ok(arg_types.to_vec())
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
@@ -58,9 +71,29 @@ impl AggregateUDFImpl for GroupArray {
         let DataType::List(item) = args.return_field.data_type() else {
             unreachable!("groupArray returns a list")
         };
+        let max_size = match parameter_values(args.exprs).as_slice() {
+            [] => None,
+            [max] => match count_parameter(self.name(), max)? {
+                0 => {
+                    return Err(error(
+                        ErrorCode::BAD_ARGUMENTS,
+                        "Parameter for aggregate function groupArray should be positive number",
+                    ));
+                }
+                max => Some(max as usize),
+            },
+            _ => {
+                return Err(error(
+                    ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                    "Aggregate function groupArray takes at most one parameter",
+                ));
+            }
+        };
         Ok(Box::new(GroupArrayAccumulator {
             item_type: item.data_type().clone(),
             parts: Vec::new(),
+            len: 0,
+            max_size,
             bytes: 0,
         }))
     }
@@ -70,16 +103,28 @@ impl AggregateUDFImpl for GroupArray {
 struct GroupArrayAccumulator {
     item_type: DataType,
     parts: Vec<ArrayRef>,
+    /// Values in `parts`, at most `max_size`.
+    len: usize,
+    max_size: Option<usize>,
     bytes: usize,
 }
 
 impl GroupArrayAccumulator {
     fn push(&mut self, values: &ArrayRef) -> Result<()> {
-        let kept = if values.null_count() > 0 {
+        let room = self.max_size.map_or(usize::MAX, |max| max - self.len);
+        if room == 0 {
+            return Ok(());
+        }
+        let mut kept = if values.null_count() > 0 {
             filter(values, &is_not_null(values)?)?
         } else {
             super::frame::owned(values)?
         };
+        if kept.len() > room {
+            kept = super::frame::owned(&kept.slice(0, room))?;
+        }
+        debug_assert!(self.len + kept.len() <= self.max_size.unwrap_or(usize::MAX));
+        self.len += kept.len();
         if !kept.is_empty() {
             self.bytes += kept.get_array_memory_size();
             self.parts.push(kept);

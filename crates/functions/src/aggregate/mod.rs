@@ -16,6 +16,7 @@ pub mod quantiles;
 pub mod sampled_set;
 pub mod single_value;
 pub mod sketch;
+pub mod states;
 pub mod uniq;
 
 use std::collections::HashSet;
@@ -41,13 +42,13 @@ pub fn functions() -> Vec<AggregateUDF> {
     out
 }
 
-/// Whether the aggregate registered as `name` takes ClickHouse parameters
-/// (`f(p...)(x)`) as its trailing struct argument.
 /// Whether an aggregate's FILTER (ClickHouse's `-If`) keeps `row`.
 pub(crate) fn filter_keeps(filter: Option<&BooleanArray>, row: usize) -> bool {
     filter.is_none_or(|f| f.is_valid(row) && f.value(row))
 }
 
+/// Whether the aggregate registered as `name` takes ClickHouse parameters
+/// (`f(p...)(x)`) as its trailing struct argument.
 pub fn takes_parameters(name: &str) -> bool {
     static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
     NAMES
@@ -57,6 +58,7 @@ pub fn takes_parameters(name: &str) -> bool {
                 .flat_map(|f| {
                     std::iter::once(f.name().to_string()).chain(f.aliases().iter().cloned())
                 })
+                .chain(["groupArray".to_string()])
                 .collect()
         })
         .contains(name)

@@ -1,7 +1,8 @@
 //! How rows with the same sorting key combine in the MergeTree family's
 //! engines: ReplacingMergeTree keeps one row per key, SummingMergeTree adds
 //! up its numeric columns, CollapsingMergeTree cancels "state" rows
-//! (sign 1) against "cancel" rows (sign -1).
+//! (sign 1) against "cancel" rows (sign -1), AggregatingMergeTree merges
+//! its aggregate-function states.
 //!
 //! As in ClickHouse, the rows combine when a part is written, whether by an
 //! insert (ClickHouse's `optimize_on_insert`) or a merge, and when a query
@@ -9,6 +10,7 @@
 //! until those parts merge. The rows come sorted by the sorting key with the
 //! rows of one key in insertion order, which decides "the last row" below.
 
+use std::fmt::Debug;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -45,7 +47,33 @@ pub enum MergeMode {
     /// row when `s > c`, the first cancel row when `c > s`; FINAL shows only
     /// the state rows of that.
     Collapsing { sign: usize },
+    /// AggregatingMergeTree: one row whose `columns` are combined by their
+    /// aggregate and whose other columns come from the first row.
+    Aggregating { columns: Vec<CombinedColumn> },
 }
+
+/// Combines a column's values of each group of rows into one value. The
+/// engine supplies it: storage does not know aggregate functions.
+pub trait GroupCombiner: Debug + Send + Sync {
+    /// One value per range of `column`'s rows.
+    fn combine(&self, column: &ArrayRef, groups: &[Range<usize>]) -> Result<ArrayRef>;
+}
+
+/// A column of an AggregatingMergeTree and how its values combine; equal
+/// when the column is (a table's columns have one combiner each).
+#[derive(Debug, Clone)]
+pub struct CombinedColumn {
+    pub index: usize,
+    pub combiner: Arc<dyn GroupCombiner>,
+}
+
+impl PartialEq for CombinedColumn {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for CombinedColumn {}
 
 impl MergeMode {
     pub fn combines(&self) -> bool {
@@ -79,6 +107,7 @@ impl MergeMode {
                 }
             }
             MergeMode::Summing { columns } => summing_rows(rows, &groups, columns),
+            MergeMode::Aggregating { columns } => aggregating_rows(rows, &groups, columns),
             MergeMode::Collapsing { sign } => {
                 let chosen = collapsing_rows(rows.column(*sign), &groups)?;
                 let kept = take_record_batch(rows, &chosen)?;
@@ -224,6 +253,22 @@ fn summing_rows(
     }
     let kept: BooleanArray = all_zero.iter().map(|&z| Some(!z)).collect();
     Ok(filter_record_batch(&combined, &kept)?)
+}
+
+/// AggregatingMergeTree: each group as its first row with `columns` combined.
+fn aggregating_rows(
+    rows: &RecordBatch,
+    groups: &[Range<usize>],
+    columns: &[CombinedColumn],
+) -> Result<RecordBatch> {
+    let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
+    let mut combined = take_record_batch(rows, &firsts)?.columns().to_vec();
+    for column in columns {
+        let values = column.combiner.combine(rows.column(column.index), groups)?;
+        debug_assert_eq!(values.len(), groups.len());
+        combined[column.index] = values;
+    }
+    Ok(RecordBatch::try_new(rows.schema(), combined)?)
 }
 
 /// The sum of `values` over each group, in `values`' type (integers wrap,

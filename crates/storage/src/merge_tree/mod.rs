@@ -15,7 +15,7 @@ pub mod virtual_columns;
 pub use data_part::DataPart;
 pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
-pub use merge_mode::MergeMode;
+pub use merge_mode::{CombinedColumn, GroupCombiner, MergeMode};
 pub use mutation::{MutationCommand, MutationEntry, MutationKind};
 pub use pruning::{GranuleRange, select_granules};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
