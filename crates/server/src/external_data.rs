@@ -5,7 +5,11 @@
 //! its format from `<name>_format` (TabSeparated by default), as URL
 //! parameters or form fields. Other form fields are read as URL parameters.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use bytes::Bytes;
+use futures::TryStreamExt;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -34,22 +38,29 @@ pub fn multipart_boundary(content_type: Option<&str>) -> Option<String> {
 }
 
 /// Reads the form: fields go into `params`, files are returned as tables.
-/// The whole form is held in memory, at most `max_bytes` of it.
+/// The whole form is held in memory, at most `max_bytes` of it;
+/// `content_length` is the request's, for messages.
 pub async fn read_form(
     body: Incoming,
     boundary: String,
     params: &mut HttpParams,
     max_bytes: u64,
+    content_length: Option<u64>,
 ) -> Result<Vec<ExternalTable>> {
-    let stream = body.into_data_stream();
+    let received = Arc::new(AtomicU64::new(0));
+    let counted = Arc::clone(&received);
+    let stream = body.into_data_stream().inspect_ok(move |chunk| {
+        counted.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    });
     let constraints =
         multer::Constraints::new().size_limit(multer::SizeLimit::new().whole_stream(max_bytes));
     let mut form = multer::Multipart::with_constraints(stream, boundary, constraints);
+    let fail = |e| form_error(e, received.load(Ordering::Relaxed), content_length);
     let mut files = Vec::new();
-    while let Some(field) = form.next_field().await.map_err(form_error)? {
+    while let Some(field) = form.next_field().await.map_err(fail)? {
         let name = field.name().unwrap_or_default().to_string();
         let is_file = field.file_name().is_some();
-        let data = field.bytes().await.map_err(form_error)?;
+        let data = field.bytes().await.map_err(fail)?;
         if is_file {
             files.push(File { name, data });
         } else {
@@ -62,10 +73,13 @@ pub async fn read_form(
         .collect()
 }
 
-fn form_error(e: multer::Error) -> StrataError {
+/// Says how much of the body came, so that a body cut short can be told
+/// from a malformed one.
+fn form_error(e: multer::Error, received: u64, content_length: Option<u64>) -> StrataError {
+    let expected = content_length.map_or(String::new(), |n| format!(" of {n}"));
     StrataError::new(
         ErrorCode::CANNOT_READ_ALL_DATA,
-        format!("Cannot read the multipart/form-data body: {e}"),
+        format!("Cannot read the multipart/form-data body: {e} (after {received}{expected} bytes)"),
     )
 }
 

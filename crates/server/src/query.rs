@@ -179,7 +179,10 @@ async fn prepare_and_run(
     let (body, external_tables) = match multipart_boundary(content_type) {
         Some(boundary) if method == Method::POST => {
             let limit = session.settings.http_max_multipart_form_data_size();
-            let tables = read_form(body, boundary, &mut params, limit).await?;
+            let length = headers
+                .get("content-length")
+                .and_then(|v| v.to_str().ok()?.parse().ok());
+            let tables = read_form(body, boundary, &mut params, limit, length).await?;
             (None, tables)
         }
         _ => (

@@ -614,6 +614,20 @@ fn external_data_becomes_temporary_tables_of_the_query() {
         &multipart(&[people], &[]),
     );
     assert_eq!(untyped.header("x-clickhouse-exception-code"), "36");
+    // A form without its closing boundary is refused, saying how much came.
+    let mut unclosed = multipart(&[people], &[("people_types", "UInt8,String")]);
+    unclosed.truncate(unclosed.len() - "--XyZ--\r\n".len());
+    let length = unclosed.len();
+    let reply = server.send("POST", "/?query=SELECT%201", &form, &unclosed);
+    assert_eq!(reply.header("x-clickhouse-exception-code"), "33");
+    assert!(
+        reply
+            .text()
+            .contains(&format!("after {length} of {length} bytes")),
+        "{}",
+        reply.text()
+    );
+    assert_eq!(server.post("", "SELECT 1").text(), "1\n");
 }
 
 fn hex(bytes: &[u8]) -> String {
