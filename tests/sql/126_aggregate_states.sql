@@ -45,3 +45,17 @@ SELECT * FROM simple FINAL ORDER BY k;
 OPTIMIZE TABLE simple FINAL;
 SELECT * FROM simple ORDER BY k;
 CREATE TABLE bad (k UInt8) ENGINE = AggregatingMergeTree(k) ORDER BY k; -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+SELECT initializeAggregation('sum', number), toTypeName(initializeAggregation('sum', number)) FROM numbers(3);
+SELECT finalizeAggregation(initializeAggregation('sumState', number)) FROM numbers(3);
+SELECT uniqMerge(s) FROM (SELECT initializeAggregation('uniqState', number % 4) AS s FROM numbers(20));
+SELECT toTypeName(initializeAggregation('quantileState(0.5)', number)) FROM numbers(2);
+SELECT quantileMerge(0.5)(s) FROM (SELECT initializeAggregation('quantileState(0.5)', number) AS s FROM numbers(11));
+SELECT initializeAggregation('sumIf', number, number > 1) FROM numbers(3);
+SELECT initializeAggregation(number, number) FROM numbers(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT initializeAggregation('noSuchAggregate', number) FROM numbers(1); -- { serverError UNKNOWN_AGGREGATE_FUNCTION }
+CREATE TABLE summed (k UInt8, v UInt64, st AggregateFunction(uniq, UInt64), m SimpleAggregateFunction(max, UInt64)) ENGINE = SummingMergeTree ORDER BY k;
+INSERT INTO summed SELECT 1, number, uniqState(number), number FROM numbers(5) GROUP BY number;
+INSERT INTO summed SELECT 1, 10, uniqState(number), 100 FROM numbers(50, 5) GROUP BY number;
+SELECT k, v, finalizeAggregation(st), m FROM summed FINAL;
+OPTIMIZE TABLE summed FINAL;
+SELECT k, v, finalizeAggregation(st), m FROM summed;

@@ -225,19 +225,27 @@ impl TableEngine {
                 })
             }
             TableEngine::Summing { columns } => {
+                // Aggregate columns merge by their function, not by adding.
+                let combined = combined_columns(schema, key_columns)?;
+                let summable = |i: &usize| {
+                    !key_columns.contains(i)
+                        && is_summable(schema, *i)
+                        && !combined.iter().any(|c| c.index == *i)
+                };
                 let summed = match columns.is_empty() {
-                    true => (0..schema.fields().len())
-                        .filter(|i| !key_columns.contains(i) && is_summable(schema, *i))
-                        .collect(),
+                    true => (0..schema.fields().len()).filter(summable).collect(),
                     false => columns
                         .iter()
                         .map(|c| column(c, "Summing"))
                         .collect::<Result<Vec<usize>>>()?
                         .into_iter()
-                        .filter(|i| !key_columns.contains(i) && is_summable(schema, *i))
+                        .filter(summable)
                         .collect(),
                 };
-                Ok(MergeMode::Summing { columns: summed })
+                Ok(MergeMode::Summing {
+                    columns: summed,
+                    combined,
+                })
             }
             TableEngine::Collapsing { sign } => {
                 let sign = column(sign, "Sign")?;
@@ -245,19 +253,11 @@ impl TableEngine {
                 Ok(MergeMode::Collapsing { sign })
             }
             TableEngine::Aggregating => {
-                let (mut columns, mut dimensions) = (Vec::new(), Vec::new());
-                for (index, field) in schema.fields().iter().enumerate() {
-                    if key_columns.contains(&index) {
-                        continue;
-                    }
-                    match column_aggregate(field)? {
-                        Some(aggregate) => {
-                            let combiner = Arc::new(Aggregate(aggregate));
-                            columns.push(CombinedColumn { index, combiner });
-                        }
-                        None => dimensions.push(field.name().as_str()),
-                    }
-                }
+                let columns = combined_columns(schema, key_columns)?;
+                let dimensions: Vec<&str> = (0..schema.fields().len())
+                    .filter(|i| !key_columns.contains(i) && !columns.iter().any(|c| c.index == *i))
+                    .map(|i| schema.field(i).name().as_str())
+                    .collect();
                 if !dimensions.is_empty() && !dimensions_allowed {
                     return Err(StrataError::new(
                         ErrorCode::BAD_ARGUMENTS,
@@ -273,9 +273,23 @@ impl TableEngine {
     }
 }
 
-/// How a column of an AggregatingMergeTree merges: its states, or its
-/// values by its `SimpleAggregateFunction`'s function; `None` for a column
-/// that keeps the first row's value.
+/// The columns outside the sorting key that merge by an aggregate.
+fn combined_columns(schema: &Schema, key_columns: &[usize]) -> Result<Vec<CombinedColumn>> {
+    let mut columns = Vec::new();
+    for (index, field) in schema.fields().iter().enumerate() {
+        if key_columns.contains(&index) {
+            continue;
+        }
+        if let Some(aggregate) = column_aggregate(field)? {
+            let combiner = Arc::new(Aggregate(aggregate));
+            columns.push(CombinedColumn { index, combiner });
+        }
+    }
+    Ok(columns)
+}
+
+/// How a column merges by an aggregate: its states, or its values by its
+/// `SimpleAggregateFunction`'s function; `None` for a plain column.
 fn column_aggregate(field: &Field) -> Result<Option<GroupAggregate>> {
     if aggregate_function_parts(field.data_type()).is_some() {
         return Ok(Some(GroupAggregate::states(field.data_type())?));

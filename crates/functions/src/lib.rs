@@ -92,6 +92,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(
         aggregate::states::FinalizeAggregation::default(),
     ));
+    functions.push(ScalarUDF::new_from_impl(
+        aggregate::states::InitializeAggregation::default(),
+    ));
     functions.push(ScalarUDF::new_from_impl(bits::BitCount::default()));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));

@@ -112,19 +112,7 @@ impl StateSignature {
     fn parse(arguments: &str) -> Result<Self> {
         let parts = top_level(arguments, ',');
         let (head, types) = parts.split_first().expect("split gives one part");
-        let (function, parameter_text) = match head.split_once('(') {
-            Some((name, rest)) => {
-                let text = rest.strip_suffix(')').ok_or_else(|| bad_type(arguments))?;
-                (name.trim(), text.trim())
-            }
-            None => (head.trim(), ""),
-        };
-        let spec = chain_spec(function).ok_or_else(|| {
-            error(
-                ErrorCode::UNKNOWN_AGGREGATE_FUNCTION,
-                format!("Unknown aggregate function {function}"),
-            )
-        })?;
+        let call = FunctionCall::parse(head)?;
         let fields = types
             .iter()
             .enumerate()
@@ -134,15 +122,72 @@ impl StateSignature {
             })
             .collect::<Result<Vec<FieldRef>>>()?;
         Ok(StateSignature {
-            function: function.to_string(),
-            layer: Arc::new(parse_chain(&spec)?),
-            params: parameters(parameter_text)?,
+            function: call.function,
+            layer: call.layer,
+            params: call.params,
             fields,
         })
     }
 
     fn state_type(&self) -> Result<DataType> {
         state_type(&self.layer, &self.function, &self.fields, &self.params)
+    }
+}
+
+/// An aggregate named as text: `sum`, `sumIf`, `quantiles(0.5, 0.9)`.
+struct FunctionCall {
+    /// The name without parameters.
+    function: String,
+    layer: Arc<Layer>,
+    params: Parameters,
+}
+
+impl FunctionCall {
+    fn parse(text: &str) -> Result<Self> {
+        let (function, parameter_text) = match text.split_once('(') {
+            Some((name, rest)) => {
+                let inner = rest
+                    .trim_end()
+                    .strip_suffix(')')
+                    .ok_or_else(|| bad_type(text))?;
+                (name.trim(), inner.trim())
+            }
+            None => (text.trim(), ""),
+        };
+        let spec = chain_spec(function).ok_or_else(|| {
+            error(
+                ErrorCode::UNKNOWN_AGGREGATE_FUNCTION,
+                format!("Unknown aggregate function {function}"),
+            )
+        })?;
+        Ok(FunctionCall {
+            function: function.to_string(),
+            layer: Arc::new(parse_chain(&spec)?),
+            params: parameters(parameter_text)?,
+        })
+    }
+
+    /// The call's result over `rows` rows of `args`, one row at a time.
+    fn each_row(&self, args: &[ArrayRef], rows: usize, fields: &[FieldRef]) -> Result<ArrayRef> {
+        let values = (0..rows)
+            .map(|row| {
+                let mut accumulator =
+                    self.layer
+                        .accumulator(&self.function, fields, &self.params)?;
+                let row: Vec<ArrayRef> = args.iter().map(|a| a.slice(row, 1)).collect();
+                accumulator.update_batch(&row)?;
+                accumulator.evaluate()
+            })
+            .collect::<Result<Vec<ScalarValue>>>()?;
+        match values.is_empty() {
+            true => {
+                let field = self
+                    .layer
+                    .return_field(&self.function, fields, &self.params)?;
+                Ok(datafusion::arrow::array::new_empty_array(field.data_type()))
+            }
+            false => ScalarValue::iter_to_array(values),
+        }
     }
 }
 
@@ -400,26 +445,17 @@ impl GroupAggregate {
     /// Folds values of `field`, a `SimpleAggregateFunction(function, T)`
     /// column, by `function`.
     pub fn simple(function: &str, field: &Field) -> Result<Self> {
-        let (name, parameter_text) = match function.split_once('(') {
-            Some((name, rest)) => (name, rest.trim_end_matches(')')),
-            None => (function, ""),
-        };
-        let spec = chain_spec(name).ok_or_else(|| {
-            error(
-                ErrorCode::UNKNOWN_AGGREGATE_FUNCTION,
-                format!("Unknown aggregate function {name}"),
-            )
-        })?;
+        let call = FunctionCall::parse(function)?;
         let field = Arc::new(Field::new(
             "value",
             field.data_type().clone(),
             field.is_nullable(),
         ));
         Ok(GroupAggregate {
-            layer: Arc::new(parse_chain(&spec)?),
-            name: name.to_string(),
+            layer: call.layer,
+            name: call.function,
             fields: vec![Arc::clone(&field)],
-            params: parameters(parameter_text)?,
+            params: call.params,
             result: field.data_type().clone(),
         })
     }
@@ -441,6 +477,75 @@ impl GroupAggregate {
             true => Ok(array),
             false => Ok(cast(&array, &self.result)?),
         }
+    }
+}
+
+/// `initializeAggregation('f', args...)`: `f` over each row alone, as a
+/// state for `fState` (a value to insert into an `AggregateFunction` column).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct InitializeAggregation {
+    signature: Signature,
+}
+
+impl Default for InitializeAggregation {
+    fn default() -> Self {
+        InitializeAggregation {
+            signature: Signature::variadic_any(Volatility::Immutable),
+        }
+    }
+}
+
+impl InitializeAggregation {
+    fn call(&self, name: Option<&ScalarValue>) -> Result<FunctionCall> {
+        match name {
+            Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => {
+                FunctionCall::parse(name)
+            }
+            _ => Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                "The first argument of initializeAggregation must be a constant string: the name of an aggregate function",
+            )),
+        }
+    }
+}
+
+impl ScalarUDFImpl for InitializeAggregation {
+    fn name(&self) -> &str {
+        "initializeAggregation"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        unreachable!("typed by return_field_from_args")
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let call = self.call(args.scalar_arguments.first().copied().flatten())?;
+        let result =
+            call.layer
+                .return_field(&call.function, &args.arg_fields[1..], &call.params)?;
+        Ok(Arc::new(result.as_ref().clone().with_name(self.name())))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let name = match &args.args[0] {
+            ColumnarValue::Scalar(name) => Some(name),
+            ColumnarValue::Array(_) => None,
+        };
+        let call = self.call(name)?;
+        let columns = args.args[1..]
+            .iter()
+            .map(|a| a.to_array(args.number_rows))
+            .collect::<Result<Vec<_>>>()?;
+        let array = call.each_row(&columns, args.number_rows, &args.arg_fields[1..])?;
+        let expected = args.return_field.data_type();
+        Ok(ColumnarValue::Array(match array.data_type() == expected {
+            true => array,
+            false => cast(&array, expected)?,
+        }))
     }
 }
 

@@ -37,10 +37,14 @@ pub enum MergeMode {
         version: Option<usize>,
         is_deleted: Option<usize>,
     },
-    /// SummingMergeTree([columns]): one row whose `columns` are the sums and
-    /// whose other columns come from the first row; a row whose sums are all
-    /// zero goes.
-    Summing { columns: Vec<usize> },
+    /// SummingMergeTree([columns]): one row whose `columns` are the sums,
+    /// whose `combined` columns (aggregate states) are merged as
+    /// AggregatingMergeTree merges them, and whose other columns come from
+    /// the first row; a row whose sums are all zero goes.
+    Summing {
+        columns: Vec<usize>,
+        combined: Vec<CombinedColumn>,
+    },
     /// CollapsingMergeTree(sign): per key, with `s` state and `c` cancel
     /// rows: the first cancel and the last state row when `s == c` and the
     /// last row is a state row, none when `s == c` otherwise, the last state
@@ -106,8 +110,13 @@ impl MergeMode {
                     _ => Ok(kept),
                 }
             }
-            MergeMode::Summing { columns } => summing_rows(rows, &groups, columns),
-            MergeMode::Aggregating { columns } => aggregating_rows(rows, &groups, columns),
+            MergeMode::Summing { columns, combined } => {
+                summing_rows(rows, &groups, columns, combined)
+            }
+            MergeMode::Aggregating { columns } => {
+                let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
+                combine_columns(take_record_batch(rows, &firsts)?, rows, &groups, columns)
+            }
             MergeMode::Collapsing { sign } => {
                 let chosen = collapsing_rows(rows.column(*sign), &groups)?;
                 let kept = take_record_batch(rows, &chosen)?;
@@ -229,12 +238,13 @@ fn state_rows(rows: &RecordBatch, sign: usize) -> Result<RecordBatch> {
     Ok(filter_record_batch(rows, &states)?)
 }
 
-/// SummingMergeTree: each group as its first row with `columns` summed;
-/// groups whose sums are all zero are left out.
+/// SummingMergeTree: each group as its first row with `columns` summed and
+/// `states` combined; groups whose sums are all zero are left out.
 fn summing_rows(
     rows: &RecordBatch,
     groups: &[Range<usize>],
     columns: &[usize],
+    states: &[CombinedColumn],
 ) -> Result<RecordBatch> {
     let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
     let mut combined = take_record_batch(rows, &firsts)?.columns().to_vec();
@@ -248,6 +258,7 @@ fn summing_rows(
     }
     let schema: Arc<Schema> = rows.schema();
     let combined = RecordBatch::try_new(schema, combined)?;
+    let combined = combine_columns(combined, rows, groups, states)?;
     if columns.is_empty() {
         return Ok(combined);
     }
@@ -255,20 +266,25 @@ fn summing_rows(
     Ok(filter_record_batch(&combined, &kept)?)
 }
 
-/// AggregatingMergeTree: each group as its first row with `columns` combined.
-fn aggregating_rows(
+/// `combined`, one row per group of `rows`, with `columns` replaced by
+/// their values combined over each group.
+fn combine_columns(
+    combined: RecordBatch,
     rows: &RecordBatch,
     groups: &[Range<usize>],
     columns: &[CombinedColumn],
 ) -> Result<RecordBatch> {
-    let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
-    let mut combined = take_record_batch(rows, &firsts)?.columns().to_vec();
+    debug_assert_eq!(combined.num_rows(), groups.len());
+    if columns.is_empty() {
+        return Ok(combined);
+    }
+    let mut out = combined.columns().to_vec();
     for column in columns {
         let values = column.combiner.combine(rows.column(column.index), groups)?;
         debug_assert_eq!(values.len(), groups.len());
-        combined[column.index] = values;
+        out[column.index] = values;
     }
-    Ok(RecordBatch::try_new(rows.schema(), combined)?)
+    Ok(RecordBatch::try_new(rows.schema(), out)?)
 }
 
 /// The sum of `values` over each group, in `values`' type (integers wrap,
@@ -385,9 +401,12 @@ mod tests {
             &["x", "y", "z", "w", "v"],
         );
         let keys = vec![Arc::clone(rows.column(0))];
-        let kept = MergeMode::Summing { columns: vec![1] }
-            .combine(&rows, &keys, false)
-            .unwrap();
+        let kept = MergeMode::Summing {
+            columns: vec![1],
+            combined: Vec::new(),
+        }
+        .combine(&rows, &keys, false)
+        .unwrap();
         assert_eq!(texts(&kept), ["x"]);
         assert_eq!(
             column(&kept, 1, |a, r| a
@@ -395,6 +414,57 @@ mod tests {
                 .value(r)),
             [5]
         );
+    }
+
+    /// Joins a group's texts, as an aggregate state would combine.
+    #[derive(Debug)]
+    struct Joined;
+
+    impl GroupCombiner for Joined {
+        fn combine(&self, column: &ArrayRef, groups: &[Range<usize>]) -> Result<ArrayRef> {
+            let texts = column.as_string::<i32>();
+            let joined: StringArray = groups
+                .iter()
+                .map(|g| Some(g.clone().map(|r| texts.value(r)).collect::<String>()))
+                .collect();
+            Ok(Arc::new(joined))
+        }
+    }
+
+    #[test]
+    fn aggregating_combines_its_columns_and_keeps_the_first_row_of_others() {
+        let rows = batch(
+            &[1, 1, 2, 2, 2],
+            &[7, 8, 0, 1, 2],
+            &["a", "b", "c", "d", "e"],
+        );
+        let keys = vec![Arc::clone(rows.column(0))];
+        let texts_joined = CombinedColumn {
+            index: 2,
+            combiner: Arc::new(Joined),
+        };
+        let kept = MergeMode::Aggregating {
+            columns: vec![texts_joined.clone()],
+        }
+        .combine(&rows, &keys, false)
+        .unwrap();
+        assert_eq!(texts(&kept), ["ab", "cde"]);
+        let int = |a: &ArrayRef, r| {
+            a.as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(r)
+        };
+        assert_eq!(column(&kept, 1, int), [7, 0]);
+        // Summing drops the group whose sums are zero after combining the rest.
+        let rows = batch(&[1, 1, 2, 2], &[2, 3, 4, -4], &["x", "y", "z", "w"]);
+        let keys = vec![Arc::clone(rows.column(0))];
+        let kept = MergeMode::Summing {
+            columns: vec![1],
+            combined: vec![texts_joined],
+        }
+        .combine(&rows, &keys, false)
+        .unwrap();
+        assert_eq!(texts(&kept), ["xy"]);
+        assert_eq!(column(&kept, 1, int), [5]);
     }
 
     #[test]
