@@ -88,7 +88,7 @@ impl Combinator {
         }
     }
 
-    pub(crate) fn parse(name: &str) -> Option<Combinator> {
+    fn parse(name: &str) -> Option<Combinator> {
         Combinator::ALL.into_iter().find(|c| c.suffix() == name)
     }
 }
