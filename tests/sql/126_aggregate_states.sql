@@ -59,3 +59,4 @@ INSERT INTO summed SELECT 1, 10, uniqState(number), 100 FROM numbers(50, 5) GROU
 SELECT k, v, finalizeAggregation(st), m FROM summed FINAL;
 OPTIMIZE TABLE summed FINAL;
 SELECT k, v, finalizeAggregation(st), m FROM summed;
+SELECT name, is_internal FROM system.aggregate_function_combinators WHERE name IN ('State', 'Merge', 'If', 'Array', 'OrNull') ORDER BY name;

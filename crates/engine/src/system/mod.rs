@@ -61,6 +61,7 @@ pub enum SystemTableKind {
     TableEngines,
     Formats,
     DataTypeFamilies,
+    AggregateFunctionCombinators,
     Users,
     TextLog,
     Disks,
@@ -68,7 +69,7 @@ pub enum SystemTableKind {
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 24] = [
+    pub const ALL: [SystemTableKind; 25] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -89,6 +90,7 @@ impl SystemTableKind {
         SystemTableKind::TableEngines,
         SystemTableKind::Formats,
         SystemTableKind::DataTypeFamilies,
+        SystemTableKind::AggregateFunctionCombinators,
         SystemTableKind::Users,
         SystemTableKind::TextLog,
         SystemTableKind::Disks,
@@ -117,6 +119,7 @@ impl SystemTableKind {
             SystemTableKind::TableEngines => "table_engines",
             SystemTableKind::Formats => "formats",
             SystemTableKind::DataTypeFamilies => "data_type_families",
+            SystemTableKind::AggregateFunctionCombinators => "aggregate_function_combinators",
             SystemTableKind::Users => "users",
             SystemTableKind::TextLog => "text_log",
             SystemTableKind::Disks => "disks",
@@ -178,6 +181,7 @@ impl SystemTableKind {
             SystemTableKind::TableEngines => names::table_engines_fields(),
             SystemTableKind::Formats => names::formats_fields(),
             SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
+            SystemTableKind::AggregateFunctionCombinators => names::combinators_fields(),
             SystemTableKind::Users => server::users_fields(),
             SystemTableKind::TextLog => server::text_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
@@ -434,6 +438,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::TableEngines => names::table_engines_rows(),
             SystemTableKind::Formats => names::formats_rows(),
             SystemTableKind::DataTypeFamilies => names::data_type_families_rows(),
+            SystemTableKind::AggregateFunctionCombinators => names::combinators_rows(),
         };
         let batch = RecordBatch::try_new(self.kind.schema(), columns)?;
         let table = MemTable::try_new(self.kind.schema(), vec![vec![batch]])?;

@@ -1,5 +1,5 @@
-//! `system.table_engines`, `system.formats` and `system.data_type_families`:
-//! the names Strata reads, as ClickHouse lists them, so clients and the
+//! `system.table_engines`, `system.formats`, `system.data_type_families` and
+//! `system.aggregate_function_combinators`: the names Strata reads, as ClickHouse lists them, so clients and the
 //! compatibility script can ask what is there.
 
 use datafusion::arrow::array::ArrayRef;
@@ -7,6 +7,7 @@ use datafusion::arrow::datatypes::{DataType, Field};
 use strata_common::types::TYPE_FAMILIES;
 use strata_formats::OutputFormat;
 use strata_formats::input::InputFormat;
+use strata_functions::aggregate::combinators::Combinator;
 
 use super::{flags, strings};
 use crate::table_engine::PART_ENGINES;
@@ -74,5 +75,19 @@ pub fn data_type_families_rows() -> Vec<ArrayRef> {
         strings(TYPE_FAMILIES.iter().map(|(n, _)| n.to_string()).collect()),
         flags(vec![true; TYPE_FAMILIES.len()]),
         strings(TYPE_FAMILIES.iter().map(|(_, a)| a.to_string()).collect()),
+    ]
+}
+
+pub fn combinators_fields() -> Vec<Field> {
+    vec![text("name"), flag("is_internal")]
+}
+
+/// The combinators an aggregate's name may end with, by name.
+pub fn combinators_rows() -> Vec<ArrayRef> {
+    let mut names: Vec<&str> = Combinator::ALL.iter().map(|c| c.suffix()).collect();
+    names.sort_unstable();
+    vec![
+        strings(names.iter().map(|n| n.to_string()).collect()),
+        flags(vec![false; names.len()]),
     ]
 }
