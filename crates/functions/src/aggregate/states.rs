@@ -191,6 +191,14 @@ impl FunctionCall {
     }
 }
 
+/// `array` in `data_type`, cast where it is not already.
+fn as_type(array: ArrayRef, data_type: &DataType) -> Result<ArrayRef> {
+    match array.data_type() == data_type {
+        true => Ok(array),
+        false => Ok(cast(&array, data_type)?),
+    }
+}
+
 /// Splits `text` at `separator`s outside parentheses and quotes.
 fn top_level(text: &str, separator: char) -> Vec<&str> {
     let (mut parts, mut start, mut depth, mut quoted) = (Vec::new(), 0, 0usize, false);
@@ -354,13 +362,7 @@ impl Accumulator for StateAccumulator {
             .state()?
             .iter()
             .zip(self.state.iter())
-            .map(|(value, field)| {
-                let array = value.to_array()?;
-                match array.data_type() == field.data_type() {
-                    true => Ok(array),
-                    false => Ok(cast(&array, field.data_type())?),
-                }
-            })
+            .map(|(value, field)| as_type(value.to_array()?, field.data_type()))
             .collect::<Result<Vec<ArrayRef>>>()?;
         let state = StructArray::try_new(self.state.clone(), columns, None)?;
         let outer = StructArray::try_new(self.outer.clone(), vec![Arc::new(state)], None)?;
@@ -473,10 +475,7 @@ impl GroupAggregate {
             })
             .collect::<Result<Vec<ScalarValue>>>()?;
         let array = ScalarValue::iter_to_array(values)?;
-        match array.data_type() == &self.result {
-            true => Ok(array),
-            false => Ok(cast(&array, &self.result)?),
-        }
+        as_type(array, &self.result)
     }
 }
 
@@ -541,11 +540,10 @@ impl ScalarUDFImpl for InitializeAggregation {
             .map(|a| a.to_array(args.number_rows))
             .collect::<Result<Vec<_>>>()?;
         let array = call.each_row(&columns, args.number_rows, &args.arg_fields[1..])?;
-        let expected = args.return_field.data_type();
-        Ok(ColumnarValue::Array(match array.data_type() == expected {
-            true => array,
-            false => cast(&array, expected)?,
-        }))
+        Ok(ColumnarValue::Array(as_type(
+            array,
+            args.return_field.data_type(),
+        )?))
     }
 }
 
@@ -606,11 +604,10 @@ impl ScalarUDFImpl for FinalizeAggregation {
             })
             .collect::<Result<Vec<ScalarValue>>>()?;
         let array = ScalarValue::iter_to_array(values)?;
-        let expected = args.return_field.data_type();
-        Ok(ColumnarValue::Array(match array.data_type() == expected {
-            true => array,
-            false => cast(&array, expected)?,
-        }))
+        Ok(ColumnarValue::Array(as_type(
+            array,
+            args.return_field.data_type(),
+        )?))
     }
 }
 
