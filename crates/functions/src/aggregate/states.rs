@@ -135,6 +135,7 @@ impl StateSignature {
 }
 
 /// An aggregate named as text: `sum`, `sumIf`, `quantiles(0.5, 0.9)`.
+#[derive(Debug)]
 struct FunctionCall {
     /// The name without parameters.
     function: String,
@@ -167,15 +168,24 @@ impl FunctionCall {
         })
     }
 
-    /// The call's result over `rows` rows of `args`, one row at a time.
-    fn each_row(&self, args: &[ArrayRef], rows: usize, fields: &[FieldRef]) -> Result<ArrayRef> {
-        let values = (0..rows)
-            .map(|row| {
+    /// The call's result over each range of rows of `args`, whose fields
+    /// are `fields`.
+    fn over_ranges(
+        &self,
+        args: &[ArrayRef],
+        fields: &[FieldRef],
+        ranges: impl Iterator<Item = Range<usize>>,
+    ) -> Result<ArrayRef> {
+        let values = ranges
+            .map(|range| {
                 let mut accumulator =
                     self.layer
                         .accumulator(&self.function, fields, &self.params)?;
-                let row: Vec<ArrayRef> = args.iter().map(|a| a.slice(row, 1)).collect();
-                accumulator.update_batch(&row)?;
+                let rows: Vec<ArrayRef> = args
+                    .iter()
+                    .map(|a| a.slice(range.start, range.len()))
+                    .collect();
+                accumulator.update_batch(&rows)?;
                 accumulator.evaluate()
             })
             .collect::<Result<Vec<ScalarValue>>>()?;
@@ -421,10 +431,8 @@ impl Accumulator for MergeAccumulator {
 /// `SimpleAggregateFunction(f, T)` column folded by `f`.
 #[derive(Debug)]
 pub struct GroupAggregate {
-    layer: Arc<Layer>,
-    name: String,
+    call: FunctionCall,
     fields: Vec<FieldRef>,
-    params: Parameters,
     result: DataType,
 }
 
@@ -435,11 +443,14 @@ impl GroupAggregate {
         let signature = signature_of("AggregatingMergeTree", &field)?;
         let spec = chain_spec(&signature.function).expect("parsed from a known chain");
         let spec = [spec.as_str(), "Merge", "State"].join(&SEPARATOR.to_string());
-        Ok(GroupAggregate {
+        let call = FunctionCall {
+            function: signature.function,
             layer: Arc::new(parse_chain(&spec)?),
-            name: signature.function,
-            fields: vec![field],
             params: signature.params,
+        };
+        Ok(GroupAggregate {
+            call,
+            fields: vec![field],
             result: data_type.clone(),
         })
     }
@@ -454,27 +465,18 @@ impl GroupAggregate {
             field.is_nullable(),
         ));
         Ok(GroupAggregate {
-            layer: call.layer,
-            name: call.function,
-            fields: vec![Arc::clone(&field)],
-            params: call.params,
+            call,
             result: field.data_type().clone(),
+            fields: vec![field],
         })
     }
 
     /// One value per range of `column`'s rows.
     pub fn apply(&self, column: &ArrayRef, groups: &[Range<usize>]) -> Result<ArrayRef> {
-        let values = groups
-            .iter()
-            .map(|range| {
-                let mut accumulator =
-                    self.layer
-                        .accumulator(&self.name, &self.fields, &self.params)?;
-                accumulator.update_batch(&[column.slice(range.start, range.len())])?;
-                accumulator.evaluate()
-            })
-            .collect::<Result<Vec<ScalarValue>>>()?;
-        let array = ScalarValue::iter_to_array(values)?;
+        let args = std::slice::from_ref(column);
+        let array = self
+            .call
+            .over_ranges(args, &self.fields, groups.iter().cloned())?;
         as_type(array, &self.result)
     }
 }
@@ -539,7 +541,8 @@ impl ScalarUDFImpl for InitializeAggregation {
             .iter()
             .map(|a| a.to_array(args.number_rows))
             .collect::<Result<Vec<_>>>()?;
-        let array = call.each_row(&columns, args.number_rows, &args.arg_fields[1..])?;
+        let rows = (0..args.number_rows).map(|row| row..row + 1);
+        let array = call.over_ranges(&columns, &args.arg_fields[1..], rows)?;
         Ok(ColumnarValue::Array(as_type(
             array,
             args.return_field.data_type(),
