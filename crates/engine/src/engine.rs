@@ -25,6 +25,7 @@ use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_sql::PlanRewriter;
 use strata_storage::disk::{Disks, StorageConfiguration};
 
+use crate::access::AccessControl;
 use crate::data_path::DataPath;
 use crate::instance::Instance;
 use crate::query_context::{ClientInfo, QueryContext};
@@ -240,7 +241,12 @@ impl Engine {
             base,
             catalog,
             function_names,
-            instance: Instance::new(server_settings, data_path.root().join("tmp"), disks)?,
+            instance: Instance::new(
+                server_settings,
+                data_path.root().join("tmp"),
+                disks,
+                AccessControl::open(Some(data_path.root().join("access")))?,
+            )?,
             data_path,
         }))
     }

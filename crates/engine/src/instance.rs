@@ -12,6 +12,7 @@ use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
 use strata_storage::cache::{CacheSizes, DataCache};
 use strata_storage::disk::Disks;
 
+use crate::access::AccessControl;
 use crate::process_list::ProcessList;
 use crate::query_log::QueryLog;
 
@@ -26,9 +27,8 @@ pub struct Instance {
     pub query_log: QueryLog,
     /// Where operators put temporary data that goes to disk (`tmp_path`).
     pub tmp_directories: Vec<PathBuf>,
-    /// Who may connect, as `system.users` lists them: the server's configured
-    /// users; `strata local` runs as `default`.
-    pub users: parking_lot::RwLock<Vec<UserRow>>,
+    /// Users, roles and their rights; `strata local` runs as `default`.
+    pub access: AccessControl,
     /// Disks and storage policies from `storage_configuration`.
     pub disks: Arc<Disks>,
     /// What MergeTree reads keep in RAM, on `memory`'s account.
@@ -48,29 +48,6 @@ impl std::fmt::Debug for ConfigSourceSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let set = self.0.lock().is_some();
         f.write_str(if set { "ConfigSource" } else { "None" })
-    }
-}
-
-/// A user as `system.users` shows it. Never holds the password.
-#[derive(Debug, Clone)]
-pub struct UserRow {
-    pub name: String,
-    /// ClickHouse's name: `no_password`, `plaintext_password`, `sha256_password`.
-    pub auth_type: &'static str,
-    /// Networks the user may connect from.
-    pub host_ip: Vec<String>,
-    pub profile: String,
-}
-
-impl UserRow {
-    /// `strata local`'s only user.
-    pub fn local_default() -> UserRow {
-        UserRow {
-            name: "default".to_string(),
-            auth_type: "no_password",
-            host_ip: vec!["::/0".to_string()],
-            profile: "default".to_string(),
-        }
     }
 }
 
@@ -107,7 +84,12 @@ pub fn cache_sizes(settings: &Settings) -> CacheSizes {
 
 impl Instance {
     /// `default_tmp` holds temporary data unless `tmp_path` names directories.
-    pub fn new(server_settings: Settings, default_tmp: PathBuf, disks: Disks) -> Result<Arc<Self>> {
+    pub fn new(
+        server_settings: Settings,
+        default_tmp: PathBuf,
+        disks: Disks,
+        access: AccessControl,
+    ) -> Result<Arc<Self>> {
         let tmp_directories = tmp_directories(&server_settings, default_tmp)?;
         let memory = ServerMemory::new(
             BudgetConfig::from_settings(&server_settings),
@@ -121,7 +103,7 @@ impl Instance {
             processes: ProcessList::default(),
             query_log: QueryLog::default(),
             tmp_directories,
-            users: parking_lot::RwLock::new(vec![UserRow::local_default()]),
+            access,
             disks: Arc::new(disks),
             cache,
             config_source: ConfigSourceSlot::default(),

@@ -5,6 +5,7 @@
 //! and get back either a stream of record batches to format or a finished
 //! statement; both carry the [`QueryContext`] whose counters make the summary.
 
+pub mod access;
 pub mod data_path;
 pub mod engine;
 pub mod instance;

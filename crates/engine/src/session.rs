@@ -24,12 +24,14 @@ use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
+use strata_sql::access::RoleSet;
 use strata_sql::virtual_columns::tables_read;
 use strata_sql::{
     AstContext, TrailingClauses, is_create_table, parse_statement, rewrite_statement,
     split_insert_format, split_trailing_clauses,
 };
 
+use crate::access::EnabledAccess;
 use crate::data_path::StoredTable;
 use crate::engine::{CLICKHOUSE_VERSION, Engine};
 use crate::query_context::{ClientInfo, QueryContext};
@@ -38,6 +40,7 @@ use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::TableIdentity;
 
+mod access_check;
 mod column_kinds;
 mod logged_stream;
 pub(crate) mod temporary;
@@ -86,6 +89,10 @@ pub struct Session {
     pub(crate) query_id: parking_lot::Mutex<Option<String>>,
     /// The session's temporary tables, once it has made one.
     pub(crate) temporary: Option<temporary::TemporaryTables>,
+    /// Roles chosen with `SET ROLE`; None: the user's default roles.
+    pub(crate) role_choice: Option<RoleSet>,
+    /// The user's rights as last computed, with the version they are of.
+    pub(crate) access_cache: parking_lot::Mutex<Option<Arc<EnabledAccess>>>,
 }
 
 pub(crate) fn value_text(expr: &Expr) -> Result<String> {
@@ -162,6 +169,8 @@ impl Session {
             client: Arc::new(ClientInfo::local()),
             query_id: parking_lot::Mutex::new(None),
             temporary: None,
+            role_choice: None,
+            access_cache: parking_lot::Mutex::new(None),
         }
     }
 
@@ -264,6 +273,9 @@ impl Session {
             if clauses != TrailingClauses::default() {
                 return self.with_output_clauses(&body, clauses).await;
             }
+        }
+        if strata_sql::access::is_access_statement(text) {
+            return self.access_statement(text).await;
         }
         if let Some((_, rest)) = strip_keyword(text, &["EXISTS"]) {
             return self.exists(rest).await;

@@ -18,7 +18,8 @@ use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
 };
 
-use crate::users::{Password, UserConfig};
+use strata_engine::access::ConfigUser;
+use strata_engine::access::authentication::{Authentication, Hosts};
 
 pub const DEFAULT_HTTP_PORT: u16 = 8123;
 pub const DEFAULT_LISTEN_HOST: &str = "127.0.0.1";
@@ -55,7 +56,7 @@ pub struct ServerConfig {
     /// Settings of the whole process (`max_server_memory_usage`, `tmp_path`,
     /// `max_concurrent_queries`, ...), from top-level keys of the file.
     pub server_settings: Settings,
-    pub users: Vec<UserConfig>,
+    pub users: Vec<ConfigUser>,
     /// Each profile's settings, inherited ones first.
     pub profiles: BTreeMap<String, Vec<(String, String)>>,
     /// Disks and storage policies besides the default disk.
@@ -71,7 +72,7 @@ impl Default for ServerConfig {
             listen_hosts: vec![DEFAULT_LISTEN_HOST.to_string()],
             path: PathBuf::from(DEFAULT_PATH),
             server_settings: Settings::server(),
-            users: vec![UserConfig::open_default()],
+            users: vec![ConfigUser::open_default()],
             profiles: BTreeMap::new(),
             storage: StorageConfiguration::default(),
         }
@@ -311,7 +312,7 @@ fn collect_profile(
     Ok(())
 }
 
-fn user_config(user: &Node) -> Result<UserConfig> {
+fn user_config(user: &Node) -> Result<ConfigUser> {
     let password = match (
         user.text_of("password"),
         user.text_of("password_sha256_hex"),
@@ -322,14 +323,14 @@ fn user_config(user: &Node) -> Result<UserConfig> {
                 user.name
             )));
         }
-        (Some(plain), None) if !plain.is_empty() => Password::Plain(plain.to_string()),
-        (None, Some(hex)) => Password::sha256_hex(hex.trim()).ok_or_else(|| {
+        (Some(plain), None) if !plain.is_empty() => Authentication::Plaintext(plain.to_string()),
+        (None, Some(hex)) => Authentication::sha256_hex(hex.trim(), "").ok_or_else(|| {
             config_error(format!(
                 "password_sha256_hex of user {} is not 64 hex digits",
                 user.name
             ))
         })?,
-        _ => Password::None,
+        _ => Authentication::NoPassword,
     };
     let mut networks = Vec::new();
     if let Some(node) = user.child("networks") {
@@ -337,13 +338,26 @@ fn user_config(user: &Node) -> Result<UserConfig> {
             networks.push(parse_network(ip.text.trim())?);
         }
     }
-    if networks.is_empty() {
-        networks.push(parse_network("::/0")?);
-    }
-    Ok(UserConfig {
+    let hosts = if networks.is_empty() {
+        Hosts::Any
+    } else {
+        Hosts::Networks(networks)
+    };
+    let access_management = match user.text_of("access_management").map(str::trim) {
+        None | Some("0") | Some("false") => false,
+        Some("1") | Some("true") => true,
+        Some(other) => {
+            return Err(config_error(format!(
+                "access_management of user {} must be 0 or 1, not '{other}'",
+                user.name
+            )));
+        }
+    };
+    Ok(ConfigUser {
         name: user.name.clone(),
-        password,
-        networks,
+        authentication: password,
+        hosts,
+        access_management,
         profile: user
             .text_of("profile")
             .unwrap_or("default")
@@ -504,7 +518,9 @@ mod tests {
             assert_eq!(config.users.len(), 1);
             assert_eq!(config.users[0].name, "alice");
             assert_eq!(config.users[0].profile, "ro");
-            assert!(matches!(config.users[0].password, Password::Plain(ref p) if p == "secret"));
+            assert!(
+                matches!(config.users[0].authentication, Authentication::Plaintext(ref p) if p == "secret")
+            );
         }
     }
 

@@ -1,6 +1,7 @@
 //! `strata server`: ClickHouse's HTTP interface over one engine.
 //!
-//! `config` reads the configuration file; `users` authenticates;
+//! `config` reads the configuration file (users are authenticated by
+//! the engine's access control);
 //! `sessions` keeps named sessions; `request` sorts a request's URL
 //! parameters; `body` splits a statement from its data; `external_data`
 //! reads multipart files into temporary tables; `query_params`
@@ -21,7 +22,6 @@ pub mod query_params;
 pub mod request;
 pub mod response;
 pub mod sessions;
-pub mod users;
 
 use std::collections::BTreeMap;
 use std::convert::Infallible;
@@ -46,7 +46,6 @@ use crate::query::{QueryRequest, handle_query};
 use crate::request::HttpParams;
 use crate::response::{Response, full, header};
 use crate::sessions::Sessions;
-use crate::users::Users;
 
 /// How long a client may take to send a request's headers.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -63,7 +62,6 @@ pub struct Server {
     /// KILL QUERY) behind it.
     queries: Option<tokio::runtime::Runtime>,
     pub settings: Settings,
-    users: Users,
     profiles: BTreeMap<String, Vec<(String, String)>>,
     sessions: Sessions,
     running_queries: AtomicUsize,
@@ -81,13 +79,14 @@ impl Server {
             .enable_all()
             .build()
             .expect("a runtime for queries");
-        let users = Users::new(config.users.clone());
-        *engine.instance().users.write() = users.rows();
+        engine
+            .instance()
+            .access
+            .set_config_users(config.users.clone());
         Arc::new(Server {
             engine,
             queries: Some(queries),
             settings: config.server_settings.clone(),
-            users,
             profiles: config.profiles.clone(),
             sessions: Sessions::default(),
             running_queries: AtomicUsize::new(0),

@@ -12,6 +12,7 @@ use hyper::body::Incoming;
 use hyper::{HeaderMap, Method};
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_engine::access::Login;
 use strata_engine::query_context::{ClientInfo, Interface};
 use strata_engine::session::check_readonly;
 use strata_engine::{Session, StatementOutcome};
@@ -169,11 +170,12 @@ async fn prepare_and_run(
     params.take_headers(&headers);
     let (user_name, password) = credentials(&params, &headers)?;
     let user = server
-        .users
-        .authenticate(&user_name, &password, peer.ip())?
-        .clone();
+        .engine
+        .instance()
+        .access
+        .authenticate(&user_name, &password, peer.ip())?;
     let slot = QuerySlot::take(server)?;
-    let mut session = open_session(server, &params, &user.name, &user.profile)?;
+    let mut session = open_session(server, &params, &user)?;
     session.client = Arc::new(client_info(&user.name, peer, &headers));
     let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
     let (body, external_tables) = match multipart_boundary(content_type) {
@@ -310,16 +312,15 @@ impl std::io::Read for SyncReader {
     }
 }
 
-fn open_session(
-    server: &Arc<Server>,
-    params: &HttpParams,
-    user: &str,
-    profile: &str,
-) -> Result<SessionHandle> {
+fn open_session(server: &Arc<Server>, params: &HttpParams, user: &Login) -> Result<SessionHandle> {
     let create = || -> Result<Session> {
         let mut session = server.engine.new_session();
-        for (name, value) in server.profiles.get(profile).into_iter().flatten() {
+        let profile = user.profile.as_ref().and_then(|p| server.profiles.get(p));
+        for (name, value) in profile.into_iter().flatten().chain(&user.settings) {
             session.settings.set(name, value)?;
+        }
+        if let Some(database) = &user.default_database {
+            session.current_database = database.clone();
         }
         Ok(session)
     };
@@ -328,7 +329,7 @@ fn open_session(
     };
     let timeout = session_timeout(server, params)?;
     let request = SessionRequest {
-        user,
+        user: &user.name,
         id,
         timeout,
         check: params.session_check,

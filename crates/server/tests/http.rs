@@ -16,7 +16,7 @@ const CONFIG: &str = "<clickhouse>
     <ro><readonly>1</readonly></ro>
   </profiles>
   <users>
-    <default><password></password></default>
+    <default><password></password><access_management>1</access_management></default>
     <alice><password>wonderland</password></alice>
     <reader><password_sha256_hex>2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b</password_sha256_hex><profile>ro</profile></reader>
     <remote><networks><ip>10.0.0.0/8</ip></networks></remote>

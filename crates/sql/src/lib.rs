@@ -9,6 +9,7 @@
 //! those types.
 //! Executing statements is the engine's job.
 
+pub mod access;
 pub mod alias_columns;
 pub mod aliases;
 pub mod array_join;

@@ -18,9 +18,11 @@ use datafusion::arrow::array::{ArrayRef, RecordBatch, new_null_array};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::ScalarValue;
 use datafusion::sql::sqlparser::ast::{
-    AlterTableOperation, MySQLColumnPosition, ObjectName, Statement,
+    AlterTableOperation, Delete, FromTable, MySQLColumnPosition, ObjectName, Statement, TableFactor,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::mutations::MutationAst;
+use strata_sql::part_statements::PartAction;
 use strata_sql::ttl::AlterTtl;
 use strata_sql::{
     parse_alter_statement, parse_statement, split_create_table, split_trailing_clauses,
@@ -68,7 +70,12 @@ impl Session {
     async fn execute_part_or_alter(&mut self, text: &str) -> Result<StatementOutcome> {
         if strip_keyword(text, &["DELETE"]).is_some() {
             return match parse_statement(text)?.statement {
-                Statement::Delete(delete) => self.delete_from(delete).await,
+                Statement::Delete(delete) => {
+                    if let Some(name) = delete_target(&delete) {
+                        self.require_on_name("ALTER DELETE", name, &[])?;
+                    }
+                    self.delete_from(delete).await
+                }
                 other => Err(StrataError::new(
                     ErrorCode::SYNTAX_ERROR,
                     format!("Syntax error: expected DELETE FROM, got {other}"),
@@ -76,15 +83,27 @@ impl Session {
             };
         }
         if let Some(mutation) = strata_sql::mutations::parse_alter_mutation(text)? {
+            for command in &mutation.commands {
+                let (privilege, columns) = mutation_privilege(command);
+                self.require_on_name(privilege, &mutation.table, &columns)?;
+            }
             return self.alter_mutation(mutation).await;
         }
         if let Some(check) = strata_sql::part_statements::parse_check_table(text)? {
+            self.require_on_name("CHECK", &check.table, &[])?;
             return self.check_table(check).await;
         }
         if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
+            let privilege = match operation.action {
+                PartAction::Attach => "INSERT",
+                PartAction::Detach | PartAction::DropDetached => "ALTER DELETE",
+                PartAction::Move(_) => "ALTER MOVE PARTITION",
+            };
+            self.require_on_name(privilege, &operation.table, &[])?;
             return self.part_operation(operation).await;
         }
         if let Some(alter) = strata_sql::ttl::parse_alter_ttl(text)? {
+            self.require_on_name("ALTER TTL", &alter.table, &[])?;
             return self.alter_ttl(alter).await;
         }
         let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
@@ -104,6 +123,10 @@ impl Session {
         operations: Vec<AlterTableOperation>,
     ) -> Result<()> {
         self.check_writable()?;
+        for operation in &operations {
+            let (privilege, columns) = alter_privilege(operation);
+            self.require_on_name(privilege, name, &columns)?;
+        }
         for operation in operations {
             self.alter_once(name, operation).await?;
         }
@@ -407,4 +430,48 @@ fn reshape(
         })
         .collect::<Result<Vec<ArrayRef>>>()?;
     Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+}
+
+/// The table a `DELETE FROM` names.
+fn delete_target(delete: &Delete) -> Option<&ObjectName> {
+    let tables = match &delete.from {
+        FromTable::WithFromKeyword(tables) | FromTable::WithoutKeyword(tables) => tables,
+    };
+    match &tables.first()?.relation {
+        TableFactor::Table { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+/// The privilege a mutation command needs, and on which columns.
+fn mutation_privilege(command: &MutationAst) -> (&'static str, Vec<String>) {
+    match command {
+        MutationAst::Delete { .. } | MutationAst::ApplyDeletedMask => ("ALTER DELETE", Vec::new()),
+        MutationAst::Update { assignments, .. } => (
+            "ALTER UPDATE",
+            assignments.iter().map(|(c, _)| c.value.clone()).collect(),
+        ),
+        MutationAst::MaterializeColumn(c) => ("ALTER MATERIALIZE COLUMN", vec![c.value.clone()]),
+        MutationAst::ClearColumn(c) => ("ALTER CLEAR COLUMN", vec![c.value.clone()]),
+    }
+}
+
+/// The privilege an ALTER TABLE operation needs, and on which columns.
+fn alter_privilege(operation: &AlterTableOperation) -> (&'static str, Vec<String>) {
+    match operation {
+        AlterTableOperation::AddColumn { column_def, .. } => {
+            ("ALTER ADD COLUMN", vec![column_def.name.value.clone()])
+        }
+        AlterTableOperation::DropColumn { column_names, .. } => (
+            "ALTER DROP COLUMN",
+            column_names.iter().map(|c| c.value.clone()).collect(),
+        ),
+        AlterTableOperation::RenameColumn {
+            old_column_name, ..
+        } => ("ALTER RENAME COLUMN", vec![old_column_name.value.clone()]),
+        AlterTableOperation::ModifyColumn { col_name, .. } => {
+            ("ALTER MODIFY COLUMN", vec![col_name.value.clone()])
+        }
+        _ => ("ALTER TABLE", Vec::new()),
+    }
 }

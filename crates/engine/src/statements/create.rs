@@ -86,6 +86,7 @@ impl Session {
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let name = single_name(name)?;
+        self.require("CREATE DATABASE", &[&name])?;
         if self.engine.catalog.schema(&name).is_some() {
             if if_not_exists {
                 return self.done();
@@ -132,6 +133,8 @@ impl Session {
     /// TABLE new AS existing`.
     async fn table_structure(&self, name: &str) -> Result<TableStructure> {
         let name = parse_object_name(name)?;
+        let (database, table) = self.table_name(&name)?;
+        self.require_show(&[&database, &table])?;
         let definition = self.user_table(&name).await?.identity().create_statement;
         let split = split_create_table(&definition)?;
         Ok(TableStructure {
@@ -153,6 +156,11 @@ impl Session {
             None if create.temporary => self.temporary_table_name(&create.name)?,
             None => self.table_in_database(&create.name)?,
         };
+        if create.temporary {
+            self.require("CREATE TEMPORARY TABLE", &[])?;
+        } else {
+            self.require("CREATE TABLE", &[&database, &table])?;
+        }
         if database == SYSTEM_DATABASE {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
@@ -262,7 +270,7 @@ impl Session {
                 self.settings.clone(),
             )
             .await?;
-        let physical = state.create_physical_plan(&plan).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
         let rows = collect(physical, task_context(&state)).await?;
         let schema: SchemaRef = Arc::new(plan.schema().as_arrow().clone());
         Ok(NewTableData {

@@ -23,9 +23,16 @@ impl Session {
         for name in names {
             match object_type {
                 ObjectType::Table | ObjectType::View => {
+                    let (database, table) = self.table_name(name)?;
+                    let privilege = match object_type {
+                        ObjectType::View => "DROP VIEW",
+                        _ => "DROP TABLE",
+                    };
+                    self.require_on_table(privilege, (&database, &table), &[])?;
                     self.drop_table(name, if_exists, temporary)?
                 }
                 ObjectType::Database | ObjectType::Schema => {
+                    self.require("DROP DATABASE", &[&single_name(name)?])?;
                     self.drop_database(name, if_exists).await?
                 }
                 other => {
@@ -120,6 +127,8 @@ impl Session {
     pub(crate) async fn truncate(&self, truncate: &Truncate) -> Result<StatementOutcome> {
         self.check_writable()?;
         for target in &truncate.table_names {
+            let (database, table) = self.table_name(&target.name)?;
+            self.require_on_table("TRUNCATE", (&database, &table), &[])?;
             match self.user_table(&target.name).await? {
                 UserTable::Memory(table) => table.truncate().await,
                 UserTable::MergeTree(table) => table.data.truncate()?,

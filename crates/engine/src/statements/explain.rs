@@ -32,6 +32,7 @@ impl Session {
                 match kind {
                     "PLAN" => {
                         let optimized = state.optimize(&plan)?;
+                        self.check_reads(&optimized)?;
                         optimized
                             .display_indent()
                             .to_string()
@@ -40,7 +41,7 @@ impl Session {
                             .collect()
                     }
                     "PIPELINE" => {
-                        let physical = state.create_physical_plan(&plan).await?;
+                        let physical = self.physical_plan(&state, &plan).await?;
                         displayable(physical.as_ref())
                             .indent(true)
                             .to_string()
@@ -50,7 +51,7 @@ impl Session {
                     }
                     _ => {
                         let physical: Arc<dyn ExecutionPlan> =
-                            state.create_physical_plan(&plan).await?;
+                            self.physical_plan(&state, &plan).await?;
                         let mut stream =
                             execute_stream(Arc::clone(&physical), task_context(&state))?;
                         while let Some(batch) = stream.next().await {

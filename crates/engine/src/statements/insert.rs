@@ -3,7 +3,7 @@
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::physical_plan::collect;
-use datafusion::sql::sqlparser::ast::{Insert, Statement, TableObject};
+use datafusion::sql::sqlparser::ast::{Insert, ObjectName, Statement, TableObject};
 use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_sql::parse_statement;
@@ -16,6 +16,11 @@ impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
     pub(crate) async fn insert(&mut self, mut insert: Insert) -> Result<StatementOutcome> {
         self.check_writable()?;
+        if let TableObject::TableName(name) = &insert.table {
+            let (database, table) = self.table_name(name)?;
+            let columns: Vec<String> = insert.columns.iter().map(column_name).collect();
+            self.require_on_table("INSERT", (&database, &table), &columns)?;
+        }
         events::add(Event::InsertQuery, 1);
         // Columns map by position: a source repeating a column is fine.
         if let Some(source) = insert.source.as_mut() {
@@ -33,7 +38,7 @@ impl Session {
         let (plan, state, query) = self
             .plan(Statement::Insert(insert), self.settings.clone())
             .await?;
-        let physical = state.create_physical_plan(&plan).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;
@@ -165,4 +170,12 @@ fn fraction_text(expr: &datafusion::sql::sqlparser::ast::Expr) -> Option<&str> {
         return None;
     };
     (text.contains('.') && !text.contains(['e', 'E'])).then_some(text.as_str())
+}
+
+/// An insert's column as named, without quotes.
+pub(crate) fn column_name(name: &ObjectName) -> String {
+    name.0
+        .last()
+        .map(|part| part.to_string().trim_matches(['`', '"']).to_string())
+        .unwrap_or_default()
 }

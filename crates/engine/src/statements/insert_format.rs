@@ -68,6 +68,12 @@ impl Session {
             ));
         };
         let (database, table_name) = self.table_name(name)?;
+        let columns: Vec<String> = parsed
+            .columns
+            .iter()
+            .map(crate::statements::insert::column_name)
+            .collect();
+        self.require_on_table("INSERT", (&database, &table_name), &columns)?;
         let user_table = self.user_table(name).await?;
         let materialized: Vec<String> = user_table
             .identity()
@@ -176,7 +182,7 @@ impl Session {
         let triggers = self.triggers_on(&database, &table_name).await?;
         let query = self.new_query(self.settings.clone());
         let state = self.engine.query_state(&query)?;
-        let physical = state.create_physical_plan(&plan).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;

@@ -56,6 +56,10 @@ impl Session {
             .into_iter()
             .filter(|q| ids.contains(&q.query_id))
             .collect();
+        // One's own queries need no grant; others' need KILL QUERY.
+        if queries.iter().any(|q| q.client.user != self.client.user) {
+            self.require("KILL QUERY", &[])?;
+        }
         if mode != Mode::Test {
             for query in &queries {
                 query.cancel();

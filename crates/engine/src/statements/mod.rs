@@ -11,6 +11,7 @@
 //! - `set`: SET and USE, which change the session
 //! - `system`, `kill`: SYSTEM commands, KILL QUERY
 
+mod access;
 mod alter;
 mod create;
 mod drop;

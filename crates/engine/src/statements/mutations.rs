@@ -83,6 +83,12 @@ impl Session {
                 "Syntax error: UPDATE needs a WHERE clause",
             ));
         };
+        let columns: Vec<String> = update
+            .assignments
+            .iter()
+            .map(|a| a.target.to_string())
+            .collect();
+        self.require_on_name("ALTER UPDATE", name, &columns)?;
         let assignments = update
             .assignments
             .iter()

@@ -20,6 +20,7 @@ impl Session {
                 "OPTIMIZE ... DEDUPLICATE is not supported yet",
             ));
         }
+        self.require_on_name("OPTIMIZE", name, &[])?;
         let UserTable::MergeTree(table) = self.user_table(name).await? else {
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,

@@ -32,7 +32,7 @@ impl Session {
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
         let (plan, state, query_context) =
             self.plan(Statement::Query(query), settings.clone()).await?;
-        let physical = state.create_physical_plan(&plan).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, task_context(&state))?);
         let stream = limit_result(stream, &query_context.settings);
@@ -60,7 +60,7 @@ impl Session {
         let (plan, state, _) = self
             .plan(Statement::Query(Box::new(totals)), settings)
             .await?;
-        let physical = state.create_physical_plan(&plan).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
         let row_schema = physical.schema();
         let batches = collect(physical, task_context(&state)).await?;
         let row = concat_batches(&row_schema, &batches)?;

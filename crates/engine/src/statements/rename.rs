@@ -27,6 +27,8 @@ impl Session {
                 "Cannot rename tables of the system database",
             ));
         }
+        self.require_on_table("DROP TABLE", (&from_database, &from_table), &[])?;
+        self.require_on_table("CREATE TABLE", (&to_database, &to_table), &[])?;
         let table = self.user_table(from).await?;
         let target = self.database(&to_database)?;
         if target.table_exist(&to_table) {

@@ -20,6 +20,7 @@ impl Session {
     pub(crate) fn use_database(&mut self, name: &ObjectName) -> Result<StatementOutcome> {
         let database = single_name(name)?;
         self.engine.database_exists(&database)?;
+        self.require_show(&[&database])?;
         self.current_database = database;
         self.done()
     }

@@ -74,7 +74,20 @@ impl Session {
     }
 
     pub(crate) async fn show_databases(&mut self) -> Result<StatementOutcome> {
-        Box::pin(self.execute("SELECT name FROM system.databases ORDER BY name")).await
+        let mut sql = "SELECT name FROM system.databases".to_string();
+        if !self.sees_everything()? {
+            // Only the databases the user holds some privilege in.
+            let visible: Vec<String> = self
+                .engine
+                .catalog
+                .schema_names()
+                .into_iter()
+                .filter(|name| self.may_show(&[name]).unwrap_or(false))
+                .map(|name| format!("'{}'", name.replace('\\', "\\\\").replace('\'', "\\'")))
+                .collect();
+            sql.push_str(&format!(" WHERE {}", name_in(&visible)));
+        }
+        Box::pin(self.execute(&format!("{sql} ORDER BY name"))).await
     }
 
     pub(crate) async fn show_tables(
@@ -86,14 +99,28 @@ impl Session {
             None => self.current_database.clone(),
         };
         self.engine.database_exists(&database)?;
-        let sql = format!(
-            "SELECT name FROM system.tables WHERE database = '{}' ORDER BY name",
-            database.replace('\\', "\\\\").replace('\'', "\\'")
+        let quote = |text: &str| format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"));
+        let mut sql = format!(
+            "SELECT name FROM system.tables WHERE database = {}",
+            quote(&database)
         );
+        if !self.sees_everything()? {
+            // Only the tables the user holds some privilege on.
+            let mut visible = Vec::new();
+            for table in self.database(&database)?.table_names() {
+                if self.may_show(&[&database, &table])? {
+                    visible.push(quote(&table));
+                }
+            }
+            sql.push_str(&format!(" AND {}", name_in(&visible)));
+        }
+        sql.push_str(" ORDER BY name");
         Box::pin(self.execute(&sql)).await
     }
 
     pub(crate) async fn show_create_table(&self, name: &ObjectName) -> Result<StatementOutcome> {
+        let (database, table) = self.table_name(name)?;
+        self.require_show(&[&database, &table])?;
         let statement = match self.view(name).await? {
             Some(view) => super::view::view_statement(&view),
             None => self.user_table(name).await?.identity().create_statement,
@@ -205,4 +232,12 @@ fn plain_columns(schema: &Schema) -> Vec<[String; 7]> {
 /// is a name, not `TABLE`).
 fn leading_word<'a>(text: &'a str, words: &[&'a str]) -> Option<(&'a str, &'a str)> {
     strip_keyword(text, words).filter(|(_, rest)| rest.starts_with(char::is_whitespace))
+}
+
+/// `name IN (...)` over quoted names; false when there are none.
+fn name_in(quoted: &[String]) -> String {
+    if quoted.is_empty() {
+        return "0".to_string();
+    }
+    format!("name IN ({})", quoted.join(", "))
 }

@@ -3,6 +3,7 @@
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_storage::cache::CacheTier;
 
+use crate::access::privileges::catalog;
 use crate::session::{Session, StatementOutcome};
 
 impl Session {
@@ -11,6 +12,7 @@ impl Session {
     /// users run it before reading system.query_log.
     pub(crate) fn system_command(&self, rest: &str) -> Result<StatementOutcome> {
         let words: Vec<String> = rest.split_whitespace().map(str::to_uppercase).collect();
+        self.require(system_privilege(&words), &[])?;
         match words
             .iter()
             .map(String::as_str)
@@ -39,4 +41,13 @@ impl Session {
         self.engine.instance().cache.clear(tier);
         self.done()
     }
+}
+
+/// The privilege a SYSTEM command needs: the catalog's name for its
+/// longest leading words, else the whole SYSTEM group.
+fn system_privilege(words: &[String]) -> &'static str {
+    (1..=words.len())
+        .rev()
+        .find_map(|n| catalog().find(&format!("SYSTEM {}", words[..n].join(" "))))
+        .map_or("SYSTEM", |privilege| privilege.name)
 }

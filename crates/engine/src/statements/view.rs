@@ -276,7 +276,12 @@ impl Session {
     async fn views_read(&self, statement: &Statement) -> Result<HashMap<ObjectName, Query>> {
         let mut views = HashMap::new();
         for name in tables_read(statement) {
-            let text = match self.view(&name).await? {
+            let view = self.view(&name).await?;
+            if view.is_some() {
+                let (database, table) = self.table_name(&name)?;
+                self.require_select_any(&database, &table)?;
+            }
+            let text = match view {
                 Some(ReadView::View(view)) => view.query.clone(),
                 Some(ReadView::Materialized(view)) => format!("SELECT * FROM {}", view.target),
                 None => continue,

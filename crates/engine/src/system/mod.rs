@@ -24,6 +24,7 @@ use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::table_definition::ColumnDescription;
 
+pub mod access;
 pub mod disks;
 pub mod mutations;
 pub mod names;
@@ -63,13 +64,17 @@ pub enum SystemTableKind {
     DataTypeFamilies,
     AggregateFunctionCombinators,
     Users,
+    Roles,
+    Grants,
+    RoleGrants,
+    Privileges,
     TextLog,
     Disks,
     StoragePolicies,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 25] = [
+    pub const ALL: [SystemTableKind; 29] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -92,6 +97,10 @@ impl SystemTableKind {
         SystemTableKind::DataTypeFamilies,
         SystemTableKind::AggregateFunctionCombinators,
         SystemTableKind::Users,
+        SystemTableKind::Roles,
+        SystemTableKind::Grants,
+        SystemTableKind::RoleGrants,
+        SystemTableKind::Privileges,
         SystemTableKind::TextLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
@@ -121,6 +130,10 @@ impl SystemTableKind {
             SystemTableKind::DataTypeFamilies => "data_type_families",
             SystemTableKind::AggregateFunctionCombinators => "aggregate_function_combinators",
             SystemTableKind::Users => "users",
+            SystemTableKind::Roles => "roles",
+            SystemTableKind::Grants => "grants",
+            SystemTableKind::RoleGrants => "role_grants",
+            SystemTableKind::Privileges => "privileges",
             SystemTableKind::TextLog => "text_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
@@ -182,7 +195,11 @@ impl SystemTableKind {
             SystemTableKind::Formats => names::formats_fields(),
             SystemTableKind::DataTypeFamilies => names::data_type_families_fields(),
             SystemTableKind::AggregateFunctionCombinators => names::combinators_fields(),
-            SystemTableKind::Users => server::users_fields(),
+            SystemTableKind::Users => access::users_fields(),
+            SystemTableKind::Roles => access::roles_fields(),
+            SystemTableKind::Grants => access::grants_fields(),
+            SystemTableKind::RoleGrants => access::role_grants_fields(),
+            SystemTableKind::Privileges => access::privileges_fields(),
             SystemTableKind::TextLog => server::text_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
@@ -424,7 +441,11 @@ impl TableProvider for SystemTable {
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_rows(&instance),
             SystemTableKind::Processes => server::processes_rows(&instance),
             SystemTableKind::QueryLog => server::query_log_rows(&instance),
-            SystemTableKind::Users => server::users_rows(&instance),
+            SystemTableKind::Users => access::users_rows(&instance.access),
+            SystemTableKind::Roles => access::roles_rows(&instance.access),
+            SystemTableKind::Grants => access::grants_rows(&instance.access),
+            SystemTableKind::RoleGrants => access::role_grants_rows(&instance.access),
+            SystemTableKind::Privileges => access::privileges_rows(),
             SystemTableKind::TextLog => server::text_log_rows(),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
-    ArrayRef, Date32Array, Float64Array, Int32Array, ListBuilder, StringArray, StringBuilder,
-    TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt64Array,
+    ArrayRef, Date32Array, Float64Array, Int32Array, StringArray, TimestampMicrosecondArray,
+    TimestampSecondArray, UInt8Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
@@ -15,7 +15,7 @@ use strata_common::text_log;
 use strata_memory::{allocator, process};
 use strata_storage::cache::CacheTier;
 
-use crate::instance::{Instance, UserRow};
+use crate::instance::Instance;
 use crate::query_context::ClientInfo;
 
 fn s(name: &str) -> Field {
@@ -420,51 +420,6 @@ pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
         numbers(rows.iter().map(|r| r.2)),
         numbers(rows.iter().map(|r| r.3)),
         strings(rows.iter().map(|r| r.4.to_string())),
-    ]
-}
-
-pub fn users_fields() -> Vec<Field> {
-    let list = |name: &str| {
-        Field::new(
-            name,
-            DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
-            false,
-        )
-    };
-    vec![
-        s("name"),
-        s("storage"),
-        list("auth_type"),
-        list("host_ip"),
-        Field::new("default_roles_all", DataType::UInt8, false),
-        s("default_database"),
-        // Strata's: the settings profile the user's queries run with.
-        s("profile"),
-    ]
-}
-
-pub fn users_rows(instance: &Instance) -> Vec<ArrayRef> {
-    let users = instance.users.read().clone();
-    let list =
-        |values: &dyn Fn(&UserRow) -> Vec<String>| -> ArrayRef {
-            let mut builder = ListBuilder::new(StringBuilder::new())
-                .with_field(Arc::new(Field::new("item", DataType::Utf8, false)));
-            for user in &users {
-                for value in values(user) {
-                    builder.values().append_value(value);
-                }
-                builder.append(true);
-            }
-            Arc::new(builder.finish())
-        };
-    vec![
-        strings(users.iter().map(|u| u.name.clone())),
-        strings(users.iter().map(|_| "users_xml".to_string())),
-        list(&|u| vec![u.auth_type.to_string()]),
-        list(&|u| u.host_ip.clone()),
-        Arc::new(UInt8Array::from_iter_values(users.iter().map(|_| 1))),
-        strings(users.iter().map(|_| String::new())),
-        strings(users.iter().map(|u| u.profile.clone())),
     ]
 }
 

@@ -20,7 +20,7 @@ pub struct TestServer {
     pub stop: Option<tokio::sync::oneshot::Sender<()>>,
     pub thread: Option<std::thread::JoinHandle<()>>,
     pub engine: Arc<Engine>,
-    _dir: tempfile::TempDir,
+    dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for TestServer {
@@ -36,7 +36,11 @@ impl Drop for TestServer {
 
 /// A server with the configuration file `config_text`.
 pub fn start_with(config_text: &str) -> TestServer {
-    let dir = tempfile::tempdir().unwrap();
+    start_in(tempfile::tempdir().unwrap(), config_text)
+}
+
+/// A server on the data of `dir`, as one started again on the same path.
+fn start_in(dir: tempfile::TempDir, config_text: &str) -> TestServer {
     let file = dir.path().join("config.xml");
     std::fs::write(&file, config_text).unwrap();
     let mut config = ServerConfig::load(&file).unwrap();
@@ -74,7 +78,7 @@ pub fn start_with(config_text: &str) -> TestServer {
         stop: Some(stop_tx),
         thread: Some(thread),
         engine,
-        _dir: dir,
+        dir: Some(dir),
     }
 }
 
@@ -121,6 +125,20 @@ pub fn send(port: u16, method: &str, target: &str, headers: &[(&str, &str)], bod
 }
 
 impl TestServer {
+    /// Stops the server and starts another on the same data path.
+    pub fn restart(mut self, config_text: &str) -> TestServer {
+        let dir = self.dir.take().expect("a running server has its directory");
+        let engine = Arc::clone(&self.engine);
+        drop(self);
+        // The queries' runtime shuts down in the background: its tasks let
+        // go of the engine (and the data path's lock) soon after.
+        wait_until("the engine to be released", || {
+            Arc::strong_count(&engine) == 1
+        });
+        drop(engine);
+        start_in(dir, config_text)
+    }
+
     pub fn send(&self, method: &str, target: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
         send(self.port, method, target, headers, body)
     }

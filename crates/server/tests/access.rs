@@ -1,0 +1,264 @@
+//! SQL access control over HTTP: users and roles made with SQL, a matrix
+//! of users × statements × objects, partial revokes and column grants,
+//! grant options, roles chosen per session, and the entities kept across
+//! a restart.
+
+mod common;
+
+use common::{Reply, TestServer, start_with};
+
+const CONFIG: &str = "<clickhouse>
+  <users>
+    <default><password></password><access_management>1</access_management></default>
+    <carol><password>c</password></carol>
+  </users>
+</clickhouse>";
+
+fn as_user(server: &TestServer, user: &str, password: &str, query: &str) -> Reply {
+    server.send(
+        "POST",
+        &format!("/?user={user}&password={password}"),
+        &[],
+        query.as_bytes(),
+    )
+}
+
+fn code(reply: &Reply) -> &str {
+    reply.header("x-clickhouse-exception-code")
+}
+
+fn setup(server: &TestServer) {
+    for statement in [
+        "CREATE DATABASE db",
+        "CREATE TABLE db.t (a UInt64, b String, c UInt64) ENGINE = MergeTree ORDER BY a",
+        "INSERT INTO db.t VALUES (1, 'x', 10), (2, 'y', 20)",
+        "CREATE TABLE db.u (a UInt64) ENGINE = Memory",
+        "CREATE VIEW db.v AS SELECT a FROM db.t",
+        "CREATE USER reader IDENTIFIED BY 'r'",
+        "GRANT SELECT ON db.* TO reader",
+        "REVOKE SELECT ON db.u FROM reader",
+        "CREATE USER writer IDENTIFIED WITH sha256_password BY 'w'",
+        "GRANT INSERT ON db.t TO writer",
+        "CREATE USER columns IDENTIFIED WITH plaintext_password BY 'c'",
+        "GRANT SELECT(a) ON db.t TO columns",
+        "CREATE ROLE owner",
+        "GRANT ALL ON db.* TO owner",
+        "CREATE USER dba IDENTIFIED BY 'd' DEFAULT ROLE owner",
+    ] {
+        server.ok(statement);
+    }
+}
+
+#[test]
+fn grants_decide_what_each_user_may_do() {
+    let server = start_with(CONFIG);
+    setup(&server);
+    // (user, password, statement, allowed)
+    let matrix = [
+        ("reader", "r", "SELECT * FROM db.t", true),
+        ("reader", "r", "SELECT a FROM db.v", true),
+        ("reader", "r", "SELECT * FROM db.u", false),
+        ("reader", "r", "INSERT INTO db.t VALUES (3, 'z', 30)", false),
+        ("reader", "r", "DROP TABLE db.t", false),
+        (
+            "reader",
+            "r",
+            "CREATE TABLE db.n (a UInt8) ENGINE = Memory",
+            false,
+        ),
+        ("reader", "r", "SELECT * FROM system.processes", false),
+        ("reader", "r", "SELECT count() FROM system.one", true),
+        ("reader", "r", "SELECT sum(number) FROM numbers(10)", true),
+        ("writer", "w", "INSERT INTO db.t VALUES (3, 'z', 30)", true),
+        ("writer", "w", "SELECT * FROM db.t", false),
+        ("writer", "w", "ALTER TABLE db.t DELETE WHERE a = 3", false),
+        ("columns", "c", "SELECT a FROM db.t", true),
+        ("columns", "c", "SELECT count() FROM db.t", true),
+        ("columns", "c", "SELECT b FROM db.t", false),
+        ("columns", "c", "SELECT a FROM db.t WHERE c = 10", false),
+        ("columns", "c", "SELECT * FROM db.t", false),
+        ("dba", "d", "TRUNCATE TABLE db.u", true),
+        ("dba", "d", "OPTIMIZE TABLE db.t FINAL", true),
+        ("dba", "d", "ALTER TABLE db.t DELETE WHERE a = 3", true),
+        ("dba", "d", "ALTER TABLE db.t ADD COLUMN d UInt8", true),
+        (
+            "dba",
+            "d",
+            "CREATE TABLE db.n (a UInt8) ENGINE = Memory",
+            true,
+        ),
+        ("dba", "d", "CREATE USER x", false),
+        ("carol", "c", "SELECT count() FROM db.t", true),
+        ("carol", "c", "CREATE USER x", false),
+    ];
+    for (user, password, statement, allowed) in matrix {
+        let reply = as_user(&server, user, password, statement);
+        if allowed {
+            assert_eq!(reply.status, 200, "{user}: {statement}: {}", reply.text());
+        } else {
+            assert_eq!(code(&reply), "497", "{user}: {statement}: {}", reply.text());
+            assert!(
+                reply
+                    .text()
+                    .contains(&format!("{user}: Not enough privileges")),
+                "{}",
+                reply.text()
+            );
+        }
+    }
+    let denied = as_user(&server, "columns", "c", "SELECT b, c FROM db.t");
+    assert!(
+        denied
+            .text()
+            .contains("necessary to have the grant SELECT(b, c) ON db.t"),
+        "{}",
+        denied.text()
+    );
+    // `u` is revoked: the tables shown are those with some grant.
+    assert_eq!(
+        as_user(&server, "reader", "r", "SHOW TABLES FROM db").text(),
+        "n\nt\nv\n"
+    );
+    assert_eq!(
+        as_user(&server, "reader", "r", "SHOW DATABASES").text(),
+        "db\nsystem\n"
+    );
+    // A revoke applies to the next statement.
+    server.ok("REVOKE SELECT ON db.* FROM reader");
+    assert_eq!(
+        code(&as_user(&server, "reader", "r", "SELECT a FROM db.t")),
+        "497"
+    );
+}
+
+#[test]
+fn grant_options_roles_and_sessions() {
+    let server = start_with(CONFIG);
+    setup(&server);
+    // The role gives dba everything on db, but not the right to pass it on.
+    let pass_on = as_user(&server, "dba", "d", "GRANT SELECT ON db.t TO reader");
+    assert_eq!(code(&pass_on), "497");
+    assert!(
+        pass_on.text().contains("WITH GRANT OPTION"),
+        "{}",
+        pass_on.text()
+    );
+    server.ok("GRANT SELECT ON db.* TO writer WITH GRANT OPTION");
+    assert_eq!(
+        as_user(&server, "writer", "w", "GRANT SELECT ON db.t TO columns").status,
+        200
+    );
+    assert_eq!(
+        as_user(&server, "columns", "c", "SELECT b FROM db.t ORDER BY a").text(),
+        "x\ny\n"
+    );
+    // Roles chosen with SET ROLE last for the session.
+    let session = |query: &str| {
+        server.send(
+            "POST",
+            "/?user=dba&password=d&session_id=s1",
+            &[],
+            query.as_bytes(),
+        )
+    };
+    assert_eq!(session("SHOW CURRENT ROLES").text(), "owner\t0\t1\n");
+    assert_eq!(session("SET ROLE NONE").status, 200);
+    assert_eq!(code(&session("TRUNCATE TABLE db.u")), "497");
+    assert_eq!(session("SET ROLE DEFAULT").status, 200);
+    assert_eq!(session("TRUNCATE TABLE db.u").status, 200);
+    assert_eq!(
+        code(&as_user(&server, "reader", "r", "SET ROLE owner")),
+        "512"
+    );
+    assert_eq!(
+        server.ok("SHOW GRANTS FOR dba, owner"),
+        "GRANT owner TO dba\nGRANT ALL ON db.* TO owner\n"
+    );
+    assert_eq!(
+        server.ok(
+            "SELECT user_name, role_name, access_type, database, table, is_partial_revoke \
+             FROM system.grants WHERE user_name = 'reader' OR role_name = 'owner' \
+             ORDER BY user_name, role_name, is_partial_revoke"
+        ),
+        "reader\t\\N\tSELECT\tdb\t\\N\t0\nreader\t\\N\tSELECT\tdb\tu\t1\n\\N\towner\tALL\tdb\t\\N\t0\n"
+    );
+    assert_eq!(
+        server.ok(
+            "SELECT user_name, granted_role_name, granted_role_is_default FROM system.role_grants"
+        ),
+        "dba\towner\t1\n"
+    );
+    // Dropping a role takes it from those it was granted to.
+    server.ok("DROP ROLE owner");
+    assert_eq!(
+        code(&as_user(&server, "dba", "d", "TRUNCATE TABLE db.u")),
+        "497"
+    );
+}
+
+#[test]
+fn users_and_roles_survive_a_restart() {
+    let server = start_with(CONFIG);
+    for statement in [
+        "CREATE TABLE t (a UInt8) ENGINE = Memory",
+        "CREATE USER alice IDENTIFIED BY 'pw' HOST LOCAL DEFAULT DATABASE db SETTINGS max_threads = 3",
+        "CREATE DATABASE db",
+        "CREATE ROLE r",
+        "GRANT SELECT ON default.* TO r",
+        "GRANT r TO alice",
+        "GRANT SHOW DATABASES ON db.* TO alice",
+        "CREATE USER mallory",
+    ] {
+        server.ok(statement);
+    }
+    let server = server.restart(CONFIG);
+    assert_eq!(
+        as_user(
+            &server,
+            "alice",
+            "pw",
+            "SELECT currentDatabase(), getSetting('max_threads')"
+        )
+        .text(),
+        "db\t3\n"
+    );
+    assert_eq!(
+        as_user(&server, "alice", "pw", "SELECT count() FROM default.t").text(),
+        "0\n"
+    );
+    assert_eq!(code(&as_user(&server, "alice", "nope", "SELECT 1")), "516");
+    assert_eq!(
+        server.ok("SHOW GRANTS FOR alice"),
+        "GRANT SHOW DATABASES ON db.* TO alice\nGRANT r TO alice\n"
+    );
+    let create = server.ok("SHOW CREATE USER alice FORMAT TSVRaw");
+    assert!(
+        create
+            .starts_with("CREATE USER alice IDENTIFIED WITH sha256_password HOST IP '127.0.0.0/8'")
+            && create.contains("DEFAULT DATABASE db SETTINGS max_threads = '3'"),
+        "{create}"
+    );
+    server.ok("DROP USER mallory");
+    let server = server.restart(CONFIG);
+    assert_eq!(code(&as_user(&server, "mallory", "", "SELECT 1")), "516");
+    assert_eq!(server.ok("SHOW USERS"), "alice\ncarol\ndefault\n");
+}
+
+#[test]
+fn users_of_the_file_are_read_only() {
+    let server = start_with(CONFIG);
+    assert_eq!(code(&server.query("DROP USER carol")), "495");
+    assert_eq!(code(&server.query("GRANT SELECT ON *.* TO carol")), "495");
+    assert_eq!(code(&server.query("CREATE USER carol")), "493");
+    assert_eq!(code(&server.query("GRANT SELECT ON *.* TO nobody")), "511");
+    assert_eq!(code(&server.query("GRANT NOTHING ON *.* TO carol")), "62");
+    assert_eq!(
+        code(&server.query("GRANT CREATE USER ON db.* TO carol")),
+        "509"
+    );
+    assert_eq!(code(&as_user(&server, "carol", "c", "SHOW USERS")), "497");
+    assert_eq!(
+        server.ok("SELECT name, storage FROM system.users ORDER BY name"),
+        "carol\tusers_xml\ndefault\tusers_xml\n"
+    );
+}
