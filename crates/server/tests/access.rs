@@ -68,6 +68,9 @@ fn grants_decide_what_each_user_may_do() {
         ),
         ("reader", "r", "SELECT * FROM system.processes", false),
         ("reader", "r", "SELECT count() FROM system.one", true),
+        ("reader", "r", "DESCRIBE TABLE db.t", true),
+        ("reader", "r", "DESCRIBE TABLE db.u", false),
+        ("reader", "r", "CREATE VIEW db.w AS SELECT 1", false),
         ("reader", "r", "SELECT sum(number) FROM numbers(10)", true),
         ("writer", "w", "INSERT INTO db.t VALUES (3, 'z', 30)", true),
         ("writer", "w", "SELECT * FROM db.t", false),
@@ -77,6 +80,7 @@ fn grants_decide_what_each_user_may_do() {
         ("columns", "c", "SELECT b FROM db.t", false),
         ("columns", "c", "SELECT a FROM db.t WHERE c = 10", false),
         ("columns", "c", "SELECT * FROM db.t", false),
+        ("dba", "d", "CREATE VIEW db.w AS SELECT 1", true),
         ("dba", "d", "TRUNCATE TABLE db.u", true),
         ("dba", "d", "OPTIMIZE TABLE db.t FINAL", true),
         ("dba", "d", "ALTER TABLE db.t DELETE WHERE a = 3", true),
@@ -117,7 +121,7 @@ fn grants_decide_what_each_user_may_do() {
     // `u` is revoked: the tables shown are those with some grant.
     assert_eq!(
         as_user(&server, "reader", "r", "SHOW TABLES FROM db").text(),
-        "n\nt\nv\n"
+        "n\nt\nv\nw\n"
     );
     assert_eq!(
         as_user(&server, "reader", "r", "SHOW DATABASES").text(),

@@ -186,6 +186,8 @@ impl Session {
     /// their default kinds and codecs), any other's as a query sees them.
     async fn describe_table(&self, name: &str) -> Result<Vec<[String; 7]>> {
         let object = parse_object_name(name)?;
+        let (database, table) = self.table_name(&object)?;
+        self.require_show(&[&database, &table])?;
         if let Ok(table) = self.user_table(&object).await {
             return Ok(ColumnDescription::of_table(&table.provider())?
                 .into_iter()

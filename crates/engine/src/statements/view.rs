@@ -78,6 +78,7 @@ impl Session {
             Some(stored) => (stored.database.clone(), stored.name.clone()),
             None => self.table_in_database(&create.name)?,
         };
+        self.require("CREATE VIEW", &[&database, &name])?;
         if database == SYSTEM_DATABASE {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
