@@ -119,13 +119,7 @@ impl DataPath {
         let dir = self.metadata_dir(&table.database);
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir, e))?;
         let path = self.metadata_file(&table.database, &table.name);
-        let temporary = dir.join(format!("{}.sql.tmp", escape(&table.name)));
-        let mut file = fs::File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
-        file.write_all(table.file_text().as_bytes())
-            .and_then(|_| file.sync_all())
-            .map_err(|e| io_error(&temporary, e))?;
-        fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
-        sync_dir(&dir)
+        replace_file(&path, &table.file_text())
     }
 
     /// Renames a table: its metadata file moves in one step (the file's name
@@ -191,6 +185,20 @@ impl StoredTable {
             statement: statement.to_string(),
         })
     }
+}
+
+/// Writes `text` as the whole of `path`: to `<path>.tmp`, synced, renamed
+/// over `path`, the directory synced; a crash leaves the old file or the new.
+pub(crate) fn replace_file(path: &Path, text: &str) -> Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let mut file = fs::File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.sync_all())
+        .map_err(|e| io_error(&temporary, e))?;
+    fs::rename(&temporary, path).map_err(|e| io_error(path, e))?;
+    sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
 fn sync_dir(dir: &Path) -> Result<()> {

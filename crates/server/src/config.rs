@@ -19,7 +19,7 @@ use strata_storage::disk::{
 };
 
 use strata_engine::access::ConfigUser;
-use strata_engine::access::authentication::{Authentication, Hosts};
+use strata_engine::access::authentication::{Authentication, Hosts, parse_network};
 
 pub const DEFAULT_HTTP_PORT: u16 = 8123;
 pub const DEFAULT_LISTEN_HOST: &str = "127.0.0.1";
@@ -335,7 +335,7 @@ fn user_config(user: &Node) -> Result<ConfigUser> {
     let mut networks = Vec::new();
     if let Some(node) = user.child("networks") {
         for ip in node.children_named("ip") {
-            networks.push(parse_network(ip.text.trim())?);
+            networks.push(parse_network(ip.text.trim()).map_err(|e| config_error(e.message))?);
         }
     }
     let hosts = if networks.is_empty() {
@@ -364,16 +364,6 @@ fn user_config(user: &Node) -> Result<ConfigUser> {
             .trim()
             .to_string(),
     })
-}
-
-/// An address or a network (`10.0.0.0/8`, `::1`, `::/0`).
-fn parse_network(text: &str) -> Result<ipnet::IpNet> {
-    if let Ok(net) = text.parse::<ipnet::IpNet>() {
-        return Ok(net);
-    }
-    text.parse::<std::net::IpAddr>()
-        .map(ipnet::IpNet::from)
-        .map_err(|_| config_error(format!("'{text}' is not an address or a network")))
 }
 
 fn read_tree(file: &Path) -> Result<Node> {

@@ -10,6 +10,7 @@ use sha1::Sha1;
 use sha2::{Digest, Sha256};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::access::{AuthenticationSpec, HostSpec};
+use strata_sql::literal_text::quoted;
 
 #[derive(Clone, PartialEq, Eq)]
 pub enum Authentication {
@@ -96,14 +97,13 @@ impl Authentication {
     pub fn stored_clause(&self) -> String {
         match self {
             Authentication::NoPassword => "NOT IDENTIFIED".to_string(),
-            Authentication::Plaintext(password) => format!(
-                "IDENTIFIED WITH plaintext_password BY {}",
-                quote_string(password)
-            ),
+            Authentication::Plaintext(password) => {
+                format!("IDENTIFIED WITH plaintext_password BY {}", quoted(password))
+            }
             Authentication::Sha256 { digest, salt } => format!(
                 "IDENTIFIED WITH sha256_hash BY '{}' SALT {}",
                 to_hex(digest),
-                quote_string(salt)
+                quoted(salt)
             ),
             Authentication::DoubleSha1(digest) => {
                 format!("IDENTIFIED WITH double_sha1_hash BY '{}'", to_hex(digest))
@@ -181,7 +181,7 @@ impl Hosts {
             Hosts::Networks(networks) => {
                 let ips: Vec<String> = networks
                     .iter()
-                    .map(|n| format!("IP {}", quote_string(&n.to_string())))
+                    .map(|n| format!("IP {}", quoted(&n.to_string())))
                     .collect();
                 format!(" HOST {}", ips.join(", "))
             }
@@ -225,10 +225,6 @@ pub fn authentication_failed(user: &str) -> StrataError {
             "{user}: Authentication failed: password is incorrect, or there is no user with such name"
         ),
     )
-}
-
-pub fn quote_string(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 fn sha256(text: &str) -> [u8; 32] {

@@ -321,17 +321,3 @@ fn current_roles(user: &User, choice: Option<&RoleSet>) -> Result<BTreeMap<Strin
         }
     })
 }
-
-/// A name as ClickHouse writes it in statements: backquoted unless plain.
-pub fn quote_name(name: &str) -> String {
-    let plain = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        name.to_string()
-    } else {
-        format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
-    }
-}

@@ -4,7 +4,6 @@
 //! crash leaves the old file or the new one.
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 use strata_common::{ErrorCode, Result, StrataError};
@@ -13,7 +12,9 @@ use strata_sql::access::{AccessStatement, RoleSet, parse_access_statement};
 use super::text::{
     create_role_text, create_user_text, grant_lines, role_grant_lines, role_set_text,
 };
-use super::{Entities, Storage, quote_name};
+use super::{Entities, Storage};
+use crate::data_path::replace_file;
+use crate::table_definition::quote_name;
 
 const FILE: &str = "entities.sql";
 
@@ -52,16 +53,7 @@ pub fn save(directory: &Path, entities: &Entities) -> Result<()> {
         text.push_str(&statement);
         text.push_str(";\n");
     }
-    let path = directory.join(FILE);
-    let temporary = directory.join(format!("{FILE}.tmp"));
-    let mut file = fs::File::create(&temporary).map_err(|e| io_error(&temporary, e))?;
-    file.write_all(text.as_bytes())
-        .and_then(|_| file.sync_all())
-        .map_err(|e| io_error(&temporary, e))?;
-    fs::rename(&temporary, &path).map_err(|e| io_error(&path, e))?;
-    fs::File::open(directory)
-        .and_then(|dir| dir.sync_all())
-        .map_err(|e| io_error(directory, e))
+    replace_file(&directory.join(FILE), &text)
 }
 
 /// `base` with the entities of the access file in `directory`, if any.

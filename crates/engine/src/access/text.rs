@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 
 use strata_sql::access::RoleSet;
+use strata_sql::literal_text::quoted;
 
-use super::authentication::quote_string;
 use super::privileges::catalog;
 use super::rights::{AccessRights, RightsElement};
-use super::{Role, User, quote_name};
+use super::{Role, User};
+use crate::table_definition::quote_name;
 
 /// `*.*`, `db.*` or `db.table`.
 pub fn object_text(database: Option<&str>, table: Option<&str>) -> String {
@@ -102,7 +103,7 @@ fn settings_clause(settings: &[(String, String)]) -> String {
     }
     let items: Vec<String> = settings
         .iter()
-        .map(|(name, value)| format!("{name} = {}", quote_string(value)))
+        .map(|(name, value)| format!("{name} = {}", quoted(value)))
         .collect();
     format!(" SETTINGS {}", items.join(", "))
 }

@@ -207,15 +207,10 @@ impl Session {
                 }
             }
         }
-        let select = catalog().flags("SELECT");
         if columns.is_empty() {
             return self.require_select_any(&database, table);
         }
-        let path = [database.as_str(), table];
-        if self.enabled_access()?.is_granted(select, &path) {
-            return Ok(());
-        }
-        self.require_flags(select, &path, &columns)
+        self.require_flags(catalog().flags("SELECT"), &[&database, table], &columns)
     }
 
     /// SELECT on at least one column of `database.table`, as reading a

@@ -12,13 +12,14 @@ use std::sync::Arc;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::access::{AccessStatement, EntityKind, GrantTarget, PrivilegeSpec, RoleGrant};
 
+use crate::access::Entities;
 use crate::access::entities::{not_found, resolve};
 use crate::access::privileges::catalog;
 use crate::access::text::{
     create_role_text, create_user_text, grant_lines, object_text, role_grant_lines,
 };
-use crate::access::{Entities, quote_name};
 use crate::session::{Session, StatementOutcome, strings_result};
+use crate::table_definition::quote_name;
 
 impl Session {
     pub(crate) async fn access_statement(&mut self, text: &str) -> Result<StatementOutcome> {

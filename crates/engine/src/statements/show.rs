@@ -8,6 +8,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
 use strata_common::{ErrorCode, Result};
 use strata_formats::OutputFormat;
+use strata_sql::literal_text::quoted;
 use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
 use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
@@ -77,14 +78,12 @@ impl Session {
         let mut sql = "SELECT name FROM system.databases".to_string();
         if !self.sees_everything()? {
             // Only the databases the user holds some privilege in.
-            let visible: Vec<String> = self
-                .engine
-                .catalog
-                .schema_names()
-                .into_iter()
-                .filter(|name| self.may_show(&[name]).unwrap_or(false))
-                .map(|name| format!("'{}'", name.replace('\\', "\\\\").replace('\'', "\\'")))
-                .collect();
+            let mut visible = Vec::new();
+            for name in self.engine.catalog.schema_names() {
+                if self.may_show(&[&name])? {
+                    visible.push(name);
+                }
+            }
             sql.push_str(&format!(" WHERE {}", name_in(&visible)));
         }
         Box::pin(self.execute(&format!("{sql} ORDER BY name"))).await
@@ -99,17 +98,16 @@ impl Session {
             None => self.current_database.clone(),
         };
         self.engine.database_exists(&database)?;
-        let quote = |text: &str| format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"));
         let mut sql = format!(
             "SELECT name FROM system.tables WHERE database = {}",
-            quote(&database)
+            quoted(&database)
         );
         if !self.sees_everything()? {
             // Only the tables the user holds some privilege on.
             let mut visible = Vec::new();
             for table in self.database(&database)?.table_names() {
                 if self.may_show(&[&database, &table])? {
-                    visible.push(quote(&table));
+                    visible.push(table);
                 }
             }
             sql.push_str(&format!(" AND {}", name_in(&visible)));
@@ -236,10 +234,11 @@ fn leading_word<'a>(text: &'a str, words: &[&'a str]) -> Option<(&'a str, &'a st
     strip_keyword(text, words).filter(|(_, rest)| rest.starts_with(char::is_whitespace))
 }
 
-/// `name IN (...)` over quoted names; false when there are none.
-fn name_in(quoted: &[String]) -> String {
-    if quoted.is_empty() {
+/// `name IN (...)` over `names`; false when there are none.
+fn name_in(names: &[String]) -> String {
+    if names.is_empty() {
         return "0".to_string();
     }
-    format!("name IN ({})", quoted.join(", "))
+    let items: Vec<String> = names.iter().map(|n| quoted(n)).collect();
+    format!("name IN ({})", items.join(", "))
 }

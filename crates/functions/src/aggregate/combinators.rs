@@ -690,17 +690,7 @@ impl Accumulator for Casting {
         })
     }
 
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(size, state, merge_batch);
 }
 
 /// The arguments left after a combinator took its own last one; where none
@@ -741,21 +731,7 @@ impl Accumulator for IfAccumulator {
         self.inner.update_batch(&kept)
     }
 
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        self.inner.evaluate()
-    }
-
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(evaluate, size, state, merge_batch);
 }
 
 /// -Array: every element of the array arguments, which must be of equal sizes.
@@ -797,21 +773,7 @@ impl Accumulator for ArrayAccumulator {
         self.inner.update_batch(&flat)
     }
 
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        self.inner.evaluate()
-    }
-
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(evaluate, size, state, merge_batch);
 }
 
 /// -Distinct: each distinct row of arguments once, in the order they first
@@ -1520,19 +1482,5 @@ impl Accumulator for Unmarked {
         self.inner.update_batch(carried)
     }
 
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        self.inner.evaluate()
-    }
-
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(evaluate, size, state, merge_batch);
 }

@@ -94,20 +94,10 @@ impl Accumulator for DistinctCount {
         self.inner.update_batch(values)
     }
 
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
+    delegate_to_inner!(merge_batch, state, size);
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         self.inner.evaluate()?.cast_to(&DataType::UInt64)
-    }
-
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
     }
 }
 

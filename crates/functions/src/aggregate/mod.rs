@@ -1,5 +1,35 @@
 //! ClickHouse aggregate functions whose results or types differ from DataFusion's.
 
+/// The `Accumulator` methods a wrapper passes straight to its `inner`
+/// accumulator, written once for every combinator that only changes the rows
+/// it feeds in or the value it gives out.
+macro_rules! delegate_to_inner {
+    ($($method:ident),+) => { $(delegate_to_inner!(@$method);)+ };
+    (@evaluate) => {
+        fn evaluate(&mut self) -> datafusion::common::Result<datafusion::common::ScalarValue> {
+            self.inner.evaluate()
+        }
+    };
+    (@size) => {
+        fn size(&self) -> usize {
+            std::mem::size_of_val(self) + self.inner.size()
+        }
+    };
+    (@state) => {
+        fn state(&mut self) -> datafusion::common::Result<Vec<datafusion::common::ScalarValue>> {
+            self.inner.state()
+        }
+    };
+    (@merge_batch) => {
+        fn merge_batch(
+            &mut self,
+            states: &[datafusion::arrow::array::ArrayRef],
+        ) -> datafusion::common::Result<()> {
+            self.inner.merge_batch(states)
+        }
+    };
+}
+
 pub mod arg_min_max;
 pub mod collected;
 pub mod combinators;

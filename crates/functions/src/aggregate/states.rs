@@ -379,17 +379,7 @@ impl Accumulator for StateAccumulator {
         Ok(ScalarValue::Struct(Arc::new(outer)))
     }
 
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(size, state, merge_batch);
 }
 
 /// -Merge: the nested function over states instead of rows.
@@ -409,21 +399,7 @@ impl Accumulator for MergeAccumulator {
         self.inner.merge_batch(&state_columns(&values[0])?)
     }
 
-    fn evaluate(&mut self) -> Result<ScalarValue> {
-        self.inner.evaluate()
-    }
-
-    fn size(&self) -> usize {
-        std::mem::size_of_val(self) + self.inner.size()
-    }
-
-    fn state(&mut self) -> Result<Vec<ScalarValue>> {
-        self.inner.state()
-    }
-
-    fn merge_batch(&mut self, states: &[ArrayRef]) -> Result<()> {
-        self.inner.merge_batch(states)
-    }
+    delegate_to_inner!(evaluate, size, state, merge_batch);
 }
 
 /// An aggregate applied to groups of rows of one column, for merges of
@@ -441,7 +417,12 @@ impl GroupAggregate {
     pub fn states(data_type: &DataType) -> Result<Self> {
         let field = Arc::new(Field::new("state", data_type.clone(), false));
         let signature = signature_of("AggregatingMergeTree", &field)?;
-        let spec = chain_spec(&signature.function).expect("parsed from a known chain");
+        let spec = chain_spec(&signature.function).ok_or_else(|| {
+            datafusion::error::DataFusionError::Plan(format!(
+                "Unknown aggregate function {}",
+                signature.function
+            ))
+        })?;
         let spec = [spec.as_str(), "Merge", "State"].join(&SEPARATOR.to_string());
         let call = FunctionCall {
             function: signature.function,
