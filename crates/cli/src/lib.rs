@@ -1,11 +1,14 @@
 //! The command-line front end: `strata local`, `strata server`,
-//! `strata benchmark`, and the result writing and summaries `local` shares
+//! `strata client`, `strata benchmark`, and the result writing and summaries `local` shares
 //! with the SQL test harness.
 
 pub mod benchmark;
+pub mod client;
 pub mod local;
 pub mod logging;
 pub mod output;
+pub mod progress;
+pub mod prompt;
 pub mod server;
 
 use std::process::ExitCode;

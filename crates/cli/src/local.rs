@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
-use rustyline::error::ReadlineError;
 use strata_common::settings::Scope;
 use strata_common::{Result, StrataError};
 use strata_engine::data_path::DataPath;
@@ -17,6 +16,7 @@ use strata_formats::OutputFormat;
 
 use crate::exit_code;
 use crate::output::{Summary, write_result};
+use crate::prompt::{Names, Prompt, changes_names};
 
 #[derive(Args)]
 pub struct LocalArgs {
@@ -54,14 +54,17 @@ pub struct LocalArgs {
 /// Takes `--setting=value` and `--setting value` pairs for known settings out of
 /// the argument list, as clickhouse-local accepts settings on its command line;
 /// server settings (`--max_server_memory_usage`) are taken out the same way.
-/// A flag of `strata local` or `strata benchmark` itself (`--format`, also a
+/// So are `--param_name=value` query parameters.
+/// A flag of `strata local`, `strata client` or `strata benchmark` itself (`--format`, also a
 /// setting's name) stays.
 pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, String)>) {
     let local = LocalArgs::augment_args(clap::Command::new("local"));
     let benchmark = crate::benchmark::BenchmarkArgs::augment_args(clap::Command::new("benchmark"));
+    let client = crate::client::ClientArgs::augment_args(clap::Command::new("client"));
     let own: Vec<String> = local
         .get_arguments()
         .chain(benchmark.get_arguments())
+        .chain(client.get_arguments())
         .flat_map(|arg| arg.get_long_and_visible_aliases().unwrap_or_default())
         .map(str::to_string)
         .collect();
@@ -74,7 +77,10 @@ pub fn split_setting_args(args: Vec<String>) -> (Vec<String>, Vec<(String, Strin
                 Some((n, v)) => (n.to_string(), Some(v.to_string())),
                 None => (body.to_string(), None),
             };
-            let setting = Scope::Query.find(&name).is_some() || Scope::Server.find(&name).is_some();
+            // `--param_x` is the value of `{x:Type}` in a query.
+            let setting = Scope::Query.find(&name).is_some()
+                || Scope::Server.find(&name).is_some()
+                || name.starts_with("param_");
             if setting && !own.contains(&name) {
                 let value = match value {
                     Some(v) => v,
@@ -292,70 +298,50 @@ pub async fn run_statement(
     }
 }
 
-fn history_path() -> Option<PathBuf> {
-    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".strata_history"))
-}
-
 async fn interactive_loop(
     session: &mut Session,
     default_format: OutputFormat,
     running: &Running,
 ) -> ExitCode {
-    let mut editor = match rustyline::DefaultEditor::new() {
-        Ok(editor) => editor,
+    let mut prompt = match Prompt::new() {
+        Ok(prompt) => prompt,
         Err(e) => {
-            eprintln!("Cannot start the line editor: {e}");
+            eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     };
-    let history = history_path();
-    if let Some(path) = &history {
-        let _ = editor.load_history(path);
-    }
     println!(
         "Strata {} local (ClickHouse {} SQL). Statements end with ';'. Type exit or quit to leave.\n",
         strata_engine::engine::VERSION,
         strata_engine::engine::CLICKHOUSE_VERSION
     );
-    let mut buffer = String::new();
-    loop {
-        let prompt = if buffer.is_empty() {
-            "strata :) "
-        } else {
-            ":-] "
-        };
-        match editor.readline(prompt) {
-            Ok(line) => {
-                let trimmed = line.trim();
-                if buffer.is_empty()
-                    && ["exit", "quit", "exit;", "quit;", "q", "\\q"].contains(&trimmed)
-                {
-                    break;
-                }
-                if !buffer.is_empty() {
-                    buffer.push('\n');
-                }
-                buffer.push_str(&line);
-                if !buffer.trim_end().ends_with(';') {
-                    continue;
-                }
-                let text = std::mem::take(&mut buffer);
-                let _ = editor.add_history_entry(text.trim());
-                run_interactive(session, &text, default_format, running).await;
-            }
-            Err(ReadlineError::Interrupted) => buffer.clear(),
-            Err(ReadlineError::Eof) => break,
-            Err(e) => {
-                eprintln!("{e}");
-                break;
-            }
+    prompt.set_names(catalog_names(session).await);
+    while let Some(text) = prompt.next_statement() {
+        run_interactive(session, &text, default_format, running).await;
+        if changes_names(&text) {
+            prompt.set_names(catalog_names(session).await);
         }
-    }
-    if let Some(path) = &history {
-        let _ = editor.save_history(path);
     }
     println!("Bye.");
     ExitCode::SUCCESS
+}
+
+/// What Tab completes, read from this session's catalog; none when the read fails.
+async fn catalog_names(session: &mut Session) -> Names {
+    let mut text = Vec::new();
+    let running = Running::default();
+    let read = run_statement(
+        session,
+        Names::QUERY,
+        OutputFormat::TabSeparated,
+        &mut text,
+        &running,
+    )
+    .await;
+    match read {
+        Ok(_) => Names::from_tsv(&String::from_utf8_lossy(&text)),
+        Err(_) => Names::default(),
+    }
 }
 
 async fn run_interactive(

@@ -1,10 +1,11 @@
 //! The `strata` binary. `strata local` runs queries in-process, like
-//! clickhouse-local; `strata server` serves ClickHouse's HTTP interface.
+//! clickhouse-local; `strata server` serves ClickHouse's HTTP interface;
+//! `strata client` talks to it from a terminal.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use strata_cli::{benchmark, local, server};
+use strata_cli::{benchmark, client, local, server};
 
 #[derive(Parser)]
 #[command(
@@ -23,6 +24,9 @@ enum Command {
     Local(local::LocalArgs),
     /// Serve ClickHouse's HTTP interface, like clickhouse-server.
     Server(server::ServerArgs),
+    /// A terminal client for a server, like clickhouse-client (`-h` is the host).
+    #[command(disable_help_flag = true)]
+    Client(client::ClientArgs),
     /// Run queries from concurrent clients and report QPS and latency,
     /// like clickhouse-benchmark.
     Benchmark(benchmark::BenchmarkArgs),
@@ -46,6 +50,10 @@ fn main() -> ExitCode {
         Command::Server(args) => {
             strata_cli::logging::init(log::LevelFilter::Info);
             server::run(args, settings)
+        }
+        Command::Client(args) => {
+            strata_cli::logging::init(log::LevelFilter::Warn);
+            client::run(args, settings)
         }
         Command::Benchmark(args) => {
             strata_cli::logging::init(log::LevelFilter::Warn);

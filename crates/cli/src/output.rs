@@ -4,6 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+use datafusion::execution::memory_pool::MemoryPool;
 use futures::StreamExt;
 use strata_common::Result;
 use strata_common::readable::{
@@ -12,7 +13,10 @@ use strata_common::readable::{
 use strata_engine::{QueryContext, QueryResult, SpillFigures};
 use strata_formats::{FormatOptions, OutputFormat, Statistics, new_writer};
 
+use crate::progress;
+
 /// What a finished statement reports.
+#[derive(Clone)]
 pub struct Summary {
     pub result_rows: Option<u64>,
     pub elapsed: Duration,
@@ -89,7 +93,7 @@ pub async fn write_result(
 ) -> Result<u64> {
     let format = result.format.unwrap_or(default_format);
     let query = Arc::clone(&result.query);
-    let progress = std::io::stderr()
+    let drawing = std::io::stderr()
         .is_terminal()
         .then(|| spawn_progress(Arc::clone(&query)));
     let outcome = async {
@@ -119,30 +123,25 @@ pub async fn write_result(
         Ok(rows)
     }
     .await;
-    if let Some(handle) = progress {
+    if let Some(handle) = drawing {
         handle.abort();
-        eprint!("\r\x1b[K");
+        progress::clear();
     }
     outcome
 }
 
 fn spawn_progress(query: Arc<QueryContext>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(500)).await;
+        tokio::time::sleep(progress::FIRST_DRAW_AFTER).await;
         loop {
-            let seconds = query.started.elapsed().as_secs_f64();
-            let rows = query.rows_read() as f64;
-            let bytes = query.bytes_read() as f64;
-            eprint!(
-                "\r\x1b[KProgress: {} rows, {} ({} rows/s., {}/s.) {:.1} sec.",
-                readable_quantity(rows),
-                decimal_size(bytes),
-                readable_quantity(rows / seconds),
-                decimal_size(bytes / seconds),
-                seconds
-            );
-            let _ = std::io::stderr().flush();
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            progress::draw(&progress::Figures {
+                read_rows: query.rows_read(),
+                read_bytes: query.bytes_read(),
+                total_rows_to_read: query.rows_to_read(),
+                memory_usage: query.memory.reserved() as u64,
+                elapsed_seconds: query.started.elapsed().as_secs_f64(),
+            });
+            tokio::time::sleep(progress::REDRAW_EVERY).await;
         }
     })
 }

@@ -83,6 +83,25 @@ pub fn cache_sizes(settings: &Settings) -> CacheSizes {
 }
 
 impl Instance {
+    /// Ends `query` once: its last query-log entry, and its usage counted
+    /// in the quota of `ticket`.
+    pub fn finish_query(
+        &self,
+        kind: crate::query_log::LogType,
+        query: &crate::query_context::QueryContext,
+        error: Option<&StrataError>,
+        ticket: Option<&crate::access::quotas::QuotaTicket>,
+    ) {
+        if !query.mark_finished() {
+            return;
+        }
+        self.query_log.record(kind, query, error);
+        if let Some(ticket) = ticket {
+            let used = crate::access::quotas::used_by(query, error.is_some());
+            self.access.end_query(ticket, &used);
+        }
+    }
+
     /// `default_tmp` holds temporary data unless `tmp_path` names directories.
     pub fn new(
         server_settings: Settings,

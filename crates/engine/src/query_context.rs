@@ -61,6 +61,8 @@ pub struct QueryContext {
     rows_to_read: AtomicU64,
     bytes_read: AtomicU64,
     result_rows: AtomicU64,
+    /// Bytes of the result's blocks in memory, ClickHouse's `result_bytes`.
+    result_bytes: AtomicU64,
     written_rows: AtomicU64,
     written_bytes: AtomicU64,
     cancelled: AtomicBool,
@@ -109,6 +111,7 @@ impl QueryContext {
             rows_to_read: AtomicU64::new(0),
             bytes_read: AtomicU64::new(0),
             result_rows: AtomicU64::new(0),
+            result_bytes: AtomicU64::new(0),
             written_rows: AtomicU64::new(0),
             written_bytes: AtomicU64::new(0),
             cancelled: AtomicBool::new(false),
@@ -184,12 +187,18 @@ impl QueryContext {
         self.written_bytes.load(Ordering::Relaxed)
     }
 
-    pub fn add_result_rows(&self, rows: u64) {
+    /// Counts a block of the result.
+    pub fn add_result(&self, rows: u64, bytes: u64) {
         self.result_rows.fetch_add(rows, Ordering::Relaxed);
+        self.result_bytes.fetch_add(bytes, Ordering::Relaxed);
     }
 
     pub fn result_rows(&self) -> u64 {
         self.result_rows.load(Ordering::Relaxed)
+    }
+
+    pub fn result_bytes(&self) -> u64 {
+        self.result_bytes.load(Ordering::Relaxed)
     }
 
     pub fn is_cancelled(&self) -> bool {

@@ -32,6 +32,7 @@ use strata_sql::{
 };
 
 use crate::access::EnabledAccess;
+use crate::access::quotas::{QueryKind, QuotaTicket};
 use crate::data_path::StoredTable;
 use crate::engine::{CLICKHOUSE_VERSION, Engine};
 use crate::query_context::{ClientInfo, QueryContext};
@@ -49,6 +50,9 @@ mod virtual_columns;
 use logged_stream::LoggedStream;
 pub use temporary::is_temporary_database;
 
+/// The client's quota key (`KEYED BY client_key`); clients cannot send one
+/// yet, so such quotas are keyed by the user's name.
+const CLIENT_KEY: &str = "";
 /// A result set being produced.
 pub struct QueryResult {
     pub schema: SchemaRef,
@@ -190,19 +194,19 @@ impl Session {
         self.statement_text = text.to_string();
         *self.current_query.lock() = None;
         events::add(Event::Query, 1);
-        let outcome = match self.check_query_id() {
-            Ok(()) => self.execute_statement(text).await,
+        let mut quota = None;
+        let outcome = match self.check_query_id().and_then(|()| self.begin_quota(text)) {
+            Ok(ticket) => {
+                quota = ticket;
+                self.execute_statement(text).await
+            }
             Err(e) => Err(e),
         };
         let instance = Arc::clone(&self.engine.instance);
         match outcome {
             Ok(StatementOutcome::Done(query)) => {
                 self.log_start(&query);
-                if query.mark_finished() {
-                    instance
-                        .query_log
-                        .record(LogType::QueryFinish, &query, None);
-                }
+                instance.finish_query(LogType::QueryFinish, &query, None, quota.as_ref());
                 Ok(StatementOutcome::Done(query))
             }
             Ok(StatementOutcome::Rows(mut result)) => {
@@ -211,6 +215,7 @@ impl Session {
                     inner: result.stream,
                     query: Arc::clone(&result.query),
                     instance,
+                    quota,
                 });
                 Ok(StatementOutcome::Rows(result))
             }
@@ -222,12 +227,32 @@ impl Session {
                 } else {
                     LogType::ExceptionBeforeStart
                 };
-                if query.mark_finished() {
-                    instance.query_log.record(kind, &query, Some(&error));
-                }
+                instance.finish_query(kind, &query, Some(&error), quota.as_ref());
                 Err(error)
             }
         }
+    }
+
+    /// Counts the statement in the quota that applies to the session's
+    /// user; QUOTA_EXCEEDED when it may not run.
+    fn begin_quota(&self, text: &str) -> Result<Option<QuotaTicket>> {
+        let access = self.enabled_access()?;
+        let kind = QueryKind::of(text);
+        let address = &self.client.address;
+        self.engine
+            .instance
+            .access
+            .begin_query(&access, address, CLIENT_KEY, kind)
+    }
+
+    /// The quota usage this session's statements are counted in.
+    pub(crate) fn quota_ticket(&self) -> Result<Option<QuotaTicket>> {
+        let access = self.enabled_access()?;
+        Ok(self
+            .engine
+            .instance
+            .access
+            .quota_ticket(&access, &self.client.address, CLIENT_KEY))
     }
 
     /// A query id the client chose must not name a running query

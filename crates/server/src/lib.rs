@@ -226,6 +226,7 @@ async fn route(
             text(StatusCode::OK, "Ok.\n")
         }
         (&Method::GET | &Method::HEAD, "/") if !has_query => text(StatusCode::OK, "Ok.\n"),
+        (&Method::GET | &Method::HEAD, "/play") => text(StatusCode::OK, PLAY_PAGE),
         (&Method::OPTIONS, _) => cors_preflight(),
         (&Method::GET | &Method::POST, "/") => {
             let params = match HttpParams::parse(request.uri().query()) {
@@ -245,12 +246,15 @@ async fn route(
         _ => text(
             StatusCode::NOT_FOUND,
             &format!(
-                "There is no handle {path}\n\nUse / or /ping for health checks.\n\
-                 Send queries with POST, or GET /?query=...\n"
+                "There is no handle {path}\n\nUse / or /ping for health checks, /play to run \
+                 queries in a browser.\nSend queries with POST, or GET /?query=...\n"
             ),
         ),
     }
 }
+
+/// The query page at `/play`, all in one file.
+const PLAY_PAGE: &str = include_str!("play.html");
 
 fn text(status: StatusCode, body: &str) -> Response {
     Reply {

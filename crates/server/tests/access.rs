@@ -266,3 +266,76 @@ fn users_of_the_file_are_read_only() {
         "carol\tusers_xml\ndefault\tusers_xml\n"
     );
 }
+
+#[test]
+fn quotas_limit_queries_and_rows_per_interval() {
+    let server = start_with(CONFIG);
+    for statement in [
+        "CREATE USER q1 IDENTIFIED BY 'p'",
+        "CREATE USER q2 IDENTIFIED BY 'p'",
+        "CREATE USER q3 IDENTIFIED BY 'p'",
+        "CREATE ROLE limited",
+        "GRANT limited TO q2",
+        "CREATE QUOTA few KEYED BY user_name FOR INTERVAL 1 hour MAX queries = 3 TO q1",
+        "CREATE QUOTA small_reads FOR INTERVAL 1 day MAX read_rows = 1000, \
+         FOR INTERVAL 1 minute TRACKING ONLY TO limited",
+    ] {
+        server.ok(statement);
+    }
+    for _ in 0..2 {
+        assert_eq!(as_user(&server, "q1", "p", "SELECT 1").text(), "1\n");
+    }
+    let usage = as_user(&server, "q1", "p", "SHOW QUOTA").text();
+    assert!(usage.starts_with("few\tq1\t"), "{usage}");
+    let refused = as_user(&server, "q1", "p", "SELECT 1");
+    assert_eq!(code(&refused), "201", "{}", refused.text());
+    let text = refused.text();
+    assert!(
+        text.contains("Quota for user `q1` for 3600s has been exceeded: queries = 4/3.")
+            && text.contains("Name of quota template: `few`")
+            && text.contains("(QUOTA_EXCEEDED)"),
+        "{text}"
+    );
+    // Rows read are counted when a query ends: the one that passes the
+    // maximum finishes, the next is refused.
+    let read = "SELECT count() FROM numbers(600)";
+    assert_eq!(as_user(&server, "q2", "p", read).text(), "600\n");
+    assert_eq!(as_user(&server, "q2", "p", read).text(), "600\n");
+    assert_eq!(code(&as_user(&server, "q2", "p", read)), "201");
+    // Other users are not limited.
+    assert_eq!(server.ok("SELECT 2"), "2\n");
+    assert_eq!(
+        server.ok("SELECT name, keys, durations, apply_to_list FROM system.quotas ORDER BY name"),
+        "few\t['user_name']\t[3600]\t['q1']\nsmall_reads\t[]\t[60,86400]\t['limited']\n"
+    );
+    assert_eq!(
+        server.ok(
+            "SELECT quota_name, duration, max_queries, max_read_rows FROM system.quota_limits \
+             ORDER BY quota_name, duration"
+        ),
+        "few\t3600\t3\t\\N\nsmall_reads\t60\t\\N\t\\N\nsmall_reads\t86400\t\\N\t1000\n"
+    );
+    assert_eq!(
+        server.ok(
+            "SELECT quota_name, quota_key, duration, queries, errors, read_rows, max_read_rows \
+             FROM system.quotas_usage WHERE duration = 86400"
+        ),
+        "small_reads\t\t86400\t3\t0\t1200\t1000\n"
+    );
+    assert_eq!(
+        code(&as_user(&server, "q3", "p", "SELECT * FROM system.quotas")),
+        "497"
+    );
+    assert_eq!(
+        server.ok("SHOW CREATE QUOTA few FORMAT TSVRaw"),
+        "CREATE QUOTA few KEYED BY user_name FOR INTERVAL 1 hour MAX queries = 3 TO q1\n"
+    );
+    // Quotas are kept with the users; usage starts again after a restart.
+    let server = server.restart(CONFIG);
+    assert_eq!(server.ok("SHOW QUOTAS"), "few\nsmall_reads\n");
+    assert_eq!(as_user(&server, "q1", "p", "SELECT 1").text(), "1\n");
+    server.ok("ALTER QUOTA few FOR INTERVAL 1 hour NO LIMITS");
+    server.ok("DROP QUOTA small_reads");
+    assert_eq!(as_user(&server, "q2", "p", read).text(), "600\n");
+    assert_eq!(code(&server.query("DROP QUOTA small_reads")), "199");
+}

@@ -2,7 +2,8 @@
 //! `CREATE | ALTER | DROP USER`, `CREATE | ALTER | DROP ROLE`, `GRANT` and
 //! `REVOKE` of privileges (`SELECT(a, b) ON db.t`) or roles, `SET ROLE`,
 //! `SET DEFAULT ROLE`, `SHOW GRANTS | USERS | ROLES | CREATE USER | CREATE
-//! ROLE | ACCESS | CURRENT ROLES | ENABLED ROLES`. Read word by word with
+//! ROLE | ACCESS | CURRENT ROLES | ENABLED ROLES`, and quotas (`CREATE |
+//! ALTER | DROP QUOTA`, `SHOW QUOTA[S]`, clauses in `quota`). Read word by word with
 //! sqlparser's parser, so names and literals read as everywhere else.
 //! Privilege names are kept as written (words joined by one space); the
 //! engine's catalog knows them.
@@ -14,8 +15,16 @@ use strata_common::{Result, StrataError};
 
 use crate::part_statements::parse_word;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+pub mod quota;
+
+use quota::QuotaOptions;
+
+#[derive(Debug, Clone, PartialEq)]
 pub enum AccessStatement {
+    CreateQuota(CreateEntity<QuotaOptions>),
+    AlterQuota(AlterEntity<QuotaOptions>),
+    /// `SHOW QUOTA`: the current user's usage.
+    ShowQuota,
     CreateUser(CreateEntity<UserOptions>),
     AlterUser(AlterEntity<UserOptions>),
     CreateRole(CreateEntity<Vec<(String, String)>>),
@@ -51,6 +60,7 @@ pub enum AccessStatement {
 pub enum EntityKind {
     User,
     Role,
+    Quota,
 }
 
 impl EntityKind {
@@ -58,6 +68,7 @@ impl EntityKind {
         match self {
             EntityKind::User => "USER",
             EntityKind::Role => "ROLE",
+            EntityKind::Quota => "QUOTA",
         }
     }
 }
@@ -173,7 +184,7 @@ pub fn is_access_statement(sql: &str) -> bool {
         .map(|w| w.to_ascii_uppercase())
         .collect();
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
-    let entity = |w: &str| matches!(w, "USER" | "ROLE");
+    let entity = |w: &str| matches!(w, "USER" | "ROLE" | "QUOTA");
     match word(0) {
         "GRANT" | "REVOKE" => true,
         "CREATE" => entity(word(1)) || (word(1) == "OR" && word(2) == "REPLACE" && entity(word(3))),
@@ -182,7 +193,14 @@ pub fn is_access_statement(sql: &str) -> bool {
         "SHOW" => {
             matches!(
                 word(1),
-                "GRANTS" | "USERS" | "ROLES" | "ACCESS" | "CURRENT" | "ENABLED"
+                "GRANTS"
+                    | "USERS"
+                    | "ROLES"
+                    | "ACCESS"
+                    | "CURRENT"
+                    | "ENABLED"
+                    | "QUOTA"
+                    | "QUOTAS"
             ) || (word(1) == "CREATE" && entity(word(2)))
         }
         _ => false,
@@ -250,8 +268,10 @@ impl Reader<'_, '_> {
             Ok(EntityKind::User)
         } else if self.word("ROLE") {
             Ok(EntityKind::Role)
+        } else if self.word("QUOTA") {
+            Ok(EntityKind::Quota)
         } else {
-            Err(self.error("Expected USER or ROLE"))
+            Err(self.error("Expected USER, ROLE or QUOTA"))
         }
     }
 
@@ -270,6 +290,12 @@ impl Reader<'_, '_> {
                 if_not_exists,
                 or_replace,
                 options: self.role_settings()?,
+            }),
+            EntityKind::Quota => AccessStatement::CreateQuota(CreateEntity {
+                names,
+                if_not_exists,
+                or_replace,
+                options: self.quota_options()?,
             }),
         })
     }
@@ -294,6 +320,12 @@ impl Reader<'_, '_> {
                 if_exists,
                 rename_to,
                 options: self.role_settings()?,
+            }),
+            EntityKind::Quota => AccessStatement::AlterQuota(AlterEntity {
+                names,
+                if_exists,
+                rename_to,
+                options: self.quota_options()?,
             }),
         })
     }
@@ -599,6 +631,12 @@ impl Reader<'_, '_> {
         if self.word("ROLES") {
             return Ok(AccessStatement::ShowEntities(EntityKind::Role));
         }
+        if self.word("QUOTAS") {
+            return Ok(AccessStatement::ShowEntities(EntityKind::Quota));
+        }
+        if self.word("QUOTA") {
+            return Ok(AccessStatement::ShowQuota);
+        }
         if self.word("ACCESS") {
             return Ok(AccessStatement::ShowAccess);
         }
@@ -716,6 +754,43 @@ mod tests {
     fn parse(sql: &str) -> AccessStatement {
         assert!(is_access_statement(sql), "{sql}");
         parse_access_statement(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
+    #[test]
+    fn quotas() {
+        let AccessStatement::CreateQuota(create) = parse(
+            "CREATE QUOTA q KEYED BY user_name FOR INTERVAL 1 hour MAX queries = 10, read_rows = 1e6, \
+             FOR RANDOMIZED INTERVAL 2 days TRACKING ONLY TO alice, r",
+        ) else {
+            panic!("not CREATE QUOTA");
+        };
+        let options = create.options;
+        assert_eq!(options.keys, Some(vec!["user_name".to_string()]));
+        let intervals = options.intervals.unwrap();
+        assert_eq!(intervals.len(), 2);
+        assert_eq!(intervals[0].seconds, 3600);
+        assert_eq!(intervals[0].limits, vec![(0, 10.0), (6, 1e6)]);
+        assert!(intervals[1].randomized && intervals[1].limits.is_empty());
+        assert_eq!(intervals[1].seconds, 2 * 86_400);
+        assert_eq!(
+            options.to,
+            Some(RoleSet::Only(vec!["alice".into(), "r".into()]))
+        );
+        assert!(matches!(
+            parse("ALTER QUOTA IF EXISTS q NOT KEYED FOR INTERVAL 1 minute NO LIMITS"),
+            AccessStatement::AlterQuota(_)
+        ));
+        assert!(matches!(parse("SHOW QUOTA"), AccessStatement::ShowQuota));
+        assert!(matches!(
+            parse("DROP QUOTA IF EXISTS q"),
+            AccessStatement::Drop {
+                kind: EntityKind::Quota,
+                ..
+            }
+        ));
+        let error =
+            parse_access_statement("CREATE QUOTA q FOR INTERVAL 1 hour MAX rows = 1").unwrap_err();
+        assert_eq!(error.code, ErrorCode::SYNTAX_ERROR);
     }
 
     #[test]

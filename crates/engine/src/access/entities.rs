@@ -77,7 +77,7 @@ pub fn resolve(
     Ok(out)
 }
 
-fn already_exists(kind: EntityKind, name: &str) -> StrataError {
+pub(super) fn already_exists(kind: EntityKind, name: &str) -> StrataError {
     StrataError::new(
         ErrorCode::ACCESS_ENTITY_ALREADY_EXISTS,
         format!(
@@ -92,6 +92,7 @@ fn kind_name(kind: EntityKind) -> &'static str {
     match kind {
         EntityKind::User => "User",
         EntityKind::Role => "Role",
+        EntityKind::Quota => "Quota",
     }
 }
 
@@ -104,6 +105,10 @@ pub fn not_found(kind: EntityKind, name: &str) -> StrataError {
         EntityKind::Role => StrataError::new(
             ErrorCode::UNKNOWN_ROLE,
             format!("There is no role `{name}` in user directories"),
+        ),
+        EntityKind::Quota => StrataError::new(
+            ErrorCode::UNKNOWN_QUOTA,
+            format!("There is no quota `{name}` in user directories"),
         ),
     }
 }
@@ -252,6 +257,7 @@ impl Entities {
             let found = match kind {
                 EntityKind::User => self.users.get(name).map(|u| u.storage),
                 EntityKind::Role => self.roles.get(name).map(|_| Storage::LocalDirectory),
+                EntityKind::Quota => self.quotas.get(name).map(|_| Storage::LocalDirectory),
             };
             match found {
                 None if if_exists => continue,
@@ -271,6 +277,9 @@ impl Entities {
                     self.roles.values_mut().for_each(|r| {
                         r.roles.remove(name);
                     });
+                }
+                EntityKind::Quota => {
+                    self.quotas.remove(name);
                 }
             }
         }

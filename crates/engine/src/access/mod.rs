@@ -6,11 +6,13 @@
 //! data path as the statements that recreate them, rewritten whole on
 //! each change. `privileges` is ClickHouse's catalog of privileges,
 //! `rights` the tree of what one user or role holds, `authentication` the
-//! passwords and networks, `entities` the changes the statements make.
+//! passwords and networks, `entities` the changes the statements make,
+//! `quotas` the limits per interval and their usage.
 
 pub mod authentication;
 pub mod entities;
 pub mod privileges;
+pub mod quotas;
 pub mod rights;
 mod store;
 pub mod text;
@@ -163,6 +165,7 @@ impl EnabledAccess {
 pub(crate) struct Entities {
     pub users: BTreeMap<String, User>,
     pub roles: BTreeMap<String, Role>,
+    pub quotas: BTreeMap<String, quotas::Quota>,
 }
 
 #[derive(Debug)]
@@ -172,6 +175,7 @@ pub struct AccessControl {
     directory: Option<PathBuf>,
     /// Bumped on every change, so sessions know to recompute their rights.
     version: AtomicU64,
+    pub quota_usage: quotas::QuotaUsage,
 }
 
 impl AccessControl {
@@ -182,6 +186,7 @@ impl AccessControl {
             entities: RwLock::new(Entities::default()),
             directory,
             version: AtomicU64::new(1),
+            quota_usage: quotas::QuotaUsage::default(),
         };
         control.set_config_users(vec![ConfigUser::open_default()]);
         if let Some(directory) = &control.directory {
@@ -288,6 +293,45 @@ impl AccessControl {
             admin_roles,
             version,
         })
+    }
+}
+
+impl AccessControl {
+    /// Counts a query's start in the quota that applies to its user;
+    /// QUOTA_EXCEEDED when that passes a maximum. The ticket says where the
+    /// query's end is counted.
+    pub fn begin_query(
+        &self,
+        access: &EnabledAccess,
+        address: &str,
+        client_key: &str,
+        kind: quotas::QueryKind,
+    ) -> Result<Option<quotas::QuotaTicket>> {
+        let entities = self.entities.read();
+        let Some(ticket) = quotas::ticket(&entities.quotas, access, address, client_key) else {
+            return Ok(None);
+        };
+        let quota = &entities.quotas[&ticket.quota];
+        self.quota_usage.begin(quota, &ticket, kind)?;
+        Ok(Some(ticket))
+    }
+
+    /// Where a session's usage is counted, if a quota applies to it.
+    pub fn quota_ticket(
+        &self,
+        access: &EnabledAccess,
+        address: &str,
+        client_key: &str,
+    ) -> Option<quotas::QuotaTicket> {
+        quotas::ticket(&self.entities.read().quotas, access, address, client_key)
+    }
+
+    /// Counts what a finished query used; nothing if its quota was dropped.
+    pub fn end_query(&self, ticket: &quotas::QuotaTicket, used: &quotas::Figures) {
+        let entities = self.entities.read();
+        if let Some(quota) = entities.quotas.get(&ticket.quota) {
+            self.quota_usage.end(quota, ticket, used);
+        }
     }
 }
 

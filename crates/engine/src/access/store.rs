@@ -1,4 +1,4 @@
-//! The access file, `entities.sql`: the SQL-made users and roles as the
+//! The access file, `entities.sql`: the SQL-made users, roles and quotas as the
 //! statements that recreate them (password digests, never passwords),
 //! rewritten whole through a synced temporary file and a rename, so a
 //! crash leaves the old file or the new one.
@@ -19,7 +19,7 @@ use crate::table_definition::quote_name;
 const FILE: &str = "entities.sql";
 
 /// The statements that recreate the SQL-made entities, in an order that
-/// replays: roles, users, grants, then default roles.
+/// replays: roles, users, quotas, grants, then default roles.
 pub fn statements(entities: &Entities) -> Vec<String> {
     let users: Vec<_> = entities
         .users
@@ -32,6 +32,8 @@ pub fn statements(entities: &Entities) -> Vec<String> {
         out.extend(grant_lines(&role.name, &role.rights));
         out.extend(role_grant_lines(&role.name, &role.roles));
     }
+    // Quotas name the users and roles they apply to, so they follow them.
+    out.extend(entities.quotas.values().map(|q| q.create_text()));
     for user in &users {
         out.extend(grant_lines(&user.name, &user.rights));
         out.extend(role_grant_lines(&user.name, &user.roles));
@@ -83,6 +85,7 @@ fn replay(entities: &mut Entities, statement: &str) -> Result<()> {
     match parse_access_statement(statement)? {
         AccessStatement::CreateRole(create) => entities.create_role(&create),
         AccessStatement::CreateUser(create) => entities.create_user(&create),
+        AccessStatement::CreateQuota(create) => entities.create_quota(&create),
         AccessStatement::Grant(grant) => entities.grant(&grant, ""),
         AccessStatement::Revoke(revoke) => entities.revoke(&revoke, ""),
         AccessStatement::GrantRoles(grant) => entities.grant_roles(&grant),

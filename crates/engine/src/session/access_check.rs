@@ -235,7 +235,8 @@ impl Session {
     }
 
     /// System tables need SELECT on them, but for the open ones; those of
-    /// users and grants need SHOW USERS or SHOW ROLES instead.
+    /// users and grants need SHOW USERS or SHOW ROLES instead, those of
+    /// quotas SHOW QUOTAS.
     fn check_system_read(&self, table: &str) -> Result<()> {
         if OPEN_SYSTEM_TABLES.contains(&table) {
             return Ok(());
@@ -250,6 +251,9 @@ impl Session {
             "roles" => self.require_flags(show(&["SHOW ROLES"]), &[], &[]),
             "grants" | "role_grants" => {
                 self.require_flags(show(&["SHOW USERS", "SHOW ROLES"]), &[], &[])
+            }
+            "quotas" | "quota_limits" | "quotas_usage" => {
+                self.require_flags(show(&["SHOW QUOTAS"]), &[], &[])
             }
             _ => self.require("SELECT", &[SYSTEM_DATABASE, table]),
         }

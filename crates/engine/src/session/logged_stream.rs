@@ -9,6 +9,7 @@ use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
 use strata_common::{ErrorCode, StrataError};
 
+use crate::access::quotas::QuotaTicket;
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
 use crate::query_log::LogType;
@@ -18,17 +19,18 @@ pub(super) struct LoggedStream {
     pub(super) inner: SendableRecordBatchStream,
     pub(super) query: Arc<QueryContext>,
     pub(super) instance: Arc<Instance>,
+    /// Where the query's usage is counted, if a quota applies.
+    pub(super) quota: Option<QuotaTicket>,
 }
 
 impl LoggedStream {
     fn finish(&self, error: Option<&StrataError>) {
-        if self.query.mark_finished() {
-            let kind = match error {
-                Some(_) => LogType::ExceptionWhileProcessing,
-                None => LogType::QueryFinish,
-            };
-            self.instance.query_log.record(kind, &self.query, error);
-        }
+        let kind = match error {
+            Some(_) => LogType::ExceptionWhileProcessing,
+            None => LogType::QueryFinish,
+        };
+        self.instance
+            .finish_query(kind, &self.query, error, self.quota.as_ref());
     }
 }
 
@@ -41,7 +43,8 @@ impl futures::Stream for LoggedStream {
     ) -> std::task::Poll<Option<Self::Item>> {
         match self.inner.poll_next_unpin(cx) {
             std::task::Poll::Ready(Some(Ok(batch))) => {
-                self.query.add_result_rows(batch.num_rows() as u64);
+                let bytes = batch.get_array_memory_size() as u64;
+                self.query.add_result(batch.num_rows() as u64, bytes);
                 std::task::Poll::Ready(Some(Ok(batch)))
             }
             std::task::Poll::Ready(Some(Err(e))) => {

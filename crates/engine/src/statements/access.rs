@@ -1,5 +1,5 @@
-//! Access-control statements: users, roles, GRANT and REVOKE, SET ROLE and
-//! the SHOW statements about them. Each is checked against the session
+//! Access-control statements: users, roles, quotas, GRANT and REVOKE, SET
+//! ROLE and the SHOW statements about them. Each is checked against the session
 //! user's rights (`CREATE USER`, GRANT OPTION on what is granted, ROLE
 //! ADMIN or ADMIN OPTION on a role) and then applied by access control,
 //! which stores the result before it takes effect.
@@ -35,6 +35,8 @@ impl Session {
             AccessStatement::AlterUser(alter) => control.modify(|e| e.alter_user(&alter))?,
             AccessStatement::CreateRole(create) => control.modify(|e| e.create_role(&create))?,
             AccessStatement::AlterRole(alter) => control.modify(|e| e.alter_role(&alter))?,
+            AccessStatement::CreateQuota(create) => control.modify(|e| e.create_quota(&create))?,
+            AccessStatement::AlterQuota(alter) => control.modify(|e| e.alter_quota(&alter))?,
             AccessStatement::Drop {
                 kind,
                 names,
@@ -67,6 +69,8 @@ impl Session {
             }
             AccessStatement::CreateRole(_) => self.require("CREATE ROLE", &[]),
             AccessStatement::AlterRole(_) => self.require("ALTER ROLE", &[]),
+            AccessStatement::CreateQuota(_) => self.require("CREATE QUOTA", &[]),
+            AccessStatement::AlterQuota(_) => self.require("ALTER QUOTA", &[]),
             AccessStatement::Drop { kind, .. } => self.require(&entity("DROP", *kind), &[]),
             AccessStatement::Grant(grant) => {
                 self.check_grant_option(&grant.privileges, &grant.target)
@@ -95,6 +99,7 @@ impl Session {
             }
             AccessStatement::ShowAccess => self.require("SHOW ACCESS", &[]),
             AccessStatement::ShowGrants(None)
+            | AccessStatement::ShowQuota
             | AccessStatement::SetRole(_)
             | AccessStatement::ShowCurrentRoles
             | AccessStatement::ShowEnabledRoles => Ok(()),
@@ -172,6 +177,7 @@ impl Session {
                 let names: Vec<String> = match kind {
                     EntityKind::User => entities.users.keys().cloned().collect(),
                     EntityKind::Role => entities.roles.keys().cloned().collect(),
+                    EntityKind::Quota => entities.quotas.keys().cloned().collect(),
                 };
                 ("name".to_string(), names)
             }
@@ -188,6 +194,7 @@ impl Session {
             AccessStatement::ShowCurrentRoles | AccessStatement::ShowEnabledRoles => {
                 return self.show_roles_in_use(&statement);
             }
+            AccessStatement::ShowQuota => return self.show_quota(),
             other => {
                 return Err(StrataError::new(
                     ErrorCode::LOGICAL_ERROR,
@@ -197,6 +204,26 @@ impl Session {
         };
         let (schema, batches) = strings_result(&column, lines)?;
         self.rows(schema, batches)
+    }
+
+    /// SHOW QUOTA: the usage of the quota that applies to this session, in
+    /// `system.quotas_usage`'s columns but `is_current`.
+    fn show_quota(&self) -> Result<StatementOutcome> {
+        use crate::system::quotas::{quotas_usage_fields, quotas_usage_rows};
+        use datafusion::arrow::compute::filter_record_batch;
+        let ticket = self.quota_ticket()?;
+        let control = &self.engine.instance.access;
+        let schema = Arc::new(Schema::new(quotas_usage_fields()));
+        let all = RecordBatch::try_new(schema, quotas_usage_rows(control, ticket.as_ref()))?;
+        let is_current = all
+            .column_by_name("is_current")
+            .expect("a quotas_usage column");
+        let mask =
+            datafusion::arrow::compute::kernels::cmp::eq(is_current, &UInt8Array::new_scalar(1))?;
+        let mine = filter_record_batch(&all, &mask)?;
+        let keep: Vec<usize> = (0..mine.num_columns()).filter(|i| *i != 2).collect();
+        let mine = mine.project(&keep)?;
+        self.rows(mine.schema(), vec![mine])
     }
 
     /// SHOW CURRENT ROLES (role_name, with_admin_option, is_default) and
@@ -245,6 +272,7 @@ fn is_change(statement: &AccessStatement) -> bool {
             | AccessStatement::ShowAccess
             | AccessStatement::ShowCurrentRoles
             | AccessStatement::ShowEnabledRoles
+            | AccessStatement::ShowQuota
     )
 }
 
@@ -284,6 +312,11 @@ fn create_statements(
                 .get(name)
                 .map(create_role_text)
                 .ok_or_else(|| not_found(kind, name)),
+            EntityKind::Quota => entities
+                .quotas
+                .get(name)
+                .map(|quota| quota.create_text())
+                .ok_or_else(|| not_found(kind, name)),
         })
         .collect()
 }
@@ -296,6 +329,7 @@ fn access_lines(entities: &Entities) -> Vec<String> {
         .map(|u| create_user_text(u, false))
         .collect();
     lines.extend(entities.roles.values().map(create_role_text));
+    lines.extend(entities.quotas.values().map(|q| q.create_text()));
     for user in entities.users.values() {
         lines.extend(grant_lines(&user.name, &user.rights));
         lines.extend(role_grant_lines(&user.name, &user.roles));

@@ -29,6 +29,7 @@ pub mod disks;
 pub mod mutations;
 pub mod names;
 pub mod parts;
+pub mod quotas;
 pub mod server;
 pub mod tables;
 use crate::sources::counting::CountingExec;
@@ -68,13 +69,16 @@ pub enum SystemTableKind {
     Grants,
     RoleGrants,
     Privileges,
+    Quotas,
+    QuotaLimits,
+    QuotasUsage,
     TextLog,
     Disks,
     StoragePolicies,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 29] = [
+    pub const ALL: [SystemTableKind; 32] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -101,6 +105,9 @@ impl SystemTableKind {
         SystemTableKind::Grants,
         SystemTableKind::RoleGrants,
         SystemTableKind::Privileges,
+        SystemTableKind::Quotas,
+        SystemTableKind::QuotaLimits,
+        SystemTableKind::QuotasUsage,
         SystemTableKind::TextLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
@@ -134,6 +141,9 @@ impl SystemTableKind {
             SystemTableKind::Grants => "grants",
             SystemTableKind::RoleGrants => "role_grants",
             SystemTableKind::Privileges => "privileges",
+            SystemTableKind::Quotas => "quotas",
+            SystemTableKind::QuotaLimits => "quota_limits",
+            SystemTableKind::QuotasUsage => "quotas_usage",
             SystemTableKind::TextLog => "text_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
@@ -200,6 +210,9 @@ impl SystemTableKind {
             SystemTableKind::Grants => access::grants_fields(),
             SystemTableKind::RoleGrants => access::role_grants_fields(),
             SystemTableKind::Privileges => access::privileges_fields(),
+            SystemTableKind::Quotas => quotas::quotas_fields(),
+            SystemTableKind::QuotaLimits => quotas::quota_limits_fields(),
+            SystemTableKind::QuotasUsage => quotas::quotas_usage_fields(),
             SystemTableKind::TextLog => server::text_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
@@ -446,6 +459,9 @@ impl TableProvider for SystemTable {
             SystemTableKind::Grants => access::grants_rows(&instance.access),
             SystemTableKind::RoleGrants => access::role_grants_rows(&instance.access),
             SystemTableKind::Privileges => access::privileges_rows(),
+            SystemTableKind::Quotas => quotas::quotas_rows(&instance.access),
+            SystemTableKind::QuotaLimits => quotas::quota_limits_rows(&instance.access),
+            SystemTableKind::QuotasUsage => quotas::quotas_usage_rows(&instance.access, None),
             SystemTableKind::TextLog => server::text_log_rows(),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
