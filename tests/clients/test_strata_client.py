@@ -43,6 +43,12 @@ class ClientBatchTest(unittest.TestCase):
                           "SELECT {x:UInt8} + 1, getSetting('max_threads')")
         self.assertEqual(run.stdout, "42\t3\n", run.stderr)
 
+    def test_local_takes_parameters_too(self):
+        run = subprocess.run([strata_binary(), "local", "--param_x=41", "-q",
+                              "SELECT {x:UInt8} + 1, '{x:UInt8}'"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.stdout, "42\t{x:UInt8}\n", run.stderr)
+
     def test_statements_share_a_session(self):
         run = self.client("-n", "-q", "CREATE DATABASE IF NOT EXISTS session_db; USE session_db; "
                                       "SET max_threads = 5; "

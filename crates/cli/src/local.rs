@@ -120,6 +120,14 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
     let (server_args, query_args): (Vec<_>, Vec<_>) = settings
         .iter()
         .partition(|(name, _)| Scope::Server.find(name).is_some());
+    // `--param_x=v` gives `{x:Type}` its value, as the HTTP interface does.
+    let (params, query_args): (Vec<_>, Vec<_>) = query_args
+        .into_iter()
+        .partition(|(name, _)| name.starts_with("param_"));
+    let params: Params = params
+        .into_iter()
+        .map(|(name, value)| (name["param_".len()..].to_string(), value.clone()))
+        .collect();
     let config = match &args.config_file {
         Some(file) => match strata_server::config::ServerConfig::load(file) {
             Ok(config) => config,
@@ -203,7 +211,7 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
     }
     let interactive = batch.trim().is_empty() && std::io::stdin().is_terminal();
     if interactive {
-        return interactive_loop(&mut session, default_format, &running).await;
+        return interactive_loop(&mut session, default_format, &params, &running).await;
     }
     if batch.trim().is_empty() {
         if let Err(e) = std::io::stdin().read_to_string(&mut batch) {
@@ -215,6 +223,13 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         // `INSERT ... FORMAT`, as for clickhouse-local.
         session.set_input(Box::new(std::io::stdin()));
     }
+    let batch = match with_params(&batch, &params) {
+        Ok(batch) => batch,
+        Err(e) => {
+            eprintln!("{e}");
+            return exit_code(&e);
+        }
+    };
     let options = BatchOptions {
         default_format,
         time: args.time,
@@ -298,9 +313,22 @@ pub async fn run_statement(
     }
 }
 
+/// Query parameters by name (without `param_`).
+type Params = std::collections::HashMap<String, String>;
+
+/// `text` with each `{name:Type}` given its parameter's value; as it was
+/// when no parameter is given, so braces mean nothing else then.
+fn with_params(text: &str, params: &Params) -> Result<String> {
+    if params.is_empty() {
+        return Ok(text.to_string());
+    }
+    strata_server::query_params::substitute(text, params)
+}
+
 async fn interactive_loop(
     session: &mut Session,
     default_format: OutputFormat,
+    params: &Params,
     running: &Running,
 ) -> ExitCode {
     let mut prompt = match Prompt::new() {
@@ -317,7 +345,10 @@ async fn interactive_loop(
     );
     prompt.set_names(catalog_names(session).await);
     while let Some(text) = prompt.next_statement() {
-        run_interactive(session, &text, default_format, running).await;
+        match with_params(&text, params) {
+            Ok(sql) => run_interactive(session, &sql, default_format, running).await,
+            Err(e) => eprintln!("{e}\n"),
+        }
         if changes_names(&text) {
             prompt.set_names(catalog_names(session).await);
         }
