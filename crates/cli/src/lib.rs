@@ -9,6 +9,7 @@ pub mod logging;
 pub mod output;
 pub mod progress;
 pub mod prompt;
+pub mod query_args;
 pub mod server;
 
 use std::process::ExitCode;

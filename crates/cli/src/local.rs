@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use clap::Args;
+use strata_common::Result;
 use strata_common::settings::Scope;
-use strata_common::{Result, StrataError};
 use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, Session, StatementOutcome};
 use strata_formats::OutputFormat;
@@ -17,30 +17,15 @@ use strata_formats::OutputFormat;
 use crate::exit_code;
 use crate::output::{Summary, write_result};
 use crate::prompt::{Names, Prompt, changes_names};
+use crate::query_args::QueryArgs;
 
 #[derive(Args)]
 pub struct LocalArgs {
-    /// Queries to run, separated by semicolons.
-    #[arg(short = 'q', long = "query")]
-    query: Vec<String>,
-    /// Accepted for compatibility: several statements are always allowed.
-    #[arg(short = 'n', long = "multiquery")]
-    multiquery: bool,
-    /// Files with queries to run, separated by semicolons.
-    #[arg(long = "queries-file")]
-    queries_file: Vec<PathBuf>,
-    /// Output format when the query has no FORMAT clause.
-    #[arg(long = "format", visible_alias = "output-format", short = 'f')]
-    format: Option<String>,
-    /// Print each statement's elapsed seconds to stderr.
-    #[arg(short = 't', long = "time")]
-    time: bool,
+    #[command(flatten)]
+    queries: QueryArgs,
     /// Print each statement's summary (rows, bytes, peak memory) to stderr.
     #[arg(long = "print-profile-events")]
     print_profile_events: bool,
-    /// Go on with the next statement after one fails.
-    #[arg(long = "ignore-error")]
-    ignore_error: bool,
     /// Directory for databases, table definitions and MergeTree parts; kept
     /// across runs. Without it, a temporary directory removed on exit.
     #[arg(long = "path")]
@@ -181,7 +166,7 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         }
     }
     let stdout_is_terminal = std::io::stdout().is_terminal();
-    let default_format = match &args.format {
+    let default_format = match &args.queries.format {
         Some(name) => match OutputFormat::from_name(name) {
             Ok(f) => f,
             Err(e) => {
@@ -192,23 +177,13 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         None if stdout_is_terminal => OutputFormat::PrettyCompact,
         None => OutputFormat::TabSeparated,
     };
-    let mut batch = args.query.join(";\n");
-    for file in &args.queries_file {
-        match std::fs::read_to_string(file) {
-            Ok(text) => {
-                batch.push_str(";\n");
-                batch.push_str(&text);
-            }
-            Err(e) => {
-                let error = StrataError::new(
-                    strata_common::ErrorCode::FILE_DOESNT_EXIST,
-                    format!("Cannot read queries file {}: {e}", file.display()),
-                );
-                eprintln!("{error}");
-                return exit_code(&error);
-            }
+    let mut batch = match args.queries.batch_text() {
+        Ok(batch) => batch,
+        Err(e) => {
+            eprintln!("{e}");
+            return exit_code(&e);
         }
-    }
+    };
     let interactive = batch.trim().is_empty() && std::io::stdin().is_terminal();
     if interactive {
         return interactive_loop(&mut session, default_format, &params, &running).await;
@@ -232,9 +207,9 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
     };
     let options = BatchOptions {
         default_format,
-        time: args.time,
+        time: args.queries.time,
         summary: args.print_profile_events,
-        ignore_error: args.ignore_error,
+        ignore_error: args.queries.ignore_error,
     };
     run_batch(&mut session, &batch, &options, &running).await
 }

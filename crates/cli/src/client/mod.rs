@@ -7,7 +7,6 @@ mod connection;
 mod statement;
 
 use std::io::{BufWriter, IsTerminal, Read, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -19,6 +18,7 @@ use tokio::sync::watch;
 
 use crate::exit_code;
 use crate::prompt::{Names, Prompt, changes_names};
+use crate::query_args::QueryArgs;
 use connection::Connection;
 use statement::{Finished, Statement};
 
@@ -38,24 +38,8 @@ pub struct ClientArgs {
     /// The database statements run in.
     #[arg(long = "database", short = 'd')]
     database: Option<String>,
-    /// Queries to run, separated by semicolons.
-    #[arg(short = 'q', long = "query")]
-    query: Vec<String>,
-    /// Accepted for compatibility: several statements are always allowed.
-    #[arg(short = 'n', long = "multiquery")]
-    multiquery: bool,
-    /// Files with queries to run, separated by semicolons.
-    #[arg(long = "queries-file")]
-    queries_file: Vec<PathBuf>,
-    /// Output format when the query has no FORMAT clause.
-    #[arg(long = "format", visible_alias = "output-format", short = 'f')]
-    format: Option<String>,
-    /// Print each statement's elapsed seconds to stderr.
-    #[arg(short = 't', long = "time")]
-    time: bool,
-    /// Go on with the next statement after one fails.
-    #[arg(long = "ignore-error")]
-    ignore_error: bool,
+    #[command(flatten)]
+    queries: QueryArgs,
     /// Print help (`-h` is the host, as in clickhouse-client).
     #[arg(long = "help", action = clap::ArgAction::Help)]
     help: Option<bool>,
@@ -97,7 +81,7 @@ async fn client(
         Some(Some(password)) => password.clone(),
         Some(None) => read_password(&args.user)?,
     };
-    let batch = batch_text(&args)?;
+    let batch = args.queries.batch_text()?;
     let interactive = batch.trim().is_empty() && std::io::stdin().is_terminal();
     let connection = Arc::new(Connection::new(
         &args.host,
@@ -117,7 +101,7 @@ async fn client(
         println!("Connected to Strata server version {version}.\n");
     }
     let stdout_is_terminal = std::io::stdout().is_terminal();
-    let default_format = match &args.format {
+    let default_format = match &args.queries.format {
         Some(name) => name.clone(),
         None if stdout_is_terminal || interactive => "PrettyCompact".to_string(),
         None => "TabSeparated".to_string(),
@@ -143,23 +127,7 @@ async fn client(
     } else {
         batch
     };
-    Ok(client.batch(&batch, &args).await)
-}
-
-/// `-q` and `--queries-file` together, in order.
-fn batch_text(args: &ClientArgs) -> Result<String> {
-    let mut batch = args.query.join(";\n");
-    for file in &args.queries_file {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            StrataError::new(
-                ErrorCode::FILE_DOESNT_EXIST,
-                format!("Cannot read queries file {}: {e}", file.display()),
-            )
-        })?;
-        batch.push_str(";\n");
-        batch.push_str(&text);
-    }
-    Ok(batch)
+    Ok(client.batch(&batch, &args.queries).await)
 }
 
 fn read_password(user: &str) -> Result<String> {
@@ -189,7 +157,7 @@ impl Client {
         statement.run(sql, out, summary).await
     }
 
-    async fn batch(&mut self, text: &str, args: &ClientArgs) -> ExitCode {
+    async fn batch(&mut self, text: &str, args: &QueryArgs) -> ExitCode {
         let statements = match strata_sql::split_statements(text) {
             Ok(statements) => statements,
             Err(e) => {
