@@ -9,6 +9,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import unittest
 import urllib.request
 
 
@@ -58,3 +59,15 @@ class StrataServer:
         url = f"http://127.0.0.1:{self.port}/"
         with urllib.request.urlopen(url, data=sql.encode(), timeout=30) as response:
             return response.read().decode()
+
+
+class ServerTestCase(unittest.TestCase):
+    """Tests sharing one server per class; SIGTERM must stop it cleanly."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = StrataServer()
+
+    @classmethod
+    def tearDownClass(cls):
+        assert cls.server.stop() == 0

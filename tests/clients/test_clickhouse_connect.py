@@ -13,18 +13,10 @@ import unittest
 import clickhouse_connect
 from clickhouse_connect.driver.exceptions import DatabaseError
 
-from strata_server import StrataServer
+from strata_server import ServerTestCase
 
 
-class ClickHouseConnectTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = StrataServer()
-
-    @classmethod
-    def tearDownClass(cls):
-        # SIGTERM is a clean shutdown.
-        assert cls.server.stop() == 0
+class ClickHouseConnectTest(ServerTestCase):
 
     def client(self, **kwargs):
         return clickhouse_connect.get_client(host="127.0.0.1", port=self.server.port, **kwargs)

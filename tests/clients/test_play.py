@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 import unittest
 
-from strata_server import StrataServer
+from strata_server import ServerTestCase
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARTIFACTS = os.path.join(ROOT, "build", "test-artifacts")
@@ -60,16 +60,16 @@ class Elements(html.parser.HTMLParser):
 
 
 @unittest.skipUnless(chromium(), "Chromium is not installed (scripts/setup.sh --tests installs it)")
-class PlayPageTest(unittest.TestCase):
+class PlayPageTest(ServerTestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = StrataServer()
+        super().setUpClass()
         cls.profile = tempfile.TemporaryDirectory()
 
     @classmethod
     def tearDownClass(cls):
         cls.profile.cleanup()
-        assert cls.server.stop() == 0
+        super().tearDownClass()
 
     def browse(self, query, *extra):
         """Chromium's output for the page opened with `query` in its link."""

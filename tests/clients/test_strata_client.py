@@ -10,20 +10,13 @@ import tempfile
 import time
 import unittest
 
-from strata_server import StrataServer, strata_binary
+from strata_server import ServerTestCase, strata_binary
 
 # A query that runs until it is cancelled, reading rows all the while.
 ENDLESS = "SELECT count() FROM numbers_mt(1000000000000) WHERE NOT ignore(number);"
 
 
-class ClientBatchTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.server = StrataServer()
-
-    @classmethod
-    def tearDownClass(cls):
-        assert cls.server.stop() == 0
+class ClientBatchTest(ServerTestCase):
 
     def client(self, *args, input=None):
         return subprocess.run(
@@ -142,16 +135,16 @@ class Terminal:
 
 
 @unittest.skipUnless(shutil.which("tmux"), "tmux is not installed (scripts/setup.sh --tests installs it)")
-class PromptTest(unittest.TestCase):
+class PromptTest(ServerTestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = StrataServer()
+        super().setUpClass()
         cls.home = tempfile.TemporaryDirectory()
 
     @classmethod
     def tearDownClass(cls):
         cls.home.cleanup()
-        assert cls.server.stop() == 0
+        super().tearDownClass()
 
     def terminal(self, args):
         terminal = Terminal(f"{strata_binary()} {args}", {"HOME": self.home.name})

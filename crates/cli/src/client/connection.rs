@@ -11,6 +11,7 @@
 
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_engine::SpillFigures;
+use strata_sql::literal_text::quoted;
 
 use crate::output::Summary;
 use crate::progress::Figures;
@@ -126,7 +127,7 @@ impl Connection {
         let sql = format!(
             "SELECT read_rows, read_bytes, total_rows_approx, memory_usage, elapsed \
              FROM system.processes WHERE query_id = {}",
-            quote(query_id)
+            quoted(query_id)
         );
         let text = self.helper(&sql).await?;
         let Some(line) = text.lines().next() else {
@@ -153,7 +154,7 @@ impl Connection {
              temporary_data_warm_peak_bytes, temporary_data_disk_written_bytes, \
              temporary_data_disk_read_bytes \
              FROM system.query_log WHERE query_id = {} AND type != 'QueryStart' LIMIT 1",
-            quote(query_id)
+            quoted(query_id)
         );
         let text = self.helper(&sql).await.ok()?;
         let numbers: Vec<u64> = text
@@ -194,7 +195,7 @@ impl Connection {
 
     /// Cancels a running query on the server and waits until it stopped.
     pub async fn kill(&self, query_id: &str) -> Result<()> {
-        let sql = format!("KILL QUERY WHERE query_id = {} SYNC", quote(query_id));
+        let sql = format!("KILL QUERY WHERE query_id = {} SYNC", quoted(query_id));
         self.helper(&sql).await.map(drop)
     }
 
@@ -208,11 +209,6 @@ impl Connection {
 fn header(response: &reqwest::Response, name: &str) -> Option<String> {
     let value = response.headers().get(name)?;
     value.to_str().ok().map(str::to_string)
-}
-
-/// A string literal of `text`.
-fn quote(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// The server's error as it sent it: `Code: N. DB::Exception: ...`.

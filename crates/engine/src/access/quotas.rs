@@ -266,7 +266,8 @@ impl QuotaUsage {
             let passed = (0..QUOTA_RESOURCES.len())
                 .find(|i| limits.max[*i].is_some_and(|max| interval.used[*i] > max));
             if let Some(resource) = passed {
-                return Err(exceeded(quota, ticket, interval, resource));
+                let max = limits.max[resource].expect("found by its maximum");
+                return Err(exceeded(quota, ticket, interval, resource, max));
             }
         }
         Ok(())
@@ -340,12 +341,8 @@ fn exceeded(
     ticket: &QuotaTicket,
     interval: &IntervalUsage,
     resource: usize,
+    max: f64,
 ) -> StrataError {
-    let max = quota
-        .intervals
-        .iter()
-        .find(|q| q.seconds == interval.seconds)
-        .and_then(|q| q.max[resource]);
     let end: chrono::DateTime<chrono::Utc> = interval.end.into();
     StrataError::new(
         ErrorCode::QUOTA_EXCEEDED,
@@ -356,7 +353,7 @@ fn exceeded(
             interval.seconds,
             QUOTA_RESOURCES[resource],
             interval.used[resource],
-            max.unwrap_or(0.0),
+            max,
             end.format("%Y-%m-%d %H:%M:%S"),
             backquoted(&quota.name)
         ),

@@ -215,13 +215,15 @@ impl Session {
         let control = &self.engine.instance.access;
         let schema = Arc::new(Schema::new(quotas_usage_fields()));
         let all = RecordBatch::try_new(schema, quotas_usage_rows(control, ticket.as_ref()))?;
-        let is_current = all
-            .column_by_name("is_current")
-            .expect("a quotas_usage column");
-        let mask =
-            datafusion::arrow::compute::kernels::cmp::eq(is_current, &UInt8Array::new_scalar(1))?;
+        let is_current = all.schema().index_of("is_current")?;
+        let mask = datafusion::arrow::compute::kernels::cmp::eq(
+            all.column(is_current),
+            &UInt8Array::new_scalar(1),
+        )?;
         let mine = filter_record_batch(&all, &mask)?;
-        let keep: Vec<usize> = (0..mine.num_columns()).filter(|i| *i != 2).collect();
+        let keep: Vec<usize> = (0..mine.num_columns())
+            .filter(|i| *i != is_current)
+            .collect();
         let mine = mine.project(&keep)?;
         self.rows(mine.schema(), vec![mine])
     }

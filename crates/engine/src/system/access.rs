@@ -26,7 +26,7 @@ fn u8(name: &str) -> Field {
     Field::new(name, DataType::UInt8, false)
 }
 
-fn list(name: &str) -> Field {
+pub(super) fn list(name: &str) -> Field {
     Field::new(
         name,
         DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
@@ -60,7 +60,7 @@ fn ids(values: impl IntoIterator<Item = uuid::Uuid>) -> ArrayRef {
     )
 }
 
-fn lists(rows: impl IntoIterator<Item = Vec<String>>) -> ArrayRef {
+pub(super) fn lists(rows: impl IntoIterator<Item = Vec<String>>) -> ArrayRef {
     let mut builder = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
         "item",
         DataType::Utf8,

@@ -5,26 +5,19 @@
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    ArrayRef, Float64Array, ListBuilder, StringBuilder, TimestampSecondArray, UInt8Array,
-    UInt32Array, UInt64Array,
+    ArrayRef, Float64Array, ListBuilder, StringArray, TimestampSecondArray, UInt8Array,
+    UInt32Array, UInt32Builder, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_sql::access::RoleSet;
 use strata_sql::access::quota::QUOTA_RESOURCES;
 
+use super::access::{list, lists};
 use crate::access::AccessControl;
 use crate::access::quotas::QuotaTicket;
 
 /// The figures counted in fractions (seconds); the rest are whole counts.
 const EXECUTION_TIME: &str = "execution_time";
-
-fn string_list(name: &str) -> Field {
-    Field::new(
-        name,
-        DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
-        false,
-    )
-}
 
 fn figure(name: &str) -> Field {
     let kind = if name.ends_with(EXECUTION_TIME) {
@@ -33,18 +26,6 @@ fn figure(name: &str) -> Field {
         DataType::UInt64
     };
     Field::new(name, kind, true)
-}
-
-fn lists(rows: impl IntoIterator<Item = Vec<String>>) -> ArrayRef {
-    let item = Arc::new(Field::new("item", DataType::Utf8, false));
-    let mut builder = ListBuilder::new(StringBuilder::new()).with_field(item);
-    for row in rows {
-        for value in row {
-            builder.values().append_value(value);
-        }
-        builder.append(true);
-    }
-    Arc::new(builder.finish())
 }
 
 /// A column of one figure: counts as UInt64, execution time as Float64.
@@ -61,23 +42,26 @@ pub fn quotas_fields() -> Vec<Field> {
     vec![
         Field::new("name", DataType::Utf8, false),
         Field::new("storage", DataType::Utf8, false),
-        string_list("keys"),
+        list("keys"),
         Field::new(
             "durations",
             DataType::List(Arc::new(Field::new("item", DataType::UInt32, false))),
             false,
         ),
         Field::new("apply_to_all", DataType::UInt8, false),
-        string_list("apply_to_list"),
-        string_list("apply_to_except"),
+        list("apply_to_list"),
+        list("apply_to_except"),
     ]
 }
 
 pub fn quotas_rows(access: &AccessControl) -> Vec<ArrayRef> {
     let entities = access.read();
     let quotas: Vec<_> = entities.quotas.values().collect();
-    let mut durations = ListBuilder::new(datafusion::arrow::array::UInt32Builder::new())
-        .with_field(Arc::new(Field::new("item", DataType::UInt32, false)));
+    let mut durations = ListBuilder::new(UInt32Builder::new()).with_field(Arc::new(Field::new(
+        "item",
+        DataType::UInt32,
+        false,
+    )));
     for quota in &quotas {
         for interval in &quota.intervals {
             durations.values().append_value(interval.seconds as u32);
@@ -87,10 +71,10 @@ pub fn quotas_rows(access: &AccessControl) -> Vec<ArrayRef> {
     let all =
         |q: &&crate::access::quotas::Quota| matches!(q.to, RoleSet::All | RoleSet::AllExcept(_));
     vec![
-        Arc::new(datafusion::arrow::array::StringArray::from_iter_values(
+        Arc::new(StringArray::from_iter_values(
             quotas.iter().map(|q| q.name.clone()),
         )),
-        Arc::new(datafusion::arrow::array::StringArray::from_iter_values(
+        Arc::new(StringArray::from_iter_values(
             quotas.iter().map(|_| "local_directory"),
         )),
         lists(quotas.iter().map(|q| q.keys.clone())),
@@ -127,7 +111,7 @@ pub fn quota_limits_rows(access: &AccessControl) -> Vec<ArrayRef> {
         .flat_map(|q| q.intervals.iter().map(move |i| (q.name.clone(), i.clone())))
         .collect();
     let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(datafusion::arrow::array::StringArray::from_iter_values(
+        Arc::new(StringArray::from_iter_values(
             rows.iter().map(|(name, _)| name.clone()),
         )),
         Arc::new(UInt32Array::from_iter_values(
@@ -187,10 +171,10 @@ pub fn quotas_usage_rows(access: &AccessControl, current: Option<&QuotaTicket>) 
             .as_secs() as i64
     };
     let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(datafusion::arrow::array::StringArray::from_iter_values(
+        Arc::new(StringArray::from_iter_values(
             rows.iter().map(|(t, _, _)| t.quota.clone()),
         )),
-        Arc::new(datafusion::arrow::array::StringArray::from_iter_values(
+        Arc::new(StringArray::from_iter_values(
             rows.iter().map(|(t, _, _)| t.key.clone()),
         )),
         Arc::new(UInt8Array::from_iter_values(
