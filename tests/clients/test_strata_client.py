@@ -159,10 +159,11 @@ class PromptTest(ServerTestCase):
         terminal.wait_for(":-]")
         terminal.type("2 AS answer;")
         terminal.press("Enter")
-        screen = terminal.wait_for("1 row in set. Elapsed:")
+        # The peak line is the summary's last, so the whole result is on screen.
+        screen = terminal.wait_for("Peak memory usage:")
         self.assertIn("answer", screen)
         self.assertIn("42", screen)
-        self.assertIn("Peak memory usage:", screen)
+        self.assertIn("1 row in set. Elapsed:", screen)
         # A long query shows its progress, and Ctrl-C cancels it.
         terminal.type(ENDLESS)
         terminal.press("Enter")
