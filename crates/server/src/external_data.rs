@@ -14,6 +14,7 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_engine::Session;
+use strata_sql::literal_text::backquoted;
 
 use crate::query_params::top_level_args;
 use crate::request::HttpParams;
@@ -116,14 +117,10 @@ fn describe(file: File, params: &mut HttpParams) -> Result<ExternalTable> {
     })
 }
 
-fn quoted(name: &str) -> String {
-    format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
-}
-
 /// Creates the tables in `session` and loads their data.
 pub async fn load(session: &mut Session, tables: &[ExternalTable]) -> Result<()> {
     for table in tables {
-        let name = quoted(&table.name);
+        let name = backquoted(&table.name);
         session
             .execute(&format!(
                 "CREATE TEMPORARY TABLE {name} ({}) ENGINE = Memory",

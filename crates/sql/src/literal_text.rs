@@ -21,6 +21,11 @@ pub fn expr_text(expr: &Expr) -> String {
     expr.to_string()
 }
 
+/// `name` as a backquoted identifier, whatever characters it has.
+pub fn backquoted(name: &str) -> String {
+    format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
+}
+
 /// `s` as a ClickHouse string literal.
 pub fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
