@@ -18,6 +18,7 @@ use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::prelude::SessionConfig;
 use strata_common::settings::Settings;
+use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::planned::PlannedThresholds;
@@ -315,7 +316,7 @@ impl Engine {
     pub(crate) fn open_query(
         &self,
         text: &str,
-        settings: Settings,
+        settings: (Settings, Arc<SettingsConstraints>),
         current_database: &str,
         identity: (Option<String>, Arc<ClientInfo>),
     ) -> Arc<QueryContext> {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use datafusion::common::Result;
 use strata_common::readable::readable_quantity;
 use strata_common::settings::Settings;
+use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::spill::SpillCounters;
 use strata_memory::{QueryLimits, QueryMemory, ServerMemory};
@@ -75,6 +76,8 @@ pub struct QueryContext {
     pub spill: Arc<SpillCounters>,
     /// The settings the query runs with (session settings plus its SETTINGS clause).
     pub settings: Settings,
+    /// What the session may change of its settings (`system.settings` shows them).
+    pub constraints: Arc<SettingsConstraints>,
     pub current_database: String,
     /// Tables (database, name) the query reads with FINAL.
     final_tables: parking_lot::RwLock<Vec<(String, String)>>,
@@ -84,7 +87,7 @@ impl QueryContext {
     /// A query named `query_id`, or by a fresh UUID when it is `None`.
     pub fn new(
         text: String,
-        settings: Settings,
+        (settings, constraints): (Settings, Arc<SettingsConstraints>),
         current_database: String,
         identity: (Option<String>, Arc<ClientInfo>),
         server_memory: &Arc<ServerMemory>,
@@ -120,6 +123,7 @@ impl QueryContext {
             deadline: max_execution_time,
             spill: Arc::new(SpillCounters::default()),
             settings,
+            constraints,
             current_database,
             final_tables: parking_lot::RwLock::new(Vec::new()),
         })

@@ -22,6 +22,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
+use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::access::RoleSet;
@@ -76,6 +77,8 @@ pub enum StatementOutcome {
 pub struct Session {
     pub(crate) engine: Arc<Engine>,
     pub settings: Settings,
+    /// What the user's settings profiles let the session change of its settings.
+    pub constraints: Arc<SettingsConstraints>,
     pub current_database: String,
     /// The statement being executed and the query opened for it, so failures
     /// are logged against the right query.
@@ -118,26 +121,6 @@ pub(crate) fn value_text(expr: &Expr) -> Result<String> {
     })
 }
 
-/// `readonly = 1` forbids changing any setting, `readonly = 2` changing
-/// `readonly` itself, as ClickHouse's settings constraints do; a change that
-/// turns `readonly = 1` on may change nothing else.
-pub fn check_readonly(before: &Settings, after: &Settings) -> Result<()> {
-    let changed = before.differences(after);
-    let forbidden = match (before.readonly(), after.readonly()) {
-        (1, _) => changed.first(),
-        (0, 1) => changed.iter().find(|name| **name != "readonly"),
-        (0, _) => None,
-        _ => changed.iter().find(|name| **name == "readonly"),
-    };
-    match forbidden {
-        Some(name) => Err(StrataError::new(
-            ErrorCode::READONLY,
-            format!("Cannot modify '{name}' setting in readonly mode"),
-        )),
-        None => Ok(()),
-    }
-}
-
 pub(crate) fn strings_result(
     column: &str,
     rows: Vec<String>,
@@ -165,6 +148,7 @@ impl Session {
         Session {
             engine,
             settings: Settings::default(),
+            constraints: Arc::default(),
             current_database: crate::engine::DEFAULT_DATABASE.to_string(),
             statement_text: String::new(),
             current_query: parking_lot::Mutex::new(None),
@@ -388,7 +372,7 @@ impl Session {
         let identity = (self.query_id.lock().take(), Arc::clone(&self.client));
         let query = self.engine.open_query(
             &self.statement_text,
-            settings,
+            (settings, Arc::clone(&self.constraints)),
             &self.current_database,
             identity,
         );
@@ -555,7 +539,7 @@ impl Session {
         for (name, value) in changes {
             settings.set(name, value)?;
         }
-        check_readonly(&self.settings, &settings)?;
+        self.constraints.check(&self.settings, &settings)?;
         Ok(settings)
     }
 

@@ -18,8 +18,11 @@ use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
 };
 
+use strata_common::settings::constraints::Writability;
 use strata_engine::access::ConfigUser;
 use strata_engine::access::authentication::{Authentication, Hosts, parse_network};
+use strata_engine::access::settings_profiles::check_setting_element;
+use strata_sql::access::settings_profile::{SettingElement, SettingsElement};
 
 pub const DEFAULT_HTTP_PORT: u16 = 8123;
 pub const DEFAULT_LISTEN_HOST: &str = "127.0.0.1";
@@ -58,7 +61,7 @@ pub struct ServerConfig {
     pub server_settings: Settings,
     pub users: Vec<ConfigUser>,
     /// Each profile's settings, inherited ones first.
-    pub profiles: BTreeMap<String, Vec<(String, String)>>,
+    pub profiles: BTreeMap<String, Vec<SettingsElement>>,
     /// Disks and storage policies besides the default disk.
     pub storage: StorageConfiguration,
 }
@@ -159,11 +162,12 @@ impl ServerConfig {
             .iter()
             .map(|p| (p.name.as_str(), p))
             .collect();
-        for name in by_name.keys() {
-            let mut settings = Vec::new();
-            collect_profile(&by_name, name, &mut settings, 0)?;
-            self.profiles.insert(name.to_string(), settings);
+        let mut read = BTreeMap::new();
+        for (name, node) in &by_name {
+            read.insert(name.to_string(), profile_elements(node)?);
         }
+        check_profiles(&read)?;
+        self.profiles = read;
         Ok(())
     }
 }
@@ -284,32 +288,78 @@ fn policy_config(policy: &Node) -> Result<PolicyConfig> {
     })
 }
 
-/// Profiles inherit through `<profile>parent</profile>`; a cycle stops here.
+/// Profiles inherit through `<profile>parent</profile>`; a chain deeper is a cycle.
 const MAX_PROFILE_DEPTH: usize = 16;
 
-fn collect_profile(
-    profiles: &BTreeMap<&str, &Node>,
-    name: &str,
-    settings: &mut Vec<(String, String)>,
-    depth: usize,
-) -> Result<()> {
-    if depth > MAX_PROFILE_DEPTH {
-        return Err(config_error(format!("Profile {name} inherits in a cycle")));
+/// Every setting known with values of its type, every inherited profile
+/// there, and no profile inheriting itself.
+fn check_profiles(profiles: &BTreeMap<String, Vec<SettingsElement>>) -> Result<()> {
+    fn walk(
+        profiles: &BTreeMap<String, Vec<SettingsElement>>,
+        name: &str,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > MAX_PROFILE_DEPTH {
+            return Err(config_error(format!("Profile {name} inherits in a cycle")));
+        }
+        let elements = profiles.get(name).ok_or_else(|| {
+            config_error(format!(
+                "There is no profile '{name}' in configuration file"
+            ))
+        })?;
+        for element in elements {
+            match element {
+                SettingsElement::Profile(parent) => walk(profiles, parent, depth + 1)?,
+                SettingsElement::Setting(setting) => check_setting_element(setting)?,
+            }
+        }
+        Ok(())
     }
-    let node = profiles.get(name).ok_or_else(|| {
-        config_error(format!(
-            "There is no profile '{name}' in configuration file"
-        ))
-    })?;
-    for child in &node.children {
-        if child.name == "profile" {
-            collect_profile(profiles, child.text.trim(), settings, depth + 1)?;
-        } else if child.name != "constraints" {
-            Settings::default().set(&child.name, child.text.trim())?;
-            settings.push((child.name.clone(), child.text.trim().to_string()));
+    profiles.keys().try_for_each(|name| walk(profiles, name, 0))
+}
+
+/// A profile's settings (`<max_threads>2</max_threads>`), the profiles it
+/// inherits (`<profile>parent</profile>`) and its constraints
+/// (`<constraints><max_threads><min>1</min><max>4</max></max_threads>`, or
+/// `<readonly/>`, `<const/>`, `<changeable_in_readonly/>`).
+fn profile_elements(profile: &Node) -> Result<Vec<SettingsElement>> {
+    let mut elements = Vec::new();
+    for child in &profile.children {
+        match child.name.as_str() {
+            "profile" => elements.push(SettingsElement::Profile(child.text.trim().to_string())),
+            "constraints" => {
+                for setting in &child.children {
+                    elements.push(SettingsElement::Setting(constraint_element(setting)?));
+                }
+            }
+            name => elements.push(SettingsElement::Setting(SettingElement {
+                name: name.to_string(),
+                value: Some(child.text.trim().to_string()),
+                ..SettingElement::default()
+            })),
         }
     }
-    Ok(())
+    Ok(elements)
+}
+
+fn constraint_element(setting: &Node) -> Result<SettingElement> {
+    let mut element = SettingElement {
+        name: setting.name.clone(),
+        min: setting.text_of("min").map(|v| v.trim().to_string()),
+        max: setting.text_of("max").map(|v| v.trim().to_string()),
+        ..SettingElement::default()
+    };
+    for flag in &setting.children {
+        if let Some(writability) = Writability::from_name(&flag.name) {
+            element.writability = Some(writability);
+        } else if flag.name != "min" && flag.name != "max" {
+            return Err(config_error(format!(
+                "Setting {} has an unknown constraint <{}>",
+                setting.name, flag.name
+            )));
+        }
+    }
+    Ok(element)
 }
 
 fn user_config(user: &Node) -> Result<ConfigUser> {
@@ -479,7 +529,9 @@ mod tests {
             "<clickhouse><http_port>9123</http_port><listen_host>::1</listen_host>\
              <listen_host>127.0.0.1</listen_host><path>data</path>\
              <max_concurrent_queries>5</max_concurrent_queries>\
-             <profiles><default><max_threads>2</max_threads></default>\
+             <profiles><default><max_threads>2</max_threads><constraints><max_threads>\
+             <min>1</min><max>4</max></max_threads><max_block_size><const/></max_block_size>\
+             </constraints></default>\
              <ro><profile>default</profile><readonly>1</readonly></ro></profiles>\
              <users><alice><password>secret</password><profile>ro</profile>\
              <networks><ip>127.0.0.1</ip></networks></alice></users></clickhouse>",
@@ -488,7 +540,9 @@ mod tests {
             dir.path(),
             "config.yaml",
             "http_port: 9123\nlisten_host: ['::1', 127.0.0.1]\npath: data\n\
-             max_concurrent_queries: 5\nprofiles:\n  default:\n    max_threads: 2\n  ro:\n    \
+             max_concurrent_queries: 5\nprofiles:\n  default:\n    max_threads: 2\n    \
+             constraints:\n      max_threads:\n        min: 1\n        max: 4\n      \
+             max_block_size:\n        const:\n  ro:\n    \
              profile: default\n    readonly: 1\nusers:\n  alice:\n    password: secret\n    \
              profile: ro\n    networks:\n      ip: 127.0.0.1\n",
         );
@@ -498,11 +552,31 @@ mod tests {
             assert_eq!(config.listen_hosts, vec!["::1", "127.0.0.1"]);
             assert_eq!(config.path, dir.path().join("data"));
             assert_eq!(config.server_settings.max_concurrent_queries(), 5);
+            let setting = |name: &str, value: Option<&str>| SettingElement {
+                name: name.to_string(),
+                value: value.map(str::to_string),
+                ..SettingElement::default()
+            };
             assert_eq!(
                 config.profiles["ro"],
                 vec![
-                    ("max_threads".to_string(), "2".to_string()),
-                    ("readonly".to_string(), "1".to_string())
+                    SettingsElement::Profile("default".to_string()),
+                    SettingsElement::Setting(setting("readonly", Some("1"))),
+                ]
+            );
+            assert_eq!(
+                config.profiles["default"],
+                vec![
+                    SettingsElement::Setting(setting("max_threads", Some("2"))),
+                    SettingsElement::Setting(SettingElement {
+                        min: Some("1".to_string()),
+                        max: Some("4".to_string()),
+                        ..setting("max_threads", None)
+                    }),
+                    SettingsElement::Setting(SettingElement {
+                        writability: Some(Writability::Const),
+                        ..setting("max_block_size", None)
+                    }),
                 ]
             );
             assert_eq!(config.users.len(), 1);

@@ -23,7 +23,6 @@ pub mod request;
 pub mod response;
 pub mod sessions;
 
-use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -62,7 +61,6 @@ pub struct Server {
     /// KILL QUERY) behind it.
     queries: Option<tokio::runtime::Runtime>,
     pub settings: Settings,
-    profiles: BTreeMap<String, Vec<(String, String)>>,
     sessions: Sessions,
     running_queries: AtomicUsize,
     display_name: String,
@@ -79,15 +77,13 @@ impl Server {
             .enable_all()
             .build()
             .expect("a runtime for queries");
-        engine
-            .instance()
-            .access
-            .set_config_users(config.users.clone());
+        let access = &engine.instance().access;
+        access.set_config_profiles(config.profiles.clone());
+        access.set_config_users(config.users.clone());
         Arc::new(Server {
             engine,
             queries: Some(queries),
             settings: config.server_settings.clone(),
-            profiles: config.profiles.clone(),
             sessions: Sessions::default(),
             running_queries: AtomicUsize::new(0),
             display_name,

@@ -14,7 +14,6 @@ use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_engine::access::Login;
 use strata_engine::query_context::{ClientInfo, Interface};
-use strata_engine::session::check_readonly;
 use strata_engine::{Session, StatementOutcome};
 use strata_formats::OutputFormat;
 use tokio::sync::oneshot;
@@ -192,7 +191,7 @@ async fn prepare_and_run(
             Vec::new(),
         ),
     };
-    let request_settings = request_settings(&session.settings, &params, &method)?;
+    let request_settings = request_settings(&session, &params, &method)?;
     choose_reply_options(options, &params, &headers, &request_settings)?;
     let database = params
         .database
@@ -315,10 +314,10 @@ impl std::io::Read for SyncReader {
 fn open_session(server: &Arc<Server>, params: &HttpParams, user: &Login) -> Result<SessionHandle> {
     let create = || -> Result<Session> {
         let mut session = server.engine.new_session();
-        let profile = user.profile.as_ref().and_then(|p| server.profiles.get(p));
-        for (name, value) in profile.into_iter().flatten().chain(&user.settings) {
+        for (name, value) in &user.settings.values {
             session.settings.set(name, value)?;
         }
+        session.constraints = Arc::new(user.settings.constraints.clone());
         if let Some(database) = &user.default_database {
             session.current_database = database.clone();
         }
@@ -334,7 +333,8 @@ fn open_session(server: &Arc<Server>, params: &HttpParams, user: &Login) -> Resu
         timeout,
         check: params.session_check,
     };
-    // Profile settings are valid (checked when the configuration loaded).
+    // Profile settings are valid (checked when the configuration loaded or
+    // their statement ran).
     let guard = server.sessions.acquire(&request, || {
         create().unwrap_or_else(|_| server.engine.new_session())
     })?;
@@ -379,14 +379,15 @@ fn client_info(user: &str, peer: SocketAddr, headers: &HeaderMap) -> ClientInfo 
 }
 
 /// The session's settings with the request's: URL settings (checked against
-/// `readonly` as a `SET` would be), then `readonly = 2` for a GET, whose
+/// the constraints and `readonly` as a `SET` would be), then `readonly = 2` for a GET, whose
 /// queries must not write.
-fn request_settings(base: &Settings, params: &HttpParams, method: &Method) -> Result<Settings> {
+fn request_settings(session: &Session, params: &HttpParams, method: &Method) -> Result<Settings> {
+    let base = &session.settings;
     let mut settings = base.clone();
     for (name, value) in &params.settings {
         settings.set(name, value)?;
     }
-    check_readonly(base, &settings)?;
+    session.constraints.check(base, &settings)?;
     if *method == Method::GET && settings.readonly() == 0 {
         settings.set("readonly", "2")?;
     }

@@ -239,7 +239,7 @@ fn users_and_roles_survive_a_restart() {
     assert!(
         create
             .starts_with("CREATE USER alice IDENTIFIED WITH sha256_password HOST IP '127.0.0.0/8'")
-            && create.contains("DEFAULT DATABASE db SETTINGS max_threads = '3'"),
+            && create.contains("DEFAULT DATABASE db SETTINGS max_threads = 3"),
         "{create}"
     );
     server.ok("DROP USER mallory");
@@ -339,3 +339,158 @@ fn quotas_limit_queries_and_rows_per_interval() {
     assert_eq!(as_user(&server, "q2", "p", read).text(), "600\n");
     assert_eq!(code(&server.query("DROP QUOTA small_reads")), "199");
 }
+
+#[test]
+fn settings_profiles_set_and_constrain_sessions() {
+    let server = start_with(CONFIG_WITH_PROFILES);
+    for statement in [
+        "CREATE USER robin IDENTIFIED BY 'p'",
+        "CREATE USER ann IDENTIFIED BY 'p' SETTINGS PROFILE 'base', max_threads = 2 CONST",
+        "CREATE ROLE worker",
+        "GRANT worker TO robin",
+        "CREATE SETTINGS PROFILE base SETTINGS max_memory_usage = 100000001 MIN 90000000 MAX 110000000",
+        "CREATE SETTINGS PROFILE ro SETTINGS PROFILE 'base', readonly = 1, \
+         max_block_size CHANGEABLE_IN_READONLY MAX 1000 TO worker",
+    ] {
+        // `ann` names `base` before it exists: refused, made again below.
+        let reply = server.query(statement);
+        if statement.contains("ann") {
+            assert_eq!(code(&reply), "180", "{}", reply.text());
+            continue;
+        }
+        assert_eq!(reply.status, 200, "{statement}: {}", reply.text());
+    }
+    server.ok("CREATE USER ann IDENTIFIED BY 'p' SETTINGS PROFILE 'base', max_threads = 2 CONST");
+    let setting =
+        "SELECT value, min, max, readonly FROM system.settings WHERE name = 'max_memory_usage'";
+    assert_eq!(
+        as_user(&server, "ann", "p", setting).text(),
+        "100000001\t90000000\t110000000\t0\n"
+    );
+    let set = |user: &str, query: &str| as_user(&server, user, "p", query);
+    let low = set("ann", "SET max_memory_usage = 80000000");
+    assert_eq!(code(&low), "452");
+    assert!(
+        low.text()
+            .contains("Setting max_memory_usage shouldn't be less than 90000000. (SETTING_CONSTRAINT_VIOLATION)"),
+        "{}",
+        low.text()
+    );
+    let high = set("ann", "SELECT 1 SETTINGS max_memory_usage = 120000000");
+    assert!(
+        high.text().contains("shouldn't be greater than 110000000"),
+        "{}",
+        high.text()
+    );
+    assert_eq!(set("ann", "SET max_memory_usage = 100000000").status, 200);
+    let fixed = set(
+        "ann",
+        "SELECT getSetting('max_threads') SETTINGS max_threads = 4",
+    );
+    assert!(
+        fixed
+            .text()
+            .contains("Setting max_threads should not be changed"),
+        "{}",
+        fixed.text()
+    );
+    assert_eq!(set("ann", "SELECT getSetting('max_threads')").text(), "2\n");
+    // URL settings are checked the same way.
+    let url = server.send(
+        "POST",
+        "/?user=ann&password=p&max_memory_usage=1",
+        &[],
+        b"SELECT 1",
+    );
+    assert_eq!(code(&url), "452");
+    // Through the role: readonly, but max_block_size may change up to 1000.
+    assert_eq!(
+        set(
+            "robin",
+            "SELECT getSetting('readonly'), getSetting('max_memory_usage')"
+        )
+        .text(),
+        "1\t100000001\n"
+    );
+    assert_eq!(code(&set("robin", "SET max_threads = 1")), "164");
+    assert_eq!(
+        set(
+            "robin",
+            "SELECT getSetting('max_block_size') SETTINGS max_block_size = 500"
+        )
+        .text(),
+        "500\n"
+    );
+    assert_eq!(code(&set("robin", "SET max_block_size = 5000")), "452");
+    // The configuration's profiles, with their constraints, apply to its users.
+    let carol = as_user(&server, "carol", "c", "SET max_threads = 9");
+    assert_eq!(code(&carol), "452", "{}", carol.text());
+    assert_eq!(
+        as_user(&server, "carol", "c", "SELECT getSetting('max_threads')").text(),
+        "3\n"
+    );
+    assert_eq!(
+        server.ok("SELECT name, storage, num_elements, apply_to_list FROM system.settings_profiles ORDER BY name"),
+        "base\tlocal_directory\t1\t[]\nlimited\tusers_xml\t2\t[]\nro\tlocal_directory\t3\t['worker']\n"
+    );
+    assert_eq!(
+        server.ok(
+            "SELECT profile_name, user_name, index, setting_name, value, min, max, writability, inherit_profile \
+             FROM system.settings_profile_elements WHERE profile_name = 'ro' OR user_name = 'ann' \
+             ORDER BY profile_name, user_name, index"
+        ),
+        "ro\t\\N\t0\t\\N\t\\N\t\\N\t\\N\t\\N\tbase\n\
+         ro\t\\N\t1\treadonly\t1\t\\N\t\\N\t\\N\t\\N\n\
+         ro\t\\N\t2\tmax_block_size\t\\N\t\\N\t1000\tCHANGEABLE_IN_READONLY\t\\N\n\
+         \\N\tann\t0\t\\N\t\\N\t\\N\t\\N\t\\N\tbase\n\
+         \\N\tann\t1\tmax_threads\t2\t\\N\t\\N\tCONST\t\\N\n"
+    );
+    assert_eq!(
+        server.ok("SHOW CREATE SETTINGS PROFILE ro FORMAT TSVRaw"),
+        "CREATE SETTINGS PROFILE ro SETTINGS PROFILE 'base', readonly = 1, \
+         max_block_size MAX 1000 CHANGEABLE_IN_READONLY TO worker\n"
+    );
+    assert_eq!(
+        code(&server.query("CREATE SETTINGS PROFILE bad SETTINGS no_such = 1")),
+        "115"
+    );
+    assert_eq!(
+        code(&server.query("ALTER SETTINGS PROFILE base SETTINGS PROFILE 'ro'")),
+        "36"
+    );
+    assert_eq!(code(&server.query("DROP SETTINGS PROFILE limited")), "495");
+    assert_eq!(
+        code(&as_user(&server, "robin", "p", "SHOW PROFILES")),
+        "497"
+    );
+    // Kept across a restart; dropping a profile frees whom it applied to.
+    let server = server.restart(CONFIG_WITH_PROFILES);
+    assert_eq!(server.ok("SHOW SETTINGS PROFILES"), "base\nlimited\nro\n");
+    assert_eq!(
+        as_user(&server, "robin", "p", "SELECT getSetting('readonly')").text(),
+        "1\n"
+    );
+    server.ok("DROP SETTINGS PROFILE ro");
+    assert_eq!(
+        as_user(&server, "robin", "p", "SET max_threads = 1").status,
+        200
+    );
+    server.ok("ALTER USER ann SETTINGS NONE");
+    assert_eq!(
+        as_user(&server, "ann", "p", "SET max_memory_usage = 1").status,
+        200
+    );
+}
+
+const CONFIG_WITH_PROFILES: &str = "<clickhouse>
+  <profiles>
+    <limited>
+      <max_threads>3</max_threads>
+      <constraints><max_threads><min>1</min><max>4</max></max_threads></constraints>
+    </limited>
+  </profiles>
+  <users>
+    <default><password></password><access_management>1</access_management></default>
+    <carol><password>c</password><profile>limited</profile></carol>
+  </users>
+</clickhouse>";

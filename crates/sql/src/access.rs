@@ -3,7 +3,9 @@
 //! `REVOKE` of privileges (`SELECT(a, b) ON db.t`) or roles, `SET ROLE`,
 //! `SET DEFAULT ROLE`, `SHOW GRANTS | USERS | ROLES | CREATE USER | CREATE
 //! ROLE | ACCESS | CURRENT ROLES | ENABLED ROLES`, and quotas (`CREATE |
-//! ALTER | DROP QUOTA`, `SHOW QUOTA[S]`, clauses in `quota`). Read word by word with
+//! ALTER | DROP QUOTA`, `SHOW QUOTA[S]`, clauses in `quota`) and settings
+//! profiles (`CREATE | ALTER | DROP SETTINGS PROFILE`, `SHOW [SETTINGS]
+//! PROFILES`, the SETTINGS clause in `settings_profile`). Read word by word with
 //! sqlparser's parser, so names and literals read as everywhere else.
 //! Privilege names are kept as written (words joined by one space); the
 //! engine's catalog knows them.
@@ -16,8 +18,10 @@ use strata_common::{Result, StrataError};
 use crate::part_statements::parse_word;
 
 pub mod quota;
+pub mod settings_profile;
 
 use quota::QuotaOptions;
+use settings_profile::{ProfileOptions, SettingsElement};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum AccessStatement {
@@ -27,8 +31,11 @@ pub enum AccessStatement {
     ShowQuota,
     CreateUser(CreateEntity<UserOptions>),
     AlterUser(AlterEntity<UserOptions>),
-    CreateRole(CreateEntity<Vec<(String, String)>>),
-    AlterRole(AlterEntity<Vec<(String, String)>>),
+    /// A role's SETTINGS clause, if given.
+    CreateRole(CreateEntity<Option<Vec<SettingsElement>>>),
+    AlterRole(AlterEntity<Option<Vec<SettingsElement>>>),
+    CreateSettingsProfile(CreateEntity<ProfileOptions>),
+    AlterSettingsProfile(AlterEntity<ProfileOptions>),
     Drop {
         kind: EntityKind,
         names: Vec<String>,
@@ -61,6 +68,7 @@ pub enum EntityKind {
     User,
     Role,
     Quota,
+    SettingsProfile,
 }
 
 impl EntityKind {
@@ -69,6 +77,7 @@ impl EntityKind {
             EntityKind::User => "USER",
             EntityKind::Role => "ROLE",
             EntityKind::Quota => "QUOTA",
+            EntityKind::SettingsProfile => "SETTINGS PROFILE",
         }
     }
 }
@@ -97,7 +106,7 @@ pub struct UserOptions {
     pub default_roles: Option<RoleSet>,
     /// `DEFAULT DATABASE name | NONE`.
     pub default_database: Option<Option<String>>,
-    pub settings: Option<Vec<(String, String)>>,
+    pub settings: Option<Vec<SettingsElement>>,
 }
 
 /// `NOT IDENTIFIED`, `IDENTIFIED BY 'p'`, `IDENTIFIED WITH type [BY 'x'] [SALT 's']`.
@@ -184,7 +193,8 @@ pub fn is_access_statement(sql: &str) -> bool {
         .map(|w| w.to_ascii_uppercase())
         .collect();
     let word = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
-    let entity = |w: &str| matches!(w, "USER" | "ROLE" | "QUOTA");
+    // `SETTINGS` starts `SETTINGS PROFILE` only: nothing else is created so.
+    let entity = |w: &str| matches!(w, "USER" | "ROLE" | "QUOTA" | "PROFILE" | "SETTINGS");
     match word(0) {
         "GRANT" | "REVOKE" => true,
         "CREATE" => entity(word(1)) || (word(1) == "OR" && word(2) == "REPLACE" && entity(word(3))),
@@ -201,7 +211,9 @@ pub fn is_access_statement(sql: &str) -> bool {
                     | "ENABLED"
                     | "QUOTA"
                     | "QUOTAS"
-            ) || (word(1) == "CREATE" && entity(word(2)))
+                    | "PROFILES"
+            ) || (word(1) == "SETTINGS" && word(2) == "PROFILES")
+                || (word(1) == "CREATE" && entity(word(2)))
         }
         _ => false,
     }
@@ -270,8 +282,10 @@ impl Reader<'_, '_> {
             Ok(EntityKind::Role)
         } else if self.word("QUOTA") {
             Ok(EntityKind::Quota)
+        } else if self.words(&["SETTINGS", "PROFILE"]) || self.word("PROFILE") {
+            Ok(EntityKind::SettingsProfile)
         } else {
-            Err(self.error("Expected USER, ROLE or QUOTA"))
+            Err(self.error("Expected USER, ROLE, QUOTA or SETTINGS PROFILE"))
         }
     }
 
@@ -296,6 +310,12 @@ impl Reader<'_, '_> {
                 if_not_exists,
                 or_replace,
                 options: self.quota_options()?,
+            }),
+            EntityKind::SettingsProfile => AccessStatement::CreateSettingsProfile(CreateEntity {
+                names,
+                if_not_exists,
+                or_replace,
+                options: self.profile_options()?,
             }),
         })
     }
@@ -327,6 +347,12 @@ impl Reader<'_, '_> {
                 rename_to,
                 options: self.quota_options()?,
             }),
+            EntityKind::SettingsProfile => AccessStatement::AlterSettingsProfile(AlterEntity {
+                names,
+                if_exists,
+                rename_to,
+                options: self.profile_options()?,
+            }),
         })
     }
 
@@ -353,18 +379,18 @@ impl Reader<'_, '_> {
                     Some(self.name()?)
                 });
             } else if self.word("SETTINGS") {
-                options.settings = Some(self.settings()?);
+                options.settings = Some(self.settings_elements()?);
             } else {
                 return Ok(options);
             }
         }
     }
 
-    fn role_settings(&mut self) -> Result<Vec<(String, String)>> {
+    fn role_settings(&mut self) -> Result<Option<Vec<SettingsElement>>> {
         if self.word("SETTINGS") {
-            self.settings()
+            self.settings_elements().map(Some)
         } else {
-            Ok(Vec::new())
+            Ok(None)
         }
     }
 
@@ -426,33 +452,6 @@ impl Reader<'_, '_> {
             return Ok(RoleSet::All);
         }
         Ok(RoleSet::Only(self.names()?))
-    }
-
-    /// `name = value, ...` (values as their text); ClickHouse's `MIN`,
-    /// `MAX`, `READONLY`, `WRITABLE` and `CONST` constraints are refused.
-    fn settings(&mut self) -> Result<Vec<(String, String)>> {
-        let mut settings = Vec::new();
-        loop {
-            let name = self.name()?;
-            if !self.parser.consume_token(&Token::Eq) {
-                return Err(self.error("Expected = after a setting's name"));
-            }
-            let value = self
-                .parser
-                .parse_expr()
-                .map_err(|e| syntax(self.sql, &e.to_string()))?;
-            let text = match value {
-                datafusion::sql::sqlparser::ast::Expr::Value(v) => match v.value {
-                    datafusion::sql::sqlparser::ast::Value::SingleQuotedString(s) => s,
-                    other => other.to_string(),
-                },
-                other => other.to_string(),
-            };
-            settings.push((name, text));
-            if !self.comma() {
-                return Ok(settings);
-            }
-        }
     }
 
     fn grant(&mut self) -> Result<AccessStatement> {
@@ -633,6 +632,9 @@ impl Reader<'_, '_> {
         }
         if self.word("QUOTAS") {
             return Ok(AccessStatement::ShowEntities(EntityKind::Quota));
+        }
+        if self.words(&["SETTINGS", "PROFILES"]) || self.word("PROFILES") {
+            return Ok(AccessStatement::ShowEntities(EntityKind::SettingsProfile));
         }
         if self.word("QUOTA") {
             return Ok(AccessStatement::ShowQuota);
@@ -817,7 +819,13 @@ mod tests {
         assert_eq!(create.options.default_database, Some(Some("db".into())));
         assert_eq!(
             create.options.settings,
-            Some(vec![("max_threads".into(), "2".into())])
+            Some(vec![SettingsElement::Setting(
+                settings_profile::SettingElement {
+                    name: "max_threads".into(),
+                    value: Some("2".into()),
+                    ..Default::default()
+                }
+            )])
         );
         assert!(matches!(
             parse("ALTER USER alice RENAME TO carol NOT IDENTIFIED"),
@@ -913,5 +921,73 @@ mod tests {
             "CREATE TABLE t (a Int8) ENGINE = Memory"
         ));
         assert!(!is_access_statement("SHOW TABLES"));
+        assert!(!is_access_statement("SHOW SETTINGS LIKE 'max%'"));
+    }
+
+    #[test]
+    fn settings_profiles() {
+        use settings_profile::SettingElement;
+        use strata_common::settings::constraints::Writability;
+        let sql = "CREATE SETTINGS PROFILE p SETTINGS PROFILE 'base', \
+                   max_memory_usage = 100000001 MIN 90000000 MAX = 110000000, \
+                   max_threads READONLY, readonly = 1 CHANGEABLE_IN_READONLY TO robin, r";
+        assert!(is_access_statement("CREATE OR REPLACE SETTINGS PROFILE p"));
+        let AccessStatement::CreateSettingsProfile(create) = parse(sql) else {
+            panic!("not CREATE SETTINGS PROFILE");
+        };
+        assert_eq!(create.names, ["p"]);
+        let elements = create.options.settings.unwrap();
+        assert_eq!(elements[0], SettingsElement::Profile("base".into()));
+        assert_eq!(
+            elements[1],
+            SettingsElement::Setting(SettingElement {
+                name: "max_memory_usage".into(),
+                value: Some("100000001".into()),
+                min: Some("90000000".into()),
+                max: Some("110000000".into()),
+                writability: None,
+            })
+        );
+        let SettingsElement::Setting(constant) = &elements[2] else {
+            panic!("a setting")
+        };
+        assert_eq!(constant.writability, Some(Writability::Const));
+        assert_eq!(constant.value, None);
+        let SettingsElement::Setting(changeable) = &elements[3] else {
+            panic!("a setting")
+        };
+        assert_eq!(
+            changeable.writability,
+            Some(Writability::ChangeableInReadonly)
+        );
+        assert_eq!(
+            create.options.to,
+            Some(RoleSet::Only(vec!["robin".into(), "r".into()]))
+        );
+        let AccessStatement::AlterSettingsProfile(alter) =
+            parse("ALTER PROFILE p SETTINGS NONE TO NONE")
+        else {
+            panic!("not ALTER SETTINGS PROFILE");
+        };
+        assert_eq!(alter.options.settings, Some(Vec::new()));
+        assert_eq!(alter.options.to, Some(RoleSet::None));
+        assert_eq!(
+            parse("SHOW SETTINGS PROFILES"),
+            AccessStatement::ShowEntities(EntityKind::SettingsProfile)
+        );
+        assert!(matches!(
+            parse("DROP SETTINGS PROFILE IF EXISTS p, q"),
+            AccessStatement::Drop {
+                kind: EntityKind::SettingsProfile,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse("SHOW CREATE PROFILE p"),
+            AccessStatement::ShowCreate {
+                kind: EntityKind::SettingsProfile,
+                ..
+            }
+        ));
     }
 }

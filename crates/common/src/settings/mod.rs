@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use crate::error::{ErrorCode, Result, StrataError};
 
+pub mod constraints;
 pub mod implemented;
 
 pub use catalog::is_merge_tree_setting;

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::access::settings_profile::SettingsElement;
 use strata_sql::access::{
     AlterEntity, CreateEntity, EntityKind, Grant, GrantTarget, PrivilegeSpec, Revoke, RoleGrant,
     RoleSet, UserOptions,
@@ -13,7 +14,8 @@ use strata_sql::access::{
 use super::authentication::{Authentication, Hosts};
 use super::privileges::{AccessFlags, Depth, catalog};
 use super::rights::AccessRights;
-use super::{Entities, Role, Storage, User};
+use super::settings_profiles::read_only_profile;
+use super::{Entities, Role, Storage, User, role_set_names};
 
 /// One privilege set on one object: what a GRANT or REVOKE names, resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,6 +95,7 @@ fn kind_name(kind: EntityKind) -> &'static str {
         EntityKind::User => "User",
         EntityKind::Role => "Role",
         EntityKind::Quota => "Quota",
+        EntityKind::SettingsProfile => "Settings profile",
     }
 }
 
@@ -109,6 +112,10 @@ pub fn not_found(kind: EntityKind, name: &str) -> StrataError {
         EntityKind::Quota => StrataError::new(
             ErrorCode::UNKNOWN_QUOTA,
             format!("There is no quota `{name}` in user directories"),
+        ),
+        EntityKind::SettingsProfile => StrataError::new(
+            ErrorCode::THERE_IS_NO_PROFILE,
+            format!("There is no settings profile `{name}` in user directories"),
         ),
     }
 }
@@ -193,7 +200,12 @@ impl Entities {
         Ok(())
     }
 
-    pub fn create_role(&mut self, create: &CreateEntity<Vec<(String, String)>>) -> Result<()> {
+    pub fn create_role(
+        &mut self,
+        create: &CreateEntity<Option<Vec<SettingsElement>>>,
+    ) -> Result<()> {
+        let settings = create.options.clone().unwrap_or_default();
+        self.check_settings_elements(&settings, None)?;
         for name in &create.names {
             if let Some(kind) = self.exists(name) {
                 if create.if_not_exists && kind == EntityKind::Role {
@@ -208,7 +220,7 @@ impl Entities {
                 Role {
                     name: name.clone(),
                     id: uuid::Uuid::new_v4(),
-                    settings: create.options.clone(),
+                    settings: settings.clone(),
                     rights: AccessRights::default(),
                     roles: BTreeMap::new(),
                 },
@@ -217,7 +229,10 @@ impl Entities {
         Ok(())
     }
 
-    pub fn alter_role(&mut self, alter: &AlterEntity<Vec<(String, String)>>) -> Result<()> {
+    pub fn alter_role(&mut self, alter: &AlterEntity<Option<Vec<SettingsElement>>>) -> Result<()> {
+        if let Some(settings) = &alter.options {
+            self.check_settings_elements(settings, None)?;
+        }
         for name in &alter.names {
             let Some(mut role) = self.roles.get(name).cloned() else {
                 if alter.if_exists {
@@ -225,8 +240,8 @@ impl Entities {
                 }
                 return Err(not_found(EntityKind::Role, name));
             };
-            if !alter.options.is_empty() {
-                role.settings = alter.options.clone();
+            if let Some(settings) = &alter.options {
+                role.settings = settings.clone();
             }
             if let Some(new_name) = &alter.rename_to {
                 if new_name != name && self.exists(new_name).is_some() {
@@ -258,10 +273,14 @@ impl Entities {
                 EntityKind::User => self.users.get(name).map(|u| u.storage),
                 EntityKind::Role => self.roles.get(name).map(|_| Storage::LocalDirectory),
                 EntityKind::Quota => self.quotas.get(name).map(|_| Storage::LocalDirectory),
+                EntityKind::SettingsProfile => self.profiles.get(name).map(|p| p.storage),
             };
             match found {
                 None if if_exists => continue,
                 None => return Err(not_found(kind, name)),
+                Some(Storage::UsersXml) if kind == EntityKind::SettingsProfile => {
+                    return Err(read_only_profile(name));
+                }
                 Some(Storage::UsersXml) => return Err(read_only(name)),
                 Some(Storage::LocalDirectory) => {}
             }
@@ -280,6 +299,9 @@ impl Entities {
                 }
                 EntityKind::Quota => {
                     self.quotas.remove(name);
+                }
+                EntityKind::SettingsProfile => {
+                    self.profiles.remove(name);
                 }
             }
         }
@@ -421,7 +443,7 @@ fn apply_user_options(
         user.hosts = Hosts::from_specs(hosts)?;
     }
     if let Some(roles) = &options.default_roles {
-        for name in role_names(roles) {
+        for name in role_set_names(roles) {
             if !entities.roles.contains_key(name) {
                 return Err(not_found(EntityKind::Role, name));
             }
@@ -436,19 +458,10 @@ fn apply_user_options(
         user.default_database = database.clone();
     }
     if let Some(settings) = &options.settings {
-        for (name, value) in settings {
-            strata_common::settings::Settings::default().set(name, value)?;
-        }
+        entities.check_settings_elements(settings, None)?;
         user.settings = settings.clone();
     }
     Ok(())
-}
-
-fn role_names(roles: &RoleSet) -> &[String] {
-    match roles {
-        RoleSet::AllExcept(names) | RoleSet::Only(names) => names,
-        _ => &[],
-    }
 }
 
 /// Default roles must be granted to the user.

@@ -7,13 +7,15 @@
 //! each change. `privileges` is ClickHouse's catalog of privileges,
 //! `rights` the tree of what one user or role holds, `authentication` the
 //! passwords and networks, `entities` the changes the statements make,
-//! `quotas` the limits per interval and their usage.
+//! `quotas` the limits per interval and their usage, `settings_profiles`
+//! the settings and constraints sessions start with.
 
 pub mod authentication;
 pub mod entities;
 pub mod privileges;
 pub mod quotas;
 pub mod rights;
+pub mod settings_profiles;
 mod store;
 pub mod text;
 
@@ -25,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use parking_lot::RwLock;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::access::RoleSet;
+use strata_sql::access::settings_profile::SettingsElement;
 
 use authentication::{Authentication, Hosts, authentication_failed, decoy_check};
 use privileges::{AccessFlags, catalog};
@@ -59,8 +62,8 @@ pub struct User {
     /// `ALL EXCEPT` a list (of the roles granted).
     pub default_roles: RoleSet,
     pub default_database: Option<String>,
-    /// Settings applied to the user's sessions.
-    pub settings: Vec<(String, String)>,
+    /// Settings and constraints applied to the user's sessions.
+    pub settings: Vec<SettingsElement>,
     /// The settings profile of a user from the configuration file.
     pub profile: Option<String>,
     pub rights: AccessRights,
@@ -72,7 +75,7 @@ pub struct User {
 pub struct Role {
     pub name: String,
     pub id: uuid::Uuid,
-    pub settings: Vec<(String, String)>,
+    pub settings: Vec<SettingsElement>,
     pub rights: AccessRights,
     pub roles: BTreeMap<String, bool>,
 }
@@ -134,8 +137,8 @@ fn name_uuid(name: &str) -> uuid::Uuid {
 #[derive(Debug, Clone)]
 pub struct Login {
     pub name: String,
-    pub profile: Option<String>,
-    pub settings: Vec<(String, String)>,
+    /// From the user's profiles, roles and own SETTINGS clause.
+    pub settings: settings_profiles::SessionSettings,
     pub default_database: Option<String>,
 }
 
@@ -166,6 +169,10 @@ pub(crate) struct Entities {
     pub users: BTreeMap<String, User>,
     pub roles: BTreeMap<String, Role>,
     pub quotas: BTreeMap<String, quotas::Quota>,
+    pub profiles: BTreeMap<String, settings_profiles::SettingsProfile>,
+    /// Set while the access file is replayed: names of profiles are not
+    /// checked then, since the configuration's come later.
+    pub loading: bool,
 }
 
 #[derive(Debug)]
@@ -198,6 +205,26 @@ impl AccessControl {
 
     pub fn version(&self) -> u64 {
         self.version.load(Ordering::Acquire)
+    }
+
+    /// Replaces the settings profiles of the configuration file, checked
+    /// as they were read.
+    pub fn set_config_profiles(&self, profiles: BTreeMap<String, Vec<SettingsElement>>) {
+        let mut entities = self.entities.write();
+        entities
+            .profiles
+            .retain(|_, profile| profile.storage != Storage::UsersXml);
+        for (name, elements) in profiles {
+            let profile = settings_profiles::SettingsProfile {
+                id: name_uuid(&format!("profile:{name}")),
+                name: name.clone(),
+                storage: Storage::UsersXml,
+                elements,
+                to: RoleSet::None,
+            };
+            entities.profiles.insert(name, profile);
+        }
+        self.version.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Replaces the users of the configuration file.
@@ -242,10 +269,10 @@ impl AccessControl {
         if !user.authentication.accepts(password) || !user.hosts.allows(address) {
             return Err(authentication_failed(name));
         }
+        let roles = enabled_roles(&entities, current_roles(user, None)?.into_keys());
         Ok(Login {
             name: user.name.clone(),
-            profile: user.profile.clone(),
-            settings: user.settings.clone(),
+            settings: settings_profiles::session_settings(&entities, user, &roles),
             default_database: user.default_database.clone(),
         })
     }
@@ -332,6 +359,40 @@ impl AccessControl {
         if let Some(quota) = entities.quotas.get(&ticket.quota) {
             self.quota_usage.end(quota, ticket, used);
         }
+    }
+}
+
+/// `roles` and every role they grant, directly or through other roles.
+fn enabled_roles(entities: &Entities, roles: impl Iterator<Item = String>) -> BTreeSet<String> {
+    let mut enabled = BTreeSet::new();
+    let mut pending: Vec<String> = roles.collect();
+    while let Some(name) = pending.pop() {
+        if enabled.insert(name.clone())
+            && let Some(role) = entities.roles.get(&name)
+        {
+            pending.extend(role.roles.keys().cloned());
+        }
+    }
+    enabled
+}
+
+/// Whether `set` (a quota's or profile's `TO`) names `user` or one of its
+/// roles (`has_role`).
+pub(crate) fn role_set_applies(set: &RoleSet, user: &str, has_role: impl Fn(&str) -> bool) -> bool {
+    let named = |names: &[String]| names.iter().any(|n| n == user || has_role(n));
+    match set {
+        RoleSet::All => true,
+        RoleSet::None | RoleSet::Default => false,
+        RoleSet::AllExcept(names) => !named(names),
+        RoleSet::Only(names) => named(names),
+    }
+}
+
+/// The names a role set lists.
+pub(crate) fn role_set_names(roles: &RoleSet) -> &[String] {
+    match roles {
+        RoleSet::AllExcept(names) | RoleSet::Only(names) => names,
+        _ => &[],
     }
 }
 

@@ -18,7 +18,7 @@ use strata_sql::access::{AlterEntity, CreateEntity, EntityKind, RoleSet};
 
 use super::entities::{already_exists, not_found};
 use super::text::role_set_text;
-use super::{EnabledAccess, Entities};
+use super::{EnabledAccess, Entities, role_set_applies};
 use crate::table_definition::quote_name;
 
 /// Counted figures, indexed as [`QUOTA_RESOURCES`].
@@ -69,16 +69,6 @@ impl QuotaInterval {
 
 impl Quota {
     /// Whether the quota applies to `user` with `roles` enabled.
-    fn applies_to(&self, user: &str, roles: impl Fn(&str) -> bool) -> bool {
-        let named = |names: &[String]| names.iter().any(|n| n == user || roles(n));
-        match &self.to {
-            RoleSet::All => true,
-            RoleSet::None | RoleSet::Default => false,
-            RoleSet::AllExcept(names) => !named(names),
-            RoleSet::Only(names) => named(names),
-        }
-    }
-
     /// `CREATE QUOTA ...` that recreates it.
     pub fn create_text(&self) -> String {
         let mut text = format!("CREATE QUOTA {}", quote_name(&self.name));
@@ -230,7 +220,7 @@ pub(super) fn ticket(
 ) -> Option<QuotaTicket> {
     let quota = quotas
         .values()
-        .find(|q| q.applies_to(&access.user, |r| access.enabled_roles.contains(r)))?;
+        .find(|q| role_set_applies(&q.to, &access.user, |r| access.enabled_roles.contains(r)))?;
     let key = quota
         .keys
         .iter()

@@ -1,4 +1,5 @@
-//! The access file, `entities.sql`: the SQL-made users, roles and quotas as the
+//! The access file, `entities.sql`: the SQL-made users, roles, quotas and
+//! settings profiles as the
 //! statements that recreate them (password digests, never passwords),
 //! rewritten whole through a synced temporary file and a rename, so a
 //! crash leaves the old file or the new one.
@@ -19,7 +20,7 @@ use crate::table_definition::quote_name;
 const FILE: &str = "entities.sql";
 
 /// The statements that recreate the SQL-made entities, in an order that
-/// replays: roles, users, quotas, grants, then default roles.
+/// replays: roles, users, quotas, grants, default roles, then profiles.
 pub fn statements(entities: &Entities) -> Vec<String> {
     let users: Vec<_> = entities
         .users
@@ -45,6 +46,15 @@ pub fn statements(entities: &Entities) -> Vec<String> {
             ));
         }
     }
+    // Profiles name users and roles in TO, and each other in SETTINGS;
+    // replayed without checking the names of profiles (see `Entities::loading`).
+    out.extend(
+        entities
+            .profiles
+            .values()
+            .filter(|p| p.storage == Storage::LocalDirectory)
+            .map(|p| p.create_text()),
+    );
     out
 }
 
@@ -66,6 +76,7 @@ pub fn load(directory: &Path, mut base: Entities) -> Result<Entities> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(base),
         Err(e) => return Err(io_error(&path, e)),
     };
+    base.loading = true;
     for statement in strata_sql::split_statements(&text)? {
         replay(&mut base, &statement).map_err(|e| {
             StrataError::new(
@@ -78,6 +89,7 @@ pub fn load(directory: &Path, mut base: Entities) -> Result<Entities> {
             )
         })?;
     }
+    base.loading = false;
     Ok(base)
 }
 
@@ -86,6 +98,7 @@ fn replay(entities: &mut Entities, statement: &str) -> Result<()> {
         AccessStatement::CreateRole(create) => entities.create_role(&create),
         AccessStatement::CreateUser(create) => entities.create_user(&create),
         AccessStatement::CreateQuota(create) => entities.create_quota(&create),
+        AccessStatement::CreateSettingsProfile(create) => entities.create_settings_profile(&create),
         AccessStatement::Grant(grant) => entities.grant(&grant, ""),
         AccessStatement::Revoke(revoke) => entities.revoke(&revoke, ""),
         AccessStatement::GrantRoles(grant) => entities.grant_roles(&grant),

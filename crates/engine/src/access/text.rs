@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 
 use strata_sql::access::RoleSet;
-use strata_sql::literal_text::quoted;
 
 use super::privileges::catalog;
 use super::rights::{AccessRights, RightsElement};
+use super::settings_profiles::settings_clause;
 use super::{Role, User};
 use crate::table_definition::quote_name;
 
@@ -95,17 +95,6 @@ pub fn role_set_text(roles: &RoleSet) -> String {
         RoleSet::AllExcept(names) => format!("ALL EXCEPT {}", list(names)),
         RoleSet::Only(names) => list(names),
     }
-}
-
-fn settings_clause(settings: &[(String, String)]) -> String {
-    if settings.is_empty() {
-        return String::new();
-    }
-    let items: Vec<String> = settings
-        .iter()
-        .map(|(name, value)| format!("{name} = {}", quoted(value)))
-        .collect();
-    format!(" SETTINGS {}", items.join(", "))
 }
 
 /// CREATE USER as SHOW CREATE USER prints it (no secrets), or with the

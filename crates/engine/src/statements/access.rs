@@ -1,4 +1,4 @@
-//! Access-control statements: users, roles, quotas, GRANT and REVOKE, SET
+//! Access-control statements: users, roles, quotas, settings profiles, GRANT and REVOKE, SET
 //! ROLE and the SHOW statements about them. Each is checked against the session
 //! user's rights (`CREATE USER`, GRANT OPTION on what is granted, ROLE
 //! ADMIN or ADMIN OPTION on a role) and then applied by access control,
@@ -37,6 +37,12 @@ impl Session {
             AccessStatement::AlterRole(alter) => control.modify(|e| e.alter_role(&alter))?,
             AccessStatement::CreateQuota(create) => control.modify(|e| e.create_quota(&create))?,
             AccessStatement::AlterQuota(alter) => control.modify(|e| e.alter_quota(&alter))?,
+            AccessStatement::CreateSettingsProfile(create) => {
+                control.modify(|e| e.create_settings_profile(&create))?
+            }
+            AccessStatement::AlterSettingsProfile(alter) => {
+                control.modify(|e| e.alter_settings_profile(&alter))?
+            }
             AccessStatement::Drop {
                 kind,
                 names,
@@ -71,6 +77,10 @@ impl Session {
             AccessStatement::AlterRole(_) => self.require("ALTER ROLE", &[]),
             AccessStatement::CreateQuota(_) => self.require("CREATE QUOTA", &[]),
             AccessStatement::AlterQuota(_) => self.require("ALTER QUOTA", &[]),
+            AccessStatement::CreateSettingsProfile(_) => {
+                self.require("CREATE SETTINGS PROFILE", &[])
+            }
+            AccessStatement::AlterSettingsProfile(_) => self.require("ALTER SETTINGS PROFILE", &[]),
             AccessStatement::Drop { kind, .. } => self.require(&entity("DROP", *kind), &[]),
             AccessStatement::Grant(grant) => {
                 self.check_grant_option(&grant.privileges, &grant.target)
@@ -178,6 +188,7 @@ impl Session {
                     EntityKind::User => entities.users.keys().cloned().collect(),
                     EntityKind::Role => entities.roles.keys().cloned().collect(),
                     EntityKind::Quota => entities.quotas.keys().cloned().collect(),
+                    EntityKind::SettingsProfile => entities.profiles.keys().cloned().collect(),
                 };
                 ("name".to_string(), names)
             }
@@ -319,6 +330,11 @@ fn create_statements(
                 .get(name)
                 .map(|quota| quota.create_text())
                 .ok_or_else(|| not_found(kind, name)),
+            EntityKind::SettingsProfile => entities
+                .profiles
+                .get(name)
+                .map(|profile| profile.create_text())
+                .ok_or_else(|| not_found(kind, name)),
         })
         .collect()
 }
@@ -332,6 +348,7 @@ fn access_lines(entities: &Entities) -> Vec<String> {
         .collect();
     lines.extend(entities.roles.values().map(create_role_text));
     lines.extend(entities.quotas.values().map(|q| q.create_text()));
+    lines.extend(entities.profiles.values().map(|p| p.create_text()));
     for user in entities.users.values() {
         lines.extend(grant_lines(&user.name, &user.rights));
         lines.extend(role_grant_lines(&user.name, &user.roles));

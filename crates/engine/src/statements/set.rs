@@ -3,7 +3,7 @@
 use datafusion::sql::sqlparser::ast::{BinaryOperator, Expr, ObjectName, Set};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::session::{Session, StatementOutcome, check_readonly, single_name, value_text};
+use crate::session::{Session, StatementOutcome, single_name, value_text};
 
 impl Session {
     /// SET: every value is checked before any changes, so all or none apply.
@@ -12,7 +12,7 @@ impl Session {
         for (name, value) in set_assignments(set)? {
             settings.set(&name, &value_text(&value)?)?;
         }
-        check_readonly(&self.settings, &settings)?;
+        self.constraints.check(&self.settings, &settings)?;
         self.settings = settings;
         self.done()
     }

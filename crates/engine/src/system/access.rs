@@ -18,7 +18,7 @@ fn s(name: &str) -> Field {
     Field::new(name, DataType::Utf8, false)
 }
 
-fn nullable(name: &str) -> Field {
+pub(super) fn nullable(name: &str) -> Field {
     Field::new(name, DataType::Utf8, true)
 }
 
@@ -34,15 +34,15 @@ pub(super) fn list(name: &str) -> Field {
     )
 }
 
-fn uuid(name: &str) -> Field {
+pub(super) fn uuid(name: &str) -> Field {
     Field::new(name, DataType::FixedSizeBinary(16), false).with_metadata(uuid_metadata())
 }
 
-fn strings(values: impl IntoIterator<Item = String>) -> ArrayRef {
+pub(super) fn strings(values: impl IntoIterator<Item = String>) -> ArrayRef {
     Arc::new(StringArray::from_iter_values(values))
 }
 
-fn optional(values: impl IntoIterator<Item = Option<String>>) -> ArrayRef {
+pub(super) fn optional(values: impl IntoIterator<Item = Option<String>>) -> ArrayRef {
     Arc::new(values.into_iter().collect::<StringArray>())
 }
 
@@ -52,7 +52,7 @@ fn flags(values: impl IntoIterator<Item = bool>) -> ArrayRef {
     ))
 }
 
-fn ids(values: impl IntoIterator<Item = uuid::Uuid>) -> ArrayRef {
+pub(super) fn ids(values: impl IntoIterator<Item = uuid::Uuid>) -> ArrayRef {
     let bytes: Vec<[u8; 16]> = values.into_iter().map(|id| *id.as_bytes()).collect();
     Arc::new(
         FixedSizeBinaryArray::try_from_iter(bytes.into_iter())
@@ -73,6 +73,41 @@ pub(super) fn lists(rows: impl IntoIterator<Item = Vec<String>>) -> ArrayRef {
         builder.append(true);
     }
     Arc::new(builder.finish())
+}
+
+/// `apply_to_all`, `apply_to_list`, `apply_to_except`: whom a quota or
+/// settings profile applies to.
+pub(super) fn apply_to_fields() -> Vec<Field> {
+    vec![
+        Field::new("apply_to_all", DataType::UInt8, false),
+        list("apply_to_list"),
+        list("apply_to_except"),
+    ]
+}
+
+pub(super) fn apply_to_columns<'a>(
+    sets: impl Iterator<Item = &'a RoleSet> + Clone,
+) -> Vec<ArrayRef> {
+    let names = |keep: fn(&RoleSet) -> Option<&Vec<String>>| {
+        lists(
+            sets.clone()
+                .map(|set| keep(set).cloned().unwrap_or_default()),
+        )
+    };
+    vec![
+        flags(
+            sets.clone()
+                .map(|set| matches!(set, RoleSet::All | RoleSet::AllExcept(_))),
+        ),
+        names(|set| match set {
+            RoleSet::Only(names) => Some(names),
+            _ => None,
+        }),
+        names(|set| match set {
+            RoleSet::AllExcept(names) => Some(names),
+            _ => None,
+        }),
+    ]
 }
 
 pub fn users_fields() -> Vec<Field> {

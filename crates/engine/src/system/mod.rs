@@ -18,7 +18,8 @@ use datafusion::datasource::MemTable;
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
-use strata_common::settings::{Scope, Settings};
+use strata_common::settings::constraints::{Constraint, SettingsConstraints};
+use strata_common::settings::{Scope, SettingValue, Settings};
 
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
@@ -31,6 +32,7 @@ pub mod names;
 pub mod parts;
 pub mod quotas;
 pub mod server;
+pub mod settings_profiles;
 pub mod tables;
 use crate::sources::counting::CountingExec;
 use crate::sources::memory_table::MemoryTable;
@@ -72,13 +74,15 @@ pub enum SystemTableKind {
     Quotas,
     QuotaLimits,
     QuotasUsage,
+    SettingsProfiles,
+    SettingsProfileElements,
     TextLog,
     Disks,
     StoragePolicies,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 32] = [
+    pub const ALL: [SystemTableKind; 34] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -108,6 +112,8 @@ impl SystemTableKind {
         SystemTableKind::Quotas,
         SystemTableKind::QuotaLimits,
         SystemTableKind::QuotasUsage,
+        SystemTableKind::SettingsProfiles,
+        SystemTableKind::SettingsProfileElements,
         SystemTableKind::TextLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
@@ -144,6 +150,8 @@ impl SystemTableKind {
             SystemTableKind::Quotas => "quotas",
             SystemTableKind::QuotaLimits => "quota_limits",
             SystemTableKind::QuotasUsage => "quotas_usage",
+            SystemTableKind::SettingsProfiles => "settings_profiles",
+            SystemTableKind::SettingsProfileElements => "settings_profile_elements",
             SystemTableKind::TextLog => "text_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
@@ -161,8 +169,9 @@ impl SystemTableKind {
                     s("value"),
                     u8("changed"),
                     s("description"),
-                    // 1 where the session may not change the setting
-                    // (`readonly = 1` forbids all, `readonly = 2` readonly itself).
+                    // The session's constraints: bounds and whether it may change it.
+                    Field::new("min", DataType::Utf8, true),
+                    Field::new("max", DataType::Utf8, true),
                     u8("readonly"),
                     s("type"),
                     s("default"),
@@ -213,6 +222,10 @@ impl SystemTableKind {
             SystemTableKind::Quotas => quotas::quotas_fields(),
             SystemTableKind::QuotaLimits => quotas::quota_limits_fields(),
             SystemTableKind::QuotasUsage => quotas::quotas_usage_fields(),
+            SystemTableKind::SettingsProfiles => settings_profiles::settings_profiles_fields(),
+            SystemTableKind::SettingsProfileElements => {
+                settings_profiles::settings_profile_elements_fields()
+            }
             SystemTableKind::TextLog => server::text_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
@@ -320,8 +333,13 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
     ])
 }
 
-fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
+fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<ArrayRef> {
     let defs = Scope::Query.registry().defs();
+    let bound = |get: fn(&Constraint) -> Option<&SettingValue>| -> ArrayRef {
+        Arc::new(StringArray::from_iter(defs.iter().map(|d| {
+            constraints.get(d.name).and_then(get).map(|v| v.to_string())
+        })))
+    };
     let value = |name: &str| {
         settings
             .get(name)
@@ -340,13 +358,11 @@ fn settings_rows(settings: &Settings) -> Vec<ArrayRef> {
         strings(defs.iter().map(|d| value(d.name)).collect()),
         flags(defs.iter().map(|d| settings.is_changed(d.name)).collect()),
         strings(defs.iter().map(|d| d.description.to_string()).collect()),
+        bound(|c| c.min.as_ref()),
+        bound(|c| c.max.as_ref()),
         flags(
             defs.iter()
-                .map(|d| match settings.readonly() {
-                    0 => false,
-                    1 => true,
-                    _ => d.name == "readonly",
-                })
+                .map(|d| constraints.is_readonly(settings, d.name))
                 .collect(),
         ),
         strings(defs.iter().map(|d| d.type_name.to_string()).collect()),
@@ -428,9 +444,11 @@ impl TableProvider for SystemTable {
             .expect("every query state carries the instance");
         let default_settings = Settings::default();
         let settings = query.as_ref().map_or(&default_settings, |q| &q.settings);
+        let no_constraints = SettingsConstraints::default();
+        let constraints = query.as_ref().map_or(&no_constraints, |q| &*q.constraints);
         let columns = match self.kind {
             SystemTableKind::One => vec![flags(vec![false])],
-            SystemTableKind::Settings => settings_rows(settings),
+            SystemTableKind::Settings => settings_rows(settings, constraints),
             SystemTableKind::Functions => function_rows(state),
             SystemTableKind::Databases => {
                 let names = database_names(&catalog);
@@ -462,6 +480,12 @@ impl TableProvider for SystemTable {
             SystemTableKind::Quotas => quotas::quotas_rows(&instance.access),
             SystemTableKind::QuotaLimits => quotas::quota_limits_rows(&instance.access),
             SystemTableKind::QuotasUsage => quotas::quotas_usage_rows(&instance.access, None),
+            SystemTableKind::SettingsProfiles => {
+                settings_profiles::settings_profiles_rows(&instance.access)
+            }
+            SystemTableKind::SettingsProfileElements => {
+                settings_profiles::settings_profile_elements_rows(&instance.access)
+            }
             SystemTableKind::TextLog => server::text_log_rows(),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),

@@ -9,10 +9,9 @@ use datafusion::arrow::array::{
     UInt32Array, UInt32Builder, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
-use strata_sql::access::RoleSet;
 use strata_sql::access::quota::QUOTA_RESOURCES;
 
-use super::access::{list, lists};
+use super::access::{apply_to_columns, apply_to_fields, list, lists};
 use crate::access::AccessControl;
 use crate::access::quotas::QuotaTicket;
 
@@ -39,7 +38,7 @@ fn figures(name: &str, values: Vec<Option<f64>>) -> ArrayRef {
 }
 
 pub fn quotas_fields() -> Vec<Field> {
-    vec![
+    let mut fields = vec![
         Field::new("name", DataType::Utf8, false),
         Field::new("storage", DataType::Utf8, false),
         list("keys"),
@@ -48,10 +47,9 @@ pub fn quotas_fields() -> Vec<Field> {
             DataType::List(Arc::new(Field::new("item", DataType::UInt32, false))),
             false,
         ),
-        Field::new("apply_to_all", DataType::UInt8, false),
-        list("apply_to_list"),
-        list("apply_to_except"),
-    ]
+    ];
+    fields.extend(apply_to_fields());
+    fields
 }
 
 pub fn quotas_rows(access: &AccessControl) -> Vec<ArrayRef> {
@@ -68,29 +66,18 @@ pub fn quotas_rows(access: &AccessControl) -> Vec<ArrayRef> {
         }
         durations.append(true);
     }
-    let all =
-        |q: &&crate::access::quotas::Quota| matches!(q.to, RoleSet::All | RoleSet::AllExcept(_));
-    vec![
+    let mut columns = vec![
         Arc::new(StringArray::from_iter_values(
             quotas.iter().map(|q| q.name.clone()),
-        )),
+        )) as ArrayRef,
         Arc::new(StringArray::from_iter_values(
             quotas.iter().map(|_| "local_directory"),
         )),
         lists(quotas.iter().map(|q| q.keys.clone())),
         Arc::new(durations.finish()),
-        Arc::new(UInt8Array::from_iter_values(
-            quotas.iter().map(|q| u8::from(all(q))),
-        )),
-        lists(quotas.iter().map(|q| match &q.to {
-            RoleSet::Only(names) => names.clone(),
-            _ => Vec::new(),
-        })),
-        lists(quotas.iter().map(|q| match &q.to {
-            RoleSet::AllExcept(names) => names.clone(),
-            _ => Vec::new(),
-        })),
-    ]
+    ];
+    columns.extend(apply_to_columns(quotas.iter().map(|q| &q.to)));
+    columns
 }
 
 pub fn quota_limits_fields() -> Vec<Field> {
