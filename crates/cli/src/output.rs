@@ -5,13 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use datafusion::execution::memory_pool::MemoryPool;
-use futures::StreamExt;
 use strata_common::Result;
 use strata_common::readable::{
     readable_decimal_size as decimal_size, readable_quantity, readable_size,
 };
 use strata_engine::{QueryContext, QueryResult, SpillFigures};
-use strata_formats::{FormatOptions, OutputFormat, Statistics, new_writer};
+use strata_formats::OutputFormat;
 
 use crate::progress;
 
@@ -87,42 +86,15 @@ impl Summary {
 /// A progress line is drawn on stderr while the query runs longer than half a
 /// second, when stderr is a terminal.
 pub async fn write_result(
-    mut result: QueryResult,
+    result: QueryResult,
     default_format: OutputFormat,
-    out: &mut dyn Write,
+    mut out: &mut dyn Write,
 ) -> Result<u64> {
-    let format = result.format.unwrap_or(default_format);
     let query = Arc::clone(&result.query);
     let drawing = std::io::stderr()
         .is_terminal()
         .then(|| spawn_progress(Arc::clone(&query)));
-    let outcome = async {
-        let mut writer = new_writer(
-            format,
-            Arc::clone(&result.schema),
-            FormatOptions::from_settings(&query.settings),
-            out,
-        )?;
-        let mut rows = 0u64;
-        while let Some(batch) = result.stream.next().await {
-            let batch = batch?;
-            query.check()?;
-            rows += batch.num_rows() as u64;
-            writer.write_batch(out, &batch)?;
-        }
-        if let Some(totals) = &result.totals {
-            writer.write_totals(out, totals)?;
-        }
-        let statistics = Statistics {
-            elapsed_seconds: query.started.elapsed().as_secs_f64(),
-            rows_read: query.rows_read(),
-            bytes_read: query.bytes_read(),
-        };
-        writer.finish(out, &statistics)?;
-        out.flush()?;
-        Ok(rows)
-    }
-    .await;
+    let outcome = result.write_to(default_format, &mut out).await;
     if let Some(handle) = drawing {
         handle.abort();
         progress::clear();

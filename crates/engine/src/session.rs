@@ -47,6 +47,7 @@ mod column_kinds;
 mod logged_stream;
 pub(crate) mod temporary;
 mod virtual_columns;
+mod write_result;
 
 use logged_stream::LoggedStream;
 pub use temporary::is_temporary_database;

@@ -23,7 +23,7 @@ use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_engine::data_path::DataPath;
 use strata_engine::{Engine, QueryContext, QueryResult, Session, StatementOutcome};
-use strata_formats::{FormatOptions, OutputFormat, Statistics, new_writer};
+use strata_formats::OutputFormat;
 use strata_sql::literal_text::backquoted;
 
 pyo3::create_exception!(
@@ -312,41 +312,20 @@ async fn run_statements(
 
 /// Writes the rows of `result` to `out`; returns how many.
 async fn write_rows(mut result: QueryResult, encoding: Encoding, out: &mut Vec<u8>) -> Result<u64> {
-    let query = Arc::clone(&result.query);
-    let mut rows = 0u64;
-    match encoding {
-        Encoding::Arrow => {
-            let mut writer = StreamWriter::try_new(&mut *out, &result.schema)?;
-            while let Some(batch) = result.stream.next().await {
-                let batch = batch?;
-                query.check()?;
-                rows += batch.num_rows() as u64;
-                writer.write(&batch)?;
-            }
-            writer.finish()?;
+    let Encoding::Format(default) = encoding else {
+        let query = Arc::clone(&result.query);
+        let mut writer = StreamWriter::try_new(&mut *out, &result.schema)?;
+        let mut rows = 0u64;
+        while let Some(batch) = result.stream.next().await {
+            let batch = batch?;
+            query.check()?;
+            rows += batch.num_rows() as u64;
+            writer.write(&batch)?;
         }
-        Encoding::Format(default) => {
-            let format = result.format.unwrap_or(default);
-            let options = FormatOptions::from_settings(&query.settings);
-            let mut writer = new_writer(format, Arc::clone(&result.schema), options, out)?;
-            while let Some(batch) = result.stream.next().await {
-                let batch = batch?;
-                query.check()?;
-                rows += batch.num_rows() as u64;
-                writer.write_batch(out, &batch)?;
-            }
-            if let Some(totals) = &result.totals {
-                writer.write_totals(out, totals)?;
-            }
-            let statistics = Statistics {
-                elapsed_seconds: query.started.elapsed().as_secs_f64(),
-                rows_read: query.rows_read(),
-                bytes_read: query.bytes_read(),
-            };
-            writer.finish(out, &statistics)?;
-        }
-    }
-    Ok(rows)
+        writer.finish()?;
+        return Ok(rows);
+    };
+    result.write_to(default, out).await
 }
 
 /// Creates the temporary table `name` with the columns of the Arrow IPC
