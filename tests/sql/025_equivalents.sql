@@ -38,6 +38,10 @@ SELECT quantile(0.5)(number), quantile(number), quantile(0.25)(number) FROM numb
 SELECT stddevPop(number), varSamp(number), stddevSamp(number), varPop(number) FROM numbers(4);
 SELECT covarPop(number, number * 2), covarSamp(number, number) FROM numbers(4);
 SELECT arraySort(groupUniqArray(number % 2)) FROM numbers(4);
+SELECT length(groupUniqArray(2)(number % 5)), length(groupUniqArray(9)(number % 5)), hasAll([0, 1, 2, 3, 4], groupUniqArray(3)(number % 5)) FROM numbers(20);
+SELECT number % 3 AS k, length(groupUniqArray(2)(number)) FROM numbers(20) GROUP BY k ORDER BY k;
+SELECT groupUniqArray(0)(number) FROM numbers(3); -- { serverError BAD_ARGUMENTS }
+SELECT groupUniqArray(1, 2)(number) FROM numbers(3); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 -- hex and unhex.
 SELECT hex(255), hex(256), hex(0), hex(-1), hex(toInt64(-1)), hex('abc'), hex(1.0), hex(toDate('1970-01-02'));
 SELECT unhex('616263'), hex(unhex('6')), hex(toUInt64(1)), hex(toFixedString('a', 2)), hex(toUInt64(18446744073709551615));

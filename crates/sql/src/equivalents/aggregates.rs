@@ -1,9 +1,12 @@
 //! ClickHouse aggregates DataFusion has under another name or form.
 
 use datafusion::sql::sqlparser::ast::{
-    DuplicateTreatment, Expr, Function, FunctionArguments, Ident, ObjectName, ObjectNamePart,
+    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
+    ObjectName, ObjectNamePart, Value,
 };
-use strata_common::Result;
+use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::ast_rewrite::call;
 
 /// The ClickHouse names rewritten here.
 pub(super) const NAMES: &[&str] = &["countDistinct", "groupUniqArray"];
@@ -23,13 +26,53 @@ pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
     let Some((to, distinct)) = renamed(name) else {
         return Ok(None);
     };
-    let mut call = f.clone();
-    call.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(to))]);
-    let FunctionArguments::List(list) = &mut call.args else {
+    let max_size = max_size(f, name)?;
+    let mut renamed_call = f.clone();
+    renamed_call.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(to))]);
+    renamed_call.parameters = FunctionArguments::None;
+    let FunctionArguments::List(list) = &mut renamed_call.args else {
         return Ok(None);
     };
     if distinct {
         list.duplicate_treatment = Some(DuplicateTreatment::Distinct);
     }
-    Ok(Some(Expr::Function(call)))
+    let Some(max_size) = max_size else {
+        return Ok(Some(Expr::Function(renamed_call)));
+    };
+    // `groupUniqArray(N)`: any N of the distinct values.
+    Ok(Some(call(
+        "array_slice",
+        vec![
+            Expr::Function(renamed_call),
+            Expr::value(Value::Number("1".to_string(), false)),
+            max_size,
+        ],
+    )))
+}
+
+/// The `N` of `groupUniqArray(N)(x)`: one positive integer, or none.
+fn max_size(f: &Function, name: &str) -> Result<Option<Expr>> {
+    let FunctionArguments::List(list) = &f.parameters else {
+        return Ok(None);
+    };
+    match list.args.as_slice() {
+        [] => Ok(None),
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(expr))] => {
+            let positive = matches!(expr, Expr::Value(v)
+                if matches!(&v.value, Value::Number(n, _) if n.parse::<u64>().is_ok_and(|n| n > 0)));
+            if !positive {
+                return Err(StrataError::new(
+                    ErrorCode::BAD_ARGUMENTS,
+                    format!("Parameter for aggregate function {name} should be positive number"),
+                ));
+            }
+            Ok(Some(expr.clone()))
+        }
+        _ => Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!(
+                "Incorrect number of parameters for aggregate function {name}, should be 0 or 1"
+            ),
+        )),
+    }
 }
