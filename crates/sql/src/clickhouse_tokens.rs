@@ -17,7 +17,8 @@
 //!   no count, which `query_clauses` turns into a `rank()` window);
 //! - `DateTime64` without a precision, as `DateTime64(3)`;
 //! - `FROM t [AS a] FINAL`, as the table hint `t [AS a] WITH (FINAL)`, which
-//!   the engine takes off the table before planning (see [`FINAL_HINT`]).
+//!   the engine takes off the table before planning (see [`FINAL_HINT`]);
+//! - `(expr AS name)` inside expressions (`inline_aliases`).
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -54,7 +55,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = zoned_date_times(tokens);
     let tokens = default_date_time_precision(tokens);
     let tokens = aggregate_function_arguments(tokens);
-    Ok(conditional_operators(tokens))
+    let tokens = conditional_operators(tokens);
+    Ok(crate::inline_aliases::inline_aliases(tokens))
 }
 
 /// A string literal's text as ClickHouse reads it.
@@ -117,11 +119,11 @@ fn flush_bytes(bytes: &mut Vec<u8>, out: &mut String) {
     }
 }
 
-fn is_space(token: &TokenWithSpan) -> bool {
+pub(crate) fn is_space(token: &TokenWithSpan) -> bool {
     matches!(token.token, Token::Whitespace(_))
 }
 
-fn keyword(token: &TokenWithSpan) -> Keyword {
+pub(crate) fn keyword(token: &TokenWithSpan) -> Keyword {
     match &token.token {
         Token::Word(w) if w.quote_style.is_none() => w.keyword,
         _ => Keyword::NoKeyword,
@@ -571,7 +573,7 @@ fn operand_start(tokens: &[TokenWithSpan]) -> Option<usize> {
 }
 
 /// The bracket that opens the one closing at `close`.
-fn matching_open(tokens: &[TokenWithSpan], close: usize) -> Option<usize> {
+pub(crate) fn matching_open(tokens: &[TokenWithSpan], close: usize) -> Option<usize> {
     let mut depth = 0usize;
     for i in (0..=close).rev() {
         if closes(&tokens[i]) {

@@ -21,6 +21,7 @@ pub mod depth;
 pub mod equivalents;
 pub mod final_modifier;
 pub mod in_subquery;
+mod inline_aliases;
 pub mod insert_format;
 pub mod join_defaults;
 pub mod literal_text;

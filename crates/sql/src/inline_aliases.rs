@@ -1,0 +1,276 @@
+//! Aliases defined inside an expression, `(expr AS name)`, as ClickHouse
+//! allows anywhere (`SELECT (1 AS a) + a`, `WHERE (x * 2 AS y) > 0 AND y <
+//! 10`), rewritten on the tokens, since sqlparser reads `AS` only after a
+//! select item: the parentheses keep `(expr)`, and every other use of `name`
+//! in the same query (not in its subqueries, not as a qualified or called
+//! name) becomes `(expr)`. A whole select item `(expr AS name)` stays an
+//! alias, `expr AS name`, so the column keeps its name.
+
+use datafusion::sql::sqlparser::keywords::Keyword;
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
+
+use crate::clickhouse_tokens::{is_space, keyword, matching_open};
+
+/// One `( expr AS name )`: the indexes of its brackets, of `AS` and of the name.
+struct Definition {
+    open: usize,
+    alias: usize,
+    name: usize,
+    close: usize,
+    /// The subquery whose text holds it (see [`scopes`]).
+    scope: usize,
+}
+
+pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let scopes = scopes(&tokens);
+    let definitions: Vec<Definition> = (0..tokens.len())
+        .filter_map(|close| definition(&tokens, close, &scopes))
+        .collect();
+    if definitions.is_empty() {
+        return tokens;
+    }
+    let mut replaced: Vec<Option<Vec<TokenWithSpan>>> = vec![None; tokens.len()];
+    for d in &definitions {
+        if is_select_item(&tokens, d) {
+            replaced[d.open] = Some(Vec::new());
+            replaced[d.close] = Some(Vec::new());
+            continue;
+        }
+        replaced[d.alias] = Some(Vec::new());
+        replaced[d.name] = Some(Vec::new());
+        let name = name_of(&tokens[d.name]);
+        let expression = &tokens[d.open..d.alias];
+        for (i, token) in tokens.iter().enumerate() {
+            let defining = definitions.iter().any(|o| o.name == i);
+            if scopes[i] == d.scope && !defining && is_reference(&tokens, i, &name) {
+                let mut use_ = expression.to_vec();
+                use_.push(TokenWithSpan {
+                    token: Token::RParen,
+                    span: token.span,
+                });
+                replaced[i] = Some(use_);
+            }
+        }
+    }
+    tokens
+        .iter()
+        .zip(replaced)
+        .flat_map(|(token, replacement)| replacement.unwrap_or_else(|| vec![token.clone()]))
+        .collect()
+}
+
+/// `( expr AS name )` closing at `close`, where the bracket groups an
+/// expression (not a call's arguments, a subquery or a tuple).
+fn definition(tokens: &[TokenWithSpan], close: usize, scopes: &[usize]) -> Option<Definition> {
+    if tokens[close].token != Token::RParen {
+        return None;
+    }
+    let name = previous(tokens, close)?;
+    let alias = previous(tokens, name)?;
+    let Token::Word(_) = &tokens[name].token else {
+        return None;
+    };
+    if keyword(&tokens[alias]) != Keyword::AS {
+        return None;
+    }
+    let open = matching_open(tokens, close)?;
+    let first = next(tokens, open)?;
+    let starts_query = matches!(keyword(&tokens[first]), Keyword::SELECT | Keyword::WITH);
+    let groups = previous(tokens, open).is_none_or(|before| groups_expression(&tokens[before]));
+    let top_level = nesting(tokens, open, alias) == 0;
+    let single = one_expression(tokens, open, alias);
+    (first < alias && !starts_query && groups && top_level && single).then_some(Definition {
+        open,
+        alias,
+        name,
+        close,
+        scope: scopes[open],
+    })
+}
+
+/// Whether a bracket after `token` groups an expression: after an
+/// operator, a comma, another bracket or a keyword that starts one; after a
+/// name it holds a call's arguments.
+fn groups_expression(token: &TokenWithSpan) -> bool {
+    match &token.token {
+        Token::Word(w) if w.quote_style.is_some() => false,
+        Token::Word(_) => matches!(
+            keyword(token),
+            Keyword::SELECT
+                | Keyword::WHERE
+                | Keyword::PREWHERE
+                | Keyword::HAVING
+                | Keyword::AND
+                | Keyword::OR
+                | Keyword::NOT
+                | Keyword::ON
+                | Keyword::WHEN
+                | Keyword::THEN
+                | Keyword::ELSE
+                | Keyword::BY
+                | Keyword::DISTINCT
+        ),
+        Token::Number(..) | Token::SingleQuotedString(_) | Token::RParen | Token::RBracket => false,
+        _ => true,
+    }
+}
+
+/// A select item of its own: after SELECT, DISTINCT or a comma of the select
+/// list, before a comma, FROM or the end.
+fn is_select_item(tokens: &[TokenWithSpan], d: &Definition) -> bool {
+    let before = previous(tokens, d.open).map(|i| &tokens[i]);
+    let after = next(tokens, d.close).map(|i| &tokens[i]);
+    let starts = before.is_some_and(|t| {
+        t.token == Token::Comma || matches!(keyword(t), Keyword::SELECT | Keyword::DISTINCT)
+    });
+    let ends = after.is_none_or(|t| {
+        matches!(t.token, Token::Comma | Token::SemiColon | Token::EOF)
+            || keyword(t) == Keyword::FROM
+    });
+    // A comma inside a call's brackets is not the select list's.
+    let in_call = enclosing_open(tokens, d.open)
+        .is_some_and(|open| previous(tokens, open).is_some_and(|i| !groups_expression(&tokens[i])));
+    starts && ends && !in_call
+}
+
+/// `name` used as a value at `i`: not qualified (`t.name`), not called
+/// (`name(`), not itself an alias (`AS name`).
+fn is_reference(tokens: &[TokenWithSpan], i: usize, name: &str) -> bool {
+    if !matches!(&tokens[i].token, Token::Word(_)) || name_of(&tokens[i]) != name {
+        return false;
+    }
+    let before = previous(tokens, i).map(|j| &tokens[j].token);
+    let after = next(tokens, i).map(|j| &tokens[j].token);
+    let qualified = matches!(before, Some(Token::Period)) || matches!(after, Some(Token::Period));
+    let called = matches!(after, Some(Token::LParen));
+    let aliased = previous(tokens, i).is_some_and(|j| keyword(&tokens[j]) == Keyword::AS);
+    !qualified && !called && !aliased
+}
+
+fn name_of(token: &TokenWithSpan) -> String {
+    match &token.token {
+        Token::Word(w) => w.value.clone(),
+        _ => String::new(),
+    }
+}
+
+/// For each token, the index of the `(` that opens the subquery holding
+/// it (`(SELECT ...`), or `usize::MAX` for the outermost query.
+fn scopes(tokens: &[TokenWithSpan]) -> Vec<usize> {
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut out = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let scope = |stack: &[(usize, bool)]| {
+            stack
+                .iter()
+                .rev()
+                .find(|(_, query)| *query)
+                .map_or(usize::MAX, |(open, _)| *open)
+        };
+        match token.token {
+            Token::LParen => {
+                out.push(scope(&stack));
+                let query = next(tokens, i).is_some_and(|j| {
+                    matches!(keyword(&tokens[j]), Keyword::SELECT | Keyword::WITH)
+                });
+                stack.push((i, query));
+            }
+            Token::RParen => {
+                stack.pop();
+                out.push(scope(&stack));
+            }
+            _ => out.push(scope(&stack)),
+        }
+    }
+    out
+}
+
+/// Whether the tokens between `open` and `alias` are one expression: no
+/// comma or other `AS` outside brackets (a tuple `(1 AS a, 2 AS b)` is not).
+fn one_expression(tokens: &[TokenWithSpan], open: usize, alias: usize) -> bool {
+    (open + 1..alias).all(|i| {
+        let separates = tokens[i].token == Token::Comma || keyword(&tokens[i]) == Keyword::AS;
+        !separates || nesting(tokens, open, i) != 0
+    })
+}
+
+/// How many brackets are open at `at` counting from just after `open`.
+fn nesting(tokens: &[TokenWithSpan], open: usize, at: usize) -> i32 {
+    tokens[open + 1..at]
+        .iter()
+        .map(|t| match t.token {
+            Token::LParen | Token::LBracket => 1,
+            Token::RParen | Token::RBracket => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The `(` enclosing the one at `open`, if any.
+fn enclosing_open(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for i in (0..open).rev() {
+        match tokens[i].token {
+            Token::RParen => depth += 1,
+            Token::LParen if depth == 0 => return Some(i),
+            Token::LParen => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn previous(tokens: &[TokenWithSpan], i: usize) -> Option<usize> {
+    (0..i).rev().find(|&j| !is_space(&tokens[j]))
+}
+
+fn next(tokens: &[TokenWithSpan], i: usize) -> Option<usize> {
+    (i + 1..tokens.len()).find(|&j| !is_space(&tokens[j]) && tokens[j].token != Token::EOF)
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+
+    use crate::clickhouse_tokens::tokenize;
+
+    /// The rewritten statement, its spaces collapsed to one.
+    fn rewritten(sql: &str) -> String {
+        let text: String = tokenize(&ClickHouseDialect {}, sql)
+            .unwrap()
+            .iter()
+            .map(|t| t.token.to_string())
+            .collect();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn aliases_inside_expressions() {
+        assert_eq!(rewritten("SELECT (1 AS a) + a"), "SELECT (1 ) + (1 )");
+        assert_eq!(rewritten("SELECT f((1 AS a), a)"), "SELECT f((1 ), (1 ))");
+        assert_eq!(
+            rewritten("SELECT x FROM t WHERE (x * 2 AS y) > 0 AND y < 10"),
+            "SELECT x FROM t WHERE (x * 2 ) > 0 AND (x * 2 ) < 10"
+        );
+        // A select item of its own keeps its alias and name.
+        assert_eq!(rewritten("SELECT (1 AS a), a + 1"), "SELECT 1 AS a, a + 1");
+    }
+
+    #[test]
+    fn other_brackets_with_as_stay() {
+        for sql in [
+            "SELECT CAST(1 AS String)",
+            "SELECT * FROM (SELECT 1 AS a) AS t",
+            "SELECT a FROM t WHERE a IN (SELECT b AS a FROM u)",
+            "SELECT (1 AS a, 2 AS b)",
+        ] {
+            let out = rewritten(sql);
+            assert!(out.contains(" AS "), "{sql} became {out}");
+        }
+        // Not inside a subquery, nor as a qualified or called name.
+        assert_eq!(
+            rewritten("SELECT (2 AS b) * b, t.b, b(1) FROM (SELECT b FROM u) AS t"),
+            "SELECT (2 ) * (2 ), t.b, b(1) FROM (SELECT b FROM u) AS t"
+        );
+    }
+}
