@@ -40,6 +40,8 @@ SELECT covarPop(number, number * 2), covarSamp(number, number) FROM numbers(4);
 SELECT arraySort(groupUniqArray(number % 2)) FROM numbers(4);
 SELECT length(groupUniqArray(2)(number % 5)), length(groupUniqArray(9)(number % 5)), hasAll([0, 1, 2, 3, 4], groupUniqArray(3)(number % 5)) FROM numbers(20);
 SELECT number % 3 AS k, length(groupUniqArray(2)(number)) FROM numbers(20) GROUP BY k ORDER BY k;
+SELECT groupUniqArray(number), groupUniqArray(2)(number) FROM numbers(0);
+SELECT arraySort(groupUniqArray(x)), length(groupUniqArray(1)(x)) FROM (SELECT if(number = 1, NULL, number) AS x FROM numbers(3));
 SELECT groupUniqArray(0)(number) FROM numbers(3); -- { serverError BAD_ARGUMENTS }
 SELECT groupUniqArray(1, 2)(number) FROM numbers(3); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 -- hex and unhex.

@@ -9,7 +9,8 @@
 //! - Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row
 //!   take their type's default, not NULL, unless `group_by_use_nulls` is set.
 //! - Aggregates ClickHouse never makes NULL for non-NULL input (`sum`, `min`,
-//!   `avg`, `any`, ...) get their default (0, or nan for `avg`) where DataFusion
+//!   `avg`, `any`, ..., and `groupUniqArray`) get their default (0, nan for
+//!   `avg`, `[]` for arrays) where DataFusion
 //!   would return NULL, i.e. over empty input; `avg` is Float64, also of Decimals.
 //!
 //! - A UUID in an `IN` list or `BETWEEN` with strings compares with the
@@ -537,9 +538,9 @@ fn empty_default(
 ) -> Option<ScalarValue> {
     match function {
         "avg" => Some(ScalarValue::Float64(Some(f64::NAN))),
-        "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax" => {
-            strata_common::types::default_value(data_type).ok()
-        }
+        // `array_agg` is how groupUniqArray runs; ClickHouse's arrays of no values are `[]`.
+        "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax"
+        | "array_agg" => strata_common::types::default_value(data_type).ok(),
         _ => None,
     }
 }

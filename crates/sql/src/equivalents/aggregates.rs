@@ -2,7 +2,7 @@
 
 use datafusion::sql::sqlparser::ast::{
     DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
-    ObjectName, ObjectNamePart, Value,
+    NullTreatment, ObjectName, ObjectNamePart, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -35,6 +35,10 @@ pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
     };
     if distinct {
         list.duplicate_treatment = Some(DuplicateTreatment::Distinct);
+    }
+    // ClickHouse's aggregates skip NULLs; DataFusion's array_agg keeps them.
+    if to == "array_agg" {
+        renamed_call.null_treatment = Some(NullTreatment::IgnoreNulls);
     }
     let Some(max_size) = max_size else {
         return Ok(Some(Expr::Function(renamed_call)));
