@@ -49,6 +49,31 @@ class ClickHouseConnectTest(ServerTestCase):
         ])
         self.assertEqual(len(back), 10_000)
 
+    def test_enums_travel_as_numbers(self):
+        # Native sends an enum as its numbers under its type's name, both ways.
+        client = self.client()
+        client.command("CREATE TABLE moods (k UInt8, m Enum8('sad' = -1, 'ok' = 5), "
+                       "n Nullable(Enum16('big' = 1000, 'small' = 2))) ENGINE = MergeTree ORDER BY k")
+        client.insert("moods", [[1, "ok", None], [2, "sad", "big"], [3, "ok", "small"]],
+                      column_names=["k", "m", "n"])
+        back = client.query("SELECT m, n FROM moods ORDER BY m, k").result_rows
+        self.assertEqual([list(r) for r in back], [["sad", "big"], ["ok", None], ["ok", "small"]])
+        self.assertEqual(client.query("SELECT toTypeName(m) FROM moods LIMIT 1").result_rows,
+                         [("Enum8('sad' = -1, 'ok' = 5)",)])
+
+    def test_addresses_travel_as_bytes(self):
+        import ipaddress
+        client = self.client()
+        client.command("CREATE TABLE hosts (k UInt8, v4 IPv4, v6 Nullable(IPv6)) ENGINE = MergeTree ORDER BY k")
+        client.insert("hosts", [[1, ipaddress.IPv4Address("10.0.0.1"), ipaddress.IPv6Address("2001:db8::1")],
+                                [2, ipaddress.IPv4Address("8.8.8.8"), None]],
+                      column_names=["k", "v4", "v6"])
+        back = client.query("SELECT v4, v6, toString(v4) FROM hosts ORDER BY k").result_rows
+        self.assertEqual([list(r) for r in back], [
+            [ipaddress.IPv4Address("10.0.0.1"), ipaddress.IPv6Address("2001:db8::1"), "10.0.0.1"],
+            [ipaddress.IPv4Address("8.8.8.8"), None, "8.8.8.8"],
+        ])
+
     def test_insert_compressed(self):
         for compress in ("lz4", "zstd", "gzip"):
             client = self.client(compress=compress)

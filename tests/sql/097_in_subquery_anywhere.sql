@@ -11,3 +11,6 @@ SELECT count() FROM numbers(10) WHERE NOT (number IN (SELECT number FROM numbers
 SELECT number FROM numbers(6) WHERE NOT (number IN (SELECT 1) OR number IN (SELECT 2)) ORDER BY number;
 SELECT number % 3 AS k, countIf(number IN (SELECT number * 2 FROM numbers(5))) AS c FROM numbers(10) GROUP BY k ORDER BY k;
 SELECT 5 IN (SELECT number FROM numbers(0)) AS e;
+-- A subquery in FROM without an alias, its column named as the IN subquery's.
+SELECT a FROM (SELECT 7 AS a) WHERE a IN (SELECT 7 AS a);
+SELECT count() FROM (SELECT number AS n FROM numbers(10)) WHERE n IN (SELECT number AS n FROM numbers(3)) AND n NOT IN (SELECT 1 AS n);

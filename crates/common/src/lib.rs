@@ -7,6 +7,7 @@
 
 pub mod error;
 pub mod events;
+pub mod ip_text;
 pub mod readable;
 pub mod settings;
 pub mod text_log;

@@ -13,6 +13,8 @@
 //! (stored and computed as plain `T`) are told apart the same way, by a
 //! field metadata entry naming the declared type, so a column keeps the
 //! type its DDL gave it in `DESCRIBE`, `SHOW CREATE TABLE` and `toTypeName`.
+//! `Enum8`/`Enum16` are `Utf8` names marked the same way ([`EnumType`]),
+//! and so are `IPv4` (a `UInt32`) and `IPv6` (16 bytes).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -24,6 +26,9 @@ use datafusion::common::ScalarValue;
 use datafusion::arrow::datatypes::{DataType, Field, Fields, TimeUnit};
 
 use crate::error::{ErrorCode, Result, StrataError};
+
+mod enums;
+pub use enums::EnumType;
 
 /// The metadata key Arrow names an extension type with.
 const EXTENSION_NAME_KEY: &str = "ARROW:extension:name";
@@ -41,6 +46,9 @@ pub fn uuid_metadata() -> HashMap<String, String> {
 const DECLARED_TYPE_KEY: &str = "clickhouse.type";
 /// Its value on a `Date32` column (a `Date` one has none).
 const DATE32: &str = "Date32";
+/// Its values on IPv4 (`UInt32`) and IPv6 (`FixedSizeBinary(16)`) columns.
+const IPV4: &str = "IPv4";
+const IPV6: &str = "IPv6";
 /// The metadata key marking a `LowCardinality` column.
 const LOW_CARDINALITY_KEY: &str = "clickhouse.low_cardinality";
 /// The metadata key naming the function of a `SimpleAggregateFunction(f, T)`
@@ -107,6 +115,15 @@ pub fn field_type_name(field: &Field) -> String {
         && metadata.get(DECLARED_TYPE_KEY).map(String::as_str) == Some(DATE32)
     {
         Some(DATE32)
+    } else if field.data_type() == &DataType::Utf8 {
+        metadata
+            .get(DECLARED_TYPE_KEY)
+            .map(String::as_str)
+            .filter(|t| t.starts_with("Enum"))
+    } else if is_ipv4(field) {
+        Some(IPV4)
+    } else if is_ipv6(field) {
+        Some(IPV6)
     } else {
         None
     };
@@ -122,6 +139,53 @@ pub fn field_type_name(field: &Field) -> String {
         format!("LowCardinality({name})")
     } else {
         name
+    }
+}
+
+/// True when `field` holds IPv4 addresses: a `UInt32` marked `IPv4`.
+pub fn is_ipv4(field: &Field) -> bool {
+    field.data_type() == &DataType::UInt32 && declared(field) == Some(IPV4)
+}
+
+/// True when `field` holds IPv6 addresses: 16 bytes marked `IPv6`.
+pub fn is_ipv6(field: &Field) -> bool {
+    field.data_type() == &DataType::FixedSizeBinary(16) && declared(field) == Some(IPV6)
+}
+
+/// The field metadata that marks a `UInt32` as an IPv4 address, or (`v6`)
+/// a `FixedSizeBinary(16)` as an IPv6 one.
+pub fn ip_metadata(v6: bool) -> HashMap<String, String> {
+    let name = if v6 { IPV6 } else { IPV4 };
+    HashMap::from([(DECLARED_TYPE_KEY.to_string(), name.to_string())])
+}
+
+fn declared(field: &Field) -> Option<&str> {
+    field.metadata().get(DECLARED_TYPE_KEY).map(String::as_str)
+}
+
+/// The enum type of `field`, when it holds an `Enum8` or `Enum16`.
+pub fn enum_type(field: &Field) -> Option<EnumType> {
+    if field.data_type() != &DataType::Utf8 {
+        return None;
+    }
+    let declared = field.metadata().get(DECLARED_TYPE_KEY)?;
+    let (family, elements) = declared.strip_suffix(')')?.split_once('(')?;
+    EnumType::parse(family, elements).ok()
+}
+
+/// The field metadata that marks a `Utf8` column as holding `enum_type`.
+pub fn enum_metadata(enum_type: &EnumType) -> HashMap<String, String> {
+    HashMap::from([(DECLARED_TYPE_KEY.to_string(), enum_type.name())])
+}
+
+/// The default value of a column: [`default_value`] of its Arrow type, or
+/// the first element of an enum.
+pub fn field_default_value(field: &Field) -> datafusion::common::Result<ScalarValue> {
+    match enum_type(field) {
+        Some(enum_type) => Ok(ScalarValue::Utf8(Some(
+            enum_type.default_name().to_string(),
+        ))),
+        None => default_value(field.data_type()),
     }
 }
 
@@ -293,8 +357,13 @@ pub const TYPE_FAMILIES: &[(&str, &str)] = &[
     ("Decimal256", ""),
     ("Bool", ""),
     ("String", ""),
+    ("Enum8", ""),
+    ("Enum16", ""),
+    ("Enum", ""),
     ("FixedString", ""),
     ("UUID", ""),
+    ("IPv4", ""),
+    ("IPv6", ""),
     ("Date", ""),
     ("Date32", ""),
     ("DateTime", ""),
@@ -428,9 +497,15 @@ impl<'a> TypeParser<'a> {
         let start = self.pos;
         let mut depth = 0usize;
         let mut quoted = false;
+        let mut escaped = false;
         let input = self.input;
         for (i, c) in input[start..].char_indices() {
+            if escaped {
+                escaped = false;
+                continue;
+            }
             match c {
+                '\\' if quoted => escaped = true,
                 '\'' => quoted = !quoted,
                 '(' if !quoted => depth += 1,
                 ')' if !quoted && depth == 0 => {
@@ -541,6 +616,14 @@ impl<'a> TypeParser<'a> {
                     .insert(SIMPLE_AGGREGATE_KEY.to_string(), function);
                 Ok(inner)
             }
+            "enum8" | "enum16" | "enum" => {
+                self.expect('(')?;
+                let enum_type = EnumType::parse(&name, self.balanced()?)?;
+                Ok(ColumnType {
+                    metadata: enum_metadata(&enum_type),
+                    ..ColumnType::plain(DataType::Utf8)
+                })
+            }
             "fixedstring" => {
                 self.expect('(')?;
                 let n = self.number()?;
@@ -618,6 +701,14 @@ impl<'a> TypeParser<'a> {
                 metadata: HashMap::from([(DECLARED_TYPE_KEY.to_string(), DATE32.to_string())]),
                 ..ColumnType::plain(DataType::Date32)
             }),
+            "ipv4" => Ok(ColumnType {
+                metadata: ip_metadata(false),
+                ..ColumnType::plain(DataType::UInt32)
+            }),
+            "ipv6" => Ok(ColumnType {
+                metadata: ip_metadata(true),
+                ..ColumnType::plain(DataType::FixedSizeBinary(16))
+            }),
             "uuid" => Ok(ColumnType {
                 metadata: uuid_metadata(),
                 ..ColumnType::plain(DataType::FixedSizeBinary(UUID_BYTES))
@@ -643,6 +734,7 @@ mod tests {
                 | "FixedString" | "DateTime64" => format!("{family}(3)"),
                 "Nullable" | "LowCardinality" | "Array" | "Tuple" => format!("{family}(String)"),
                 "Map" => "Map(String, UInt8)".to_string(),
+                "Enum8" | "Enum16" | "Enum" => format!("{family}('a' = 1)"),
                 "SimpleAggregateFunction" => "SimpleAggregateFunction(sum, UInt64)".to_string(),
                 // Its state types come from the function registry, which
                 // installs the builder: tested there.
@@ -678,6 +770,10 @@ mod tests {
             "LowCardinality(Nullable(String))",
             "SimpleAggregateFunction(sum, UInt64)",
             "SimpleAggregateFunction(anyLast, Nullable(String))",
+            "Enum8('a' = -1, 'b' = 2)",
+            "IPv4",
+            "Nullable(IPv6)",
+            "Nullable(Enum16('q' = 1000))",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
             assert_eq!(field_type_name(&parsed.field("c")), name);

@@ -98,7 +98,7 @@ pub fn column_definitions(
 /// A column declared without a type (`b DEFAULT a + 1`) has type Null
 /// until [`infer`](crate::statements) gives it its expression's.
 pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
-    let type_text = column.data_type.to_string();
+    let type_text = strata_sql::literal_text::type_text(&column.data_type);
     let mut extra = ColumnExtras::default();
     for option in &column.options {
         match &option.option {

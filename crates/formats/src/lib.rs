@@ -27,10 +27,10 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{field_type_name, is_uuid};
+use strata_common::types::{field_type_name, is_ipv4, is_ipv6, is_uuid};
 use strata_common::{ErrorCode, StrataError};
 
-pub use value::{Style, ValueOptions, uuids_as_text};
+pub use value::{Style, ValueOptions, declared_as_text, uuids_as_text};
 
 /// The output formats Strata writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -413,17 +413,17 @@ pub fn new_writer(
     options: FormatOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<Box<dyn ResultWriter>> {
-    let uuid_columns: Vec<usize> = (0..schema.fields().len())
-        .filter(|&i| is_uuid(schema.field(i)))
+    let text_columns: Vec<usize> = (0..schema.fields().len())
+        .filter(|&i| shown_as_text(schema.field(i)))
         .collect();
     let writer = format_writer(format, schema, options, out)?;
-    // Binary formats write a UUID's own 16 bytes.
-    Ok(if uuid_columns.is_empty() || format.is_binary() {
+    // Binary formats write a UUID's or an address's own bytes.
+    Ok(if text_columns.is_empty() || format.is_binary() {
         writer
     } else {
-        Box::new(UuidsAsText {
+        Box::new(DeclaredAsText {
             inner: writer,
-            columns: uuid_columns,
+            columns: text_columns,
         })
     })
 }
@@ -525,15 +525,21 @@ pub(crate) fn column_types(schema: &SchemaRef) -> Vec<String> {
     schema.fields().iter().map(|f| field_type_name(f)).collect()
 }
 
-/// Hands UUID columns to a format as their text: a value alone cannot say it
-/// is a UUID rather than a FixedString(16), only its field can, and every
-/// text format writes a UUID the way it writes a string.
-struct UuidsAsText {
+/// Whether a column's values are shown as text its field alone tells.
+fn shown_as_text(field: &Field) -> bool {
+    is_uuid(field) || is_ipv4(field) || is_ipv6(field)
+}
+
+/// Hands UUID and IP address columns to a format as their text: a value
+/// alone cannot say it is a UUID rather than a FixedString(16), or an IPv4
+/// address rather than a UInt32, only its field can, and every text format
+/// writes them the way it writes a string.
+struct DeclaredAsText {
     inner: Box<dyn ResultWriter>,
     columns: Vec<usize>,
 }
 
-impl UuidsAsText {
+impl DeclaredAsText {
     fn shown(&self, batch: &RecordBatch) -> std::io::Result<RecordBatch> {
         let mut fields: Vec<Field> = batch
             .schema()
@@ -543,14 +549,15 @@ impl UuidsAsText {
             .collect();
         let mut columns = batch.columns().to_vec();
         for &i in &self.columns {
-            columns[i] = uuids_as_text(columns[i].as_ref());
+            columns[i] =
+                declared_as_text(&fields[i], columns[i].as_ref()).expect("a column shown as text");
             fields[i] = Field::new(fields[i].name(), DataType::Utf8, fields[i].is_nullable());
         }
         RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(std::io::Error::other)
     }
 }
 
-impl ResultWriter for UuidsAsText {
+impl ResultWriter for DeclaredAsText {
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
         let shown = self.shown(batch)?;
         self.inner.write_batch(out, &shown)

@@ -14,7 +14,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{field_type_name, is_uuid};
+use strata_common::types::{enum_type, field_type_name, is_uuid};
 
 use crate::{ResultWriter, Statistics};
 
@@ -254,6 +254,16 @@ pub(crate) fn value_writer<'a>(
                 write_string(out, value)
             })
         }};
+    }
+    if let Some(enum_type) = enum_type(field)
+        && let Some(names) = column.as_string_opt::<i32>()
+    {
+        // An enum is sent as its elements' numbers, in its type's width.
+        let numbers = enum_type.numbers_of(names).values().clone();
+        let width = if enum_type.is_wide() { 2 } else { 1 };
+        return Ok(Box::new(move |out: &mut Vec<u8>, i: usize| {
+            out.extend_from_slice(&numbers[i].to_le_bytes()[..width])
+        }));
     }
     let writer: ValueWriter<'a> = match column.data_type() {
         DataType::Null => Box::new(|out: &mut Vec<u8>, _| out.push(0)),

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use chrono::{DateTime, NaiveDate};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder, StructArray};
 use datafusion::arrow::datatypes::*;
-use strata_common::types::is_uuid;
+use strata_common::ip_text::{format_ipv4, format_ipv6};
+use strata_common::types::{is_ipv4, is_ipv6, is_uuid};
 use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
 
 /// How a value is written; each output format uses one style for top-level values.
@@ -59,6 +60,36 @@ pub fn uuids_as_text(array: &dyn Array) -> ArrayRef {
         }
     }
     Arc::new(out.finish())
+}
+
+/// The text of each value of a column whose field says it is shown as text
+/// (a UUID, an IPv4 or IPv6 address), or `None` for any other column.
+pub fn declared_as_text(field: &Field, array: &dyn Array) -> Option<ArrayRef> {
+    if is_uuid(field) {
+        return Some(uuids_as_text(array));
+    }
+    let format: fn(&dyn Array, usize, &mut String) = if is_ipv4(field) {
+        |array, row, text| format_ipv4(array.as_primitive::<UInt32Type>().value(row), text)
+    } else if is_ipv6(field) {
+        |array, row, text| {
+            let bytes = array.as_fixed_size_binary().value(row);
+            format_ipv6(bytes.try_into().expect("an IPv6 address is 16 bytes"), text)
+        }
+    } else {
+        return None;
+    };
+    let mut text = String::new();
+    let mut out = StringBuilder::with_capacity(array.len(), array.len() * 16);
+    for row in 0..array.len() {
+        if array.is_null(row) {
+            out.append_null();
+            continue;
+        }
+        text.clear();
+        format(array, row, &mut text);
+        out.append_value(&text);
+    }
+    Some(Arc::new(out.finish()))
 }
 
 /// True for types ClickHouse right-aligns in Pretty and Markdown: numbers, dates and times.

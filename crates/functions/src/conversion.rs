@@ -19,9 +19,9 @@ use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::{clickhouse_type_name, is_uuid};
+use strata_common::types::{EnumType, clickhouse_type_name, enum_type, is_ipv4, is_ipv6, is_uuid};
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::value::{Style, ValueOptions, uuids_as_text, write_value};
+use strata_formats::value::{Style, ValueOptions, declared_as_text, uuids_as_text, write_value};
 
 use crate::int_cast::{narrow_from_i64, to_i64_wrapping};
 
@@ -345,6 +345,21 @@ impl ScalarUDFImpl for ConvertTo {
         if is_uuid(&args.arg_fields[0]) {
             return self.convert_uuids(&args);
         }
+        let field = Arc::clone(&args.arg_fields[0]);
+        if self.target == DataType::Utf8 && (is_ipv4(&field) || is_ipv6(&field)) {
+            return map_columnar(&args.args[0], |addresses| {
+                Ok(declared_as_text(&field, addresses.as_ref()).expect("an address"))
+            });
+        }
+        if let Some(enum_type) = enum_type(&args.arg_fields[0])
+            && self.target != DataType::Utf8
+        {
+            // An enum converts to a number by its elements' numbers.
+            return map_columnar(&args.args[0], |names| {
+                let numbers: ArrayRef = Arc::new(enum_type.numbers_of(names.as_string()));
+                convert(&numbers, &self.target)
+            });
+        }
         match &args.args[0] {
             ColumnarValue::Scalar(scalar) => {
                 let array = scalar.to_array()?;
@@ -409,6 +424,15 @@ impl ScalarUDFImpl for CastByName {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let target = args.return_field.data_type();
+        if let Some(enum_type) = enum_type(&args.return_field) {
+            return map_columnar(&args.args[0], |values| enum_names(&enum_type, values));
+        }
+        if is_ipv4(&args.return_field) {
+            return map_columnar(&args.args[0], crate::encodings::cast_to_ipv4);
+        }
+        if is_ipv6(&args.return_field) {
+            return map_columnar(&args.args[0], crate::encodings::cast_to_ipv6);
+        }
         match &args.args[0] {
             ColumnarValue::Scalar(scalar) => {
                 let out = cast_to(&scalar.to_array()?, target)?;
@@ -416,6 +440,33 @@ impl ScalarUDFImpl for CastByName {
             }
             ColumnarValue::Array(array) => Ok(ColumnarValue::Array(cast_to(array, target)?)),
         }
+    }
+}
+
+/// `f` applied to a value, scalar or array alike.
+fn map_columnar(
+    value: &ColumnarValue,
+    f: impl Fn(&ArrayRef) -> Result<ArrayRef>,
+) -> Result<ColumnarValue> {
+    match value {
+        ColumnarValue::Scalar(scalar) => {
+            let out = f(&scalar.to_array()?)?;
+            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+        }
+        ColumnarValue::Array(array) => Ok(ColumnarValue::Array(f(array)?)),
+    }
+}
+
+/// `values` (names, numbers or texts of numbers) as names of `enum_type`.
+fn enum_names(enum_type: &EnumType, values: &ArrayRef) -> Result<ArrayRef> {
+    let values = match values.data_type() {
+        DataType::Utf8 | DataType::Null => Arc::clone(values),
+        data_type if data_type.is_numeric() => Arc::clone(values),
+        _ => cast::cast(values, &DataType::Utf8)?,
+    };
+    match enum_type.names_from(values.as_ref()) {
+        Ok(names) => Ok(Arc::new(names)),
+        Err((_, error)) => Err(error.into_datafusion()),
     }
 }
 
@@ -451,5 +502,64 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
         _ if converts => convert(array, target),
         _ => Ok(cast::cast(array, target)?),
+    }
+}
+
+/// `_enumNumber(e)`: the numbers of an enum's names, by which ClickHouse
+/// orders enums. Strata's plan rewrites put it where order matters.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct EnumNumber {
+    signature: Signature,
+}
+
+impl Default for EnumNumber {
+    fn default() -> Self {
+        EnumNumber {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
+    }
+}
+
+impl EnumNumber {
+    pub const NAME: &'static str = "_enumNumber";
+}
+
+impl ScalarUDFImpl for EnumNumber {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+        unreachable!("typed by return_field_from_args")
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let argument = &args.arg_fields[0];
+        let Some(enum_type) = enum_type(argument) else {
+            return exec_err!("{} takes an enum, not {}", Self::NAME, argument.data_type());
+        };
+        let data_type = if enum_type.is_wide() {
+            DataType::Int16
+        } else {
+            DataType::Int8
+        };
+        Ok(Arc::new(Field::new(
+            Self::NAME,
+            data_type,
+            argument.is_nullable(),
+        )))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let enum_type = enum_type(&args.arg_fields[0]).expect("checked when typed");
+        let target = args.return_field.data_type().clone();
+        map_columnar(&args.args[0], |names| {
+            let numbers = enum_type.numbers_of(names.as_string());
+            Ok(cast::cast(&numbers, &target)?)
+        })
     }
 }

@@ -41,7 +41,7 @@ use aggregate::group_array::GroupArray;
 use aggregate::uniq::{Uniq, UniqKind};
 use arithmetic::{Arithmetic, ArithmeticOp, Negate};
 use calendar::{Calendar, CalendarFunction};
-use conversion::{CastByName, ConvertTo};
+use conversion::{CastByName, ConvertTo, EnumNumber};
 use hashing::{HashFunction, HashKind};
 use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
 use uuids::{GenerateUuid, ToUuid, Unparsable, UuidVersion};
@@ -63,6 +63,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }
     functions.push(ScalarUDF::new_from_impl(CastByName::default()));
+    functions.push(ScalarUDF::new_from_impl(EnumNumber::default()));
     for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }

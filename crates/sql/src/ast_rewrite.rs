@@ -21,7 +21,7 @@ use datafusion::sql::sqlparser::ast::{
     ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function,
     FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, NullTreatment,
     ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
-    UnaryOperator, Value, VisitMut, VisitorMut,
+    TableAlias, TableFactor, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -53,7 +53,7 @@ pub struct AstContext<'a> {
 }
 
 pub fn rewrite_statement(statement: &mut Statement, ctx: &AstContext) -> Result<()> {
-    let mut visitor = Rewriter { ctx };
+    let mut visitor = Rewriter { ctx, subqueries: 0 };
     match statement.visit(&mut visitor) {
         ControlFlow::Continue(()) => Ok(()),
         ControlFlow::Break(err) => Err(err),
@@ -62,6 +62,8 @@ pub fn rewrite_statement(statement: &mut Statement, ctx: &AstContext) -> Result<
 
 struct Rewriter<'a, 'b> {
     ctx: &'a AstContext<'b>,
+    /// Subqueries in FROM named so far.
+    subqueries: usize,
 }
 
 impl VisitorMut for Rewriter<'_, '_> {
@@ -115,6 +117,26 @@ impl VisitorMut for Rewriter<'_, '_> {
                     None => prewhere,
                 });
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A subquery in FROM without an alias gets one, as ClickHouse names it
+    /// (`_subquery1`): DataFusion leaves its columns unqualified, and an
+    /// `IN` subquery naming the same column then cannot tell the two apart.
+    fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<StrataError> {
+        if let TableFactor::Derived {
+            alias: alias @ None,
+            ..
+        } = factor
+        {
+            self.subqueries += 1;
+            *alias = Some(TableAlias {
+                explicit: true,
+                name: Ident::new(format!("_subquery{}", self.subqueries)),
+                columns: vec![],
+                at: None,
+            });
         }
         ControlFlow::Continue(())
     }
@@ -375,10 +397,12 @@ impl Rewriter<'_, '_> {
                     | DataType::LowCardinality(_)
                     | DataType::Array(ArrayElemTypeDef::Parenthesis(_))
                     | DataType::Map(..)
-                    | DataType::Tuple(_)),
+                    | DataType::Tuple(_)
+                    | DataType::Enum(..)
+                    | DataType::Custom(..)),
                 ..
             } => {
-                let type_name = string_literal(&data_type.to_string());
+                let type_name = string_literal(&crate::literal_text::type_text(data_type));
                 return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
             }
             Expr::Identifier(ident) if ident.quote_style.is_none() => {
@@ -648,21 +672,25 @@ pub(crate) fn call(name: &str, args: Vec<Expr>) -> Expr {
 }
 
 /// How text becomes a value of a type DataFusion cannot cast text to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TextReader {
     Uuid,
     FixedString(u64),
+    /// A type DataFusion has no cast to text for, by its ClickHouse name
+    /// (an enum, an IP address), read by `_CAST`.
+    Named(String),
 }
 
 impl TextReader {
     /// `text` read as this reader's type.
-    pub fn read(self, text: Expr) -> Expr {
+    pub fn read(&self, text: Expr) -> Expr {
         match self {
             TextReader::Uuid => call("toUUID", vec![text]),
             TextReader::FixedString(width) => call(
                 "toFixedString",
                 vec![text, Expr::value(Value::Number(width.to_string(), false))],
             ),
+            TextReader::Named(type_name) => call("_CAST", vec![text, string_literal(type_name)]),
         }
     }
 }

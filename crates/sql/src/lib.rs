@@ -18,6 +18,7 @@ pub mod clickhouse_tokens;
 pub mod combinators;
 pub mod create_table;
 pub mod depth;
+mod enum_numbers;
 pub mod equivalents;
 pub mod final_modifier;
 pub mod in_subquery;

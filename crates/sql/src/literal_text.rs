@@ -5,7 +5,9 @@
 
 use std::ops::ControlFlow;
 
-use datafusion::sql::sqlparser::ast::{Expr, Value, visit_expressions_mut};
+use datafusion::sql::sqlparser::ast::{
+    ArrayElemTypeDef, DataType, EnumMember, Expr, Value, visit_expressions_mut,
+};
 
 /// `expr` as SQL text with its string literals escaped as ClickHouse writes them.
 pub fn expr_text(expr: &Expr) -> String {
@@ -19,6 +21,37 @@ pub fn expr_text(expr: &Expr) -> String {
         ControlFlow::<()>::Continue(())
     });
     expr.to_string()
+}
+
+/// `data_type` as ClickHouse's type text: an enum element's name keeps its
+/// backslashes (sqlparser only doubles quotes, and a type's text is read
+/// with backslash escapes).
+pub fn type_text(data_type: &DataType) -> String {
+    let mut data_type = data_type.clone();
+    escape_enum_names(&mut data_type);
+    data_type.to_string()
+}
+
+fn escape_enum_names(data_type: &mut DataType) {
+    match data_type {
+        DataType::Enum(members, _) => {
+            for member in members {
+                let (EnumMember::Name(name) | EnumMember::NamedValue(name, _)) = member;
+                *name = name.replace('\\', "\\\\");
+            }
+        }
+        DataType::Nullable(inner)
+        | DataType::LowCardinality(inner)
+        | DataType::Array(ArrayElemTypeDef::Parenthesis(inner)) => escape_enum_names(inner),
+        DataType::Map(key, value) => {
+            escape_enum_names(key);
+            escape_enum_names(value);
+        }
+        DataType::Tuple(fields) => fields
+            .iter_mut()
+            .for_each(|field| escape_enum_names(&mut field.field_type)),
+        _ => {}
+    }
 }
 
 /// `name` as a backquoted identifier, whatever characters it has.

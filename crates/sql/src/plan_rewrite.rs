@@ -19,6 +19,8 @@
 //!   values, and numbers are conditions where DataFusion wants a Boolean
 //!   ([`crate::uint8_booleans`]).
 //!
+//! - An enum orders and compares with numbers by its elements' numbers
+//!   ([`crate::enum_numbers`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
 //! - Each table function's scan is named apart
 //!   ([`crate::table_function_scans`]).
@@ -41,6 +43,7 @@ use datafusion::logical_expr::{
 use strata_common::settings::Settings;
 use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
+use strata_functions::conversion::EnumNumber;
 
 use crate::text_comparisons::TextComparisons;
 use crate::uint8_booleans;
@@ -74,6 +77,8 @@ impl PlanRewriter {
             "struct",
             "arrayElement",
             "toNullable",
+            "_CAST",
+            EnumNumber::NAME,
         ];
         PlanRewriter {
             functions: functions
@@ -131,9 +136,12 @@ impl PlanRewriter {
             }
             expr => self.rewrite_top(expr, &schema, keeps_names, &role),
         })?;
-        let changed = rewritten.transformed;
         // A child's types may have changed even where this node's expressions did not.
         let node = rewritten.data.recompute_schema()?;
+        let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
+        let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
+        let changed = rewritten.transformed || ordered.transformed;
+        let node = ordered.data;
         if let LogicalPlan::Aggregate(_) = &node {
             if let Some(wrapped) = self.finish_aggregates(&node, &schema, keys_null)? {
                 return Ok(Transformed::yes(wrapped));
@@ -239,6 +247,12 @@ impl PlanRewriter {
         if texts_read {
             return Ok(Transformed::yes(expr));
         }
+        let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
+        let numbers = crate::enum_numbers::compare_numbers(expr, schema, enum_number)?;
+        if numbers.transformed {
+            return Ok(numbers);
+        }
+        let expr = numbers.data;
         // Strata date functions (second pass): zones compare as instants.
         let instants = crate::zoned_comparisons::compare_instants(expr, schema)?;
         if instants.transformed {
@@ -361,8 +375,10 @@ impl PlanRewriter {
                 .args
                 .iter()
                 .all(|a| a.nullable(input.as_ref()).is_ok_and(|n| !n));
+            // The enum or address type an aggregate of its values dropped.
+            let declared = lost_declared_type(f.func.name(), field, f.params.args.first(), input);
             // A FILTER (ClickHouse's -If) that keeps no rows is empty input too.
-            let default = empty_default(f.func.name(), field.data_type())
+            let default = empty_default(f.func.name(), declared.as_ref().unwrap_or(field))
                 .filter(|_| inputs_non_null && field.is_nullable());
             // `coalesce` drops the UUID type as the aggregate itself may have.
             let holds_uuids = types::is_uuid(field)
@@ -373,9 +389,13 @@ impl PlanRewriter {
                             .is_ok_and(|(_, value)| types::is_uuid(&value))
                     }));
             let lost_uuid = holds_uuids && (default.is_some() || !types::is_uuid(field));
+            let lost_type = declared.map(|declared| {
+                let nullable = field.is_nullable() && default.is_none();
+                types::field_type_name(&declared.with_nullable(nullable))
+            });
             // ClickHouse's avg is Float64 whatever it averages, Decimals too.
             let decimal_avg = f.func.name() == "avg" && field.data_type().is_decimal();
-            if default.is_none() && !lost_uuid && !decimal_avg {
+            if default.is_none() && !lost_uuid && lost_type.is_none() && !decimal_avg {
                 exprs.push(column);
                 continue;
             }
@@ -391,6 +411,9 @@ impl PlanRewriter {
             if lost_uuid {
                 finished = self.call("toUUID", vec![finished]);
             }
+            if let Some(type_name) = lost_type {
+                finished = self.call("_CAST", vec![finished, lit(type_name)]);
+            }
             exprs.push(finished.alias_qualified(qualifier.cloned(), field.name()));
         }
         if !changed {
@@ -401,6 +424,38 @@ impl PlanRewriter {
             Arc::new(node.clone()),
         )?)))
     }
+}
+
+/// The field an aggregate returning one of its argument's values (`min`,
+/// `any`, `argMax`) should have had, when that argument is an enum or an IP
+/// address (a type kept in field metadata, which the aggregate dropped).
+fn lost_declared_type(
+    function: &str,
+    field: &Field,
+    argument: Option<&Expr>,
+    input: &DFSchemaRef,
+) -> Option<Field> {
+    const RETURNS_A_VALUE: &[&str] = &[
+        "min",
+        "max",
+        "any",
+        "anyLast",
+        "anyHeavy",
+        "any_value",
+        "first_value",
+        "last_value",
+        "argMin",
+        "argMax",
+    ];
+    if !RETURNS_A_VALUE.contains(&function) || !field.metadata().is_empty() {
+        return None;
+    }
+    let (_, argument) = argument?.to_field(input.as_ref()).ok()?;
+    let declared = types::enum_type(&argument).is_some()
+        || types::is_ipv4(&argument)
+        || types::is_ipv6(&argument);
+    let same_values = argument.data_type() == field.data_type();
+    (declared && same_values).then(|| field.clone().with_metadata(argument.metadata().clone()))
 }
 
 /// True when `expr` chooses among values of which one is a UUID (`CASE`,
@@ -528,19 +583,16 @@ fn rolled_up_default(
     if key.nullable(input.as_ref()).unwrap_or(true) {
         return None;
     }
-    strata_common::types::default_value(field.data_type()).ok()
+    strata_common::types::field_default_value(field).ok()
 }
 
 /// The value ClickHouse returns for an aggregate over no rows, where it is not NULL.
-fn empty_default(
-    function: &str,
-    data_type: &datafusion::arrow::datatypes::DataType,
-) -> Option<ScalarValue> {
+fn empty_default(function: &str, field: &Field) -> Option<ScalarValue> {
     match function {
         "avg" => Some(ScalarValue::Float64(Some(f64::NAN))),
         // `array_agg` is how groupUniqArray runs; ClickHouse's arrays of no values are `[]`.
         "sum" | "min" | "max" | "first_value" | "last_value" | "argMin" | "argMax"
-        | "array_agg" => strata_common::types::default_value(data_type).ok(),
+        | "array_agg" => strata_common::types::field_default_value(field).ok(),
         _ => None,
     }
 }

@@ -1,6 +1,6 @@
-//! A UUID or a FixedString compared with a string compares with the string
-//! read as its type, as in ClickHouse: `id = '61f0c404-...'`,
-//! `code IN ('ab', 'cd')`, `id BETWEEN '...' AND '...'`.
+//! A UUID, a FixedString or an IP address compared with a string compares
+//! with the string read as its type, as in ClickHouse: `id = '61f0c404-...'`,
+//! `code IN ('ab', 'cd')`, `id BETWEEN '...' AND '...'`, `ip > '10.0.0.0'`.
 //!
 //! DataFusion refuses to compare a `FixedSizeBinary` with text while it
 //! plans a binary operator, so those are caught as they are planned
@@ -16,14 +16,17 @@ use datafusion::logical_expr::expr::{Between, InList, ScalarFunction};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
 use datafusion::sql::sqlparser::ast::BinaryOperator;
-use strata_common::types::is_uuid;
+use strata_common::types::{is_ipv4, is_ipv6, is_uuid};
 
-/// Reads the text side of a comparison with a UUID through `toUUID`, and
-/// with a `FixedString(N)` through `toFixedString(text, N)`.
+/// Reads the text side of a comparison with a UUID through `toUUID`, with
+/// a `FixedString(N)` through `toFixedString(text, N)`, and with an address
+/// through `toIPv4` or `toIPv6`.
 #[derive(Debug)]
 pub struct TextComparisons {
     to_uuid: Arc<ScalarUDF>,
     to_fixed_string: Arc<ScalarUDF>,
+    to_ipv4: Arc<ScalarUDF>,
+    to_ipv6: Arc<ScalarUDF>,
 }
 
 /// The function named `name` among the registered `functions`.
@@ -39,6 +42,8 @@ fn registered(functions: &[Arc<ScalarUDF>], name: &str) -> Arc<ScalarUDF> {
 enum ReadAs {
     Uuid,
     FixedString(i32),
+    Ipv4,
+    Ipv6,
 }
 
 impl TextComparisons {
@@ -47,6 +52,8 @@ impl TextComparisons {
         TextComparisons {
             to_uuid: registered(functions, "toUUID"),
             to_fixed_string: registered(functions, "toFixedString"),
+            to_ipv4: registered(functions, "toIPv4"),
+            to_ipv6: registered(functions, "toIPv6"),
         }
     }
 
@@ -54,6 +61,8 @@ impl TextComparisons {
         let (function, args) = match read_as {
             ReadAs::Uuid => (&self.to_uuid, vec![text]),
             ReadAs::FixedString(width) => (&self.to_fixed_string, vec![text, lit(*width as u64)]),
+            ReadAs::Ipv4 => (&self.to_ipv4, vec![text]),
+            ReadAs::Ipv6 => (&self.to_ipv6, vec![text]),
         };
         Expr::ScalarFunction(ScalarFunction::new_udf(Arc::clone(function), args))
     }
@@ -108,6 +117,8 @@ fn read_as(expr: &Expr, schema: &DFSchema) -> Result<Option<ReadAs>> {
     let field = expr.to_field(schema)?.1;
     Ok(match field.data_type() {
         _ if is_uuid(&field) => Some(ReadAs::Uuid),
+        _ if is_ipv4(&field) => Some(ReadAs::Ipv4),
+        _ if is_ipv6(&field) => Some(ReadAs::Ipv6),
         DataType::FixedSizeBinary(width) => Some(ReadAs::FixedString(*width)),
         _ => None,
     })

@@ -424,8 +424,7 @@ fn reshape(
                     fills[field.name()].to_array_of_size(rows)?
                 }
                 None if field.is_nullable() => new_null_array(field.data_type(), rows),
-                None => strata_common::types::default_value(field.data_type())?
-                    .to_array_of_size(rows)?,
+                None => strata_common::types::field_default_value(field)?.to_array_of_size(rows)?,
             })
         })
         .collect::<Result<Vec<ArrayRef>>>()?;

@@ -463,7 +463,7 @@ impl Session {
                 // Without a DEFAULT, an omitted column takes its type's
                 // default value, NULL if it is Nullable.
                 if !field.is_nullable()
-                    && let Ok(zero) = strata_common::types::default_value(field.data_type())
+                    && let Ok(zero) = strata_common::types::field_default_value(field)
                 {
                     defaults.insert(field.name().clone(), datafusion::logical_expr::lit(zero));
                 }

@@ -6,6 +6,7 @@ use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{Insert, ObjectName, Statement, TableObject};
 use strata_common::Result;
 use strata_common::events::{self, Event};
+use strata_common::types::field_type_name;
 use strata_sql::parse_statement;
 
 use crate::engine::task_context;
@@ -84,6 +85,14 @@ impl Session {
             match field.data_type() {
                 _ if strata_common::types::is_uuid(field) => {
                     Some(strata_sql::ast_rewrite::TextReader::Uuid)
+                }
+                _ if strata_common::types::enum_type(field).is_some()
+                    || strata_common::types::is_ipv4(field)
+                    || strata_common::types::is_ipv6(field) =>
+                {
+                    Some(strata_sql::ast_rewrite::TextReader::Named(field_type_name(
+                        field,
+                    )))
                 }
                 DataType::FixedSizeBinary(width) => Some(
                     strata_sql::ast_rewrite::TextReader::FixedString(*width as u64),

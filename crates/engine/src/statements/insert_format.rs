@@ -124,10 +124,7 @@ impl Session {
             .iter()
             .map(|f| match table.get_column_default(f.name()) {
                 Some(Expr::Literal(value, _)) => {
-                    strata_common::types::default_value(f.data_type())
-                        .ok()
-                        .as_ref()
-                        != Some(value)
+                    strata_common::types::field_default_value(f).ok().as_ref() != Some(value)
                 }
                 Some(_) => true,
                 None => false,
@@ -163,7 +160,7 @@ impl Session {
                 (false, None) if field.is_nullable() => {
                     lit(ScalarValue::try_from(field.data_type())?)
                 }
-                (false, None) => lit(strata_common::types::default_value(field.data_type())?),
+                (false, None) => lit(strata_common::types::field_default_value(field)?),
             };
             columns.push(value.alias(name));
         }

@@ -8,14 +8,18 @@ use std::sync::Arc;
 use datafusion::arrow::array::Scalar;
 use datafusion::arrow::array::{
     Array, ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Int64Array, ListArray, StringArray,
-    new_null_array,
+    UInt32Array, new_null_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
 use datafusion::arrow::compute::{CastOptions, cast_with_options, is_null};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, SchemaRef, TimeUnit};
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{UUID_BYTES, clickhouse_type_name, field_type_name, is_uuid};
+use strata_common::ip_text::{parse_ipv4, parse_ipv6};
+use strata_common::types::{
+    EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value, field_type_name,
+    is_ipv4, is_ipv6, is_uuid,
+};
 use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -29,6 +33,9 @@ pub(crate) fn to_target(
     column: usize,
     first_row: u64,
 ) -> Result<ArrayRef> {
+    if let Some(enum_type) = enum_type(field) {
+        return enum_names(&enum_type, values, field, first_row);
+    }
     let converted = if values.data_type() == field.data_type() {
         Arc::clone(values)
     } else if let Some(texts) = as_texts(values)? {
@@ -51,6 +58,32 @@ pub(crate) fn to_target(
     }
     let zero = type_default(field.data_type())?;
     Ok(zip(&is_null(&converted)?, &Scalar::new(zero), &converted)?)
+}
+
+/// An enum column's names from names or numbers; NULL is the enum's
+/// default where the column cannot hold it.
+fn enum_names(
+    enum_type: &EnumType,
+    values: &ArrayRef,
+    field: &Field,
+    first_row: u64,
+) -> Result<ArrayRef> {
+    let texts = as_texts(values)?;
+    let read = match &texts {
+        Some(texts) => enum_type.names_from(texts),
+        None => enum_type.names_from(values.as_ref()),
+    };
+    let names: ArrayRef = match read {
+        Ok(names) => Arc::new(names),
+        Err((index, error)) => {
+            return Err(at_row(error.code, error.message, first_row + index as u64));
+        }
+    };
+    if field.is_nullable() || names.null_count() == 0 {
+        return Ok(names);
+    }
+    let default = field_default_value(field)?.to_scalar()?;
+    Ok(zip(&is_null(&names)?, &default, &names)?)
 }
 
 fn as_texts(values: &ArrayRef) -> Result<Option<StringArray>> {
@@ -96,6 +129,7 @@ fn conversion_error(
     let row = first_row + index as u64;
     if let DataType::FixedSizeBinary(width) = field.data_type()
         && !is_uuid(field)
+        && !is_ipv6(field)
         && shown.len() > *width as usize
     {
         return at_row(
@@ -124,6 +158,23 @@ fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
     match data_type {
         DataType::Utf8 => Ok(Arc::new(texts.clone())),
         DataType::FixedSizeBinary(_) if is_uuid(field) => Ok(parse_uuids(texts)?),
+        DataType::UInt32 if is_ipv4(field) => {
+            let parsed: UInt32Array = texts
+                .iter()
+                .map(|t| t.and_then(|t| parse_ipv4(t.as_bytes())))
+                .collect();
+            Ok(Arc::new(parsed))
+        }
+        DataType::FixedSizeBinary(_) if is_ipv6(field) => {
+            let mut builder = FixedSizeBinaryBuilder::with_capacity(texts.len(), 16);
+            for text in texts.iter() {
+                match text.and_then(|t| parse_ipv6(t.as_bytes())) {
+                    Some(address) => builder.append_value(address)?,
+                    None => builder.append_null(),
+                }
+            }
+            Ok(Arc::new(builder.finish()))
+        }
         DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
         DataType::List(item) => parse_arrays(texts, item),
         DataType::Timestamp(unit, _) => {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::is_uuid;
+use strata_common::types::{is_ipv6, is_uuid};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::cells::CellBlock;
@@ -83,6 +83,7 @@ impl DelimitedReader {
             .map(|f| {
                 matches!(f.data_type(), DataType::Utf8 | DataType::FixedSizeBinary(_))
                     && !is_uuid(f)
+                    && !is_ipv6(f)
             })
             .collect();
         let mut reader = DelimitedReader {

@@ -16,7 +16,9 @@ use datafusion::arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{ColumnType, field_type_name, is_uuid, parse_clickhouse_type};
+use strata_common::types::{
+    ColumnType, enum_type, field_type_name, is_uuid, parse_clickhouse_type,
+};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::convert::{missing_column, to_target};
@@ -353,6 +355,9 @@ where
 /// The bytes one value of `field` takes in ClickHouse's binary formats, for
 /// the types whose values all have one width.
 pub(crate) fn fixed_width(field: &Field) -> Option<usize> {
+    if let Some(enum_type) = enum_type(field) {
+        return Some(if enum_type.is_wide() { 2 } else { 1 });
+    }
     Some(match field.data_type() {
         DataType::Boolean | DataType::Int8 | DataType::UInt8 => 1,
         DataType::Int16 | DataType::UInt16 => 2,
@@ -372,6 +377,19 @@ pub(crate) fn fixed_width(field: &Field) -> Option<usize> {
 /// The values of `field`'s type held in `bytes`, [`fixed_width`] each.
 pub(crate) fn fixed_values(field: &Field, bytes: &[u8]) -> Result<ArrayRef> {
     let width = fixed_width(field).expect("a fixed-width type");
+    if let Some(enum_type) = enum_type(field) {
+        // A number no element has is NULL: under a NULL row the writer
+        // sends 0, whether or not 0 is an element.
+        let numbers: Vec<i64> = match width {
+            1 => numbers::<i8>(bytes, 1).into_iter().map(i64::from).collect(),
+            _ => numbers::<i16>(bytes, 2)
+                .into_iter()
+                .map(i64::from)
+                .collect(),
+        };
+        let names: StringArray = numbers.iter().map(|&n| enum_type.name_of(n)).collect();
+        return Ok(Arc::new(names));
+    }
     Ok(match field.data_type() {
         DataType::Boolean => Arc::new(BooleanArray::from(
             bytes.iter().map(|&b| b != 0).collect::<Vec<bool>>(),

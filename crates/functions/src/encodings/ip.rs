@@ -1,13 +1,9 @@
-//! IP address functions over ClickHouse's plain representations: an IPv4
-//! address as a UInt32, an IPv6 address as its 16 bytes in a
-//! `FixedString(16)`. Text is read strictly (four decimal octets without
-//! leading zeros; IPv6 in any RFC 4291 form, or IPv4 text read as the
-//! IPv4-mapped address) and IPv6 is written as BSD's `inet_ntop` does: the
-//! first longest run of zero groups as `::`, and an IPv4-mapped or
-//! IPv4-compatible address with its last 32 bits dotted.
+//! IP address functions over ClickHouse's representations: an IPv4
+//! address as a UInt32 (the `IPv4` type marks one), an IPv6 address as its
+//! 16 bytes in a `FixedString(16)` (or the `IPv6` type). Text is read and
+//! written by [`strata_common::ip_text`].
 
 use std::fmt::Write;
-use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -16,8 +12,12 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::{DataType, Field, UInt32Type};
 use datafusion::common::{Result, ScalarValue};
 use strata_common::ErrorCode;
+use strata_common::types::{ip_metadata, is_ipv4};
 
-use super::udf::{Args, Call, Spec, error, is_text};
+use strata_common::ip_text::{format_ipv6, mapped, parse_ipv4, parse_ipv6, parse_ipv6_text};
+
+use super::udf::{Args, Call, Spec, as_binary, error, is_text};
+use crate::int_cast::to_u64_wrapping;
 
 /// What a text-to-address function does with text that is no address.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,6 +107,42 @@ pub(crate) static SPECS: &[Spec] = &[
         eval: |call| is_address(call, |t| parse_ipv6_text(t).is_some()),
     },
     Spec {
+        name: "toIPv4",
+        aliases: &[],
+        typing: |args| address_typing(args, false, Bad::Fail),
+        eval: |call| to_ipv4(call, Bad::Fail),
+    },
+    Spec {
+        name: "toIPv4OrDefault",
+        aliases: &["toIPv4OrZero"],
+        typing: |args| address_typing(args, false, Bad::Default),
+        eval: |call| to_ipv4(call, Bad::Default),
+    },
+    Spec {
+        name: "toIPv4OrNull",
+        aliases: &[],
+        typing: |args| address_typing(args, false, Bad::Null),
+        eval: |call| to_ipv4(call, Bad::Null),
+    },
+    Spec {
+        name: "toIPv6",
+        aliases: &[],
+        typing: |args| address_typing(args, true, Bad::Fail),
+        eval: |call| to_ipv6(call, Bad::Fail),
+    },
+    Spec {
+        name: "toIPv6OrDefault",
+        aliases: &["toIPv6OrZero"],
+        typing: |args| address_typing(args, true, Bad::Default),
+        eval: |call| to_ipv6(call, Bad::Default),
+    },
+    Spec {
+        name: "toIPv6OrNull",
+        aliases: &[],
+        typing: |args| address_typing(args, true, Bad::Null),
+        eval: |call| to_ipv6(call, Bad::Null),
+    },
+    Spec {
         name: "isIPAddressInRange",
         aliases: &[],
         typing: in_range_typing,
@@ -141,25 +177,66 @@ fn parse_typing(args: &Args, data_type: DataType, bad: Bad) -> Result<Field> {
     })
 }
 
-/// Four decimal octets, none with a leading zero.
-fn parse_ipv4(text: &[u8]) -> Option<u32> {
-    let text = std::str::from_utf8(text).ok()?;
-    text.parse::<Ipv4Addr>().ok().map(u32::from)
+/// `toIPv4` and `toIPv6`: text, an address of either type or (IPv4 only)
+/// a number; the result is of the `IPv4` or `IPv6` type.
+fn address_typing(args: &Args, v6: bool, bad: Bad) -> Result<Field> {
+    args.arity(1, 1)?;
+    let argument = &args.fields[0];
+    let accepted = is_text(argument.data_type())
+        || argument.data_type() == &DataType::Null
+        || is_ipv4(argument)
+        || (v6 && argument.data_type() == &DataType::FixedSizeBinary(16))
+        || (!v6 && argument.data_type().is_integer());
+    if !accepted {
+        return Err(args.illegal(0));
+    }
+    let data_type = if v6 {
+        DataType::FixedSizeBinary(16)
+    } else {
+        DataType::UInt32
+    };
+    let field = args.propagate(data_type).with_metadata(ip_metadata(v6));
+    Ok(match bad {
+        Bad::Null => field.with_nullable(true),
+        _ => field,
+    })
 }
 
-/// IPv6 text in any standard form.
-fn parse_ipv6_text(text: &[u8]) -> Option<[u8; 16]> {
-    let text = std::str::from_utf8(text).ok()?;
-    text.parse::<Ipv6Addr>().ok().map(|a| a.octets())
+fn to_ipv4(call: &Call, bad: Bad) -> Result<ArrayRef> {
+    ipv4s(&call.array(0)?, bad)
 }
 
-/// IPv6 text, or IPv4 text as its IPv4-mapped address.
-fn parse_ipv6(text: &[u8]) -> Option<[u8; 16]> {
-    parse_ipv6_text(text).or_else(|| parse_ipv4(text).map(mapped))
+fn to_ipv6(call: &Call, bad: Bad) -> Result<ArrayRef> {
+    ipv6s(&call.array(0)?, bad)
 }
 
-fn mapped(v4: u32) -> [u8; 16] {
-    Ipv4Addr::from(v4).to_ipv6_mapped().octets()
+/// `CAST(x AS IPv4)`: as `toIPv4`.
+pub(crate) fn cast_to_ipv4(input: &ArrayRef) -> Result<ArrayRef> {
+    ipv4s(input, Bad::Fail)
+}
+
+/// `CAST(x AS IPv6)`: as `toIPv6`.
+pub(crate) fn cast_to_ipv6(input: &ArrayRef) -> Result<ArrayRef> {
+    ipv6s(input, Bad::Fail)
+}
+
+/// `input` (text or numbers) as IPv4 addresses; `bad` says what text that
+/// is no address becomes.
+fn ipv4s(input: &ArrayRef, bad: Bad) -> Result<ArrayRef> {
+    if input.data_type().is_integer() {
+        let numbers = to_u64_wrapping(input)?;
+        return Ok(Arc::new(numbers.unary::<_, UInt32Type>(|n| n as u32)));
+    }
+    ipv4s_from_texts(input, bad)
+}
+
+/// `input` (text, an IPv6 or IPv4 address) as IPv6 addresses, as [`ipv4s`].
+fn ipv6s(input: &ArrayRef, bad: Bad) -> Result<ArrayRef> {
+    match input.data_type() {
+        DataType::FixedSizeBinary(16) => Ok(Arc::clone(input)),
+        DataType::UInt32 => mapped_ipv4s(input),
+        _ => ipv6s_from_texts(input, bad),
+    }
 }
 
 fn ipv4_to_string(call: &Call, class_c: bool) -> Result<ArrayRef> {
@@ -184,8 +261,12 @@ fn ipv4_to_string(call: &Call, class_c: bool) -> Result<ArrayRef> {
 }
 
 fn ipv4_from_string(call: &Call, bad: Bad) -> Result<ArrayRef> {
-    let texts = call.bytes(0)?;
-    let mut out = Vec::with_capacity(call.rows);
+    ipv4s_from_texts(&call.array(0)?, bad)
+}
+
+fn ipv4s_from_texts(texts: &ArrayRef, bad: Bad) -> Result<ArrayRef> {
+    let texts = as_binary(texts)?;
+    let mut out = Vec::with_capacity(texts.len());
     for text in texts.iter() {
         out.push(match text.map(|t| (t, parse_ipv4(t))) {
             None => None,
@@ -201,8 +282,12 @@ fn ipv4_from_string(call: &Call, bad: Bad) -> Result<ArrayRef> {
 }
 
 fn ipv6_from_string(call: &Call, bad: Bad) -> Result<ArrayRef> {
-    let texts = call.bytes(0)?;
-    let mut out = FixedSizeBinaryBuilder::with_capacity(call.rows, 16);
+    ipv6s_from_texts(&call.array(0)?, bad)
+}
+
+fn ipv6s_from_texts(texts: &ArrayRef, bad: Bad) -> Result<ArrayRef> {
+    let texts = as_binary(texts)?;
+    let mut out = FixedSizeBinaryBuilder::with_capacity(texts.len(), 16);
     for text in texts.iter() {
         match text.map(parse_ipv6) {
             None => out.append_null(),
@@ -221,57 +306,6 @@ fn ipv6_num_typing(args: &Args) -> Result<Field> {
     args.arity(1, 1)?;
     args.require(0, |t| t == &DataType::FixedSizeBinary(16))?;
     Ok(args.propagate(DataType::Utf8))
-}
-
-/// The text of an IPv6 address, as BSD's `inet_ntop` writes it.
-fn format_ipv6(bytes: &[u8; 16], out: &mut String) {
-    let words: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|w| u16::from_be_bytes([w[0], w[1]]))
-        .collect();
-    // The first longest run of at least two zero words.
-    let (mut best, mut run) = ((0usize, 0usize), None::<usize>);
-    for (i, &w) in words.iter().enumerate() {
-        match (w, run) {
-            (0, None) => run = Some(i),
-            (0, Some(_)) => {}
-            (_, Some(start)) => {
-                if i - start > best.1 {
-                    best = (start, i - start);
-                }
-                run = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(start) = run.filter(|start| 8 - start > best.1) {
-        best = (start, 8 - start);
-    }
-    if best.1 < 2 {
-        best = (0, 0);
-    }
-    let dotted = best.0 == 0 && (best.1 == 6 || (best.1 == 5 && words[5] == 0xffff));
-    let mut i = 0;
-    while i < 8 {
-        if best.1 > 0 && i == best.0 {
-            out.push_str(if i == 0 { "::" } else { ":" });
-            i += best.1;
-            continue;
-        }
-        if dotted && i == 6 {
-            let _ = write!(
-                out,
-                "{}.{}.{}.{}",
-                bytes[12], bytes[13], bytes[14], bytes[15]
-            );
-            break;
-        }
-        let _ = write!(out, "{:x}", words[i]);
-        if i < 7 {
-            out.push(':');
-        }
-        i += 1;
-    }
 }
 
 fn ipv6_to_string(call: &Call) -> Result<ArrayRef> {
@@ -294,12 +328,20 @@ fn ipv6_to_string(call: &Call) -> Result<ArrayRef> {
 fn ipv4_to_ipv6_typing(args: &Args) -> Result<Field> {
     args.arity(1, 1)?;
     args.require(0, |t| t == &DataType::UInt32)?;
-    Ok(args.propagate(DataType::FixedSizeBinary(16)))
+    // An IPv4 address gives an IPv6 one, a plain number its 16 bytes.
+    let field = args.propagate(DataType::FixedSizeBinary(16));
+    Ok(match is_ipv4(&args.fields[0]) {
+        true => field.with_metadata(ip_metadata(true)),
+        false => field,
+    })
 }
 
 fn ipv4_to_ipv6(call: &Call) -> Result<ArrayRef> {
-    let input = call.array(0)?;
-    let mut out = FixedSizeBinaryBuilder::with_capacity(call.rows, 16);
+    mapped_ipv4s(&call.array(0)?)
+}
+
+fn mapped_ipv4s(input: &ArrayRef) -> Result<ArrayRef> {
+    let mut out = FixedSizeBinaryBuilder::with_capacity(input.len(), 16);
     match input.as_primitive_opt::<UInt32Type>() {
         Some(values) => {
             for value in values.iter() {
@@ -309,7 +351,7 @@ fn ipv4_to_ipv6(call: &Call) -> Result<ArrayRef> {
                 }
             }
         }
-        None => (0..call.rows).for_each(|_| out.append_null()),
+        None => (0..input.len()).for_each(|_| out.append_null()),
     }
     Ok(Arc::new(out.finish()))
 }

@@ -3,6 +3,7 @@
 mod any_hash;
 mod hashes;
 mod ip;
+pub(crate) use ip::{cast_to_ipv4, cast_to_ipv6};
 mod json;
 mod udf;
 mod uuid;

@@ -131,10 +131,7 @@ impl DataPart {
         match fill {
             Some(value) => Ok(value.to_array_of_size(rows)?),
             None if field.is_nullable() => Ok(new_null_array(field.data_type(), rows)),
-            None => {
-                Ok(strata_common::types::default_value(field.data_type())?
-                    .to_array_of_size(rows)?)
-            }
+            None => Ok(strata_common::types::field_default_value(field)?.to_array_of_size(rows)?),
         }
     }
 
