@@ -18,6 +18,8 @@ use datafusion::logical_expr::{
 };
 use strata_common::types::{EnumType, enum_type};
 
+use crate::plan_rewrite::is_comparison;
+
 /// `node` with its enum sort keys ordered by number, if it is a sort.
 pub fn order_by_number(
     node: LogicalPlan,
@@ -93,18 +95,6 @@ pub fn compare_numbers(
         }
         other => Ok(Transformed::no(other)),
     }
-}
-
-fn is_comparison(op: Operator) -> bool {
-    matches!(
-        op,
-        Operator::Eq
-            | Operator::NotEq
-            | Operator::Lt
-            | Operator::LtEq
-            | Operator::Gt
-            | Operator::GtEq
-    )
 }
 
 fn number(enum_number: &Arc<ScalarUDF>, expr: Expr) -> Expr {

@@ -597,6 +597,21 @@ fn empty_default(function: &str, field: &Field) -> Option<ScalarValue> {
     }
 }
 
+/// Whether `op` compares its operands (`=`, `<`, `IS DISTINCT FROM`, ...).
+pub(crate) fn is_comparison(op: Operator) -> bool {
+    matches!(
+        op,
+        Operator::Eq
+            | Operator::NotEq
+            | Operator::Lt
+            | Operator::LtEq
+            | Operator::Gt
+            | Operator::GtEq
+            | Operator::IsDistinctFrom
+            | Operator::IsNotDistinctFrom
+    )
+}
+
 fn unalias(expr: &Expr) -> &Expr {
     match expr {
         Expr::Alias(alias) => unalias(&alias.expr),

@@ -15,7 +15,9 @@ use datafusion::arrow::datatypes::{DataType, TimeUnit};
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::{Between, InList};
-use datafusion::logical_expr::{BinaryExpr, Cast, Expr, ExprSchemable, Operator};
+use datafusion::logical_expr::{BinaryExpr, Cast, Expr, ExprSchemable};
+
+use crate::plan_rewrite::is_comparison;
 
 /// `expr` with its operands moved to zone-less instants, where it compares
 /// DateTimes of several zones.
@@ -67,20 +69,6 @@ pub fn compare_instants(expr: Expr, schema: &DFSchema) -> Result<Transformed<Exp
         }
         other => Ok(Transformed::no(other)),
     }
-}
-
-fn is_comparison(op: Operator) -> bool {
-    matches!(
-        op,
-        Operator::Eq
-            | Operator::NotEq
-            | Operator::Lt
-            | Operator::LtEq
-            | Operator::Gt
-            | Operator::GtEq
-            | Operator::IsDistinctFrom
-            | Operator::IsNotDistinctFrom
-    )
 }
 
 /// The operands as zone-less instants, or None when they need no change:
