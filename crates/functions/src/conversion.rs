@@ -433,13 +433,7 @@ impl ScalarUDFImpl for CastByName {
         if is_ipv6(&args.return_field) {
             return map_columnar(&args.args[0], crate::encodings::cast_to_ipv6);
         }
-        match &args.args[0] {
-            ColumnarValue::Scalar(scalar) => {
-                let out = cast_to(&scalar.to_array()?, target)?;
-                Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
-            }
-            ColumnarValue::Array(array) => Ok(ColumnarValue::Array(cast_to(array, target)?)),
-        }
+        map_columnar(&args.args[0], |values| cast_to(values, target))
     }
 }
 

@@ -38,25 +38,20 @@ pub fn is_condition(expr: &Expr, schema: &DFSchema) -> bool {
             op: Operator::And | Operator::Or,
             right,
         }) => !is_bool_value(left, schema) && !is_bool_value(right, schema),
-        Expr::BinaryExpr(BinaryExpr { op, .. }) => matches!(
-            op,
-            Operator::Eq
-                | Operator::NotEq
-                | Operator::Lt
-                | Operator::LtEq
-                | Operator::Gt
-                | Operator::GtEq
-                | Operator::IsDistinctFrom
-                | Operator::IsNotDistinctFrom
-                | Operator::LikeMatch
-                | Operator::NotLikeMatch
-                | Operator::ILikeMatch
-                | Operator::NotILikeMatch
-                | Operator::RegexMatch
-                | Operator::RegexNotMatch
-                | Operator::RegexIMatch
-                | Operator::RegexNotIMatch
-        ),
+        Expr::BinaryExpr(BinaryExpr { op, .. }) => {
+            crate::plan_rewrite::is_comparison(*op)
+                || matches!(
+                    op,
+                    Operator::LikeMatch
+                        | Operator::NotLikeMatch
+                        | Operator::ILikeMatch
+                        | Operator::NotILikeMatch
+                        | Operator::RegexMatch
+                        | Operator::RegexNotMatch
+                        | Operator::RegexIMatch
+                        | Operator::RegexNotIMatch
+                )
+        }
         Expr::IsNull(_)
         | Expr::IsNotNull(_)
         | Expr::IsTrue(_)
