@@ -26,6 +26,7 @@ use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::access::RoleSet;
+use strata_sql::column_matchers::{self, SourceColumn};
 use strata_sql::virtual_columns::tables_read;
 use strata_sql::{
     AstContext, TrailingClauses, is_create_table, parse_statement, rewrite_statement,
@@ -410,8 +411,46 @@ impl Session {
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.expand_views(&mut statement).await?;
         strata_sql::values_function::expand_values_functions(&mut statement)?;
+        let query = self.new_query(settings);
+        self.expand_column_matchers(&mut statement, &query).await?;
+        let (plan, state) = self.plan_expanded(statement, &query).await?;
+        let plan = self.engine.rewriter.rewrite(plan, &query.settings)?;
+        Ok((plan, state, query))
+    }
+
+    /// Writes out `COLUMNS(...)`, `* APPLY(...)` and the like, one SELECT at
+    /// a time: the columns they match are those its FROM plans to.
+    async fn expand_column_matchers(
+        &self,
+        statement: &mut Statement,
+        query: &Arc<QueryContext>,
+    ) -> Result<()> {
+        while let Some(probe) = column_matchers::next_probe(statement) {
+            let (plan, _) = self
+                .plan_expanded(Statement::Query(Box::new(probe)), query)
+                .await?;
+            let columns: Vec<SourceColumn> = plan
+                .schema()
+                .iter()
+                .map(|(qualifier, field)| SourceColumn {
+                    qualifier: qualifier.map(|q| q.to_string()),
+                    name: field.name().clone(),
+                })
+                .collect();
+            column_matchers::expand_next(statement, &columns)?;
+        }
+        Ok(())
+    }
+
+    /// Plans a statement whose views and column matchers are written out,
+    /// before the plan rewrites.
+    async fn plan_expanded(
+        &self,
+        mut statement: Statement,
+        query: &Arc<QueryContext>,
+    ) -> Result<(LogicalPlan, SessionState)> {
         self.apply_column_kinds(&mut statement).await?;
-        self.rewrite(&mut statement, &settings)?;
+        self.rewrite(&mut statement, &query.settings)?;
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;
         let final_tables = strata_sql::final_modifier::take_final_tables(&mut statement)
@@ -419,9 +458,8 @@ impl Session {
             .map(|name| self.table_name(name))
             .collect::<Result<Vec<_>>>()?;
         let catalogs = self.expose_virtual_columns(&mut statement).await?;
-        let query = self.new_query(settings);
         query.set_final_tables(final_tables);
-        let mut state = self.engine.query_state(&query)?;
+        let mut state = self.engine.query_state(query)?;
         if let Some(catalogs) = catalogs {
             state = SessionStateBuilder::new_from_existing(state)
                 .with_catalog_list(catalogs)
@@ -430,8 +468,7 @@ impl Session {
         let plan = state
             .statement_to_plan(DFStatement::Statement(Box::new(statement)))
             .await?;
-        let plan = self.engine.rewriter.rewrite(plan, &query.settings)?;
-        Ok((plan, state, query))
+        Ok((plan, state))
     }
 
     /// Fails as ClickHouse does for a table named in a database that does

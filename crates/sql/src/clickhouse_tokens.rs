@@ -18,7 +18,9 @@
 //! - `DateTime64` without a precision, as `DateTime64(3)`;
 //! - `FROM t [AS a] FINAL`, as the table hint `t [AS a] WITH (FINAL)`, which
 //!   the engine takes off the table before planning (see [`FINAL_HINT`]);
-//! - `(expr AS name)` inside expressions (`inline_aliases`).
+//! - `(expr AS name)` inside expressions (`inline_aliases`);
+//! - column matchers with transformers, `COLUMNS('re') APPLY(sum)`, as
+//!   nested calls (`column_matchers`).
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -55,6 +57,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = zoned_date_times(tokens);
     let tokens = default_date_time_precision(tokens);
     let tokens = aggregate_function_arguments(tokens);
+    let tokens = crate::column_matchers::encode(tokens);
     let tokens = conditional_operators(tokens);
     Ok(crate::inline_aliases::inline_aliases(tokens))
 }
@@ -315,7 +318,7 @@ fn is_list_word(token: &TokenWithSpan) -> bool {
     matches!(&token.token, Token::Word(w) if w.quote_style.is_some() || !ends_using_list(w.keyword))
 }
 
-fn with_token(at: &TokenWithSpan, token: Token) -> TokenWithSpan {
+pub(crate) fn with_token(at: &TokenWithSpan, token: Token) -> TokenWithSpan {
     TokenWithSpan {
         token,
         span: at.span,
@@ -570,6 +573,22 @@ fn operand_start(tokens: &[TokenWithSpan]) -> Option<usize> {
         }
         _ => None,
     }
+}
+
+/// The bracket that closes the one opening at `open`.
+pub(crate) fn matching_close(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate().skip(open) {
+        if opens(token) {
+            depth += 1;
+        } else if closes(token) {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
 }
 
 /// The bracket that opens the one closing at `close`.

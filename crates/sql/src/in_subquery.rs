@@ -4,15 +4,22 @@
 //! `arrayExists(v -> v = x, (SELECT groupArray(v) FROM (subquery)))`: the
 //! set as an array, computed once as ClickHouse computes the set once, but
 //! searched row by row (a hash set would be faster for large sets).
+//!
+//! `(a, b) IN (SELECT x, y ...)` compares tuples: the subquery's columns
+//! become one `tuple(x, y)`, the single column DataFusion compares with.
 
-use datafusion::sql::sqlparser::ast::{BinaryOperator, Expr, Select, SelectItem, UnaryOperator};
+use datafusion::sql::sqlparser::ast::{
+    BinaryOperator, Expr, Select, SelectItem, SetExpr, UnaryOperator,
+};
 
+use crate::ast_rewrite::call;
 use crate::outside_subqueries::rewrite_outside_subqueries;
 use crate::parse_expr_text;
 
 /// Rewrites the IN subqueries of `select` that DataFusion cannot plan where
 /// they are.
 pub fn rewrite_in_subqueries(select: &mut Select) {
+    rewrite_outside_subqueries(select, &mut tuple_rows);
     for item in &mut select.projection {
         if let SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } = item {
             search_arrays(expr);
@@ -57,6 +64,40 @@ fn search_arrays(node: &mut Expr) {
     rewrite_outside_subqueries(node, &mut as_array_search);
 }
 
+/// Makes a subquery of several columns compared with a tuple of as many
+/// values return one tuple column.
+fn tuple_rows(expr: &mut Expr) -> bool {
+    let Expr::InSubquery {
+        expr: value,
+        subquery,
+        ..
+    } = expr
+    else {
+        return false;
+    };
+    let Expr::Tuple(values) = &**value else {
+        return false;
+    };
+    let SetExpr::Select(select) = &mut *subquery.body else {
+        return false;
+    };
+    let columns: Option<Vec<Expr>> = select
+        .projection
+        .iter()
+        .map(|item| match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                Some(e.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let Some(columns) = columns.filter(|c| c.len() > 1 && c.len() == values.len()) else {
+        return false;
+    };
+    select.projection = vec![SelectItem::UnnamedExpr(call("tuple", columns))];
+    true
+}
+
 fn as_array_search(expr: &mut Expr) -> bool {
     let Expr::InSubquery {
         expr: value,
@@ -66,10 +107,6 @@ fn as_array_search(expr: &mut Expr) -> bool {
     else {
         return false;
     };
-    // A tuple compared with a row of several columns stays as written.
-    if matches!(**value, Expr::Tuple(_)) {
-        return false;
-    }
     // `has` would refuse an array of another integer type than the
     // value's; `=` compares them as numbers.
     let text = format!(

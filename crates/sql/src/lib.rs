@@ -15,6 +15,7 @@ pub mod aliases;
 pub mod array_join;
 pub mod ast_rewrite;
 pub mod clickhouse_tokens;
+pub mod column_matchers;
 pub mod combinators;
 pub mod create_table;
 pub mod depth;
