@@ -22,6 +22,8 @@
 //! - An enum orders and compares with numbers by its elements' numbers
 //!   ([`crate::enum_numbers`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
+//! - A constant `OrNull` conversion in a result (`toInt32OrNull('1')`) stays
+//!   Nullable, though DataFusion folds it into a literal.
 //! - Each table function's scan is named apart
 //!   ([`crate::table_function_scans`]).
 //!
@@ -32,7 +34,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field};
-use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
@@ -174,14 +176,34 @@ impl PlanRewriter {
             _ => new,
         };
         match role {
-            Role::Output => {
-                named.transform_data(|e| Ok(uint8_booleans::output_as_value(e, schema)))
-            }
+            Role::Output => named
+                .transform_data(|e| self.keep_nullable_constants(e))?
+                .transform_data(|e| Ok(uint8_booleans::output_as_value(e, schema))),
             Role::Condition => {
                 named.transform_data(|e| Ok(uint8_booleans::as_condition(e, schema)))
             }
             Role::Other => Ok(named),
         }
+    }
+
+    /// Puts each constant `OrNull` conversion under `toNullable`, which
+    /// DataFusion never folds: folded, it would become a literal, which is
+    /// Nullable only when it is NULL. Aggregates' and lambdas' arguments
+    /// are left as they are.
+    fn keep_nullable_constants(&self, expr: Expr) -> Result<Transformed<Expr>> {
+        expr.transform_down(|e| {
+            if matches!(
+                e,
+                Expr::AggregateFunction(_) | Expr::WindowFunction(_) | Expr::Lambda(_)
+            ) {
+                return Ok(Transformed::new(e, false, TreeNodeRecursion::Jump));
+            }
+            if !is_constant_or_null(&e) {
+                return Ok(Transformed::no(e));
+            }
+            let wrapped = self.call("toNullable", vec![e]);
+            Ok(Transformed::new(wrapped, true, TreeNodeRecursion::Jump))
+        })
     }
 
     /// A scalar subquery is Nullable in ClickHouse: no row makes it NULL.
@@ -643,4 +665,16 @@ mod tests {
             ScalarValue::Int64(Some(i64::MIN))
         );
     }
+}
+
+/// Whether `expr` is a conversion that gives NULL where it fails
+/// (`to<Type>OrNull`, which is a `TRY_CAST`, `accurateCastOrNull`, ...) of
+/// constants only, which DataFusion would fold.
+fn is_constant_or_null(expr: &Expr) -> bool {
+    let or_null = match expr {
+        Expr::TryCast(_) => true,
+        Expr::ScalarFunction(f) => f.name().ends_with("OrNull"),
+        _ => false,
+    };
+    or_null && !expr.any_column_refs() && !expr.is_volatile()
 }
