@@ -26,7 +26,7 @@ use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::access::RoleSet;
-use strata_sql::column_matchers::{self, SourceColumn};
+use strata_sql::select_probes::{self, SourceColumn};
 use strata_sql::virtual_columns::tables_read;
 use strata_sql::{
     AstContext, TrailingClauses, is_create_table, parse_statement, rewrite_statement,
@@ -412,23 +412,32 @@ impl Session {
         self.expand_views(&mut statement).await?;
         strata_sql::values_function::expand_values_functions(&mut statement)?;
         let query = self.new_query(settings);
-        self.expand_column_matchers(&mut statement, &query).await?;
+        self.rewrite_with_columns(&mut statement, &query).await?;
         let (plan, state) = self.plan_expanded(statement, &query).await?;
         let plan = self.engine.rewriter.rewrite(plan, &query.settings)?;
         Ok((plan, state, query))
     }
 
-    /// Writes out `COLUMNS(...)`, `* APPLY(...)` and the like, one SELECT at
-    /// a time: the columns they match are those its FROM plans to.
-    async fn expand_column_matchers(
+    /// Rewrites what needs the columns of a SELECT's FROM (column matchers,
+    /// joined columns' names), one SELECT at a time, innermost first.
+    async fn rewrite_with_columns(
         &self,
         statement: &mut Statement,
         query: &Arc<QueryContext>,
     ) -> Result<()> {
-        while let Some(probe) = column_matchers::next_probe(statement) {
-            let (plan, _) = self
-                .plan_expanded(Statement::Query(Box::new(probe)), query)
-                .await?;
+        let mut n = 0;
+        while let Some(probe) = select_probes::next_probe(statement, n) {
+            let planned = self
+                .plan_expanded(Statement::Query(Box::new(probe.query)), query)
+                .await;
+            let plan = match planned {
+                Ok((plan, _)) => plan,
+                Err(_) if probe.optional => {
+                    n += 1;
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             let columns: Vec<SourceColumn> = plan
                 .schema()
                 .iter()
@@ -437,7 +446,9 @@ impl Session {
                     name: field.name().clone(),
                 })
                 .collect();
-            column_matchers::expand_next(statement, &columns)?;
+            if select_probes::rewrite_next(statement, n, &columns)? {
+                n += 1;
+            }
         }
         Ok(())
     }

@@ -63,6 +63,7 @@ impl TextWriter {
                     self.line.push_str(&cell.replace('"', "\"\""));
                     self.line.push('"');
                 }
+                Style::Escaped => crate::value::escape_tsv(cell, &mut self.line),
                 _ => self.line.push_str(cell),
             }
         }

@@ -8,25 +8,23 @@
 //!   nested calls it can: `* EXCEPT (b) APPLY(sum)` is
 //!   `__matcher_apply(__matcher_except(__matcher_star(), b), sum)`. A bare
 //!   `* EXCEPT (...)` or `* REPLACE (...)` is left to sqlparser.
-//! - on the statement, one SELECT at a time, innermost first: the engine
-//!   plans [`next_probe`] (`SELECT * FROM` the same FROM, under the same
-//!   WITH) to learn the columns, and [`expand_next`] writes each matcher as
+//! - on the statement, one SELECT at a time, innermost first, given the
+//!   columns of its FROM ([`crate::select_probes`]): [`expand`] writes each matcher as
 //!   the expressions it stands for, in the select list or in a function's
 //!   arguments (`concat(COLUMNS('^s'))`).
 
 use std::ops::ControlFlow;
 
-use datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken;
 use datafusion::sql::sqlparser::ast::{
-    Cte, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments,
-    GroupByExpr, Ident, ObjectName, Query, Select, SelectItem, SetExpr, Statement, Value, VisitMut,
-    VisitorMut, WildcardAdditionalOptions, With,
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
+    ObjectName, Select, SelectItem, Value,
 };
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::clickhouse_tokens::{is_space, keyword, matching_close, with_token};
+use crate::select_probes::SourceColumn;
 
 const COLUMNS: &str = "columns";
 const STAR: &str = "__matcher_star";
@@ -34,13 +32,6 @@ const APPLY: &str = "__matcher_apply";
 const EXCEPT: &str = "__matcher_except";
 const EXCEPT_STRICT: &str = "__matcher_except_strict";
 const REPLACE: &str = "__matcher_replace";
-
-/// A column of the probe: the relation it comes from and its name.
-#[derive(Debug, Clone)]
-pub struct SourceColumn {
-    pub qualifier: Option<String>,
-    pub name: String,
-}
 
 // ---------------------------------------------------------------------------
 // Tokens
@@ -287,128 +278,12 @@ fn depth_at(tokens: &[TokenWithSpan], at: usize) -> usize {
 // ---------------------------------------------------------------------------
 // Statement
 
-/// The probe for the innermost SELECT with a matcher: `SELECT *` over its
-/// FROM, under every WITH it sees. None when no matcher is left.
-pub fn next_probe(statement: &mut Statement) -> Option<Query> {
-    let mut finder = Finder {
-        ctes: Vec::new(),
-        columns: None,
-    };
-    match statement.visit(&mut finder) {
-        ControlFlow::Break(Found::Probe(probe)) => Some(*probe),
-        _ => None,
-    }
-}
-
-/// Expands the matchers of the SELECT [`next_probe`] found, given the
-/// columns its probe planned to.
-pub fn expand_next(statement: &mut Statement, columns: &[SourceColumn]) -> Result<()> {
-    let mut finder = Finder {
-        ctes: Vec::new(),
-        columns: Some(columns),
-    };
-    match statement.visit(&mut finder) {
-        ControlFlow::Break(Found::Expanded(result)) => result,
-        _ => Err(StrataError::new(
-            ErrorCode::LOGICAL_ERROR,
-            "no column matcher left to expand",
-        )),
-    }
-}
-
-enum Found {
-    Probe(Box<Query>),
-    Expanded(Result<()>),
-}
-
-/// Visits queries innermost first; breaks at the first SELECT with a
-/// matcher, with its probe or, given columns, after expanding it.
-struct Finder<'a> {
-    /// The WITH clauses of the queries being visited, outermost first.
-    ctes: Vec<Vec<Cte>>,
-    columns: Option<&'a [SourceColumn]>,
-}
-
-impl VisitorMut for Finder<'_> {
-    type Break = Found;
-
-    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<Found> {
-        let ctes = query
-            .with
-            .as_ref()
-            .map(|w| w.cte_tables.clone())
-            .unwrap_or_default();
-        self.ctes.push(ctes);
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<Found> {
-        let Some(select) = select_with_matcher(&mut query.body) else {
-            self.ctes.pop();
-            return ControlFlow::Continue(());
-        };
-        let Some(columns) = self.columns else {
-            let select = select.clone();
-            return ControlFlow::Break(Found::Probe(Box::new(self.probe(query, &select))));
-        };
-        ControlFlow::Break(Found::Expanded(expand_select(select, columns)))
-    }
-}
-
-impl Finder<'_> {
-    fn probe(&self, query: &Query, select: &Select) -> Query {
-        let mut from = select.clone();
-        from.projection = vec![SelectItem::Wildcard(WildcardAdditionalOptions::default())];
-        from.distinct = None;
-        from.top = None;
-        from.prewhere = None;
-        from.selection = None;
-        from.group_by = GroupByExpr::Expressions(Vec::new(), Vec::new());
-        from.having = None;
-        from.qualify = None;
-        from.named_window = Vec::new();
-        from.sort_by = Vec::new();
-        let mut probe = query.clone();
-        let ctes: Vec<Cte> = self.ctes.iter().flatten().cloned().collect();
-        probe.with = (!ctes.is_empty()).then(|| With {
-            with_token: query
-                .with
-                .as_ref()
-                .map_or_else(AttachedToken::empty, |w| w.with_token.clone()),
-            recursive: false,
-            cte_tables: ctes,
-        });
-        probe.body = Box::new(SetExpr::Select(Box::new(from)));
-        probe.order_by = None;
-        probe.limit_clause = None;
-        probe.fetch = None;
-        probe.settings = None;
-        probe.format_clause = None;
-        probe
-    }
-}
-
-/// The first SELECT of a query's body (through set operations, not into
-/// subqueries) whose select list holds a matcher.
-fn select_with_matcher(body: &mut SetExpr) -> Option<&mut Select> {
-    match body {
-        SetExpr::Select(select) => {
-            let found = select.projection.iter().any(|item| match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                    holds_matcher(e)
-                }
-                _ => false,
-            });
-            found.then_some(select.as_mut())
-        }
-        SetExpr::SetOperation { left, right, .. } => {
-            if let Some(select) = select_with_matcher(left) {
-                return Some(select);
-            }
-            select_with_matcher(right)
-        }
-        _ => None,
-    }
+/// Whether the select list holds a matcher.
+pub(crate) fn has_matcher(select: &Select) -> bool {
+    select.projection.iter().any(|item| match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => holds_matcher(e),
+        _ => false,
+    })
 }
 
 fn matcher_name(expr: &Expr) -> Option<String> {
@@ -434,7 +309,11 @@ fn holds_matcher(expr: &Expr) -> bool {
     })
 }
 
-fn expand_select(select: &mut Select, columns: &[SourceColumn]) -> Result<()> {
+/// Writes out the matchers of `select`, given the columns of its FROM.
+pub(crate) fn expand(select: &mut Select, columns: &[SourceColumn]) -> Result<()> {
+    if !has_matcher(select) {
+        return Ok(());
+    }
     let mut projection = Vec::with_capacity(select.projection.len());
     for item in std::mem::take(&mut select.projection) {
         match item {
@@ -779,7 +658,7 @@ mod tests {
     use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 
     use super::*;
-    use crate::parse_statement;
+    use crate::{parse_statement, select_probes};
 
     fn text(sql: &str) -> String {
         crate::clickhouse_tokens::tokenize(&ClickHouseDialect {}, sql)
@@ -828,8 +707,11 @@ mod tests {
             })
             .collect();
         let mut statement = parse_statement(sql).unwrap().statement;
-        while next_probe(&mut statement).is_some() {
-            expand_next(&mut statement, &columns).unwrap();
+        let mut n = 0;
+        while select_probes::next_probe(&mut statement, n).is_some() {
+            if select_probes::rewrite_next(&mut statement, n, &columns).unwrap() {
+                n += 1;
+            }
         }
         statement.to_string()
     }
@@ -852,7 +734,7 @@ mod tests {
         let joined = [("l", "a"), ("r", "a")];
         assert_eq!(
             expanded("SELECT r.* APPLY(f), COLUMNS('a') FROM l, r", &joined),
-            r#"SELECT f("r"."a"), "l"."a", "r"."a" FROM l, r"#
+            r#"SELECT f("r"."a") AS "f(r.a)", "l"."a", "r"."a" AS "r.a" FROM l, r"#
         );
     }
 
@@ -862,9 +744,9 @@ mod tests {
             parse_statement("WITH s AS (SELECT 1 AS a) SELECT COLUMNS('a') FROM s WHERE a > 0")
                 .unwrap()
                 .statement;
-        let probe = next_probe(&mut statement).unwrap();
+        let probe = select_probes::next_probe(&mut statement, 0).unwrap();
         assert_eq!(
-            probe.to_string(),
+            probe.query.to_string(),
             "WITH s AS (SELECT 1 AS a) SELECT * FROM s"
         );
     }
@@ -878,7 +760,7 @@ mod tests {
             qualifier: None,
             name: "a".into(),
         }];
-        let error = expand_next(&mut statement, &columns).unwrap_err();
+        let error = select_probes::rewrite_next(&mut statement, 0, &columns).unwrap_err();
         assert_eq!(error.code, ErrorCode::EMPTY_LIST_OF_COLUMNS_QUERIED);
     }
 }

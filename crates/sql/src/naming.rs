@@ -107,9 +107,10 @@ fn write_value(value: &Value, out: &mut String) {
 fn write_expr(expr: &Expr, out: &mut String) {
     match expr {
         Expr::Identifier(ident) => out.push_str(&ident.value),
+        // A column is named by its own name, however it was qualified
+        // (`join_columns` names a joined column `r.a` where it must).
         Expr::CompoundIdentifier(parts) => {
-            let names: Vec<&str> = parts.iter().map(|p| p.value.as_str()).collect();
-            out.push_str(&names.join("."));
+            out.push_str(parts.last().map_or("", |p| p.value.as_str()));
         }
         Expr::Value(v) => write_value(&v.value, out),
         Expr::Nested(inner) => write_expr(inner, out),
