@@ -811,11 +811,12 @@ fn conditional_extent(tokens: &[TokenWithSpan], question: usize) -> Option<(usiz
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 
-    fn text(sql: &str) -> String {
+    /// The significant tokens of `sql` after the rewrites, spaced.
+    pub(crate) fn text(sql: &str) -> String {
         tokenize(&ClickHouseDialect {}, sql)
             .unwrap()
             .iter()

@@ -655,20 +655,9 @@ fn replace(matched: Vec<Matched>, rest: &[Expr]) -> Result<Vec<Matched>> {
 
 #[cfg(test)]
 mod tests {
-    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
-
     use super::*;
+    use crate::clickhouse_tokens::tests::text;
     use crate::{parse_statement, select_probes};
-
-    fn text(sql: &str) -> String {
-        crate::clickhouse_tokens::tokenize(&ClickHouseDialect {}, sql)
-            .unwrap()
-            .iter()
-            .filter(|t| !is_space(t))
-            .map(|t| t.token.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
 
     #[test]
     fn chains_become_nested_calls() {

@@ -12,10 +12,11 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, Query, Select, SelectItem, VisitMut,
+    Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, Select, SelectItem, VisitMut,
     VisitorMut,
 };
 
+use crate::outside_subqueries::rewrite_outside_subqueries;
 use crate::select_probes::SourceColumn;
 
 /// Whether a SELECT reads more than one relation.
@@ -76,14 +77,22 @@ fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
         })
         .collect();
     let _ = select.visit(&mut LambdaParameters(&mut local));
-    let mut qualifier = Qualifier {
-        owners,
-        local: &local,
-        depth: 0,
+    let mut qualify = |expr: &mut Expr| {
+        let Expr::Identifier(ident) = expr else {
+            return false;
+        };
+        let Some(owner) = owners
+            .get(&ident.value)
+            .filter(|_| !local.contains(&ident.value))
+        else {
+            return false;
+        };
+        *expr = qualified(owner, &ident.value);
+        true
     };
     for item in &mut select.projection {
         if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
-            let _ = e.visit(&mut qualifier);
+            rewrite_outside_subqueries(e, &mut qualify);
         }
     }
     for clause in [
@@ -95,11 +104,11 @@ fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
     .into_iter()
     .flatten()
     {
-        let _ = clause.visit(&mut qualifier);
+        rewrite_outside_subqueries(clause, &mut qualify);
     }
     if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
         for key in keys {
-            let _ = key.visit(&mut qualifier);
+            rewrite_outside_subqueries(key, &mut qualify);
         }
     }
 }
@@ -113,40 +122,6 @@ impl VisitorMut for LambdaParameters<'_> {
         if let Expr::Lambda(lambda) = expr {
             self.0
                 .extend(lambda.params.iter().map(|p| p.name.value.clone()));
-        }
-        ControlFlow::Continue(())
-    }
-}
-
-struct Qualifier<'a> {
-    owners: &'a HashMap<String, String>,
-    local: &'a HashSet<String>,
-    /// How many subqueries deep the visit is.
-    depth: usize,
-}
-
-impl VisitorMut for Qualifier<'_> {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        if let Expr::Identifier(ident) = expr
-            && !self.local.contains(&ident.value)
-            && let Some(owner) = self.owners.get(&ident.value)
-        {
-            *expr = qualified(owner, &ident.value);
         }
         ControlFlow::Continue(())
     }
