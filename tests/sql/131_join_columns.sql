@@ -17,3 +17,4 @@ SELECT * FROM (SELECT id, name FROM users) AS a JOIN (SELECT id, amount FROM ord
 SELECT id FROM (SELECT id FROM users JOIN orders ON users.id = orders.user_id) ORDER BY id;
 SELECT arrayMap(x -> x + id, [1, 2]) FROM users JOIN orders ON users.id = orders.user_id ORDER BY orders.id;
 SELECT users.* FROM users JOIN orders ON users.id = orders.user_id ORDER BY orders.id;
+SELECT id AS id, upper(city) AS city FROM users AS u JOIN orders AS o ON u.id = o.user_id ORDER BY o.id FORMAT TSVWithNames;

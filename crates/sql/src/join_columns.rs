@@ -77,22 +77,16 @@ fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
         })
         .collect();
     let _ = select.visit(&mut LambdaParameters(&mut local));
-    let mut qualify = |expr: &mut Expr| {
-        let Expr::Identifier(ident) = expr else {
-            return false;
-        };
-        let Some(owner) = owners
-            .get(&ident.value)
-            .filter(|_| !local.contains(&ident.value))
-        else {
-            return false;
-        };
-        *expr = qualified(owner, &ident.value);
-        true
-    };
     for item in &mut select.projection {
-        if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
-            rewrite_outside_subqueries(e, &mut qualify);
+        match item {
+            SelectItem::UnnamedExpr(e) => qualify_in(e, owners, &local),
+            // An item's own alias does not hide the column it reads.
+            SelectItem::ExprWithAlias { expr, alias } => {
+                let mut others = local.clone();
+                others.remove(&alias.value);
+                qualify_in(expr, owners, &others);
+            }
+            _ => {}
         }
     }
     for clause in [
@@ -104,13 +98,30 @@ fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
     .into_iter()
     .flatten()
     {
-        rewrite_outside_subqueries(clause, &mut qualify);
+        qualify_in(clause, owners, &local);
     }
     if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
         for key in keys {
-            rewrite_outside_subqueries(key, &mut qualify);
+            qualify_in(key, owners, &local);
         }
     }
+}
+
+/// Qualifies the ambiguous names of `expr` that are not in `local`.
+fn qualify_in(expr: &mut Expr, owners: &HashMap<String, String>, local: &HashSet<String>) {
+    rewrite_outside_subqueries(expr, &mut |e| {
+        let Expr::Identifier(ident) = e else {
+            return false;
+        };
+        let Some(owner) = owners
+            .get(&ident.value)
+            .filter(|_| !local.contains(&ident.value))
+        else {
+            return false;
+        };
+        *e = qualified(owner, &ident.value);
+        true
+    });
 }
 
 struct LambdaParameters<'a>(&'a mut HashSet<String>);
