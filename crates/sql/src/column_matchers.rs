@@ -24,7 +24,7 @@ use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::clickhouse_tokens::{is_space, keyword, matching_close, with_token};
-use crate::select_probes::SourceColumn;
+use crate::select_probes::{SourceColumn, qualified};
 
 const COLUMNS: &str = "columns";
 const STAR: &str = "__matcher_star";
@@ -445,12 +445,7 @@ fn column_exprs<'a>(
     columns.iter().filter(move |c| keep(c)).map(|c| {
         let repeated = columns.iter().filter(|o| o.name == c.name).count() > 1;
         let expr = match (&c.qualifier, repeated) {
-            (Some(q), true) => {
-                let mut parts: Vec<Ident> =
-                    q.split('.').map(|p| Ident::with_quote('"', p)).collect();
-                parts.push(Ident::with_quote('"', &c.name));
-                Expr::CompoundIdentifier(parts)
-            }
+            (Some(q), true) => qualified(q, &c.name),
             _ => Expr::Identifier(Ident::with_quote('"', &c.name)),
         };
         Matched {

@@ -17,7 +17,7 @@ use datafusion::sql::sqlparser::ast::{
 };
 
 use crate::outside_subqueries::rewrite_outside_subqueries;
-use crate::select_probes::SourceColumn;
+use crate::select_probes::{SourceColumn, qualified};
 
 /// Whether a SELECT reads more than one relation.
 pub fn has_join(select: &Select) -> bool {
@@ -55,13 +55,11 @@ fn first_owners(columns: &[SourceColumn]) -> HashMap<String, String> {
     owners
 }
 
-fn qualified(qualifier: &str, name: &str) -> Expr {
-    let mut parts: Vec<Ident> = qualifier
-        .split('.')
-        .map(|p| Ident::with_quote('"', p))
-        .collect();
-    parts.push(Ident::with_quote('"', name));
-    Expr::CompoundIdentifier(parts)
+/// A qualified reference's qualifier, as one text, and its column's name.
+fn split_qualifier(parts: &[Ident]) -> Option<(String, &Ident)> {
+    let (name, qualifier) = parts.split_last()?;
+    let qualifier: Vec<&str> = qualifier.iter().map(|p| p.value.as_str()).collect();
+    Some((qualifier.join("."), name))
 }
 
 /// Rewrites an unqualified ambiguous name into the leftmost relation's
@@ -169,9 +167,7 @@ fn name_repeats(select: &mut Select, columns: &[SourceColumn], owners: &HashMap<
                 }
             }
             SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) if parts.len() >= 2 => {
-                let (name, qualifier) = parts.split_last().expect("two parts");
-                let qualifier: Vec<&str> = qualifier.iter().map(|p| p.value.as_str()).collect();
-                let qualifier = qualifier.join(".");
+                let (qualifier, name) = split_qualifier(&parts).expect("two parts");
                 let expr = Expr::CompoundIdentifier(parts.clone());
                 projection.push(match repeat(&qualifier, &name.value) {
                     true => aliased(expr, &qualifier, &name.value),
@@ -201,10 +197,8 @@ fn shown_with_repeats(expr: &Expr, repeat: &dyn Fn(&str, &str) -> bool) -> Optio
     let mut found = false;
     let _ = datafusion::sql::sqlparser::ast::visit_expressions_mut(&mut renamed, |e| {
         if let Expr::CompoundIdentifier(parts) = e
-            && let Some((name, qualifier)) = parts.split_last()
+            && let Some((qualifier, name)) = split_qualifier(parts)
         {
-            let qualifier: Vec<&str> = qualifier.iter().map(|p| p.value.as_str()).collect();
-            let qualifier = qualifier.join(".");
             if repeat(&qualifier, &name.value) {
                 *e = Expr::Identifier(Ident::new(format!("{qualifier}.{}", name.value)));
                 found = true;

@@ -16,8 +16,8 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken;
 use datafusion::sql::sqlparser::ast::{
-    Cte, GroupByExpr, Query, Select, SelectItem, SetExpr, Statement, VisitMut, VisitorMut,
-    WildcardAdditionalOptions, With,
+    Cte, Expr, GroupByExpr, Ident, Query, Select, SelectItem, SetExpr, Statement, VisitMut,
+    VisitorMut, WildcardAdditionalOptions, With,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -28,6 +28,16 @@ use crate::{column_matchers, join_columns};
 pub struct SourceColumn {
     pub qualifier: Option<String>,
     pub name: String,
+}
+
+/// The reference `qualifier.name`, each part quoted as written.
+pub(crate) fn qualified(qualifier: &str, name: &str) -> Expr {
+    let mut parts: Vec<Ident> = qualifier
+        .split('.')
+        .map(|p| Ident::with_quote('"', p))
+        .collect();
+    parts.push(Ident::with_quote('"', name));
+    Expr::CompoundIdentifier(parts)
 }
 
 /// Whether a rewrite here needs the columns of `select`'s FROM.
@@ -110,8 +120,7 @@ impl VisitorMut for Finder<'_, '_> {
     }
 
     fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
-        let ctes: Vec<Cte> = self.ctes.iter().flatten().cloned().collect();
-        self.ctes.pop();
+        let own = self.ctes.pop();
         let wanted = needs_columns;
         let mut selects = Vec::new();
         selects_of(&mut query.body, &mut selects);
@@ -121,6 +130,7 @@ impl VisitorMut for Finder<'_, '_> {
             return ControlFlow::Continue(());
         }
         let k = self.n - self.seen;
+        let ctes: Vec<Cte> = self.ctes.iter().chain(&own).flatten().cloned().collect();
         let shell = query.clone();
         let mut selects = Vec::new();
         selects_of(&mut query.body, &mut selects);
