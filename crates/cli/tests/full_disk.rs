@@ -7,8 +7,15 @@
 //! and grows it with `remount` to give space back. Mounting needs root; where
 //! it is refused the test prints why and returns.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{
+    CREATE, assert_checked, assert_intact, assert_no_temporary_data, bytes_under, rows, run,
+    strata, temporary_entries,
+};
 
 const KIB: u64 = 1024;
 const MIB: u64 = 1024 * KIB;
@@ -71,24 +78,6 @@ fn tmpfs_or_skip(test: &str, size: u64) -> Option<Tmpfs> {
     }
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(args)
-        .output()
-        .expect("strata runs")
-}
-
-/// Runs `sql` on the data path `path` and returns its output; panics on failure.
-fn strata(path: &Path, sql: &str) -> String {
-    let out = run(&["local", "--path", path.to_str().unwrap(), "-q", sql]);
-    assert!(
-        out.status.success(),
-        "{sql}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
 /// Runs `sql` on the data path `path`, which must fail for lack of space with 75.
 fn strata_out_of_space_on(path: &Path, sql: &str) {
     strata_out_of_space(75, &["local", "--path", path.to_str().unwrap(), "-q", sql]);
@@ -106,74 +95,6 @@ fn strata_out_of_space(code: i32, args: &[&str]) {
     assert!(err.contains("(CANNOT_WRITE_TO_FILE_DESCRIPTOR)"), "{err}");
     assert!(err.contains("No space left on device"), "{err}");
 }
-
-/// Every file and directory under `dir` whose name starts with `tmp_`: a
-/// part, merge or mutation being built.
-fn temporary_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with("tmp_") {
-                found.push(path.clone());
-            }
-            if path.is_dir() {
-                pending.push(path);
-            }
-        }
-    }
-    found
-}
-
-/// Bytes of the files under `dir`.
-fn bytes_under(dir: &Path) -> u64 {
-    let mut total = 0;
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let meta = entry.metadata().unwrap();
-            if meta.is_dir() {
-                pending.push(entry.path());
-            } else {
-                total += meta.len();
-            }
-        }
-    }
-    total
-}
-
-/// The table is whole and nothing temporary is left.
-fn assert_intact(path: &Path) {
-    assert_checked(path);
-    assert_no_temporary_data(path);
-}
-
-/// The table's checksums match and nothing was detached.
-fn assert_checked(path: &Path) {
-    let check = "CHECK TABLE t SETTINGS check_query_single_value_result = 1";
-    assert_eq!(strata(path, check), "1");
-    assert_eq!(
-        strata(path, "SELECT count() FROM system.detached_parts"),
-        "0"
-    );
-}
-
-/// No temporary part and no temporary data under the data path.
-fn assert_no_temporary_data(path: &Path) {
-    assert_eq!(temporary_entries(path), Vec::<PathBuf>::new());
-    assert_eq!(bytes_under(&path.join("tmp")), 0);
-}
-
-/// Rows of pseudo-random text, which compresses poorly.
-fn rows(from: u64, count: u64) -> String {
-    format!(
-        "SELECT number + {from}, concat(toString(cityHash64(number + {from})), \
-         toString(cityHash64(number + {from}, 1))) FROM numbers({count})"
-    )
-}
-
-const CREATE: &str = "CREATE TABLE t (k UInt64, s String) ENGINE = MergeTree ORDER BY k";
 
 #[test]
 fn an_insert_that_fills_the_disk_fails_whole_and_the_next_one_works() {
