@@ -1,9 +1,11 @@
 //! The torture test: `strata local --path` runs random statements on one
 //! MergeTree table (inserts of several parts, inserts that fail halfway,
-//! OPTIMIZE, ALTER ADD/DROP COLUMN, TRUNCATE, mutations that rewrite a column
-//! or mask no row and lightweight updates that patch rows to the values they
-//! had (so the model stays as it was, and a torn or doubled part shows), reads, with background merges under them) and is killed with
-//! SIGKILL at a random moment, again and again.
+//! OPTIMIZE, ALTER ADD/DROP/RENAME COLUMN, TRUNCATE, RENAME TABLE there and
+//! back, mutations that rewrite a column or mask no row and lightweight
+//! updates that patch rows to the values they had (so the model stays as it
+//! was, and a torn or doubled part shows), reads, with background merges
+//! under them), drops and creates a second table `u` and fills it, and is
+//! killed with SIGKILL at a random moment, again and again.
 //! After each kill a fresh process opens the path and checks the table
 //! against a model of what was acknowledged:
 //!
@@ -12,6 +14,7 @@
 //! - an acknowledged TRUNCATE removed every earlier insert, one in flight
 //!   all of them or none;
 //! - nothing of an insert that failed is visible;
+//! - `u` is absent, empty or whole;
 //! - no part is broken (`CHECK TABLE`, nothing in `system.detached_parts`).
 //!
 //! An insert's rows carry its id in `tag` and keys `id * 10^6 + i`, so the
@@ -84,7 +87,7 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
     for _ in 0..STATEMENTS_PER_ROUND {
         let id = writes.len() as u64 + 1;
         let rows = rng.random_range(1..=MAX_INSERT_ROWS);
-        let statement = match rng.random_range(0..46) {
+        let statement = match rng.random_range(0..48) {
             0..=23 => {
                 writes.insert(id, Change::Sent { rows });
                 format!(
@@ -108,6 +111,13 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
                     format!("ALTER TABLE t DROP COLUMN e{column}")
                 }
             }
+            37 => {
+                let (from, to) = (rng.random_range(0..3), rng.random_range(0..3));
+                format!("ALTER TABLE t RENAME COLUMN e{from} TO e{to}")
+            }
+            // A kill between the two leaves the first done: see `check`.
+            38 => "RENAME TABLE t TO t_renamed;\nRENAME TABLE t_renamed TO t".to_string(),
+            39 => format!("DROP TABLE IF EXISTS u;\n{CREATE_U};\n{FILL_U}"),
             40..=41 => "ALTER TABLE t UPDATE tag = tag WHERE k % 3 = 0".to_string(),
             42 => {
                 "ALTER TABLE t UPDATE tag = tag + 0 WHERE tag % 2 = 1 SETTINGS mutations_sync = 0"
@@ -172,9 +182,22 @@ fn run_and_kill(path: &Path, script: String, delay: Duration) -> Vec<u64> {
     acks.try_iter().collect()
 }
 
-/// Checks the table against the model: inserts sent but not acknowledged
+/// The table dropped and created again, whole or not at all after a kill.
+const CREATE_U: &str = "CREATE TABLE u (k UInt64) ENGINE = MergeTree ORDER BY k";
+const FILL_U: &str = "INSERT INTO u SELECT number FROM numbers(1000)";
+
+/// Checks the tables against the model: inserts sent but not acknowledged
 /// may be whole or absent, nothing else may differ; and no part is broken.
 fn check(path: &Path, writes: &BTreeMap<u64, Change>) {
+    // A process killed between the two RENAMEs left the first one done.
+    let renamed = "SELECT name FROM system.tables WHERE database = 'default' ORDER BY name";
+    if strata(path, renamed)
+        .lines()
+        .any(|name| name == "t_renamed")
+    {
+        strata(path, "RENAME TABLE t_renamed TO t");
+    }
+    check_u(path);
     let seen = strata(
         path,
         "SELECT tag, count(), min(k), max(k) FROM t GROUP BY tag ORDER BY tag",
@@ -208,6 +231,23 @@ fn check(path: &Path, writes: &BTreeMap<u64, Change>) {
     assert_eq!(passed.trim(), "1", "CHECK TABLE");
     let detached = strata(path, "SELECT name FROM system.detached_parts");
     assert_eq!(detached, "", "broken parts were detached");
+}
+
+/// `u` is absent, or empty between its CREATE and its INSERT, or full.
+fn check_u(path: &Path) {
+    let exists = strata(path, "EXISTS TABLE u");
+    if exists.trim() == "1" {
+        let rows = strata(path, "SELECT count(), sum(k) FROM u");
+        assert!(
+            ["0\t0", "1000\t499500"].contains(&rows.trim()),
+            "u holds {rows}"
+        );
+        let passed = strata(
+            path,
+            "CHECK TABLE u SETTINGS check_query_single_value_result = 1",
+        );
+        assert_eq!(passed.trim(), "1", "CHECK TABLE u");
+    }
 }
 
 /// The tags of the inserts whose rows the table holds.
