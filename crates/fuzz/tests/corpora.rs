@@ -1,0 +1,24 @@
+//! Replays every checked-in fuzz corpus (`fuzz/corpus/<target>/`) through its
+//! target, so an input that once crashed or hung stays fixed in plain
+//! `cargo test`, without libFuzzer.
+
+use std::path::Path;
+
+#[test]
+fn corpora_replay_without_a_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus");
+    for (name, target) in strata_fuzz::TARGETS {
+        let dir = root.join(name);
+        let mut inputs: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("corpus {}: {e}", dir.display()))
+            .map(|entry| entry.expect("a corpus entry").path())
+            .collect();
+        inputs.sort();
+        assert!(!inputs.is_empty(), "the corpus of {name} is empty");
+        for input in &inputs {
+            let data = std::fs::read(input).expect("a corpus input");
+            target(&data);
+        }
+        println!("{name}: {} inputs replayed", inputs.len());
+    }
+}
