@@ -17,6 +17,9 @@
 //! - `u` is absent, empty or whole;
 //! - no part is broken (`CHECK TABLE`, nothing in `system.detached_parts`).
 //!
+//! A second test runs the same against a `strata server` with three
+//! sessions sending statements at once over HTTP, killed the same way.
+//!
 //! An insert's rows carry its id in `tag` and keys `id * 10^6 + i`, so the
 //! check reads each insert's count and key range. The run is seeded and
 //! bounded: `STRATA_TORTURE_SECONDS` (default 20) and `STRATA_TORTURE_SEED`
@@ -81,8 +84,11 @@ fn strata(path: &Path, sql: &str) -> String {
     String::from_utf8_lossy(&output.stdout).to_string()
 }
 
-/// One round's statements, recording those that write in `writes`.
-fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String {
+/// One session's statements for a round, recording those that write in
+/// `writes`. Sessions running at once leave out TRUNCATE, whose effect on
+/// another session's inserts the model cannot order, and `u`, which two
+/// sessions could fill twice.
+fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>, alone: bool) -> String {
     let mut script = String::new();
     for _ in 0..STATEMENTS_PER_ROUND {
         let id = writes.len() as u64 + 1;
@@ -117,7 +123,7 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
             }
             // A kill between the two leaves the first done: see `check`.
             38 => "RENAME TABLE t TO t_renamed;\nRENAME TABLE t_renamed TO t".to_string(),
-            39 => format!("DROP TABLE IF EXISTS u;\n{CREATE_U};\n{FILL_U}"),
+            39 if alone => format!("DROP TABLE IF EXISTS u;\n{CREATE_U};\n{FILL_U}"),
             40..=41 => "ALTER TABLE t UPDATE tag = tag WHERE k % 3 = 0".to_string(),
             42 => {
                 "ALTER TABLE t UPDATE tag = tag + 0 WHERE tag % 2 = 1 SETTINGS mutations_sync = 0"
@@ -128,7 +134,7 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>) -> String 
             // Lightweight updates: a patch of a seventh of the rows, folded
             // into the next; the values stay, so the model does too.
             44..=45 => "UPDATE t SET tag = tag WHERE k % 7 = 0".to_string(),
-            36 => {
+            36 if alone => {
                 writes.insert(id, Change::Truncate);
                 format!("TRUNCATE TABLE t;\nSELECT 'ack', {id}")
             }
@@ -180,6 +186,83 @@ fn run_and_kill(path: &Path, script: String, delay: Duration) -> Vec<u64> {
     child.wait().unwrap();
     reader.join().unwrap();
     acks.try_iter().collect()
+}
+
+/// Runs each script in its own HTTP session of one `strata server`,
+/// killed `delay` after it answers; returns the ids acknowledged.
+fn serve_and_kill(path: &Path, scripts: Vec<String>, delay: Duration) -> Vec<u64> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["server", "--path", path.to_str().unwrap()])
+        .args(["--http-port", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("strata server runs");
+    let started = Instant::now();
+    while post(port, "", "SELECT 1").is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let clients: Vec<_> = scripts
+        .into_iter()
+        .enumerate()
+        .map(|(session, script)| {
+            std::thread::spawn(move || {
+                let target = format!(
+                    "session_id=torture{session}&max_insert_block_size={INSERT_BLOCK_ROWS}"
+                );
+                let mut acks = Vec::new();
+                let mut failed = false;
+                for statement in script.split(";\n").filter(|s| !s.trim().is_empty()) {
+                    // Another session's RENAME can fail an insert here, which
+                    // then must not be acknowledged.
+                    if failed && statement.starts_with("SELECT 'ack'") {
+                        continue;
+                    }
+                    // No answer: the server is gone, and so is the rest.
+                    let Some((succeeded, body)) = post(port, &target, statement) else {
+                        break;
+                    };
+                    failed = !succeeded;
+                    let ids = body.lines().filter_map(|l| l.strip_prefix("ack\t"));
+                    acks.extend(ids.map(|id| id.trim().parse::<u64>().unwrap()));
+                }
+                acks
+            })
+        })
+        .collect();
+    std::thread::sleep(delay);
+    let _ = server.kill();
+    server.wait().unwrap();
+    clients
+        .into_iter()
+        .flat_map(|client| client.join().unwrap())
+        .collect()
+}
+
+/// Whether a POST of `statement` to the server on `port` succeeded, and
+/// its body; `None` when no complete answer came back.
+fn post(port: u16, parameters: &str, statement: &str) -> Option<(bool, String)> {
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    let request = format!(
+        "POST /?{parameters} HTTP/1.0\r\nContent-Length: {}\r\n\r\n{statement}",
+        statement.len()
+    );
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut response = String::new();
+    std::io::Read::read_to_string(&mut stream, &mut response).ok()?;
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    let status = head.lines().next()?;
+    status
+        .starts_with("HTTP/1.")
+        .then(|| (status.contains(" 200 "), body.to_string()))
 }
 
 /// The table dropped and created again, whole or not at all after a kill.
@@ -313,8 +396,19 @@ fn log_round(path: &Path, text: &str) {
         .expect("the torture log is writable");
 }
 
-#[test]
-fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
+/// How a round's statements run.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    /// One `strata local` process reading one script.
+    Local,
+    /// A `strata server` with this many sessions at once, each sending its
+    /// own script over HTTP.
+    Server { sessions: usize },
+}
+
+/// Runs rounds of `mode` for `STRATA_TORTURE_SECONDS`, killing the process
+/// in each and checking the tables after it.
+fn torture(mode: Mode) {
     let seconds = env_u64("STRATA_TORTURE_SECONDS", 20);
     let seed = env_u64("STRATA_TORTURE_SEED", 1);
     let mut rng = StdRng::seed_from_u64(seed);
@@ -341,16 +435,26 @@ fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
     let (mut rounds, mut kills) = (0u64, 0u64);
     while start.elapsed() < Duration::from_secs(seconds) {
         let first_id = writes.len() as u64 + 1;
-        let script = round_script(&mut rng, &mut writes);
+        let sessions = match mode {
+            Mode::Local => 1,
+            Mode::Server { sessions } => sessions,
+        };
+        let scripts: Vec<String> = (0..sessions)
+            .map(|_| round_script(&mut rng, &mut writes, sessions == 1))
+            .collect();
         let delay = Duration::from_millis(rng.random_range(0..MAX_KILL_DELAY.as_millis() as u64));
         let round_start = Instant::now();
         if keep {
+            let scripts = scripts.join("-- next session\n");
             log_round(
                 path,
-                &format!("--- round, killed after {delay:?}\n{script}"),
+                &format!("--- round, killed after {delay:?}\n{scripts}"),
             );
         }
-        let acks = run_and_kill(path, script, delay);
+        let acks = match mode {
+            Mode::Local => run_and_kill(path, scripts.concat(), delay),
+            Mode::Server { .. } => serve_and_kill(path, scripts, delay),
+        };
         if keep {
             log_round(path, &format!("acknowledged {acks:?}\n"));
         }
@@ -365,8 +469,18 @@ fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
         .filter(|w| matches!(w, Change::Acknowledged { .. }))
         .count();
     eprintln!(
-        "torture (seed {seed}): {rounds} rounds, {kills} kills, {acknowledged} inserts kept of {} statements that write",
+        "torture {mode:?} (seed {seed}): {rounds} rounds, {kills} kills, {acknowledged} inserts kept of {} statements that write",
         writes.len()
     );
     assert!(rounds > 0);
+}
+
+#[test]
+fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
+    torture(Mode::Local);
+}
+
+#[test]
+fn a_server_killed_under_concurrent_sessions_keeps_exactly_what_was_acknowledged() {
+    torture(Mode::Server { sessions: 3 });
 }

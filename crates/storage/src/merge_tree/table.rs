@@ -11,12 +11,12 @@
 //! renamed one under its old name, so the same code finishes an ALTER that
 //! a crash interrupted.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use datafusion::arrow::array::{RecordBatch, new_null_array};
@@ -141,8 +141,12 @@ pub struct MergeTreeTable {
     commit: Mutex<()>,
     /// Set by [`Self::close`]: no more writes or commits.
     closed: AtomicBool,
-    /// Parts written by inserts and not yet committed or discarded.
-    uncommitted: AtomicUsize,
+    /// Block numbers taken by inserts whose parts are not yet committed or
+    /// discarded. Concurrent inserts commit out of block order, so a merge
+    /// of committed parts must not span one: its result would cover the
+    /// in-flight part, which then counts as merged away (and start-up
+    /// removes it as covered).
+    uncommitted: Mutex<BTreeSet<u64>>,
     /// Numbers the removal lists of inserts and truncates in progress.
     removal_lists: AtomicU64,
     merges: Mutex<Vec<Arc<MergeProgress>>>,
@@ -267,7 +271,7 @@ impl MergeTreeTable {
             next_block: AtomicU64::new(next_block),
             commit: Mutex::new(()),
             closed: AtomicBool::new(false),
-            uncommitted: AtomicUsize::new(0),
+            uncommitted: Mutex::new(BTreeSet::new()),
             removal_lists: AtomicU64::new(0),
             merges: Mutex::new(Vec::new()),
             mutations: Mutex::new(
@@ -402,7 +406,7 @@ impl MergeTreeTable {
         // opened again next: a table object opened there would take such a
         // part as its own (and drop its sources as covered) just before
         // this one removes it.
-        while self.uncommitted.load(Ordering::Acquire) > 0 || !self.merges.lock().is_empty() {
+        while !self.uncommitted.lock().is_empty() || !self.merges.lock().is_empty() {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -432,8 +436,9 @@ impl MergeTreeTable {
     }
 
     /// Registers a merge of `sources` into `result`, or returns `None` if a
-    /// running merge holds one of them or one is no longer active: two
-    /// merges of one part would write the same result part. A merge
+    /// running merge holds one of them or one is no longer active (two
+    /// merges of one part would write the same result part), or an insert
+    /// in flight holds a block inside `result`'s range. A merge
     /// commits before it leaves the running list, so one of the two checks
     /// sees it.
     fn start_merge(
@@ -456,7 +461,13 @@ impl MergeTreeTable {
         let all_active = sources
             .iter()
             .all(|source| active.iter().any(|part| Arc::ptr_eq(part, source)));
-        if held || !all_active {
+        let spans_insert = self
+            .uncommitted
+            .lock()
+            .range(result.min_block..=result.max_block)
+            .next()
+            .is_some();
+        if held || !all_active || spans_insert {
             return None;
         }
         let progress = Arc::new(MergeProgress {
@@ -531,7 +542,7 @@ impl MergeTreeTable {
             ));
         }
         for partition in self.keys.split_partitions(batch)? {
-            let block = self.next_block.fetch_add(1, Ordering::Relaxed);
+            let block = self.take_insert_block();
             let name = PartName::inserted(&partition.id, block);
             let part = insert.record(&name).and_then(|_| {
                 let bytes = partition.rows.get_array_memory_size() as u64;
@@ -539,18 +550,47 @@ impl MergeTreeTable {
                 self.write_rows(&name, &partition.rows, &partition.value, Some(disk))
             });
             match part {
-                Ok(Some(part)) => {
-                    self.uncommitted.fetch_add(1, Ordering::AcqRel);
-                    written.push(part)
-                }
-                Ok(None) => {}
+                Ok(Some(part)) => written.push(part),
+                Ok(None) => self.release_blocks(&[block]),
                 Err(error) => {
+                    self.release_blocks(&[block]);
                     self.discard_parts(written);
                     return Err(error);
                 }
             }
         }
         Ok(written)
+    }
+
+    /// The next block number, marked uncommitted in the same step, so a
+    /// merge that does not see it started before it existed and covers
+    /// only lower blocks.
+    fn take_insert_block(&self) -> u64 {
+        let mut uncommitted = self.uncommitted.lock();
+        let block = self.next_block.fetch_add(1, Ordering::Relaxed);
+        uncommitted.insert(block);
+        block
+    }
+
+    /// Ends the uncommitted state of `blocks`: their parts are committed or
+    /// removed.
+    fn release_blocks(&self, blocks: &[u64]) {
+        let mut uncommitted = self.uncommitted.lock();
+        for block in blocks {
+            let was_taken = uncommitted.remove(block);
+            debug_assert!(was_taken, "block {block} released twice");
+        }
+    }
+
+    fn inserted_blocks(parts: &[Arc<DataPart>]) -> Vec<u64> {
+        let block = |p: &Arc<DataPart>| {
+            debug_assert_eq!(
+                p.part.name.min_block, p.part.name.max_block,
+                "an inserted part"
+            );
+            p.part.name.min_block
+        };
+        parts.iter().map(block).collect()
     }
 
     /// Writes `rows` as part `name`: sorted by the sorting key, the rows of
@@ -612,12 +652,13 @@ impl MergeTreeTable {
             self.discard(insert, parts);
             return Err(error);
         }
-        let count = parts.len();
+        let blocks = Self::inserted_blocks(&parts);
         let mut next: Vec<Arc<DataPart>> = self.snapshot().as_ref().clone();
         next.extend(parts);
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
         *self.active.write() = Arc::new(next);
-        self.uncommitted.fetch_sub(count, Ordering::AcqRel);
+        // Only now: a merge must see the parts either uncommitted or active.
+        self.release_blocks(&blocks);
         Ok(())
     }
 
@@ -629,13 +670,12 @@ impl MergeTreeTable {
     }
 
     fn discard_parts(&self, parts: Vec<Arc<DataPart>>) {
-        let count = parts.len();
+        let blocks = Self::inserted_blocks(&parts);
         for part in parts {
             // The last holder: its directory goes now.
             part.retire();
         }
-        let before = self.uncommitted.fetch_sub(count, Ordering::AcqRel);
-        debug_assert!(before >= count, "more parts discarded than written");
+        self.release_blocks(&blocks);
     }
 
     /// Removes every part (TRUNCATE), all or none across a crash: the parts
@@ -688,12 +728,18 @@ impl MergeTreeTable {
     }
 
     /// The next background merge [`select_merge`] picks, past the parts
-    /// running merges hold, among parts of one mutation generation.
+    /// running merges hold, among parts of one mutation generation with no
+    /// uncommitted insert between them.
     pub fn next_merge(&self) -> Option<Vec<Arc<DataPart>>> {
+        let uncommitted = self.uncommitted.lock().clone();
+        let mergeable = |a: &DataPart, b: &DataPart| {
+            let between = a.part.name.max_block + 1..b.part.name.min_block;
+            self.generation(a) == self.generation(b) && uncommitted.range(between).next().is_none()
+        };
         select_merge(
             &self.parts_by_partition(),
             &self.merging_parts(),
-            &|part| self.generation(part),
+            &mergeable,
             &self.settings,
         )
     }
@@ -701,8 +747,9 @@ impl MergeTreeTable {
     /// Merges `sources`, adjacent active parts of one partition, into one
     /// part and swaps it in for them (one source is rewritten, for
     /// OPTIMIZE FINAL). Returns `false` if another merge holds one of the
-    /// sources, another change got to one of them first, or they are of
-    /// different mutation generations.
+    /// sources, another change got to one of them first, an insert in
+    /// flight holds a block inside their range, or they are of different
+    /// mutation generations.
     pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<bool> {
         assert!(!sources.is_empty(), "a merge takes at least one part");
         let first = &sources[0].part.name;
@@ -932,18 +979,19 @@ impl MergeTreeTable {
 /// parts are merged first and big merged parts rarely touched again, so
 /// each row is rewritten about log(parts) times. A part held by a running
 /// merge splits its partition's runs: a window spanning it would produce
-/// a part whose block range overlaps that merge's result; so does a change
-/// of mutation generation.
+/// a part whose block range overlaps that merge's result; so do two
+/// neighbours that are not `mergeable` (of another mutation generation, or
+/// with an insert in flight between them).
 pub fn select_merge(
     by_partition: &BTreeMap<String, Vec<Arc<DataPart>>>,
     merging: &HashSet<String>,
-    generation: &dyn Fn(&DataPart) -> u64,
+    mergeable: &dyn Fn(&DataPart, &DataPart) -> bool,
     settings: &MergeTreeSettings,
 ) -> Option<Vec<Arc<DataPart>>> {
     let parts = by_partition
         .values()
         .flat_map(|parts| parts.split(|p| merging.contains(&p.name())))
-        .flat_map(|run| run.chunk_by(|a, b| generation(a) == generation(b)))
+        .flat_map(|run| run.chunk_by(|a, b| mergeable(a, b)))
         .filter(|run| run.len() >= settings.parts_to_merge.max(2))
         .max_by_key(|run| run.len())?;
     let width = parts.len().min(settings.max_parts_to_merge_at_once.max(2));
@@ -966,3 +1014,6 @@ fn merged_mutation(sources: &[Arc<DataPart>]) -> u64 {
         .max()
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests;
