@@ -48,7 +48,7 @@ def write(target, name, data):
 
 def sql_seeds():
     statements = [
-        f"SELECT a, s, count() FROM t WHERE n > 3 GROUP BY a, s ORDER BY a LIMIT 5",
+        "SELECT a, s, count() FROM t WHERE n > 3 GROUP BY a, s ORDER BY a LIMIT 5",
         "SELECT * FROM mem AS l JOIN t AS r USING (a) WHERE r.e = 'x'",
         "SELECT arrayJoin(arr), sum(dec) OVER (PARTITION BY d) FROM t",
         "SELECT COLUMNS('^d') APPLY(max) FROM t SETTINGS max_threads = 1",

@@ -18,7 +18,10 @@ case "$target" in
   part) max_len=65536 ;;  # a whole part directory
   *) max_len=8192 ;;
 esac
+# Several jobs each write their log to fuzz-<n>.log; one runs in the foreground.
+parallel=()
+if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
 # -rss_limit_mb also bounds a single allocation (-malloc_limit_mb defaults to it).
 cargo +nightly fuzz run --target-dir "$target_dir" "$target" "fuzz/corpus/$target" -- \
-  -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" -max_len="$max_len" \
+  -max_total_time="$seconds" "${parallel[@]}" -max_len="$max_len" \
   -timeout=20 -rss_limit_mb=4096 -print_final_stats=1

@@ -129,11 +129,14 @@ fn results_of_many_blocks_read_back_whole() {
     }
 }
 
+const ARROW_SHORT_VALIDITY: &[u8] =
+    include_bytes!("../../../fuzz/corpus/input_format/regression-arrow-ipc-short-null-bitmap");
+
 /// Malformed data fails the insert with ClickHouse's code, and the table
 /// keeps exactly the rows it had.
 #[test]
 fn malformed_data_fails_and_leaves_the_table_unchanged() {
-    let cases: [(&str, &[u8], &str); 4] = [
+    let cases: [(&str, &[u8], &str); 6] = [
         // The second string claims 5 bytes and holds 2.
         (
             "RowBinary",
@@ -156,6 +159,13 @@ fn malformed_data_fails_and_leaves_the_table_unchanged() {
             b"\xff\xff\xff\xff\x40\x00\x00\x00garbage",
             "Code: 33.",
         ),
+        // A block of no columns and 2^22 - 1 rows: nothing in the data
+        // bounds them, and every column would be filled with defaults.
+        ("Native", b"\x00\xff\xff\xff\x01", "Code: 117."),
+        // A validity bitmap shorter than its column, which arrow-ipc
+        // panics on (found by the input_format fuzz target, whose input
+        // is a format byte and an options byte before the data).
+        ("Arrow", &ARROW_SHORT_VALIDITY[2..], "Code: 117."),
     ];
     for (format, data, code) in cases {
         let output = run(

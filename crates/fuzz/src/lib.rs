@@ -131,10 +131,28 @@ pub fn input_format(data: &[u8]) {
         },
     };
     let source = Box::new(Cursor::new(rest.to_vec()));
-    let Ok(mut blocks) = format.open(target, source, BLOCK_ROWS) else {
-        return;
+    let read = || {
+        let Ok(mut blocks) = format.open(target, source, BLOCK_ROWS) else {
+            return;
+        };
+        while let Ok(Some(_)) = blocks.next_block() {}
     };
-    while let Ok(Some(_)) = blocks.next_block() {}
+    match format {
+        InputFormat::Arrow | InputFormat::ArrowStream => with_quiet_panics(read),
+        _ => read(),
+    }
+}
+
+/// Runs `f` with a panic hook that does nothing. arrow-ipc panics on some
+/// malformed messages instead of failing (apache/arrow-rs#7124, #10437);
+/// the Arrow reader catches those panics and reports INCORRECT_DATA, but
+/// libFuzzer's hook aborts at the panic, before any catch. A panic nothing
+/// catches still unwinds out of the target, and libFuzzer reports it.
+fn with_quiet_panics(f: impl FnOnce()) {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    f();
+    std::panic::set_hook(hook);
 }
 
 /// The part reader: the input is a part directory (see [`frame_files`]),
@@ -163,9 +181,17 @@ pub fn part(data: &[u8]) {
 
 /// This process's scratch part, named as a part must be to open.
 fn part_directory() -> PathBuf {
-    std::env::temp_dir()
-        .join(format!("strata-fuzz-{}", std::process::id()))
-        .join("all_1_1_0")
+    scratch_directory().join("all_1_1_0")
+}
+
+fn scratch_directory() -> PathBuf {
+    std::env::temp_dir().join(format!("strata-fuzz-{}", std::process::id()))
+}
+
+/// Removes what [`part`] wrote; for a caller that runs it a bounded number
+/// of times (libFuzzer reuses the directory until it exits).
+pub fn remove_scratch() {
+    let _ = std::fs::remove_dir_all(scratch_directory());
 }
 
 /// The files of a directory as one input: for each file, its name, a zero

@@ -21,4 +21,5 @@ fn corpora_replay_without_a_panic() {
         }
         println!("{name}: {} inputs replayed", inputs.len());
     }
+    strata_fuzz::remove_scratch();
 }

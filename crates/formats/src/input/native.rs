@@ -160,6 +160,12 @@ impl InputBlocks for NativeReader {
         if rows > MAX_BLOCK_ROWS {
             return Err(incorrect(format!("A Native block claims {rows} rows")));
         }
+        // Only column data bounds a block's rows by the bytes present.
+        if columns == 0 && rows > 0 {
+            return Err(incorrect(format!(
+                "A Native block claims {rows} rows and no columns"
+            )));
+        }
         let mut read: Vec<(String, ArrayRef)> = Vec::new();
         for _ in 0..columns {
             let name = utf8(
