@@ -158,6 +158,12 @@ fn with_quiet_panics(f: impl FnOnce()) {
 /// The part reader: the input is a part directory (see [`frame_files`]),
 /// written to disk, opened, checked and read column by column.
 pub fn part(data: &[u8]) {
+    let _ = read_part(data);
+}
+
+/// [`part`], returning the rows it read: every column of every granule,
+/// or the first error.
+pub fn read_part(data: &[u8]) -> strata_common::Result<usize> {
     let dir = part_directory();
     if dir.exists() {
         std::fs::remove_dir_all(&dir).expect("remove the previous part");
@@ -166,17 +172,17 @@ pub fn part(data: &[u8]) {
     for (name, bytes) in unframe_files(data) {
         std::fs::write(dir.join(name), bytes).expect("write a part file");
     }
-    let Ok(part) = Part::open(&dir, None) else {
-        return;
-    };
-    let _ = part.verify_checksums();
-    let _ = part.partition();
-    let _ = part.column_sizes();
+    let part = Part::open(&dir, None)?;
+    part.verify_checksums()?;
+    part.partition()?;
+    part.column_sizes()?;
     let granules = part.granules.len();
-    for column in part.columns.clone() {
-        let _ = part.read_column(column.name(), 0..granules);
-        let _ = part.minmax(column.name());
+    let mut rows = 0;
+    for column in &part.columns {
+        rows += part.read_column(column.name(), 0..granules)?.len();
+        part.minmax(column.name())?;
     }
+    Ok(rows)
 }
 
 /// This process's scratch part, named as a part must be to open.
@@ -184,12 +190,14 @@ fn part_directory() -> PathBuf {
     scratch_directory().join("all_1_1_0")
 }
 
+/// One per thread, so tests running at once do not share it.
 fn scratch_directory() -> PathBuf {
-    std::env::temp_dir().join(format!("strata-fuzz-{}", std::process::id()))
+    let thread = std::thread::current().id();
+    std::env::temp_dir().join(format!("strata-fuzz-{}-{thread:?}", std::process::id()))
 }
 
-/// Removes what [`part`] wrote; for a caller that runs it a bounded number
-/// of times (libFuzzer reuses the directory until it exits).
+/// Removes what [`part`] wrote on this thread; for a caller that runs it a
+/// bounded number of times (libFuzzer reuses the directory until it exits).
 pub fn remove_scratch() {
     let _ = std::fs::remove_dir_all(scratch_directory());
 }
