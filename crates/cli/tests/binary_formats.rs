@@ -132,11 +132,14 @@ fn results_of_many_blocks_read_back_whole() {
 const ARROW_SHORT_VALIDITY: &[u8] =
     include_bytes!("../../../fuzz/corpus/input_format/regression-arrow-ipc-short-null-bitmap");
 
+const PARQUET_NONE_TYPE: &[u8] =
+    include_bytes!("../../../fuzz/corpus/input_format/regression-parquet-arrow-schema-type-none");
+
 /// Malformed data fails the insert with ClickHouse's code, and the table
 /// keeps exactly the rows it had.
 #[test]
 fn malformed_data_fails_and_leaves_the_table_unchanged() {
-    let cases: [(&str, &[u8], &str); 6] = [
+    let cases: [(&str, &[u8], &str); 7] = [
         // The second string claims 5 bytes and holds 2.
         (
             "RowBinary",
@@ -166,6 +169,8 @@ fn malformed_data_fails_and_leaves_the_table_unchanged() {
         // panics on (found by the input_format fuzz target, whose input
         // is a format byte and an options byte before the data).
         ("Arrow", &ARROW_SHORT_VALIDITY[2..], "Code: 117."),
+        // An embedded Arrow schema with a field of type NONE.
+        ("Parquet", &PARQUET_NONE_TYPE[2..], "Code: 117."),
     ];
     for (format, data, code) in cases {
         let output = run(

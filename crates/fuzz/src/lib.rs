@@ -138,14 +138,17 @@ pub fn input_format(data: &[u8]) {
         while let Ok(Some(_)) = blocks.next_block() {}
     };
     match format {
-        InputFormat::Arrow | InputFormat::ArrowStream => with_quiet_panics(read),
+        InputFormat::Arrow | InputFormat::ArrowStream | InputFormat::Parquet => {
+            with_quiet_panics(read)
+        }
         _ => read(),
     }
 }
 
 /// Runs `f` with a panic hook that does nothing. arrow-ipc panics on some
-/// malformed messages instead of failing (apache/arrow-rs#7124, #10437);
-/// the Arrow reader catches those panics and reports INCORRECT_DATA, but
+/// malformed messages and schemas instead of failing (apache/arrow-rs#7124,
+/// #10437; Parquet files embed an Arrow schema); the Arrow and Parquet
+/// readers catch those panics and report INCORRECT_DATA, but
 /// libFuzzer's hook aborts at the panic, before any catch. A panic nothing
 /// catches still unwinds out of the target, and libFuzzer reports it.
 fn with_quiet_panics(f: impl FnOnce()) {

@@ -40,11 +40,18 @@ impl ParquetReader {
                 format!("Cannot read the data to insert: {e}"),
             )
         })?;
-        let batches = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes))
-            .map_err(parquet_error)?
-            .with_batch_size(block_rows)
-            .build()
-            .map_err(parquet_error)?;
+        // The footer's embedded Arrow schema is decoded by arrow-ipc, which
+        // panics on some malformed schemas (apache/arrow-rs#10437): a panic
+        // there is the data's fault.
+        let open = || {
+            ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes))
+                .map_err(parquet_error)?
+                .with_batch_size(block_rows)
+                .build()
+                .map_err(parquet_error)
+        };
+        let batches = std::panic::catch_unwind(std::panic::AssertUnwindSafe(open))
+            .map_err(|_| parquet_error("the file's metadata is malformed"))??;
         Ok(ParquetReader {
             schema: target.schema(),
             target,
