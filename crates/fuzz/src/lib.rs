@@ -221,8 +221,12 @@ pub fn frame_files(dir: &Path) -> std::io::Result<Vec<u8>> {
     Ok(framed)
 }
 
+/// The longest file name Linux file systems take.
+const MAX_FILE_NAME_BYTES: usize = 255;
+
 /// The files [`frame_files`] framed; a file name that could leave the
-/// directory, and a torn last frame, are cut short or skipped.
+/// directory or that no file system takes is skipped, a torn last frame
+/// cut short.
 fn unframe_files(mut data: &[u8]) -> Vec<(String, &[u8])> {
     let mut files = Vec::new();
     while let Some(end) = data.iter().position(|&b| b == 0) {
@@ -235,7 +239,9 @@ fn unframe_files(mut data: &[u8]) -> Vec<(String, &[u8])> {
         let (bytes, rest) = rest.split_at(length);
         data = rest;
         let plain = |c: char| c.is_ascii_alphanumeric() || "._-%".contains(c);
-        if !name.is_empty() && name != "." && name != ".." && name.chars().all(plain) {
+        // Longer names than a file system takes would fail the write.
+        let fits = !name.is_empty() && name.len() <= MAX_FILE_NAME_BYTES;
+        if fits && name != "." && name != ".." && name.chars().all(plain) {
             files.push((name, bytes));
         }
     }
@@ -275,5 +281,9 @@ mod tests {
         escaping.extend_from_slice(&1u32.to_le_bytes());
         escaping.push(b'z');
         assert!(unframe_files(&escaping).is_empty());
+        let mut long = vec![b'a'; 256];
+        long.push(0);
+        long.extend_from_slice(&0u32.to_le_bytes());
+        assert!(unframe_files(&long).is_empty());
     }
 }
