@@ -4,19 +4,24 @@
 //! - an unqualified name that several relations have is the leftmost
 //!   one's column: `SELECT id FROM users JOIN orders ON ...` reads
 //!   `users.id`, where DataFusion refuses the reference as ambiguous;
-//! - a column whose name a relation to its left already has is shown as
-//!   `r.a` (its relation's name or alias, a period, its name): in `*` and
-//!   as a plain `r.a` in the select list.
+//! - a column whose name another relation has is shown as `r.a` (its
+//!   relation's name or alias, a period, its name), in `*`, `t.*` and as a
+//!   plain `r.a` in the select list: with two relations only the right
+//!   one's, with more every one's ([`JoinView::shown_qualified`]);
+//! - a USING key reads what [`crate::join_using`] says, under its own name.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, Select, SelectItem, VisitMut,
-    VisitorMut,
+    Expr, GroupByExpr, Ident, ObjectName, OrderByExpr, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, VisitMut, VisitorMut,
 };
 
+use crate::join_using::{JoinView, named};
+use crate::naming::column_name;
 use crate::outside_subqueries::rewrite_outside_subqueries;
+use crate::repeated_columns::marked;
 use crate::select_probes::{SourceColumn, qualified};
 
 /// Whether a SELECT reads more than one relation.
@@ -24,14 +29,27 @@ pub fn has_join(select: &Select) -> bool {
     select.from.len() > 1 || select.from.iter().any(|t| !t.joins.is_empty())
 }
 
-/// Qualifies ambiguous names and names repeated columns in `select`.
-pub fn resolve(select: &mut Select, columns: &[SourceColumn]) {
-    let owners = first_owners(columns);
+/// Qualifies ambiguous names, writes out USING keys and names repeated
+/// columns in `select` and the ORDER BY that sorts it.
+pub fn resolve(select: &mut Select, view: &JoinView, order: Option<&mut Vec<OrderByExpr>>) {
+    let owners = first_owners(&view.all);
     if owners.is_empty() {
         return;
     }
-    qualify_names(select, &owners);
-    name_repeats(select, columns, &owners);
+    let names = Names {
+        owners: &owners,
+        keys: &view.keys,
+    };
+    qualify_names(select, &names);
+    name_repeats(select, view);
+    mark_shared_names(select);
+    if let Some(order) = order {
+        // A select item's name wins over a column's here.
+        let local = local_names(select);
+        for key in order {
+            qualify_in(&mut key.expr, &names, &local);
+        }
+    }
 }
 
 /// For each name several relations have: the leftmost relation's qualifier.
@@ -62,27 +80,33 @@ fn split_qualifier(parts: &[Ident]) -> Option<(String, &Ident)> {
     Some((qualifier.join("."), name))
 }
 
-/// Rewrites an unqualified ambiguous name into the leftmost relation's
-/// column, in every clause of the SELECT but not in its subqueries, and
-/// not where the name is a select-list alias or a lambda's parameter.
-fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
-    let mut local: HashSet<String> = select
-        .projection
-        .iter()
-        .filter_map(|item| match item {
-            SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
-            _ => None,
-        })
-        .collect();
-    let _ = select.visit(&mut LambdaParameters(&mut local));
+/// Where the columns an unqualified name reads come from.
+struct Names<'a> {
+    /// For each name several relations have: the leftmost one's qualifier.
+    owners: &'a HashMap<String, String>,
+    /// What a USING key reads.
+    keys: &'a HashMap<String, Expr>,
+}
+
+/// Rewrites an unqualified USING key into what it reads, and an ambiguous
+/// name into the leftmost relation's column, in every clause of the SELECT
+/// but not in its subqueries, and not where the name is a select-list
+/// alias or a lambda's parameter. A select item keeps the name it had.
+fn qualify_names(select: &mut Select, names: &Names<'_>) {
+    let local = local_names(select);
     for item in &mut select.projection {
         match item {
-            SelectItem::UnnamedExpr(e) => qualify_in(e, owners, &local),
+            SelectItem::UnnamedExpr(e) => {
+                let name = column_name(e);
+                if qualify_in(e, names, &local) {
+                    *item = named(e.clone(), &name);
+                }
+            }
             // An item's own alias does not hide the column it reads.
             SelectItem::ExprWithAlias { expr, alias } => {
                 let mut others = local.clone();
                 others.remove(&alias.value);
-                qualify_in(expr, owners, &others);
+                qualify_in(expr, names, &others);
             }
             _ => {}
         }
@@ -96,30 +120,50 @@ fn qualify_names(select: &mut Select, owners: &HashMap<String, String>) {
     .into_iter()
     .flatten()
     {
-        qualify_in(clause, owners, &local);
+        qualify_in(clause, names, &local);
     }
-    if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
-        for key in keys {
-            qualify_in(key, owners, &local);
+    if let GroupByExpr::Expressions(group_keys, _) = &mut select.group_by {
+        for key in group_keys {
+            qualify_in(key, names, &local);
         }
     }
 }
 
-/// Qualifies the ambiguous names of `expr` that are not in `local`.
-fn qualify_in(expr: &mut Expr, owners: &HashMap<String, String>, local: &HashSet<String>) {
+/// The select list's aliases and the lambdas' parameters of `select`:
+/// names that are not columns.
+fn local_names(select: &mut Select) -> HashSet<String> {
+    let mut local: HashSet<String> = select
+        .projection
+        .iter()
+        .filter_map(|item| match item {
+            SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
+            _ => None,
+        })
+        .collect();
+    let _ = select.visit(&mut LambdaParameters(&mut local));
+    local
+}
+
+/// Writes out the keys and qualifies the ambiguous names of `expr` that are
+/// not in `local`; true when it changed any.
+fn qualify_in(expr: &mut Expr, names: &Names<'_>, local: &HashSet<String>) -> bool {
     rewrite_outside_subqueries(expr, &mut |e| {
         let Expr::Identifier(ident) = e else {
             return false;
         };
-        let Some(owner) = owners
-            .get(&ident.value)
-            .filter(|_| !local.contains(&ident.value))
-        else {
+        if local.contains(&ident.value) {
+            return false;
+        }
+        if let Some(key) = names.keys.get(&ident.value) {
+            *e = key.clone();
+            return true;
+        }
+        let Some(owner) = names.owners.get(&ident.value) else {
             return false;
         };
         *e = qualified(owner, &ident.value);
         true
-    });
+    })
 }
 
 struct LambdaParameters<'a>(&'a mut HashSet<String>);
@@ -136,35 +180,38 @@ impl VisitorMut for LambdaParameters<'_> {
     }
 }
 
-/// Names `r.a` the columns whose name a relation to their left has: `*`
-/// is written out, and a plain `r.a` in the select list is aliased.
-fn name_repeats(select: &mut Select, columns: &[SourceColumn], owners: &HashMap<String, String>) {
-    let repeat =
-        |qualifier: &str, name: &str| owners.get(name).is_some_and(|owner| owner != qualifier);
-    let using_keys = select.from.iter().flat_map(|t| &t.joins).any(|join| {
-        matches!(
-            join_constraint(&join.join_operator),
-            Some(JoinConstraint::Using(_) | JoinConstraint::Natural)
-        )
-    });
+/// Names `r.a` the columns [`JoinView::shown_qualified`] says: `*` and a
+/// plain `t.*` are written out, and a plain `r.a` in the select list is
+/// aliased.
+fn name_repeats(select: &mut Select, view: &JoinView) {
+    let repeat = |qualifier: &str, name: &str| view.shown_qualified(qualifier, name);
+    let column_item = |column: &SourceColumn| match column.qualifier.as_deref() {
+        Some(qualifier) => {
+            let expr = qualified(qualifier, &column.name);
+            match repeat(qualifier, &column.name) {
+                true => aliased(expr, qualifier, &column.name),
+                false => SelectItem::UnnamedExpr(expr),
+            }
+        }
+        None => match view.keys.get(&column.name) {
+            Some(key) => named(key.clone(), &column.name),
+            None => {
+                let name = Ident::with_quote('"', &column.name);
+                SelectItem::UnnamedExpr(Expr::Identifier(name))
+            }
+        },
+    };
     let mut projection = Vec::with_capacity(select.projection.len());
     for item in std::mem::take(&mut select.projection) {
         match item {
-            // DataFusion's `*` shows a USING key once; where it is placed
-            // is DataFusion's choice, so such a `*` is left to it.
-            SelectItem::Wildcard(options) if is_plain(&options) && !using_keys => {
-                for column in columns {
-                    let Some(qualifier) = column.qualifier.as_deref() else {
-                        let name = Ident::with_quote('"', &column.name);
-                        projection.push(SelectItem::UnnamedExpr(Expr::Identifier(name)));
-                        continue;
-                    };
-                    let expr = qualified(qualifier, &column.name);
-                    projection.push(match repeat(qualifier, &column.name) {
-                        true => aliased(expr, qualifier, &column.name),
-                        false => SelectItem::UnnamedExpr(expr),
-                    });
-                }
+            SelectItem::Wildcard(options) if is_plain(&options) && view.star => {
+                projection.extend(view.visible.iter().map(column_item));
+            }
+            SelectItem::QualifiedWildcard(
+                SelectItemQualifiedWildcardKind::ObjectName(name),
+                options,
+            ) if is_plain(&options) && view.of_relation(&unquoted(&name)).next().is_some() => {
+                projection.extend(view.of_relation(&unquoted(&name)).map(column_item));
             }
             SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) if parts.len() >= 2 => {
                 let (qualifier, name) = split_qualifier(&parts).expect("two parts");
@@ -176,10 +223,7 @@ fn name_repeats(select: &mut Select, columns: &[SourceColumn], owners: &HashMap<
             }
             SelectItem::UnnamedExpr(expr) => {
                 let item = match shown_with_repeats(&expr, &repeat) {
-                    Some(name) => SelectItem::ExprWithAlias {
-                        expr,
-                        alias: Ident::with_quote('"', name),
-                    },
+                    Some(name) => named(expr, &name),
                     None => SelectItem::UnnamedExpr(expr),
                 };
                 projection.push(item);
@@ -188,6 +232,42 @@ fn name_repeats(select: &mut Select, columns: &[SourceColumn], owners: &HashMap<
         }
     }
     select.projection = projection;
+}
+
+/// A plain `a.k` beside an item named `k` (a USING key) is planned under a
+/// marked name: DataFusion would take the two for one ambiguous column.
+fn mark_shared_names(select: &mut Select) {
+    let aliases: HashSet<String> = select
+        .projection
+        .iter()
+        .filter_map(|item| match item {
+            SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
+            _ => None,
+        })
+        .collect();
+    for (position, item) in select.projection.iter_mut().enumerate() {
+        let SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) = item else {
+            continue;
+        };
+        let Some((_, name)) = split_qualifier(parts) else {
+            continue;
+        };
+        if !aliases.contains(&name.value) {
+            continue;
+        }
+        let alias = marked(&name.value, position);
+        let expr = Expr::CompoundIdentifier(parts.clone());
+        *item = SelectItem::ExprWithAlias { expr, alias };
+    }
+}
+
+/// A relation's name as the probe's qualifiers write it: parts unquoted.
+fn unquoted(name: &ObjectName) -> String {
+    name.0
+        .iter()
+        .filter_map(|part| part.as_ident().map(|i| i.value.clone()))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// The name of an expression that reads a repeated column, with that
@@ -225,25 +305,6 @@ fn aliased(expr: Expr, qualifier: &str, name: &str) -> SelectItem {
     }
 }
 
-fn join_constraint(operator: &JoinOperator) -> Option<&JoinConstraint> {
-    match operator {
-        JoinOperator::Join(c)
-        | JoinOperator::Inner(c)
-        | JoinOperator::Left(c)
-        | JoinOperator::LeftOuter(c)
-        | JoinOperator::Right(c)
-        | JoinOperator::RightOuter(c)
-        | JoinOperator::FullOuter(c)
-        | JoinOperator::Semi(c)
-        | JoinOperator::LeftSemi(c)
-        | JoinOperator::RightSemi(c)
-        | JoinOperator::Anti(c)
-        | JoinOperator::LeftAnti(c)
-        | JoinOperator::RightAnti(c) => Some(c),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,7 +329,7 @@ mod tests {
     fn shared_names_read_the_leftmost_relation() {
         assert_eq!(
             resolved("SELECT id, city AS c FROM u JOIN o ON u.id = o.id WHERE c > '' AND id > 1"),
-            r#"SELECT "u"."id", "u"."city" AS c FROM u JOIN o ON u.id = o.id WHERE c > '' AND "u"."id" > 1"#
+            r#"SELECT "u"."id" AS "id", "u"."city" AS c FROM u JOIN o ON u.id = o.id WHERE c > '' AND "u"."id" > 1"#
         );
     }
 

@@ -5,13 +5,14 @@
 //!   filtered and ordered again outside it;
 //! - `LIMIT n [OFFSET m] WITH TIES` (read as a FETCH with no count): the
 //!   same, with `rank()` keeping the rows tied with the last one;
+//! - `ORDER BY ALL` as `ORDER BY 1, 2, ...`;
 //! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`;
 //!   `WITH TOTALS` is refused: DataFusion reads the modifier and ignores it,
 //!   which would answer without the extra row the user asked for.
 
 use datafusion::sql::sqlparser::ast::{
     Expr, GroupByExpr, GroupByWithModifier, Ident, LimitClause, OrderByExpr, OrderByKind, Query,
-    Select, SelectItem, SetExpr, Statement, TableFactor, WindowSpec, WindowType,
+    Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -87,6 +88,39 @@ pub fn rewrite_with_ties(query: &mut Query) -> Result<()> {
         .push(window_item("rank", vec![], &order, RANK));
     let condition = format!("{ROW} > ({skip}) AND {RANK} <= ({skip}) + ({count})");
     wrap(query, &[ROW, RANK], &order, &condition)
+}
+
+/// `ORDER BY ALL` as the positions of the select items, which DataFusion
+/// plans for any item (its own ALL takes only plain columns). Left to it
+/// while the list holds a wildcard, whose width is not known yet.
+pub fn order_by_all(query: &mut Query) {
+    let Some(order) = query.order_by.as_mut() else {
+        return;
+    };
+    let OrderByKind::All(options) = &order.kind else {
+        return;
+    };
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return;
+    };
+    let wildcard = select.projection.iter().any(|item| {
+        matches!(
+            item,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
+    });
+    if wildcard {
+        return;
+    }
+    let options = options.clone();
+    let keys = (1..=select.projection.len())
+        .map(|position| OrderByExpr {
+            expr: Expr::value(Value::Number(position.to_string(), false)),
+            options: options.clone(),
+            with_fill: None,
+        })
+        .collect();
+    order.kind = OrderByKind::Expressions(keys);
 }
 
 /// ClickHouse sorts NULLs last in either direction unless told otherwise;

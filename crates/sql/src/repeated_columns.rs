@@ -50,15 +50,20 @@ pub fn mark_repeated_columns(query: &mut Query) {
         if !(repeated || beside_wildcard) {
             continue;
         }
-        let marked = Ident {
-            value: format!("{name}{MARK}{position}"),
-            quote_style: Some('"'),
-            span: Span::empty(),
-        };
         *item = SelectItem::ExprWithAlias {
             expr,
-            alias: marked,
+            alias: marked(&name, position),
         };
+    }
+}
+
+/// The name the item at `position` of a select list is planned under when
+/// it repeats `name`.
+pub(crate) fn marked(name: &str, position: usize) -> Ident {
+    Ident {
+        value: format!("{name}{MARK}{position}"),
+        quote_style: Some('"'),
+        span: Span::empty(),
     }
 }
 

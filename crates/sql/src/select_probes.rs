@@ -16,12 +16,12 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::helpers::attached_token::AttachedToken;
 use datafusion::sql::sqlparser::ast::{
-    Cte, Expr, GroupByExpr, Ident, Query, Select, SelectItem, SetExpr, Statement, VisitMut,
-    VisitorMut, WildcardAdditionalOptions, With,
+    Cte, Expr, GroupByExpr, Ident, JoinConstraint, OrderByExpr, OrderByKind, Query, Select,
+    SelectItem, SetExpr, Statement, Value, VisitMut, VisitorMut, WildcardAdditionalOptions, With,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::{column_matchers, join_columns};
+use crate::{column_matchers, join_columns, join_using};
 
 /// A column of a probe: the relation it comes from and its name.
 #[derive(Debug, Clone)]
@@ -57,7 +57,7 @@ pub struct Probe {
 /// columns; None when there is none.
 pub fn next_probe(statement: &mut Statement, n: usize) -> Option<Probe> {
     let mut found = None;
-    visit_target(statement, n, &mut |query, select, ctes| {
+    visit_target(statement, n, &mut |query, select, ctes, _| {
         found = Some(Probe {
             query: probe_of(query, select, ctes),
             optional: !column_matchers::has_matcher(select),
@@ -74,16 +74,17 @@ pub fn rewrite_next(statement: &mut Statement, n: usize, columns: &[SourceColumn
         ErrorCode::LOGICAL_ERROR,
         "no SELECT left to rewrite with its columns",
     ));
-    visit_target(statement, n, &mut |_, select, _| {
-        result = column_matchers::expand(select, columns).map(|()| {
-            join_columns::resolve(select, columns);
+    visit_target(statement, n, &mut |_, select, _, order| {
+        let view = join_using::view(select, columns);
+        result = column_matchers::expand(select, &view.visible).map(|()| {
+            join_columns::resolve(select, &view, order);
             needs_columns(select)
         });
     });
     result
 }
 
-type Visit<'a> = dyn FnMut(&Query, &mut Select, &[Cte]) + 'a;
+type Visit<'a> = dyn FnMut(&Query, &mut Select, &[Cte], Option<&mut Vec<OrderByExpr>>) + 'a;
 
 fn visit_target(statement: &mut Statement, n: usize, f: &mut Visit<'_>) -> bool {
     let mut finder = Finder {
@@ -132,6 +133,14 @@ impl VisitorMut for Finder<'_, '_> {
         let k = self.n - self.seen;
         let ctes: Vec<Cte> = self.ctes.iter().chain(&own).flatten().cloned().collect();
         let shell = query.clone();
+        // The ORDER BY belongs to the SELECT only where there is one.
+        let order = match (query.body.as_ref(), query.order_by.as_mut()) {
+            (SetExpr::Select(_), Some(order)) => match &mut order.kind {
+                OrderByKind::Expressions(keys) => Some(keys),
+                OrderByKind::All(_) => None,
+            },
+            _ => None,
+        };
         let mut selects = Vec::new();
         selects_of(&mut query.body, &mut selects);
         let select = selects
@@ -139,7 +148,7 @@ impl VisitorMut for Finder<'_, '_> {
             .filter(|s| wanted(s))
             .nth(k)
             .expect("counted above");
-        (self.f)(&shell, select, &ctes);
+        (self.f)(&shell, select, &ctes, order);
         ControlFlow::Break(())
     }
 }
@@ -169,6 +178,14 @@ fn probe_of(query: &Query, select: &Select, ctes: &[Cte]) -> Query {
     from.qualify = None;
     from.named_window = Vec::new();
     from.sort_by = Vec::new();
+    // Every column of every relation, a USING join's right keys included.
+    for join in from.from.iter_mut().flat_map(|t| &mut t.joins) {
+        if let Some(constraint) = join_using::constraint_mut(&mut join.join_operator)
+            && matches!(constraint, JoinConstraint::Using(_))
+        {
+            *constraint = JoinConstraint::On(Expr::value(Value::Boolean(true)));
+        }
+    }
     let mut probe = query.clone();
     probe.with = (!ctes.is_empty()).then(|| With {
         with_token: query

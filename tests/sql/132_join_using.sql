@@ -1,0 +1,35 @@
+-- USING joins: the key is one column (the left value, the right one in RIGHT JOIN, either side's in FULL JOIN), shown first by *; three-table names; ORDER BY ALL
+CREATE TABLE a (x UInt8, k UInt8, y String) ENGINE = Memory;
+CREATE TABLE b (z UInt8, k UInt8, y String, m UInt8) ENGINE = Memory;
+CREATE TABLE c (m UInt8, v UInt8, k UInt8) ENGINE = Memory;
+CREATE TABLE n (k Nullable(UInt8), s String) ENGINE = Memory;
+INSERT INTO a VALUES (1, 1, 'a'), (4, 4, 'd'), (0, 0, 'zero');
+INSERT INTO b VALUES (2, 1, 'b', 3), (5, 5, 'e', 6), (7, 1, 'bb', 8);
+INSERT INTO c VALUES (3, 4, 1), (6, 9, 5);
+INSERT INTO n VALUES (1, 'one'), (NULL, 'null'), (5, 'five');
+
+SELECT * FROM a JOIN b USING (k) ORDER BY ALL FORMAT TSVWithNames;
+SELECT * FROM a JOIN b USING k ORDER BY z FORMAT TSVWithNames;
+SELECT * FROM a LEFT JOIN b USING k ORDER BY ALL FORMAT TSVWithNames;
+SELECT * FROM a RIGHT JOIN b USING k ORDER BY ALL FORMAT TSVWithNames;
+SELECT * FROM a FULL JOIN b USING k ORDER BY ALL FORMAT TSVWithNames;
+SELECT * FROM a FULL JOIN b USING k ORDER BY ALL SETTINGS join_use_nulls = 1 FORMAT TSVWithNames;
+SELECT k, toTypeName(k) FROM a FULL JOIN b USING k ORDER BY k SETTINGS join_use_nulls = 1;
+SELECT k, toTypeName(k) FROM a RIGHT JOIN b USING k ORDER BY k;
+SELECT k, a.k, b.k FROM a FULL JOIN b USING k ORDER BY 1, 2, 3 FORMAT TSVWithNames;
+SELECT x FROM a RIGHT JOIN b USING k ORDER BY k DESC, x;
+SELECT k, count() FROM a FULL JOIN b USING k GROUP BY k ORDER BY k;
+SELECT k + 1, count() FROM a RIGHT JOIN b USING k GROUP BY k ORDER BY k FORMAT TSVWithNames;
+SELECT y, z FROM a JOIN b USING k WHERE k = 1 ORDER BY z;
+SELECT * FROM a JOIN b USING (k, y) FORMAT TSVWithNames;
+SELECT a.*, b.* FROM a JOIN b USING k ORDER BY z FORMAT TSVWithNames;
+SELECT b.* FROM a JOIN b ON a.k = b.k ORDER BY z FORMAT TSVWithNames;
+SELECT * FROM a JOIN b USING k JOIN c USING m FORMAT TSVWithNames;
+SELECT * FROM a JOIN b USING k JOIN c USING k ORDER BY ALL FORMAT TSVWithNames;
+SELECT * FROM a JOIN b ON a.k = b.k JOIN c ON c.m = b.m FORMAT TSVWithNames;
+SELECT a.y, b.y, a.k FROM a JOIN b USING k JOIN c USING m FORMAT TSVWithNames;
+SELECT * FROM a AS t JOIN b AS u USING k ORDER BY z FORMAT TSVWithNames;
+SELECT s, k FROM n LEFT JOIN b USING k ORDER BY s;
+SELECT s, k, z FROM n RIGHT JOIN b USING k ORDER BY z;
+SELECT x + 1, y FROM a ORDER BY ALL DESC FORMAT TSVWithNames;
+SELECT y, count() FROM a GROUP BY y ORDER BY ALL;
