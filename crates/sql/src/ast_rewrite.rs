@@ -431,7 +431,7 @@ impl Rewriter<'_, '_> {
             return Ok(Some(combined));
         }
         if f.over.is_some() {
-            return Ok(None);
+            return Ok(self.registered_spelling(f, &written));
         }
         let Some(args) = function_args(&f.args) else {
             return Ok(None);
@@ -517,21 +517,7 @@ impl Rewriter<'_, '_> {
                 if let Some(filtered) = self.if_combinator(f, &written, &args)? {
                     return Ok(Some(filtered));
                 }
-                // DataFusion lower-cases unquoted function names; quoting keeps
-                // ClickHouse's camelCase names (`toTypeName`) as registered.
-                let registered =
-                    (self.ctx.resolve_function)(&written).unwrap_or_else(|| written.clone());
-                let is_plain = f.name.0.len() == 1;
-                if is_plain && registered.chars().any(|c| c.is_ascii_uppercase())
-                    || registered != written
-                {
-                    let mut renamed = f.clone();
-                    renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-                        '"', registered,
-                    ))]);
-                    return Ok(Some(Expr::Function(renamed)));
-                }
-                return Ok(None);
+                return Ok(self.registered_spelling(f, &written));
             }
         };
         Ok(Some(constant))
@@ -539,6 +525,26 @@ impl Rewriter<'_, '_> {
 }
 
 impl Rewriter<'_, '_> {
+    /// `f` under the name its function is registered with, quoted: DataFusion
+    /// lower-cases unquoted function names, and quoting keeps ClickHouse's
+    /// camelCase names (`toTypeName`, `groupArray` over a window). None
+    /// where the name as written already finds it.
+    fn registered_spelling(&self, f: &Function, written: &str) -> Option<Expr> {
+        let registered =
+            (self.ctx.resolve_function)(written).unwrap_or_else(|| written.to_string());
+        let is_plain = f.name.0.len() == 1;
+        if !(is_plain && registered.chars().any(|c| c.is_ascii_uppercase())
+            || registered != written)
+        {
+            return None;
+        }
+        let mut renamed = f.clone();
+        renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+            '"', registered,
+        ))]);
+        Some(Expr::Function(renamed))
+    }
+
     /// `fIf(args..., condition)`, ClickHouse's -If combinator, as the
     /// aggregate `f(args...) FILTER (WHERE condition)`, when `fIf` is not a
     /// function of its own.

@@ -132,16 +132,21 @@ fn qualify_names(select: &mut Select, names: &Names<'_>) {
 /// The select list's aliases and the lambdas' parameters of `select`:
 /// names that are not columns.
 fn local_names(select: &mut Select) -> HashSet<String> {
-    let mut local: HashSet<String> = select
+    let mut local = aliases(select);
+    let _ = select.visit(&mut LambdaParameters(&mut local));
+    local
+}
+
+/// The select list's aliases.
+fn aliases(select: &Select) -> HashSet<String> {
+    select
         .projection
         .iter()
         .filter_map(|item| match item {
             SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
             _ => None,
         })
-        .collect();
-    let _ = select.visit(&mut LambdaParameters(&mut local));
-    local
+        .collect()
 }
 
 /// Writes out the keys and qualifies the ambiguous names of `expr` that are
@@ -237,14 +242,7 @@ fn name_repeats(select: &mut Select, view: &JoinView) {
 /// A plain `a.k` beside an item named `k` (a USING key) is planned under a
 /// marked name: DataFusion would take the two for one ambiguous column.
 fn mark_shared_names(select: &mut Select) {
-    let aliases: HashSet<String> = select
-        .projection
-        .iter()
-        .filter_map(|item| match item {
-            SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
-            _ => None,
-        })
-        .collect();
+    let aliases = aliases(select);
     for (position, item) in select.projection.iter_mut().enumerate() {
         let SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) = item else {
             continue;
