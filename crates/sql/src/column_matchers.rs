@@ -509,14 +509,7 @@ fn star(args: &[Expr], columns: &[SourceColumn]) -> Result<Vec<Matched>> {
     let Some(qualifier) = qualifier else {
         return Ok(column_exprs(columns, |_| true).collect());
     };
-    let table = qualifier.rsplit('.').next().unwrap_or_default().to_string();
-    let of_table = move |c: &SourceColumn| {
-        c.qualifier
-            .as_deref()
-            .is_some_and(|q| q == qualifier || q.rsplit('.').next() == Some(table.as_str()))
-    };
-    let matched: Vec<Matched> = column_exprs(columns, of_table).collect();
-    Ok(matched)
+    Ok(column_exprs(columns, move |c| c.of_relation(&qualifier)).collect())
 }
 
 /// `APPLY(f)`: `f(column)` for a function name, `f(params)(column)` for a

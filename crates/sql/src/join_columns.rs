@@ -297,26 +297,16 @@ fn is_plain(options: &datafusion::sql::sqlparser::ast::WildcardAdditionalOptions
 }
 
 fn aliased(expr: Expr, qualifier: &str, name: &str) -> SelectItem {
-    SelectItem::ExprWithAlias {
-        expr,
-        alias: Ident::with_quote('"', format!("{qualifier}.{name}")),
-    }
+    named(expr, &format!("{qualifier}.{name}"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::parse_statement;
-    use crate::select_probes::{next_probe, rewrite_next};
+    use crate::select_probes::{next_probe, rewrite_next, source_columns};
 
     fn resolved(sql: &str) -> String {
-        let columns: Vec<SourceColumn> = [("u", "id"), ("u", "city"), ("o", "id"), ("o", "city")]
-            .iter()
-            .map(|(q, n)| SourceColumn {
-                qualifier: Some(q.to_string()),
-                name: n.to_string(),
-            })
-            .collect();
+        let columns = source_columns(&[("u", "id"), ("u", "city"), ("o", "id"), ("o", "city")]);
         let mut statement = parse_statement(sql).unwrap().statement;
         assert!(next_probe(&mut statement, 0).is_some());
         assert!(rewrite_next(&mut statement, 0, &columns).unwrap());

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Ident, Join, JoinConstraint, JoinOperator, Select, TableWithJoins,
+    Expr, Ident, Join, JoinConstraint, JoinOperator, Select, SelectItem, TableWithJoins,
 };
 
 use crate::ast_rewrite::call;
@@ -262,18 +262,13 @@ impl JoinView {
 
     /// The columns of relation `qualifier` (`t` or `db.t`), every one.
     pub fn of_relation<'a>(&'a self, qualifier: &'a str) -> impl Iterator<Item = &'a SourceColumn> {
-        let table = qualifier.rsplit('.').next().unwrap_or_default();
-        self.all.iter().filter(move |c| {
-            c.qualifier
-                .as_deref()
-                .is_some_and(|q| q == qualifier || q.rsplit('.').next() == Some(table))
-        })
+        self.all.iter().filter(move |c| c.of_relation(qualifier))
     }
 }
 
 /// `expr AS "name"`, the name quoted as given.
-pub(crate) fn named(expr: Expr, name: &str) -> datafusion::sql::sqlparser::ast::SelectItem {
-    datafusion::sql::sqlparser::ast::SelectItem::ExprWithAlias {
+pub(crate) fn named(expr: Expr, name: &str) -> SelectItem {
+    SelectItem::ExprWithAlias {
         expr,
         alias: Ident::with_quote('"', name),
     }
@@ -285,15 +280,10 @@ mod tests {
 
     use super::*;
     use crate::parse_statement;
+    use crate::select_probes::source_columns;
 
     fn view_of(sql: &str) -> JoinView {
-        let columns: Vec<SourceColumn> = [("a", "x"), ("a", "k"), ("b", "k"), ("b", "y")]
-            .iter()
-            .map(|(q, n)| SourceColumn {
-                qualifier: Some(q.to_string()),
-                name: n.to_string(),
-            })
-            .collect();
+        let columns = source_columns(&[("a", "x"), ("a", "k"), ("b", "k"), ("b", "y")]);
         let Statement::Query(query) = parse_statement(sql).unwrap().statement else {
             panic!("a query");
         };

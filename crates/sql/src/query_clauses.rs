@@ -103,13 +103,7 @@ pub fn order_by_all(query: &mut Query) {
     let SetExpr::Select(select) = query.body.as_ref() else {
         return;
     };
-    let wildcard = select.projection.iter().any(|item| {
-        matches!(
-            item,
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
-        )
-    });
-    if wildcard {
+    if crate::repeated_columns::has_wildcard(select) {
         return;
     }
     let options = options.clone();

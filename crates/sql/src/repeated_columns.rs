@@ -8,7 +8,7 @@
 //! it is marked; aliases are never marked where they are not repeats, so
 //! ORDER BY and HAVING still find them.
 
-use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, SelectItem, SetExpr};
+use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, Select, SelectItem, SetExpr};
 use datafusion::sql::sqlparser::tokenizer::Span;
 
 use crate::naming::column_name;
@@ -22,12 +22,7 @@ pub fn mark_repeated_columns(query: &mut Query) {
     let SetExpr::Select(select) = query.body.as_mut() else {
         return;
     };
-    let has_wildcard = select.projection.iter().any(|item| {
-        matches!(
-            item,
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
-        )
-    });
+    let has_wildcard = has_wildcard(select);
     let mut seen: Vec<(String, Expr)> = Vec::new();
     for (position, item) in select.projection.iter_mut().enumerate() {
         let (name, expr, plain_column) = match &*item {
@@ -65,6 +60,17 @@ pub(crate) fn marked(name: &str, position: usize) -> Ident {
         quote_style: Some('"'),
         span: Span::empty(),
     }
+}
+
+/// Whether `select`'s list holds `*` or `t.*`, whose width is not known
+/// before planning.
+pub(crate) fn has_wildcard(select: &Select) -> bool {
+    select.projection.iter().any(|item| {
+        matches!(
+            item,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
+    })
 }
 
 /// The name a result column is shown under.

@@ -30,6 +30,28 @@ pub struct SourceColumn {
     pub name: String,
 }
 
+impl SourceColumn {
+    /// Whether the column is of the relation written `t` or `db.t`.
+    pub(crate) fn of_relation(&self, written: &str) -> bool {
+        let table = written.rsplit('.').next().unwrap_or_default();
+        self.qualifier
+            .as_deref()
+            .is_some_and(|q| q == written || q.rsplit('.').next() == Some(table))
+    }
+}
+
+/// Test columns from `(qualifier, name)` pairs.
+#[cfg(test)]
+pub(crate) fn source_columns(pairs: &[(&str, &str)]) -> Vec<SourceColumn> {
+    pairs
+        .iter()
+        .map(|(q, n)| SourceColumn {
+            qualifier: Some(q.to_string()),
+            name: n.to_string(),
+        })
+        .collect()
+}
+
 /// The reference `qualifier.name`, each part quoted as written.
 pub(crate) fn qualified(qualifier: &str, name: &str) -> Expr {
     let mut parts: Vec<Ident> = qualifier
