@@ -3,7 +3,8 @@
 //! must be of one length), with `x1` the element of `e1`. A plain ARRAY JOIN
 //! drops rows whose arrays are empty; LEFT ARRAY JOIN keeps them with the
 //! elements' default value. Without an alias, the array column itself
-//! names its element from then on.
+//! names its element from then on. Clauses one after another
+//! (`ARRAY JOIN a AS x ARRAY JOIN b AS y`) give every combination.
 //!
 //! The FROM clause becomes a derived table that DataFusion's `unnest` plans:
 //! `(SELECT * REPLACE (...), unnest(...) AS x1 FROM t) AS t`, under the
@@ -23,11 +24,18 @@ use strata_common::{ErrorCode, Result, StrataError};
 const ZIPPED: &str = "__strata_array_join";
 
 /// One array of an ARRAY JOIN and the name its element takes.
-struct JoinedArray {
-    array: Expr,
-    element: Ident,
+pub(crate) struct JoinedArray {
+    pub(crate) array: Expr,
+    pub(crate) element: Ident,
     /// Whether the element takes the array column's own name.
-    replaces_column: bool,
+    pub(crate) replaces_column: bool,
+}
+
+/// The arrays of one ARRAY JOIN clause, zipped; clauses one after another
+/// repeat the rows once per combination, as nested ones.
+pub(crate) struct ArrayJoinClause {
+    pub(crate) left: bool,
+    pub(crate) arrays: Vec<JoinedArray>,
 }
 
 /// Rewrites `select`'s FROM if it holds an ARRAY JOIN.
@@ -47,38 +55,58 @@ pub fn rewrite(select: &mut Select) -> Result<()> {
     if !from.joins.is_empty() {
         return Err(not_implemented("ARRAY JOIN after another JOIN"));
     }
-    let left = matches!(array_joins[0].join_operator, JoinOperator::LeftArrayJoin);
-    let mut arrays = Vec::new();
+    let mut clauses = Vec::new();
     for join in &array_joins {
-        if !is_array_join(&join.join_operator) || is_left(join) != left {
-            return Err(not_implemented("ARRAY JOIN mixed with other joins"));
-        }
-        arrays.push(joined_array(&join.relation)?);
+        clauses.push(clause(join)?);
     }
-    // `ARRAY JOIN a AS x, b AS y`: the items after the first are more arrays.
+    // `ARRAY JOIN a AS x, b AS y`: an item after a comma is one more array
+    // of the clause before it, and its joins are clauses of their own.
     for item in select.from.drain(..) {
-        if !item.joins.is_empty() {
-            return Err(not_implemented("a JOIN after ARRAY JOIN"));
+        let last = clauses.last_mut().expect("an ARRAY JOIN came first");
+        last.arrays.push(joined_array(&item.relation)?);
+        for join in &item.joins {
+            clauses.push(clause(join)?);
         }
-        arrays.push(joined_array(&item.relation)?);
     }
-    let name = relation_name(&from.relation);
-    let derived = derived_table(&from.relation, &arrays, left)?;
-    select.from = vec![TableWithJoins {
-        relation: TableFactor::Derived {
+    select.from = vec![nested(from.relation, &clauses)?];
+    Ok(())
+}
+
+fn clause(join: &Join) -> Result<ArrayJoinClause> {
+    if !is_array_join(&join.join_operator) {
+        return Err(not_implemented("a JOIN after ARRAY JOIN"));
+    }
+    Ok(ArrayJoinClause {
+        left: matches!(join.join_operator, JoinOperator::LeftArrayJoin),
+        arrays: vec![joined_array(&join.relation)?],
+    })
+}
+
+/// `relation` with each clause applied in turn, each level a derived table
+/// under the relation's own name so qualified references still resolve.
+pub(crate) fn nested(
+    mut relation: TableFactor,
+    clauses: &[ArrayJoinClause],
+) -> Result<TableWithJoins> {
+    let name = relation_name(&relation);
+    for clause in clauses {
+        let derived = derived_table(&relation, &clause.arrays, clause.left)?;
+        relation = TableFactor::Derived {
             lateral: false,
             subquery: Box::new(derived),
             sample: None,
-            alias: name.map(|name| TableAlias {
+            alias: name.clone().map(|name| TableAlias {
                 explicit: true,
                 name,
                 columns: vec![],
                 at: None,
             }),
-        },
+        };
+    }
+    Ok(TableWithJoins {
+        relation,
         joins: vec![],
-    }];
-    Ok(())
+    })
 }
 
 fn is_array_join(op: &JoinOperator) -> bool {
@@ -86,10 +114,6 @@ fn is_array_join(op: &JoinOperator) -> bool {
         op,
         JoinOperator::ArrayJoin | JoinOperator::LeftArrayJoin | JoinOperator::InnerArrayJoin
     )
-}
-
-fn is_left(join: &Join) -> bool {
-    matches!(join.join_operator, JoinOperator::LeftArrayJoin)
 }
 
 /// The array a table factor after ARRAY JOIN names: a column (`arr`,
@@ -185,14 +209,14 @@ fn derived_table(relation: &TableFactor, arrays: &[JoinedArray], left: bool) -> 
     parse_query(&text)
 }
 
-fn parse_expr(text: &str) -> Result<Expr> {
+pub(crate) fn parse_expr(text: &str) -> Result<Expr> {
     Parser::new(&ClickHouseDialect {})
         .try_with_sql(text)
         .and_then(|mut parser| parser.parse_expr())
         .map_err(|e| StrataError::new(ErrorCode::SYNTAX_ERROR, e.to_string()))
 }
 
-fn parse_query(text: &str) -> Result<Query> {
+pub(crate) fn parse_query(text: &str) -> Result<Query> {
     let query = Parser::new(&ClickHouseDialect {})
         .try_with_sql(text)
         .and_then(|mut parser| parser.parse_query())
@@ -242,6 +266,14 @@ mod tests {
         assert_eq!(
             rewritten("SELECT arr FROM t AS u LEFT ARRAY JOIN arr"),
             "SELECT arr FROM (SELECT * REPLACE (unnest(if(empty(arr), arrayResize(arr, 1), arr)) AS arr) FROM t AS u) AS u"
+        );
+    }
+
+    #[test]
+    fn clauses_one_after_another_nest() {
+        assert_eq!(
+            rewritten("SELECT x, y FROM t ARRAY JOIN a AS x LEFT ARRAY JOIN b AS y"),
+            "SELECT x, y FROM (SELECT *, unnest(if(empty(b), arrayResize(b, 1), b)) AS y FROM (SELECT *, unnest(a) AS x FROM t) AS t) AS t"
         );
     }
 

@@ -92,6 +92,12 @@ impl VisitorMut for Rewriter<'_, '_> {
         if let Err(e) = prepare_select_items(&mut query.body) {
             return ControlFlow::Break(e);
         }
+        // After naming, so that items keep the names of the calls as written.
+        if let SetExpr::Select(select) = query.body.as_mut()
+            && let Err(e) = crate::array_join_function::rewrite(select, query.order_by.as_mut())
+        {
+            return ControlFlow::Break(e);
+        }
         if let SetExpr::Select(select) = query.body.as_mut() {
             if let Err(e) = query_clauses::rewrite_group_by_modifiers(select) {
                 return ControlFlow::Break(e);
@@ -178,7 +184,7 @@ fn string_literal(s: &str) -> Expr {
     Expr::value(Value::SingleQuotedString(s.to_string()))
 }
 
-fn function_args(args: &FunctionArguments) -> Option<Vec<&Expr>> {
+pub(crate) fn function_args(args: &FunctionArguments) -> Option<Vec<&Expr>> {
     match args {
         FunctionArguments::None => Some(Vec::new()),
         FunctionArguments::List(list) => list

@@ -13,6 +13,7 @@ pub mod access;
 pub mod alias_columns;
 pub mod aliases;
 pub mod array_join;
+pub mod array_join_function;
 pub mod ast_rewrite;
 pub mod clickhouse_tokens;
 pub mod column_matchers;

@@ -1,0 +1,180 @@
+//! The `arrayJoin(arr)` function: ClickHouse repeats the row once per element
+//! wherever the call stands (select list, WHERE, GROUP BY, inside an
+//! aggregate), and once per combination when a SELECT has several distinct
+//! calls, the first varying slowest. Calls written alike are one call.
+//!
+//! DataFusion's `unnest` zips several calls and is planned only in a select
+//! list, so each distinct call becomes an ARRAY JOIN clause of its own
+//! ([`crate::array_join::nested`]) whose element, `__strata_ajN`, stands
+//! where the call stood. A call inside another's array (`arrayJoin(range(
+//! arrayJoin(a)))`) is found first, so its clause comes first. A SELECT over
+//! joined tables keeps its calls for `unnest`.
+
+use datafusion::sql::sqlparser::ast::{
+    ExcludeSelectItem, Expr, Ident, ObjectName, OrderBy, Select, SelectItem, TableFactor,
+    WildcardAdditionalOptions,
+};
+use strata_common::Result;
+
+use crate::array_join::{ArrayJoinClause, JoinedArray};
+use crate::outside_subqueries::rewrite_outside_subqueries;
+
+const FUNCTION: &str = "arrayJoin";
+/// Elements of the calls: `__strata_aj1`, `__strata_aj2`, ...
+const ELEMENT: &str = "__strata_aj";
+
+/// Rewrites `select`'s `arrayJoin` calls, and those of the query's ORDER BY,
+/// into ARRAY JOIN clauses.
+pub fn rewrite(select: &mut Select, order_by: Option<&mut OrderBy>) -> Result<()> {
+    if select.from.len() > 1 || select.from.iter().any(|f| !f.joins.is_empty()) {
+        return Ok(());
+    }
+    let arrays = replace_calls(select, order_by);
+    if arrays.is_empty() {
+        return Ok(());
+    }
+    let elements: Vec<Ident> = arrays.iter().map(|a| a.element.clone()).collect();
+    let clauses: Vec<ArrayJoinClause> = arrays
+        .into_iter()
+        .map(|array| ArrayJoinClause {
+            left: false,
+            arrays: vec![array],
+        })
+        .collect();
+    let relation = match select.from.pop() {
+        Some(from) => from.relation,
+        None => one_row()?,
+    };
+    select.from = vec![crate::array_join::nested(relation, &clauses)?];
+    hide_from_wildcards(&mut select.projection, &elements);
+    Ok(())
+}
+
+/// Replaces each call outside subqueries by its element, innermost first;
+/// returns the distinct arrays in that order.
+fn replace_calls(select: &mut Select, order_by: Option<&mut OrderBy>) -> Vec<JoinedArray> {
+    let mut arrays: Vec<JoinedArray> = Vec::new();
+    let mut replace = |expr: &mut Expr| {
+        let Some(array) = joined_array(expr) else {
+            return false;
+        };
+        let element = match arrays.iter().find(|a| a.array == *array) {
+            Some(known) => known.element.clone(),
+            None => {
+                let element = Ident::new(format!("{ELEMENT}{}", arrays.len() + 1));
+                arrays.push(JoinedArray {
+                    array: array.clone(),
+                    element: element.clone(),
+                    replaces_column: false,
+                });
+                element
+            }
+        };
+        *expr = Expr::Identifier(element);
+        true
+    };
+    rewrite_outside_subqueries(&mut select.projection, &mut replace);
+    rewrite_outside_subqueries(&mut select.selection, &mut replace);
+    rewrite_outside_subqueries(&mut select.group_by, &mut replace);
+    rewrite_outside_subqueries(&mut select.having, &mut replace);
+    rewrite_outside_subqueries(&mut select.qualify, &mut replace);
+    if let Some(order_by) = order_by {
+        rewrite_outside_subqueries(order_by, &mut replace);
+    }
+    arrays
+}
+
+/// `arr` when `expr` is `arrayJoin(arr)`.
+fn joined_array(expr: &Expr) -> Option<&Expr> {
+    let Expr::Function(function) = expr else {
+        return None;
+    };
+    if function.name.to_string() != FUNCTION {
+        return None;
+    }
+    match crate::ast_rewrite::function_args(&function.args)?.as_slice() {
+        [array] => Some(array),
+        _ => None,
+    }
+}
+
+/// The relation of a SELECT without FROM: one row.
+fn one_row() -> Result<TableFactor> {
+    let query = crate::array_join::parse_query("SELECT 0 AS dummy")?;
+    Ok(TableFactor::Derived {
+        lateral: false,
+        subquery: Box::new(query),
+        alias: None,
+        sample: None,
+    })
+}
+
+/// `*` keeps showing the relation's columns only.
+fn hide_from_wildcards(projection: &mut [SelectItem], elements: &[Ident]) {
+    for item in projection {
+        let (SelectItem::Wildcard(options) | SelectItem::QualifiedWildcard(_, options)) = item
+        else {
+            continue;
+        };
+        let WildcardAdditionalOptions { opt_exclude, .. } = options;
+        let mut excluded = match opt_exclude.take() {
+            Some(ExcludeSelectItem::Single(one)) => vec![one],
+            Some(ExcludeSelectItem::Multiple(many)) => many,
+            None => Vec::new(),
+        };
+        excluded.extend(elements.iter().map(|e| ObjectName::from(vec![e.clone()])));
+        *opt_exclude = Some(ExcludeSelectItem::Multiple(excluded));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::sql::sqlparser::ast::{SetExpr, Statement};
+    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+    use datafusion::sql::sqlparser::parser::Parser;
+
+    use super::*;
+
+    fn rewritten(sql: &str) -> String {
+        let mut statement = Parser::new(&ClickHouseDialect {})
+            .try_with_sql(sql)
+            .and_then(|mut p| p.parse_statement())
+            .unwrap();
+        let Statement::Query(query) = &mut statement else {
+            panic!("a query");
+        };
+        let SetExpr::Select(select) = query.body.as_mut() else {
+            panic!("a select");
+        };
+        rewrite(select, query.order_by.as_mut()).unwrap();
+        statement.to_string()
+    }
+
+    #[test]
+    fn distinct_calls_nest_and_alike_calls_are_one() {
+        assert_eq!(
+            rewritten(
+                "SELECT arrayJoin(a) + 1 AS x, arrayJoin(b) AS y FROM t WHERE arrayJoin(a) > 1"
+            ),
+            "SELECT __strata_aj1 + 1 AS x, __strata_aj2 AS y FROM (SELECT *, unnest(b) AS __strata_aj2 FROM (SELECT *, unnest(a) AS __strata_aj1 FROM t) AS t) AS t WHERE __strata_aj1 > 1"
+        );
+    }
+
+    #[test]
+    fn an_inner_call_comes_first_and_wildcards_hide_elements() {
+        assert_eq!(
+            rewritten("SELECT *, arrayJoin(range(arrayJoin(a))) FROM t"),
+            "SELECT * EXCLUDE (__strata_aj1, __strata_aj2), __strata_aj2 FROM (SELECT *, unnest(range(__strata_aj1)) AS __strata_aj2 FROM (SELECT *, unnest(a) AS __strata_aj1 FROM t) AS t) AS t"
+        );
+    }
+
+    #[test]
+    fn joins_and_subqueries_keep_their_calls() {
+        for sql in [
+            "SELECT arrayJoin(a) FROM t JOIN u ON t.k = u.k",
+            "SELECT (SELECT arrayJoin(b)) AS y FROM t",
+        ] {
+            assert_eq!(rewritten(sql), sql);
+        }
+    }
+}
