@@ -4,9 +4,8 @@
 //! - string literals unescaped as ClickHouse does (`\x41`, `\0`, `\v`,
 //!   `\e`, `\N`; an unknown escape keeps its backslash), and a doubled
 //!   quote in a quoted name read as one;
-//! - join strictness: `ALL` dropped, `SEMI`/`ANTI` in either order with the
-//!   side (`SEMI LEFT JOIN` is `LEFT SEMI JOIN`), `GLOBAL` dropped (one node);
-//!   `ANY` and `ASOF` joins refused with NOT_IMPLEMENTED;
+//! - join strictness (`ALL`, `ANY`, `SEMI`, `ANTI` and the side in any
+//!   order), see [`crate::join_strictness`];
 //! - `USING k1, k2` without parentheses;
 //! - `INSERT ... VALUES (1) (2)` without commas between rows;
 //! - the `c ? a : b` operator, as `if(c, a, b)`;
@@ -25,7 +24,7 @@
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace};
-use strata_common::{ErrorCode, Result, StrataError};
+use strata_common::Result;
 
 use crate::parser::syntax_error;
 
@@ -47,8 +46,9 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
             _ => {}
         }
     }
-    rewrite_join_strictness(&mut tokens, sql)?;
+    let tokens = crate::join_strictness::rewrite_words(tokens, sql)?;
     let tokens = parenthesize_using(tokens);
+    let tokens = crate::join_strictness::mark_constraints(tokens, sql)?;
     let tokens = separate_values_rows(tokens);
     let tokens = fetch_with_ties(tokens);
     let tokens = final_hints(tokens);
@@ -133,124 +133,9 @@ pub(crate) fn keyword(token: &TokenWithSpan) -> Keyword {
     }
 }
 
-/// What ClickHouse writes around JOIN, in any order before it.
-fn is_join_modifier(k: Keyword) -> bool {
-    matches!(
-        k,
-        Keyword::ALL
-            | Keyword::ANY
-            | Keyword::SEMI
-            | Keyword::ANTI
-            | Keyword::ASOF
-            | Keyword::GLOBAL
-            | Keyword::INNER
-            | Keyword::LEFT
-            | Keyword::RIGHT
-            | Keyword::FULL
-            | Keyword::OUTER
-            | Keyword::CROSS
-    )
-}
-
-/// Rewrites the words before each JOIN into the order sqlparser reads.
-fn rewrite_join_strictness(tokens: &mut [TokenWithSpan], sql: &str) -> Result<()> {
-    let significant: Vec<usize> = (0..tokens.len())
-        .filter(|&i| !is_space(&tokens[i]))
-        .collect();
-    for (at, &index) in significant.iter().enumerate() {
-        if keyword(&tokens[index]) == Keyword::JOIN {
-            let run: Vec<usize> = significant[..at]
-                .iter()
-                .rev()
-                .take_while(|&&i| is_join_modifier(keyword(&tokens[i])))
-                .copied()
-                .collect();
-            rewrite_join_words(tokens, &run, sql)?;
-        } else if keyword(&tokens[index]) == Keyword::GLOBAL
-            && significant
-                .get(at + 1)
-                .is_some_and(|&next| matches!(keyword(&tokens[next]), Keyword::IN | Keyword::NOT))
-        {
-            blank(&mut tokens[index]);
-        }
-    }
-    Ok(())
-}
-
-/// `run` holds the modifiers before one JOIN, nearest first.
-fn rewrite_join_words(tokens: &mut [TokenWithSpan], run: &[usize], sql: &str) -> Result<()> {
-    let words: Vec<Keyword> = run.iter().map(|&i| keyword(&tokens[i])).collect();
-    let strictness = words.iter().copied().find(|k| {
-        matches!(
-            k,
-            Keyword::ALL | Keyword::ANY | Keyword::SEMI | Keyword::ANTI | Keyword::ASOF
-        )
-    });
-    let Some(strictness) = strictness else {
-        return Ok(());
-    };
-    let side = words.iter().copied().find(|k| {
-        matches!(
-            k,
-            Keyword::INNER | Keyword::LEFT | Keyword::RIGHT | Keyword::FULL | Keyword::CROSS
-        )
-    });
-    let canonical: Vec<&str> = match strictness {
-        Keyword::ALL => {
-            // Only the strictness and GLOBAL go; the rest stays in its order.
-            for &i in run {
-                if matches!(keyword(&tokens[i]), Keyword::ALL | Keyword::GLOBAL) {
-                    blank(&mut tokens[i]);
-                }
-            }
-            return Ok(());
-        }
-        Keyword::SEMI | Keyword::ANTI => {
-            let side = match side {
-                None | Some(Keyword::LEFT) => "LEFT",
-                Some(Keyword::RIGHT) => "RIGHT",
-                Some(_) => {
-                    return Err(syntax_error(sql, "SEMI and ANTI joins take LEFT or RIGHT"));
-                }
-            };
-            let kind = if strictness == Keyword::SEMI {
-                "SEMI"
-            } else {
-                "ANTI"
-            };
-            vec![side, kind]
-        }
-        _ => {
-            let name = if strictness == Keyword::ANY {
-                "ANY"
-            } else {
-                "ASOF"
-            };
-            return Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                format!("{name} JOIN is not supported yet; ALL, SEMI and ANTI joins are"),
-            ));
-        }
-    };
-    // The words take the run's places in text order; the rest become blanks.
-    let mut places: Vec<usize> = run.to_vec();
-    places.sort_unstable();
-    for (n, &i) in places.iter().enumerate() {
-        match canonical.get(n) {
-            Some(word) => tokens[i].token = Token::make_keyword(word),
-            None => blank(&mut tokens[i]),
-        }
-    }
-    Ok(())
-}
-
-fn blank(token: &mut TokenWithSpan) {
-    token.token = Token::Whitespace(Whitespace::Space);
-}
-
 /// Words that end a `USING` list written without parentheses.
 fn ends_using_list(k: Keyword) -> bool {
-    is_join_modifier(k)
+    crate::join_strictness::is_join_modifier(k)
         || matches!(
             k,
             Keyword::JOIN
@@ -814,6 +699,7 @@ fn conditional_extent(tokens: &[TokenWithSpan], question: usize) -> Option<(usiz
 pub(crate) mod tests {
     use super::*;
     use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
+    use strata_common::ErrorCode;
 
     /// The significant tokens of `sql` after the rewrites, spaced.
     pub(crate) fn text(sql: &str) -> String {
@@ -844,19 +730,24 @@ pub(crate) mod tests {
             "SELECT * FROM a INNER JOIN b USING ( k )"
         );
         assert_eq!(
-            text("SELECT * FROM a SEMI LEFT JOIN b ON a.k = b.k"),
-            "SELECT * FROM a LEFT SEMI JOIN b ON a . k = b . k"
+            text("SELECT * FROM a ANTI RIGHT JOIN b ON a.k = b.k"),
+            "SELECT * FROM a RIGHT ANTI JOIN b ON a . k = b . k"
         );
         assert_eq!(
             text("SELECT * FROM a GLOBAL ANTI JOIN b USING k, j WHERE 1"),
             "SELECT * FROM a LEFT ANTI JOIN b USING ( k , j ) WHERE 1"
         );
         assert_eq!(text("SELECT 1 GLOBAL IN (1)"), "SELECT 1 IN ( 1 )");
-        let err = tokenize(
-            &ClickHouseDialect {},
-            "SELECT * FROM a ANY LEFT JOIN b USING k",
-        )
-        .unwrap_err();
+        assert_eq!(
+            text("SELECT * FROM a ANY LEFT JOIN b USING k"),
+            "SELECT * FROM a LEFT JOIN b USING ( __strata_one_right , k )"
+        );
+        assert_eq!(
+            text("SELECT * FROM a SEMI JOIN (SELECT 1 k) s ON a.k = s.k"),
+            "SELECT * FROM a INNER JOIN ( SELECT 1 k ) s ON __strata_one_right AND a . k = s . k"
+        );
+        let err =
+            tokenize(&ClickHouseDialect {}, "SELECT * FROM a ASOF JOIN b USING k").unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
     }
 

@@ -317,8 +317,8 @@ mod tests {
     }
 
     #[test]
-    fn semi_joins_are_left_to_datafusion() {
-        let semi = view_of("SELECT * FROM a LEFT SEMI JOIN b USING (k)");
+    fn anti_joins_are_left_to_datafusion() {
+        let semi = view_of("SELECT * FROM a LEFT ANTI JOIN b USING (k)");
         assert!(!semi.star);
         assert_eq!(shown(&semi), ["a.x", "a.k", "b.y"]);
         assert!(semi.keys.is_empty());

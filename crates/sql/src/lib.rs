@@ -28,6 +28,7 @@ mod inline_aliases;
 pub mod insert_format;
 pub mod join_columns;
 pub mod join_defaults;
+pub mod join_strictness;
 pub mod join_using;
 pub mod literal_text;
 pub mod mutations;

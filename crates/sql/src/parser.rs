@@ -274,6 +274,8 @@ fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement>
             .ok_or_else(|| parser_error(sql, error))?,
     };
     crate::depth::check_depth(&statement)?;
+    let mut statement = statement;
+    crate::join_strictness::rewrite(&mut statement)?;
     Ok(ParsedStatement {
         statement,
         text: sql.to_string(),

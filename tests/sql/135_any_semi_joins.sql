@@ -1,0 +1,24 @@
+-- ANY and SEMI joins: one row per key of a side, the first found; SEMI shows both sides' columns
+CREATE TABLE l (k UInt32, x String) ENGINE = MergeTree ORDER BY tuple();
+CREATE TABLE r (k UInt32, y String) ENGINE = MergeTree ORDER BY tuple();
+INSERT INTO l VALUES (1, 'l1'), (1, 'l1b'), (2, 'l2'), (3, 'l3');
+INSERT INTO r VALUES (1, 'r1'), (1, 'r1b'), (2, 'r2'), (4, 'r4');
+
+SELECT * FROM l ANY LEFT JOIN r ON l.k = r.k ORDER BY ALL;
+SELECT * FROM l ANY INNER JOIN r ON l.k = r.k ORDER BY ALL;
+SELECT * FROM l ANY RIGHT JOIN r ON l.k = r.k ORDER BY ALL;
+SELECT * FROM l ANY JOIN r USING k ORDER BY ALL;
+SELECT x, y FROM l LEFT ANY JOIN r USING (k) ORDER BY x;
+SELECT * FROM l ANY LEFT JOIN r ON r.k = l.k AND r.y != 'r1' ORDER BY ALL;
+SELECT * FROM l AS a ANY LEFT JOIN r AS b ON a.k = b.k ORDER BY ALL;
+SELECT x, s.y FROM l ANY LEFT JOIN (SELECT k, upper(y) AS y FROM r) AS s USING k ORDER BY x;
+SELECT * FROM l ANY LEFT JOIN r USING k ORDER BY ALL SETTINGS join_use_nulls = 1;
+SELECT * FROM l SEMI JOIN r USING k ORDER BY ALL;
+SELECT * FROM l LEFT SEMI JOIN r ON l.k = r.k ORDER BY ALL;
+SELECT * FROM l RIGHT SEMI JOIN r ON l.k = r.k ORDER BY ALL;
+SELECT x FROM l ANTI JOIN r USING k;
+SELECT y FROM l RIGHT ANTI JOIN r USING k;
+SELECT count() FROM l GLOBAL ALL INNER JOIN r USING k;
+SELECT * FROM l ANY FULL JOIN r USING k; -- { serverError NOT_IMPLEMENTED }
+SELECT * FROM l ANY LEFT JOIN r; -- { serverError SYNTAX_ERROR }
+SELECT * FROM l ASOF JOIN r USING k; -- { serverError NOT_IMPLEMENTED }
