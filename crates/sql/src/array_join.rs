@@ -209,7 +209,7 @@ fn derived_table(relation: &TableFactor, arrays: &[JoinedArray], left: bool) -> 
     parse_query(&text)
 }
 
-pub(crate) fn parse_expr(text: &str) -> Result<Expr> {
+fn parse_expr(text: &str) -> Result<Expr> {
     Parser::new(&ClickHouseDialect {})
         .try_with_sql(text)
         .and_then(|mut parser| parser.parse_expr())
@@ -233,12 +233,16 @@ fn not_implemented(what: &str) -> StrataError {
 }
 
 #[cfg(test)]
-mod tests {
-    use datafusion::sql::sqlparser::ast::Statement;
+pub(crate) mod tests {
+    use datafusion::sql::sqlparser::ast::{OrderBy, Statement};
 
     use super::*;
 
-    fn rewritten(sql: &str) -> String {
+    /// `sql`, one SELECT, as text after `rewrite` of its SELECT and ORDER BY.
+    pub(crate) fn rewritten_with(
+        sql: &str,
+        rewrite: impl FnOnce(&mut Select, Option<&mut OrderBy>) -> Result<()>,
+    ) -> String {
         let mut statement = Parser::new(&ClickHouseDialect {})
             .try_with_sql(sql)
             .and_then(|mut p| p.parse_statement())
@@ -249,8 +253,12 @@ mod tests {
         let SetExpr::Select(select) = query.body.as_mut() else {
             panic!("a select");
         };
-        rewrite(select).unwrap();
+        rewrite(select, query.order_by.as_mut()).unwrap();
         statement.to_string()
+    }
+
+    fn rewritten(sql: &str) -> String {
+        rewritten_with(sql, |select, _| rewrite(select))
     }
 
     #[test]

@@ -129,25 +129,10 @@ fn hide_from_wildcards(projection: &mut [SelectItem], elements: &[Ident]) {
 
 #[cfg(test)]
 mod tests {
-    use datafusion::sql::sqlparser::ast::{SetExpr, Statement};
-    use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
-    use datafusion::sql::sqlparser::parser::Parser;
-
     use super::*;
 
     fn rewritten(sql: &str) -> String {
-        let mut statement = Parser::new(&ClickHouseDialect {})
-            .try_with_sql(sql)
-            .and_then(|mut p| p.parse_statement())
-            .unwrap();
-        let Statement::Query(query) = &mut statement else {
-            panic!("a query");
-        };
-        let SetExpr::Select(select) = query.body.as_mut() else {
-            panic!("a select");
-        };
-        rewrite(select, query.order_by.as_mut()).unwrap();
-        statement.to_string()
+        crate::array_join::tests::rewritten_with(sql, rewrite)
     }
 
     #[test]
