@@ -29,8 +29,8 @@ use strata_sql::access::RoleSet;
 use strata_sql::select_probes::{self, SourceColumn};
 use strata_sql::virtual_columns::tables_read;
 use strata_sql::{
-    AstContext, TrailingClauses, is_create_table, parse_statement, rewrite_statement,
-    split_insert_format, split_trailing_clauses,
+    AstContext, TrailingClauses, insert_settings::split_insert_settings, is_create_table,
+    parse_statement, rewrite_statement, split_insert_format, split_trailing_clauses,
 };
 
 use crate::access::EnabledAccess;
@@ -298,6 +298,13 @@ impl Session {
             && strip_keyword(rest, &["TABLE", "FROM"]).is_some()
         {
             return self.with_trailing_settings(text).await;
+        }
+        if let Some((insert, settings)) = split_insert_settings(text)? {
+            let clauses = TrailingClauses {
+                format: None,
+                settings,
+            };
+            return self.with_output_clauses(&insert, clauses).await;
         }
         if let Some(insert) = split_insert_format(text) {
             return self.insert_formatted(insert).await;

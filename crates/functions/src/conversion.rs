@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, StringArray,
-    StringBuilder, TimestampSecondArray,
+    Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, Int64Array,
+    StringArray, StringBuilder,
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
@@ -154,22 +154,25 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
             }
             Ok(Arc::new(Date32Array::from(out)))
         }
-        DataType::Timestamp(_, tz) => {
+        DataType::Timestamp(unit, _) => {
             let mut out = Vec::with_capacity(strings.len());
             for s in strings.iter() {
                 out.push(match s {
                     None => None,
-                    Some(s) => Some(
-                        parse_datetime(s)
+                    Some(s) => {
+                        let time = parse_datetime(s)
                             .ok_or_else(|| parse_error(s, target))?
-                            .and_utc()
-                            .timestamp(),
-                    ),
+                            .and_utc();
+                        Some(match unit {
+                            TimeUnit::Second => time.timestamp(),
+                            TimeUnit::Millisecond => time.timestamp_millis(),
+                            TimeUnit::Microsecond => time.timestamp_micros(),
+                            TimeUnit::Nanosecond => time.timestamp_nanos_opt().unwrap_or(0),
+                        })
+                    }
                 });
             }
-            Ok(Arc::new(
-                TimestampSecondArray::from(out).with_timezone_opt(tz.clone()),
-            ))
+            Ok(cast::cast(&Int64Array::from(out), target)?)
         }
         DataType::Float32 | DataType::Float64 => {
             let mut out = Vec::with_capacity(strings.len());
@@ -291,11 +294,14 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             }
             _ => {
                 let seconds = to_i64_wrapping(array)?;
-                Ok(Arc::new(
-                    seconds
-                        .reinterpret_cast::<TimestampSecondType>()
-                        .with_timezone_opt(tz.clone()),
-                ))
+                let per_second = match unit {
+                    TimeUnit::Second => 1,
+                    TimeUnit::Millisecond => 1_000,
+                    TimeUnit::Microsecond => 1_000_000,
+                    TimeUnit::Nanosecond => 1_000_000_000,
+                };
+                let ticks: Int64Array = seconds.unary(|s| s.wrapping_mul(per_second));
+                Ok(cast::cast(&ticks, &DataType::Timestamp(*unit, tz.clone()))?)
             }
         },
         _ => match source {

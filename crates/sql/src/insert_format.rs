@@ -66,6 +66,12 @@ pub fn split_insert_format(text: &str) -> Option<FormattedInsert> {
 
 /// The byte offset of the first FORMAT keyword outside quotes and brackets.
 fn top_level_format_keyword(text: &str) -> Option<usize> {
+    top_level_word(text, &["FORMAT"]).map(|(at, _)| at)
+}
+
+/// The first of `words` (ASCII, any case) in `text` outside quotes and
+/// brackets, with its byte offset.
+pub(crate) fn top_level_word<'w>(text: &str, words: &[&'w str]) -> Option<(usize, &'w str)> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
@@ -80,13 +86,16 @@ fn top_level_format_keyword(text: &str) -> Option<usize> {
                 b'\'' | b'"' | b'`' => quote = Some(b),
                 b'(' | b'[' => depth += 1,
                 b')' | b']' => depth = depth.saturating_sub(1),
-                _ if depth == 0
-                    && bytes.len() >= i + 6
-                    && bytes[i..i + 6].eq_ignore_ascii_case(b"FORMAT")
-                    && (i == 0 || !is_word_byte(bytes[i - 1]))
-                    && bytes.get(i + 6).is_none_or(|&c| !is_word_byte(c)) =>
-                {
-                    return Some(i);
+                _ if depth == 0 && (i == 0 || !is_word_byte(bytes[i - 1])) => {
+                    let found = words.iter().find(|word| {
+                        let end = i + word.len();
+                        bytes.len() >= end
+                            && bytes[i..end].eq_ignore_ascii_case(word.as_bytes())
+                            && bytes.get(end).is_none_or(|&c| !is_word_byte(c))
+                    });
+                    if let Some(word) = found {
+                        return Some((i, word));
+                    }
                 }
                 _ => {}
             },

@@ -1,13 +1,18 @@
 //! INSERT with its rows in the statement (VALUES) or from a query; the
 //! `FORMAT` form is `insert_format`.
 
-use datafusion::arrow::datatypes::DataType;
+use std::collections::HashMap;
+
+use datafusion::arrow::datatypes::{DataType, Field, SchemaRef};
 use datafusion::physical_plan::collect;
-use datafusion::sql::sqlparser::ast::{Insert, ObjectName, Statement, TableObject};
+use datafusion::sql::sqlparser::ast::{
+    Expr as SqlExpr, Insert, ObjectName, Statement, TableObject, Values,
+};
 use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_common::types::field_type_name;
 use strata_sql::parse_statement;
+use strata_sql::values_cells::{CellTarget, convert_row, needs_defaults};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
@@ -102,8 +107,16 @@ impl Session {
         };
         let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
         if let SetExpr::Values(values) = source.body.as_mut() {
+            let targets = self.cell_targets(name, &schema, &given, values).await?;
             for row in &mut values.rows {
-                for (value, column) in row.content.iter_mut().zip(&given) {
+                let defaulted = match &targets {
+                    Some(targets) => convert_row(&mut row.content, targets)?,
+                    None => Vec::new(),
+                };
+                for (i, (value, column)) in row.content.iter_mut().zip(&given).enumerate() {
+                    if defaulted.get(i).copied().unwrap_or(false) {
+                        continue;
+                    }
                     if let Some(reader) = text_reader(column) {
                         *value = reader.read(value.clone());
                     }
@@ -148,6 +161,47 @@ impl Session {
         };
         insert.source = Some(query);
         Ok(())
+    }
+}
+
+impl Session {
+    /// The columns VALUES cells go to, for reading each cell as its
+    /// column's type; None when a column given is not stored (EPHEMERAL).
+    /// DEFAULT expressions are read only when a cell takes one.
+    async fn cell_targets<'a>(
+        &self,
+        name: &ObjectName,
+        schema: &'a SchemaRef,
+        given: &'a [String],
+        values: &Values,
+    ) -> Result<Option<Vec<CellTarget<'a>>>> {
+        let Some(fields) = given
+            .iter()
+            .map(|c| schema.field_with_name(c).ok())
+            .collect::<Option<Vec<&Field>>>()
+        else {
+            return Ok(None);
+        };
+        let mut defaults: HashMap<String, SqlExpr> = HashMap::new();
+        let rows = values.rows.iter().map(|row| row.content.as_slice());
+        if needs_defaults(rows, &fields) {
+            let declared = self.user_table(name).await?.identity().declared_columns()?;
+            for (field, extra) in declared {
+                if let Some(default) = extra.default {
+                    defaults.insert(field.name().clone(), default);
+                }
+            }
+        }
+        let targets = given
+            .iter()
+            .zip(fields)
+            .map(|(column, field)| CellTarget {
+                name: column,
+                field,
+                default: defaults.get(column).cloned(),
+            })
+            .collect();
+        Ok(Some(targets))
     }
 }
 

@@ -53,7 +53,7 @@ pub(crate) const SPECS: &[Spec] = &[
         eval: |call| {
             let value = match call.result.is_nullable() {
                 true => ScalarValue::try_from(call.result.data_type())?,
-                false => strata_common::types::default_value(call.result.data_type())?,
+                false => strata_common::types::field_default_value(call.result)?,
             };
             Ok(ColumnarValue::Scalar(value))
         },
@@ -80,7 +80,7 @@ pub(crate) const SPECS: &[Spec] = &[
         eval: |call| {
             let value = match call.result.is_nullable() {
                 true => ScalarValue::try_from(call.result.data_type())?,
-                false => strata_common::types::default_value(call.result.data_type())?,
+                false => strata_common::types::field_default_value(call.result)?,
             };
             Ok(ColumnarValue::Scalar(value))
         },
