@@ -188,6 +188,10 @@ pub fn write_value(
             let v = array.as_primitive::<Decimal128Type>().value(row);
             out.push_str(&format_decimal(v, *scale));
         }
+        DataType::Decimal256(_, scale) => {
+            let v = array.as_primitive::<Decimal256Type>().value(row);
+            out.push_str(&format_decimal_text(&v.to_string(), *scale));
+        }
         DataType::List(item) => {
             let list = array.as_list::<i32>();
             write_list(item, list.value(row).as_ref(), style, options, out);
@@ -474,20 +478,26 @@ fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit, zone: Option<
 }
 
 fn format_decimal(value: i128, scale: i8) -> String {
+    format_decimal_text(&value.to_string(), scale)
+}
+
+/// A Decimal from its integer's text: the point `scale` digits from the
+/// end, trailing zeros of the fraction dropped, as ClickHouse shows it.
+fn format_decimal_text(integer: &str, scale: i8) -> String {
     if scale <= 0 {
-        return value.to_string();
+        return integer.to_string();
     }
-    let scale = scale as u32;
-    let divisor = 10i128.pow(scale);
-    let sign = if value < 0 { "-" } else { "" };
-    let abs = value.unsigned_abs();
-    let whole = abs / divisor as u128;
-    let fraction = abs % divisor as u128;
-    if fraction == 0 {
-        return format!("{sign}{whole}");
+    let (sign, digits) = match integer.strip_prefix('-') {
+        Some(digits) => ("-", digits),
+        None => ("", integer),
+    };
+    let scale = scale as usize;
+    let padded = format!("{digits:0>width$}", width = scale + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - scale);
+    match fraction.trim_end_matches('0') {
+        "" => format!("{sign}{whole}"),
+        fraction => format!("{sign}{whole}.{fraction}"),
     }
-    let fraction = format!("{fraction:0width$}", width = scale as usize);
-    format!("{sign}{whole}.{}", fraction.trim_end_matches('0'))
 }
 
 #[cfg(test)]

@@ -94,11 +94,16 @@ fn next_size(size: u8) -> u8 {
 
 /// True if ClickHouse arithmetic applies to this pair (numbers, and dates with integers).
 pub fn supports(op: ArithmeticOp, left: &DataType, right: &DataType) -> bool {
+    // A Decimal operation ClickHouse refuses is planned, to be refused so.
     result_type(op, left, right).is_ok()
+        || crate::decimal_arithmetic::result_type(op, left, right).is_some()
 }
 
 /// ClickHouse's result type for `op(left, right)`.
 pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
+    if let Some(decimal) = crate::decimal_arithmetic::result_type(op, left, right) {
+        return decimal;
+    }
     let l_num = int_shape(left).is_some() || is_float(left);
     let r_num = int_shape(right).is_some() || is_float(right);
     if !(l_num && r_num) {
@@ -190,6 +195,9 @@ impl ScalarUDFImpl for Arithmetic {
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let (l, r) = (normalize(&arg_types[0]), normalize(&arg_types[1]));
+        if let Some(decimal) = crate::decimal_arithmetic::result_type(self.op, &l, &r) {
+            return decimal;
+        }
         if let Ok(t) = result_type(self.op, &l, &r) {
             return Ok(t);
         }
@@ -323,6 +331,9 @@ pub(crate) fn evaluate(
     let right = as_arithmetic_input(right)?;
     if let Some(dates) = evaluate_dates(op, &left, &right, result)? {
         return Ok(dates);
+    }
+    if let DataType::Decimal128(precision, scale) = result {
+        return crate::decimal_arithmetic::evaluate(op, &left, &right, *precision, *scale);
     }
     if *result == DataType::Float64 {
         let l = cast::cast(&left, &DataType::Float64)?;
@@ -494,7 +505,10 @@ impl Default for Negate {
 
 pub fn negate_result_type(t: &DataType) -> Option<DataType> {
     match t {
-        DataType::Float32 | DataType::Float64 => Some(t.clone()),
+        DataType::Float32
+        | DataType::Float64
+        | DataType::Decimal128(..)
+        | DataType::Decimal256(..) => Some(t.clone()),
         other => {
             let (signed, size) = int_shape(other)?;
             Some(if signed {
@@ -533,7 +547,7 @@ impl ScalarUDFImpl for Negate {
         let result_type = args.return_type().clone();
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = as_arithmetic_input(&args.args[0].to_array(crate::rows_to_evaluate(&args))?)?;
-        let out: ArrayRef = if is_float(&result_type) {
+        let out: ArrayRef = if is_float(&result_type) || result_type.is_decimal() {
             numeric::neg_wrapping(&input)?
         } else {
             let wide = to_i64_wrapping(&input)?;

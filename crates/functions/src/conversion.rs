@@ -500,6 +500,9 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             )?))
         }
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
+        (_, DataType::Decimal128(precision, scale)) => {
+            crate::decimal_conversion::to_decimal(array, *precision, *scale)
+        }
         _ if converts => convert(array, target),
         _ => Ok(cast::cast(array, target)?),
     }

@@ -14,6 +14,8 @@ pub mod calendar;
 pub mod conversion;
 pub mod date_format;
 pub mod dates;
+mod decimal_arithmetic;
+mod decimal_conversion;
 pub mod encodings;
 pub mod fixed_strings;
 pub mod hashing;

@@ -18,10 +18,10 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, Expr, Function,
-    FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident, NullTreatment,
-    ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement,
-    TableAlias, TableFactor, UnaryOperator, Value, VisitMut, VisitorMut,
+    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
+    NullTreatment, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
+    SetQuantifier, Statement, TableAlias, TableFactor, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -394,6 +394,20 @@ impl Rewriter<'_, '_> {
                 return Ok(Some(
                     TextReader::FixedString(*width).read((**inner).clone()),
                 ));
+            }
+            // ClickHouse cuts a Decimal's extra digits off; DataFusion rounds.
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type:
+                    data_type @ DataType::Decimal(
+                        ExactNumberInfo::PrecisionAndScale(precision, _)
+                        | ExactNumberInfo::Precision(precision),
+                    ),
+                ..
+            } if *precision <= 38 => {
+                let type_name = string_literal(&crate::literal_text::type_text(data_type));
+                return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
             }
             // Types DataFusion's SQL cannot name, cast by their ClickHouse name.
             Expr::Cast {

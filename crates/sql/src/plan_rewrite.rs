@@ -36,7 +36,7 @@ use std::sync::Arc;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
-use datafusion::logical_expr::expr::ScalarFunction;
+use datafusion::logical_expr::expr::{Cast, ScalarFunction};
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
     Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF,
@@ -289,6 +289,17 @@ impl PlanRewriter {
                 Ok(Transformed::yes(Expr::Literal(smallest_integer(v), meta)))
             }
             Expr::ScalarSubquery(subquery) => self.nullable_subquery(subquery),
+            // An INSERT's cast to a Decimal column cuts digits off, as
+            // ClickHouse does; DataFusion's cast rounds.
+            Expr::Cast(Cast { expr: inner, field })
+                if let DataType::Decimal128(precision, scale) = *field.data_type()
+                    && cuts_digits(&inner.get_type(schema)?, scale) =>
+            {
+                let type_name = lit(format!("Decimal({precision}, {scale})"));
+                Ok(Transformed::yes(
+                    self.call("_CAST", vec![*inner, type_name]),
+                ))
+            }
             Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
                 let op_kind = match op {
                     Operator::Plus => Some(ArithmeticOp::Plus),
@@ -417,7 +428,21 @@ impl PlanRewriter {
             });
             // ClickHouse's avg is Float64 whatever it averages, Decimals too.
             let decimal_avg = f.func.name() == "avg" && field.data_type().is_decimal();
-            if default.is_none() && !lost_uuid && lost_type.is_none() && !decimal_avg {
+            // and its sum of Decimals is a Decimal128 (precision 38).
+            let decimal_sum = match field.data_type() {
+                DataType::Decimal128(precision, scale)
+                    if f.func.name() == "sum" && *precision != 38 =>
+                {
+                    Some(DataType::Decimal128(38, *scale))
+                }
+                _ => None,
+            };
+            if default.is_none()
+                && !lost_uuid
+                && lost_type.is_none()
+                && !decimal_avg
+                && decimal_sum.is_none()
+            {
                 exprs.push(column);
                 continue;
             }
@@ -425,6 +450,9 @@ impl PlanRewriter {
             let mut finished = column;
             if decimal_avg {
                 finished = datafusion::logical_expr::cast(finished, DataType::Float64);
+            }
+            if let Some(decimal) = decimal_sum {
+                finished = datafusion::logical_expr::cast(finished, decimal);
             }
             if let Some(default) = default {
                 finished =
@@ -620,6 +648,20 @@ fn empty_default(function: &str, field: &Field) -> Option<ScalarValue> {
 }
 
 /// Whether `op` compares its operands (`=`, `<`, `IS DISTINCT FROM`, ...).
+/// True when a cast of `source` to a Decimal of `scale` may drop digits.
+fn cuts_digits(source: &DataType, scale: i8) -> bool {
+    match source {
+        DataType::Decimal128(_, from) | DataType::Decimal256(_, from) => *from > scale,
+        other => {
+            other.is_floating()
+                || matches!(
+                    other,
+                    DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+                )
+        }
+    }
+}
+
 pub(crate) fn is_comparison(op: Operator) -> bool {
     matches!(
         op,

@@ -4,6 +4,7 @@
 //!   (`input_format_null_as_default`), take the column's default;
 //! - an integer literal out of its column's range wraps, and one with a
 //!   fraction is truncated, as `CAST` does;
+//! - a number for a Decimal is read from its text, extra digits cut off;
 //! - `{'k': v, ...}` is a Map;
 //! - a cell of an Array, Tuple or Map column is cast to the column's type,
 //!   NULLs inside it taking their element type's default.
@@ -136,6 +137,18 @@ fn convert_cell(cell: &mut Expr, field: &Field) {
             *cell = call("_CAST", vec![cell.clone(), type_name]);
         }
         data_type if data_type.is_integer() => wrap_integer(cell, data_type),
+        // Read from the literal's text: a Float64 holds only 15-17 digits,
+        // and Strata's conversion cuts extra digits off, as ClickHouse does.
+        DataType::Decimal128(..) | DataType::Decimal256(..) => {
+            if let Some((negative, text)) = number_literal(cell) {
+                let sign = if negative { "-" } else { "" };
+                *cell = string_literal(&format!("{sign}{text}"));
+            }
+            if !is_null(cell) && matches!(field.data_type(), DataType::Decimal128(..)) {
+                let type_name = string_literal(&field_type_name(field));
+                *cell = call("_CAST", vec![cell.clone(), type_name]);
+            }
+        }
         // A number for a DateTime64 counts seconds, not its ticks.
         DataType::Timestamp(..) if number_literal(cell).is_some() => {
             let type_name = string_literal(&field_type_name(field));

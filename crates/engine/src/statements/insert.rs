@@ -120,12 +120,6 @@ impl Session {
                     if let Some(reader) = text_reader(column) {
                         *value = reader.read(value.clone());
                     }
-                    let decimal = schema
-                        .field_with_name(column)
-                        .is_ok_and(|f| f.data_type().is_decimal());
-                    if decimal {
-                        decimal_literal_as_text(value);
-                    }
                 }
             }
             texts_read = true;
@@ -203,36 +197,6 @@ impl Session {
             .collect();
         Ok(Some(targets))
     }
-}
-
-/// A number with a fraction going into a Decimal column, given as its text:
-/// DataFusion reads such a literal as a Float64, whose 15-17 digits would
-/// change a longer Decimal's value; from text the cast is exact.
-fn decimal_literal_as_text(value: &mut datafusion::sql::sqlparser::ast::Expr) {
-    use datafusion::sql::sqlparser::ast::{Expr, UnaryOperator, Value};
-    let text = match &*value {
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } => fraction_text(expr).map(|t| format!("-{t}")),
-        other => fraction_text(other).map(str::to_string),
-    };
-    let Some(text) = text else {
-        return;
-    };
-    *value = Expr::value(Value::SingleQuotedString(text));
-}
-
-/// The text of a number literal written with a fraction and no exponent.
-fn fraction_text(expr: &datafusion::sql::sqlparser::ast::Expr) -> Option<&str> {
-    use datafusion::sql::sqlparser::ast::{Expr, Value};
-    let Expr::Value(literal) = expr else {
-        return None;
-    };
-    let Value::Number(text, _) = &literal.value else {
-        return None;
-    };
-    (text.contains('.') && !text.contains(['e', 'E'])).then_some(text.as_str())
 }
 
 /// An insert's column as named, without quotes.

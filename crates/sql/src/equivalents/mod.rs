@@ -463,11 +463,19 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                     format!("Decimal scale {scale} is out of bounds (max scale: {precision})"),
                 ));
             }
-            cast(
-                CastKind::Cast,
-                args[0].clone(),
-                DataType::Decimal(ExactNumberInfo::PrecisionAndScale(precision, scale as i64)),
-            )
+            let decimal =
+                DataType::Decimal(ExactNumberInfo::PrecisionAndScale(precision, scale as i64));
+            match precision {
+                // Strata's conversion cuts extra digits off; DataFusion's rounds.
+                ..=38 => call(
+                    "_CAST",
+                    vec![
+                        args[0].clone(),
+                        Expr::value(Value::SingleQuotedString(decimal.to_string())),
+                    ],
+                ),
+                _ => cast(CastKind::Cast, args[0].clone(), decimal),
+            }
         }
         "toStartOfInterval" => {
             takes(&[2])?;
