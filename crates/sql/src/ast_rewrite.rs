@@ -451,6 +451,9 @@ impl Rewriter<'_, '_> {
             return Ok(Some(combined));
         }
         if f.over.is_some() {
+            if let Some(windowed) = crate::window_aggregates::rewrite(f, &written, self.ctx)? {
+                return Ok(Some(windowed));
+            }
             return Ok(self.registered_spelling(f, &written));
         }
         let Some(args) = function_args(&f.args) else {

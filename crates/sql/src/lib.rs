@@ -53,6 +53,7 @@ pub mod values_cells;
 pub mod values_function;
 pub mod views;
 pub mod virtual_columns;
+mod window_aggregates;
 pub mod zoned_comparisons;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};
