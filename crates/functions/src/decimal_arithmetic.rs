@@ -14,7 +14,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Decimal128Array};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::Result;
+use datafusion::common::{Result, exec_err};
 use strata_common::{ErrorCode, StrataError};
 
 use crate::arithmetic::ArithmeticOp;
@@ -93,32 +93,40 @@ pub(crate) fn evaluate(
     let (l_scale, left) = raw_values(left)?;
     let (r_scale, right) = raw_values(right)?;
     let limit = width_limit(precision);
+    // The powers of ten that bring the operands to the result's scale,
+    // found once for the whole array.
+    let (l_factor, r_factor) = match op {
+        ArithmeticOp::Plus | ArithmeticOp::Minus => (
+            power_of_ten(scale - l_scale)?,
+            power_of_ten(scale - r_scale)?,
+        ),
+        ArithmeticOp::Multiply => (1, 1),
+        ArithmeticOp::Divide => (power_of_ten(scale - l_scale + r_scale)?, 1),
+        other => {
+            return exec_err!("{} has no Decimal arithmetic of its own", other.name());
+        }
+    };
     let mut out = Vec::with_capacity(left.len());
     for (a, b) in left.iter().zip(right.iter()) {
         let (Some(a), Some(b)) = (a, b) else {
             out.push(None);
             continue;
         };
+        let (a, b) = match (a.checked_mul(l_factor), b.checked_mul(r_factor)) {
+            (Some(a), Some(b)) => (a, b),
+            _ => return Err(overflow()),
+        };
         let value = match op {
-            ArithmeticOp::Plus | ArithmeticOp::Minus => {
-                let a = rescale(a, scale - l_scale)?;
-                let b = rescale(b, scale - r_scale)?;
-                match op {
-                    ArithmeticOp::Plus => a.checked_add(b),
-                    _ => a.checked_sub(b),
-                }
-            }
+            ArithmeticOp::Plus => a.checked_add(b),
+            ArithmeticOp::Minus => a.checked_sub(b),
             ArithmeticOp::Multiply => a.checked_mul(b),
-            ArithmeticOp::Divide => {
-                if b == 0 {
-                    return Err(
-                        StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero")
-                            .into_datafusion(),
-                    );
-                }
-                rescale(a, scale - l_scale + r_scale)?.checked_div(b)
+            _ if b == 0 => {
+                return Err(
+                    StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero")
+                        .into_datafusion(),
+                );
             }
-            _ => unreachable!("typed by result_type"),
+            _ => a.checked_div(b),
         };
         match value {
             Some(v) if v.unsigned_abs() <= limit => out.push(Some(v)),
@@ -141,16 +149,13 @@ fn raw_values(array: &ArrayRef) -> Result<(i8, Decimal128Array)> {
     }
 }
 
-/// `value` with `shift` more decimal places.
-fn rescale(value: i128, shift: i8) -> Result<i128> {
+/// Ten to the power `shift`, the factor for `shift` more decimal places.
+fn power_of_ten(shift: i8) -> Result<i128> {
     debug_assert!(
         shift >= 0,
         "results never have fewer places than an operand"
     );
-    10i128
-        .checked_pow(shift as u32)
-        .and_then(|factor| value.checked_mul(factor))
-        .ok_or_else(overflow)
+    10i128.checked_pow(shift as u32).ok_or_else(overflow)
 }
 
 fn overflow() -> datafusion::error::DataFusionError {

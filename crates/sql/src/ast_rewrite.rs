@@ -28,6 +28,7 @@ use strata_common::settings::{SettingValue, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::aliases;
+use crate::combinators::quoted;
 use crate::equivalents;
 use crate::naming::column_name;
 use crate::query_clauses;
@@ -180,7 +181,7 @@ fn numeric_conversion(data_type: &DataType) -> Option<&'static str> {
     })
 }
 
-fn string_literal(s: &str) -> Expr {
+pub(crate) fn string_literal(s: &str) -> Expr {
     Expr::value(Value::SingleQuotedString(s.to_string()))
 }
 
@@ -475,9 +476,7 @@ impl Rewriter<'_, '_> {
             "any" | "anyLast" if f.null_treatment.is_none() => {
                 let mut ignoring = f.clone();
                 ignoring.null_treatment = Some(NullTreatment::IgnoreNulls);
-                ignoring.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-                    '"', written,
-                ))]);
+                ignoring.name = quoted(&written);
                 return Ok(Some(Expr::Function(ignoring)));
             }
             "if" => {
@@ -562,9 +561,7 @@ impl Rewriter<'_, '_> {
             return None;
         }
         let mut renamed = f.clone();
-        renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-            '"', registered,
-        ))]);
+        renamed.name = quoted(&registered);
         Some(Expr::Function(renamed))
     }
 
@@ -572,37 +569,45 @@ impl Rewriter<'_, '_> {
     /// aggregate `f(args...) FILTER (WHERE condition)`, when `fIf` is not a
     /// function of its own.
     fn if_combinator(&self, f: &Function, written: &str, args: &[&Expr]) -> Result<Option<Expr>> {
-        let Some(base) = written.strip_suffix("If") else {
+        let Some(registered) = if_combinator_base(f, written, self.ctx) else {
             return Ok(None);
         };
-        let spelling = |name: &str| (self.ctx.resolve_function)(name).unwrap_or(name.to_string());
-        let registered = spelling(base);
-        if f.filter.is_some()
-            || (self.ctx.is_aggregate)(&spelling(written))
-            || !(self.ctx.is_aggregate)(&registered)
-        {
-            return Ok(None);
-        }
         let Some((condition, arguments)) = args.split_last() else {
             return Err(arity(written, 0, "at least 1"));
         };
-        let mut filtered = f.clone();
-        filtered.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-            '"',
-            registered.clone(),
-        ))]);
-        if let FunctionArguments::List(list) = &mut filtered.args {
-            list.args = arguments
-                .iter()
-                .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr((*e).clone())))
-                .collect();
-        }
+        let arguments = arguments.iter().map(|e| (*e).clone()).collect();
+        let mut filtered = with_arguments(f, &registered, arguments);
         filtered.filter = Some(Box::new((*condition).clone()));
         if ["sum", "avg"].contains(&registered.as_str()) {
             count_comparisons(&mut filtered);
         }
         Ok(Some(Expr::Function(filtered)))
     }
+}
+
+/// The registered name of the aggregate `f` combines with -If, when
+/// `written` is such a combination and not a function of its own.
+pub(crate) fn if_combinator_base(f: &Function, written: &str, ctx: &AstContext) -> Option<String> {
+    let base = written.strip_suffix("If")?;
+    let spelling = |name: &str| (ctx.resolve_function)(name).unwrap_or(name.to_string());
+    let registered = spelling(base);
+    let combines = f.filter.is_none()
+        && !(ctx.is_aggregate)(&spelling(written))
+        && (ctx.is_aggregate)(&registered);
+    combines.then_some(registered)
+}
+
+/// `f` as a call of `name` with `args`, keeping its window and modifiers.
+pub(crate) fn with_arguments(f: &Function, name: &str, args: Vec<Expr>) -> Function {
+    let mut called = f.clone();
+    called.name = quoted(name);
+    if let FunctionArguments::List(list) = &mut called.args {
+        list.args = args
+            .into_iter()
+            .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
+            .collect();
+    }
+    called
 }
 
 /// Casts the comparisons among a `sum` or `avg`'s arguments to UInt8:

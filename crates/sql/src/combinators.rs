@@ -18,7 +18,7 @@ use strata_functions::aggregate::combinators::{COMBINED, Combinator, SEPARATOR};
 use strata_functions::aggregate::frame::PARAMETER_PREFIX;
 use strata_functions::aggregate::states::split_chain;
 
-use crate::ast_rewrite::{AstContext, call};
+use crate::ast_rewrite::{AstContext, call, string_literal};
 
 /// `f` as DataFusion plans it, if it is a parametric call of a Strata
 /// aggregate or a combinator chain.
@@ -63,10 +63,13 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
             .collect::<Vec<_>>()
             .join(&SEPARATOR.to_string());
         // The parameters as written name a state's type: `quantile(0.5)`.
-        let mut marker = vec![string(&spec), Expr::value(Value::Null)];
+        let mut marker = vec![string_literal(&spec), Expr::value(Value::Null)];
         if !params.is_empty() {
             let written: Vec<String> = params.iter().map(|p| p.to_string()).collect();
-            marker.extend([string(&written.join(", ")), Expr::value(Value::Null)]);
+            marker.extend([
+                string_literal(&written.join(", ")),
+                Expr::value(Value::Null),
+            ]);
         }
         let marker = call("named_struct", marker);
         args.insert(0, marker);
@@ -161,21 +164,18 @@ fn set_arguments(f: &mut Function, args: Vec<Expr>) {
     }
 }
 
-fn quoted(name: &str) -> ObjectName {
+/// `name` as a function name, quoted so DataFusion keeps its case.
+pub(crate) fn quoted(name: &str) -> ObjectName {
     ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
         '"', name,
     ))])
-}
-
-fn string(text: &str) -> Expr {
-    Expr::value(Value::SingleQuotedString(text.to_string()))
 }
 
 /// `named_struct('__parameter_1', p1, ...)`.
 fn parameter_struct(values: Vec<Expr>) -> Expr {
     let mut fields = Vec::with_capacity(values.len() * 2);
     for (i, value) in values.into_iter().enumerate() {
-        fields.push(string(&format!("{PARAMETER_PREFIX}{}", i + 1)));
+        fields.push(string_literal(&format!("{PARAMETER_PREFIX}{}", i + 1)));
         fields.push(value);
     }
     call("named_struct", fields)

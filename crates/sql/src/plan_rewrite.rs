@@ -295,7 +295,8 @@ impl PlanRewriter {
                 if let DataType::Decimal128(precision, scale) = *field.data_type()
                     && cuts_digits(&inner.get_type(schema)?, scale) =>
             {
-                let type_name = lit(format!("Decimal({precision}, {scale})"));
+                let decimal = DataType::Decimal128(precision, scale);
+                let type_name = lit(types::clickhouse_type_name(&decimal, false));
                 Ok(Transformed::yes(
                     self.call("_CAST", vec![*inner, type_name]),
                 ))

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::call;
+use crate::ast_rewrite::{call, string_literal};
 
 /// The column a cell goes to.
 pub struct CellTarget<'a> {
@@ -109,11 +109,7 @@ fn column_default(
     if let Some(error) = failure {
         return Err(error);
     }
-    let type_name = string_literal(&field_type_name(target.field));
-    Ok(call(
-        "_CAST",
-        vec![Expr::Nested(Box::new(default)), type_name],
-    ))
+    Ok(cast_to(Expr::Nested(Box::new(default)), target.field))
 }
 
 fn not_given(column: &str, read: &str) -> StrataError {
@@ -133,8 +129,7 @@ fn convert_cell(cell: &mut Expr, field: &Field) {
                 return;
             }
             nested_defaults(cell, field);
-            let type_name = string_literal(&field_type_name(field));
-            *cell = call("_CAST", vec![cell.clone(), type_name]);
+            *cell = cast_to(cell.clone(), field);
         }
         data_type if data_type.is_integer() => wrap_integer(cell, data_type),
         // Read from the literal's text: a Float64 holds only 15-17 digits,
@@ -145,14 +140,12 @@ fn convert_cell(cell: &mut Expr, field: &Field) {
                 *cell = string_literal(&format!("{sign}{text}"));
             }
             if !is_null(cell) && matches!(field.data_type(), DataType::Decimal128(..)) {
-                let type_name = string_literal(&field_type_name(field));
-                *cell = call("_CAST", vec![cell.clone(), type_name]);
+                *cell = cast_to(cell.clone(), field);
             }
         }
         // A number for a DateTime64 counts seconds, not its ticks.
         DataType::Timestamp(..) if number_literal(cell).is_some() => {
-            let type_name = string_literal(&field_type_name(field));
-            *cell = call("_CAST", vec![cell.clone(), type_name]);
+            *cell = cast_to(cell.clone(), field);
         }
         _ => {}
     }
@@ -226,10 +219,7 @@ fn same_typed_items<'a>(items: impl Iterator<Item = &'a mut Expr>, field: &Field
         let cast = defaults && !is_null(item);
         nested_defaults(item, field);
         if cast {
-            *item = call(
-                "_CAST",
-                vec![item.clone(), string_literal(&field_type_name(field))],
-            );
+            *item = cast_to(item.clone(), field);
         }
     }
 }
@@ -285,8 +275,12 @@ fn wrap_to(number: i128, data_type: &DataType) -> i128 {
     }
 }
 
-fn string_literal(text: &str) -> Expr {
-    Expr::value(Value::SingleQuotedString(text.to_string()))
+/// `value` cast to `field`'s type by Strata's conversion, as ClickHouse's.
+fn cast_to(value: Expr, field: &Field) -> Expr {
+    call(
+        "_CAST",
+        vec![value, string_literal(&field_type_name(field))],
+    )
 }
 
 #[cfg(test)]

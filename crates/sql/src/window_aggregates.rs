@@ -7,13 +7,11 @@
 //!   skip (a FILTER clause is not planned over a window), and `sum`'s is 0,
 //!   so a frame with no such row sums to 0 as in ClickHouse.
 
-use datafusion::sql::sqlparser::ast::{
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, NullTreatment,
-    ObjectName, ObjectNamePart, Value,
-};
+use datafusion::sql::sqlparser::ast::{Expr, Function, NullTreatment, Value};
 use strata_common::Result;
 
-use crate::ast_rewrite::{AstContext, case, function_args};
+use crate::ast_rewrite::{AstContext, case, function_args, if_combinator_base, with_arguments};
+use crate::combinators::quoted;
 
 /// `f`, called over a window, as DataFusion plans it; None when it plans
 /// `f` as written.
@@ -22,7 +20,8 @@ pub(crate) fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<O
     if let Some(value) = value_function(written)
         && f.null_treatment.is_none()
     {
-        let mut renamed = named(f, value);
+        let mut renamed = f.clone();
+        renamed.name = quoted(value);
         renamed.null_treatment = Some(NullTreatment::IgnoreNulls);
         return Ok(Some(Expr::Function(renamed)));
     }
@@ -40,15 +39,7 @@ fn value_function(written: &str) -> Option<&'static str> {
 /// `fIf(args..., condition) OVER w` as `f(CASE WHEN condition THEN arg END,
 /// ...) OVER w`.
 fn if_combinator(f: &Function, written: &str, ctx: &AstContext) -> Option<Expr> {
-    let base = written.strip_suffix("If")?;
-    let spelling = |name: &str| (ctx.resolve_function)(name).unwrap_or(name.to_string());
-    let registered = spelling(base);
-    if f.filter.is_some()
-        || (ctx.is_aggregate)(&spelling(written))
-        || !(ctx.is_aggregate)(&registered)
-    {
-        return None;
-    }
+    let registered = if_combinator_base(f, written, ctx)?;
     let args = function_args(&f.args)?;
     let (condition, arguments) = args.split_last()?;
     let otherwise = (registered == "sum").then(|| Expr::value(Value::Number("0".into(), false)));
@@ -58,24 +49,10 @@ fn if_combinator(f: &Function, written: &str, ctx: &AstContext) -> Option<Expr> 
         [] => vec![only_where(Expr::value(Value::Number("1".into(), false)))],
         arguments => arguments.iter().map(|a| only_where((*a).clone())).collect(),
     };
-    let mut conditioned = named(f, value_function(base).unwrap_or(&registered));
-    if value_function(base).is_some() {
+    let value = written.strip_suffix("If").and_then(value_function);
+    let mut conditioned = with_arguments(f, value.unwrap_or(&registered), arguments);
+    if value.is_some() {
         conditioned.null_treatment = Some(NullTreatment::IgnoreNulls);
     }
-    if let FunctionArguments::List(list) = &mut conditioned.args {
-        list.args = arguments
-            .into_iter()
-            .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
-            .collect();
-    }
     Some(Expr::Function(conditioned))
-}
-
-/// `f` under `name`, quoted so DataFusion keeps its case.
-fn named(f: &Function, name: &str) -> Function {
-    let mut renamed = f.clone();
-    renamed.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
-        '"', name,
-    ))]);
-    renamed
 }
