@@ -18,14 +18,16 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    NullTreatment, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, Statement, TableAlias, TableFactor, UnaryOperator, Value, VisitMut, VisitorMut,
+    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, DateTimeField,
+    ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
+    FunctionArguments, Ident, Interval, NullTreatment, ObjectName, ObjectNamePart, Query,
+    SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, TableAlias, TableFactor,
+    UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_functions::dates::intervals::IntervalKind;
 
 use crate::aliases;
 use crate::combinators::quoted;
@@ -179,6 +181,32 @@ fn numeric_conversion(data_type: &DataType) -> Option<&'static str> {
         DataType::Nullable(inner) | DataType::LowCardinality(inner) => numeric_conversion(inner)?,
         _ => return None,
     })
+}
+
+/// `INTERVAL n unit` as `toInterval<Unit>(n)`, as ClickHouse names it.
+pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
+    let field = interval.leading_field.as_ref()?;
+    if interval.last_field.is_some() {
+        return None;
+    }
+    let kind = IntervalKind::from_keyword(&field.to_string())?;
+    Some(call(kind.function_name(), vec![(*interval.value).clone()]))
+}
+
+/// `INTERVAL n unit` with a computed `n` (or a unit DataFusion does not
+/// read, QUARTER) as `toInterval<Unit>(n)`.
+fn computed_interval(interval: &Interval) -> Option<Expr> {
+    let literal = match interval.value.as_ref() {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => matches!(expr.as_ref(), Expr::Value(_)),
+        value => matches!(value, Expr::Value(_)),
+    };
+    if literal && interval.leading_field != Some(DateTimeField::Quarter) {
+        return None;
+    }
+    interval_function(interval)
 }
 
 pub(crate) fn string_literal(s: &str) -> Expr {
@@ -426,6 +454,10 @@ impl Rewriter<'_, '_> {
             } => {
                 let type_name = string_literal(&crate::literal_text::type_text(data_type));
                 return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
+            }
+            // DataFusion reads an interval of a literal only.
+            Expr::Interval(interval) if let Some(made) = computed_interval(interval) => {
+                return Ok(Some(made));
             }
             Expr::Identifier(ident) if ident.quote_style.is_none() => {
                 let literal = match ident.value.to_ascii_lowercase().as_str() {

@@ -7,7 +7,7 @@
 
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
-    UnaryOperator, Value,
+    ObjectNamePart, UnaryOperator, Value,
 };
 
 /// The ClickHouse column name of `expr`.
@@ -198,6 +198,11 @@ fn write_expr(expr: &Expr, out: &mut String) {
             }
             out.push(']');
         }
+        Expr::Interval(interval)
+            if let Some(made) = crate::ast_rewrite::interval_function(interval) =>
+        {
+            write_expr(&made, out);
+        }
         Expr::Tuple(items) => {
             out.push('(');
             for (i, item) in items.iter().enumerate() {
@@ -209,7 +214,11 @@ fn write_expr(expr: &Expr, out: &mut String) {
             out.push(')');
         }
         Expr::Function(f) if f.over.is_none() && f.filter.is_none() => {
-            let mut name = f.name.to_string();
+            // A quoted name (as `call` quotes mixed case) shows unquoted.
+            let mut name = match f.name.0.as_slice() {
+                [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+                _ => f.name.to_string(),
+            };
             // ClickHouse shows `cast(x, 'T')` in any case as `CAST`.
             if name.eq_ignore_ascii_case("cast") {
                 name = "CAST".to_string();
@@ -230,6 +239,9 @@ fn write_expr(expr: &Expr, out: &mut String) {
                         return;
                     }
                 }
+            }
+            if let Ok(Some(moved)) = crate::equivalents::dates::moved(&name, &args) {
+                return write_expr(&moved, out);
             }
             // A parametric aggregate, `quantile(0.9)(x)`, shows its parameters.
             let name = match &f.parameters {

@@ -1,10 +1,13 @@
 //! Date and time functions with ClickHouse's semantics.
 
 pub(crate) mod args;
+pub mod best_effort;
+mod best_effort_text;
 pub mod change;
 pub mod clock;
 pub mod day_numbers;
 pub(crate) mod frame;
+pub mod intervals;
 pub mod joda;
 pub mod make;
 pub(crate) mod moments;
@@ -61,6 +64,12 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     for shift in shift::Shift::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(shift)));
+    }
+    for form in best_effort::BestEffort::ALL {
+        functions.push(ScalarUDF::new_from_impl(frame::Udf::new(form)));
+    }
+    for kind in intervals::IntervalKind::ALL {
+        functions.push(ScalarUDF::new_from_impl(frame::Udf::new(kind)));
     }
     for slot in slots::Slot::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(slot)));

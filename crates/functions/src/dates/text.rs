@@ -112,7 +112,7 @@ pub(crate) fn parse(text: &str) -> Option<Text> {
     Some(Text::Local { at, nanos, offset })
 }
 
-fn digits_only(text: &str) -> Option<Text> {
+pub(crate) fn digits_only(text: &str) -> Option<Text> {
     let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().ok();
     let date = || NaiveDate::from_ymd_opt(number(0..4)? as i32, number(4..6)?, number(6..8)?);
     match text.len() {

@@ -7,16 +7,17 @@
 //! - `DATE_FORMAT` (any case) is `formatDateTime`, not DataFusion's
 //!   `date_format`, which takes strftime's specifiers.
 //! - `time_bucket` (any case) is `toStartOfInterval`.
-//! - `toIntervalDay(n)` and the other units are `INTERVAL n DAY`, so the
-//!   same literals work (not yet a computed `n`).
+//! - `date_add(DAY, n, d)`, `date_add(d, INTERVAL n DAY)` and their
+//!   other names and `_sub` forms are `d + toIntervalDay(n)` (or `-`).
 //!
 //! [`cast`]: `CAST(x AS T)` and `x::T` to ClickHouse's date types are the
 //! conversion functions (`toDate`, `toDate32`, `toDateTime`,
 //! `toDateTime64`), which DataFusion's casts are not; `Nullable(T)` is `T`,
 //! as every Strata column may hold NULLs.
 
-use datafusion::sql::sqlparser::ast::{DataType, DateTimeField, Expr, Interval, Value};
+use datafusion::sql::sqlparser::ast::{BinaryOperator, DataType, Expr, Value};
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_functions::dates::intervals::IntervalKind;
 
 use crate::ast_rewrite::call;
 
@@ -28,29 +29,19 @@ pub const NAMES: &[&str] = &[
     "timestamp_diff",
     "DATE_FORMAT",
     "time_bucket",
-    "toIntervalSecond",
-    "toIntervalMinute",
-    "toIntervalHour",
-    "toIntervalDay",
-    "toIntervalWeek",
-    "toIntervalMonth",
-    "toIntervalQuarter",
-    "toIntervalYear",
+    "date_add",
+    "dateAdd",
+    "DATE_ADD",
+    "timestamp_add",
+    "timestampAdd",
+    "TIMESTAMP_ADD",
+    "date_sub",
+    "dateSub",
+    "DATE_SUB",
+    "timestamp_sub",
+    "timestampSub",
+    "TIMESTAMP_SUB",
 ];
-
-/// `toIntervalDay(n)` and its kind as `INTERVAL n DAY`, the unit each names.
-fn interval_unit(name: &str) -> Option<DateTimeField> {
-    Some(match name {
-        "toIntervalSecond" => DateTimeField::Second,
-        "toIntervalMinute" => DateTimeField::Minute,
-        "toIntervalHour" => DateTimeField::Hour,
-        "toIntervalDay" => DateTimeField::Day,
-        "toIntervalWeek" => DateTimeField::Week(None),
-        "toIntervalMonth" => DateTimeField::Month,
-        "toIntervalYear" => DateTimeField::Year,
-        _ => return None,
-    })
-}
 
 fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
     if counts.contains(&args.len()) {
@@ -65,6 +56,51 @@ fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
             expected.join(" or ")
         ),
     ))
+}
+
+/// `date_add` and its other names: `+`; `date_sub` and its: `-`.
+fn moved_by(name: &str) -> Option<BinaryOperator> {
+    match name.to_ascii_lowercase().as_str() {
+        "date_add" | "dateadd" | "timestamp_add" | "timestampadd" => Some(BinaryOperator::Plus),
+        "date_sub" | "datesub" | "timestamp_sub" | "timestampsub" => Some(BinaryOperator::Minus),
+        _ => None,
+    }
+}
+
+/// `date_add(DAY, n, d)` as `d + toIntervalDay(n)` (ClickHouse's parser
+/// reads it so, and names the column after that), `date_add(d, i)` as
+/// `d + i`; the `_sub` forms with `-`.
+pub(crate) fn moved(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
+    let Some(sign) = moved_by(name) else {
+        return Ok(None);
+    };
+    takes(name, args, &[2, 3])?;
+    Ok(Some(match args {
+        [moment, interval] => super::binary_op((*moment).clone(), sign, (*interval).clone()),
+        [unit, amount, moment] => {
+            let kind = unit_keyword(name, unit)?;
+            super::shifted(moment, sign, kind, amount)
+        }
+        _ => unreachable!("takes checked the count"),
+    }))
+}
+
+/// The unit keyword `date_add(DAY, n, d)` starts with (a bare word, as
+/// ClickHouse's parser reads it).
+fn unit_keyword(name: &str, unit: &Expr) -> Result<IntervalKind> {
+    let word = match unit {
+        Expr::Identifier(ident) if ident.quote_style.is_none() => Some(ident.value.as_str()),
+        _ => None,
+    };
+    word.and_then(IntervalKind::from_keyword).ok_or_else(|| {
+        // ClickHouse reads any other first argument as `plus` of three.
+        StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!(
+                "Function {name} of three arguments takes a unit keyword first (DAY, MONTH, ...), not {unit}"
+            ),
+        )
+    })
 }
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
@@ -83,35 +119,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(name, args, &[2])?;
             call("date_bin", vec![args[1].clone(), args[0].clone()])
         }
-        // DataFusion reads no quarters: three months each.
-        "toIntervalQuarter" => {
-            takes(name, args, &[1])?;
-            let months = match args[0] {
-                Expr::Value(v) => match &v.value {
-                    Value::Number(n, _) => n.parse::<i64>().ok().map(|n| n * 3),
-                    _ => None,
-                },
-                _ => None,
-            }
-            .ok_or_else(|| {
-                StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    "toIntervalQuarter takes a whole number literal here",
-                )
-            })?;
-            let months = Expr::value(Value::Number(months.to_string(), false));
-            return equivalent("toIntervalMonth", &[&months]);
-        }
-        _ if let Some(unit) = interval_unit(name) => {
-            takes(name, args, &[1])?;
-            Expr::Interval(Interval {
-                value: Box::new(args[0].clone()),
-                leading_field: Some(unit),
-                leading_precision: None,
-                last_field: None,
-                fractional_seconds_precision: None,
-            })
-        }
+        _ if let Some(moved) = moved(name, args)? => moved,
         _ => return Ok(None),
     };
     Ok(Some(expr))

@@ -8,10 +8,10 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, DateTimeField, ExactNumberInfo, Expr, Interval,
-    UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, UnaryOperator, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_functions::dates::intervals::IntervalKind;
 
 use crate::ast_rewrite::call;
 
@@ -489,9 +489,9 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[3])?;
             date_diff(args[0], args[1], args[2])?
         }
-        _ if let Some((sign, unit, factor)) = shifted_unit(name) => {
+        _ if let Some((sign, kind)) = shifted_unit(name) => {
             takes(&[2])?;
-            shifted(name, args[0], sign, (unit, factor), args[1])?
+            shifted(args[0], sign, kind, args[1])
         }
         _ => match parsed_number_type(name) {
             Some((data_type, or_zero)) => {
@@ -510,68 +510,30 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 }
 
 /// `add<Unit>s` / `subtract<Unit>s`: the direction and the interval unit.
-fn shifted_unit(name: &str) -> Option<(BinaryOperator, DateTimeField, i64)> {
+fn shifted_unit(name: &str) -> Option<(BinaryOperator, IntervalKind)> {
     let (sign, unit) = match name.strip_prefix("add") {
         Some(unit) => (BinaryOperator::Plus, unit),
         None => (BinaryOperator::Minus, name.strip_prefix("subtract")?),
     };
-    let (unit, factor) = match unit {
-        "Seconds" => (DateTimeField::Second, 1),
-        "Minutes" => (DateTimeField::Minute, 1),
-        "Hours" => (DateTimeField::Hour, 1),
-        "Days" => (DateTimeField::Day, 1),
-        "Weeks" => (DateTimeField::Day, 7),
-        "Months" => (DateTimeField::Month, 1),
-        "Quarters" => (DateTimeField::Month, 3),
-        "Years" => (DateTimeField::Year, 1),
+    let kind = match unit {
+        "Seconds" => IntervalKind::Second,
+        "Minutes" => IntervalKind::Minute,
+        "Hours" => IntervalKind::Hour,
+        "Days" => IntervalKind::Day,
+        "Weeks" => IntervalKind::Week,
+        "Months" => IntervalKind::Month,
+        "Quarters" => IntervalKind::Quarter,
+        "Years" => IntervalKind::Year,
         _ => return None,
     };
-    Some((sign, unit, factor))
+    Some((sign, kind))
 }
 
-/// `moment ± INTERVAL 'amount' unit`: DataFusion adds calendar intervals
-/// (a month to January 31st is February's last day, as in ClickHouse), but
-/// only constant ones.
-fn shifted(
-    name: &str,
-    moment: &Expr,
-    sign: BinaryOperator,
-    (unit, factor): (DateTimeField, i64),
-    amount: &Expr,
-) -> Result<Expr> {
-    let integer = |e: &Expr| match e {
-        Expr::Value(v) => match &v.value {
-            Value::Number(n, _) => n.parse::<i64>().ok(),
-            _ => None,
-        },
-        _ => None,
-    };
-    let constant = match amount {
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } => integer(expr).map(|n| -n),
-        other => integer(other),
-    }
-    .and_then(|n| n.checked_mul(factor));
-    let Some(amount) = constant else {
-        return Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            format!("{name} takes a constant integer amount in Strata for now"),
-        ));
-    };
-    let interval = Expr::Interval(Interval {
-        value: Box::new(Expr::value(Value::SingleQuotedString(amount.to_string()))),
-        leading_field: Some(unit),
-        leading_precision: None,
-        last_field: None,
-        fractional_seconds_precision: None,
-    });
-    Ok(Expr::BinaryOp {
-        left: Box::new(moment.clone()),
-        op: sign,
-        right: Box::new(interval),
-    })
+/// `moment ± toInterval<Unit>(amount)`: DataFusion adds calendar intervals
+/// (a month to January 31st is February's last day, as in ClickHouse).
+fn shifted(moment: &Expr, sign: BinaryOperator, kind: IntervalKind, amount: &Expr) -> Expr {
+    let interval = call(kind.function_name(), vec![amount.clone()]);
+    binary_op(moment.clone(), sign, interval)
 }
 
 /// `dateDiff('unit', a, b)`: how many unit boundaries lie between a and b,
