@@ -1,5 +1,6 @@
 //! Date and time functions with ClickHouse's semantics.
 
+pub mod age;
 pub(crate) mod args;
 pub mod best_effort;
 mod best_effort_text;
@@ -65,6 +66,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     for shift in shift::Shift::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(shift)));
     }
+    functions.push(ScalarUDF::new_from_impl(frame::Udf::new(age::Age)));
     for form in best_effort::BestEffort::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(form)));
     }

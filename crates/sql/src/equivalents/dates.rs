@@ -29,6 +29,7 @@ pub const NAMES: &[&str] = &[
     "timestamp_diff",
     "DATE_FORMAT",
     "time_bucket",
+    "dateName",
     "date_add",
     "dateAdd",
     "DATE_ADD",
@@ -56,6 +57,47 @@ fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
             expected.join(" or ")
         ),
     ))
+}
+
+/// `dateName('part', d[, zone])`: the part's number as text, or the
+/// English name of a month or weekday.
+fn date_name(args: &[&Expr]) -> Result<Expr> {
+    let part = match args[0] {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => Some(s.as_str()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let moment = match args.get(2) {
+        Some(zone) => call("toTimeZone", vec![args[1].clone(), (*zone).clone()]),
+        None => args[1].clone(),
+    };
+    let number = |function: &str| call("toString", vec![call(function, vec![moment.clone()])]);
+    Ok(match part {
+        Some("year") => number("toYear"),
+        Some("quarter") => number("toQuarter"),
+        Some("month") => call("monthName", vec![moment]),
+        Some("week") => number("toISOWeek"),
+        Some("dayofyear") => number("toDayOfYear"),
+        Some("day") => number("toDayOfMonth"),
+        Some("weekday") => call(
+            "formatDateTime",
+            vec![moment, crate::ast_rewrite::string_literal("%W")],
+        ),
+        Some("hour") => number("toHour"),
+        Some("minute") => number("toMinute"),
+        Some("second") => number("toSecond"),
+        _ => {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Function dateName takes a constant part first: year, quarter, month, week, dayofyear, day, weekday, hour, minute or second, not {}",
+                    args[0]
+                ),
+            ));
+        }
+    })
 }
 
 /// `date_add` and its other names: `+`; `date_sub` and its: `-`.
@@ -120,6 +162,15 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             call("date_bin", vec![args[1].clone(), args[0].clone()])
         }
         _ if let Some(moved) = moved(name, args)? => moved,
+        // `toString(moment, zone)`: the moment shown on that zone's clock.
+        "toString" if args.len() == 2 => {
+            let moment = call("toTimeZone", all());
+            call("toString", vec![moment])
+        }
+        "dateName" => {
+            takes(name, args, &[2, 3])?;
+            date_name(args)?
+        }
         _ => return Ok(None),
     };
     Ok(Some(expr))
