@@ -5,14 +5,16 @@
 //!   filtered and ordered again outside it;
 //! - `LIMIT n [OFFSET m] WITH TIES` (read as a FETCH with no count): the
 //!   same, with `rank()` keeping the rows tied with the last one;
+//! - `[OFFSET m ROWS] FETCH FIRST n ROWS ONLY | WITH TIES` as
+//!   `LIMIT n [OFFSET m]`, with ties as above;
 //! - `ORDER BY ALL` as `ORDER BY 1, 2, ...`;
 //! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`;
 //!   `WITH TOTALS` is refused: DataFusion reads the modifier and ignores it,
 //!   which would answer without the extra row the user asked for.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, GroupByWithModifier, Ident, LimitClause, OrderByExpr, OrderByKind, Query,
-    Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
+    Expr, Fetch, GroupByExpr, GroupByWithModifier, Ident, LimitClause, OrderByExpr, OrderByKind,
+    Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -52,8 +54,53 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     wrap(query, &[ROW], &order, &condition)
 }
 
-/// Rewrites `query`'s `LIMIT n WITH TIES`, if it has one; a FETCH with its
-/// own count is left to DataFusion.
+/// `FETCH FIRST n ROWS ONLY | WITH TIES` as `LIMIT n`, which DataFusion
+/// plans (`WITH TIES` then rewritten by [`rewrite_with_ties`]).
+pub fn fetch_as_limit(query: &mut Query) -> Result<()> {
+    if query.fetch.as_ref().is_none_or(|f| f.quantity.is_none()) {
+        return Ok(());
+    }
+    let Some(Fetch {
+        quantity: Some(quantity),
+        percent,
+        with_ties,
+    }) = query.fetch.take()
+    else {
+        unreachable!("a FETCH with a count");
+    };
+    if percent {
+        return Err(not_supported("FETCH ... PERCENT"));
+    }
+    let offset = match query.limit_clause.take() {
+        None => None,
+        Some(LimitClause::LimitOffset {
+            limit: None,
+            offset,
+            limit_by,
+        }) if limit_by.is_empty() => offset,
+        Some(_) => {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Can not use FETCH together with LIMIT",
+            ));
+        }
+    };
+    query.limit_clause = Some(LimitClause::LimitOffset {
+        limit: Some(quantity),
+        offset,
+        limit_by: Vec::new(),
+    });
+    if with_ties {
+        query.fetch = Some(Fetch {
+            quantity: None,
+            percent: false,
+            with_ties,
+        });
+    }
+    Ok(())
+}
+
+/// Rewrites `query`'s `LIMIT n WITH TIES`, if it has one.
 pub fn rewrite_with_ties(query: &mut Query) -> Result<()> {
     let Some(fetch) = &query.fetch else {
         return Ok(());

@@ -5,14 +5,16 @@
 //!
 //! The totals row is its own query: the same SELECT without GROUP BY,
 //! ORDER BY and LIMIT, where each key expression in the select list reads
-//! `defaultValueOfArgumentType(any(key))`. Totals over the groups HAVING
-//! keeps (ClickHouse's `totals_mode`) are not computed yet: with HAVING,
-//! WITH TOTALS is refused.
+//! `defaultValueOfArgumentType(any(key))`. With HAVING, the totals are over
+//! the groups HAVING keeps (ClickHouse's default `totals_mode`,
+//! `after_having_exclusive`): the totals query reads only rows whose keys
+//! are among those the grouped query keeps.
 
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, GroupByWithModifier, Query, SelectItem, SetExpr, Value, VisitMut, VisitorMut,
+    BinaryOperator, Expr, GroupByExpr, GroupByWithModifier, Ident, Query, SelectItem, SetExpr,
+    Statement, Value, VisitMut, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -36,11 +38,12 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
     if modifiers.len() > 1 {
         return Err(not_supported("WITH TOTALS together with ROLLUP or CUBE"));
     }
-    if select.having.is_some() {
-        return Err(not_supported("WITH TOTALS together with HAVING"));
-    }
     modifiers.remove(at);
-    let key_texts = key_expressions(keys, &select.projection);
+    let keys = key_expressions(keys, &select.projection);
+    let kept = match select.having.is_some() {
+        true => Some(kept_groups(query, &keys)?),
+        false => None,
+    };
     let mut totals = query.clone();
     totals.order_by = None;
     totals.limit_clause = None;
@@ -49,35 +52,84 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
         unreachable!("cloned from a select");
     };
     totals_select.group_by = GroupByExpr::Expressions(vec![], vec![]);
-    let mut defaults = KeyDefaults { keys: key_texts };
+    totals_select.having = None;
+    if let Some(kept) = kept {
+        totals_select.selection = Some(match totals_select.selection.take() {
+            Some(filter) => Expr::BinaryOp {
+                left: Box::new(Expr::Nested(Box::new(filter))),
+                op: BinaryOperator::And,
+                right: Box::new(kept),
+            },
+            None => kept,
+        });
+    }
+    let mut defaults = KeyDefaults {
+        keys: keys.iter().map(Expr::to_string).collect(),
+    };
     for item in &mut totals_select.projection {
         let _ = item.visit(&mut defaults);
     }
     Ok(Some(totals))
 }
 
-/// The keys as text. A key naming a select item by its alias or position
+/// `(key1, key2, ...) IN (the keys of the groups `query` keeps)`.
+fn kept_groups(query: &Query, keys: &[Expr]) -> Result<Expr> {
+    let mut grouped = query.clone();
+    grouped.order_by = None;
+    grouped.limit_clause = None;
+    grouped.fetch = None;
+    let SetExpr::Select(select) = grouped.body.as_mut() else {
+        unreachable!("a select groups");
+    };
+    let names: Vec<String> = (0..keys.len())
+        .map(|i| format!("__totals_key_{i}"))
+        .collect();
+    for (key, name) in keys.iter().zip(&names) {
+        select.projection.push(SelectItem::ExprWithAlias {
+            expr: key.clone(),
+            alias: Ident::new(name),
+        });
+    }
+    let sql = format!(
+        "SELECT {} FROM ({grouped}) AS __kept_groups",
+        names.join(", ")
+    );
+    let Statement::Query(subquery) = crate::parser::parse_statement(&sql)?.statement else {
+        unreachable!("a SELECT parses as a query");
+    };
+    let tuple = match keys {
+        [key] => key.clone(),
+        _ => Expr::Tuple(keys.to_vec()),
+    };
+    Ok(Expr::InSubquery {
+        expr: Box::new(tuple),
+        subquery,
+        negated: false,
+    })
+}
+
+/// The keys. A key naming a select item by its alias or position
 /// (`GROUP BY 1`) stands for that item's expression: the item is replaced,
 /// and the alias, wherever else it is used, then reads the default.
-fn key_expressions(keys: &[Expr], projection: &[SelectItem]) -> Vec<String> {
-    let mut texts = Vec::new();
+fn key_expressions(keys: &[Expr], projection: &[SelectItem]) -> Vec<Expr> {
+    let mut exprs = Vec::new();
     for key in keys {
         let named = projection.iter().enumerate().find_map(|(i, item)| {
             let SelectItem::ExprWithAlias { expr, alias } = item else {
                 return match (item, key) {
                     (SelectItem::UnnamedExpr(expr), Expr::Value(v)) if is_position(&v.value, i) => {
-                        Some(expr.to_string())
+                        Some(expr.clone())
                     }
                     _ => None,
                 };
             };
             let by_alias = matches!(key, Expr::Identifier(id) if id.value == alias.value);
             let by_position = matches!(key, Expr::Value(v) if is_position(&v.value, i));
-            (by_alias || by_position).then(|| expr.to_string())
+            (by_alias || by_position).then(|| expr.clone())
         });
-        texts.push(named.unwrap_or_else(|| key.to_string()));
+        exprs.push(named.unwrap_or_else(|| key.clone()));
     }
-    texts
+    exprs
 }
 
 fn is_position(value: &Value, index: usize) -> bool {
@@ -140,18 +192,18 @@ mod tests {
     }
 
     #[test]
-    fn having_is_refused() {
-        let Statement::Query(mut query) = crate::parser::parse_statement(
-            "SELECT a, count() FROM t GROUP BY a WITH TOTALS HAVING count() > 1",
-        )
-        .unwrap()
-        .statement
-        else {
-            panic!("a query");
-        };
+    fn having_keeps_the_totals_to_the_groups_it_keeps() {
+        let (main, totals) =
+            totals_of("SELECT a, count() AS c FROM t GROUP BY a WITH TOTALS HAVING c > 1");
         assert_eq!(
-            take_totals(&mut query).unwrap_err().code,
-            ErrorCode::NOT_IMPLEMENTED
+            main,
+            "SELECT a, count() AS c FROM t GROUP BY a HAVING c > 1"
+        );
+        assert_eq!(
+            totals,
+            "SELECT \"defaultValueOfArgumentType\"(any(a)), count() AS c FROM t WHERE a IN \
+             (SELECT __totals_key_0 FROM (SELECT a, count() AS c, a AS __totals_key_0 FROM t \
+             GROUP BY a HAVING c > 1) AS __kept_groups)"
         );
     }
 }

@@ -313,6 +313,19 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             }
             call("array_to_string", with_separator)
         }
+        // ClickHouse looks for a NULL needle as a value; DataFusion answers NULL.
+        "has" if args.len() == 2 && matches!(args[1], Expr::Value(v) if v.value == Value::Null) => {
+            call(
+                "array_has",
+                vec![
+                    call(
+                        "array_transform",
+                        vec![args[0].clone(), parse_lambda("x -> x IS NULL")],
+                    ),
+                    Expr::value(Value::Boolean(true)),
+                ],
+            )
+        }
         "has" => renamed("array_has", &[2])?,
         "hasAll" => renamed("array_has_all", &[2])?,
         "hasAny" => renamed("array_has_any", &[2])?,
@@ -396,7 +409,13 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 1 => args[0].clone(),
                 _ => higher_order(name, "array_transform", args)?,
             };
-            call(to, vec![values])
+            // ClickHouse's aggregate of an empty array is 0; DataFusion's is NULL.
+            let empty = binary_op(
+                call("cardinality", vec![values.clone()]),
+                BinaryOperator::Eq,
+                number(0),
+            );
+            crate::ast_rewrite::case(&[empty, number(0)], Some(call(to, vec![values])))
         }
         "mapKeys" => renamed("map_keys", &[1])?,
         "mapValues" => renamed("map_values", &[1])?,
