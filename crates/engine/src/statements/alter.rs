@@ -27,7 +27,7 @@ use strata_sql::ttl::AlterTtl;
 use strata_sql::{
     parse_alter_statement, parse_statement, split_create_table, split_trailing_clauses,
 };
-use strata_storage::merge_tree::MergeTreeTable;
+use strata_storage::merge_tree::{MergeTreeTable, MutationKind};
 
 use super::constant_defaults;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
@@ -150,6 +150,10 @@ impl Session {
             extras,
             renamed: None,
         };
+        let added = match &operation {
+            AlterTableOperation::AddColumn { column_def, .. } => Some(column_def.name.clone()),
+            _ => None,
+        };
         if !edit_columns(&mut columns, operation, &identity)? {
             return Ok(());
         }
@@ -219,6 +223,21 @@ impl Session {
                 .map(|batch| reshape(batch, &schema, &fills, columns.renamed.as_ref()))
                 .collect::<Result<Vec<_>>>()?;
             memory.append(carried).await;
+        }
+        // A DEFAULT that reads other columns has no one value for the parts
+        // written before it: their rows get it now, as MATERIALIZE COLUMN
+        // writes it (ClickHouse computes it when reading them instead).
+        let reads_row = |column: &datafusion::sql::sqlparser::ast::Ident| {
+            defaults
+                .get(&column.value)
+                .is_some_and(|default| !default.column_refs().is_empty())
+        };
+        if let (UserTable::MergeTree(_), Some(column)) = (&table, added)
+            && reads_row(&column)
+        {
+            let materialize = MutationAst::MaterializeColumn(column);
+            self.mutate(name, &[materialize], MutationKind::Alter, true)
+                .await?;
         }
         Ok(())
     }

@@ -147,7 +147,7 @@ impl Session {
             .await
     }
 
-    async fn mutate(
+    pub(crate) async fn mutate(
         &mut self,
         name: &ObjectName,
         commands: &[MutationAst],
