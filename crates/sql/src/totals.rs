@@ -44,10 +44,7 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
         true => Some(kept_groups(query, &keys)?),
         false => None,
     };
-    let mut totals = query.clone();
-    totals.order_by = None;
-    totals.limit_clause = None;
-    totals.fetch = None;
+    let mut totals = unordered(query);
     let SetExpr::Select(totals_select) = totals.body.as_mut() else {
         unreachable!("cloned from a select");
     };
@@ -72,12 +69,18 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
     Ok(Some(totals))
 }
 
+/// `query` without ORDER BY, LIMIT and FETCH: the rows, not their order.
+fn unordered(query: &Query) -> Query {
+    let mut rows = query.clone();
+    rows.order_by = None;
+    rows.limit_clause = None;
+    rows.fetch = None;
+    rows
+}
+
 /// `(key1, key2, ...) IN (the keys of the groups `query` keeps)`.
 fn kept_groups(query: &Query, keys: &[Expr]) -> Result<Expr> {
-    let mut grouped = query.clone();
-    grouped.order_by = None;
-    grouped.limit_clause = None;
-    grouped.fetch = None;
+    let mut grouped = unordered(query);
     let SetExpr::Select(select) = grouped.body.as_mut() else {
         unreachable!("a select groups");
     };
