@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use datafusion::arrow::datatypes::{DataType, Field, SchemaRef};
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{
-    Expr as SqlExpr, Insert, ObjectName, Statement, TableObject, Values,
+    Expr as SqlExpr, Ident, Insert, ObjectName, Query, SetExpr, Statement, TableObject, Values,
 };
 use strata_common::Result;
 use strata_common::events::{self, Event};
@@ -60,11 +60,15 @@ impl Session {
     ///   (`DEFAULT id * 2`), the source is wrapped in such a SELECT too:
     ///   DataFusion computes defaults over the source's own column names.
     async fn name_insert_source(&self, insert: &mut Insert) -> Result<()> {
-        use datafusion::sql::sqlparser::ast::{self, SetExpr};
+        use datafusion::sql::sqlparser::ast;
         let (TableObject::TableName(name), Some(source)) = (&insert.table, &mut insert.source)
         else {
             return Ok(());
         };
+        self.chain_omitted_defaults(name, &insert.columns, source)
+            .await?
+            .into_iter()
+            .for_each(|column| insert.columns.push(ObjectName::from(vec![column])));
         let table = self.user_table(name).await?.provider();
         let schema = table.schema();
         let given: Vec<String> = if insert.columns.is_empty() {
@@ -159,6 +163,70 @@ impl Session {
 }
 
 impl Session {
+    /// Where a left-out column's DEFAULT reads another left-out column
+    /// (`c DEFAULT a + b`, `b DEFAULT 7`), which DataFusion cannot compute:
+    /// the source gives every left-out column with a DEFAULT itself, as
+    /// `DEFAULT` cells in VALUES or as the expressions over a SELECT's
+    /// columns, so ClickHouse's chains work. Returns the columns added.
+    async fn chain_omitted_defaults(
+        &self,
+        name: &ObjectName,
+        listed: &[ObjectName],
+        source: &mut Query,
+    ) -> Result<Vec<Ident>> {
+        if listed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let given: Vec<String> = listed.iter().map(single_name).collect::<Result<_>>()?;
+        let table = self.user_table(name).await?;
+        let identity = table.identity();
+        let provider = table.provider();
+        let omitted = |field: &Field| !given.contains(field.name());
+        let chained = provider.schema().fields().iter().any(|field| {
+            omitted(field)
+                && provider
+                    .get_column_default(field.name())
+                    .is_some_and(|default| {
+                        default
+                            .column_refs()
+                            .iter()
+                            .any(|c| !given.contains(&c.name))
+                    })
+        });
+        if !chained {
+            return Ok(Vec::new());
+        }
+        let defaults: Vec<(Ident, SqlExpr)> = identity
+            .declared_columns()?
+            .into_iter()
+            .filter(|(field, _)| omitted(field))
+            .filter_map(|(field, extra)| Some((Ident::new(field.name()), extra.default?)))
+            .collect();
+        if let SetExpr::Values(values) = source.body.as_mut() {
+            let keyword = SqlExpr::Identifier(Ident::new("DEFAULT"));
+            for row in &mut values.rows {
+                row.content.extend(defaults.iter().map(|_| keyword.clone()));
+            }
+        } else {
+            let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
+            let columns: Vec<String> = given.iter().map(quote).collect();
+            let computed: Vec<String> = defaults
+                .iter()
+                .map(|(column, default)| format!("{default} AS {}", quote(&column.value)))
+                .collect();
+            let wrapped = format!(
+                "SELECT _chained.*, {} FROM ({source}) AS _chained({})",
+                computed.join(", "),
+                columns.join(", ")
+            );
+            let Statement::Query(query) = parse_statement(&wrapped)?.statement else {
+                unreachable!("a SELECT parses as a query");
+            };
+            *source = *query;
+        }
+        Ok(defaults.into_iter().map(|(column, _)| column).collect())
+    }
+
     /// The columns VALUES cells go to, for reading each cell as its
     /// column's type; None when a column given is not stored (EPHEMERAL).
     /// DEFAULT expressions are read only when a cell takes one.
