@@ -142,8 +142,9 @@ impl PlanRewriter {
         let node = rewritten.data.recompute_schema()?;
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
         let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
-        let changed = rewritten.transformed || ordered.transformed;
-        let node = ordered.data;
+        let grouped = match_grouping_keys(ordered.data)?;
+        let changed = rewritten.transformed || ordered.transformed || grouped.transformed;
+        let node = grouped.data;
         if let LogicalPlan::Aggregate(_) = &node {
             if let Some(wrapped) = self.finish_aggregates(&node, &schema, keys_null)? {
                 return Ok(Transformed::yes(wrapped));
@@ -387,6 +388,11 @@ impl PlanRewriter {
         let mut changed = false;
         let mut exprs = Vec::with_capacity(schema.fields().len());
         for (i, (qualifier, field)) in schema.iter().enumerate() {
+            // Read only by `grouping()`, which DataFusion computes under
+            // the aggregate, leaving the column out of what it shows.
+            if field.name() == Aggregate::INTERNAL_GROUPING_ID {
+                continue;
+            }
             let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
             if let Some(default) =
                 rolled_up_default(aggregate, i, field, input).filter(|_| !keys_null)
@@ -617,6 +623,53 @@ fn input_schema(node: &LogicalPlan) -> DFSchemaRef {
             Arc::new(merged)
         }
     }
+}
+
+/// `grouping(k)` finds `k` among the aggregate's keys by expression; a
+/// key rewritten here carries an alias keeping its name, so the argument
+/// becomes that same aliased key (the call keeps its own name).
+fn match_grouping_keys(node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+    let LogicalPlan::Aggregate(aggregate) = &node else {
+        return Ok(Transformed::no(node));
+    };
+    let keys: Vec<&Expr> = match aggregate.group_expr.as_slice() {
+        [Expr::GroupingSet(set)] => set.distinct_expr(),
+        keys => keys.iter().collect(),
+    };
+    let aliased = |arg: &Expr| {
+        keys.iter()
+            .find(|key| matches!(key, Expr::Alias(alias) if *alias.expr == *arg))
+            .map(|key| (*key).clone())
+    };
+    let mut changed = false;
+    let mut aggr_expr = Vec::with_capacity(aggregate.aggr_expr.len());
+    for expr in &aggregate.aggr_expr {
+        let Expr::AggregateFunction(call) = unalias(expr) else {
+            aggr_expr.push(expr.clone());
+            continue;
+        };
+        let matched: Vec<Option<Expr>> = call.params.args.iter().map(aliased).collect();
+        if call.func.name() != "grouping" || matched.iter().all(Option::is_none) {
+            aggr_expr.push(expr.clone());
+            continue;
+        }
+        let mut call = call.clone();
+        for (arg, key) in call.params.args.iter_mut().zip(matched) {
+            if let Some(key) = key {
+                *arg = key;
+            }
+        }
+        aggr_expr.push(Expr::AggregateFunction(call).alias(expr.schema_name().to_string()));
+        changed = true;
+    }
+    if !changed {
+        return Ok(Transformed::no(node));
+    }
+    let LogicalPlan::Aggregate(aggregate) = node else {
+        unreachable!("matched above");
+    };
+    let rebuilt = Aggregate::try_new(aggregate.input, aggregate.group_expr, aggr_expr)?;
+    Ok(Transformed::yes(LogicalPlan::Aggregate(rebuilt)))
 }
 
 /// The value a grouping set's key `field`, the aggregate's `i`th output,
