@@ -11,6 +11,7 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_common::types::field_type_name;
+use strata_sql::literal_text::backquoted;
 use strata_sql::parse_statement;
 use strata_sql::values_cells::{CellTarget, convert_row, needs_defaults};
 
@@ -131,7 +132,7 @@ impl Session {
         if texts_read && !defaults_need_names {
             return Ok(());
         }
-        let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
+        let quote = |c: &String| backquoted(c);
         let columns: Vec<String> = given.iter().map(quote).collect();
         let items: Vec<String> = given
             .iter()
@@ -208,7 +209,7 @@ impl Session {
                 row.content.extend(defaults.iter().map(|_| keyword.clone()));
             }
         } else {
-            let quote = |c: &String| format!("`{}`", c.replace('`', "\\`"));
+            let quote = |c: &String| backquoted(c);
             let columns: Vec<String> = given.iter().map(quote).collect();
             let computed: Vec<String> = defaults
                 .iter()
