@@ -190,6 +190,9 @@ impl Engine {
         for udaf in aggregates {
             state.register_udaf(udaf)?;
         }
+        for udwf in strata_functions::window::window_functions() {
+            state.register_udwf(udwf)?;
+        }
         let mut builder = SessionStateBuilder::new_from_existing(state);
         // First, so that a comparison of a UUID or FixedString with text never reaches
         // DataFusion's own planning of the operator, which refuses it.

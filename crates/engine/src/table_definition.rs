@@ -13,11 +13,11 @@ use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, 
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
-use strata_sql::literal_text::expr_text;
+use strata_sql::literal_text::{expr_text, quoted};
 use strata_sql::ttl::{TtlAction, TtlRule};
 use strata_storage::compression::Codec;
 use strata_storage::disk::StoragePolicy;
-use strata_storage::merge_tree::{MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
+use strata_storage::merge_tree::{Conversion, MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
 use uuid::Uuid;
 
 use datafusion::catalog::TableProvider;
@@ -58,11 +58,13 @@ impl ColumnKind {
     }
 }
 
-/// One column as declared: its kind, default expression and `CODEC` as written.
+/// One column as declared: its kind, default expression, comment and
+/// `CODEC` as written.
 #[derive(Debug, Clone, Default)]
 pub struct ColumnExtras {
     pub kind: ColumnKind,
     pub default: Option<SqlExpr>,
+    pub comment: Option<String>,
     pub codec: Option<String>,
 }
 
@@ -115,6 +117,7 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
                 extra.kind = ColumnKind::Ephemeral;
                 extra.default = expr.clone();
             }
+            ColumnOption::Comment(text) => extra.comment = Some(text.clone()),
             ColumnOption::Null | ColumnOption::NotNull => {}
             other => {
                 return Err(StrataError::new(
@@ -145,6 +148,7 @@ pub struct ColumnDescription {
     /// `DEFAULT`, `MATERIALIZED`, `ALIAS`, `EPHEMERAL` or empty.
     pub default_kind: &'static str,
     pub default_expression: String,
+    pub comment: String,
     /// The codec as written, without `CODEC(...)` around it.
     pub codec: String,
 }
@@ -166,6 +170,7 @@ impl ColumnDescription {
         ColumnDescription {
             default_kind,
             default_expression,
+            comment: extra.comment.clone().unwrap_or_default(),
             codec: extra.codec.clone().unwrap_or_default(),
             ..Self::plain(field)
         }
@@ -540,6 +545,14 @@ fn setting_literal(value: &str) -> String {
     }
 }
 
+/// How a part written before MODIFY COLUMN changed a column's type reads
+/// it: as ClickHouse's CAST converts it.
+pub fn past_type_conversion() -> Conversion {
+    Arc::new(|values, field| {
+        strata_functions::conversion::cast_to_field(values, field).map_err(StrataError::from)
+    })
+}
+
 /// Each column's codec, LZ4 where none is given.
 pub fn column_codecs(extras: &[ColumnExtras]) -> Result<Vec<Codec>> {
     extras
@@ -551,13 +564,14 @@ pub fn column_codecs(extras: &[ColumnExtras]) -> Result<Vec<Codec>> {
         .collect()
 }
 
-/// The canonical `CREATE TABLE` for a table.
+/// The canonical `CREATE TABLE` for a table, with its `COMMENT` last.
 pub fn create_statement(
     database: &str,
     table: &str,
     schema: &SchemaRef,
     extras: &[ColumnExtras],
     storage: &TableStorage,
+    comment: Option<&str>,
 ) -> String {
     let columns: Vec<String> = schema
         .fields()
@@ -576,18 +590,46 @@ pub fn create_statement(
                 }
                 (None, _) => {}
             }
+            if let Some(comment) = &extra.comment {
+                line.push_str(&format!(" COMMENT {}", quoted(comment)));
+            }
             if let Some(codec) = &extra.codec {
                 line.push_str(&format!(" CODEC({codec})"));
             }
             line
         })
         .collect();
-    let engine = storage.clause_text();
-    format!(
-        "{}\n(\n{}\n)\n{engine}",
+    let mut text = format!(
+        "{}\n(\n{}\n)\n{}",
         statement_head(database, table),
-        columns.join(",\n")
-    )
+        columns.join(",\n"),
+        storage.clause_text()
+    );
+    if let Some(comment) = comment {
+        text.push_str(COMMENT_CLAUSE);
+        text.push_str(&quoted(comment));
+    }
+    text
+}
+
+/// What starts a canonical statement's table comment: a line of its own,
+/// which nothing else in the statement can start (strings escape their
+/// line breaks).
+const COMMENT_CLAUSE: &str = "\nCOMMENT ";
+
+/// A canonical statement without its table comment.
+pub fn without_comment(statement: &str) -> &str {
+    statement
+        .rsplit_once(COMMENT_CLAUSE)
+        .map_or(statement, |(before, _)| before)
+}
+
+/// A canonical statement's table comment.
+pub fn table_comment(statement: &str) -> Option<String> {
+    strata_sql::split_create_table(statement)
+        .ok()?
+        .engine?
+        .comment
 }
 
 /// A name as an identifier, backquoted unless it is a plain word.

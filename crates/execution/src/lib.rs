@@ -5,6 +5,7 @@
 
 pub mod aggregate;
 pub mod expressions;
+pub mod fill;
 pub mod fixed_keys;
 pub mod join;
 pub mod sort;

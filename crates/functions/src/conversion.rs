@@ -429,18 +429,25 @@ impl ScalarUDFImpl for CastByName {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let target = args.return_field.data_type();
-        if let Some(enum_type) = enum_type(&args.return_field) {
-            return map_columnar(&args.args[0], |values| enum_names(&enum_type, values));
-        }
-        if is_ipv4(&args.return_field) {
-            return map_columnar(&args.args[0], crate::encodings::cast_to_ipv4);
-        }
-        if is_ipv6(&args.return_field) {
-            return map_columnar(&args.args[0], crate::encodings::cast_to_ipv6);
-        }
-        map_columnar(&args.args[0], |values| cast_to(values, target))
+        map_columnar(&args.args[0], |values| {
+            cast_to_field(values, &args.return_field)
+        })
     }
+}
+
+/// `values` as ClickHouse's `CAST` converts them to `field`'s type; an
+/// error where a value does not convert.
+pub fn cast_to_field(values: &ArrayRef, field: &Field) -> Result<ArrayRef> {
+    if let Some(enum_type) = enum_type(field) {
+        return enum_names(&enum_type, values);
+    }
+    if is_ipv4(field) {
+        return crate::encodings::cast_to_ipv4(values);
+    }
+    if is_ipv6(field) {
+        return crate::encodings::cast_to_ipv6(values);
+    }
+    cast_to(values, field.data_type())
 }
 
 /// `f` applied to a value, scalar or array alike.

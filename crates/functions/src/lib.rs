@@ -29,6 +29,7 @@ pub mod strings;
 pub mod throw_if;
 pub mod tuples;
 pub mod uuids;
+pub mod window;
 
 use std::sync::Arc;
 

@@ -28,6 +28,8 @@ pub struct EngineClause {
     pub settings: Vec<(String, String)>,
     /// `TTL` rules in the order written.
     pub ttl: Vec<TtlRule>,
+    /// `COMMENT 'text'`, the table's.
+    pub comment: Option<String>,
 }
 
 impl EngineClause {
@@ -41,6 +43,7 @@ impl EngineClause {
             primary_key: None,
             settings: Vec::new(),
             ttl: Vec::new(),
+            comment: None,
         }
     }
 }
@@ -331,6 +334,7 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
         primary_key: None,
         settings: Vec::new(),
         ttl: Vec::new(),
+        comment: None,
     };
     i = next_significant(tokens, i + 1);
     if tokens.get(i) == Some(&Token::LParen) {
@@ -379,7 +383,10 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
                 }
                 continue;
             }
-            "COMMENT" => continue,
+            "COMMENT" => {
+                engine.comment = Some(comment_text(sql, body)?);
+                continue;
+            }
             "TTL" => {
                 engine.ttl = crate::ttl::parse_rules(sql, body)?;
                 continue;
@@ -397,6 +404,18 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
         *slot = Some(parse_expr(sql, body)?);
     }
     Ok(engine)
+}
+
+/// The string a `COMMENT` clause gives.
+fn comment_text(sql: &str, body: &[Token]) -> Result<String> {
+    let significant: Vec<&Token> = body
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
+    match significant[..] {
+        [Token::SingleQuotedString(text)] => Ok(text.clone()),
+        _ => Err(syntax_error(sql, "Expected a string literal after COMMENT")),
+    }
 }
 
 pub(crate) fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {

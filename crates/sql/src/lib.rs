@@ -12,6 +12,7 @@
 pub mod access;
 pub mod alias_columns;
 pub mod aliases;
+pub mod alter_columns;
 pub mod array_join;
 pub mod array_join_function;
 pub mod ast_rewrite;
@@ -54,6 +55,7 @@ pub mod values_function;
 pub mod views;
 pub mod virtual_columns;
 mod window_aggregates;
+pub mod with_fill;
 pub mod zoned_comparisons;
 
 pub use ast_rewrite::{AstContext, rewrite_statement};

@@ -15,7 +15,7 @@ use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::Token;
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::parser::{clickhouse_parser, syntax_error};
+use crate::parser::{clickhouse_parser, expect_end, syntax_error};
 
 /// One command of a mutation as written.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,14 +120,7 @@ pub fn parse_alter_mutation(sql: &str) -> Result<Option<AlterMutation>> {
     while parser.consume_token(&Token::Comma) {
         commands.push(command(sql, &mut parser)?);
     }
-    while parser.consume_token(&Token::SemiColon) {}
-    let next = parser.peek_token();
-    if next.token != Token::EOF {
-        return Err(syntax_error(
-            sql,
-            &format!("Expected end of query, found: {}", next.token),
-        ));
-    }
+    expect_end(sql, &mut parser)?;
     Ok(Some(AlterMutation { table, commands }))
 }
 

@@ -221,6 +221,19 @@ pub(crate) fn clickhouse_parser<'a>(dialect: &'a dyn Dialect, sql: &str) -> Resu
         .with_tokens_with_locations(tokens))
 }
 
+/// Past trailing `;`s, the end of `sql`, or a syntax error.
+pub(crate) fn expect_end(sql: &str, parser: &mut Parser) -> Result<()> {
+    while parser.consume_token(&Token::SemiColon) {}
+    let next = parser.peek_token();
+    if next.token != Token::EOF {
+        return Err(syntax_error(
+            sql,
+            &format!("Expected end of query, found: {}", next.token),
+        ));
+    }
+    Ok(())
+}
+
 /// Parses `sql` as one expression, alone.
 pub fn parse_expr_text(sql: &str) -> Result<Expr> {
     let dialect = ClickHouseDialect {};

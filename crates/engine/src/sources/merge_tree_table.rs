@@ -298,7 +298,7 @@ impl MergeTreeProvider {
             filter,
             counter,
             cache,
-            Arc::clone(self.data.fills()),
+            Arc::clone(self.data.past()),
             virtuals,
             ranges,
             total_granules,

@@ -17,10 +17,15 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, RecordBatch, new_null_array};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::ScalarValue;
+use datafusion::physical_plan::execute_stream;
 use datafusion::sql::sqlparser::ast::{
-    AlterTableOperation, Delete, FromTable, MySQLColumnPosition, ObjectName, Statement, TableFactor,
+    AlterTableOperation, Delete, Expr, FromTable, Ident, MySQLColumnPosition, ObjectName,
+    Statement, TableFactor, Value,
 };
+use futures::StreamExt;
+use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::alter_columns::{AlterCommand, parse_alter_columns};
 use strata_sql::mutations::MutationAst;
 use strata_sql::part_statements::PartAction;
 use strata_sql::ttl::AlterTtl;
@@ -30,25 +35,13 @@ use strata_sql::{
 use strata_storage::merge_tree::{MergeTreeTable, MutationKind};
 
 use super::constant_defaults;
+use super::modify_column::Columns;
+use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::table_definition::{
-    ColumnExtras, TableIdentity, TableStorage, column_definition, column_definitions,
-    create_statement, stored_columns,
+    TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
+    past_type_conversion, quote_name, stored_columns,
 };
-
-/// One table's columns as an ALTER edits them.
-struct Columns {
-    fields: Vec<Field>,
-    extras: Vec<ColumnExtras>,
-    /// A rename this ALTER makes: (old, new).
-    renamed: Option<(String, String)>,
-}
-
-impl Columns {
-    fn position(&self, name: &str) -> Option<usize> {
-        self.fields.iter().position(|f| f.name() == name)
-    }
-}
 
 impl Session {
     /// Runs a statement that is not a query but takes a trailing `SETTINGS`
@@ -106,38 +99,32 @@ impl Session {
             self.require_on_name("ALTER TTL", &alter.table, &[])?;
             return self.alter_ttl(alter).await;
         }
-        let Statement::AlterTable(alter) = parse_alter_statement(text)?.statement else {
+        let Some(alter) = parse_alter_columns(text)? else {
+            // sqlparser's error says what is wrong, when it finds something.
+            parse_alter_statement(text)?;
             return Err(StrataError::new(
                 ErrorCode::SYNTAX_ERROR,
                 format!("Syntax error: expected ALTER TABLE or CHECK TABLE: {text}"),
             ));
         };
-        self.alter_table(&alter.name, alter.operations).await?;
+        self.alter_table(&alter.table, alter.commands).await?;
         self.done()
     }
 
     /// Applies each operation in turn, each as a whole.
-    async fn alter_table(
-        &mut self,
-        name: &ObjectName,
-        operations: Vec<AlterTableOperation>,
-    ) -> Result<()> {
+    async fn alter_table(&mut self, name: &ObjectName, commands: Vec<AlterCommand>) -> Result<()> {
         self.check_writable()?;
-        for operation in &operations {
-            let (privilege, columns) = alter_privilege(operation);
+        for command in &commands {
+            let (privilege, columns) = alter_privilege(command);
             self.require_on_name(privilege, name, &columns)?;
         }
-        for operation in operations {
-            self.alter_once(name, operation).await?;
+        for command in commands {
+            self.alter_once(name, command).await?;
         }
         Ok(())
     }
 
-    async fn alter_once(
-        &mut self,
-        name: &ObjectName,
-        operation: AlterTableOperation,
-    ) -> Result<()> {
+    async fn alter_once(&mut self, name: &ObjectName, command: AlterCommand) -> Result<()> {
         let table = self.user_table(name).await?;
         let identity = table.identity();
         let split = split_create_table(&identity.create_statement)?;
@@ -149,18 +136,29 @@ impl Session {
             fields,
             extras,
             renamed: None,
+            retyped: None,
+            comment: split.engine.as_ref().and_then(|e| e.comment.clone()),
         };
-        let added = match &operation {
-            AlterTableOperation::AddColumn { column_def, .. } => Some(column_def.name.clone()),
+        let added = match &command {
+            AlterCommand::Standard(AlterTableOperation::AddColumn { column_def, .. }) => {
+                Some(column_def.name.clone())
+            }
             _ => None,
         };
-        if !edit_columns(&mut columns, operation, &identity)? {
+        let changed = match command {
+            AlterCommand::Standard(operation) => edit_columns(&mut columns, operation, &identity)?,
+            other => columns.edit(other)?,
+        };
+        if !changed {
             return Ok(());
         }
         let storage = match &split.engine {
             Some(engine) => TableStorage::from_clause(engine)?,
             None => TableStorage::Memory,
         };
+        if let Some(old) = &columns.retyped {
+            self.check_retype(&table, name, old, &columns).await?;
+        }
         let declared: SchemaRef = Arc::new(Schema::new(columns.fields.clone()));
         let (schema, stored_extras) = stored_columns(&declared, &columns.extras);
         // Checked before anything changes: keys and defaults must still
@@ -191,6 +189,7 @@ impl Session {
             &declared,
             &columns.extras,
             &storage,
+            columns.comment.as_deref(),
         );
         let altered = TableIdentity {
             create_statement: statement.clone(),
@@ -201,8 +200,13 @@ impl Session {
         if let (UserTable::MergeTree(merge_tree), Some((old, new))) = (&table, &columns.renamed) {
             MergeTreeTable::record_rename(merge_tree.data.dir(), old, new)?;
         }
-        let old_rows = match &table {
-            UserTable::Memory(memory) => memory.batches().await,
+        let carried = match &table {
+            UserTable::Memory(memory) => memory
+                .batches()
+                .await
+                .iter()
+                .map(|batch| reshape(batch, &schema, &fills, columns.renamed.as_ref()))
+                .collect::<Result<Vec<_>>>()?,
             UserTable::MergeTree(merge_tree) => {
                 merge_tree.close();
                 Vec::new()
@@ -214,15 +218,22 @@ impl Session {
             return Err(error);
         }
         self.reopen(&altered).await?;
-        if !old_rows.is_empty() {
+        if !carried.is_empty() {
             let UserTable::Memory(memory) = self.user_table(name).await? else {
                 unreachable!("a Memory table reopens as one");
             };
-            let carried = old_rows
-                .iter()
-                .map(|batch| reshape(batch, &schema, &fills, columns.renamed.as_ref()))
-                .collect::<Result<Vec<_>>>()?;
             memory.append(carried).await;
+        }
+        // Parts written before read the column converted until this
+        // rewrites them in the new type, as ClickHouse's ALTER waits for.
+        if let (UserTable::MergeTree(_), Some(old)) = (&table, &columns.retyped) {
+            let column = Ident::with_quote('`', old.name());
+            let rewrite = MutationAst::Update {
+                assignments: vec![(column.clone(), Expr::Identifier(column))],
+                predicate: Expr::value(Value::Boolean(true)),
+            };
+            self.mutate(name, &[rewrite], MutationKind::Alter, true)
+                .await?;
         }
         // A DEFAULT that reads other columns has no one value for the parts
         // written before it: their rows get it now, as MATERIALIZE COLUMN
@@ -274,6 +285,7 @@ impl Session {
             &declared,
             &extras,
             &storage,
+            engine.comment.as_deref(),
         );
         let altered = TableIdentity {
             create_statement: statement,
@@ -295,6 +307,50 @@ impl Session {
             .await
             .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
         self.done()
+    }
+
+    /// Refuses a type change ClickHouse refuses (a key column's), and one
+    /// whose stored values do not all convert, before anything changes:
+    /// every value is converted as parts written before will read it.
+    async fn check_retype(
+        &self,
+        table: &UserTable,
+        name: &ObjectName,
+        old: &Field,
+        columns: &Columns,
+    ) -> Result<()> {
+        let at = columns
+            .position(old.name())
+            .expect("a retyped column is a column");
+        let new = &columns.fields[at];
+        if let UserTable::MergeTree(merge_tree) = table
+            && let Ok(index) = merge_tree.data.schema().index_of(old.name())
+            && merge_tree.data.keys().reads_column(index)
+        {
+            return Err(StrataError::new(
+                ErrorCode::ALTER_OF_COLUMN_IS_FORBIDDEN,
+                format!(
+                    "ALTER of key column {} from type {} to type {} is not safe because it can change the representation of primary key",
+                    old.name(),
+                    field_type_name(old),
+                    field_type_name(new)
+                ),
+            ));
+        }
+        if !columns.extras[at].kind.is_stored() {
+            return Ok(());
+        }
+        let sql = format!("SELECT {} FROM {name}", quote_name(old.name()));
+        let (plan, state, _) = self
+            .plan(parse_statement(&sql)?.statement, self.settings.clone())
+            .await?;
+        let physical = self.physical_plan(&state, &plan).await?;
+        let mut batches = execute_stream(physical, task_context(&state))?;
+        let convert = past_type_conversion();
+        while let Some(batch) = batches.next().await {
+            convert(batch?.column(0), new)?;
+        }
+        Ok(())
     }
 
     /// Replaces the table's object with one opened from `identity`'s
@@ -420,8 +476,8 @@ fn edit_columns(
 }
 
 /// A Memory table's rows in its altered shape: kept columns as they were,
-/// a renamed one under its new name, an added one as its constant DEFAULT
-/// or its type's default.
+/// a renamed one under its new name, a retyped one converted, an added one
+/// as its constant DEFAULT or its type's default.
 fn reshape(
     batch: &RecordBatch,
     schema: &SchemaRef,
@@ -438,6 +494,9 @@ fn reshape(
                 _ => field.name().as_str(),
             };
             Ok(match batch.column_by_name(stored) {
+                Some(column) if column.data_type() != field.data_type() => {
+                    past_type_conversion()(column, field)?
+                }
                 Some(column) => Arc::clone(column),
                 None if fills.contains_key(field.name()) => {
                     fills[field.name()].to_array_of_size(rows)?
@@ -474,8 +533,18 @@ fn mutation_privilege(command: &MutationAst) -> (&'static str, Vec<String>) {
     }
 }
 
-/// The privilege an ALTER TABLE operation needs, and on which columns.
-fn alter_privilege(operation: &AlterTableOperation) -> (&'static str, Vec<String>) {
+/// The privilege an ALTER TABLE command needs, and on which columns.
+fn alter_privilege(command: &AlterCommand) -> (&'static str, Vec<String>) {
+    let operation = match command {
+        AlterCommand::Standard(operation) => operation,
+        AlterCommand::Modify { column, .. } => {
+            return ("ALTER MODIFY COLUMN", vec![column.value.clone()]);
+        }
+        AlterCommand::Comment { column, .. } => {
+            return ("ALTER COMMENT COLUMN", vec![column.value.clone()]);
+        }
+        AlterCommand::TableComment(_) => return ("ALTER MODIFY COMMENT", Vec::new()),
+    };
     match operation {
         AlterTableOperation::AddColumn { column_def, .. } => {
             ("ALTER ADD COLUMN", vec![column_def.name.value.clone()])
@@ -487,9 +556,6 @@ fn alter_privilege(operation: &AlterTableOperation) -> (&'static str, Vec<String
         AlterTableOperation::RenameColumn {
             old_column_name, ..
         } => ("ALTER RENAME COLUMN", vec![old_column_name.value.clone()]),
-        AlterTableOperation::ModifyColumn { col_name, .. } => {
-            ("ALTER MODIFY COLUMN", vec![col_name.value.clone()])
-        }
         _ => ("ALTER TABLE", Vec::new()),
     }
 }

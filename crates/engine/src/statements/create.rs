@@ -22,7 +22,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::literal_text::expr_text;
 use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_table};
 use strata_storage::disk::{DEFAULT_POLICY, StoragePolicy};
-use strata_storage::merge_tree::{MergeMemory, MergeTreeTable};
+use strata_storage::merge_tree::{MergeMemory, MergeTreeTable, PastColumns};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
@@ -31,7 +31,7 @@ use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{
     ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions, create_statement,
-    stored_columns,
+    past_type_conversion, stored_columns,
 };
 
 /// ClickHouse table engines Strata does not have yet: naming one is
@@ -177,6 +177,7 @@ impl Session {
                 format!("Table {database}.{table} already exists"),
             ));
         }
+        let comment = engine.as_ref().and_then(|e| e.comment.clone());
         let storage = table_engine(engine, create.temporary)?;
         let data = self.new_table_data(&create, codecs).await?;
         let identity = TableIdentity {
@@ -186,6 +187,7 @@ impl Session {
                 &data.schema,
                 &data.extras,
                 &storage,
+                comment.as_deref(),
             ),
             uuid: self
                 .attaching
@@ -329,7 +331,10 @@ impl Session {
             Arc::clone(schema),
             keys,
             column_codecs(&data.extras)?,
-            constant_defaults(state, schema, &data.extras, &defaults)?,
+            PastColumns {
+                fills: constant_defaults(state, schema, &data.extras, &defaults)?,
+                convert: Some(past_type_conversion()),
+            },
             self.merge_memory(identity),
             settings,
         )?

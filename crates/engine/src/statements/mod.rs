@@ -19,6 +19,7 @@ mod explain;
 mod insert;
 mod insert_format;
 mod kill;
+mod modify_column;
 mod mutations;
 mod optimize;
 mod parts;

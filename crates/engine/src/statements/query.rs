@@ -6,16 +6,20 @@ use std::sync::Arc;
 use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{cast, concat_batches};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
+use datafusion::common::ScalarValue;
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::physical_plan::limit::GlobalLimitExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::{collect, execute_stream};
-use datafusion::sql::sqlparser::ast::{Query, Statement};
+use datafusion::physical_plan::{ExecutionPlan, collect, execute_stream};
+use datafusion::sql::sqlparser::ast::{Expr, Query, Statement};
 use futures::StreamExt;
 use strata_common::events::{self, Event};
 use strata_common::readable::readable_quantity;
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_execution::fill::{FillExec, FillOptions};
 use strata_sql::TrailingClauses;
+use strata_sql::with_fill::FillClause;
 
 use crate::engine::task_context;
 use crate::session::{QueryResult, Session, StatementOutcome};
@@ -29,10 +33,14 @@ impl Session {
         events::add(Event::SelectQuery, 1);
         let (format, settings) = self.query_options(&mut query, clauses)?;
         let totals_query = strata_sql::totals::take_totals(&mut query)?;
+        let fill = strata_sql::with_fill::take_fill(&mut query)?;
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
         let (plan, state, query_context) =
             self.plan(Statement::Query(query), settings.clone()).await?;
-        let physical = self.physical_plan(&state, &plan).await?;
+        let mut physical = self.physical_plan(&state, &plan).await?;
+        if let Some(fill) = fill {
+            physical = self.filled(physical, fill, &settings).await?;
+        }
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, task_context(&state))?);
         let stream = limit_result(stream, &query_context.settings);
@@ -47,6 +55,66 @@ impl Session {
             query: query_context,
             totals,
         }))
+    }
+
+    /// `physical` under the fill operator, then the LIMIT taken off with
+    /// the clause (ClickHouse limits the filled rows).
+    async fn filled(
+        &self,
+        physical: Arc<dyn ExecutionPlan>,
+        fill: FillClause,
+        settings: &Settings,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let bounds = [&fill.bounds.from, &fill.bounds.to, &fill.bounds.step];
+        let mut values = self.constants(&bounds, settings).await?.into_iter();
+        let mut value = || values.next().expect("one value per bound");
+        let options = FillOptions {
+            prefix: fill.prefix,
+            column: fill.column,
+            descending: fill.descending,
+            from: value(),
+            to: value(),
+            step: value(),
+        };
+        let filled = Arc::new(FillExec::try_new(physical, options)?);
+        if fill.limit.is_none() && fill.offset == 0 {
+            return Ok(filled);
+        }
+        let (skip, fetch) = (fill.offset as usize, fill.limit.map(|n| n as usize));
+        Ok(Arc::new(GlobalLimitExec::new(filled, skip, fetch)))
+    }
+
+    /// The value of each constant expression given, by one SELECT.
+    async fn constants(
+        &self,
+        exprs: &[&Option<Expr>],
+        settings: &Settings,
+    ) -> Result<Vec<Option<ScalarValue>>> {
+        let given: Vec<String> = exprs
+            .iter()
+            .filter_map(|e| e.as_ref())
+            .map(ToString::to_string)
+            .collect();
+        if given.is_empty() {
+            return Ok(vec![None; exprs.len()]);
+        }
+        let statement = strata_sql::parse_statement(&format!("SELECT {}", given.join(", ")))?;
+        let (plan, state, _) = self.plan(statement.statement, settings.clone()).await?;
+        let physical = self.physical_plan(&state, &plan).await?;
+        let schema = physical.schema();
+        let row = concat_batches(&schema, &collect(physical, task_context(&state)).await?)?;
+        let mut column = 0;
+        exprs
+            .iter()
+            .map(|expr| {
+                let Some(_) = expr else { return Ok(None) };
+                column += 1;
+                Ok(Some(ScalarValue::try_from_array(
+                    row.column(column - 1),
+                    0,
+                )?))
+            })
+            .collect()
     }
 
     /// The WITH TOTALS row, in the result's columns.

@@ -197,7 +197,7 @@ impl Session {
                         c.type_name,
                         kind,
                         c.default_expression,
-                        none(),
+                        c.comment,
                         c.codec,
                         none(),
                     ]

@@ -316,7 +316,7 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
             text[3].push(column.type_name);
             text[4].push(column.default_kind.to_string());
             text[5].push(column.default_expression);
-            text[6].push(String::new());
+            text[6].push(column.comment);
             positions.push(i as u64 + 1);
         }
     }
@@ -378,22 +378,24 @@ fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<
 }
 
 fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
+    // (name, is_aggregate, the name it is an alias to or empty)
+    let row = |name: &String, canonical: &str, aggregate: bool| {
+        let alias_to = match canonical == name {
+            true => String::new(),
+            false => canonical.to_string(),
+        };
+        (name.clone(), aggregate, alias_to)
+    };
     let mut rows: Vec<(String, bool, String)> = Vec::new();
     for (name, udf) in state.scalar_functions() {
-        let alias_to = if udf.name() != name {
-            udf.name().to_string()
-        } else {
-            String::new()
-        };
-        rows.push((name.clone(), false, alias_to));
+        rows.push(row(name, udf.name(), false));
     }
     for (name, udaf) in state.aggregate_functions() {
-        let alias_to = if udaf.name() != name {
-            udaf.name().to_string()
-        } else {
-            String::new()
-        };
-        rows.push((name.clone(), true, alias_to));
+        rows.push(row(name, udaf.name(), true));
+    }
+    // ClickHouse lists window functions among the aggregates.
+    for (name, udwf) in state.window_functions() {
+        rows.push(row(name, udwf.name(), true));
     }
     for name in crate::engine::sql_level_functions() {
         rows.push((name.to_string(), false, String::new()));

@@ -14,6 +14,7 @@ use crate::sources::materialized_view::MaterializedView;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::view::ViewTable;
+use crate::table_definition::{table_comment, without_comment};
 
 const TEXT_COLUMNS: [&str; 11] = [
     "database",
@@ -58,6 +59,7 @@ struct TableRow {
     text: [String; TEXT_COLUMNS.len()],
     counts: [Option<u64>; COUNT_COLUMNS.len()],
     has_own_data: bool,
+    comment: String,
 }
 
 pub async fn tables_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
@@ -77,7 +79,7 @@ pub async fn tables_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<Array
     columns.push(Arc::new(UInt8Array::from_iter_values(
         rows.iter().map(|r| u8::from(r.has_own_data)),
     )));
-    columns.push(text(rows.iter().map(|_| String::new())));
+    columns.push(text(rows.iter().map(|r| r.comment.clone())));
     columns.push(text(rows.iter().map(|r| r.text[1].clone())));
     Ok(columns)
 }
@@ -114,8 +116,9 @@ async fn table_row(database: &str, name: &str, table: &Arc<dyn TableProvider>) -
     } else {
         (String::new(), String::new())
     };
+    row.comment = table_comment(&create).unwrap_or_default();
+    let clauses = EngineClauses::of(&one_line(without_comment(&create)), row.has_own_data);
     let create = one_line(&create);
-    let clauses = EngineClauses::of(&create, row.has_own_data);
     row.text = [
         database.to_string(),
         name.to_string(),

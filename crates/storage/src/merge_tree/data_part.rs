@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -23,6 +24,31 @@ use crate::disk::StoragePolicy;
 use crate::part::patch::Patches;
 use crate::part::reader::Part;
 use crate::part::remove_part_directory;
+
+/// A conversion of a column's stored values to its type now, as
+/// ClickHouse's `CAST` converts them (the engine gives it; storage does not
+/// know SQL's conversions).
+pub type Conversion = Arc<dyn Fn(&ArrayRef, &Field) -> Result<ArrayRef> + Send + Sync>;
+
+/// How parts written under an earlier definition of the table read a column.
+#[derive(Clone, Default)]
+pub struct PastColumns {
+    /// Values for columns a part lacks because it was written before they
+    /// were added (constant DEFAULTs); other columns get the type default.
+    pub fills: HashMap<String, ScalarValue>,
+    /// For columns a part holds in an earlier type (MODIFY COLUMN); Arrow's
+    /// cast without it.
+    pub convert: Option<Conversion>,
+}
+
+impl std::fmt::Debug for PastColumns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PastColumns")
+            .field("fills", &self.fills)
+            .field("convert", &self.convert.is_some())
+            .finish()
+    }
+}
 
 /// The column a lightweight DELETE patches in a part: 0 for a deleted row.
 /// Not a table column; every reader of the part filters on it.
@@ -96,18 +122,19 @@ impl DataPart {
 
     /// Granules `granules` of the table column `field`, with the part's
     /// patch applied. A part written before the column was added has no
-    /// data for it: it reads as `fill`, or the type's default (NULL if
-    /// Nullable). Scans read through the data cache; merges and mutations
-    /// read past it (`cache` None), as they read each block once.
+    /// data for it: it reads as its fill in `past`, or the type's default
+    /// (NULL if Nullable); one written before the column's type changed
+    /// reads converted. Scans read through the data cache; merges and
+    /// mutations read past it (`cache` None), as they read each block once.
     pub fn read_column(
         &self,
         field: &Field,
         granules: Range<usize>,
-        fill: Option<&ScalarValue>,
+        past: &PastColumns,
         cache: Option<&CacheRead>,
     ) -> Result<ArrayRef> {
         let first_row = self.part.first_row(granules.start);
-        let stored = self.read_stored(field, granules, fill, cache)?;
+        let stored = self.read_stored(field, granules, past, cache)?;
         self.part.patches.apply(field.name(), first_row, stored)
     }
 
@@ -115,7 +142,7 @@ impl DataPart {
         &self,
         field: &Field,
         granules: Range<usize>,
-        fill: Option<&ScalarValue>,
+        past: &PastColumns,
         cache: Option<&CacheRead>,
     ) -> Result<ArrayRef> {
         if self.part.column(field.name()).is_some() {
@@ -125,10 +152,13 @@ impl DataPart {
             if column.data_type() == field.data_type() {
                 return Ok(column);
             }
-            return Ok(cast(&column, field.data_type())?);
+            return match &past.convert {
+                Some(convert) => convert(&column, field),
+                None => Ok(cast(&column, field.data_type())?),
+            };
         }
         let rows = self.part.granules[granules].iter().sum::<u64>() as usize;
-        match fill {
+        match past.fills.get(field.name()) {
             Some(value) => Ok(value.to_array_of_size(rows)?),
             None if field.is_nullable() => Ok(new_null_array(field.data_type(), rows)),
             None => Ok(strata_common::types::field_default_value(field)?.to_array_of_size(rows)?),

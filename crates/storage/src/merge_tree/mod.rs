@@ -12,7 +12,7 @@ pub mod scan;
 pub mod table;
 pub mod virtual_columns;
 
-pub use data_part::DataPart;
+pub use data_part::{Conversion, DataPart, PastColumns};
 pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
 pub use merge_mode::{CombinedColumn, GroupCombiner, MergeMode};

@@ -5,7 +5,6 @@
 //! the granules where some row passes, so a selective filter on one column
 //! leaves the others mostly unread.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -14,7 +13,7 @@ use datafusion::arrow::compute::{and, filter_record_batch, prep_null_mask_filter
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{Result as DfResult, ScalarValue, Statistics};
+use datafusion::common::{Result as DfResult, Statistics};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_expr::PhysicalExpr;
@@ -28,6 +27,7 @@ use datafusion::physical_plan::{
 use futures::StreamExt;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
+use super::data_part::PastColumns;
 use super::pruning::GranuleRange;
 use super::virtual_columns::VirtualColumn;
 use crate::cache::CacheRead;
@@ -85,7 +85,7 @@ impl MergeTreeScanExec {
         filter: Option<ScanFilter>,
         counter: Option<Arc<dyn ReadCounter>>,
         cache: Option<CacheRead>,
-        fills: Arc<HashMap<String, ScalarValue>>,
+        past: Arc<PastColumns>,
         virtuals: &[VirtualColumn],
         ranges: Vec<GranuleRange>,
         total_granules: usize,
@@ -138,7 +138,7 @@ impl MergeTreeScanExec {
                 filter,
                 counter,
                 cache,
-                fills,
+                past,
                 virtuals,
             }),
             streams: split,
@@ -298,8 +298,8 @@ struct ChunkReader {
     filter: Option<ScanFilter>,
     counter: Option<Arc<dyn ReadCounter>>,
     cache: Option<CacheRead>,
-    /// Values of columns added after some parts were written.
-    fills: Arc<HashMap<String, ScalarValue>>,
+    /// How parts written under an earlier definition read a column.
+    past: Arc<PastColumns>,
     /// For each read column, the virtual column it is, if any.
     virtuals: Vec<Option<VirtualColumn>>,
 }
@@ -408,7 +408,7 @@ impl ChunkReader {
             None => range.part.read_column(
                 field,
                 range.granules.clone(),
-                self.fills.get(field.name()),
+                &self.past,
                 self.cache.as_ref(),
             ),
         }

@@ -22,13 +22,12 @@ use std::time::Duration;
 use datafusion::arrow::array::{RecordBatch, new_null_array};
 use datafusion::arrow::compute::{concat_batches, filter_record_batch};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
-use datafusion::common::ScalarValue;
 use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::events::{self, Event};
 
-use super::data_part::{DataPart, ROW_EXISTS};
+use super::data_part::{DataPart, PastColumns, ROW_EXISTS};
 use super::keys::TableKeys;
 use super::merge_mode::MergeMode;
 use super::mutation::MutationEntry;
@@ -129,9 +128,8 @@ pub struct MergeTreeTable {
     schema: SchemaRef,
     keys: TableKeys,
     codecs: Vec<Codec>,
-    /// Values for columns a part lacks because it was written before they
-    /// were added (constant DEFAULTs); other columns get the type default.
-    fills: Arc<HashMap<String, ScalarValue>>,
+    /// How parts written under an earlier definition read a column.
+    past: Arc<PastColumns>,
     memory: MergeMemory,
     settings: MergeTreeSettings,
     /// Active parts ordered by (partition id, min block).
@@ -175,7 +173,7 @@ impl MergeTreeTable {
         schema: SchemaRef,
         keys: TableKeys,
         codecs: Vec<Codec>,
-        fills: HashMap<String, ScalarValue>,
+        past: PastColumns,
         memory: MergeMemory,
         settings: MergeTreeSettings,
     ) -> Result<MergeTreeTable> {
@@ -264,7 +262,7 @@ impl MergeTreeTable {
             schema,
             keys,
             codecs,
-            fills: Arc::new(fills),
+            past: Arc::new(past),
             memory,
             settings,
             active: RwLock::new(Arc::new(parts)),
@@ -489,8 +487,8 @@ impl MergeTreeTable {
         })
     }
 
-    pub fn fills(&self) -> &Arc<HashMap<String, ScalarValue>> {
-        &self.fills
+    pub fn past(&self) -> &Arc<PastColumns> {
+        &self.past
     }
 
     pub fn schema(&self) -> &SchemaRef {
@@ -878,9 +876,7 @@ impl MergeTreeTable {
         for (index, field) in self.schema.fields().iter().enumerate() {
             fields.push(field.as_ref().clone().with_nullable(true));
             arrays.push(match columns.contains(&index) {
-                true => {
-                    part.read_column(field, granules.clone(), self.fills.get(field.name()), None)?
-                }
+                true => part.read_column(field, granules.clone(), &self.past, None)?,
                 false => new_null_array(field.data_type(), rows),
             });
         }
@@ -924,12 +920,7 @@ impl MergeTreeTable {
                     }
                     _ => field.as_ref().clone(),
                 };
-                part.read_column(
-                    &stored,
-                    granules.clone(),
-                    self.fills.get(field.name()),
-                    None,
-                )
+                part.read_column(&stored, granules.clone(), &self.past, None)
             })
             .collect::<Result<Vec<_>>>()?;
         RecordBatch::try_new(Arc::clone(&self.schema), columns).map_err(|e| {

@@ -1,6 +1,5 @@
 //! Inserts committing out of block order, as concurrent sessions do.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, UInt64Array};
@@ -21,7 +20,16 @@ fn table(dir: &std::path::Path) -> MergeTreeTable {
     };
     let memory: super::MergeMemory = Arc::new(|_| Arc::new(UnboundedMemoryPool::default()));
     let codecs = vec![Codec::default()];
-    MergeTreeTable::open(dir, schema, keys, codecs, HashMap::new(), memory, settings).unwrap()
+    MergeTreeTable::open(
+        dir,
+        schema,
+        keys,
+        codecs,
+        Default::default(),
+        memory,
+        settings,
+    )
+    .unwrap()
 }
 
 fn rows(table: &MergeTreeTable, keys: std::ops::Range<u64>) -> RecordBatch {

@@ -175,8 +175,7 @@ impl MergeTreeTable {
             if fields.iter().any(|f| f.name() == field.name()) {
                 continue;
             }
-            let fill = self.fills().get(field.name());
-            columns.push(part.read_column(field, 0..part.granules(), fill, None)?);
+            columns.push(part.read_column(field, 0..part.granules(), self.past(), None)?);
             fields.push(field.clone());
         }
         let schema = Arc::new(Schema::new(fields));
