@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn modify_column_keeps_what_it_does_not_name() {
         let [AlterCommand::Modify { column, change, .. }] =
-            &commands("ALTER TABLE t MODIFY COLUMN b COMMENT 'it\\'s'")[..]
+            &commands("ALTER TABLE t MODIFY COLUMN b COMMENT 'it''s'")[..]
         else {
             panic!("one MODIFY COLUMN");
         };
