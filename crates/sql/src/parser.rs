@@ -221,6 +221,14 @@ pub(crate) fn clickhouse_parser<'a>(dialect: &'a dyn Dialect, sql: &str) -> Resu
         .with_tokens_with_locations(tokens))
 }
 
+/// NOT_IMPLEMENTED for a form Strata does not read yet.
+pub(crate) fn not_supported(what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::NOT_IMPLEMENTED,
+        format!("{what} is not supported yet"),
+    )
+}
+
 /// Past trailing `;`s, the end of `sql`, or a syntax error.
 pub(crate) fn expect_end(sql: &str, parser: &mut Parser) -> Result<()> {
     while parser.consume_token(&Token::SemiColon) {}

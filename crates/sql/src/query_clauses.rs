@@ -18,6 +18,8 @@ use datafusion::sql::sqlparser::ast::{
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
+use crate::parser::not_supported;
+
 use crate::ast_rewrite::call;
 
 const ROW: &str = "__row_number";
@@ -283,13 +285,6 @@ pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
     *keys = vec![set(sets)];
     modifiers.clear();
     Ok(())
-}
-
-fn not_supported(what: &str) -> StrataError {
-    StrataError::new(
-        ErrorCode::NOT_IMPLEMENTED,
-        format!("{what} is not supported yet"),
-    )
 }
 
 #[cfg(test)]

@@ -16,7 +16,9 @@ use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, GroupByExpr, GroupByWithModifier, Ident, Query, SelectItem, SetExpr,
     Statement, Value, VisitMut, VisitorMut,
 };
-use strata_common::{ErrorCode, Result, StrataError};
+use strata_common::Result;
+
+use crate::parser::not_supported;
 
 use crate::ast_rewrite::call;
 
@@ -155,13 +157,6 @@ impl VisitorMut for KeyDefaults {
         }
         ControlFlow::Continue(())
     }
-}
-
-fn not_supported(what: &str) -> StrataError {
-    StrataError::new(
-        ErrorCode::NOT_IMPLEMENTED,
-        format!("{what} is not supported yet"),
-    )
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ use datafusion::sql::sqlparser::ast::{
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
+use crate::parser::not_supported;
+
 /// What the fill operator needs, by positions in the query's result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FillClause {
@@ -141,13 +143,6 @@ fn integer(expr: &Expr) -> Option<u64> {
         },
         _ => None,
     }
-}
-
-fn not_supported(what: &str) -> StrataError {
-    StrataError::new(
-        ErrorCode::NOT_IMPLEMENTED,
-        format!("{what} is not supported yet"),
-    )
 }
 
 #[cfg(test)]
