@@ -23,6 +23,7 @@ use datafusion::physical_plan::ExecutionPlan;
 pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     vec![
         Arc::new(aggregate::rule::ChooseAggregation),
+        Arc::new(join::rule::ChooseAsofJoin),
         Arc::new(join::rule::ChooseSemiJoin),
     ]
 }

@@ -9,6 +9,7 @@
 pub mod aggregate;
 pub mod arithmetic;
 pub mod arrays;
+pub mod asof;
 pub mod bits;
 pub mod calendar;
 pub mod conversion;
@@ -114,6 +115,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.extend(arrays::scalar_functions());
     functions.extend(encodings::scalar_functions());
     functions.extend(other::scalar_functions());
+    functions.extend(asof::scalar_functions());
     functions.into_iter().map(Arc::new).collect()
 }
 

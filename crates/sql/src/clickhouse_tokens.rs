@@ -746,8 +746,15 @@ pub(crate) mod tests {
             text("SELECT * FROM a SEMI JOIN (SELECT 1 k) s ON a.k = s.k"),
             "SELECT * FROM a INNER JOIN ( SELECT 1 k ) s ON __strata_one_right AND a . k = s . k"
         );
-        let err =
-            tokenize(&ClickHouseDialect {}, "SELECT * FROM a ASOF JOIN b USING k").unwrap_err();
+        assert_eq!(
+            text("SELECT * FROM a ASOF LEFT JOIN b USING k, t"),
+            "SELECT * FROM a LEFT JOIN b USING ( __strata_asof , k , t )"
+        );
+        let err = tokenize(
+            &ClickHouseDialect {},
+            "SELECT * FROM a ASOF RIGHT JOIN b USING k, t",
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
     }
 

@@ -12,7 +12,9 @@
 //!
 //! so each row of the other side meets at most one row, the first found, and
 //! a SEMI join shows both sides' columns as ClickHouse does. `ANTI` joins are
-//! DataFusion's, which show the kept side's columns only.
+//! DataFusion's, which show the kept side's columns only. `ASOF [LEFT]` is
+//! INNER (LEFT) with its inequality marked for the ASOF join operator (see
+//! [`asof_condition`] and [`asof_using`]).
 //!
 //! Two steps. On the tokens, [`rewrite_words`] writes the words as sqlparser
 //! reads them, and [`mark_constraints`] puts a marker first in the join's
@@ -26,12 +28,14 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Distinct, Expr, Ident, JoinConstraint, JoinOperator, Query, SetExpr, Statement,
-    TableAlias, TableFactor, TableWithJoins, Visit, VisitMut, Visitor, VisitorMut,
+    BinaryOperator, Distinct, Expr, Ident, JoinConstraint, JoinOperator, ObjectName, Query,
+    SetExpr, Statement, TableAlias, TableFactor, TableWithJoins, Visit, VisitMut, Visitor,
+    VisitorMut,
 };
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_functions::asof::AsofOp;
 
 use crate::clickhouse_tokens::{is_space, keyword, with_token};
 use crate::parser::syntax_error;
@@ -68,6 +72,32 @@ impl OneRowPer {
     }
 }
 
+/// What a join's marker asks of the rewrite.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Marker {
+    One(OneRowPer),
+    /// An ASOF join: its one inequality becomes the `__strata_asof_*` condition.
+    Asof,
+}
+
+impl Marker {
+    const ASOF: &'static str = "__strata_asof";
+
+    fn name(self) -> &'static str {
+        match self {
+            Marker::One(one) => one.marker(),
+            Marker::Asof => Self::ASOF,
+        }
+    }
+
+    fn of_name(name: &str) -> Option<Self> {
+        match name == Self::ASOF {
+            true => Some(Marker::Asof),
+            false => OneRowPer::of_marker(name).map(Marker::One),
+        }
+    }
+}
+
 /// What ClickHouse writes around JOIN, in any order before it.
 pub(crate) fn is_join_modifier(k: Keyword) -> bool {
     matches!(
@@ -101,8 +131,8 @@ pub(crate) fn rewrite_words(tokens: Vec<TokenWithSpan>, sql: &str) -> Result<Vec
                     out.push(with_token(token, Token::Whitespace(Whitespace::Space)));
                 }
                 out.push(token.clone());
-                if let Some(one) = marker {
-                    out.push(with_token(token, Token::make_word(one.marker(), None)));
+                if let Some(marker) = marker {
+                    out.push(with_token(token, Token::make_word(marker.name(), None)));
                 }
             }
             // One node has no other servers to send a GLOBAL IN's set to.
@@ -130,9 +160,9 @@ fn take_modifiers(out: &mut Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     modifiers
 }
 
-/// The words sqlparser reads for one JOIN's `modifiers`, and the side that
-/// keeps one row per key.
-fn join_words(modifiers: Vec<TokenWithSpan>, sql: &str) -> Result<(Option<OneRowPer>, Vec<Token>)> {
+/// The words sqlparser reads for one JOIN's `modifiers`, and the marker of
+/// what the rewrite does to the join.
+fn join_words(modifiers: Vec<TokenWithSpan>, sql: &str) -> Result<(Option<Marker>, Vec<Token>)> {
     let words: Vec<Keyword> = modifiers.iter().map(keyword).collect();
     let strictness = words.iter().copied().find(|k| {
         matches!(
@@ -146,7 +176,7 @@ fn join_words(modifiers: Vec<TokenWithSpan>, sql: &str) -> Result<(Option<OneRow
             Keyword::INNER | Keyword::LEFT | Keyword::RIGHT | Keyword::FULL | Keyword::CROSS
         )
     });
-    let (one, written): (Option<OneRowPer>, &[&str]) = match (strictness, side) {
+    let (marker, written): (Option<Marker>, &[&str]) = match (strictness, side) {
         (None | Some(Keyword::ALL), _) => {
             let kept = modifiers
                 .into_iter()
@@ -154,23 +184,40 @@ fn join_words(modifiers: Vec<TokenWithSpan>, sql: &str) -> Result<(Option<OneRow
                 .map(|t| t.token);
             return Ok((None, kept.collect()));
         }
-        (Some(Keyword::ANY), None | Some(Keyword::INNER)) => (Some(OneRowPer::Both), &["INNER"]),
-        (Some(Keyword::ANY), Some(Keyword::LEFT)) => (Some(OneRowPer::Right), &["LEFT"]),
-        (Some(Keyword::ANY), Some(Keyword::RIGHT)) => (Some(OneRowPer::Left), &["RIGHT"]),
+        (Some(Keyword::ANY), None | Some(Keyword::INNER)) => {
+            (Some(Marker::One(OneRowPer::Both)), &["INNER"])
+        }
+        (Some(Keyword::ANY), Some(Keyword::LEFT)) => {
+            (Some(Marker::One(OneRowPer::Right)), &["LEFT"])
+        }
+        (Some(Keyword::ANY), Some(Keyword::RIGHT)) => {
+            (Some(Marker::One(OneRowPer::Left)), &["RIGHT"])
+        }
         (Some(Keyword::ANY), _) => {
             return Err(not_implemented("ANY FULL and ANY CROSS JOINs are"));
         }
-        (Some(Keyword::SEMI), None | Some(Keyword::LEFT)) => (Some(OneRowPer::Right), &["INNER"]),
-        (Some(Keyword::SEMI), Some(Keyword::RIGHT)) => (Some(OneRowPer::Left), &["INNER"]),
+        (Some(Keyword::SEMI), None | Some(Keyword::LEFT)) => {
+            (Some(Marker::One(OneRowPer::Right)), &["INNER"])
+        }
+        (Some(Keyword::SEMI), Some(Keyword::RIGHT)) => {
+            (Some(Marker::One(OneRowPer::Left)), &["INNER"])
+        }
         (Some(Keyword::ANTI), None | Some(Keyword::LEFT)) => (None, &["LEFT", "ANTI"]),
         (Some(Keyword::ANTI), Some(Keyword::RIGHT)) => (None, &["RIGHT", "ANTI"]),
         (Some(Keyword::SEMI | Keyword::ANTI), _) => {
             return Err(syntax_error(sql, "SEMI and ANTI joins take LEFT or RIGHT"));
         }
-        _ => return Err(not_implemented("ASOF JOIN is")),
+        (_, None | Some(Keyword::INNER)) => (Some(Marker::Asof), &["INNER"]),
+        (_, Some(Keyword::LEFT)) => (Some(Marker::Asof), &["LEFT"]),
+        _ => {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "Wrong ASOF JOIN type. Only ASOF and LEFT ASOF joins are supported",
+            ));
+        }
     };
     Ok((
-        one,
+        marker,
         written.iter().map(|w| Token::make_keyword(w)).collect(),
     ))
 }
@@ -181,30 +228,30 @@ pub(crate) fn mark_constraints(
     tokens: Vec<TokenWithSpan>,
     sql: &str,
 ) -> Result<Vec<TokenWithSpan>> {
-    let no_constraint = || syntax_error(sql, "an ANY or SEMI JOIN needs ON or USING");
+    let no_constraint = || syntax_error(sql, "an ANY, SEMI or ASOF JOIN needs ON or USING");
     let mut out = Vec::with_capacity(tokens.len() + 8);
     // Markers waiting for their ON or USING, with the bracket depth they are at.
-    let mut waiting: Vec<(OneRowPer, usize)> = Vec::new();
-    let mut using: Option<OneRowPer> = None;
+    let mut waiting: Vec<(Marker, usize)> = Vec::new();
+    let mut using: Option<Marker> = None;
     let mut depth = 0usize;
     for token in tokens {
         if let Token::Word(w) = &token.token
-            && let Some(one) = OneRowPer::of_marker(&w.value)
+            && let Some(marker) = Marker::of_name(&w.value)
         {
-            waiting.push((one, depth));
+            waiting.push((marker, depth));
             continue;
         }
         let here = waiting
             .last()
             .filter(|(_, d)| *d == depth)
-            .map(|(one, _)| *one);
+            .map(|(marker, _)| *marker);
         let word = keyword(&token);
         out.push(token.clone());
         match (&token.token, word, here) {
             (Token::LParen, ..) => {
                 depth += 1;
-                if let Some(one) = using.take() {
-                    out.push(with_token(&token, Token::make_word(one.marker(), None)));
+                if let Some(marker) = using.take() {
+                    out.push(with_token(&token, Token::make_word(marker.name(), None)));
                     out.push(with_token(&token, Token::Comma));
                 }
             }
@@ -214,20 +261,20 @@ pub(crate) fn mark_constraints(
                     return Err(no_constraint());
                 }
             }
-            (_, Keyword::ON, Some(one)) => {
+            (_, Keyword::ON, Some(marker)) => {
                 waiting.pop();
                 for t in [
                     Token::Whitespace(Whitespace::Space),
-                    Token::make_word(one.marker(), None),
+                    Token::make_word(marker.name(), None),
                     Token::Whitespace(Whitespace::Space),
                     Token::make_keyword("AND"),
                 ] {
                     out.push(with_token(&token, t));
                 }
             }
-            (_, Keyword::USING, Some(one)) => {
+            (_, Keyword::USING, Some(marker)) => {
                 waiting.pop();
-                using = Some(one);
+                using = Some(marker);
             }
             (_, Keyword::JOIN, Some(_)) => return Err(no_constraint()),
             _ => {}
@@ -274,7 +321,7 @@ fn rewrite_body(body: &mut SetExpr) -> Result<()> {
 
 fn rewrite_joins(from: &mut TableWithJoins) -> Result<()> {
     for i in 0..from.joins.len() {
-        let Some(one) = take_marker(&mut from.joins[i].join_operator) else {
+        let Some(marker) = take_marker(&mut from.joins[i].join_operator) else {
             continue;
         };
         let left_names: Vec<String> = std::iter::once(&from.relation)
@@ -282,6 +329,19 @@ fn rewrite_joins(from: &mut TableWithJoins) -> Result<()> {
             .filter_map(|r| name_of(r).map(|n| n.value))
             .collect();
         let right_name = name_of(&from.joins[i].relation).map(|n| n.value);
+        let one = match marker {
+            Marker::One(one) => one,
+            Marker::Asof => {
+                let join = &mut from.joins[i];
+                let constraint = crate::join_using::constraint_mut(&mut join.join_operator)
+                    .expect("a marked join has its constraint");
+                match constraint {
+                    JoinConstraint::Using(names) => asof_using(names, &mut join.relation)?,
+                    _ => asof_condition(constraint, &left_names, right_name.as_deref())?,
+                }
+                continue;
+            }
+        };
         let constraint = crate::join_using::constraint(&from.joins[i].join_operator)
             .expect("a marked join has its constraint");
         let keys = Keys::of(constraint, &left_names, right_name.as_deref())?;
@@ -300,16 +360,16 @@ fn rewrite_joins(from: &mut TableWithJoins) -> Result<()> {
     Ok(())
 }
 
-/// Takes the marker off a join's ON or USING; the side it names.
-fn take_marker(operator: &mut JoinOperator) -> Option<OneRowPer> {
+/// Takes the marker off a join's ON or USING.
+fn take_marker(operator: &mut JoinOperator) -> Option<Marker> {
     match crate::join_using::constraint_mut(operator)? {
         JoinConstraint::On(on) => take_leftmost_marker(on),
         JoinConstraint::Using(names) => {
-            let one = names
+            let marker = names
                 .first()
-                .and_then(|n| OneRowPer::of_marker(&n.to_string()))?;
+                .and_then(|n| Marker::of_name(&n.to_string()))?;
             names.remove(0);
-            Some(one)
+            Some(marker)
         }
         _ => None,
     }
@@ -317,16 +377,105 @@ fn take_marker(operator: &mut JoinOperator) -> Option<OneRowPer> {
 
 /// `marker AND x` became the leftmost operand of the condition as parsed:
 /// it is replaced by `x`, which gives the condition as written.
-fn take_leftmost_marker(expr: &mut Expr) -> Option<OneRowPer> {
+fn take_leftmost_marker(expr: &mut Expr) -> Option<Marker> {
     let Expr::BinaryOp { left, op, right } = expr else {
         return None;
     };
     if let (Expr::Identifier(ident), BinaryOperator::And) = (left.as_ref(), &op) {
-        let one = OneRowPer::of_marker(&ident.value)?;
+        let marker = Marker::of_name(&ident.value)?;
         *expr = (**right).clone();
-        return Some(one);
+        return Some(marker);
     }
     take_leftmost_marker(left)
+}
+
+/// An ASOF join's `USING (keys..., t)` compares the last column as `left.t
+/// >= right.t`: the right relation reads it through `__strata_asof_using(t)`,
+/// which tells the physical rule which USING column is not a key.
+fn asof_using(names: &[ObjectName], relation: &mut TableFactor) -> Result<()> {
+    let Some(asof) = names.last().filter(|_| names.len() >= 2) else {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            "ASOF join with hash algorithm needs at least one equi-join column",
+        ));
+    };
+    let column = asof.to_string();
+    let mut query = crate::array_join::parse_query(&format!(
+        "SELECT * REPLACE ({}({column}) AS {column}) FROM t",
+        strata_functions::asof::USING_FUNCTION
+    ))?;
+    let SetExpr::Select(select) = query.body.as_mut() else {
+        unreachable!("a SELECT parses as one");
+    };
+    select.from[0].relation = relation.clone();
+    *relation = derived(query, relation);
+    Ok(())
+}
+
+/// An ASOF join's ON: its one inequality between the two sides becomes
+/// `__strata_asof_<op>(left side, right side)`, beside the equalities.
+fn asof_condition(
+    constraint: &mut JoinConstraint,
+    left: &[String],
+    right: Option<&str>,
+) -> Result<()> {
+    let JoinConstraint::On(on) = constraint else {
+        unreachable!("markers are taken off ON or USING, and USING is handled apart");
+    };
+    let invalid = |message: &str| StrataError::new(ErrorCode::INVALID_JOIN_ON_EXPRESSION, message);
+    let mut inequalities = conjuncts_mut(on)
+        .into_iter()
+        .filter(|c| matches!(c, Expr::BinaryOp { op, .. } if asof_op(op).is_some()))
+        .collect::<Vec<_>>();
+    let condition = match inequalities.len() {
+        1 => inequalities.pop().expect("one inequality"),
+        0 => {
+            return Err(invalid(
+                "ASOF join requires one inequality predicate (<, <=, > or >=) in the JOIN ON \
+                 expression, in addition to the equality predicates",
+            ));
+        }
+        _ => {
+            return Err(invalid(
+                "ASOF join does not support multiple inequality predicates in JOIN ON expression",
+            ));
+        }
+    };
+    let Expr::BinaryOp {
+        left: l,
+        op,
+        right: r,
+    } = condition
+    else {
+        unreachable!("an inequality is a binary operation");
+    };
+    let op = asof_op(op).expect("an inequality");
+    let (op, args) = match (reads(l, left, right), reads(r, left, right)) {
+        (Reads::Left | Reads::Unknown, Reads::Right) | (Reads::Left, Reads::Unknown) => {
+            (op, vec![(**l).clone(), (**r).clone()])
+        }
+        (Reads::Right, Reads::Left | Reads::Unknown) | (Reads::Unknown, Reads::Left) => {
+            (op.flipped(), vec![(**r).clone(), (**l).clone()])
+        }
+        _ => {
+            return Err(invalid(&format!(
+                "Cannot tell which table each side of the ASOF JOIN's inequality `{condition}` reads: \
+                 it must compare a column of each table, qualified with the table's name or alias"
+            )));
+        }
+    };
+    *condition = crate::ast_rewrite::call(op.function_name(), args);
+    Ok(())
+}
+
+fn asof_op(op: &BinaryOperator) -> Option<AsofOp> {
+    match op {
+        BinaryOperator::GtEq => Some(AsofOp::Ge),
+        BinaryOperator::Gt => Some(AsofOp::Gt),
+        BinaryOperator::LtEq => Some(AsofOp::Le),
+        BinaryOperator::Lt => Some(AsofOp::Lt),
+        _ => None,
+    }
 }
 
 /// The name a relation is referred to by.
@@ -446,6 +595,22 @@ fn conjuncts(expr: &Expr) -> Vec<&Expr> {
     }
 }
 
+fn conjuncts_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And,
+            right,
+        } => {
+            let mut all = conjuncts_mut(left);
+            all.extend(conjuncts_mut(right));
+            all
+        }
+        Expr::Nested(inner) => conjuncts_mut(inner),
+        other => vec![other],
+    }
+}
+
 fn reads(expr: &Expr, left: &[String], right: Option<&str>) -> Reads {
     struct Columns<'a> {
         left: &'a [String],
@@ -504,7 +669,12 @@ fn one_row_per_key(relation: &mut TableFactor, keys: Vec<Expr>, filters: Vec<Exp
         op: BinaryOperator::And,
         right: Box::new(next),
     });
-    *relation = TableFactor::Derived {
+    *relation = derived(query, relation);
+}
+
+/// `query` in place of `relation`, under the relation's name.
+fn derived(query: Query, relation: &TableFactor) -> TableFactor {
+    TableFactor::Derived {
         lateral: false,
         subquery: Box::new(query),
         alias: name_of(relation).map(|name| TableAlias {
@@ -514,7 +684,7 @@ fn one_row_per_key(relation: &mut TableFactor, keys: Vec<Expr>, filters: Vec<Exp
             at: None,
         }),
         sample: None,
-    };
+    }
 }
 
 fn no_keys() -> StrataError {
@@ -548,6 +718,18 @@ mod tests {
                 "SELECT * FROM a ANY LEFT JOIN b AS bb ON bb.k = a.k AND bb.y != 'x' AND a.x = 1"
             ),
             "SELECT * FROM a LEFT JOIN (SELECT DISTINCT ON (bb.k) * FROM b AS bb WHERE bb.y <> 'x') AS bb ON bb.k = a.k AND bb.y <> 'x' AND a.x = 1"
+        );
+    }
+
+    #[test]
+    fn asof_inequality_becomes_its_marker_condition_left_side_first() {
+        assert_eq!(
+            rewritten("SELECT * FROM a ASOF LEFT JOIN b ON b.k = a.k AND b.t <= a.t"),
+            "SELECT * FROM a LEFT JOIN b ON b.k = a.k AND __strata_asof_ge(a.t, b.t)"
+        );
+        assert_eq!(
+            rewritten("SELECT * FROM a ASOF JOIN b USING (k, t)"),
+            "SELECT * FROM a INNER JOIN (SELECT * REPLACE (__strata_asof_using(t) AS t) FROM b) AS b USING(k, t)"
         );
     }
 

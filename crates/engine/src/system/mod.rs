@@ -387,7 +387,12 @@ fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
         (name.clone(), aggregate, alias_to)
     };
     let mut rows: Vec<(String, bool, String)> = Vec::new();
+    // `__strata_*` functions are the SQL rewrite's markers, not for users.
+    let internal = |name: &String| name.starts_with("__strata_");
     for (name, udf) in state.scalar_functions() {
+        if internal(name) {
+            continue;
+        }
         rows.push(row(name, udf.name(), false));
     }
     for (name, udaf) in state.aggregate_functions() {

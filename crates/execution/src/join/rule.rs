@@ -1,5 +1,9 @@
 //! Replaces the planner's hash joins.
 //!
+//! [`ChooseAsofJoin`], first: a hash join whose filter is an ASOF JOIN's
+//! inequality (`__strata_asof_*`, as the SQL rewrite writes it) becomes
+//! [`AsofJoinExec`].
+//!
 //! [`ChooseSemiJoin`], before DataFusion's rules: semi and anti joins become
 //! [`MergeSemiJoinExec`] when both inputs come sorted on one integer key, in
 //! one partition each; otherwise [`HybridSemiJoinExec`]. Joins with a
@@ -20,19 +24,183 @@ use std::sync::Arc;
 
 use datafusion::arrow::compute::SortOptions;
 use datafusion::common::config::ConfigOptions;
-use datafusion::common::{JoinType, NullEquality, Result};
+use datafusion::common::tree_node::{Transformed, TreeNode};
+use datafusion::common::{JoinSide, JoinType, NullEquality, Result};
+use datafusion::physical_expr::ScalarFunctionExpr;
 use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::{Partitioning, PhysicalExprRef, PhysicalSortExpr};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::FilterExec;
-use datafusion::physical_plan::joins::{HashJoinExec, SortMergeJoinExec};
+use datafusion::physical_plan::joins::utils::JoinFilter;
+use datafusion::physical_plan::joins::{HashJoinExec, NestedLoopJoinExec, SortMergeJoinExec};
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, replace_children_if_necessary};
 
+use super::asof_join::{AsofInequality, AsofJoinExec};
 use super::grace_hash_join::GraceHashJoinExec;
 use super::hybrid_semi_join::{HybridSemiJoinExec, SemiJoinKind};
 use super::merge_semi_join::{MergeSemiJoinExec, is_mergeable_key, sorted_on};
+use strata_common::{ErrorCode, StrataError};
+use strata_functions::asof::{AsofOp, USING_FUNCTION};
+
+#[derive(Debug, Default)]
+pub struct ChooseAsofJoin;
+
+impl PhysicalOptimizerRule for ChooseAsofJoin {
+    fn optimize(
+        &self,
+        plan: Arc<dyn ExecutionPlan>,
+        _config: &ConfigOptions,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        crate::replace_nodes(plan, asof_join)
+    }
+
+    fn name(&self) -> &str {
+        "strata_choose_asof_join"
+    }
+
+    fn schema_check(&self) -> bool {
+        true
+    }
+}
+
+fn asof_join(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+    if let Some(join) = node.downcast_ref::<NestedLoopJoinExec>()
+        && join.filter().is_some_and(|f| mentions_asof(f.expression()))
+    {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            "ASOF join with hash algorithm needs at least one equi-join column",
+        )
+        .into_datafusion());
+    }
+    let Some(join) = node.downcast_ref::<HashJoinExec>() else {
+        return Ok(None);
+    };
+    let Some(filter) = join.filter() else {
+        return asof_using(join);
+    };
+    let condition = filter.expression().downcast_ref::<ScalarFunctionExpr>();
+    let Some((op, [a, b])) =
+        condition.and_then(|c| Some((AsofOp::of_function_name(c.name())?, c.args())))
+    else {
+        return match mentions_asof(filter.expression()) {
+            true => Err(invalid_asof_on(
+                "an ASOF JOIN's ON takes equalities of the two tables' columns and one inequality",
+            )),
+            false => Ok(None),
+        };
+    };
+    let inequality = match (on_side(a, filter)?, on_side(b, filter)?) {
+        ((JoinSide::Left, left), (JoinSide::Right, right)) => AsofInequality { left, right, op },
+        ((JoinSide::Right, right), (JoinSide::Left, left)) => AsofInequality {
+            left,
+            right,
+            op: op.flipped(),
+        },
+        _ => {
+            return Err(invalid_asof_on(
+                "an ASOF JOIN's inequality compares an expression of each table",
+            ));
+        }
+    };
+    Ok(Some(Arc::new(AsofJoinExec::try_new(
+        Arc::clone(join.left()),
+        Arc::clone(join.right()),
+        join.on().to_vec(),
+        inequality,
+        *join.join_type(),
+        join.projection.as_ref().map(|p| p.to_vec()),
+    )?)))
+}
+
+/// An ASOF JOIN's `USING (keys..., t)`: the right input is the projection
+/// that reads `t` through the marker, and the key pair on `t` is the
+/// inequality `left.t >= right.t`.
+fn asof_using(join: &HashJoinExec) -> Result<Option<Arc<dyn ExecutionPlan>>> {
+    let Some(projection) = join.right().downcast_ref::<ProjectionExec>() else {
+        return Ok(None);
+    };
+    let marked = projection.expr().iter().enumerate().find_map(|(i, p)| {
+        let function = p.expr.downcast_ref::<ScalarFunctionExpr>()?;
+        (function.name() == USING_FUNCTION).then(|| (i, Arc::clone(&function.args()[0])))
+    });
+    let Some((position, column)) = marked else {
+        return Ok(None);
+    };
+    let (asof, keys): (Vec<_>, Vec<_>) = join.on().iter().cloned().partition(|(_, right)| {
+        right
+            .downcast_ref::<Column>()
+            .is_some_and(|c| c.index() == position)
+    });
+    let [(left_value, right_value)] = asof.as_slice() else {
+        return Err(invalid_asof_on(
+            "an ASOF JOIN's USING compares its last column",
+        ));
+    };
+    if keys.is_empty() {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            "ASOF join with hash algorithm needs at least one equi-join column",
+        )
+        .into_datafusion());
+    }
+    let mut exprs = projection.expr().to_vec();
+    exprs[position].expr = column;
+    let right = ProjectionExec::try_new(exprs, Arc::clone(projection.input()))?;
+    Ok(Some(Arc::new(AsofJoinExec::try_new(
+        Arc::clone(join.left()),
+        Arc::new(right),
+        keys,
+        AsofInequality {
+            left: Arc::clone(left_value),
+            right: Arc::clone(right_value),
+            op: AsofOp::Ge,
+        },
+        *join.join_type(),
+        join.projection.as_ref().map(|p| p.to_vec()),
+    )?)))
+}
+
+fn mentions_asof(expr: &PhysicalExprRef) -> bool {
+    expr.exists(|e| {
+        Ok(e.downcast_ref::<ScalarFunctionExpr>()
+            .is_some_and(|f| AsofOp::of_function_name(f.name()).is_some()))
+    })
+    .unwrap_or(false)
+}
+
+/// `expr` over the join filter's columns as an expression over the one
+/// input all its columns come from, and that input's side.
+fn on_side(expr: &PhysicalExprRef, filter: &JoinFilter) -> Result<(JoinSide, PhysicalExprRef)> {
+    let indices = filter.column_indices();
+    let mut side = None;
+    let rewritten = Arc::clone(expr).transform(|e| {
+        let Some(column) = e.downcast_ref::<Column>() else {
+            return Ok(Transformed::no(e));
+        };
+        let index = &indices[column.index()];
+        if side.is_some_and(|s| s != index.side) {
+            return Err(invalid_asof_on(
+                "an ASOF JOIN's inequality compares an expression of each table",
+            ));
+        }
+        side = Some(index.side);
+        let input = Column::new(column.name(), index.index);
+        Ok(Transformed::yes(Arc::new(input) as PhysicalExprRef))
+    })?;
+    match side {
+        Some(side) => Ok((side, rewritten.data)),
+        None => Err(invalid_asof_on(
+            "an ASOF JOIN's inequality compares an expression of each table",
+        )),
+    }
+}
+
+fn invalid_asof_on(message: &str) -> datafusion::error::DataFusionError {
+    StrataError::new(ErrorCode::INVALID_JOIN_ON_EXPRESSION, message).into_datafusion()
+}
 
 #[derive(Debug, Default)]
 pub struct ChooseSemiJoin;
