@@ -40,3 +40,11 @@ SELECT reinterpretAsFixedString('abc'); -- { serverError ILLEGAL_TYPE_OF_ARGUMEN
 SELECT reinterpretAsString(1, 2); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT toStringCutToZero('abc\0def'), toStringCutToZero(toFixedString('ab', 4)), toTypeName(toStringCutToZero('a')), toStringCutToZero(''), toStringCutToZero('привет\0мир');
 SELECT toStringCutToZero(1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+
+-- toDecimal<N>OrNull / OrZero / OrDefault: text cut to the scale, NULL (zero, the default) when it does not parse or fit
+SELECT toDecimal32OrNull('1.567', 2), toDecimal32OrNull('1e3', 2), toDecimal32OrNull(' 1', 2), toDecimal32OrNull('abc', 2), toDecimal32OrNull('-0.5', 1), toDecimal32OrNull('99999999999', 2);
+SELECT toDecimal64OrZero('x', 3), toDecimal128OrNull('1.5', 10), toTypeName(toDecimal32OrNull('1', 2)), toTypeName(toDecimal64OrZero('1', 2)), toDecimal256OrNull('1.5', 2), toDecimal256OrZero('x', 2);
+SELECT toDecimal32OrDefault('x', 2), toDecimal32OrDefault('1.25', 2), toDecimal64OrDefault('x', 2, toDecimal64(7, 2)), toDecimal32OrDefault(1.5, 2), toTypeName(toDecimal32OrDefault('x', 2));
+SELECT toDecimal32OrNull(toNullable('1.5'), 2), toDecimal32OrNull(NULL, 2), toDecimal64OrNull(s, 3), toDecimal32OrZero(s, 1) FROM (SELECT arrayJoin(['1.2345', '', '-7', '12345678901234567890']) AS s);
+SELECT accurateCastOrNull('1.567', 'Decimal(9, 2)'), accurateCastOrNull('x', 'Decimal(9, 2)'), accurateCastOrDefault('x', 'Decimal(9, 2)'), accurateCast('1.5', 'Decimal(9, 2)');
+SELECT toDecimal32OrNull('1', 10); -- { serverError ARGUMENT_OUT_OF_BOUND }

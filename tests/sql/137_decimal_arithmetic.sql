@@ -32,3 +32,14 @@ CREATE TABLE dec (a Decimal(9, 2), b Decimal(38, 4), c Decimal(76, 3), n Nullabl
 INSERT INTO dec VALUES (1.005, 12345678901234567890.12345, 1.5, NULL), (-1.999, '2.99999', 5, 7.77), (toDecimal32(1.999, 3), -0.00001, '-1.5', '1.25');
 INSERT INTO dec SELECT 1.999, 2, 3, 4.45;
 SELECT * FROM dec ORDER BY a, b;
+
+-- Decimals to integers: the integer part, which must fit
+SELECT toInt32(toDecimal32(-1.75, 2)), toUInt64(toDecimal64(3.9, 1)), toInt8(toDecimal128(127.5, 3)), toUInt16(toDecimal32(-0.5, 1)), CAST(toDecimal32(12.9, 2) AS Int16);
+SELECT toInt64(d) FROM (SELECT toDecimal64(number - 1.5, 1) AS d FROM numbers(3));
+SELECT toInt8(toDecimal128(300.5, 3)); -- { serverError DECIMAL_OVERFLOW }
+SELECT toUInt16(toDecimal32(-1.5, 1)); -- { serverError DECIMAL_OVERFLOW }
+
+-- Quantiles of decimals keep the decimal type, interpolated as ClickHouse does
+SELECT toTypeName(quantile(0.5)(d)), quantile(0.5)(d), quantile(0.3)(d), quantiles(0.1, 0.5)(d), toTypeName(quantiles(0.1, 0.5)(d)), median(d) FROM (SELECT toDecimal32(number * 1.25, 2) AS d FROM numbers(5));
+SELECT quantile(0.77)(toDecimal64(number * 3.3, 3) - 5), quantiles(0.25, 0.75)(toDecimal128(number, 4) / 7) FROM numbers(5);
+SELECT quantile(0.5)(d) FROM (SELECT toDecimal32(1, 2) AS d WHERE 0);

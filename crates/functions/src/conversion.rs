@@ -309,9 +309,40 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
                 let seconds = cast::cast(array, &DataType::Timestamp(TimeUnit::Second, None))?;
                 narrow_from_i64(&to_i64_wrapping(&seconds)?, target)
             }
+            DataType::Decimal128(..) => decimal_to_integer(array, target),
             _ => narrow_from_i64(&to_i64_wrapping(array)?, target),
         },
     }
+}
+
+/// A decimal's integer part, which must fit the integer type: ClickHouse
+/// does not wrap decimals as it wraps integers.
+fn decimal_to_integer(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
+    let DataType::Decimal128(_, scale) = array.data_type() else {
+        unreachable!("called for decimals");
+    };
+    let divisor = 10i128.pow(u32::from(scale.unsigned_abs()));
+    let (low, high) = match target {
+        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+        DataType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+        DataType::UInt8 => (0, u8::MAX.into()),
+        DataType::UInt16 => (0, u16::MAX.into()),
+        DataType::UInt32 => (0, u32::MAX.into()),
+        _ => (0, i128::from(u64::MAX)),
+    };
+    let decimals = array.as_primitive::<Decimal128Type>();
+    if decimals
+        .iter()
+        .flatten()
+        .any(|v| !(low..=high).contains(&(v / divisor)))
+    {
+        return Err(
+            StrataError::new(ErrorCode::DECIMAL_OVERFLOW, "Convert overflow").into_datafusion(),
+        );
+    }
+    narrow_from_i64(&to_i64_wrapping(array)?, target)
 }
 
 impl ConvertTo {

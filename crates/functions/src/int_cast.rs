@@ -56,17 +56,23 @@ macro_rules! widen {
             DataType::Timestamp(TimeUnit::Second, _) => a
                 .as_primitive::<TimestampSecondType>()
                 .unary::<_, $target>(|v| v as $as),
+            // Digits past the point are cut off, toward zero.
+            DataType::Decimal128(_, scale) => {
+                let divisor = 10i128.pow(u32::from(scale.unsigned_abs()));
+                a.as_primitive::<Decimal128Type>()
+                    .unary::<_, $target>(|v| (v / divisor) as $as)
+            }
             other => return exec_err!("cannot convert {other} to an integer"),
         }
     }};
 }
 
-/// Any integer, float, boolean, date or time array as Int64, keeping the low bits.
+/// Any integer, float, decimal, boolean, date or time array as Int64, keeping the low bits.
 pub fn to_i64_wrapping(array: &ArrayRef) -> Result<PrimitiveArray<Int64Type>> {
     Ok(widen!(array.as_ref(), Int64Type, i64))
 }
 
-/// Any integer, float, boolean, date or time array as UInt64, keeping the low bits.
+/// Any integer, float, decimal, boolean, date or time array as UInt64, keeping the low bits.
 pub fn to_u64_wrapping(array: &ArrayRef) -> Result<PrimitiveArray<UInt64Type>> {
     Ok(widen!(array.as_ref(), UInt64Type, u64))
 }

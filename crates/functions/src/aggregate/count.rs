@@ -136,6 +136,23 @@ impl Accumulator for CountAccumulator {
         self.count += counts.iter().flatten().sum::<u64>();
         Ok(())
     }
+
+    /// Rows leaving a sliding window frame.
+    fn retract_batch(&mut self, values: &[ArrayRef]) -> Result<()> {
+        if let Some(v) = values.first() {
+            let leaving = (v.len() - v.logical_null_count()) as u64;
+            debug_assert!(
+                leaving <= self.count,
+                "a frame retracts rows it never added"
+            );
+            self.count -= leaving;
+        }
+        Ok(())
+    }
+
+    fn supports_retract_batch(&self) -> bool {
+        true
+    }
 }
 
 struct CountGroups {

@@ -12,7 +12,7 @@
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::compute::{cast, sort_to_indices, take};
-use datafusion::arrow::datatypes::{DataType, Float64Type, TimeUnit, UInt64Type};
+use datafusion::arrow::datatypes::{DataType, Decimal128Type, Float64Type, TimeUnit, UInt64Type};
 use std::sync::Arc;
 
 use datafusion::common::{Result, ScalarValue};
@@ -77,7 +77,11 @@ impl Method {
         );
         let decimal = matches!(arg, DataType::Decimal128(..) | DataType::Decimal256(..));
         match self {
-            Method::Interpolated | Method::Deterministic if temporal => Some(arg.clone()),
+            Method::Interpolated | Method::Deterministic
+                if temporal || matches!(arg, DataType::Decimal128(..)) =>
+            {
+                Some(arg.clone())
+            }
             Method::Interpolated | Method::Deterministic if number => Some(DataType::Float64),
             Method::ExactExclusive | Method::ExactInclusive if number && !wide(arg) => {
                 Some(DataType::Float64)
@@ -243,6 +247,23 @@ fn quantiles(
     out: &DataType,
 ) -> Result<Vec<ScalarValue>> {
     match method {
+        Method::Interpolated | Method::Deterministic
+            if matches!(columns[0].data_type(), DataType::Decimal128(..)) =>
+        {
+            let sorted = sorted_values(&columns[0])?;
+            let decimals = sorted.as_primitive::<Decimal128Type>();
+            levels
+                .iter()
+                .map(|&l| match decimals.is_empty() {
+                    true => strata_common::types::default_value(out),
+                    false => Ok(ScalarValue::Decimal128(
+                        Some(interpolated_decimal(decimals.values(), l)),
+                        decimals.precision(),
+                        decimals.scale(),
+                    )),
+                })
+                .collect()
+        }
         Method::Interpolated | Method::Deterministic => {
             let sorted = sorted_floats(&columns[0])?;
             levels
@@ -311,6 +332,18 @@ fn interpolated(sorted: &[f64], level: f64) -> f64 {
     let low = position as usize;
     let high = (low + 1).min(last);
     sorted[low] + (position - low as f64) * (sorted[high] - sorted[low])
+}
+
+/// As [`interpolated`] over a decimal's integers, each side's share cut to
+/// an integer, as ClickHouse computes it (the 0.3 quantile of 1.25 and 2.5,
+/// 0.2 of the way, is 1.49).
+fn interpolated_decimal(sorted: &[i128], level: f64) -> i128 {
+    let last = sorted.len() - 1;
+    let position = (level * last as f64).clamp(0.0, last as f64);
+    let low = position as usize;
+    let high = (low + 1).min(last);
+    let share = position - low as f64;
+    (sorted[low] as f64 * (1.0 - share)) as i128 + (sorted[high] as f64 * share) as i128
 }
 
 /// R6 (exclusive) and R7 (inclusive) interpolation, 1-based ranks.

@@ -309,14 +309,27 @@ fn convert(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, BooleanArr
         return parse_dates(values, target);
     }
     // Other targets: the plain conversion, row by row where it fails.
-    if let Ok(all) = crate::conversion::convert(values, target) {
+    let plain = |values: &ArrayRef| match target {
+        DataType::Decimal128(precision, scale) => {
+            crate::decimal_conversion::to_decimal(values, *precision, *scale)
+        }
+        DataType::Decimal256(..) => {
+            let fail = cast::CastOptions {
+                safe: false,
+                ..Default::default()
+            };
+            Ok(cast::cast_with_options(values, target, &fail)?)
+        }
+        _ => crate::conversion::convert(values, target),
+    };
+    if let Ok(all) = plain(values) {
         let none = BooleanArray::from(vec![false; values.len()]);
         return Ok((all, none));
     }
     let mut failed = Vec::with_capacity(values.len());
     let mut parts = Vec::with_capacity(values.len());
     for row in 0..values.len() {
-        match crate::conversion::convert(&values.slice(row, 1), target) {
+        match plain(&values.slice(row, 1)) {
             Ok(one) => {
                 failed.push(false);
                 parts.push(one);

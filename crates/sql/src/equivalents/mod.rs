@@ -75,6 +75,18 @@ const NAMES: &[&str] = &[
     "toDecimal64",
     "toDecimal128",
     "toDecimal256",
+    "toDecimal32OrNull",
+    "toDecimal64OrNull",
+    "toDecimal128OrNull",
+    "toDecimal256OrNull",
+    "toDecimal32OrZero",
+    "toDecimal64OrZero",
+    "toDecimal128OrZero",
+    "toDecimal256OrZero",
+    "toDecimal32OrDefault",
+    "toDecimal64OrDefault",
+    "toDecimal128OrDefault",
+    "toDecimal256OrDefault",
     "toInt8OrNull",
     "toInt16OrNull",
     "toInt32OrNull",
@@ -469,21 +481,11 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "bitShiftRight" => binary(BinaryOperator::PGBitwiseShiftRight)?,
         "toDecimal32" | "toDecimal64" | "toDecimal128" | "toDecimal256" => {
             takes(&[2])?;
-            let precision = match name {
-                "toDecimal32" => 9,
-                "toDecimal64" => 18,
-                "toDecimal128" => 38,
-                _ => 76,
+            let decimal = decimal_type(name, args[1])?;
+            let DataType::Decimal(ExactNumberInfo::PrecisionAndScale(precision, _)) = decimal
+            else {
+                unreachable!("decimal_type gives a precision and scale");
             };
-            let scale = constant_scale(name, args[1])?;
-            if scale > precision {
-                return Err(StrataError::new(
-                    ErrorCode::ARGUMENT_OUT_OF_BOUND,
-                    format!("Decimal scale {scale} is out of bounds (max scale: {precision})"),
-                ));
-            }
-            let decimal =
-                DataType::Decimal(ExactNumberInfo::PrecisionAndScale(precision, scale as i64));
             match precision {
                 // Strata's conversion cuts extra digits off; DataFusion's rounds.
                 ..=38 => call(
@@ -494,6 +496,23 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                     ],
                 ),
                 _ => cast(CastKind::Cast, args[0].clone(), decimal),
+            }
+        }
+        _ if decimal_or_else(name).is_some() => {
+            let (width, failure) = decimal_or_else(name).expect("matched");
+            takes(match failure {
+                "Default" => &[2, 3],
+                _ => &[2],
+            })?;
+            let decimal = decimal_type(width, args[1])?;
+            let mut cast_args = vec![
+                args[0].clone(),
+                Expr::value(Value::SingleQuotedString(decimal.to_string())),
+            ];
+            cast_args.extend(args.get(2).map(|d| (*d).clone()));
+            match failure {
+                "Null" => call("accurateCastOrNull", cast_args),
+                _ => call("accurateCastOrDefault", cast_args),
             }
         }
         "toStartOfInterval" => {
@@ -638,6 +657,38 @@ fn parsed_number_type(name: &str) -> Option<(DataType, bool)> {
         _ => return None,
     };
     Some((data_type, or_zero))
+}
+
+/// `toDecimal<width>Or<failure>`: the plain function's name and the failure.
+fn decimal_or_else(name: &str) -> Option<(&str, &str)> {
+    let (width, failure) = name.split_at(name.find("Or")?);
+    let failure = failure.strip_prefix("Or")?;
+    let known = matches!(
+        width,
+        "toDecimal32" | "toDecimal64" | "toDecimal128" | "toDecimal256"
+    ) && matches!(failure, "Null" | "Zero" | "Default");
+    known.then_some((width, failure))
+}
+
+/// The type `toDecimal<width>(x, scale)` converts to.
+fn decimal_type(name: &str, scale: &Expr) -> Result<DataType> {
+    let precision = match name {
+        "toDecimal32" => 9,
+        "toDecimal64" => 18,
+        "toDecimal128" => 38,
+        _ => 76,
+    };
+    let scale = constant_scale(name, scale)?;
+    if scale > precision {
+        return Err(StrataError::new(
+            ErrorCode::ARGUMENT_OUT_OF_BOUND,
+            format!("Decimal scale {scale} is out of bounds (max scale: {precision})"),
+        ));
+    }
+    Ok(DataType::Decimal(ExactNumberInfo::PrecisionAndScale(
+        precision,
+        scale as i64,
+    )))
 }
 
 fn constant_scale(name: &str, scale: &Expr) -> Result<u64> {
