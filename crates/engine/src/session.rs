@@ -340,7 +340,12 @@ impl Session {
             Statement::Use(Use::Object(name) | Use::Database(name) | Use::Schema(name)) => {
                 self.use_database(&name)
             }
-            Statement::ShowDatabases { .. } => self.show_databases().await,
+            Statement::ShowDatabases { show_options, .. } => {
+                self.show_databases(show_options).await
+            }
+            Statement::ShowColumns {
+                full, show_options, ..
+            } => self.show_columns(full, show_options).await,
             Statement::ShowTables { show_options, .. } => self.show_tables(show_options).await,
             Statement::ShowCreate {
                 obj_type: ShowCreateObject::Table,

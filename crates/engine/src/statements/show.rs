@@ -5,14 +5,38 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::sql::sqlparser::ast::{ObjectName, ShowStatementOptions, Statement};
-use strata_common::{ErrorCode, Result};
+use datafusion::sql::sqlparser::ast::{
+    ObjectName, ShowStatementFilter, ShowStatementFilterPosition, ShowStatementOptions, Statement,
+};
+use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::literal_text::quoted;
 use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
 use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
 use crate::table_definition::ColumnDescription;
+
+/// A SHOW statement's `[NOT] LIKE`, `ILIKE` or `WHERE` and `LIMIT` over
+/// `select`, ordered by `column`, which the filter patterns match.
+fn filtered(select: String, column: &str, options: &ShowStatementOptions) -> String {
+    let filter = options.filter_position.as_ref().map(|p| match p {
+        ShowStatementFilterPosition::Infix(f) | ShowStatementFilterPosition::Suffix(f) => f,
+    });
+    let condition = match filter {
+        Some(ShowStatementFilter::Like(p) | ShowStatementFilter::NoKeyword(p)) => {
+            format!("{column} LIKE {}", quoted(p))
+        }
+        Some(ShowStatementFilter::ILike(p)) => format!("{column} ILIKE {}", quoted(p)),
+        Some(ShowStatementFilter::Where(e)) => e.to_string(),
+        None => "1".to_string(),
+    };
+    let limit = options
+        .limit
+        .as_ref()
+        .map(|l| format!(" LIMIT {l}"))
+        .unwrap_or_default();
+    format!("SELECT * FROM ({select}) WHERE {condition} ORDER BY {column}{limit}")
+}
 
 impl Session {
     /// A SHOW, EXISTS or KILL statement whose trailing clauses were split
@@ -74,8 +98,11 @@ impl Session {
         self.rows(schema, vec![batch])
     }
 
-    pub(crate) async fn show_databases(&mut self) -> Result<StatementOutcome> {
-        let mut sql = "SELECT name FROM system.databases".to_string();
+    pub(crate) async fn show_databases(
+        &mut self,
+        options: ShowStatementOptions,
+    ) -> Result<StatementOutcome> {
+        let mut sql = "SELECT name FROM system.databases WHERE 1".to_string();
         if !self.sees_everything()? {
             // Only the databases the user holds some privilege in.
             let mut visible = Vec::new();
@@ -84,17 +111,55 @@ impl Session {
                     visible.push(name);
                 }
             }
-            sql.push_str(&format!(" WHERE {}", name_in(&visible)));
+            sql.push_str(&format!(" AND {}", name_in(&visible)));
         }
-        Box::pin(self.execute(&format!("{sql} ORDER BY name"))).await
+        Box::pin(self.execute(&filtered(sql, "name", &options))).await
+    }
+
+    /// `SHOW [FULL] COLUMNS FROM t [FROM db]`: ClickHouse's MySQL-like view
+    /// of `system.columns`.
+    pub(crate) async fn show_columns(
+        &mut self,
+        full: bool,
+        options: ShowStatementOptions,
+    ) -> Result<StatementOutcome> {
+        let Some(name) = options
+            .show_in
+            .as_ref()
+            .and_then(|i| i.parent_name.as_ref())
+        else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "SHOW COLUMNS expects FROM table",
+            ));
+        };
+        let (database, table) = self.table_name(name)?;
+        self.require_show(&[&database, &table])?;
+        let full_columns = match full {
+            true => ", CAST(NULL AS Nullable(String)) AS collation, comment, '' AS privileges",
+            false => "",
+        };
+        let sql = format!(
+            "SELECT name AS field, type, if(startsWith(type, 'Nullable('), 'YES', 'NO') AS `null`, \
+             trim(concat(if(is_in_primary_key, 'PRI ', ''), if(is_in_sorting_key, 'SOR', ''))) AS key, \
+             if(default_expression = '', NULL, default_expression) AS default, '' AS extra{full_columns} \
+             FROM system.columns WHERE database = {} AND table = {}",
+            quoted(&database),
+            quoted(&table)
+        );
+        Box::pin(self.execute(&filtered(sql, "field", &options))).await
     }
 
     pub(crate) async fn show_tables(
         &mut self,
         options: ShowStatementOptions,
     ) -> Result<StatementOutcome> {
-        let database = match options.show_in.and_then(|i| i.parent_name) {
-            Some(name) => single_name(&name)?,
+        let database = match options
+            .show_in
+            .as_ref()
+            .and_then(|i| i.parent_name.as_ref())
+        {
+            Some(name) => single_name(name)?,
             None => self.current_database.clone(),
         };
         self.engine.database_exists(&database)?;
@@ -112,8 +177,7 @@ impl Session {
             }
             sql.push_str(&format!(" AND {}", name_in(&visible)));
         }
-        sql.push_str(" ORDER BY name");
-        Box::pin(self.execute(&sql)).await
+        Box::pin(self.execute(&filtered(sql, "name", &options))).await
     }
 
     pub(crate) async fn show_create_table(&self, name: &ObjectName) -> Result<StatementOutcome> {

@@ -198,6 +198,11 @@ impl SystemTableKind {
                 s("default_kind"),
                 s("default_expression"),
                 s("comment"),
+                u8("is_in_partition_key"),
+                u8("is_in_sorting_key"),
+                u8("is_in_primary_key"),
+                u8("is_in_sampling_key"),
+                s("compression_codec"),
             ],
             SystemTableKind::ServerSettings => server::server_settings_fields(),
             SystemTableKind::AsynchronousMetrics => server::asynchronous_metrics_fields(),
@@ -302,14 +307,25 @@ pub(crate) async fn all_tables(
 }
 
 async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
-    let mut text: [Vec<String>; 7] = Default::default();
+    let mut text: [Vec<String>; 8] = Default::default();
     let mut positions = Vec::new();
+    let mut in_keys: [Vec<bool>; 4] = Default::default();
     for (database, name, table) in all_tables(catalog).await? {
+        let keys = tables::keys_of(&database, &name, &table)
+            .await
+            .map(|k| key_names(&k));
         for (i, column) in ColumnDescription::of_table(&table)
             .map_err(strata_common::StrataError::into_datafusion)?
             .into_iter()
             .enumerate()
         {
+            for (flags, names) in in_keys.iter_mut().zip(&keys) {
+                flags.push(names.contains(&column.name));
+            }
+            let codec = match column.codec.is_empty() {
+                true => String::new(),
+                false => format!("CODEC({})", column.codec),
+            };
             text[0].push(database.clone());
             text[1].push(name.clone());
             text[2].push(column.name);
@@ -317,20 +333,43 @@ async fn column_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>
             text[4].push(column.default_kind.to_string());
             text[5].push(column.default_expression);
             text[6].push(column.comment);
+            text[7].push(codec);
             positions.push(i as u64 + 1);
         }
     }
-    let [d, t, n, ty, kind, expr, comment] = text;
-    Ok(vec![
+    let [d, t, n, ty, kind, expr, comment, codec] = text;
+    let mut columns = vec![
         strings(d),
         strings(t),
         strings(n),
         strings(ty),
-        Arc::new(UInt64Array::from(positions)),
+        Arc::new(UInt64Array::from(positions)) as ArrayRef,
         strings(kind),
         strings(expr),
         strings(comment),
-    ])
+    ];
+    columns.extend(in_keys.map(flags));
+    columns.push(strings(codec));
+    Ok(columns)
+}
+
+/// The column names a key expression reads: its identifiers, backquotes
+/// taken off (function names too, which match no column of theirs).
+fn key_names(key: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = key;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric() || c == '_' || c == '`') {
+        rest = &rest[start..];
+        let end = match rest.strip_prefix('`') {
+            Some(quoted) => quoted.find('`').map_or(rest.len(), |e| e + 2),
+            None => rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len()),
+        };
+        names.push(rest[..end].trim_matches('`').to_string());
+        rest = &rest[end..];
+    }
+    names
 }
 
 fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<ArrayRef> {

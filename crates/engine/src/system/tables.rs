@@ -84,6 +84,18 @@ pub async fn tables_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<Array
     Ok(columns)
 }
 
+/// A table's partition, sorting, primary and sampling keys as
+/// `system.tables` shows them (empty where it has none).
+pub(crate) async fn keys_of(
+    database: &str,
+    name: &str,
+    table: &Arc<dyn TableProvider>,
+) -> [String; 4] {
+    let [.., partition, sorting, primary, sampling, _] =
+        table_row(database, name, table).await.text;
+    [partition, sorting, primary, sampling]
+}
+
 fn text(values: impl Iterator<Item = String>) -> ArrayRef {
     Arc::new(StringArray::from_iter_values(values))
 }
