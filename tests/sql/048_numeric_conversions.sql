@@ -48,3 +48,6 @@ SELECT toDecimal32OrDefault('x', 2), toDecimal32OrDefault('1.25', 2), toDecimal6
 SELECT toDecimal32OrNull(toNullable('1.5'), 2), toDecimal32OrNull(NULL, 2), toDecimal64OrNull(s, 3), toDecimal32OrZero(s, 1) FROM (SELECT arrayJoin(['1.2345', '', '-7', '12345678901234567890']) AS s);
 SELECT accurateCastOrNull('1.567', 'Decimal(9, 2)'), accurateCastOrNull('x', 'Decimal(9, 2)'), accurateCastOrDefault('x', 'Decimal(9, 2)'), accurateCast('1.5', 'Decimal(9, 2)');
 SELECT toDecimal32OrNull('1', 10); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT toTypeName(toLowCardinality('a')), toLowCardinality(1), toTypeName(toLowCardinality(toNullable(1))), toTypeName(toLowCardinality(toLowCardinality('a'))), toTypeName(toLowCardinality(toDate('2024-01-01')));
+SELECT toLowCardinality([1]); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+SELECT fromUnixTimestamp64Milli(1700000000123, 'UTC'), fromUnixTimestamp64Milli(toUInt64(1700000000123), 'UTC'), fromUnixTimestamp64Micro(toUInt32(17), 'UTC');

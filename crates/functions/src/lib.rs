@@ -72,6 +72,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
     functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    functions.push(ScalarUDF::new_from_impl(misc::ToLowCardinality::default()));
     for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
     }

@@ -13,6 +13,7 @@ use datafusion::logical_expr::{
 };
 use strata_common::readable::{readable_quantity, readable_size};
 use strata_common::types::{clickhouse_type_name, field_type_name};
+use strata_common::{ErrorCode, StrataError};
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ToTypeName {
@@ -221,5 +222,60 @@ impl ScalarUDFImpl for FormatReadable {
             .collect();
         let out: ArrayRef = Arc::new(out);
         crate::columnar(out, scalar)
+    }
+}
+
+/// `toLowCardinality(x)`: `x` typed `LowCardinality(T)`. Strata stores such
+/// values as plain `T`, so only the field's type marker changes.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ToLowCardinality {
+    signature: Signature,
+}
+
+impl Default for ToLowCardinality {
+    fn default() -> Self {
+        ToLowCardinality {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
+    }
+}
+
+impl ScalarUDFImpl for ToLowCardinality {
+    fn name(&self) -> &str {
+        "toLowCardinality"
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        Ok(arg_types[0].clone())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let arg = &args.arg_fields[0];
+        let name = field_type_name(arg);
+        let inner = name
+            .strip_prefix("Nullable(")
+            .and_then(|n| n.strip_suffix(')'))
+            .unwrap_or(&name);
+        let low = strata_common::types::parse_clickhouse_type(&format!("LowCardinality({inner})"))
+            .map_err(StrataError::into_datafusion)?;
+        let field = low.field(self.name()).with_nullable(arg.is_nullable());
+        if !field_type_name(&field).contains("LowCardinality(") {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!(
+                    "DataTypeLowCardinality is supported only for numbers, strings, Date or DateTime, but got {name}"
+                ),
+            )
+            .into_datafusion());
+        }
+        Ok(Arc::new(field))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        Ok(args.args[0].clone())
     }
 }

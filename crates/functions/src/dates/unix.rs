@@ -111,7 +111,7 @@ impl Kernel for Unix {
             }
             Unix::From64(unit) => {
                 let (zone, null) = args::trailing_zone(name, types, args.values, 1)?;
-                if !(is_integer(&types[0]) && types[0] != DataType::UInt64) {
+                if !is_integer(&types[0]) {
                     if types[0] == DataType::Null {
                         return Ok(Shape::null());
                     }
