@@ -27,6 +27,9 @@ SELECT sym, ts, q.ts, price FROM (SELECT sym, toDateTime64(ts, 3, 'UTC') AS ts F
 SELECT a.k1, a.k2, a.v, b.v, b.w FROM (SELECT number % 2 AS k1, toNullable(number % 3) AS k2, toUInt8(number * 10) AS v FROM numbers(6)) AS a ASOF LEFT JOIN (SELECT number % 2 AS k1, if(number = 4, NULL, number % 3) AS k2, toInt64(number * 7) AS v, number AS w FROM numbers(12)) AS b ON a.k1 = b.k1 AND a.k2 = b.k2 AND a.v >= b.v ORDER BY a.k1, a.k2, a.v;
 SELECT count(), sum(b.t) FROM (SELECT number % 100 AS k, number AS t FROM numbers(200000)) AS a ASOF LEFT JOIN (SELECT number % 100 AS k, number * 3 AS t FROM numbers(100000)) AS b ON a.k = b.k AND a.t >= b.t;
 
+-- The right side is held in memory, counted against the query's limit
+SELECT count() FROM numbers(10) AS a ASOF JOIN (SELECT number % 10 AS k, number AS t, toString(number) AS s FROM numbers(3000000)) AS b ON a.number = b.k AND a.number >= b.t SETTINGS max_memory_usage = 20000000; -- { serverError MEMORY_LIMIT_EXCEEDED }
+
 -- What ClickHouse refuses
 SELECT * FROM trades AS t ASOF JOIN quotes AS q ON t.ts >= q.ts; -- { serverError NOT_IMPLEMENTED }
 SELECT * FROM trades AS t ASOF JOIN quotes AS q ON t.sym = q.sym; -- { serverError INVALID_JOIN_ON_EXPRESSION }

@@ -31,7 +31,7 @@ use datafusion::physical_plan::joins::utils::build_join_schema;
 use datafusion::physical_plan::metrics::{BaselineMetrics, ExecutionPlanMetricsSet, MetricsSet};
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
-    DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties, collect,
+    DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties, execute_stream,
 };
 use futures::{StreamExt, TryStreamExt};
 
@@ -237,10 +237,18 @@ async fn build(
 ) -> Result<Arc<Built>> {
     let reservation = MemoryConsumer::new("AsofJoinExec").register(context.memory_pool());
     let schema = right.schema();
-    let batches = collect(right, context).await?;
+    let mut input = execute_stream(right, context)?;
+    let mut batches = Vec::new();
+    while let Some(batch) = input.next().await {
+        let batch = batch?;
+        reservation.try_grow(batch.get_array_memory_size())?;
+        batches.push(batch);
+    }
+    // The copy in one batch is reserved before the pieces are let go.
     let batch = concat_batches(&schema, &batches)?;
-    drop(batches);
     reservation.try_grow(batch.get_array_memory_size())?;
+    reservation.shrink(batches.iter().map(RecordBatch::get_array_memory_size).sum());
+    drop(batches);
     let key_arrays = evaluate(&keys, &batch)?;
     let value_array = value.evaluate(&batch)?.into_array(batch.num_rows())?;
     let key_converter = converter(&key_arrays)?;
