@@ -9,3 +9,8 @@ SELECT mapKeys(map('a', 1, 'b', 2)), mapValues(map('a', 1, 'b', 2));
 SELECT groupBitOr(number), groupBitAnd(number + 1), groupBitXor(number) FROM numbers(6);
 SELECT arrayAll(x -> x > 0, [1, 2]), arrayAll(x -> x > 1, [1, 2]), arrayCount(x -> x > 1, [1, 2, 3]), arrayCount([0, 1, 2]);
 SELECT transform(number, [1, 2], [10, 20], 0), transform(toString(number), ['0'], ['zero']) FROM numbers(3);
+
+-- A lambda over several arrays (of equal sizes)
+SELECT arrayMap((x, y) -> x + y, [1, 2], [10, 20]), arrayMap((x, y, z) -> concat(x, y, z), ['a'], ['b'], ['c']), arraySum((x, y) -> x * y, [1, 2], [3, 4]), arrayAvg((x, y) -> x - y, [5, 6], [1, 1]);
+SELECT arrayMap((x, i) -> (x, i), ['a', 'b'], arrayEnumerate(['a', 'b'])), arrayMap((x, y) -> x + y, [], []);
+SELECT arrayMap((x, y) -> x + y, [1, 2], [10]); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }

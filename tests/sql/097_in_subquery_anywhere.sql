@@ -14,3 +14,7 @@ SELECT 5 IN (SELECT number FROM numbers(0)) AS e;
 -- A subquery in FROM without an alias, its column named as the IN subquery's.
 SELECT a FROM (SELECT 7 AS a) WHERE a IN (SELECT 7 AS a);
 SELECT count() FROM (SELECT number AS n FROM numbers(10)) WHERE n IN (SELECT number AS n FROM numbers(3)) AND n NOT IN (SELECT 1 AS n);
+
+-- An array literal as IN's set
+SELECT 2 IN [1, 2, 3], 5 NOT IN [1], 'a' IN ['a', 'b'];
+SELECT number FROM numbers(5) WHERE number IN [1, 3] ORDER BY number;

@@ -52,6 +52,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = separate_values_rows(tokens);
     let tokens = fetch_with_ties(tokens);
     let tokens = final_hints(tokens);
+    let tokens = in_array_literals(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = zoned_date_times(tokens);
@@ -588,6 +589,44 @@ fn final_hints(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// `x IN [1, 2]` (an array literal as the set) as `x IN (1, 2)`: the
+/// brackets right after `IN` and their match become parentheses.
+fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    // Bracket depths whose closing bracket becomes a parenthesis.
+    let mut opened: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    for token in tokens {
+        match token.token {
+            Token::LBracket => {
+                let after_in = out
+                    .iter()
+                    .rev()
+                    .find(|t| !is_space(t))
+                    .is_some_and(|t| keyword(t) == Keyword::IN);
+                depth += 1;
+                if after_in {
+                    opened.push(depth);
+                    out.push(with_token(&token, Token::LParen));
+                    continue;
+                }
+            }
+            Token::RBracket => {
+                let closes = opened.last() == Some(&depth);
+                depth = depth.saturating_sub(1);
+                if closes {
+                    opened.pop();
+                    out.push(with_token(&token, Token::RParen));
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        out.push(token);
+    }
+    out
+}
+
 fn is_question_mark(token: &TokenWithSpan) -> bool {
     matches!(&token.token, Token::Placeholder(p) if p == "?")
 }
@@ -756,6 +795,14 @@ pub(crate) mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
+    }
+
+    #[test]
+    fn in_takes_an_array_literal_as_its_set() {
+        assert_eq!(
+            text("SELECT 2 IN [1, [2][1]], x NOT IN ['a'] FROM t"),
+            "SELECT 2 IN ( 1 , [ 2 ] [ 1 ] ) , x NOT IN ( 'a' ) FROM t"
+        );
     }
 
     #[test]

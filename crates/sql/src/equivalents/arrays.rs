@@ -155,7 +155,7 @@ fn cloned(args: &[&Expr]) -> Vec<Expr> {
 
 /// The lambda (the first argument) evaluated over the arrays (the rest),
 /// as an array of its values.
-fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
+pub(super) fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
     let Some((Expr::Lambda(lambda), arrays)) = args.split_first() else {
         if args.len() < 2 {
             return Err(StrataError::new(

@@ -160,6 +160,8 @@ fn higher_order(name: &str, to: &str, args: &[&Expr]) -> Result<Expr> {
         [lambda @ Expr::Lambda(_), array] => {
             Ok(call(to, vec![(*array).clone(), (*lambda).clone()]))
         }
+        // The lambda's values over the zipped arrays.
+        [Expr::Lambda(_), ..] if to == "array_transform" => arrays::mapped(name, args),
         [Expr::Lambda(_), ..] => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,
             format!("{name} over several arrays is not supported yet"),
@@ -411,7 +413,10 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         }
         "transform" => transform(args)?,
         "arraySum" | "arrayAvg" | "arrayProduct" => {
-            takes(&[1, 2])?;
+            // With a lambda, as many arrays as it takes.
+            if !matches!(args.first(), Some(Expr::Lambda(_))) {
+                takes(&[1])?;
+            }
             let to = match name {
                 "arraySum" => "array_sum",
                 "arrayAvg" => "array_avg",
