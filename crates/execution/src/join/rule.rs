@@ -100,9 +100,7 @@ fn asof_join(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn ExecutionPl
             op: op.flipped(),
         },
         _ => {
-            return Err(invalid_asof_on(
-                "an ASOF JOIN's inequality compares an expression of each table",
-            ));
+            return Err(invalid_asof_on(ONE_SIDE_EACH));
         }
     };
     Ok(Some(Arc::new(AsofJoinExec::try_new(
@@ -182,9 +180,7 @@ fn on_side(expr: &PhysicalExprRef, filter: &JoinFilter) -> Result<(JoinSide, Phy
         };
         let index = &indices[column.index()];
         if side.is_some_and(|s| s != index.side) {
-            return Err(invalid_asof_on(
-                "an ASOF JOIN's inequality compares an expression of each table",
-            ));
+            return Err(invalid_asof_on(ONE_SIDE_EACH));
         }
         side = Some(index.side);
         let input = Column::new(column.name(), index.index);
@@ -192,11 +188,11 @@ fn on_side(expr: &PhysicalExprRef, filter: &JoinFilter) -> Result<(JoinSide, Phy
     })?;
     match side {
         Some(side) => Ok((side, rewritten.data)),
-        None => Err(invalid_asof_on(
-            "an ASOF JOIN's inequality compares an expression of each table",
-        )),
+        None => Err(invalid_asof_on(ONE_SIDE_EACH)),
     }
 }
+
+const ONE_SIDE_EACH: &str = "an ASOF JOIN's inequality compares an expression of each table";
 
 fn invalid_asof_on(message: &str) -> datafusion::error::DataFusionError {
     StrataError::new(ErrorCode::INVALID_JOIN_ON_EXPRESSION, message).into_datafusion()
