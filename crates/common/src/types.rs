@@ -180,6 +180,16 @@ pub fn enum_metadata(enum_type: &EnumType) -> HashMap<String, String> {
 
 /// The default value of a column: [`default_value`] of its Arrow type, or
 /// the first element of an enum.
+/// Whether a tuple's elements have names: elements named by position
+/// (ClickHouse's 1, 2, ... or DataFusion's c0, c1, ...) are an unnamed
+/// tuple's.
+pub fn is_named_tuple(fields: &Fields) -> bool {
+    !fields
+        .iter()
+        .enumerate()
+        .all(|(i, f)| *f.name() == (i + 1).to_string() || *f.name() == format!("c{i}"))
+}
+
 pub fn field_default_value(field: &Field) -> datafusion::common::Result<ScalarValue> {
     match enum_type(field) {
         Some(enum_type) => Ok(ScalarValue::Utf8(Some(
@@ -251,12 +261,7 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
                 .unwrap_or_default();
         }
         DataType::Struct(fields) => {
-            // Elements named by position (ClickHouse's 1, 2, ... or
-            // DataFusion's c0, c1, ...) are an unnamed tuple's.
-            let positional = fields
-                .iter()
-                .enumerate()
-                .all(|(i, f)| *f.name() == (i + 1).to_string() || *f.name() == format!("c{i}"));
+            let positional = !is_named_tuple(fields);
             let parts: Vec<String> = fields
                 .iter()
                 .map(|f| match positional {

@@ -121,6 +121,13 @@ impl JsonCells {
     /// map's, and the array and row holding each.
     fn children(&mut self, array: &dyn Array, row: usize) -> (char, char, Vec<Child>) {
         match array.data_type() {
+            // A named tuple is an object, as `output_format_json_named_tuples_as_objects`.
+            DataType::Struct(fields) if strata_common::types::is_named_tuple(fields) => {
+                let elements = fields.iter().zip(array.as_struct().columns());
+                let children =
+                    elements.map(|(f, c)| (Some(json_string(f.name())), Arc::clone(c), row));
+                ('{', '}', children.collect())
+            }
             DataType::Struct(_) => {
                 let elements = array.as_struct().columns().iter();
                 (

@@ -200,19 +200,26 @@ pub fn write_value(
             let list = array.as_list::<i64>();
             write_list(item, list.value(row).as_ref(), style, options, out);
         }
-        DataType::Struct(_) => {
+        DataType::Struct(fields) => {
             let s = array.as_struct();
             let nested = nested_style(style);
-            let (open, close) = if style == Style::Json {
-                ('[', ']')
-            } else {
-                ('(', ')')
+            // JSON writes a named tuple as an object (ClickHouse's
+            // `output_format_json_named_tuples_as_objects`, on by default).
+            let named = style == Style::Json && strata_common::types::is_named_tuple(fields);
+            let (open, close) = match style {
+                Style::Json if named => ('{', '}'),
+                Style::Json => ('[', ']'),
+                _ => ('(', ')'),
             };
             let mut text = String::new();
             text.push(open);
-            for (i, column) in s.columns().iter().enumerate() {
+            for (i, (field, column)) in fields.iter().zip(s.columns()).enumerate() {
                 if i > 0 {
                     text.push(',');
+                }
+                if named {
+                    text.push_str(&crate::json::json_string(field.name()));
+                    text.push(':');
                 }
                 write_value(column.as_ref(), row, nested, options, &mut text);
             }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, Query, Select, SelectItem, VisitMut, VisitorMut,
+    Expr, GroupByExpr, Query, Select, SelectItem, TableFactor, VisitMut, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -47,6 +47,11 @@ pub fn expand_aliases(select: &mut Select, aliases: &HashMap<String, Expr>) {
     if aliases.is_empty() {
         return;
     }
+    // `t.a` names a table's column where `t` is one of the FROM's tables.
+    let scope = Scope {
+        aliases,
+        relations: relation_names(select),
+    };
     for item in &mut select.projection {
         let (expr, own) = match item {
             SelectItem::ExprWithAlias { expr, alias } => (expr, Some(alias.value.clone())),
@@ -54,26 +59,33 @@ pub fn expand_aliases(select: &mut Select, aliases: &HashMap<String, Expr>) {
             _ => continue,
         };
         let mut expanding: Vec<String> = own.into_iter().collect();
-        expand(expr, aliases, &mut expanding);
+        expand(expr, &scope, &mut expanding);
     }
     if let Some(selection) = &mut select.selection {
-        expand(selection, aliases, &mut Vec::new());
+        expand(selection, &scope, &mut Vec::new());
     }
     if let Some(prewhere) = &mut select.prewhere {
-        expand(prewhere, aliases, &mut Vec::new());
+        expand(prewhere, &scope, &mut Vec::new());
     }
     if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
         for key in keys {
-            expand(key, aliases, &mut Vec::new());
+            expand(key, &scope, &mut Vec::new());
         }
     }
 }
 
+/// The names a SELECT's expressions may use: its aliases, and the tables
+/// of its FROM.
+struct Scope<'a> {
+    aliases: &'a HashMap<String, Expr>,
+    relations: Vec<String>,
+}
+
 /// Expands the aliases in `expr`; `expanding` holds the aliases whose
 /// definitions are being expanded, whose names there mean columns.
-fn expand(expr: &mut Expr, aliases: &HashMap<String, Expr>, expanding: &mut Vec<String>) {
+fn expand(expr: &mut Expr, scope: &Scope, expanding: &mut Vec<String>) {
     let mut visitor = Expander {
-        aliases,
+        scope,
         expanding,
         query_depth: 0,
     };
@@ -81,7 +93,7 @@ fn expand(expr: &mut Expr, aliases: &HashMap<String, Expr>, expanding: &mut Vec<
 }
 
 struct Expander<'a> {
-    aliases: &'a HashMap<String, Expr>,
+    scope: &'a Scope<'a>,
     expanding: &'a mut Vec<String>,
     query_depth: usize,
 }
@@ -103,23 +115,67 @@ impl VisitorMut for Expander<'_> {
         if self.query_depth > 0 {
             return ControlFlow::Continue(());
         }
-        let Expr::Identifier(ident) = expr else {
-            return ControlFlow::Continue(());
-        };
-        let name = ident.value.clone();
-        if self.expanding.contains(&name) {
-            return ControlFlow::Continue(());
+        match expr {
+            Expr::Identifier(ident) => {
+                if let Some(definition) = self.definition(&ident.value) {
+                    *expr = definition;
+                }
+            }
+            // `t.a` of a tuple aliased `t`: its element named `a`.
+            Expr::CompoundIdentifier(parts)
+                if parts.len() > 1 && !self.scope.relations.contains(&parts[0].value) =>
+            {
+                let Some(mut element) = self.definition(&parts[0].value) else {
+                    return ControlFlow::Continue(());
+                };
+                for field in &parts[1..] {
+                    let name = crate::ast_rewrite::string_literal(&field.value);
+                    element = crate::ast_rewrite::call("tupleElement", vec![element, name]);
+                }
+                *expr = element;
+            }
+            _ => {}
         }
-        let Some(definition) = self.aliases.get(&name) else {
-            return ControlFlow::Continue(());
-        };
-        let mut definition = definition.clone();
-        self.expanding.push(name);
-        expand(&mut definition, self.aliases, self.expanding);
-        self.expanding.pop();
-        *expr = Expr::Nested(Box::new(definition));
         ControlFlow::Continue(())
     }
+}
+
+impl Expander<'_> {
+    /// What the alias `name` stands for, expanded, where a use of `name`
+    /// means the alias.
+    fn definition(&mut self, name: &str) -> Option<Expr> {
+        if self.expanding.iter().any(|e| e == name) {
+            return None;
+        }
+        let mut definition = self.scope.aliases.get(name)?.clone();
+        self.expanding.push(name.to_string());
+        expand(&mut definition, self.scope, self.expanding);
+        self.expanding.pop();
+        Some(Expr::Nested(Box::new(definition)))
+    }
+}
+
+/// The names FROM's tables are known by (their aliases, or their names).
+fn relation_names(select: &Select) -> Vec<String> {
+    let factors = select.from.iter().flat_map(|from| {
+        std::iter::once(&from.relation).chain(from.joins.iter().map(|j| &j.relation))
+    });
+    factors
+        .filter_map(|factor| match factor {
+            TableFactor::Table {
+                alias: Some(alias), ..
+            }
+            | TableFactor::Derived {
+                alias: Some(alias), ..
+            } => Some(alias.name.value.clone()),
+            TableFactor::Table { name, .. } => name
+                .0
+                .last()
+                .and_then(|part| part.as_ident())
+                .map(|ident| ident.value.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -155,6 +211,19 @@ mod tests {
         assert_eq!(
             expanded("SELECT number + 1 AS number FROM t WHERE number > 1"),
             "SELECT number + 1 AS number FROM t WHERE (number + 1) > 1"
+        );
+    }
+
+    #[test]
+    fn a_tuple_alias_reads_its_elements_by_name() {
+        assert_eq!(
+            expanded("SELECT (1, 2) AS t, t.a, u.b FROM u"),
+            "SELECT (1, 2) AS t, \"tupleElement\"(((1, 2)), 'a'), u.b FROM u"
+        );
+        // Where a table has the alias's name, `t.a` is its column.
+        assert_eq!(
+            expanded("SELECT x AS t, t.a, t FROM t"),
+            "SELECT x AS t, t.a, (x) FROM t"
         );
     }
 

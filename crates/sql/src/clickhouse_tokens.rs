@@ -9,7 +9,8 @@
 //! - `USING k1, k2` without parentheses;
 //! - `INSERT ... VALUES (1) (2)` without commas between rows;
 //! - the `c ? a : b` operator, as `if(c, a, b)`;
-//! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`;
+//! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`,
+//!   and `f(x).name` by name;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
@@ -422,6 +423,29 @@ fn tuple_elements(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
             out.push(with_token(&token, Token::RParen));
             continue;
         }
+        // `f(x).name`, `a[1].name`: an element of a named tuple by name.
+        if let Token::Word(word) = &token.token
+            && let [.., operand_end, period] = out.as_slice()
+            && period.token == Token::Period
+            && matches!(operand_end.token, Token::RParen | Token::RBracket)
+        {
+            out.pop();
+            if let Some(start) = operand_start(&out) {
+                let head = [
+                    with_token(&token, Token::make_word("tupleElement", None)),
+                    with_token(&token, Token::LParen),
+                ];
+                out.splice(start..start, head);
+                out.push(with_token(&token, Token::Comma));
+                out.push(with_token(
+                    &token,
+                    Token::SingleQuotedString(word.value.clone()),
+                ));
+                out.push(with_token(&token, Token::RParen));
+                continue;
+            }
+            out.push(with_token(&token, Token::Period));
+        }
         out.push(token);
     }
     out
@@ -828,6 +852,10 @@ pub(crate) mod tests {
     #[test]
     fn tuple_elements_by_position() {
         assert_eq!(text("SELECT t.1"), "SELECT tupleElement ( t , 1 )");
+        assert_eq!(
+            text("SELECT f(x).a, m[1].b"),
+            "SELECT tupleElement ( f ( x ) , 'a' ) , tupleElement ( m [ 1 ] , 'b' )"
+        );
         assert_eq!(
             text("SELECT tuple(1, 'a').2.1"),
             "SELECT tupleElement ( tupleElement ( tuple ( 1 , 'a' ) , 2 ) , 1 )"

@@ -4,50 +4,64 @@
 //! select item: the parentheses keep `(expr)`, and every other use of `name`
 //! in the same query (not in its subqueries, not as a qualified or called
 //! name) becomes `(expr)`. A whole select item `(expr AS name)` stays an
-//! alias, `expr AS name`, so the column keeps its name.
+//! alias, `expr AS name`, so the column keeps its name. An argument of a
+//! call or an element of a tuple may define one too (`tuple(1 AS a, 'x' AS
+//! b)`, `plus(1 AS a, a)`): `AS name` is dropped there, and uses become
+//! `(expr)` the same way.
 
 use datafusion::sql::sqlparser::keywords::Keyword;
-use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
 use crate::clickhouse_tokens::{is_space, keyword, matching_open};
 
-/// One `( expr AS name )`: the indexes of its brackets, of `AS` and of the name.
+/// One `( expr AS name )` or argument `expr AS name`: the indexes of its
+/// brackets (an argument's are `None`), of its expression's first token, of
+/// `AS` and of the name.
 struct Definition {
-    open: usize,
+    brackets: Option<(usize, usize)>,
+    start: usize,
     alias: usize,
     name: usize,
-    close: usize,
     /// The subquery whose text holds it (see [`scopes`]).
     scope: usize,
 }
 
 pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let scopes = scopes(&tokens);
-    let definitions: Vec<Definition> = (0..tokens.len())
-        .filter_map(|close| definition(&tokens, close, &scopes))
-        .collect();
+    let grouped = (0..tokens.len()).filter_map(|close| definition(&tokens, close, &scopes));
+    let arguments = (0..tokens.len()).filter_map(|alias| argument(&tokens, alias, &scopes));
+    let definitions: Vec<Definition> = grouped.chain(arguments).collect();
     if definitions.is_empty() {
         return tokens;
     }
     let mut replaced: Vec<Option<Vec<TokenWithSpan>>> = vec![None; tokens.len()];
     for d in &definitions {
-        if is_select_item(&tokens, d) {
-            replaced[d.open] = Some(Vec::new());
-            replaced[d.close] = Some(Vec::new());
+        if let Some((open, close)) = d.brackets
+            && is_select_item(&tokens, open, close)
+        {
+            replaced[open] = Some(Vec::new());
+            replaced[close] = Some(Vec::new());
             continue;
         }
         replaced[d.alias] = Some(Vec::new());
         replaced[d.name] = Some(Vec::new());
         let name = name_of(&tokens[d.name]);
-        let expression = &tokens[d.open..d.alias];
+        let expression = &tokens[d.start..d.alias];
         for (i, token) in tokens.iter().enumerate() {
             let defining = definitions.iter().any(|o| o.name == i);
             if scopes[i] == d.scope && !defining && is_reference(&tokens, i, &name) {
-                let mut use_ = expression.to_vec();
-                use_.push(TokenWithSpan {
-                    token: Token::RParen,
+                let bracket = |bracket| TokenWithSpan {
+                    token: bracket,
                     span: token.span,
-                });
+                };
+                let mut use_ = vec![bracket(Token::LParen)];
+                use_.extend_from_slice(expression);
+                use_.push(bracket(Token::RParen));
+                // Used alone as a select item, the column keeps the alias's name.
+                if is_select_item(&tokens, i, i) {
+                    let space = bracket(Token::Whitespace(Whitespace::Space));
+                    use_.extend([space.clone(), tokens[d.alias].clone(), space, token.clone()]);
+                }
                 replaced[i] = Some(use_);
             }
         }
@@ -80,10 +94,53 @@ fn definition(tokens: &[TokenWithSpan], close: usize, scopes: &[usize]) -> Optio
     let top_level = nesting(tokens, open, alias) == 0;
     let single = one_expression(tokens, open, alias);
     (first < alias && !starts_query && groups && top_level && single).then_some(Definition {
-        open,
+        brackets: Some((open, close)),
+        start: first,
         alias,
         name,
-        close,
+        scope: scopes[open],
+    })
+}
+
+/// `expr AS name` at `alias`, written as an argument of a call (not
+/// `CAST(x AS T)`) or an element of a tuple: between the bracket or a comma
+/// and the next comma or the closing bracket.
+fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<Definition> {
+    if keyword(&tokens[alias]) != Keyword::AS {
+        return None;
+    }
+    let name = next(tokens, alias)?;
+    let after = next(tokens, name)?;
+    let Token::Word(_) = &tokens[name].token else {
+        return None;
+    };
+    if !matches!(tokens[after].token, Token::Comma | Token::RParen) {
+        return None;
+    }
+    let open = enclosing_open(tokens, alias)?;
+    let first = next(tokens, open)?;
+    let starts_query = matches!(keyword(&tokens[first]), Keyword::SELECT | Keyword::WITH);
+    let casts = previous(tokens, open).is_some_and(|before| {
+        matches!(
+            keyword(&tokens[before]),
+            Keyword::CAST | Keyword::TRY_CAST | Keyword::SAFE_CAST
+        )
+    });
+    // A single `(expr AS name)` is the grouped form [`definition`] finds.
+    let single = tokens[after].token == Token::RParen && one_expression(tokens, open, alias);
+    let groups = previous(tokens, open).is_none_or(|before| groups_expression(&tokens[before]));
+    if starts_query || casts || (single && groups) || nesting(tokens, open, alias) != 0 {
+        return None;
+    }
+    let separator = (open + 1..alias)
+        .rev()
+        .find(|&i| tokens[i].token == Token::Comma && nesting(tokens, open, i) == 0);
+    let start = next(tokens, separator.unwrap_or(open))?;
+    (start < alias).then_some(Definition {
+        brackets: None,
+        start,
+        alias,
+        name,
         scope: scopes[open],
     })
 }
@@ -117,9 +174,9 @@ fn groups_expression(token: &TokenWithSpan) -> bool {
 
 /// A select item of its own: after SELECT, DISTINCT or a comma of the select
 /// list, before a comma, FROM or the end.
-fn is_select_item(tokens: &[TokenWithSpan], d: &Definition) -> bool {
-    let before = previous(tokens, d.open).map(|i| &tokens[i]);
-    let after = next(tokens, d.close).map(|i| &tokens[i]);
+fn is_select_item(tokens: &[TokenWithSpan], open: usize, close: usize) -> bool {
+    let before = previous(tokens, open).map(|i| &tokens[i]);
+    let after = next(tokens, close).map(|i| &tokens[i]);
     let starts = before.is_some_and(|t| {
         t.token == Token::Comma || matches!(keyword(t), Keyword::SELECT | Keyword::DISTINCT)
     });
@@ -128,9 +185,40 @@ fn is_select_item(tokens: &[TokenWithSpan], d: &Definition) -> bool {
             || keyword(t) == Keyword::FROM
     });
     // A comma inside a call's brackets is not the select list's.
-    let in_call = enclosing_open(tokens, d.open)
+    let in_call = enclosing_open(tokens, open)
         .is_some_and(|open| previous(tokens, open).is_some_and(|i| !groups_expression(&tokens[i])));
-    starts && ends && !in_call
+    starts && ends && !in_call && in_select_list(tokens, open)
+}
+
+/// Whether `at` stands in a select list: walking back over its level's
+/// tokens meets SELECT before any other clause.
+fn in_select_list(tokens: &[TokenWithSpan], at: usize) -> bool {
+    let mut depth = 0i32;
+    for i in (0..at).rev() {
+        match tokens[i].token {
+            Token::RParen | Token::RBracket => depth += 1,
+            Token::LParen | Token::LBracket if depth == 0 => return false,
+            Token::LParen | Token::LBracket => depth -= 1,
+            _ if depth > 0 => {}
+            _ => match keyword(&tokens[i]) {
+                Keyword::SELECT => return true,
+                Keyword::FROM
+                | Keyword::WHERE
+                | Keyword::PREWHERE
+                | Keyword::BY
+                | Keyword::HAVING
+                | Keyword::ON
+                | Keyword::USING
+                | Keyword::LIMIT
+                | Keyword::QUALIFY
+                | Keyword::WINDOW
+                | Keyword::SETTINGS
+                | Keyword::VALUES => return false,
+                _ => {}
+            },
+        }
+    }
+    false
 }
 
 /// `name` used as a value at `i`: not qualified (`t.name`), not called
@@ -254,6 +342,11 @@ mod tests {
         );
         // A select item of its own keeps its alias and name.
         assert_eq!(rewritten("SELECT (1 AS a), a + 1"), "SELECT 1 AS a, a + 1");
+        // Used alone as a select item, it keeps the alias's name; elsewhere not.
+        assert_eq!(
+            rewritten("SELECT (1 AS a) + 1, a FROM t ORDER BY x, a"),
+            "SELECT (1 ) + 1, (1 ) AS a FROM t ORDER BY x, (1 )"
+        );
     }
 
     #[test]
@@ -262,11 +355,20 @@ mod tests {
             "SELECT CAST(1 AS String)",
             "SELECT * FROM (SELECT 1 AS a) AS t",
             "SELECT a FROM t WHERE a IN (SELECT b AS a FROM u)",
-            "SELECT (1 AS a, 2 AS b)",
         ] {
             let out = rewritten(sql);
             assert!(out.contains(" AS "), "{sql} became {out}");
         }
+        // Arguments and tuple elements define aliases too.
+        assert_eq!(
+            rewritten("SELECT tuple(1 AS a, 'x' AS b) AS t, a"),
+            "SELECT tuple(1 , 'x' ) AS t, (1 ) AS a"
+        );
+        assert_eq!(
+            rewritten("SELECT (1 AS a, 2 AS b), b"),
+            "SELECT (1 , 2 ), (2 ) AS b"
+        );
+        assert_eq!(rewritten("SELECT plus(1 AS a, a)"), "SELECT plus(1 , (1 ))");
         // Not inside a subquery, nor as a qualified or called name.
         assert_eq!(
             rewritten("SELECT (2 AS b) * b, t.b, b(1) FROM (SELECT b FROM u) AS t"),

@@ -35,6 +35,7 @@ pub mod join_using;
 pub mod literal_text;
 pub mod mutations;
 pub mod naming;
+mod nan_comparisons;
 pub mod not_in;
 mod outside_subqueries;
 pub mod parser;

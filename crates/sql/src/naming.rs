@@ -6,8 +6,8 @@
 //! so the SQL front aliases every unaliased select item with them before planning.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
-    ObjectNamePart, UnaryOperator, Value,
+    AccessExpr, BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, ObjectNamePart, Subscript, UnaryOperator, Value, WindowSpec, WindowType,
 };
 
 /// The ClickHouse column name of `expr`.
@@ -138,19 +138,52 @@ fn write_expr(expr: &Expr, out: &mut String) {
         },
         Expr::IsNull(inner) => function("isNull", &[inner], out),
         Expr::IsNotNull(inner) => function("isNotNull", &[inner], out),
+        // ClickHouse names BETWEEN by the two comparisons it stands for.
         Expr::Between {
             expr,
             negated,
             low,
             high,
         } => {
-            out.push_str(if *negated { "notBetween(" } else { "between(" });
-            write_expr(expr, out);
+            let (join, below, above) = match negated {
+                false => ("and", "greaterOrEquals", "lessOrEquals"),
+                true => ("or", "less", "greater"),
+            };
+            out.push_str(join);
+            out.push('(');
+            function(below, &[expr, low], out);
             out.push_str(", ");
-            write_expr(low, out);
-            out.push_str(", ");
-            write_expr(high, out);
+            function(above, &[expr, high], out);
             out.push(')');
+        }
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let null = Expr::value(Value::Null);
+            let mut args: Vec<&Expr> = operand.as_deref().into_iter().collect();
+            for when in conditions {
+                args.extend([&when.condition, &when.result]);
+            }
+            args.push(else_result.as_deref().unwrap_or(&null));
+            let name = match operand {
+                Some(_) => "caseWithExpression",
+                None => "multiIf",
+            };
+            function(name, &args, out);
+        }
+        Expr::CompoundFieldAccess { root, access_chain } => {
+            let mut name = column_name(root);
+            for access in access_chain {
+                let AccessExpr::Subscript(Subscript::Index { index }) = access else {
+                    out.push_str(&expr.to_string());
+                    return;
+                };
+                name = format!("arrayElement({name}, {})", column_name(index));
+            }
+            out.push_str(&name);
         }
         Expr::Like {
             negated,
@@ -179,13 +212,19 @@ fn write_expr(expr: &Expr, out: &mut String) {
             out.push_str("))");
         }
         Expr::Cast {
-            kind: CastKind::Cast | CastKind::DoubleColon,
+            kind: kind @ (CastKind::Cast | CastKind::DoubleColon),
             expr,
             data_type,
             ..
         } => {
             out.push_str("CAST(");
-            write_expr(expr, out);
+            match (kind, expr.as_ref()) {
+                // ClickHouse reads `1::UInt8` as the text `'1'` cast.
+                (CastKind::DoubleColon, Expr::Value(v)) if let Value::Number(n, _) = &v.value => {
+                    write_value(&Value::SingleQuotedString(n.clone()), out);
+                }
+                _ => write_expr(expr, out),
+            }
             out.push_str(&format!(", '{}')", clickhouse_type_text(data_type)));
         }
         Expr::Array(array) => {
@@ -213,7 +252,7 @@ fn write_expr(expr: &Expr, out: &mut String) {
             }
             out.push(')');
         }
-        Expr::Function(f) if f.over.is_none() && f.filter.is_none() => {
+        Expr::Function(f) if f.filter.is_none() => {
             // A quoted name (as `call` quotes mixed case) shows unquoted.
             let mut name = match f.name.0.as_slice() {
                 [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
@@ -274,9 +313,53 @@ fn write_expr(expr: &Expr, out: &mut String) {
             } else {
                 function(&name, &args, out);
             }
+            match &f.over {
+                Some(WindowType::WindowSpec(spec)) => write_window(spec, out),
+                Some(WindowType::NamedWindow(name)) => out.push_str(&format!(" OVER {name}")),
+                None => {}
+            }
         }
         other => out.push_str(&other.to_string()),
     }
+}
+
+/// ` OVER (...)` as ClickHouse names it: keys in function form, and each
+/// ORDER BY key with its direction.
+fn write_window(spec: &WindowSpec, out: &mut String) {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(name) = &spec.window_name {
+        parts.push(name.to_string());
+    }
+    if !spec.partition_by.is_empty() {
+        let keys: Vec<String> = spec.partition_by.iter().map(column_name).collect();
+        parts.push(format!("PARTITION BY {}", keys.join(", ")));
+    }
+    if !spec.order_by.is_empty() {
+        let keys: Vec<String> = spec
+            .order_by
+            .iter()
+            .map(|key| {
+                let direction = match key.options.asc {
+                    Some(false) => "DESC",
+                    _ => "ASC",
+                };
+                let nulls = match key.options.nulls_first {
+                    Some(true) => " NULLS FIRST",
+                    Some(false) => " NULLS LAST",
+                    None => "",
+                };
+                format!("{} {direction}{nulls}", column_name(&key.expr))
+            })
+            .collect();
+        parts.push(format!("ORDER BY {}", keys.join(", ")));
+    }
+    if let Some(frame) = &spec.window_frame {
+        parts.push(match &frame.end_bound {
+            Some(end) => format!("{} BETWEEN {} AND {end}", frame.units, frame.start_bound),
+            None => format!("{} {}", frame.units, frame.start_bound),
+        });
+    }
+    out.push_str(&format!(" OVER ({})", parts.join(" ")));
 }
 
 #[cfg(test)]
@@ -310,6 +393,21 @@ mod tests {
         assert_eq!(name_of("toTypeName(1)"), "toTypeName(1)");
         assert_eq!(name_of("[1, 2]"), "[1, 2]");
         assert_eq!(name_of("a = 1 AND b"), "and(equals(a, 1), b)");
+        assert_eq!(
+            name_of("x NOT BETWEEN 1 AND 3"),
+            "or(less(x, 1), greater(x, 3))"
+        );
+        assert_eq!(name_of("CASE WHEN a THEN 2 END"), "multiIf(a, 2, NULL)");
+        assert_eq!(
+            name_of("CASE a WHEN 1 THEN 2 ELSE 3 END"),
+            "caseWithExpression(a, 1, 2, 3)"
+        );
+        assert_eq!(name_of("1::UInt8"), "CAST('1', 'UInt8')");
+        assert_eq!(name_of("[1, 2][1]"), "arrayElement([1, 2], 1)");
+        assert_eq!(
+            name_of("sum(x) OVER (PARTITION BY k % 2 ORDER BY x, y DESC NULLS FIRST)"),
+            "sum(x) OVER (PARTITION BY modulo(k, 2) ORDER BY x ASC, y DESC NULLS FIRST)"
+        );
     }
 }
 

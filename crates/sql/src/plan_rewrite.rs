@@ -19,6 +19,11 @@
 //!   values, and numbers are conditions where DataFusion wants a Boolean
 //!   ([`crate::uint8_booleans`]).
 //!
+//! - Floats compare as IEEE 754 says: NaN equals nothing
+//!   ([`crate::nan_comparisons`]).
+//! - A window function over a non-NULL argument gives its type's default
+//!   where it finds no row (`lag` past the edge), not NULL.
+//! - The elements an ARRAY JOIN gives are Nullable only where the array's are.
 //! - An enum orders and compares with numbers by its elements' numbers
 //!   ([`crate::enum_numbers`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
@@ -79,6 +84,7 @@ impl PlanRewriter {
             "struct",
             "arrayElement",
             "toNullable",
+            "assumeNotNull",
             "_CAST",
             EnumNumber::NAME,
         ];
@@ -149,6 +155,12 @@ impl PlanRewriter {
             if let Some(wrapped) = self.finish_aggregates(&node, &schema, keys_null)? {
                 return Ok(Transformed::yes(wrapped));
             }
+        }
+        if let Some(wrapped) = finish_windows(&node, &schema)? {
+            return Ok(Transformed::yes(wrapped));
+        }
+        if let Some(wrapped) = self.finish_unnest(&node)? {
+            return Ok(Transformed::yes(wrapped));
         }
         Ok(if changed {
             Transformed::yes(node)
@@ -282,6 +294,11 @@ impl PlanRewriter {
             return Ok(instants);
         }
         let expr = instants.data;
+        let ieee = crate::nan_comparisons::ieee_comparison(expr, schema)?;
+        if ieee.transformed {
+            return Ok(ieee);
+        }
+        let expr = ieee.data;
         if lost_uuid(&expr, schema) {
             return Ok(Transformed::yes(self.call("toUUID", vec![expr])));
         }
@@ -364,6 +381,52 @@ impl PlanRewriter {
             }
             other => Ok(Transformed::no(other)),
         }
+    }
+
+    /// Wraps an Unnest (ARRAY JOIN, `arrayJoin`) in a projection, keeping
+    /// names and qualifiers, that makes the elements of an array whose
+    /// elements cannot be NULL non-Nullable again, as ClickHouse types them.
+    fn finish_unnest(&self, node: &LogicalPlan) -> Result<Option<LogicalPlan>> {
+        let LogicalPlan::Unnest(unnest) = node else {
+            return Ok(None);
+        };
+        let input = unnest.input.schema();
+        let non_null_elements: Vec<&Column> = unnest
+            .list_type_columns
+            .iter()
+            .filter(|(index, list)| {
+                let element_nullable = match input.field(*index).data_type() {
+                    DataType::List(e) | DataType::LargeList(e) | DataType::FixedSizeList(e, _) => {
+                        e.is_nullable()
+                    }
+                    _ => true,
+                };
+                list.depth == 1 && !element_nullable
+            })
+            .map(|(_, list)| &list.output_column)
+            .collect();
+        let mut changed = false;
+        let exprs = node
+            .schema()
+            .iter()
+            .map(|(qualifier, field)| {
+                let column = Column::new(qualifier.cloned(), field.name());
+                let column_expr = Expr::Column(column.clone());
+                if !field.is_nullable() || !non_null_elements.contains(&&column) {
+                    return column_expr;
+                }
+                changed = true;
+                self.call("assumeNotNull", vec![column_expr])
+                    .alias_qualified(qualifier.cloned(), field.name())
+            })
+            .collect();
+        if !changed {
+            return Ok(None);
+        }
+        Ok(Some(LogicalPlan::Projection(Projection::try_new(
+            exprs,
+            Arc::new(node.clone()),
+        )?)))
     }
 
     /// Wraps an Aggregate in a projection, keeping names and qualifiers, that
@@ -480,6 +543,59 @@ impl PlanRewriter {
             exprs,
             Arc::new(node.clone()),
         )?)))
+    }
+}
+
+/// Wraps a Window node in a projection, keeping names and qualifiers, that
+/// gives a window function over a non-NULL argument its type's default where
+/// DataFusion returns NULL: `lag` and `lead` past the partition's edge,
+/// `nth_value` before its row, an aggregate over an empty frame. ClickHouse
+/// makes a window function Nullable only when its argument is.
+fn finish_windows(node: &LogicalPlan, input: &DFSchemaRef) -> Result<Option<LogicalPlan>> {
+    let LogicalPlan::Window(window) = node else {
+        return Ok(None);
+    };
+    let schema = node.schema();
+    let inputs = schema.fields().len() - window.window_expr.len();
+    let mut changed = false;
+    let mut exprs = Vec::with_capacity(schema.fields().len());
+    for (i, (qualifier, field)) in schema.iter().enumerate() {
+        let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+        let default = i
+            .checked_sub(inputs)
+            .and_then(|w| window_default(unalias(&window.window_expr[w]), field, input));
+        match default {
+            Some(default) => {
+                changed = true;
+                let filled =
+                    datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
+                exprs.push(filled.alias_qualified(qualifier.cloned(), field.name()));
+            }
+            None => exprs.push(column),
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    Ok(Some(LogicalPlan::Projection(Projection::try_new(
+        exprs,
+        Arc::new(node.clone()),
+    )?)))
+}
+
+/// The value ClickHouse gives where the window function `expr` finds no row,
+/// when DataFusion would give NULL for it instead.
+fn window_default(expr: &Expr, field: &Field, input: &DFSchemaRef) -> Option<ScalarValue> {
+    let Expr::WindowFunction(function) = expr else {
+        return None;
+    };
+    let argument = function.params.args.first()?;
+    if !field.is_nullable() || argument.nullable(input.as_ref()).unwrap_or(true) {
+        return None;
+    }
+    match function.fun.name() {
+        "lag" | "lead" | "nth_value" => strata_common::types::field_default_value(field).ok(),
+        name => empty_default(name, field),
     }
 }
 
@@ -701,7 +817,6 @@ fn empty_default(function: &str, field: &Field) -> Option<ScalarValue> {
     }
 }
 
-/// Whether `op` compares its operands (`=`, `<`, `IS DISTINCT FROM`, ...).
 /// True when a cast of `source` to a Decimal of `scale` may drop digits.
 fn cuts_digits(source: &DataType, scale: i8) -> bool {
     match source {
@@ -716,6 +831,7 @@ fn cuts_digits(source: &DataType, scale: i8) -> bool {
     }
 }
 
+/// Whether `op` compares its operands (`=`, `<`, `IS DISTINCT FROM`, ...).
 pub(crate) fn is_comparison(op: Operator) -> bool {
     matches!(
         op,

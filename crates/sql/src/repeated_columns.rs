@@ -23,24 +23,30 @@ pub fn mark_repeated_columns(query: &mut Query) {
         return;
     };
     let has_wildcard = has_wildcard(select);
-    let mut seen: Vec<(String, Expr)> = Vec::new();
+    let mut seen: Vec<(String, Expr, bool)> = Vec::new();
     for (position, item) in select.projection.iter_mut().enumerate() {
-        let (name, expr, plain_column) = match &*item {
-            SelectItem::ExprWithAlias { alias, expr } => (alias.value.clone(), expr, false),
+        let (name, expr, plain_column, aliased) = match &*item {
+            SelectItem::ExprWithAlias { alias, expr } => (alias.value.clone(), expr, false, true),
             SelectItem::UnnamedExpr(expr) => match expr {
-                Expr::Identifier(ident) => (ident.value.clone(), expr, true),
+                Expr::Identifier(ident) => (ident.value.clone(), expr, true, false),
                 Expr::CompoundIdentifier(parts) => {
                     let last = parts.last().map(|p| p.value.clone()).unwrap_or_default();
-                    (last, expr, true)
+                    (last, expr, true, false)
                 }
-                _ => (column_name(expr), expr, false),
+                _ => (column_name(expr), expr, false, false),
             },
             _ => continue,
         };
         let expr = expr.clone();
-        // One name for two expressions is an error the alias check reports.
-        let repeated = seen.iter().any(|(n, e)| *n == name && *e == expr);
-        seen.push((name.clone(), expr.clone()));
+        // One alias for two expressions is an error the alias check reports;
+        // two expressions ClickHouse names alike (`concat(a, b)`, `a || b`)
+        // are two columns of one name. (Columns of joined tables are named
+        // apart by `join_columns`.)
+        let named_alike = !aliased && !plain_column;
+        let repeated = seen
+            .iter()
+            .any(|(n, e, alike)| *n == name && (*e == expr || (named_alike && *alike)));
+        seen.push((name.clone(), expr.clone(), named_alike));
         let beside_wildcard = has_wildcard && plain_column;
         if !(repeated || beside_wildcard) {
             continue;
@@ -98,6 +104,10 @@ mod tests {
         assert_eq!(
             marked("SELECT count(), count(), number AS n, number AS n FROM t"),
             "SELECT count(), count() AS \"count()|1\", number AS n, number AS \"n|3\" FROM t"
+        );
+        assert_eq!(
+            marked("SELECT concat(a, b), a || b FROM t"),
+            "SELECT concat(a, b), a || b AS \"concat(a, b)|1\" FROM t"
         );
     }
 

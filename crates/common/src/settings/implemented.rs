@@ -50,12 +50,23 @@ impl FromSettingValue for String {
     }
 }
 
+/// A setting's name from its accessor's: `r#final` is `final`.
+const fn setting_name(accessor: &'static str) -> &'static str {
+    match accessor.as_bytes() {
+        [b'r', b'#', rest @ ..] => match std::str::from_utf8(rest) {
+            Ok(name) => name,
+            Err(_) => panic!("a setting's name is an identifier"),
+        },
+        _ => accessor,
+    }
+}
+
 /// Declares settings: a registry slice `$registry` and one accessor per setting.
 macro_rules! declare_settings {
     ($registry:ident { $($name:ident: $ty:ty = $kind:expr, $default:literal, $description:literal;)* }) => {
         pub static $registry: &[SettingDef] = &[$(
             SettingDef {
-                name: stringify!($name),
+                name: setting_name(stringify!($name)),
                 kind: $kind,
                 type_name: "",
                 default: $default,
@@ -70,7 +81,7 @@ macro_rules! declare_settings {
             $(
                 #[doc = $description]
                 pub fn $name(&self) -> $ty {
-                    <$ty as FromSettingValue>::from_value(self.value_of(stringify!($name)))
+                    <$ty as FromSettingValue>::from_value(self.value_of(setting_name(stringify!($name))))
                 }
             )*
         }
@@ -97,6 +108,8 @@ declare_settings!(IMPLEMENTED {
         "Allow UPDATE ... SET, which writes a patch of the rows it changes beside each part";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
+    r#final: bool = SettingKind::Bool, "0",
+        "Read every table of the query whose engine merges rows (Replacing, Summing, ...) as with FINAL";
     format_csv_delimiter: String = SettingKind::Char, ",",
         "The character that separates fields in CSV formats";
     group_by_use_nulls: bool = SettingKind::Bool, "0",

@@ -348,9 +348,10 @@ impl TableProvider for MergeTreeProvider {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let query = state.config().get_extension::<QueryContext>();
         let identity = self.identity();
+        let final_setting = |q: &QueryContext| q.settings.r#final() && self.engine.supports_final();
         if query
             .as_ref()
-            .is_some_and(|q| q.reads_final(&identity.database, &identity.name))
+            .is_some_and(|q| q.reads_final(&identity.database, &identity.name) || final_setting(q))
         {
             return self.scan_final(state, query, projection, filters);
         }
