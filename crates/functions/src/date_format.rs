@@ -79,7 +79,7 @@ fn write_field(spec: char, at: &NaiveDateTime, micros: u32, out: &mut String) {
         'G' => write!(out, "{:04}", at.iso_week().year()),
         'g' => write!(out, "{:02}", at.iso_week().year().rem_euclid(100)),
         'm' => write!(out, "{:02}", at.month()),
-        'c' => write!(out, "{}", at.month()),
+        'c' => write!(out, "{:02}", at.month()),
         'M' => write!(out, "{}", at.format("%B")),
         'b' => write!(out, "{}", at.format("%b")),
         'd' => write!(out, "{:02}", at.day()),

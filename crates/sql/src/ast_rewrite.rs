@@ -22,7 +22,7 @@ use datafusion::sql::sqlparser::ast::{
     ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
     FunctionArguments, Ident, Interval, NullTreatment, ObjectName, ObjectNamePart, Query,
     SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, TableAlias, TableFactor,
-    UnaryOperator, Value, VisitMut, VisitorMut,
+    TypedString, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -194,6 +194,16 @@ pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
     }
     let kind = IntervalKind::from_keyword(&field.to_string())?;
     Some(call(kind.function_name(), vec![(*interval.value).clone()]))
+}
+
+/// `DATE 'text'` as `toDate('text')`, `TIMESTAMP 'text'` as `toDateTime('text')`.
+pub(crate) fn typed_string_function(typed: &TypedString) -> Option<Expr> {
+    let name = match typed.data_type {
+        DataType::Date => "toDate",
+        DataType::Timestamp(..) => "toDateTime",
+        _ => return None,
+    };
+    Some(call(name, vec![Expr::Value(typed.value.clone())]))
 }
 
 /// `INTERVAL n unit` with a computed `n` (or a unit DataFusion does not
@@ -457,6 +467,10 @@ impl Rewriter<'_, '_> {
             } => {
                 let type_name = string_literal(&crate::literal_text::type_text(data_type));
                 return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
+            }
+            // ClickHouse reads `DATE '...'` and `TIMESTAMP '...'` as toDate and toDateTime.
+            Expr::TypedString(typed) if let Some(made) = typed_string_function(typed) => {
+                return Ok(Some(made));
             }
             // DataFusion reads an interval of a literal only.
             Expr::Interval(interval) if let Some(made) = computed_interval(interval) => {

@@ -11,6 +11,7 @@
 //! - the `c ? a : b` operator, as `if(c, a, b)`;
 //! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`,
 //!   and `f(x).name` by name;
+//! - `INTERVAL '2 day'` as `INTERVAL 2 day`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
@@ -56,6 +57,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = in_array_literals(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
+    let tokens = interval_texts(tokens);
     let tokens = zoned_date_times(tokens);
     let tokens = default_date_time_precision(tokens);
     let tokens = aggregate_function_arguments(tokens);
@@ -396,6 +398,31 @@ fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                 in_values |= depth == 0 && keyword(&token) == Keyword::VALUES;
                 row_closed = false;
             }
+        }
+        out.push(token);
+    }
+    out
+}
+
+/// `INTERVAL '2 day'`, the amount and unit in one string, as `INTERVAL 2 day`.
+fn interval_texts(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let after_interval = out
+            .iter()
+            .rev()
+            .find(|t| !is_space(t))
+            .is_some_and(|t| keyword(t) == Keyword::INTERVAL);
+        if let Token::SingleQuotedString(text) = &token.token
+            && after_interval
+            && let Some((amount, unit)) = text.trim().split_once(char::is_whitespace)
+            && amount.parse::<i64>().is_ok()
+            && strata_functions::dates::intervals::IntervalKind::from_keyword(unit.trim()).is_some()
+        {
+            out.push(with_token(&token, Token::Number(amount.to_string(), false)));
+            out.push(with_token(&token, Token::Whitespace(Whitespace::Space)));
+            out.push(with_token(&token, Token::make_word(unit.trim(), None)));
+            continue;
         }
         out.push(token);
     }
@@ -852,6 +879,10 @@ pub(crate) mod tests {
     #[test]
     fn tuple_elements_by_position() {
         assert_eq!(text("SELECT t.1"), "SELECT tupleElement ( t , 1 )");
+        assert_eq!(
+            text("SELECT d + INTERVAL '2 day', INTERVAL '-3  HOUR', '2 day'"),
+            "SELECT d + INTERVAL 2 day , INTERVAL -3 HOUR , '2 day'"
+        );
         assert_eq!(
             text("SELECT f(x).a, m[1].b"),
             "SELECT tupleElement ( f ( x ) , 'a' ) , tupleElement ( m [ 1 ] , 'b' )"

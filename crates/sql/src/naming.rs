@@ -242,6 +242,11 @@ fn write_expr(expr: &Expr, out: &mut String) {
         {
             write_expr(&made, out);
         }
+        Expr::TypedString(typed)
+            if let Some(made) = crate::ast_rewrite::typed_string_function(typed) =>
+        {
+            write_expr(&made, out);
+        }
         Expr::Tuple(items) => {
             out.push('(');
             for (i, item) in items.iter().enumerate() {

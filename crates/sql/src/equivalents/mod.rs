@@ -312,6 +312,13 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "startsWith" => renamed("starts_with", &[2])?,
         "endsWith" => renamed("ends_with", &[2])?,
         "replaceAll" => renamed("replace", &[3])?,
+        // An empty pattern replaces nothing in ClickHouse.
+        "replaceRegexpOne" | "replaceRegexpAll"
+            if args.len() == 3
+                && matches!(args[1], Expr::Value(v) if v.value == Value::SingleQuotedString(String::new())) =>
+        {
+            Expr::Nested(Box::new(args[0].clone()))
+        }
         "replaceRegexpOne" => renamed("regexp_replace", &[3])?,
         "replaceRegexpAll" => {
             takes(&[3])?;
@@ -522,7 +529,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         }
         "toStartOfInterval" => {
             takes(&[2])?;
-            call("date_bin", vec![args[1].clone(), args[0].clone()])
+            start_of_interval(args[0], args[1])
         }
         "toUnixTimestamp" => {
             takes(&[1])?;
@@ -550,6 +557,36 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         },
     };
     Ok(Some(expr))
+}
+
+/// `toStartOfInterval(moment, interval)` as DataFusion's `date_bin`, whose
+/// bins start at the epoch. ClickHouse's weeks start on Mondays (the epoch
+/// was a Thursday), and bins of weeks, months, quarters or years are Dates.
+fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
+    let unit = match interval {
+        Expr::Interval(interval) => crate::ast_rewrite::interval_function(interval),
+        other => Some(other.clone()),
+    };
+    let unit = match unit {
+        Some(Expr::Function(f)) => f.name.to_string().trim_matches('"').to_string(),
+        _ => String::new(),
+    };
+    let mut args = vec![interval.clone(), moment.clone()];
+    if unit == IntervalKind::Week.function_name() {
+        let first_monday = Expr::value(Value::SingleQuotedString("1970-01-05 00:00:00".into()));
+        args.push(call("toDateTime", vec![first_monday]));
+    }
+    let binned = call("date_bin", args);
+    let in_days = [
+        IntervalKind::Week,
+        IntervalKind::Month,
+        IntervalKind::Quarter,
+        IntervalKind::Year,
+    ];
+    match in_days.iter().any(|kind| unit == kind.function_name()) {
+        true => call("toDate", vec![binned]),
+        false => binned,
+    }
 }
 
 /// `add<Unit>s` / `subtract<Unit>s`: the direction and the interval unit.
