@@ -423,6 +423,7 @@ impl Session {
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
         self.expand_views(&mut statement).await?;
         strata_sql::values_function::expand_values_functions(&mut statement)?;
+        strata_sql::format_function::quote_format_names(&mut statement);
         let query = self.new_query(settings);
         self.rewrite_with_columns(&mut statement, &query).await?;
         let (plan, state) = self.plan_expanded(statement, &query).await?;

@@ -196,6 +196,34 @@ pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
     Some(call(kind.function_name(), vec![(*interval.value).clone()]))
 }
 
+/// A scalar subquery of several columns, `(SELECT a, max(b) AS m FROM t)`,
+/// as ClickHouse reads it: one named tuple of them, `(SELECT
+/// named_struct('a', a, 'm', max(b)) FROM t)`.
+fn tuple_of_columns(query: &Query) -> Option<Query> {
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return None;
+    };
+    if select.projection.len() < 2 {
+        return None;
+    }
+    let mut fields = Vec::with_capacity(select.projection.len() * 2);
+    for item in &select.projection {
+        let (name, expr) = match item {
+            SelectItem::ExprWithAlias { expr, alias } => (alias.value.clone(), expr),
+            SelectItem::UnnamedExpr(expr @ Expr::Identifier(ident)) => (ident.value.clone(), expr),
+            SelectItem::UnnamedExpr(expr) => (crate::naming::column_name(expr), expr),
+            _ => return None,
+        };
+        fields.extend([string_literal(&name), expr.clone()]);
+    }
+    let mut select = select.clone();
+    select.projection = vec![SelectItem::UnnamedExpr(call("named_struct", fields))];
+    Some(Query {
+        body: Box::new(SetExpr::Select(select)),
+        ..query.clone()
+    })
+}
+
 /// `DATE 'text'` as `toDate('text')`, `TIMESTAMP 'text'` as `toDateTime('text')`.
 pub(crate) fn typed_string_function(typed: &TypedString) -> Option<Expr> {
     let name = match typed.data_type {
@@ -323,6 +351,9 @@ impl Rewriter<'_, '_> {
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
             Expr::InSubquery { negated: true, .. } => return crate::not_in::without_nulls(expr),
+            Expr::Subquery(query) if let Some(tupled) = tuple_of_columns(query) => {
+                return Ok(Some(Expr::Subquery(Box::new(tupled))));
+            }
             // DataFusion plans a tuple literal only when its first element is
             // a column or a literal; `struct(...)` (ClickHouse's `tuple`)
             // takes any elements.
@@ -822,6 +853,12 @@ fn prepare_select_items(body: &mut SetExpr) -> Result<()> {
                         // An alias used alone keeps its name once expanded.
                         Expr::Identifier(ident) if aliases.contains_key(&ident.value) => {
                             ident.clone()
+                        }
+                        // A named tuple's element, `t.a`, is named as written.
+                        Expr::CompoundIdentifier(parts)
+                            if aliases.contains_key(&parts[0].value) =>
+                        {
+                            Ident::with_quote('"', expr.to_string())
                         }
                         Expr::Identifier(_) | Expr::CompoundIdentifier(_) => continue,
                         _ => Ident {

@@ -24,6 +24,7 @@ pub mod depth;
 mod enum_numbers;
 pub mod equivalents;
 pub mod final_modifier;
+pub mod format_function;
 pub mod in_subquery;
 mod inline_aliases;
 pub mod insert_format;

@@ -14,6 +14,8 @@ use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::parse_statement;
 
+const FUNCTION: &str = "values";
+
 /// Replaces every `values(...)` table function of `statement` by the
 /// subquery of its rows.
 pub fn expand_values_functions(statement: &mut Statement) -> Result<()> {
@@ -64,15 +66,18 @@ fn rows_query(args: &[FunctionArg]) -> Result<Box<datafusion::sql::sqlparser::as
         .iter()
         .map(|arg| match arg {
             FunctionArg::Unnamed(FunctionArgExpr::Expr(expr)) => Ok(expr),
-            other => Err(bad_arguments(&format!("unexpected argument {other}"))),
+            other => Err(bad_arguments(
+                FUNCTION,
+                &format!("unexpected argument {other}"),
+            )),
         })
         .collect::<Result<_>>()?;
     let (structure, rows) = match exprs.as_slice() {
         [Expr::Value(v), rest @ ..] if !rest.is_empty() => match &v.value {
-            Value::SingleQuotedString(text) => (Some(structure(text)?), rest),
+            Value::SingleQuotedString(text) => (Some(structure(FUNCTION, text)?), rest),
             _ => (None, exprs.as_slice()),
         },
-        [] => return Err(bad_arguments("it needs at least one row")),
+        [] => return Err(bad_arguments(FUNCTION, "it needs at least one row")),
         all => (None, all),
     };
     let selects = rows
@@ -148,8 +153,9 @@ fn select_of_row(
     Ok((select, values.len()))
 }
 
-/// `'a UInt8, b Array(String)'` as (name, type) pairs.
-fn structure(text: &str) -> Result<Vec<(String, String)>> {
+/// A table function's structure, `'a UInt8, b Array(String)'`, as (name,
+/// type) pairs.
+pub fn structure(function: &str, text: &str) -> Result<Vec<(String, String)>> {
     let mut columns = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
@@ -170,7 +176,9 @@ fn structure(text: &str) -> Result<Vec<(String, String)>> {
         let (name, type_name) = piece
             .trim()
             .split_once(char::is_whitespace)
-            .ok_or_else(|| bad_arguments(&format!("'{}' is not `name Type`", piece.trim())))?;
+            .ok_or_else(|| {
+                bad_arguments(function, &format!("'{}' is not `name Type`", piece.trim()))
+            })?;
         columns.push((
             name.trim_matches('`').to_string(),
             type_name.trim().to_string(),
@@ -179,10 +187,10 @@ fn structure(text: &str) -> Result<Vec<(String, String)>> {
     Ok(columns)
 }
 
-fn bad_arguments(why: &str) -> StrataError {
+fn bad_arguments(function: &str, why: &str) -> StrataError {
     StrataError::new(
         ErrorCode::BAD_ARGUMENTS,
-        format!("Table function 'values': {why}"),
+        format!("Table function '{function}': {why}"),
     )
 }
 

@@ -1,7 +1,9 @@
-//! Table sources: generated tables (`numbers`, `zeros`), the Memory and
+//! Table sources: generated tables (`numbers`, `zeros`), rows in a format
+//! written in the query (`format`), the Memory and
 //! MergeTree engines, and the counting wrapper that feeds rows and bytes read into the query summary.
 
 pub mod counting;
+pub mod format_function;
 pub mod input_stream;
 pub mod materialized_view;
 pub mod memory_table;

@@ -59,8 +59,8 @@ pub(crate) struct DelimitedReader {
     block_rows: usize,
     /// For each field of a row, the target column it fills (None: skipped).
     mapping: Vec<Option<usize>>,
-    /// Whether each target column takes an empty field as a value rather
-    /// than as omitted.
+    /// Whether each target column takes an empty field as a value (a
+    /// non-Nullable string's `''`) rather than as omitted.
     keeps_empty: Vec<bool>,
     line: Vec<u8>,
     /// Decoded field bytes of the current record, and each field's range.
@@ -81,7 +81,9 @@ impl DelimitedReader {
             .fields
             .iter()
             .map(|f| {
+                // A Nullable string's default, which an empty field stands for, is NULL.
                 matches!(f.data_type(), DataType::Utf8 | DataType::FixedSizeBinary(_))
+                    && !f.is_nullable()
                     && !is_uuid(f)
                     && !is_ipv6(f)
             })
