@@ -405,28 +405,13 @@ impl PlanRewriter {
             })
             .map(|(_, list)| &list.output_column)
             .collect();
-        let mut changed = false;
-        let exprs = node
-            .schema()
-            .iter()
-            .map(|(qualifier, field)| {
-                let column = Column::new(qualifier.cloned(), field.name());
-                let column_expr = Expr::Column(column.clone());
-                if !field.is_nullable() || !non_null_elements.contains(&&column) {
-                    return column_expr;
-                }
-                changed = true;
-                self.call("assumeNotNull", vec![column_expr])
-                    .alias_qualified(qualifier.cloned(), field.name())
-            })
-            .collect();
-        if !changed {
-            return Ok(None);
-        }
-        Ok(Some(LogicalPlan::Projection(Projection::try_new(
-            exprs,
-            Arc::new(node.clone()),
-        )?)))
+        project_replacing(node, |_, column, field| {
+            let Expr::Column(name) = &column else {
+                return None;
+            };
+            (field.is_nullable() && non_null_elements.contains(&name))
+                .then(|| self.call("assumeNotNull", vec![column]))
+        })
     }
 
     /// Wraps an Aggregate in a projection, keeping names and qualifiers, that
@@ -555,25 +540,40 @@ fn finish_windows(node: &LogicalPlan, input: &DFSchemaRef) -> Result<Option<Logi
     let LogicalPlan::Window(window) = node else {
         return Ok(None);
     };
-    let schema = node.schema();
-    let inputs = schema.fields().len() - window.window_expr.len();
+    let inputs = node.schema().fields().len() - window.window_expr.len();
+    project_replacing(node, |i, column, field| {
+        let function = unalias(&window.window_expr[i.checked_sub(inputs)?]);
+        let default = window_default(function, field, input)?;
+        Some(datafusion::functions::core::expr_fn::coalesce(vec![
+            column,
+            lit(default),
+        ]))
+    })
+}
+
+/// A projection over `node` of its columns, each as `replace` gives it from
+/// its position, column and field (named back as the column), or as it is;
+/// `None` where nothing was replaced.
+fn project_replacing(
+    node: &LogicalPlan,
+    mut replace: impl FnMut(usize, Expr, &Field) -> Option<Expr>,
+) -> Result<Option<LogicalPlan>> {
     let mut changed = false;
-    let mut exprs = Vec::with_capacity(schema.fields().len());
-    for (i, (qualifier, field)) in schema.iter().enumerate() {
-        let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
-        let default = i
-            .checked_sub(inputs)
-            .and_then(|w| window_default(unalias(&window.window_expr[w]), field, input));
-        match default {
-            Some(default) => {
-                changed = true;
-                let filled =
-                    datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
-                exprs.push(filled.alias_qualified(qualifier.cloned(), field.name()));
+    let exprs = node
+        .schema()
+        .iter()
+        .enumerate()
+        .map(|(i, (qualifier, field))| {
+            let column = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+            match replace(i, column.clone(), field) {
+                Some(replaced) => {
+                    changed = true;
+                    replaced.alias_qualified(qualifier.cloned(), field.name())
+                }
+                None => column,
             }
-            None => exprs.push(column),
-        }
-    }
+        })
+        .collect();
     if !changed {
         return Ok(None);
     }
