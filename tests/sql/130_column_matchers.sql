@@ -16,6 +16,8 @@ SELECT * EXCEPT (name) APPLY(sum) APPLY(toString) FROM m;
 SELECT * EXCEPT (name, `price c`) APPLY(x -> x * 2) FROM m ORDER BY qty;
 SELECT * REPLACE (qty + 1 AS qty) APPLY(toString) FROM m ORDER BY name;
 SELECT COLUMNS('qty') REPLACE (qty * 10 AS qty) FROM m ORDER BY qty;
+SELECT * REPLACE (qty * 10 AS qty, upper(name) AS name) FROM m ORDER BY name;
+SELECT * EXCEPT (`price c`) REPLACE (price_a + 1 AS price_a) FROM m ORDER BY name;
 SELECT m.* APPLY toString FROM m ORDER BY name;
 SELECT m.* APPLY(length) FROM m ORDER BY name SETTINGS max_threads = 1; -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT COLUMNS('^price_') APPLY(quantiles(0.5)) FROM m;

@@ -103,7 +103,7 @@ fn definition(tokens: &[TokenWithSpan], close: usize, scopes: &[usize]) -> Optio
 }
 
 /// `expr AS name` at `alias`, written as an argument of a call (not
-/// `CAST(x AS T)`) or an element of a tuple: between the bracket or a comma
+/// `CAST(x AS T)` or a `REPLACE` transformer) or an element of a tuple: between the bracket or a comma
 /// and the next comma or the closing bracket.
 fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<Definition> {
     if keyword(&tokens[alias]) != Keyword::AS {
@@ -120,16 +120,17 @@ fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<
     let open = enclosing_open(tokens, alias)?;
     let first = next(tokens, open)?;
     let starts_query = matches!(keyword(&tokens[first]), Keyword::SELECT | Keyword::WITH);
-    let casts = previous(tokens, open).is_some_and(|before| {
+    // `CAST(x AS T)` names a type, `* REPLACE (expr AS name)` a column.
+    let not_alias = previous(tokens, open).is_some_and(|before| {
         matches!(
             keyword(&tokens[before]),
-            Keyword::CAST | Keyword::TRY_CAST | Keyword::SAFE_CAST
+            Keyword::CAST | Keyword::TRY_CAST | Keyword::SAFE_CAST | Keyword::REPLACE
         )
     });
     // A single `(expr AS name)` is the grouped form [`definition`] finds.
     let single = tokens[after].token == Token::RParen && one_expression(tokens, open, alias);
     let groups = previous(tokens, open).is_none_or(|before| groups_expression(&tokens[before]));
-    if starts_query || casts || (single && groups) || nesting(tokens, open, alias) != 0 {
+    if starts_query || not_alias || (single && groups) || nesting(tokens, open, alias) != 0 {
         return None;
     }
     let separator = (open + 1..alias)
@@ -353,6 +354,8 @@ mod tests {
     fn other_brackets_with_as_stay() {
         for sql in [
             "SELECT CAST(1 AS String)",
+            "SELECT * REPLACE (x * 10 AS x) FROM t",
+            "SELECT * REPLACE (x * 10 AS x, y + 1 AS y) FROM t",
             "SELECT * FROM (SELECT 1 AS a) AS t",
             "SELECT a FROM t WHERE a IN (SELECT b AS a FROM u)",
         ] {
