@@ -15,7 +15,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_sql::literal_text::{expr_text, quoted};
 use strata_sql::ttl::{TtlAction, TtlRule};
-use strata_storage::compression::Codec;
+use strata_storage::compression::CodecChain;
 use strata_storage::disk::StoragePolicy;
 use strata_storage::merge_tree::{Conversion, MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
 use uuid::Uuid;
@@ -88,10 +88,14 @@ pub fn column_definitions(
         extras.push(extra);
     }
     for (position, codec) in codecs {
-        let extra = extras.get_mut(position).ok_or_else(|| {
-            StrataError::new(ErrorCode::SYNTAX_ERROR, "CODEC outside a column definition")
-        })?;
-        extra.codec = Some(codec);
+        let (Some(field), Some(extra)) = (fields.get(position), extras.get_mut(position)) else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "CODEC outside a column definition",
+            ));
+        };
+        // Kept as ClickHouse shows it: `Delta(8), ZSTD(1)`.
+        extra.codec = Some(CodecChain::parse(&codec, &field_type_name(field))?.sql());
     }
     Ok((fields, extras))
 }
@@ -554,12 +558,14 @@ pub fn past_type_conversion() -> Conversion {
 }
 
 /// Each column's codec, LZ4 where none is given.
-pub fn column_codecs(extras: &[ColumnExtras]) -> Result<Vec<Codec>> {
-    extras
+pub fn column_codecs(schema: &SchemaRef, extras: &[ColumnExtras]) -> Result<Vec<CodecChain>> {
+    schema
+        .fields()
         .iter()
-        .map(|column| match &column.codec {
-            Some(text) => Codec::parse(text),
-            None => Ok(Codec::default()),
+        .zip(extras)
+        .map(|(field, column)| match &column.codec {
+            Some(text) => CodecChain::parse(text, &field_type_name(field)),
+            None => Ok(CodecChain::default()),
         })
         .collect()
 }

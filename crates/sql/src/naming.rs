@@ -7,7 +7,8 @@
 
 use datafusion::sql::sqlparser::ast::{
     AccessExpr, BinaryOperator, CastKind, DataType, Expr, FunctionArg, FunctionArgExpr,
-    FunctionArguments, ObjectNamePart, Subscript, UnaryOperator, Value, WindowSpec, WindowType,
+    FunctionArguments, ObjectNamePart, OneOrManyWithParens, Subscript, UnaryOperator, Value,
+    WindowSpec, WindowType,
 };
 
 /// The ClickHouse column name of `expr`.
@@ -257,6 +258,23 @@ fn write_expr(expr: &Expr, out: &mut String) {
             }
             out.push(')');
         }
+        // ClickHouse shows `x -> body` as `lambda(tuple(x), body)`.
+        Expr::Lambda(lambda) => {
+            let parameters: Vec<Expr> = match &lambda.params {
+                OneOrManyWithParens::One(p) => vec![Expr::Identifier(p.name.clone())],
+                OneOrManyWithParens::Many(ps) => ps
+                    .iter()
+                    .map(|p| Expr::Identifier(p.name.clone()))
+                    .collect(),
+            };
+            let mut tuple = String::new();
+            function("tuple", &parameters.iter().collect::<Vec<_>>(), &mut tuple);
+            out.push_str("lambda(");
+            out.push_str(&tuple);
+            out.push_str(", ");
+            write_expr(&lambda.body, out);
+            out.push(')');
+        }
         Expr::Function(f) if f.filter.is_none() => {
             // A quoted name (as `call` quotes mixed case) shows unquoted.
             let mut name = match f.name.0.as_slice() {
@@ -397,6 +415,10 @@ mod tests {
         assert_eq!(name_of("'a''b'"), "'a\\'b'");
         assert_eq!(name_of("toTypeName(1)"), "toTypeName(1)");
         assert_eq!(name_of("[1, 2]"), "[1, 2]");
+        assert_eq!(
+            name_of("arrayMap((x, y) -> x + y, a, b)"),
+            "arrayMap(lambda(tuple(x, y), plus(x, y)), a, b)"
+        );
         assert_eq!(name_of("a = 1 AND b"), "and(equals(a, 1), b)");
         assert_eq!(
             name_of("x NOT BETWEEN 1 AND 3"),

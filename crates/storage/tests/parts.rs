@@ -11,7 +11,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
 use strata_common::error::ErrorCode;
-use strata_storage::compression::Codec;
+use strata_storage::compression::{Codec, CodecChain};
 use strata_storage::disk::{Disk, ObjectDisk, StoragePolicy};
 use strata_storage::part::name::PartName;
 use strata_storage::part::reader::Part;
@@ -63,8 +63,8 @@ fn sample() -> RecordBatch {
     RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).unwrap()
 }
 
-fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
-    let name = write_on(dir, batch, codec, None);
+fn write(dir: &std::path::Path, batch: &RecordBatch, codec: impl Into<CodecChain>) -> Part {
+    let name = write_on(dir, batch, codec.into(), None);
     Part::open(&dir.join(name.to_string()), None).unwrap()
 }
 
@@ -72,7 +72,7 @@ fn write(dir: &std::path::Path, batch: &RecordBatch, codec: Codec) -> Part {
 fn write_on(
     dir: &std::path::Path,
     batch: &RecordBatch,
-    codec: Codec,
+    codec: CodecChain,
     disk: Option<&Arc<Disk>>,
 ) -> PartName {
     let name = PartName::inserted("all", 1);
@@ -96,9 +96,22 @@ fn write_on(
 
 #[test]
 fn every_column_reads_back_whole_and_by_granule() {
+    for chain in [
+        CodecChain::from(Codec::Lz4),
+        // Transformations apply to the fixed-width columns, NULLs or not;
+        // the others are only compressed.
+        CodecChain::parse("Delta, ZSTD", "Int64").unwrap(),
+        CodecChain::parse("DoubleDelta", "Int64").unwrap(),
+        CodecChain::parse("T64, LZ4HC", "Int64").unwrap(),
+    ] {
+        every_column_reads_back_with(chain);
+    }
+}
+
+fn every_column_reads_back_with(chain: CodecChain) {
     let dir = tempfile::tempdir().unwrap();
     let batch = sample();
-    let part = write(dir.path(), &batch, Codec::Lz4);
+    let part = write(dir.path(), &batch, chain);
     assert_eq!(part.rows, ROWS as u64);
     assert_eq!(part.granules, [8192, 8192, 3616]);
     assert_eq!(part.columns.len(), batch.num_columns());
@@ -208,7 +221,7 @@ fn an_existing_part_is_never_overwritten() {
     let dir = tempfile::tempdir().unwrap();
     let batch = sample();
     write(dir.path(), &batch, Codec::Lz4);
-    let codecs = vec![Codec::Lz4; batch.num_columns()];
+    let codecs = vec![CodecChain::from(Codec::Lz4); batch.num_columns()];
     let error = write_part(
         dir.path(),
         &PartName::inserted("all", 1),
@@ -263,7 +276,7 @@ fn a_part_on_an_object_disk_reads_back_as_on_the_default_disk() {
     let batch = sample();
     let local = write(&tables.path().join("local"), &batch, Codec::Lz4);
     let table_dir = tables.path().join("remote");
-    let name = write_on(&table_dir, &batch, Codec::Lz4, Some(&disk));
+    let name = write_on(&table_dir, &batch, Codec::Lz4.into(), Some(&disk));
     let dir = table_dir.join(name.to_string());
     // One object per column, under the table's own prefix.
     let objects = walk(store.path());
@@ -310,7 +323,7 @@ fn a_sweep_removes_only_objects_no_part_references() {
     let store = tempfile::tempdir().unwrap();
     let disk = object_disk(store.path());
     let table_dir = tables.path().join("table");
-    write_on(&table_dir, &sample(), Codec::Lz4, Some(&disk));
+    write_on(&table_dir, &sample(), Codec::Lz4.into(), Some(&disk));
     let referenced = files_under(store.path());
     let prefix = store.path().join("instance").join("table");
     std::fs::write(prefix.join("orphan"), b"x").unwrap();

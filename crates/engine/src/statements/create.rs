@@ -330,7 +330,7 @@ impl Session {
             &dir,
             Arc::clone(schema),
             keys,
-            column_codecs(&data.extras)?,
+            column_codecs(schema, &data.extras)?,
             PastColumns {
                 fills: constant_defaults(state, schema, &data.extras, &defaults)?,
                 convert: Some(past_type_conversion()),

@@ -9,6 +9,7 @@ use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alter_columns::{AlterCommand, ColumnChange, ColumnProperty};
 use strata_sql::literal_text::type_text;
+use strata_storage::compression::CodecChain;
 
 use crate::table_definition::{ColumnExtras, ColumnKind};
 
@@ -84,8 +85,10 @@ impl Columns {
                             )?;
                         }
                         set_options(&mut self.extras[at], options)?;
-                        if codec.is_some() {
-                            self.extras[at].codec = codec;
+                        if let Some(codec) = codec {
+                            let column_type = field_type_name(&self.fields[at]);
+                            let chain = CodecChain::parse(&codec, &column_type)?;
+                            self.extras[at].codec = Some(chain.sql());
                         }
                     }
                 }

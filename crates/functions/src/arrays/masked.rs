@@ -9,7 +9,11 @@
 //! one after it (the last stays); `arraySplit(a, conditions)` starts a new
 //! piece before each element whose condition is true (but the first),
 //! `arrayReverseSplit` ends one after it (but the last). `mapExists` and
-//! `mapAll` (UInt8) take the conditions of a map's entries.
+//! `mapAll` (UInt8) take the conditions of a map's entries, and of an
+//! array's elements for `arrayExists` and `arrayAll`. `arrayCount(conditions)`
+//! counts the true ones (UInt32); `arrayFilter(a, conditions)` keeps the
+//! elements whose condition is true, for a lambda over several arrays
+//! (DataFusion's `array_filter` takes one).
 
 use std::sync::Arc;
 
@@ -37,10 +41,12 @@ pub enum Masked {
     ReverseSplit,
     Exists,
     All,
+    Count,
+    Filter,
 }
 
 impl Masked {
-    pub const ALL: [Masked; 8] = [
+    pub const ALL: [Masked; 10] = [
         Masked::FirstIndex,
         Masked::LastIndex,
         Masked::Fill,
@@ -49,12 +55,14 @@ impl Masked {
         Masked::ReverseSplit,
         Masked::Exists,
         Masked::All,
+        Masked::Count,
+        Masked::Filter,
     ];
 
     fn takes_array(self) -> bool {
         !matches!(
             self,
-            Masked::FirstIndex | Masked::LastIndex | Masked::Exists | Masked::All
+            Masked::FirstIndex | Masked::LastIndex | Masked::Exists | Masked::All | Masked::Count
         )
     }
 }
@@ -96,6 +104,18 @@ fn first_or_last(kind: Masked, conditions: &ListArray, truth: &[bool]) -> ArrayR
     });
     Arc::new(UInt32Array::new(
         positions.collect(),
+        conditions.nulls().cloned(),
+    ))
+}
+
+/// How many of each row's conditions are true.
+fn count(conditions: &ListArray, truth: &[bool]) -> ArrayRef {
+    let counts = (0..conditions.len()).map(|row| {
+        let range = row_range(conditions, row);
+        truth[range].iter().filter(|&&t| t).count() as u32
+    });
+    Arc::new(UInt32Array::new(
+        counts.collect(),
         conditions.nulls().cloned(),
     ))
 }
@@ -185,6 +205,12 @@ impl MaskedFunction {
             if matches!(self.kind, Masked::Fill | Masked::ReverseFill) {
                 row_lengths.push(range.len());
                 filled(self.kind, range, truth, start, &mut indices);
+            } else if self.kind == Masked::Filter {
+                let before = indices.len();
+                let first = range.start;
+                let kept = range.filter(|i| truth[start + i - first]);
+                indices.extend(kept.map(|i| i as u32));
+                row_lengths.push(indices.len() - before);
             } else {
                 let pieces = pieces(self.kind, range.len(), truth, start);
                 row_lengths.push(pieces.len());
@@ -194,7 +220,10 @@ impl MaskedFunction {
         }
         let values = take(list.values().as_ref(), &UInt32Array::from(indices), None)?;
         let nulls = list.nulls().cloned();
-        if matches!(self.kind, Masked::Fill | Masked::ReverseFill) {
+        if matches!(
+            self.kind,
+            Masked::Fill | Masked::ReverseFill | Masked::Filter
+        ) {
             return list_from_lengths(Arc::clone(element), row_lengths, values, nulls);
         }
         let inner = list_from_lengths(Arc::clone(element), piece_lengths, values, None)?;
@@ -218,6 +247,8 @@ impl ScalarUDFImpl for MaskedFunction {
             Masked::ReverseSplit => "arrayReverseSplit",
             Masked::Exists => "mapExists",
             Masked::All => "mapAll",
+            Masked::Count => "arrayCount",
+            Masked::Filter => "arrayFilter",
         }
     }
 
@@ -231,9 +262,9 @@ impl ScalarUDFImpl for MaskedFunction {
         let element = array_item(self.name(), &arg_types[0])?;
         array_item(self.name(), &arg_types[arity - 1])?;
         Ok(match self.kind {
-            Masked::FirstIndex | Masked::LastIndex => DataType::UInt32,
+            Masked::FirstIndex | Masked::LastIndex | Masked::Count => DataType::UInt32,
             Masked::Exists | Masked::All => DataType::UInt8,
-            Masked::Fill | Masked::ReverseFill => DataType::List(element),
+            Masked::Fill | Masked::ReverseFill | Masked::Filter => DataType::List(element),
             Masked::Split | Masked::ReverseSplit => {
                 DataType::List(item(DataType::List(element), false))
             }
@@ -251,6 +282,7 @@ impl ScalarUDFImpl for MaskedFunction {
         let out = match self.kind {
             Masked::FirstIndex | Masked::LastIndex => first_or_last(self.kind, &conditions, &truth),
             Masked::Exists | Masked::All => any_or_all(self.kind, &conditions, &truth),
+            Masked::Count => count(&conditions, &truth),
             _ => self.rebuild(&as_list(&arrays[0])?, &conditions, &truth)?,
         };
         crate::columnar(out, scalar)

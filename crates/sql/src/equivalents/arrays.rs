@@ -156,6 +156,13 @@ fn cloned(args: &[&Expr]) -> Vec<Expr> {
 /// The lambda (the first argument) evaluated over the arrays (the rest),
 /// as an array of its values.
 pub(super) fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
+    let (lambda, arrays) = lambda_over_arrays(name, args)?;
+    Ok(call("array_transform", vec![arrays, lambda]))
+}
+
+/// The array a lambda ranges over and the lambda to apply to its elements:
+/// one array as it is, several as their `arrayZip` with a [`tuple_lambda`].
+fn lambda_over_arrays(name: &str, args: &[&Expr]) -> Result<(Expr, Expr)> {
     let Some((Expr::Lambda(lambda), arrays)) = args.split_first() else {
         if args.len() < 2 {
             return Err(StrataError::new(
@@ -186,12 +193,11 @@ pub(super) fn mapped(name: &str, args: &[&Expr]) -> Result<Expr> {
         ));
     }
     if let [array] = arrays {
-        let lambda = Expr::Lambda(lambda.clone());
-        return Ok(call("array_transform", vec![(*array).clone(), lambda]));
+        return Ok((Expr::Lambda(lambda.clone()), (*array).clone()));
     }
     let zipped = call("arrayZip", cloned(arrays));
     let body = tuple_body(lambda, &parameters);
-    Ok(call("array_transform", vec![zipped, tuple_lambda(body)]))
+    Ok((tuple_lambda(body), zipped))
 }
 
 /// The body of `(x, y) -> body` with `x` and `y` read from the parameter of

@@ -8,7 +8,7 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, UnaryOperator, Value,
+    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::dates::intervals::IntervalKind;
@@ -160,12 +160,13 @@ fn higher_order(name: &str, to: &str, args: &[&Expr]) -> Result<Expr> {
         [lambda @ Expr::Lambda(_), array] => {
             Ok(call(to, vec![(*array).clone(), (*lambda).clone()]))
         }
-        // The lambda's values over the zipped arrays.
-        [Expr::Lambda(_), ..] if to == "array_transform" => arrays::mapped(name, args),
-        [Expr::Lambda(_), ..] => Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            format!("{name} over several arrays is not supported yet"),
+        // Over several arrays, the lambda's values as conditions.
+        [Expr::Lambda(_), _, ..] if to == "array_filter" => Ok(call(
+            name,
+            vec![args[1].clone(), arrays::mapped(name, args)?],
         )),
+        // The lambda's values over the zipped arrays.
+        [Expr::Lambda(_), ..] => arrays::mapped(name, args),
         _ => Err(StrataError::new(
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
             format!("The first argument of function {name} must be a lambda function"),
@@ -381,43 +382,20 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         // ClickHouse passes the lambda first, DataFusion the array.
         "arrayMap" => higher_order(name, "array_transform", args)?,
         "arrayFilter" => higher_order(name, "array_filter", args)?,
-        "arrayExists" => cast(
-            CastKind::Cast,
-            higher_order(name, "array_any_match", args)?,
-            DataType::TinyIntUnsigned(None),
+        // The conditions each element gives, as Strata's UDFs take them.
+        "arrayExists" => call(
+            "mapExists",
+            vec![higher_order(name, "array_transform", args)?],
         ),
-        "arrayAll" => {
-            takes(&[2])?;
-            // No element fails the condition.
-            let mut negated = args[0].clone();
-            if let Expr::Lambda(lambda) = &mut negated {
-                lambda.body = Box::new(Expr::UnaryOp {
-                    op: UnaryOperator::Not,
-                    expr: Box::new(Expr::Nested(lambda.body.clone())),
-                });
+        "arrayAll" => call("mapAll", vec![higher_order(name, "array_transform", args)?]),
+        "arrayCount" => match args.first() {
+            Some(Expr::Lambda(_)) => call(name, vec![higher_order(name, "array_transform", args)?]),
+            // Without a lambda, the elements that are not zero.
+            _ => {
+                takes(&[1])?;
+                call(name, all())
             }
-            let any_fails = higher_order(name, "array_any_match", &[&negated, args[1]])?;
-            cast(
-                CastKind::Cast,
-                Expr::UnaryOp {
-                    op: UnaryOperator::Not,
-                    expr: Box::new(Expr::Nested(Box::new(any_fails))),
-                },
-                DataType::TinyIntUnsigned(None),
-            )
-        }
-        "arrayCount" => {
-            takes(&[1, 2])?;
-            let counted = match args.len() {
-                // Without a lambda, the elements that are not zero.
-                1 => call(
-                    "array_filter",
-                    vec![args[0].clone(), parse_lambda("x -> x != 0")],
-                ),
-                _ => higher_order(name, "array_filter", args)?,
-            };
-            call("cardinality", vec![counted])
-        }
+        },
         "transform" => transform(args)?,
         "arraySum" | "arrayAvg" | "arrayProduct" => {
             // With a lambda, as many arrays as it takes.

@@ -31,7 +31,7 @@ use super::data_part::{DataPart, PastColumns, ROW_EXISTS};
 use super::keys::TableKeys;
 use super::merge_mode::MergeMode;
 use super::mutation::MutationEntry;
-use crate::compression::Codec;
+use crate::compression::CodecChain;
 use crate::disk::{DEFAULT_DISK, Disk, StoragePolicy};
 use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, io_error, write_part};
@@ -127,7 +127,7 @@ pub struct MergeTreeTable {
     dir: PathBuf,
     schema: SchemaRef,
     keys: TableKeys,
-    codecs: Vec<Codec>,
+    codecs: Vec<CodecChain>,
     /// How parts written under an earlier definition read a column.
     past: Arc<PastColumns>,
     memory: MergeMemory,
@@ -172,7 +172,7 @@ impl MergeTreeTable {
         dir: &Path,
         schema: SchemaRef,
         keys: TableKeys,
-        codecs: Vec<Codec>,
+        codecs: Vec<CodecChain>,
         past: PastColumns,
         memory: MergeMemory,
         settings: MergeTreeSettings,

@@ -26,14 +26,14 @@ use super::{
     PRIMARY_INDEX_FILE, TEMPORARY_PREFIX, UNCOMPRESSED_SIZES_FILE, array_bytes, escape_file_name,
     escape_line, minmax_file,
 };
-use crate::compression::{Codec, write_block};
+use crate::compression::{Codec, CodecChain, write_block, write_chain_block};
 use crate::disk::object_ref::ObjectRef;
 use crate::disk::{DISK_FILE, Disk, ObjectDisk, ObjectWriter};
 
 /// What a part's writer needs to know about the table.
 pub struct PartLayout<'a> {
     /// Each column's codec, in the batch's column order.
-    pub codecs: &'a [Codec],
+    pub codecs: &'a [CodecChain],
     /// The primary key's values for every row of the batch, one array per
     /// key expression; the index keeps each granule's first row.
     pub primary_key: &'a [ArrayRef],
@@ -129,7 +129,7 @@ pub fn copy_part(
 pub struct ChangedColumn<'a> {
     pub field: &'a Field,
     pub values: ArrayRef,
-    pub codec: Codec,
+    pub codec: CodecChain,
 }
 
 /// Makes part `name` under `table_dir` from the part `source` with the
@@ -353,7 +353,7 @@ fn write_column(
     dir: &PartDir,
     file_name: &str,
     column: &ArrayRef,
-    codec: Codec,
+    codec: CodecChain,
     granules: &[usize],
     checksums: &mut BTreeMap<String, (u64, u64)>,
 ) -> Result<ColumnSizes> {
@@ -366,12 +366,13 @@ fn write_column(
     let mut marks = HashedFile::create(dir, &format!("{file_name}{MARKS_SUFFIX}"))?;
     let mut sizes = ColumnSizes::default();
     let (mut encoded, mut block) = (Vec::new(), Vec::new());
+    let lane_width = column.data_type().primitive_width();
     let mut start = 0;
     for &granule_rows in granules {
         encoded.clear();
         array_bytes::encode(&column.slice(start, granule_rows).to_data(), &mut encoded);
         block.clear();
-        write_block(codec, &encoded, &mut block)?;
+        write_chain_block(&codec, lane_width, &encoded, &mut block)?;
         marks.write(&data.bytes.to_le_bytes())?;
         marks.write(&(granule_rows as u64).to_le_bytes())?;
         data.write(&block)?;

@@ -8,7 +8,7 @@ use datafusion::execution::memory_pool::UnboundedMemoryPool;
 use datafusion::physical_expr::expressions::col;
 
 use super::{MergeTreeSettings, MergeTreeTable};
-use crate::compression::Codec;
+use crate::compression::CodecChain;
 use crate::merge_tree::TableKeys;
 
 fn table(dir: &std::path::Path) -> MergeTreeTable {
@@ -19,7 +19,7 @@ fn table(dir: &std::path::Path) -> MergeTreeTable {
         ..MergeTreeSettings::default()
     };
     let memory: super::MergeMemory = Arc::new(|_| Arc::new(UnboundedMemoryPool::default()));
-    let codecs = vec![Codec::default()];
+    let codecs = vec![CodecChain::default()];
     MergeTreeTable::open(
         dir,
         schema,
