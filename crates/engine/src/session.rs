@@ -358,7 +358,7 @@ impl Session {
                 deduplicate,
                 ..
             } => {
-                self.optimize(&name, partition, include_final, deduplicate.is_some())
+                self.optimize(&name, partition, include_final, deduplicate)
                     .await
             }
             Statement::Update(update) => self.update(update).await,

@@ -169,8 +169,8 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
 
 /// Parses exactly one statement.
 pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
-    if let Some(without) = without_sync(sql) {
-        let mut parsed = parse_statement(&without)?;
+    if let Some(rewritten) = without_sync(sql).or_else(|| quoted_deduplicate_list(sql)) {
+        let mut parsed = parse_statement(&rewritten)?;
         parsed.text = sql.to_string();
         return Ok(parsed);
     }
@@ -203,6 +203,32 @@ fn without_sync(sql: &str) -> Option<String> {
         && words.last().is_some_and(|w| w.eq_ignore_ascii_case("SYNC"))
         && !words.get(words.len() - 2).is_some_and(names_object);
     (is_drop && ends_in_sync).then(|| trimmed[..trimmed.len() - 4].to_string())
+}
+
+/// `OPTIMIZE ... DEDUPLICATE BY a, b` with its column list as one string
+/// (`BY 'a, b'`): sqlparser reads one expression there, and the list may be
+/// `* EXCEPT c` or `COLUMNS('re')`, which the engine expands.
+fn quoted_deduplicate_list(sql: &str) -> Option<String> {
+    let trimmed = sql.trim_end().trim_end_matches(';').trim_end();
+    let starts_optimize = trimmed
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("OPTIMIZE"));
+    if !starts_optimize {
+        return None;
+    }
+    let upper = trimmed.to_ascii_uppercase();
+    let at = upper.find("DEDUPLICATE")? + "DEDUPLICATE".len();
+    let rest = &trimmed[at..];
+    let list = rest
+        .trim_start()
+        .strip_prefix(['B', 'b'])?
+        .strip_prefix(['Y', 'y'])?;
+    if !list.starts_with(char::is_whitespace) || list.trim_start().starts_with('\'') {
+        return None;
+    }
+    let quoted = list.trim().replace('\\', "\\\\").replace('\'', "\\'");
+    Some(format!("{} BY '{quoted}'", &trimmed[..at]))
 }
 
 /// Parses an ALTER TABLE statement. sqlparser reads ClickHouse's `FIRST`
@@ -326,6 +352,20 @@ pub(crate) fn syntax_error(sql: &str, detail: &str) -> StrataError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deduplicate_list_is_one_string() {
+        assert_eq!(
+            quoted_deduplicate_list("OPTIMIZE TABLE t FINAL DEDUPLICATE BY * EXCEPT (c);").unwrap(),
+            "OPTIMIZE TABLE t FINAL DEDUPLICATE BY '* EXCEPT (c)'"
+        );
+        assert_eq!(
+            quoted_deduplicate_list("optimize table t deduplicate by COLUMNS('a|b')").unwrap(),
+            "optimize table t deduplicate BY 'COLUMNS(\\'a|b\\')'"
+        );
+        assert!(quoted_deduplicate_list("OPTIMIZE TABLE t FINAL DEDUPLICATE").is_none());
+        assert!(parse_statement("OPTIMIZE TABLE t FINAL DEDUPLICATE BY a, b").is_ok());
+    }
 
     #[test]
     fn splits_on_top_level_semicolons_only() {

@@ -140,7 +140,13 @@ impl MergeTreeProvider {
     /// OPTIMIZE TABLE: merges the parts of each partition (or of
     /// `partition_id` only) once; with `final_`, down to one part per
     /// partition, rewriting a partition's single part too, as ClickHouse does.
-    pub fn optimize(&self, partition_id: Option<&str>, final_: bool) -> strata_common::Result<()> {
+    /// The merges keep one of rows equal in the `deduplicate` columns.
+    pub fn optimize(
+        &self,
+        partition_id: Option<&str>,
+        final_: bool,
+        deduplicate: Option<&[usize]>,
+    ) -> strata_common::Result<()> {
         if final_ {
             // Parts merge only once they reflect the same mutations.
             self.data.run_mutations()?;
@@ -152,13 +158,16 @@ impl MergeTreeProvider {
             }
             if !final_ {
                 if parts.len() >= 2 {
-                    self.data.merge(&parts[..parts.len().min(at_once)])?;
+                    self.data
+                        .merge_deduplicating(&parts[..parts.len().min(at_once)], deduplicate)?;
                 }
                 continue;
             }
             let mut current = parts;
             loop {
-                let merged = self.data.merge(&current[..current.len().min(at_once)])?;
+                let merged = self
+                    .data
+                    .merge_deduplicating(&current[..current.len().min(at_once)], deduplicate)?;
                 if current.len() <= at_once && merged {
                     break;
                 }

@@ -130,6 +130,22 @@ impl MergeMode {
     }
 }
 
+/// The rows of `rows` but those equal to an earlier one in `columns`.
+pub fn first_of_equal_rows(rows: &RecordBatch, columns: &[usize]) -> Result<RecordBatch> {
+    let values: Vec<ArrayRef> = columns
+        .iter()
+        .map(|&c| Arc::clone(rows.column(c)))
+        .collect();
+    let fields = values
+        .iter()
+        .map(|v| SortField::new(v.data_type().clone()))
+        .collect();
+    let converted = RowConverter::new(fields)?.convert_columns(&values)?;
+    let mut seen = std::collections::HashSet::with_capacity(rows.num_rows());
+    let kept: BooleanArray = converted.iter().map(|row| Some(seen.insert(row))).collect();
+    Ok(filter_record_batch(rows, &kept)?)
+}
+
 /// The ranges of rows with equal keys, in order.
 fn key_groups(keys: &[ArrayRef], rows: usize) -> Result<Vec<Range<usize>>> {
     if keys.is_empty() {

@@ -749,6 +749,16 @@ impl MergeTreeTable {
     /// flight holds a block inside their range, or they are of different
     /// mutation generations.
     pub fn merge(&self, sources: &[Arc<DataPart>]) -> Result<bool> {
+        self.merge_deduplicating(sources, None)
+    }
+
+    /// [`merge`](Self::merge) that keeps, of rows equal in the `deduplicate`
+    /// columns, the first (OPTIMIZE ... DEDUPLICATE).
+    pub fn merge_deduplicating(
+        &self,
+        sources: &[Arc<DataPart>],
+        deduplicate: Option<&[usize]>,
+    ) -> Result<bool> {
         assert!(!sources.is_empty(), "a merge takes at least one part");
         let first = &sources[0].part.name;
         assert!(
@@ -809,8 +819,11 @@ impl MergeTreeTable {
         progress
             .memory_usage
             .store(reservation.size() as u64, Ordering::Relaxed);
-        let rows = concat_batches(&self.schema, &batches)?;
+        let mut rows = concat_batches(&self.schema, &batches)?;
         drop(batches);
+        if let Some(columns) = deduplicate {
+            rows = super::merge_mode::first_of_equal_rows(&rows, columns)?;
+        }
         reservation.shrink(concatenated);
         progress
             .memory_usage
