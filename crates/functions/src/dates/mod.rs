@@ -13,6 +13,7 @@ pub mod joda;
 pub mod make;
 pub(crate) mod moments;
 pub mod packed;
+pub mod parse;
 pub mod relative;
 pub mod shift;
 pub mod slots;
@@ -42,6 +43,11 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     for kind in clock::ClockKind::ALL {
         functions.push(ScalarUDF::new_from_impl(clock::ClockFunction::new(kind)));
+    }
+    for unparsed in parse::Unparsed::ALL {
+        functions.push(ScalarUDF::new_from_impl(parse::ParseDateTime::new(
+            unparsed,
+        )));
     }
     for made in make::Made::ALL {
         functions.push(ScalarUDF::new_from_impl(make::MakeFunction::new(made)));
