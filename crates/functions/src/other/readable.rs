@@ -1,15 +1,16 @@
 //! Sizes and durations as people write them: `formatReadableDecimalSize`
 //! (powers of 1000 up to YB, two decimals), `parseReadableSize` and its
 //! `OrNull`/`OrZero` forms (a non-negative number and a unit, decimal or
-//! binary, rounded up to whole bytes), and `parseTimeDelta` (a sum of
-//! numbers with units, `1h 30m`, in seconds as Float64).
+//! binary, rounded up to whole bytes), `parseTimeDelta` (a sum of
+//! numbers with units, `1h 30m`, in seconds as Float64) and its inverse
+//! `formatReadableTimeDelta` (`1 hour, 1 minute and 1 second`).
 
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Array, StringArray, UInt64Array};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Float64Type};
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::error::DataFusionError;
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 use strata_common::types::field_type_name;
@@ -64,7 +65,139 @@ pub(crate) const SPECS: &[Spec] = &[
         },
         eval: parse_time_deltas,
     },
+    Spec {
+        name: "formatReadableTimeDelta",
+        aliases: &[],
+        args: (1, 3),
+        volatility: Volatility::Immutable,
+        typing: |t| {
+            expect_number(t, "column")?;
+            for (i, param) in [(1, "maximum_unit"), (2, "minimum_unit")] {
+                if i < t.fields.len() {
+                    expect_string(t, i, param)?;
+                }
+            }
+            Ok(t.propagating(DataType::Utf8))
+        },
+        eval: format_time_deltas,
+    },
 ];
+
+/// The units of `formatReadableTimeDelta`, largest first: name and length
+/// in nanoseconds (a year is 365 days, a month 30.5).
+const TIME_UNITS: [(&str, u128); 9] = [
+    ("year", 365 * 86_400 * NANOS_PER_SECOND),
+    (
+        "month",
+        30 * 86_400 * NANOS_PER_SECOND + 43_200 * NANOS_PER_SECOND,
+    ),
+    ("day", 86_400 * NANOS_PER_SECOND),
+    ("hour", 3_600 * NANOS_PER_SECOND),
+    ("minute", 60 * NANOS_PER_SECOND),
+    ("second", NANOS_PER_SECOND),
+    ("millisecond", 1_000_000),
+    ("microsecond", 1_000),
+    ("nanosecond", 1),
+];
+const NANOS_PER_SECOND: u128 = 1_000_000_000;
+const SECOND_UNIT: usize = 5;
+/// Seconds whose nanoseconds a u128 holds with room to spare.
+const MAX_EXACT_SECONDS: f64 = 1e28;
+
+/// The unit a constant argument names (`'hours'`), as an index of [`TIME_UNITS`].
+fn time_unit(call: &Call, i: usize, default: usize, which: &str) -> Result<usize> {
+    if i >= call.args.len() {
+        return Ok(default);
+    }
+    let name = match call.constant(i) {
+        Some(ScalarValue::Utf8(Some(name))) => name.clone(),
+        _ => {
+            return Err(failure(
+                ErrorCode::ILLEGAL_COLUMN,
+                format!(
+                    "The {which} unit of function {} must be a constant string",
+                    call.name
+                ),
+            ));
+        }
+    };
+    TIME_UNITS
+        .iter()
+        .position(|(unit, _)| format!("{unit}s") == name)
+        .ok_or_else(|| {
+            failure(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Unexpected value of {which} unit argument ({name}) for function {}, the only allowed values are: 'nanoseconds', 'microseconds', 'milliseconds', 'seconds', 'minutes', 'hours', 'days', 'months', 'years'",
+                    call.name
+                ),
+            )
+        })
+}
+
+/// `seconds` in the units from `largest` to `smallest` (indices of
+/// [`TIME_UNITS`]), each unit that is not zero, joined by commas and a last
+/// "and"; "0 seconds" where the seconds are shown and no unit above them.
+fn time_delta(seconds: f64, largest: usize, smallest: usize) -> String {
+    if !seconds.is_finite() {
+        return format!("{seconds} seconds");
+    }
+    let sign = if seconds < 0.0 { "-" } else { "" };
+    let whole = seconds.abs().trunc();
+    if whole >= MAX_EXACT_SECONDS {
+        // Past what the nanosecond count holds: the largest unit alone.
+        let (unit, nanos) = TIME_UNITS[largest];
+        let count = (whole / (nanos as f64 / 1e9)).floor();
+        return match count >= 1e21 {
+            true => format!("{sign}{count:e} {unit}s"),
+            false => format!("{sign}{count} {unit}s"),
+        };
+    }
+    // Whole seconds as such (they may pass f64's exact integers); the
+    // fraction in nanoseconds, rounded once so that 0.001234 is 1234 µs.
+    let mut rest =
+        whole as u128 * NANOS_PER_SECOND + ((seconds.abs() - whole) * 1e9).round() as u128;
+    let mut parts = Vec::new();
+    for (index, &(unit, nanos)) in TIME_UNITS
+        .iter()
+        .enumerate()
+        .take(smallest + 1)
+        .skip(largest)
+    {
+        let count = rest / nanos;
+        rest %= nanos;
+        if count > 0 || (index == SECOND_UNIT && parts.is_empty()) {
+            let plural = if count == 1 { "" } else { "s" };
+            parts.push(format!("{count} {unit}{plural}"));
+        }
+    }
+    match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => format!("{sign}{last}"),
+        Some((last, others)) => format!("{sign}{} and {last}", others.join(", ")),
+    }
+}
+
+fn format_time_deltas(call: &Call) -> Result<ColumnarValue> {
+    let largest = time_unit(call, 1, 0, "maximum")?;
+    let smallest = time_unit(call, 2, SECOND_UNIT, "minimum")?;
+    if smallest < largest {
+        return Err(failure(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Explicitly specified value of minimum unit argument ({}s) for function {} must not be greater than maximum unit value ({}s)",
+                TIME_UNITS[smallest].0, call.name, TIME_UNITS[largest].0
+            ),
+        ));
+    }
+    let values = cast::cast(&call.column(0)?, &DataType::Float64)?;
+    let out: StringArray = values
+        .as_primitive::<Float64Type>()
+        .iter()
+        .map(|v| v.map(|v| time_delta(v, largest, smallest)))
+        .collect();
+    call.output(Arc::new(out))
+}
 
 /// ILLEGAL_TYPE_OF_ARGUMENT in ClickHouse's words for checked arguments.
 pub(crate) fn unexpected(t: &Typing, i: usize, param: &str, expected: &str) -> DataFusionError {
@@ -397,6 +530,24 @@ fn parse_time_delta(text: &str) -> std::result::Result<f64, StrataError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_deltas_read_as_clickhouse_writes_them() {
+        assert_eq!(
+            time_delta(3661.0, 0, SECOND_UNIT),
+            "1 hour, 1 minute and 1 second"
+        );
+        assert_eq!(time_delta(-61.0, 0, SECOND_UNIT), "-1 minute and 1 second");
+        assert_eq!(time_delta(0.25, 0, SECOND_UNIT), "0 seconds");
+        assert_eq!(time_delta(86_400.0, 3, SECOND_UNIT), "24 hours");
+        assert_eq!(
+            time_delta(0.001234, 5, 8),
+            "0 seconds, 1 millisecond and 234 microseconds"
+        );
+        assert_eq!(time_delta(1.5, 0, 6), "1 second and 500 milliseconds");
+        assert_eq!(time_delta(2_592_000.0, 0, SECOND_UNIT), "30 days");
+        assert_eq!(time_delta(30.0, 4, 4), "");
+    }
 
     #[test]
     fn sizes_parse_as_clickhouse_does() {
