@@ -69,6 +69,8 @@ impl Typing<'_> {
 pub(crate) struct Call<'a> {
     pub name: &'static str,
     pub args: &'a [ColumnarValue],
+    /// The arguments' fields, with the ClickHouse type their metadata names.
+    pub fields: &'a [FieldRef],
     pub rows: usize,
     pub result: &'a Field,
 }
@@ -200,6 +202,7 @@ impl ScalarUDFImpl for Udf {
         let call = Call {
             name: self.spec.name,
             args: &args.args,
+            fields: &args.arg_fields,
             rows: args.number_rows,
             result: &args.return_field,
         };

@@ -7,6 +7,7 @@
 mod blocks;
 mod errors;
 mod frame;
+mod json_string;
 mod mac;
 mod nullability;
 mod pseudo;
@@ -27,6 +28,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         mac::SPECS,
         errors::SPECS,
         nullability::SPECS,
+        json_string::SPECS,
     ] {
         functions.extend(frame::register(specs));
     }
