@@ -136,7 +136,7 @@ impl StateSignature {
 
 /// An aggregate named as text: `sum`, `sumIf`, `quantiles(0.5, 0.9)`.
 #[derive(Debug)]
-struct FunctionCall {
+pub(crate) struct FunctionCall {
     /// The name without parameters.
     function: String,
     layer: Arc<Layer>,
@@ -144,7 +144,7 @@ struct FunctionCall {
 }
 
 impl FunctionCall {
-    fn parse(text: &str) -> Result<Self> {
+    pub(crate) fn parse(text: &str) -> Result<Self> {
         let (function, parameter_text) = match text.split_once('(') {
             Some((name, rest)) => {
                 let inner = rest
@@ -168,9 +168,15 @@ impl FunctionCall {
         })
     }
 
+    /// The call's result field for arguments of `fields`.
+    pub(crate) fn return_field(&self, fields: &[FieldRef]) -> Result<FieldRef> {
+        self.layer
+            .return_field(&self.function, fields, &self.params)
+    }
+
     /// The call's result over each range of rows of `args`, whose fields
     /// are `fields`.
-    fn over_ranges(
+    pub(crate) fn over_ranges(
         &self,
         args: &[ArrayRef],
         fields: &[FieldRef],
@@ -191,9 +197,7 @@ impl FunctionCall {
             .collect::<Result<Vec<ScalarValue>>>()?;
         match values.is_empty() {
             true => {
-                let field = self
-                    .layer
-                    .return_field(&self.function, fields, &self.params)?;
+                let field = self.return_field(fields)?;
                 Ok(datafusion::arrow::array::new_empty_array(field.data_type()))
             }
             false => ScalarValue::iter_to_array(values),
@@ -202,7 +206,7 @@ impl FunctionCall {
 }
 
 /// `array` in `data_type`, cast where it is not already.
-fn as_type(array: ArrayRef, data_type: &DataType) -> Result<ArrayRef> {
+pub(crate) fn as_type(array: ArrayRef, data_type: &DataType) -> Result<ArrayRef> {
     match array.data_type() == data_type {
         true => Ok(array),
         false => Ok(cast(&array, data_type)?),

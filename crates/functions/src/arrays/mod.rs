@@ -27,6 +27,7 @@ pub mod literal;
 pub mod maps;
 pub mod masked;
 pub mod range;
+pub mod reduce;
 pub mod reshape;
 pub mod search;
 pub mod sets;
@@ -58,6 +59,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         functions.push(ScalarUDF::new_from_impl(sort::ArraySort::new(reverse)));
         functions.push(ScalarUDF::new_from_impl(sort::Extreme::new(reverse)));
     }
+    functions.push(ScalarUDF::new_from_impl(reduce::ArrayReduce::default()));
     for kind in masked::Masked::ALL {
         functions.push(ScalarUDF::new_from_impl(masked::MaskedFunction::new(kind)));
     }
