@@ -144,6 +144,22 @@ pub(crate) struct FunctionCall {
 }
 
 impl FunctionCall {
+    /// The aggregate the first argument of `function` names, which must be a
+    /// constant string (`initializeAggregation('sumState', x)`).
+    pub(crate) fn named(function: &str, name: Option<&ScalarValue>) -> Result<Self> {
+        match name {
+            Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => {
+                FunctionCall::parse(name)
+            }
+            _ => Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!(
+                    "The first argument of {function} must be a constant string: the name of an aggregate function"
+                ),
+            )),
+        }
+    }
+
     pub(crate) fn parse(text: &str) -> Result<Self> {
         let (function, parameter_text) = match text.split_once('(') {
             Some((name, rest)) => {
@@ -483,15 +499,7 @@ impl Default for InitializeAggregation {
 
 impl InitializeAggregation {
     fn call(&self, name: Option<&ScalarValue>) -> Result<FunctionCall> {
-        match name {
-            Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => {
-                FunctionCall::parse(name)
-            }
-            _ => Err(error(
-                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                "The first argument of initializeAggregation must be a constant string: the name of an aggregate function",
-            )),
-        }
+        FunctionCall::named(self.name(), name)
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::Result;
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
@@ -30,20 +30,6 @@ impl Default for ArrayReduce {
 }
 
 const NAME: &str = "arrayReduce";
-
-/// The aggregate the constant first argument names.
-fn aggregate(name: Option<&ScalarValue>) -> Result<FunctionCall> {
-    match name {
-        Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => {
-            FunctionCall::parse(name)
-        }
-        _ => Err(StrataError::new(
-            ErrorCode::ILLEGAL_COLUMN,
-            "The first argument of function arrayReduce must be a constant string: the name of an aggregate function",
-        )
-        .into_datafusion()),
-    }
-}
 
 /// The element fields of the array arguments.
 fn element_fields(fields: &[FieldRef]) -> Result<Vec<FieldRef>> {
@@ -78,7 +64,7 @@ impl ScalarUDFImpl for ArrayReduce {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let elements = element_fields(args.arg_fields)?;
-        let call = aggregate(args.scalar_arguments.first().copied().flatten())?;
+        let call = FunctionCall::named(NAME, args.scalar_arguments.first().copied().flatten())?;
         let result = call.return_field(&elements)?;
         Ok(Arc::new(result.as_ref().clone().with_name(NAME)))
     }
@@ -88,7 +74,7 @@ impl ScalarUDFImpl for ArrayReduce {
             ColumnarValue::Scalar(name) => Some(name),
             ColumnarValue::Array(_) => None,
         };
-        let call = aggregate(name)?;
+        let call = FunctionCall::named(NAME, name)?;
         let elements = element_fields(&args.arg_fields)?;
         let scalar = args.args[1..]
             .iter()
