@@ -650,3 +650,30 @@ fn benchmark_runs_point_lookups_from_concurrent_clients_and_reports() {
     ]);
     assert!(!out.status.success());
 }
+
+/// A column whose type changes keeps its codec, as in ClickHouse, even one
+/// the new type would refuse; the table still loads and reads after a
+/// restart, its new values only compressed.
+#[test]
+fn a_codec_the_new_type_would_refuse_still_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let run = |sql: &str| {
+        let output = strata(&["local", "--path", path, "-q", sql]);
+        assert!(output.status.success(), "{sql}: {}", stderr(&output));
+        stdout(&output)
+    };
+    run(
+        "CREATE TABLE t (k UInt8, x UInt64 CODEC(Delta, ZSTD)) ENGINE = MergeTree ORDER BY k; \
+         INSERT INTO t VALUES (1, 2); ALTER TABLE t MODIFY COLUMN x String; \
+         INSERT INTO t VALUES (2, 'abc')",
+    );
+    assert_eq!(
+        run(
+            "SELECT k, x FROM t ORDER BY k FORMAT CSV; OPTIMIZE TABLE t FINAL; \
+             SELECT compression_codec FROM system.columns WHERE table = 't' AND name = 'x'"
+        ),
+        "1,\"2\"\n2,\"abc\"\nCODEC(Delta(8), ZSTD(1))\n"
+    );
+    assert_eq!(run("SELECT count(), max(x) FROM t"), "2\tabc\n");
+}

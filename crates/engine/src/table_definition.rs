@@ -68,11 +68,22 @@ pub struct ColumnExtras {
     pub codec: Option<String>,
 }
 
+/// Where a CREATE statement's codecs come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Codecs {
+    /// Written by the user: each must suit its column's type.
+    Declared,
+    /// A table's kept definition: checked when declared (a later change of
+    /// the column's type keeps them, as in ClickHouse).
+    Stored,
+}
+
 /// The columns of a CREATE statement as Arrow fields and their extras;
 /// `codecs` are the CODEC clauses cut from the text, by column position.
 pub fn column_definitions(
     columns: &[ColumnDef],
     codecs: Vec<(usize, String)>,
+    source: Codecs,
 ) -> Result<(Vec<Field>, Vec<ColumnExtras>)> {
     let mut fields: Vec<Field> = Vec::new();
     let mut extras = Vec::new();
@@ -95,7 +106,11 @@ pub fn column_definitions(
             ));
         };
         // Kept as ClickHouse shows it: `Delta(8), ZSTD(1)`.
-        extra.codec = Some(CodecChain::parse(&codec, &field_type_name(field))?.sql());
+        let chain = match source {
+            Codecs::Declared => CodecChain::parse(&codec, &field_type_name(field))?,
+            Codecs::Stored => CodecChain::stored(&codec)?,
+        };
+        extra.codec = Some(chain.sql());
     }
     Ok((fields, extras))
 }
@@ -558,13 +573,11 @@ pub fn past_type_conversion() -> Conversion {
 }
 
 /// Each column's codec, LZ4 where none is given.
-pub fn column_codecs(schema: &SchemaRef, extras: &[ColumnExtras]) -> Result<Vec<CodecChain>> {
-    schema
-        .fields()
+pub fn column_codecs(extras: &[ColumnExtras]) -> Result<Vec<CodecChain>> {
+    extras
         .iter()
-        .zip(extras)
-        .map(|(field, column)| match &column.codec {
-            Some(text) => CodecChain::parse(text, &field_type_name(field)),
+        .map(|column| match &column.codec {
+            Some(text) => CodecChain::stored(text),
             None => Ok(CodecChain::default()),
         })
         .collect()
@@ -707,7 +720,7 @@ impl TableIdentity {
         let datafusion::sql::sqlparser::ast::Statement::CreateTable(create) = parsed else {
             unreachable!("a table's canonical statement is a CREATE TABLE");
         };
-        let (fields, extras) = column_definitions(&create.columns, split.codecs)?;
+        let (fields, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         Ok(fields.into_iter().zip(extras).collect())
     }
 

@@ -39,7 +39,7 @@ use super::modify_column::Columns;
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::table_definition::{
-    TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
+    Codecs, TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
     past_type_conversion, quote_name, stored_columns,
 };
 
@@ -131,7 +131,7 @@ impl Session {
         let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement else {
             unreachable!("a table's canonical statement is a CREATE TABLE");
         };
-        let (fields, extras) = column_definitions(&create.columns, split.codecs)?;
+        let (fields, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         let mut columns = Columns {
             fields,
             extras,
@@ -277,7 +277,7 @@ impl Session {
         };
         engine.ttl = alter.rules.unwrap_or_default();
         let storage = TableStorage::from_clause(engine)?;
-        let (declared, extras) = column_definitions(&create.columns, split.codecs)?;
+        let (declared, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         let declared: SchemaRef = Arc::new(Schema::new(declared));
         let statement = create_statement(
             &identity.database,

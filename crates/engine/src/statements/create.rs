@@ -30,8 +30,8 @@ use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{
-    ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions, create_statement,
-    past_type_conversion, stored_columns,
+    Codecs, ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions,
+    create_statement, past_type_conversion, stored_columns,
 };
 
 /// ClickHouse table engines Strata does not have yet: naming one is
@@ -245,7 +245,12 @@ impl Session {
         create: &CreateTable,
         codecs: Vec<(usize, String)>,
     ) -> Result<NewTableData> {
-        let (mut fields, extras) = column_definitions(&create.columns, codecs)?;
+        // A stored table's codecs were checked when declared.
+        let source = match self.attaching {
+            Some(_) => Codecs::Stored,
+            None => Codecs::Declared,
+        };
+        let (mut fields, extras) = column_definitions(&create.columns, codecs, source)?;
         self.infer_column_types(&mut fields, &extras)?;
         match &create.query {
             Some(_) if !fields.is_empty() => Err(StrataError::new(
@@ -330,7 +335,7 @@ impl Session {
             &dir,
             Arc::clone(schema),
             keys,
-            column_codecs(schema, &data.extras)?,
+            column_codecs(&data.extras)?,
             PastColumns {
                 fills: constant_defaults(state, schema, &data.extras, &defaults)?,
                 convert: Some(past_type_conversion()),

@@ -42,9 +42,20 @@ impl From<Codec> for CodecChain {
 }
 
 impl CodecChain {
-    /// Parses the inside of `CODEC(...)` for a column of ClickHouse type
-    /// `column_type`.
+    /// Parses the inside of `CODEC(...)` as declared for a column of
+    /// ClickHouse type `column_type`, which each transformation must suit.
     pub fn parse(text: &str, column_type: &str) -> Result<CodecChain> {
+        CodecChain::parse_for(text, Some(column_type))
+    }
+
+    /// Parses a chain a table's definition keeps, checked when it was
+    /// declared: a later MODIFY COLUMN of the type keeps it unchecked, as
+    /// ClickHouse does, and values it no longer suits are only compressed.
+    pub fn stored(text: &str) -> Result<CodecChain> {
+        CodecChain::parse_for(text, None)
+    }
+
+    fn parse_for(text: &str, column_type: Option<&str>) -> Result<CodecChain> {
         let mut chain = CodecChain {
             transforms: [None; MAX_TRANSFORMS],
             general: None,
@@ -161,9 +172,13 @@ fn name_and_argument(item: &str) -> Result<(String, Option<String>)> {
     }
 }
 
-/// The transformation `name` names, checked against the column's type;
-/// `None` for a general-purpose codec.
-fn transform(name: &str, argument: Option<&str>, column_type: &str) -> Result<Option<Transform>> {
+/// The transformation `name` names, checked against the column's type
+/// where one is given; `None` for a general-purpose codec.
+fn transform(
+    name: &str,
+    argument: Option<&str>,
+    column_type: Option<&str>,
+) -> Result<Option<Transform>> {
     let kind = match name {
         "Delta" => TransformKind::Delta,
         "DoubleDelta" => TransformKind::DoubleDelta,
@@ -177,6 +192,23 @@ fn transform(name: &str, argument: Option<&str>, column_type: &str) -> Result<Op
         }
         _ => return Ok(None),
     };
+    let type_width = column_type.map(|t| applicable(name, kind, t)).transpose()?;
+    let declared_width = match (kind, argument) {
+        (TransformKind::Delta | TransformKind::Gorilla, Some(argument)) => {
+            Some(declared(name, argument)?)
+        }
+        (TransformKind::Delta | TransformKind::Gorilla, None) => type_width.map(|w| w as u8),
+        (TransformKind::DoubleDelta | TransformKind::T64, _) => None,
+    };
+    Ok(Some(Transform {
+        kind,
+        declared_width,
+    }))
+}
+
+/// The width of `column_type`'s values, if transformation `kind` applies to
+/// them; the error ClickHouse gives if not.
+fn applicable(name: &str, kind: TransformKind, column_type: &str) -> Result<usize> {
     let value_type = value_type(column_type);
     let width = fixed_width(value_type).ok_or_else(|| {
         StrataError::new(
@@ -212,21 +244,11 @@ fn transform(name: &str, argument: Option<&str>, column_type: &str) -> Result<Op
             ),
         ));
     }
-    let declared_width = match kind {
-        TransformKind::Delta | TransformKind::Gorilla => Some(declared(name, argument, width)?),
-        TransformKind::DoubleDelta | TransformKind::T64 => None,
-    };
-    Ok(Some(Transform {
-        kind,
-        declared_width,
-    }))
+    Ok(width)
 }
 
-/// The width written in `Delta(n)`, or the type's.
-fn declared(name: &str, argument: Option<&str>, width: usize) -> Result<u8> {
-    let Some(argument) = argument else {
-        return Ok(width as u8);
-    };
+/// The width written in `Delta(n)`.
+fn declared(name: &str, argument: &str) -> Result<u8> {
     match argument.parse::<u8>() {
         Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
         _ => Err(StrataError::new(
@@ -320,6 +342,13 @@ mod tests {
         );
         assert_eq!(shown("LZ4HC", "UInt32"), "LZ4HC(0)");
         assert_eq!(shown("ZSTD(3)", "String"), "ZSTD(3)");
+    }
+
+    #[test]
+    fn a_stored_chain_reads_whatever_the_type_became() {
+        let declared = CodecChain::parse("Delta, ZSTD", "UInt64").unwrap();
+        assert_eq!(CodecChain::stored(&declared.sql()).unwrap(), declared);
+        assert_eq!(CodecChain::stored("T64, LZ4").unwrap().sql(), "T64, LZ4");
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! Each block starts with a header that names its codec and sizes and holds a
 //! checksum of the compressed bytes, so a reader that knows only where a
 //! block starts (a mark) can check and decompress it, and a damaged file
-//! shows as a checksum error rather than as wrong rows.
+//! shows as a checksum error rather than as wrong rows. A block written by
+//! a column's codec chain (`chain`) may have its bytes transformed before
+//! compression (`transforms`): its tag's high bit is set and its payload
+//! starts with the records that undo them.
 
 use strata_common::error::{ErrorCode, Result, StrataError};
 use twox_hash::XxHash64;
