@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::array::Array;
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::Result;
 use datafusion::logical_expr::{
@@ -13,7 +13,7 @@ use datafusion::logical_expr::{
 };
 use strata_common::{ErrorCode, StrataError};
 
-use super::{array_item, sizes_differ};
+use super::{array_item, as_list, sizes_differ};
 use crate::aggregate::states::{FunctionCall, as_type};
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -83,8 +83,8 @@ impl ScalarUDFImpl for ArrayReduce {
         let mut values = Vec::with_capacity(elements.len());
         let mut ranges: Option<Vec<Range<usize>>> = None;
         for arg in &args.args[1..] {
-            let array = arg.to_array(rows)?;
-            let list = array.as_list::<i32>();
+            // Large and fixed-size lists too.
+            let list = as_list(&arg.to_array(rows)?)?;
             let offsets = list.value_offsets();
             let start = offsets[0] as usize;
             let own: Vec<Range<usize>> = offsets

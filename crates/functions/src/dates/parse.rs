@@ -87,11 +87,7 @@ impl ScalarUDFImpl for ParseDateTime {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::numeric::argument_types(&args);
         self.return_type(&types)?;
         let zone = match types.get(2) {
             Some(data_type) => Some(args::zone_argument(
