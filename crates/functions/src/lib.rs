@@ -117,6 +117,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.extend(encodings::scalar_functions());
     functions.extend(other::scalar_functions());
     functions.extend(asof::scalar_functions());
+    tuples::register(&mut functions);
     functions.into_iter().map(Arc::new).collect()
 }
 

@@ -29,6 +29,8 @@
 //! - A scalar subquery is Nullable, as in ClickHouse.
 //! - A constant `OrNull` conversion in a result (`toInt32OrNull('1')`) stays
 //!   Nullable, though DataFusion folds it into a literal.
+//! - `untuple(t)` in a select list is the tuple's elements
+//!   ([`crate::untuple`]).
 //! - Each table function's scan is named apart
 //!   ([`crate::table_function_scans`]).
 //!
@@ -86,6 +88,7 @@ impl PlanRewriter {
             "toNullable",
             "assumeNotNull",
             "_CAST",
+            "tupleElement",
             EnumNumber::NAME,
         ];
         PlanRewriter {
@@ -126,6 +129,9 @@ impl PlanRewriter {
         ) {
             return Ok(Transformed::no(node));
         }
+        let tuple_element = self.functions.get("tupleElement").expect("registered");
+        let untupled = crate::untuple::expand(node, tuple_element)?;
+        let node = untupled.data;
         let schema = input_schema(&node);
         let keeps_names = matches!(
             node,
@@ -149,7 +155,10 @@ impl PlanRewriter {
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
         let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
         let grouped = match_grouping_keys(ordered.data)?;
-        let changed = rewritten.transformed || ordered.transformed || grouped.transformed;
+        let changed = untupled.transformed
+            || rewritten.transformed
+            || ordered.transformed
+            || grouped.transformed;
         let node = grouped.data;
         if let LogicalPlan::Aggregate(_) = &node {
             if let Some(wrapped) = self.finish_aggregates(&node, &schema, keys_null)? {

@@ -84,14 +84,14 @@ pub const ALL: [(Vector, &str, Option<&str>); 16] = {
 };
 
 impl Vector {
-    fn arrays(self) -> usize {
+    pub(crate) fn arrays(self) -> usize {
         match self {
             Vector::Distance(_) | Vector::DotProduct => 2,
             Vector::Norm(_) | Vector::Normalize(_) => 1,
         }
     }
 
-    fn metric(self) -> Option<Metric> {
+    pub(crate) fn metric(self) -> Option<Metric> {
         match self {
             Vector::Distance(m) | Vector::Norm(m) | Vector::Normalize(m) => Some(m),
             Vector::DotProduct => None,
@@ -99,7 +99,7 @@ impl Vector {
     }
 
     /// Whether the constant `p` follows the arrays.
-    fn takes_p(self) -> bool {
+    pub(crate) fn takes_p(self) -> bool {
         self.metric() == Some(Metric::Lp)
     }
 }
@@ -270,30 +270,6 @@ impl ArrayVector {
         }
     }
 
-    /// `p`, which must be a constant (None for a column) finite number of
-    /// at least 1; a NULL `p` is a NULL result, whatever it is taken as.
-    fn p(&self, value: Option<&ScalarValue>) -> Result<f64> {
-        let Some(value) = value else {
-            return Err(error(
-                ErrorCode::ILLEGAL_COLUMN,
-                format!("Argument p of function {} must be constant", self.name),
-            ));
-        };
-        let Ok(ScalarValue::Float64(Some(p))) = value.cast_to(&DataType::Float64) else {
-            return Ok(0.0);
-        };
-        if !p.is_finite() || p < 1.0 {
-            return Err(error(
-                ErrorCode::ARGUMENT_OUT_OF_BOUND,
-                format!(
-                    "Second argument for function {} must be a finite number not less than one",
-                    self.name
-                ),
-            ));
-        }
-        Ok(p)
-    }
-
     /// Each row's result in `T`, and the rows whose arrays are NULL.
     fn rows<T: Real>(
         &self,
@@ -367,6 +343,30 @@ impl ArrayVector {
     }
 }
 
+/// `p`, which must be a constant (None for a column) finite number of
+/// at least 1; a NULL `p` is a NULL result, whatever it is taken as.
+pub(crate) fn p_argument(name: &str, value: Option<&ScalarValue>) -> Result<f64> {
+    let Some(value) = value else {
+        return Err(error(
+            ErrorCode::ILLEGAL_COLUMN,
+            format!("Argument p of function {} must be constant", name),
+        ));
+    };
+    let Ok(ScalarValue::Float64(Some(p))) = value.cast_to(&DataType::Float64) else {
+        return Ok(0.0);
+    };
+    if !p.is_finite() || p < 1.0 {
+        return Err(error(
+            ErrorCode::ARGUMENT_OUT_OF_BOUND,
+            format!(
+                "Second argument for function {} must be a finite number not less than one",
+                name
+            ),
+        ));
+    }
+    Ok(p)
+}
+
 fn supported(element: &DataType) -> bool {
     is_integer(element) || is_float(element)
 }
@@ -424,7 +424,7 @@ impl ScalarUDFImpl for ArrayVector {
             && computing != DataType::Null
             && self.vector.takes_p()
         {
-            self.p(Some(p))?;
+            p_argument(self.name, Some(p))?;
         }
         let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
         let output = self.output_type(computing);
@@ -439,8 +439,8 @@ impl ScalarUDFImpl for ArrayVector {
         }
         let arrays_count = self.vector.arrays();
         let p = match args.args.get(arrays_count) {
-            Some(ColumnarValue::Scalar(p)) => self.p(Some(p))?,
-            Some(ColumnarValue::Array(_)) => self.p(None)?,
+            Some(ColumnarValue::Scalar(p)) => p_argument(self.name, Some(p))?,
+            Some(ColumnarValue::Array(_)) => p_argument(self.name, None)?,
             None => 0.0,
         };
         let lists: Vec<ListArray> = arrays[..arrays_count]

@@ -6,7 +6,7 @@
 
 mod blocks;
 mod errors;
-mod frame;
+pub(crate) mod frame;
 mod json_string;
 mod mac;
 mod nullability;

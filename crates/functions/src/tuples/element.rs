@@ -73,7 +73,7 @@ fn element_position(tuple: &DataType, key: Option<&ScalarValue>) -> Result<usize
 }
 
 /// Child `position` of a struct column, NULL where the tuple is.
-fn element(tuple: &ArrayRef, position: usize) -> Result<ArrayRef> {
+pub(super) fn element(tuple: &ArrayRef, position: usize) -> Result<ArrayRef> {
     let child = tuple.as_struct().column(position).clone();
     if tuple.null_count() == 0 {
         return Ok(child);
