@@ -8,6 +8,7 @@
 pub mod error;
 pub mod events;
 pub mod ip_text;
+pub mod pretty_types;
 pub mod readable;
 pub mod settings;
 pub mod text_log;

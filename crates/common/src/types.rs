@@ -266,7 +266,7 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
                 .iter()
                 .map(|f| match positional {
                     true => field_type_name(f),
-                    false => format!("{} {}", f.name(), field_type_name(f)),
+                    false => format!("{} {}", element_name(f.name()), field_type_name(f)),
                 })
                 .collect();
             format!("Tuple({})", parts.join(", "))
@@ -288,6 +288,17 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
         format!("Nullable({inner})")
     } else {
         inner
+    }
+}
+
+/// A tuple element's name as a type name spells it: back-quoted unless a
+/// plain word.
+fn element_name(name: &str) -> String {
+    let word = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    match word {
+        true => name.to_string(),
+        false => format!("`{}`", name.replace('`', "\\`")),
     }
 }
 
@@ -458,11 +469,20 @@ impl<'a> TypeParser<'a> {
         }
     }
 
-    /// The name of a named tuple's element (`a` in `Tuple(a UInt8)`): a word
-    /// followed by another word, the type. Nothing is consumed otherwise.
+    /// The name of a named tuple's element (`a` in `Tuple(a UInt8)`, or
+    /// back-quoted, `` `a.b` ``): a name followed by a word, the type.
+    /// Nothing is consumed otherwise.
     fn element_name(&mut self) -> Option<String> {
         let start = self.pos;
-        let name = self.ident().to_string();
+        self.skip_ws();
+        let name = match self.input[self.pos..].strip_prefix('`') {
+            Some(rest) => {
+                let end = rest.find('`')?;
+                self.pos += end + 2;
+                rest[..end].to_string()
+            }
+            None => self.ident().to_string(),
+        };
         let before_type = self.pos;
         self.skip_ws();
         let typed = self.pos > before_type

@@ -10,6 +10,7 @@ use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
+use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
@@ -600,7 +601,7 @@ pub fn create_statement(
             let mut line = format!(
                 "    `{}` {}",
                 field.name().replace('`', "\\`"),
-                field_type_name(field)
+                pretty_type_name(&field_type_name(field), 4, Spread::All)
             );
             match (&extra.default, extra.kind) {
                 (None, ColumnKind::Ephemeral) => line.push_str(" EPHEMERAL"),

@@ -11,6 +11,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, TypeSignature,
     Volatility,
 };
+use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::readable::{readable_quantity, readable_size};
 use strata_common::types::{clickhouse_type_name, field_type_name};
 use strata_common::{ErrorCode, StrataError};
@@ -47,7 +48,7 @@ impl ScalarUDFImpl for ToTypeName {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let field = &args.arg_fields[0];
-        let name = field_type_name(field);
+        let name = pretty_type_name(&field_type_name(field), 0, Spread::Named);
         Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(name))))
     }
 }

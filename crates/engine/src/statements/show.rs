@@ -8,6 +8,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::sql::sqlparser::ast::{
     ObjectName, ShowStatementFilter, ShowStatementFilterPosition, ShowStatementOptions, Statement,
 };
+use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::OutputFormat;
 use strata_sql::literal_text::quoted;
@@ -194,27 +195,31 @@ impl Session {
     pub(crate) async fn describe(&mut self, rest: &str) -> Result<StatementOutcome> {
         let body = rest.trim();
         let mut format = None;
-        let rows = if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
-            let inner = body.trim_start_matches('(').trim_end_matches(')');
-            let (query, settings) = self.parse_query(
-                inner,
-                (
-                    ErrorCode::SYNTAX_ERROR,
-                    "DESCRIBE expects a table or a query",
-                ),
-            )?;
-            let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
-            plain_columns(plan.schema().as_arrow())
-        } else {
-            let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
-            let (name, clauses) = split_trailing_clauses(name)?;
-            format = clauses
-                .format
-                .as_deref()
-                .map(OutputFormat::from_name)
-                .transpose()?;
-            self.describe_table(&name).await?
-        };
+        let mut rows =
+            if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
+                let inner = body.trim_start_matches('(').trim_end_matches(')');
+                let (query, settings) = self.parse_query(
+                    inner,
+                    (
+                        ErrorCode::SYNTAX_ERROR,
+                        "DESCRIBE expects a table or a query",
+                    ),
+                )?;
+                let (plan, _, _) = self.plan(Statement::Query(query), settings).await?;
+                plain_columns(plan.schema().as_arrow())
+            } else {
+                let name = strip_keyword(body, &["TABLE"]).map_or(body, |(_, r)| r.trim());
+                let (name, clauses) = split_trailing_clauses(name)?;
+                format = clauses
+                    .format
+                    .as_deref()
+                    .map(OutputFormat::from_name)
+                    .transpose()?;
+                self.describe_table(&name).await?
+            };
+        for row in &mut rows {
+            row[1] = pretty_type_name(&row[1], 0, Spread::Named);
+        }
         let columns = [
             "name",
             "type",

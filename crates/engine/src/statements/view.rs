@@ -10,6 +10,7 @@ use datafusion::arrow::datatypes::Schema;
 use datafusion::catalog::TableProvider;
 use datafusion::common::TableReference;
 use datafusion::sql::sqlparser::ast::{CreateView, ObjectName, Query, Statement};
+use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::parse_statement;
@@ -323,7 +324,10 @@ pub(crate) fn view_statement(view: &ReadView) -> String {
     let columns: Vec<String> = schema
         .fields()
         .iter()
-        .map(|f| format!("    {} {}", quote_column(f.name()), field_type_name(f)))
+        .map(|f| {
+            let type_name = pretty_type_name(&field_type_name(f), 4, Spread::All);
+            format!("    {} {type_name}", quote_column(f.name()))
+        })
         .collect();
     let head = identity
         .create_statement
