@@ -92,7 +92,7 @@ enum Dispatch {
 /// The composition of arithmetic `name` on arguments of which those marked
 /// in `tuples` are tuples, and whether the two arguments swap: `t + u` is
 /// `tuplePlus`, `t * u` the dot product, `2 * t` `t * 2`.
-fn operator_composition(name: &str, tuples: &[bool]) -> Option<(Composition, bool)> {
+fn operator_composition(name: &'static str, tuples: &[bool]) -> Option<(Composition, bool)> {
     use Shape::*;
     let elementwise = |element, shape| Composition::Elementwise { element, shape };
     Some(match (name, tuples) {
@@ -101,10 +101,9 @@ fn operator_composition(name: &str, tuples: &[bool]) -> Option<(Composition, boo
         ("multiply", [true, true]) => (Composition::DotProduct, false),
         ("multiply", [false, true]) => (elementwise("multiply", ByNumber), true),
         ("negate", [true]) => (elementwise("negate", Unary), false),
-        ("multiply" | "divide" | "modulo" | "intDiv" | "intDivOrZero", [true, false]) => (
-            elementwise(ELEMENT_FUNCTIONS.iter().find(|f| **f == name)?, ByNumber),
-            false,
-        ),
+        ("multiply" | "divide" | "modulo" | "intDiv" | "intDivOrZero", [true, false]) => {
+            (elementwise(name, ByNumber), false)
+        }
         _ => return None,
     })
 }
@@ -509,8 +508,14 @@ impl ScalarUDFImpl for TupleFunction {
         &self.signature
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        unreachable!("a tuple function's type comes from return_field_from_args")
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        let tuples = arg_types.iter().any(|t| matches!(t, DataType::Struct(_)));
+        match &self.other {
+            Some(other) if !tuples => other.return_type(arg_types),
+            _ => {
+                datafusion::common::internal_err!("{} is typed from its argument fields", self.name)
+            }
+        }
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
