@@ -39,13 +39,7 @@ impl Typing<'_> {
     /// Argument `i`'s field with ClickHouse's type: planning types an
     /// integer literal Int64, ClickHouse the smallest type that holds it.
     pub(crate) fn field(&self, i: usize) -> Field {
-        let field = self.fields[i].as_ref().clone();
-        match self.scalars.get(i).copied().flatten() {
-            Some(ScalarValue::Int64(Some(v))) => {
-                field.with_data_type(crate::encodings::literal_type(*v))
-            }
-            _ => field,
-        }
+        literal_typed(&self.fields[i], self.scalars.get(i).copied().flatten())
     }
 
     /// Argument `i`'s value, where it is a constant.
@@ -62,6 +56,18 @@ impl Typing<'_> {
     /// A result of `data_type` that is never NULL.
     pub(crate) fn plain(&self, data_type: DataType) -> Field {
         Field::new(self.name, data_type, false)
+    }
+}
+
+/// An argument's field with ClickHouse's type: an integer literal's is
+/// the smallest type that holds it, where planning typed it Int64.
+pub(crate) fn literal_typed(field: &Field, scalar: Option<&ScalarValue>) -> Field {
+    let field = field.clone();
+    match scalar {
+        Some(ScalarValue::Int64(Some(v))) => {
+            field.with_data_type(crate::encodings::literal_type(*v))
+        }
+        _ => field,
     }
 }
 

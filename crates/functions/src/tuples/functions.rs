@@ -20,6 +20,7 @@ use strata_common::types::clickhouse_type_name;
 use super::operand::{Mode, Operand, elements, tuple};
 use crate::arrays::distance::{self, Metric, Vector, p_argument};
 use crate::numeric::error;
+use crate::other::frame::literal_typed;
 
 /// The registered element functions compositions apply, by name.
 pub(crate) struct Elements(HashMap<&'static str, ScalarUDF>);
@@ -312,7 +313,10 @@ impl TupleFunction {
                     format!(
                         "Argument {i} of function {} should be tuple, got {}",
                         self.name,
-                        clickhouse_type_name(&literal_type(field, scalars[i]), field.is_nullable())
+                        clickhouse_type_name(
+                            literal_typed(field, scalars[i]).data_type(),
+                            field.is_nullable()
+                        )
                     ),
                 ));
             }
@@ -464,14 +468,6 @@ impl TupleFunction {
             }),
             Metric::Cosine => unreachable!("cosine is a distance, not a norm"),
         }
-    }
-}
-
-/// An argument's ClickHouse type: the smallest that holds an integer literal.
-fn literal_type(field: &Field, scalar: Option<&ScalarValue>) -> DataType {
-    match scalar {
-        Some(ScalarValue::Int64(Some(v))) => crate::encodings::literal_type(*v),
-        _ => field.data_type().clone(),
     }
 }
 
