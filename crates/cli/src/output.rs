@@ -94,7 +94,10 @@ pub async fn write_result(
     let drawing = std::io::stderr()
         .is_terminal()
         .then(|| spawn_progress(Arc::clone(&query)));
-    let outcome = result.write_to(default_format, &mut out).await;
+    let outcome = match result.outfile.clone() {
+        Some(outfile) => result.write_to_outfile(&outfile, out).await,
+        None => result.write_to(default_format, &mut out).await,
+    };
     if let Some(handle) = drawing {
         handle.abort();
         progress::clear();

@@ -62,11 +62,10 @@ fn configuration(
 async fn run_async(args: ServerArgs, settings: Vec<(String, String)>) -> strata_common::Result<()> {
     let config = configuration(&args, &settings)?;
     let data_path = DataPath::open(&config.path)?;
-    let engine =
-        Engine::open_with_storage(config.server_settings.clone(), data_path, &config.storage)?;
+    let engine = Engine::open_with_storage(config.engine_settings()?, data_path, &config.storage)?;
     let (reload_args, reload_settings) = (args.clone(), settings.clone());
     engine.instance().set_config_source(Box::new(move || {
-        Ok(configuration(&reload_args, &reload_settings)?.server_settings)
+        configuration(&reload_args, &reload_settings)?.engine_settings()
     }));
     engine.load_tables().await?;
     let listeners = strata_server::bind(&config).await?;

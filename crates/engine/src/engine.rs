@@ -31,6 +31,7 @@ use crate::data_path::DataPath;
 use crate::instance::Instance;
 use crate::query_context::{ClientInfo, QueryContext};
 use crate::session::Session;
+use crate::sources::file_function::{self, FileFunction, UserFiles};
 use crate::sources::format_function::FormatFunction;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
@@ -216,13 +217,20 @@ impl Engine {
                 )),
             );
         }
-        table_functions.insert(
-            FormatFunction::NAME.to_string(),
-            Arc::new(datafusion::catalog::TableFunction::new(
-                FormatFunction::NAME.to_string(),
-                Arc::new(FormatFunction),
-            )),
-        );
+        let user_files = UserFiles::from_setting(&server_settings.user_files_path());
+        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 2] = [
+            (FormatFunction::NAME, Arc::new(FormatFunction)),
+            (file_function::NAME, Arc::new(FileFunction { user_files })),
+        ];
+        for (name, function) in named {
+            table_functions.insert(
+                name.to_string(),
+                Arc::new(datafusion::catalog::TableFunction::new(
+                    name.to_string(),
+                    function,
+                )),
+            );
+        }
         // Strata's operator choices run first, on the plan as the planner
         // wrote it; its final touches last, on the plan as it will run.
         let mut physical_rules = strata_execution::physical_optimizer_rules();

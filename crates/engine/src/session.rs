@@ -45,7 +45,9 @@ use crate::table_definition::TableIdentity;
 
 mod access_check;
 mod column_kinds;
+pub(crate) mod file_sink;
 mod logged_stream;
+mod outfile;
 pub(crate) mod temporary;
 mod virtual_columns;
 mod write_result;
@@ -65,6 +67,9 @@ pub struct QueryResult {
     pub query: Arc<QueryContext>,
     /// The row `GROUP BY ... WITH TOTALS` adds after the result.
     pub totals: Option<RecordBatch>,
+    /// Where `INTO OUTFILE` sends the rows instead of (or as well as) the
+    /// client's output.
+    pub outfile: Option<strata_sql::OutFile>,
 }
 
 /// What executing one statement produced.
@@ -301,6 +306,7 @@ impl Session {
         }
         if let Some((insert, settings)) = split_insert_settings(text)? {
             let clauses = TrailingClauses {
+                outfile: None,
                 format: None,
                 settings,
             };
@@ -412,6 +418,7 @@ impl Session {
             format: None,
             query: self.new_query(self.settings.clone()),
             totals: None,
+            outfile: None,
         }))
     }
 

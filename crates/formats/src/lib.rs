@@ -7,6 +7,7 @@
 //! arrives, Pretty formats buffer to compute column widths.
 
 mod arrow_output;
+pub mod encoding;
 pub mod input;
 mod json;
 mod json_each_row;
@@ -89,7 +90,11 @@ const SPELLINGS: &[(OutputFormat, &[&str])] = {
     use OutputFormat::*;
     &[
         (TabSeparated, &["TabSeparated", "TSV"]),
-        (TabSeparatedRaw, &["TabSeparatedRaw", "TSVRaw", "Raw"]),
+        // LineAsString writes rows as TabSeparatedRaw does.
+        (
+            TabSeparatedRaw,
+            &["TabSeparatedRaw", "TSVRaw", "Raw", "LineAsString"],
+        ),
         (
             TabSeparatedWithNames,
             &["TabSeparatedWithNames", "TSVWithNames"],
@@ -236,6 +241,40 @@ impl OutputFormat {
         }
     }
 
+    /// Whether rows written after data already in the format, its header
+    /// left out, are read back with it: a format of rows, not of one
+    /// document (JSON, XML, Parquet) or of a table drawn for people.
+    pub fn supports_append(self) -> bool {
+        use OutputFormat::*;
+        matches!(
+            self,
+            TabSeparated
+                | TabSeparatedRaw
+                | TabSeparatedWithNames
+                | TabSeparatedWithNamesAndTypes
+                | TabSeparatedRawWithNames
+                | TabSeparatedRawWithNamesAndTypes
+                | Csv
+                | CsvWithNames
+                | CsvWithNamesAndTypes
+                | JsonEachRow
+                | JsonStringsEachRow
+                | JsonCompactEachRow
+                | JsonCompactEachRowWithNames
+                | JsonCompactEachRowWithNamesAndTypes
+                | JsonCompactStringsEachRow
+                | JsonCompactStringsEachRowWithNames
+                | JsonCompactStringsEachRowWithNamesAndTypes
+                | Tskv
+                | Values
+                | Native
+                | RowBinary
+                | RowBinaryWithNames
+                | RowBinaryWithNamesAndTypes
+                | Null
+        )
+    }
+
     /// Whether the format writes values in binary rather than as text.
     pub fn is_binary(self) -> bool {
         use OutputFormat::*;
@@ -286,6 +325,7 @@ impl OutputFormat {
         "TabSeparatedRaw",
         "TSVRaw",
         "Raw",
+        "LineAsString",
         "TabSeparatedWithNames",
         "TSVWithNames",
         "TabSeparatedWithNamesAndTypes",
@@ -404,6 +444,29 @@ pub trait ResultWriter: Send {
         Ok(())
     }
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()>;
+}
+
+/// The format a file's name names by its extension, past a compression
+/// extension (`data.csv.gz` is CSV), as ClickHouse's `file()` reads it.
+pub fn format_name_of_file(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let name = match encoding::Encoding::from_file_name(&name) {
+        Some(_) => name
+            .rsplit_once('.')
+            .map_or(name.as_str(), |(stem, _)| stem),
+        None => name.as_str(),
+    };
+    let (_, extension) = name.rsplit_once('.')?;
+    Some(match extension {
+        "csv" => "CSV",
+        "tsv" => "TabSeparated",
+        "json" | "jsonl" | "ndjson" => "JSONEachRow",
+        "parquet" => "Parquet",
+        "arrow" => "Arrow",
+        "arrows" => "ArrowStream",
+        "native" => "Native",
+        _ => return None,
+    })
 }
 
 /// Creates a writer for `format`; headers are written to `out` straight away.

@@ -87,6 +87,18 @@ fn config_error(message: impl Into<String>) -> StrataError {
 }
 
 impl ServerConfig {
+    /// The server settings the engine of a server runs with: those of the
+    /// file, with `user_files_path` made `user_files/` under the data path
+    /// where the file leaves it empty, so `file()` reads only there.
+    pub fn engine_settings(&self) -> Result<Settings> {
+        let mut settings = self.server_settings.clone();
+        if settings.user_files_path().is_empty() {
+            let user_files = self.path.join("user_files");
+            settings.set("user_files_path", &user_files.to_string_lossy())?;
+        }
+        Ok(settings)
+    }
+
     /// Reads `file` (XML, or YAML by its `.yaml`/`.yml` extension).
     pub fn load(file: &Path) -> Result<ServerConfig> {
         let root = read_tree(file)?;

@@ -13,7 +13,7 @@
 
 pub mod body;
 pub mod config;
-pub mod encoding;
+pub use strata_formats::encoding;
 pub mod external_data;
 pub mod native_compression;
 pub mod output;

@@ -805,3 +805,32 @@ fn insert_format_values_with_inline_data() {
     );
     assert_eq!(server.ok("SELECT s FROM fv ORDER BY s"), "v\nw\nx\n");
 }
+
+#[test]
+fn file_reads_only_user_files_and_into_outfile_is_the_clients() {
+    let server = start();
+    let user_files = server.engine.instance().server_settings.user_files_path();
+    std::fs::create_dir_all(&user_files).unwrap();
+    std::fs::write(
+        std::path::Path::new(&user_files).join("d.csv"),
+        "a,b\n1,x\n",
+    )
+    .unwrap();
+    assert_eq!(server.ok("SELECT b FROM file('d.csv')"), "x\n");
+    for escape in ["../config.xml", "/etc/hostname"] {
+        let reply = server.query(&format!("SELECT * FROM file('{escape}', LineAsString)"));
+        assert_eq!(
+            reply.header("x-clickhouse-exception-code"),
+            "291",
+            "{}",
+            reply.text()
+        );
+    }
+    let outfile = server.query("SELECT 1 INTO OUTFILE 'x.csv'");
+    assert_eq!(
+        outfile.header("x-clickhouse-exception-code"),
+        "358",
+        "{}",
+        outfile.text()
+    );
+}

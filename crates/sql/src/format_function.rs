@@ -1,6 +1,7 @@
-//! The `format(Format, ['structure',] data)` table function names its format
-//! as a bare word (`format(CSV, ...)`), which DataFusion would read as a
-//! column of no table; here that word becomes the string `'CSV'`.
+//! The `format(Format, ['structure',] data)` and `file(path, Format,
+//! structure)` table functions name their format (and `auto`) as a bare
+//! word (`format(CSV, ...)`), which DataFusion would read as a column of no
+//! table; here that word becomes the string `'CSV'`.
 
 use std::ops::ControlFlow;
 
@@ -13,6 +14,9 @@ use crate::ast_rewrite::string_literal;
 
 /// The table function's name.
 pub const NAME: &str = "format";
+
+/// Each table function's arguments that may be bare words.
+const BARE_WORDS: &[(&str, &[usize])] = &[(NAME, &[0]), ("file", &[1, 2])];
 
 /// Writes the format names of `statement`'s `format(...)` table functions
 /// as strings.
@@ -34,13 +38,19 @@ impl VisitorMut for Quoter {
         else {
             return ControlFlow::Continue(());
         };
-        let is_format = matches!(name.0.as_slice(),
-            [ObjectNamePart::Identifier(f)] if f.value == NAME);
-        if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(first))) = args.args.first_mut()
-            && is_format
-            && let Expr::Identifier(format) = first
-        {
-            *first = string_literal(&format.value);
+        let [ObjectNamePart::Identifier(function)] = name.0.as_slice() else {
+            return ControlFlow::Continue(());
+        };
+        let Some((_, positions)) = BARE_WORDS.iter().find(|(f, _)| function.value == *f) else {
+            return ControlFlow::Continue(());
+        };
+        for &position in *positions {
+            if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(arg))) =
+                args.args.get_mut(position)
+                && let Expr::Identifier(word) = arg
+            {
+                *arg = string_literal(&word.value);
+            }
         }
         ControlFlow::Continue(())
     }
@@ -60,6 +70,14 @@ mod tests {
         assert_eq!(
             statement.to_string(),
             "SELECT * FROM format('CSV', 'a UInt8', '1')"
+        );
+        let mut statement = parse_statement("SELECT * FROM file('d.csv', CSVWithNames, auto)")
+            .unwrap()
+            .statement;
+        quote_format_names(&mut statement);
+        assert_eq!(
+            statement.to_string(),
+            "SELECT * FROM file('d.csv', 'CSVWithNames', 'auto')"
         );
     }
 }

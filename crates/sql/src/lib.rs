@@ -66,8 +66,8 @@ pub use create_table::{CreateTableText, EngineClause, is_create_table, split_cre
 pub use depth::check_depth;
 pub use insert_format::{FormattedInsert, split_insert_format};
 pub use parser::{
-    ParsedStatement, TrailingClauses, parse_alter_statement, parse_expr_text, parse_object_name,
-    parse_statement, split_statements, split_trailing_clauses, statement_spans,
+    OutFile, OutFileMode, ParsedStatement, TrailingClauses, parse_alter_statement, parse_expr_text,
+    parse_object_name, parse_statement, split_statements, split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;
 pub use text_comparisons::TextComparisons;

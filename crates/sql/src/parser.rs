@@ -63,12 +63,34 @@ pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
     Ok(statements)
 }
 
-/// `FORMAT` and `SETTINGS` clauses that end a query.
+/// `INTO OUTFILE`, `FORMAT` and `SETTINGS` clauses that end a query.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TrailingClauses {
+    pub outfile: Option<OutFile>,
     pub format: Option<String>,
     /// (name, value as written, unquoted)
     pub settings: Vec<(String, String)>,
+}
+
+/// `INTO OUTFILE 'path' [AND STDOUT] [APPEND | TRUNCATE] [COMPRESSION
+/// 'method' [LEVEL n]]`: where the client writes a query's result.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OutFile {
+    pub path: String,
+    pub and_stdout: bool,
+    pub mode: OutFileMode,
+    pub compression: Option<String>,
+    pub level: Option<u32>,
+}
+
+/// What `INTO OUTFILE` does with a file that exists.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutFileMode {
+    /// Refuse it (FILE_ALREADY_EXISTS).
+    #[default]
+    New,
+    Append,
+    Truncate,
 }
 
 /// Splits trailing `FORMAT name` and `SETTINGS k = v, ...` clauses off a query.
@@ -88,7 +110,9 @@ pub fn split_trailing_clauses(sql: &str) -> Result<(String, TrailingClauses)> {
             Token::LParen | Token::LBracket => depth += 1,
             Token::RParen | Token::RBracket => depth -= 1,
             Token::Word(w)
-                if depth == 0 && matches!(w.keyword, Keyword::FORMAT | Keyword::SETTINGS) =>
+                if depth == 0
+                    && (matches!(w.keyword, Keyword::FORMAT | Keyword::SETTINGS)
+                        || starts_outfile(&tokens[i..])) =>
             {
                 if let Some(clauses) = parse_clauses(&tokens[i..]) {
                     let cut = char_offset(sql, token.span.start.line, token.span.start.column);
@@ -113,6 +137,11 @@ fn parse_clauses(tokens: &[TokenWithSpan]) -> Option<TrailingClauses> {
             return None;
         };
         match w.keyword {
+            Keyword::INTO if clauses == TrailingClauses::default() => {
+                let (outfile, used) = parse_outfile(&tokens[i..])?;
+                clauses.outfile = Some(outfile);
+                i += used;
+            }
             Keyword::FORMAT if clauses.format.is_none() => {
                 clauses.format = Some(word(tokens.get(i + 1))?);
                 i += 2;
@@ -150,6 +179,54 @@ fn parse_clauses(tokens: &[TokenWithSpan]) -> Option<TrailingClauses> {
         }
     }
     Some(clauses)
+}
+
+fn is_word(token: Option<&TokenWithSpan>, word: &str) -> bool {
+    matches!(token.map(|t| &t.token), Some(Token::Word(w)) if w.value.eq_ignore_ascii_case(word))
+}
+
+fn starts_outfile(tokens: &[TokenWithSpan]) -> bool {
+    is_word(tokens.first(), "INTO") && is_word(tokens.get(1), "OUTFILE")
+}
+
+/// An `INTO OUTFILE ...` clause at the start of `tokens`, and how many
+/// tokens it takes.
+fn parse_outfile(tokens: &[TokenWithSpan]) -> Option<(OutFile, usize)> {
+    if !starts_outfile(tokens) {
+        return None;
+    }
+    let text = |i: usize| match tokens.get(i).map(|t| &t.token) {
+        Some(Token::SingleQuotedString(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let mut outfile = OutFile {
+        path: text(2)?,
+        ..OutFile::default()
+    };
+    let mut i = 3;
+    if is_word(tokens.get(i), "AND") && is_word(tokens.get(i + 1), "STDOUT") {
+        outfile.and_stdout = true;
+        i += 2;
+    }
+    if is_word(tokens.get(i), "APPEND") {
+        outfile.mode = OutFileMode::Append;
+        i += 1;
+    } else if is_word(tokens.get(i), "TRUNCATE") {
+        outfile.mode = OutFileMode::Truncate;
+        i += 1;
+    }
+    if is_word(tokens.get(i), "COMPRESSION") {
+        outfile.compression = Some(text(i + 1)?);
+        i += 2;
+        if is_word(tokens.get(i), "LEVEL") {
+            let Some(Token::Number(level, _)) = tokens.get(i + 1).map(|t| &t.token) else {
+                return None;
+            };
+            outfile.level = Some(level.parse().ok()?);
+            i += 2;
+        }
+    }
+    Some((outfile, i))
 }
 
 /// The byte offset of a 1-based (line, column) character position.
@@ -400,6 +477,25 @@ mod tests {
             body,
             "SELECT format FROM t WHERE x IN (SELECT 1 FORMAT TSV)"
         );
+        assert_eq!(c, TrailingClauses::default());
+    }
+
+    #[test]
+    fn into_outfile_is_split_off_before_format() {
+        let (body, c) = split_trailing_clauses(
+            "SELECT 1 INTO OUTFILE 'r.csv.gz' AND STDOUT TRUNCATE COMPRESSION 'gzip' LEVEL 3 FORMAT CSV",
+        )
+        .unwrap();
+        assert_eq!(body, "SELECT 1");
+        let outfile = c.outfile.unwrap();
+        assert_eq!(outfile.path, "r.csv.gz");
+        assert!(outfile.and_stdout);
+        assert_eq!(outfile.mode, OutFileMode::Truncate);
+        assert_eq!(outfile.compression.as_deref(), Some("gzip"));
+        assert_eq!(outfile.level, Some(3));
+        assert_eq!(c.format.as_deref(), Some("CSV"));
+        let (body, c) = split_trailing_clauses("INSERT INTO t SELECT 1").unwrap();
+        assert_eq!(body, "INSERT INTO t SELECT 1");
         assert_eq!(c, TrailingClauses::default());
     }
 

@@ -46,8 +46,8 @@ use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::logical_expr::expr::{Cast, ScalarFunction};
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
-    Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, Projection, ScalarUDF,
-    Subquery, lit,
+    Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder, Operator,
+    Projection, ScalarUDF, Subquery, lit,
 };
 use strata_common::settings::Settings;
 use strata_common::types;
@@ -152,6 +152,14 @@ impl PlanRewriter {
         })?;
         // A child's types may have changed even where this node's expressions did not.
         let node = rewritten.data.recompute_schema()?;
+        // A VALUES node keeps the types it was planned with: its rows, typed
+        // afresh (`1` as UInt8), are planned again to their common types.
+        let node = match node {
+            LogicalPlan::Values(values) if rewritten.transformed => {
+                LogicalPlanBuilder::values(values.values)?.build()?
+            }
+            node => node,
+        };
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
         let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
         let grouped = match_grouping_keys(ordered.data)?;

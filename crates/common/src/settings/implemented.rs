@@ -106,6 +106,8 @@ declare_settings!(IMPLEMENTED {
         "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
     enable_lightweight_update: bool = SettingKind::Bool, "1",
         "Allow UPDATE ... SET, which writes a patch of the rows it changes beside each part";
+    engine_file_truncate_on_insert: bool = SettingKind::Bool, "0",
+        "INSERT INTO FUNCTION file(...) replaces the file's contents (1) rather than appending to them (0)";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
     r#final: bool = SettingKind::Bool, "0",
@@ -226,4 +228,6 @@ declare_settings!(SERVER {
         "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path";
     uncompressed_cache_size: u64 = SettingKind::UInt64, "8589934592",
         "Bytes of decoded MergeTree blocks kept in RAM (the data cache's hot tier, read by queries with use_uncompressed_cache = 1), at most 25% of the server memory limit; 0 turns it off; Strata's default, ClickHouse's is 0; changeable without restart";
+    user_files_path: String = SettingKind::String, "",
+        "The directory file() reads: relative paths resolve there and a path that leaves it is refused; strata server makes an empty value user_files/ under its data path, strata local reads any path, relative to the current directory, as clickhouse-local does";
 });

@@ -16,14 +16,27 @@ impl QueryResult {
     /// statistics; returns how many rows were written. Generic over the
     /// sink so the future is `Send` when the sink is.
     pub async fn write_to<W: Write>(
+        self,
+        default_format: OutputFormat,
+        out: &mut W,
+    ) -> Result<u64> {
+        self.write_rows(default_format, out, false).await
+    }
+
+    /// [`QueryResult::write_to`], leaving out the format's header where the
+    /// rows go after data already in the format (a file appended to).
+    pub async fn write_rows<W: Write>(
         mut self,
         default_format: OutputFormat,
         out: &mut W,
+        skip_header: bool,
     ) -> Result<u64> {
         let format = self.format.unwrap_or(default_format);
         let query = Arc::clone(&self.query);
         let options = FormatOptions::from_settings(&query.settings);
-        let mut writer = new_writer(format, Arc::clone(&self.schema), options, out)?;
+        let mut sink = std::io::sink();
+        let header: &mut dyn Write = if skip_header { &mut sink } else { out };
+        let mut writer = new_writer(format, Arc::clone(&self.schema), options, header)?;
         let mut rows = 0u64;
         while let Some(batch) = self.stream.next().await {
             let batch = batch?;

@@ -2,8 +2,8 @@
 //! the query as text (or bytes) of an input format, read by the same readers
 //! as `INSERT ... FORMAT`, into a table of the structure's columns.
 //!
-//! Without a structure ClickHouse infers the columns from the data; Strata
-//! has no schema inference yet and asks for the structure.
+//! Without a structure the columns are inferred from the data, as ClickHouse
+//! infers them.
 
 use std::io::Cursor;
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use datafusion::datasource::MemTable;
 use datafusion::logical_expr::Expr;
 use strata_common::types::parse_clickhouse_type;
 use strata_common::{ErrorCode, StrataError};
+use strata_formats::input::infer::infer;
 use strata_formats::input::{AllowErrors, InputFormat, InputTarget};
 
 /// Rows per block read from the data.
@@ -32,16 +33,12 @@ impl TableFunctionImpl for FormatFunction {
         let texts = args
             .exprs()
             .iter()
-            .map(text_argument)
+            .map(|expr| text_argument(FormatFunction::NAME, expr))
             .collect::<std::result::Result<Vec<_>, StrataError>>()
             .map_err(StrataError::into_datafusion)?;
         let table = match texts.as_slice() {
-            [format, structure, data] => read(format, structure, data.clone()),
-            [_, _] => Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                "Table function 'format' without a structure needs schema inference, which \
-                 Strata does not have yet: give the columns, format(CSV, 'x UInt8, s String', data)",
-            )),
+            [format, structure, data] => read(format, Some(structure), data.clone()),
+            [format, data] => read(format, None, data.clone()),
             _ => Err(function_error(
                 ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
                 format!(
@@ -54,8 +51,11 @@ impl TableFunctionImpl for FormatFunction {
     }
 }
 
-/// A constant string (or bytes) argument.
-fn text_argument(expr: &Expr) -> std::result::Result<Vec<u8>, StrataError> {
+/// A constant string (or bytes) argument of the table function `function`.
+pub(crate) fn text_argument(
+    function: &str,
+    expr: &Expr,
+) -> std::result::Result<Vec<u8>, StrataError> {
     match expr {
         Expr::Literal(
             ScalarValue::Utf8(Some(s))
@@ -66,30 +66,56 @@ fn text_argument(expr: &Expr) -> std::result::Result<Vec<u8>, StrataError> {
         Expr::Literal(ScalarValue::Binary(Some(b)) | ScalarValue::LargeBinary(Some(b)), _) => {
             Ok(b.clone())
         }
-        other => Err(function_error(
+        other => Err(StrataError::new(
             ErrorCode::BAD_ARGUMENTS,
-            format!("the argument {other} is not a constant string"),
+            format!("Table function '{function}': the argument {other} is not a constant string"),
         )),
     }
 }
 
-/// The table of `data` read as `format` into the columns of `structure`.
-fn read(
-    format: &[u8],
-    structure: &[u8],
-    data: Vec<u8>,
-) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
-    let format = InputFormat::from_name(&String::from_utf8_lossy(format))?;
-    let structure = String::from_utf8_lossy(structure);
-    let columns = strata_sql::values_function::structure(FormatFunction::NAME, &structure)?;
+/// The columns of a structure (`'x UInt8, s String'`), as the target of a
+/// reader of the table function `function`.
+pub(crate) fn target_of_structure(
+    function: &str,
+    structure: &str,
+) -> std::result::Result<InputTarget, StrataError> {
+    target_of_columns(&strata_sql::values_function::structure(
+        function, structure,
+    )?)
+}
+
+/// The target of columns given by name and ClickHouse type name.
+pub(crate) fn target_of_columns(
+    columns: &[(String, String)],
+) -> std::result::Result<InputTarget, StrataError> {
     let fields = columns
         .iter()
         .map(|(name, type_name)| Ok(Arc::new(parse_clickhouse_type(type_name)?.field(name))))
         .collect::<std::result::Result<Vec<_>, StrataError>>()?;
-    let target = InputTarget {
+    Ok(InputTarget {
         has_default: vec![false; fields.len()],
         fields,
         allow_errors: AllowErrors::default(),
+    })
+}
+
+/// The table of `data` read as `format` into the columns of `structure`,
+/// or of the structure inferred from the data.
+fn read(
+    format: &[u8],
+    structure: Option<&Vec<u8>>,
+    data: Vec<u8>,
+) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
+    let format = InputFormat::from_name(&String::from_utf8_lossy(format))?;
+    let (format, target) = match structure {
+        Some(structure) => (
+            format,
+            target_of_structure(FormatFunction::NAME, &String::from_utf8_lossy(structure))?,
+        ),
+        None => {
+            let inferred = infer(format, Box::new(Cursor::new(data.clone())))?;
+            (inferred.format, target_of_columns(&inferred.columns)?)
+        }
     };
     let schema = target.schema();
     let mut blocks = format.open(target, Box::new(Cursor::new(data)), BLOCK_ROWS)?;

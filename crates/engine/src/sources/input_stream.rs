@@ -1,8 +1,10 @@
-//! The data of an `INSERT ... FORMAT` as a one-partition stream: read and
-//! parsed on a blocking thread, a block at a time, so an insert of any size
-//! holds only a few blocks in memory.
+//! Data in an input format as a one-partition stream: an insert's body
+//! (read once) or a file of `file()` (opened by each execution), read and
+//! parsed on a blocking thread, a block at a time, so data of any size is
+//! held only a few blocks at a time.
 
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::SchemaRef;
@@ -11,22 +13,61 @@ use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::streaming::PartitionStream;
 use parking_lot::Mutex;
 use strata_common::{ErrorCode, StrataError};
+use strata_formats::encoding::{Encoding, decoder};
 use strata_formats::input::{InputFormat, InputTarget};
 
-/// Blocks handed from the reading thread to the insert before it waits.
+/// Blocks handed from the reading thread to the consumer before it waits.
 const BLOCKS_IN_FLIGHT: usize = 2;
 
-struct Pending {
-    format: InputFormat,
-    target: InputTarget,
-    source: Box<dyn Read + Send>,
+/// Where a stream's bytes come from.
+pub enum Source {
+    /// An insert's body, taken by the one execution it allows.
+    Once(Mutex<Option<Box<dyn Read + Send>>>),
+    /// A file, opened and decoded anew by each execution.
+    File {
+        path: PathBuf,
+        encoding: Option<Encoding>,
+    },
+}
+
+impl Source {
+    pub fn once(source: Box<dyn Read + Send>) -> Self {
+        Source::Once(Mutex::new(Some(source)))
+    }
+
+    fn open(&self) -> Result<Box<dyn Read + Send>, StrataError> {
+        match self {
+            Source::Once(pending) => pending.lock().take().ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::LOGICAL_ERROR,
+                    "The data to insert was already read",
+                )
+            }),
+            Source::File { path, encoding } => decoder(*encoding, Box::new(open_file(path)?)),
+        }
+    }
+}
+
+/// `path` opened for reading, with ClickHouse's error for a missing file.
+pub fn open_file(path: &std::path::Path) -> Result<std::fs::File, StrataError> {
+    std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => StrataError::new(
+            ErrorCode::FILE_DOESNT_EXIST,
+            format!("File {} doesn't exist", path.display()),
+        ),
+        _ => StrataError::new(
+            ErrorCode::CANNOT_OPEN_FILE,
+            format!("Cannot open file {}: {e}", path.display()),
+        ),
+    })
 }
 
 pub struct InputStream {
     schema: SchemaRef,
     block_rows: usize,
-    /// Taken by the one execution the data allows.
-    pending: Mutex<Option<Pending>>,
+    format: InputFormat,
+    target: InputTarget,
+    source: Source,
 }
 
 impl std::fmt::Debug for InputStream {
@@ -41,17 +82,15 @@ impl InputStream {
     pub fn new(
         format: InputFormat,
         target: InputTarget,
-        source: Box<dyn Read + Send>,
+        source: Source,
         block_rows: usize,
     ) -> Self {
         InputStream {
             schema: target.schema(),
             block_rows,
-            pending: Mutex::new(Some(Pending {
-                format,
-                target,
-                source,
-            })),
+            format,
+            target,
+            source,
         }
     }
 }
@@ -65,19 +104,11 @@ impl PartitionStream for InputStream {
         let mut builder =
             RecordBatchReceiverStream::builder(Arc::clone(&self.schema), BLOCKS_IN_FLIGHT);
         let sender = builder.tx();
-        let pending = self.pending.lock().take();
-        let block_rows = self.block_rows;
+        let opened = self.source.open();
+        let (format, target, block_rows) = (self.format, self.target.clone(), self.block_rows);
         builder.spawn_blocking(move || {
-            let Some(pending) = pending else {
-                return Err(StrataError::new(
-                    ErrorCode::LOGICAL_ERROR,
-                    "The data to insert was already read",
-                )
-                .into_datafusion());
-            };
-            let mut blocks = pending
-                .format
-                .open(pending.target, pending.source, block_rows)
+            let mut blocks = opened
+                .and_then(|source| format.open(target, source, block_rows))
                 .map_err(StrataError::into_datafusion)?;
             while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
                 if sender.blocking_send(Ok(block)).is_err() {

@@ -1,8 +1,9 @@
 //! Table sources: generated tables (`numbers`, `zeros`), rows in a format
-//! written in the query (`format`), the Memory and
+//! written in the query (`format`) or in files (`file`), the Memory and
 //! MergeTree engines, and the counting wrapper that feeds rows and bytes read into the query summary.
 
 pub mod counting;
+pub mod file_function;
 pub mod format_function;
 pub mod input_stream;
 pub mod materialized_view;

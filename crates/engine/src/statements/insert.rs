@@ -23,6 +23,9 @@ impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
     pub(crate) async fn insert(&mut self, mut insert: Insert) -> Result<StatementOutcome> {
         self.check_writable()?;
+        if Self::inserts_into_file(&insert) {
+            return self.insert_into_file(insert).await;
+        }
         if let TableObject::TableName(name) = &insert.table {
             let (database, table) = self.table_name(name)?;
             let columns: Vec<String> = insert.columns.iter().map(column_name).collect();

@@ -20,7 +20,7 @@ use strata_sql::{FormattedInsert, parse_statement};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
-use crate::sources::input_stream::InputStream;
+use crate::sources::input_stream::{InputStream, Source};
 use crate::sources::materialized_view::TriggerExec;
 use crate::table_definition::ColumnKind;
 
@@ -164,7 +164,12 @@ impl Session {
             };
             columns.push(value.alias(name));
         }
-        let stream = InputStream::new(format, target.clone(), source, INPUT_BLOCK_ROWS);
+        let stream = InputStream::new(
+            format,
+            target.clone(),
+            Source::once(source),
+            INPUT_BLOCK_ROWS,
+        );
         let input = StreamingTable::try_new(target.schema(), vec![Arc::new(stream)])?;
         let plan = LogicalPlanBuilder::scan("input", provider_as_source(Arc::new(input)), None)?
             .project(columns)?

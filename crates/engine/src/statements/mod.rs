@@ -17,6 +17,7 @@ mod create;
 mod drop;
 mod explain;
 mod insert;
+mod insert_file;
 mod insert_format;
 mod kill;
 mod modify_column;

@@ -22,6 +22,7 @@ use strata_sql::TrailingClauses;
 use strata_sql::with_fill::FillClause;
 
 use crate::engine::task_context;
+use crate::query_context::Interface;
 use crate::session::{QueryResult, Session, StatementOutcome};
 
 impl Session {
@@ -31,6 +32,12 @@ impl Session {
         clauses: &TrailingClauses,
     ) -> Result<StatementOutcome> {
         events::add(Event::SelectQuery, 1);
+        if clauses.outfile.is_some() && self.client.interface != Interface::Local {
+            return Err(StrataError::new(
+                ErrorCode::INTO_OUTFILE_NOT_ALLOWED,
+                "INTO OUTFILE is not allowed: the client writes the file, and an HTTP client gets the rows",
+            ));
+        }
         let (format, settings) = self.query_options(&mut query, clauses)?;
         let totals_query = strata_sql::totals::take_totals(&mut query)?;
         let fill = strata_sql::with_fill::take_fill(&mut query)?;
@@ -54,6 +61,7 @@ impl Session {
             format,
             query: query_context,
             totals,
+            outfile: clauses.outfile.clone(),
         }))
     }
 

@@ -252,6 +252,10 @@ impl Session {
     /// DESCRIBE's rows for a table: a user table's columns as declared (with
     /// their default kinds and codecs), any other's as a query sees them.
     async fn describe_table(&self, name: &str) -> Result<Vec<[String; 7]>> {
+        // A table function (`DESCRIBE file('d.csv')`) is described by its columns.
+        if name.contains('(') {
+            return self.columns_of_select_from(name).await;
+        }
         let object = parse_object_name(name)?;
         let (database, table) = self.table_name(&object)?;
         self.require_show(&[&database, &table])?;
@@ -273,7 +277,12 @@ impl Session {
                 })
                 .collect());
         }
-        let parsed = parse_statement(&format!("SELECT * FROM {name}"))?;
+        self.columns_of_select_from(name).await
+    }
+
+    /// DESCRIBE's rows for the columns `SELECT * FROM {from}` has.
+    async fn columns_of_select_from(&self, from: &str) -> Result<Vec<[String; 7]>> {
+        let parsed = parse_statement(&format!("SELECT * FROM {from}"))?;
         let Statement::Query(query) = parsed.statement else {
             unreachable!("a SELECT parses as a query")
         };

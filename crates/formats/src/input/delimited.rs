@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{is_ipv6, is_uuid};
+use strata_common::types::{field_type_name, is_ipv6, is_uuid};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::cells::CellBlock;
@@ -39,7 +39,7 @@ impl Dialect {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum FieldKind {
+pub(crate) enum FieldKind {
     Unquoted,
     Quoted,
     Null,
@@ -52,9 +52,20 @@ enum Split {
     OpenQuote,
 }
 
-pub(crate) struct DelimitedReader {
+/// The records of the data, one at a time, split into decoded fields.
+pub(crate) struct Records {
     dialect: Dialect,
     source: BufReader<Box<dyn Read + Send>>,
+    line: Vec<u8>,
+    /// Decoded field bytes of the current record, and each field's range.
+    scratch: Vec<u8>,
+    fields: Vec<(usize, usize, FieldKind)>,
+    /// The current record is read again by the next `read_record`.
+    held: bool,
+}
+
+pub(crate) struct DelimitedReader {
+    records: Records,
     block: CellBlock,
     block_rows: usize,
     /// For each field of a row, the target column it fills (None: skipped).
@@ -62,10 +73,6 @@ pub(crate) struct DelimitedReader {
     /// Whether each target column takes an empty field as a value (a
     /// non-Nullable string's `''`) rather than as omitted.
     keeps_empty: Vec<bool>,
-    line: Vec<u8>,
-    /// Decoded field bytes of the current record, and each field's range.
-    scratch: Vec<u8>,
-    fields: Vec<(usize, usize, FieldKind)>,
 }
 
 impl DelimitedReader {
@@ -89,23 +96,23 @@ impl DelimitedReader {
             })
             .collect();
         let mut reader = DelimitedReader {
-            dialect,
-            source: BufReader::with_capacity(1 << 20, source),
+            records: Records::new(dialect, source),
             block: CellBlock::new(Arc::clone(&target)),
             block_rows,
             mapping: (0..target.fields.len()).map(Some).collect(),
             keeps_empty,
-            line: Vec::new(),
-            scratch: Vec::new(),
-            fields: Vec::new(),
         };
+        if !names {
+            reader.skip_matching_header(&target)?;
+        }
         if names {
-            if !reader.read_record(0)? {
+            let records = &mut reader.records;
+            if !records.read_record(0)? {
                 return Ok(reader);
             }
-            let mut mapping = Vec::with_capacity(reader.fields.len());
-            for &(start, end, _) in &reader.fields {
-                let name = String::from_utf8_lossy(&reader.scratch[start..end]);
+            let mut mapping = Vec::with_capacity(records.len());
+            for field in 0..records.len() {
+                let name = String::from_utf8_lossy(records.field(field).0);
                 let column = target.position(&name);
                 if column.is_some() && mapping.contains(&column) {
                     return Err(StrataError::new(
@@ -117,15 +124,77 @@ impl DelimitedReader {
             }
             reader.mapping = mapping;
             if types {
-                reader.read_record(0)?;
+                reader.records.read_record(0)?;
             }
         }
         Ok(reader)
     }
+}
+
+impl DelimitedReader {
+    /// ClickHouse's header detection where the format has no names: a
+    /// first record that spells the columns' names (and a second their
+    /// types) is a header, not data.
+    fn skip_matching_header(&mut self, target: &InputTarget) -> Result<()> {
+        let spells = |records: &Records, words: &dyn Fn(usize) -> String| {
+            records.len() <= target.fields.len()
+                && (0..records.len()).all(|i| {
+                    let (text, kind) = records.field(i);
+                    kind != FieldKind::Null && text == words(i).as_bytes()
+                })
+        };
+        let name = |i: usize| target.fields[i].name().clone();
+        let type_name = |i: usize| field_type_name(&target.fields[i]);
+        if !self.records.read_record(0)? {
+            return Ok(());
+        }
+        if !spells(&self.records, &name) {
+            self.records.hold();
+            return Ok(());
+        }
+        // Columns the header leaves out take their defaults.
+        self.mapping = (0..self.records.len()).map(Some).collect();
+        if self.records.read_record(0)? && !spells(&self.records, &type_name) {
+            self.records.hold();
+        }
+        Ok(())
+    }
+}
+
+impl Records {
+    pub(crate) fn new(dialect: Dialect, source: Box<dyn Read + Send>) -> Self {
+        Records {
+            dialect,
+            source: BufReader::with_capacity(1 << 20, source),
+            line: Vec::new(),
+            scratch: Vec::new(),
+            fields: Vec::new(),
+            held: false,
+        }
+    }
+
+    /// Makes the next [`Records::read_record`] return the current record again.
+    fn hold(&mut self) {
+        self.held = true;
+    }
+
+    /// The number of fields of the current record.
+    pub(crate) fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Field `index` of the current record: its decoded bytes and kind.
+    pub(crate) fn field(&self, index: usize) -> (&[u8], FieldKind) {
+        let (start, end, kind) = self.fields[index];
+        (&self.scratch[start..end], kind)
+    }
 
     /// Reads the next non-empty record into `scratch` and `fields`; false at
     /// the end of the data.
-    fn read_record(&mut self, row: u64) -> Result<bool> {
+    pub(crate) fn read_record(&mut self, row: u64) -> Result<bool> {
+        if std::mem::take(&mut self.held) {
+            return Ok(true);
+        }
         loop {
             self.line.clear();
             let mut at_end = false;
@@ -133,7 +202,7 @@ impl DelimitedReader {
                 let read = self.source.read_until(b'\n', &mut self.line).map_err(|e| {
                     StrataError::new(
                         ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
-                        format!("Cannot read the data to insert: {e}"),
+                        format!("Cannot read the data: {e}"),
                     )
                 })?;
                 if read == 0 {
@@ -184,41 +253,42 @@ impl InputBlocks for DelimitedReader {
     fn next_block(&mut self) -> Result<Option<RecordBatch>> {
         while !self.block.is_full(self.block_rows) {
             let row = self.block.next_row_number();
-            if !self.read_record(row)? {
+            if !self.records.read_record(row)? {
                 break;
             }
             let expected = self.mapping.len();
-            if self.fields.len() < expected {
+            let dialect = self.records.dialect;
+            let found = self.records.len();
+            if found < expected {
                 self.block.skip_row(at_row(
                     ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
                     format!(
                         "Cannot parse input: expected {} before end of line: the row has {} columns, {expected} expected. It's like your data has less columns than expected",
-                        self.dialect.delimiter_name(),
-                        self.fields.len()
+                        dialect.delimiter_name(),
+                        found
                     ),
                     row,
                 ))?;
                 continue;
             }
-            if self.fields.len() > expected {
+            if found > expected {
                 self.block.skip_row(at_row(
                     ErrorCode::INCORRECT_DATA,
                     format!(
-                        "Expected end of line: the row has {} columns, {expected} expected. It's like your data has more columns than expected",
-                        self.fields.len()
+                        "Expected end of line: the row has {found} columns, {expected} expected. It's like your data has more columns than expected"
                     ),
                     row,
                 ))?;
                 continue;
             }
-            for (&(start, end, kind), &column) in self.fields.iter().zip(&self.mapping) {
+            for (field, &column) in self.mapping.iter().enumerate() {
                 let Some(column) = column else { continue };
-                let text = &self.scratch[start..end];
+                let (text, kind) = self.records.field(field);
                 match kind {
                     FieldKind::Null => self.block.push_null(column),
                     FieldKind::Unquoted
                         if text.is_empty()
-                            && self.dialect == Dialect::Csv
+                            && dialect == Dialect::Csv
                             && !self.keeps_empty[column] =>
                     {
                         self.block.push_omitted(column)

@@ -1,6 +1,8 @@
 //! JSONEachRow: one JSON object per row, keys naming columns. Keys that name
 //! no column are skipped and missing keys take the column's default, as
-//! ClickHouse does by default.
+//! ClickHouse does by default. JSONCompactEachRow: one JSON array per row,
+//! values in the columns' order, or in the order of a first array of names
+//! (`WithNames`), which a second array of types may follow (`AndTypes`).
 
 use std::io::{BufReader, Read};
 use std::sync::Arc;
@@ -18,26 +20,72 @@ type ObjectStream = serde_json::StreamDeserializer<
     Value,
 >;
 
+/// How a row is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Objects,
+    Arrays { names: bool, types: bool },
+}
+
 pub(crate) struct JsonEachRowReader {
     target: Arc<InputTarget>,
+    layout: Layout,
     objects: ObjectStream,
     block: CellBlock,
     block_rows: usize,
+    /// For each value of an array row, the target column it fills.
+    mapping: Vec<Option<usize>>,
 }
 
 impl JsonEachRowReader {
     pub(crate) fn new(
+        layout: Layout,
         target: Arc<InputTarget>,
         source: Box<dyn Read + Send>,
         block_rows: usize,
-    ) -> Self {
+    ) -> Result<Self> {
         let reader = BufReader::with_capacity(1 << 20, source);
-        JsonEachRowReader {
+        let mut reader = JsonEachRowReader {
             block: CellBlock::new(Arc::clone(&target)),
+            mapping: (0..target.fields.len()).map(Some).collect(),
             target,
+            layout,
             objects: serde_json::Deserializer::from_reader(reader).into_iter(),
             block_rows,
+        };
+        if let Layout::Arrays { names: true, types } = layout {
+            if let Some(names) = reader.header_row()? {
+                reader.mapping = names
+                    .iter()
+                    .map(|name| reader.target.position(&text_of(name)))
+                    .collect();
+            }
+            if types {
+                reader.header_row()?;
+            }
         }
+        Ok(reader)
+    }
+
+    /// A header array (names or types); none at the end of the data.
+    fn header_row(&mut self) -> Result<Option<Vec<Value>>> {
+        match self.objects.next() {
+            None => Ok(None),
+            Some(Ok(Value::Array(values))) => Ok(Some(values)),
+            Some(Ok(_)) | Some(Err(_)) => Err(at_row(
+                ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
+                "Cannot parse input: expected '[' for the header row",
+                0,
+            )),
+        }
+    }
+}
+
+/// A JSON value as the text a cell holds: a string's contents, else its JSON.
+fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -45,28 +93,32 @@ impl InputBlocks for JsonEachRowReader {
     fn next_block(&mut self) -> Result<Option<RecordBatch>> {
         while !self.block.is_full(self.block_rows) {
             let row = self.block.next_row_number();
-            let object = match self.objects.next() {
-                None => break,
-                Some(Ok(Value::Object(object))) => object,
-                Some(Ok(other)) => {
+            let filled = match (self.objects.next(), self.layout) {
+                (None, _) => break,
+                (Some(Ok(Value::Object(object))), Layout::Objects) => self.fill_row(&object, row),
+                (Some(Ok(Value::Array(values))), Layout::Arrays { .. }) => {
+                    self.fill_array_row(&values, row)
+                }
+                (Some(Ok(other)), layout) => {
+                    let expected = if layout == Layout::Objects { '{' } else { '[' };
                     self.block.skip_row(at_row(
                         ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
                         format!(
-                            "Cannot parse input: expected '{{' before: '{}'",
+                            "Cannot parse input: expected '{expected}' before: '{}'",
                             other.to_string().chars().take(40).collect::<String>()
                         ),
                         row,
                     ))?;
                     continue;
                 }
-                Some(Err(e)) if e.is_eof() => {
+                (Some(Err(e)), _) if e.is_eof() => {
                     return Err(at_row(
                         ErrorCode::CANNOT_READ_ALL_DATA,
                         "Unexpected end of stream while parsing JSONEachRow format",
                         row,
                     ));
                 }
-                Some(Err(e)) => {
+                (Some(Err(e)), _) => {
                     return Err(at_row(
                         ErrorCode::CANNOT_PARSE_INPUT_ASSERTION_FAILED,
                         format!("Cannot parse input: {e}"),
@@ -74,7 +126,7 @@ impl InputBlocks for JsonEachRowReader {
                     ));
                 }
             };
-            match self.fill_row(&object, row) {
+            match filled {
                 Ok(()) => self.block.end_row(),
                 Err(error) => self.block.skip_row(error)?,
             }
@@ -100,15 +152,40 @@ impl JsonEachRowReader {
                     row,
                 ));
             }
-            match value {
-                Value::Null => self.block.push_null(column),
-                Value::String(text) => self.block.push_text(column, text.as_bytes()),
-                Value::Bool(b) => self
-                    .block
-                    .push_text(column, if *b { b"true" } else { b"false" }),
-                other => self.block.push_text(column, other.to_string().as_bytes()),
+            self.push_value(column, value);
+        }
+        Ok(())
+    }
+
+    /// The array's values into the block's current row, by position.
+    fn fill_array_row(&mut self, values: &[Value], row: u64) -> Result<()> {
+        if values.len() != self.mapping.len() {
+            return Err(at_row(
+                ErrorCode::INCORRECT_DATA,
+                format!(
+                    "Cannot parse input: the row has {} values, {} expected",
+                    values.len(),
+                    self.mapping.len()
+                ),
+                row,
+            ));
+        }
+        for (value, column) in values.iter().zip(self.mapping.clone()) {
+            if let Some(column) = column {
+                self.push_value(column, value);
             }
         }
         Ok(())
+    }
+
+    fn push_value(&mut self, column: usize, value: &Value) {
+        match value {
+            Value::Null => self.block.push_null(column),
+            Value::String(text) => self.block.push_text(column, text.as_bytes()),
+            Value::Bool(b) => self
+                .block
+                .push_text(column, if *b { b"true" } else { b"false" }),
+            other => self.block.push_text(column, other.to_string().as_bytes()),
+        }
     }
 }

@@ -9,9 +9,11 @@
 //! so do RowBinary (row by row) and Arrow (converted as Parquet).
 
 mod arrow;
+pub mod as_string;
 mod cells;
 mod convert;
 mod delimited;
+pub mod infer;
 mod json_each_row;
 mod native;
 mod parquet;
@@ -94,14 +96,30 @@ pub trait InputBlocks: Send {
 /// The formats an insert reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {
-    Csv { names: bool, types: bool },
-    TabSeparated { names: bool, types: bool },
+    Csv {
+        names: bool,
+        types: bool,
+    },
+    TabSeparated {
+        names: bool,
+        types: bool,
+    },
     JsonEachRow,
+    /// JSONCompactEachRow and JSONCompactStringsEachRow, with names and types.
+    JsonCompactEachRow {
+        names: bool,
+        types: bool,
+    },
     Parquet,
     Native,
-    RowBinary { names: bool, types: bool },
+    RowBinary {
+        names: bool,
+        types: bool,
+    },
     Arrow,
     ArrowStream,
+    /// LineAsString, JSONAsString, RawBLOB: one String column.
+    AsString(as_string::Piece),
 }
 
 impl InputFormat {
@@ -118,7 +136,18 @@ impl InputFormat {
         "TSVWithNamesAndTypes",
         "JSONEachRow",
         "JSONLines",
+        "JSONL",
         "NDJSON",
+        "JSONStringsEachRow",
+        "JSONCompactEachRow",
+        "JSONCompactEachRowWithNames",
+        "JSONCompactEachRowWithNamesAndTypes",
+        "JSONCompactStringsEachRow",
+        "JSONCompactStringsEachRowWithNames",
+        "JSONCompactStringsEachRowWithNamesAndTypes",
+        "LineAsString",
+        "JSONAsString",
+        "RawBLOB",
         "Parquet",
         "Native",
         "RowBinary",
@@ -140,7 +169,28 @@ impl InputFormat {
             "TabSeparatedWithNamesAndTypes" | "TSVWithNamesAndTypes" => {
                 Self::tsv(plain(true, true))
             }
-            "JSONEachRow" | "JSONLines" | "NDJSON" => InputFormat::JsonEachRow,
+            // Values of JSONStringsEachRow are strings, which JSONEachRow reads too.
+            "JSONEachRow" | "JSONLines" | "JSONL" | "NDJSON" | "JSONStringsEachRow" => {
+                InputFormat::JsonEachRow
+            }
+            "JSONCompactEachRow" | "JSONCompactStringsEachRow" => InputFormat::JsonCompactEachRow {
+                names: false,
+                types: false,
+            },
+            "JSONCompactEachRowWithNames" | "JSONCompactStringsEachRowWithNames" => {
+                InputFormat::JsonCompactEachRow {
+                    names: true,
+                    types: false,
+                }
+            }
+            "JSONCompactEachRowWithNamesAndTypes"
+            | "JSONCompactStringsEachRowWithNamesAndTypes" => InputFormat::JsonCompactEachRow {
+                names: true,
+                types: true,
+            },
+            "LineAsString" => InputFormat::AsString(as_string::Piece::Line),
+            "JSONAsString" => InputFormat::AsString(as_string::Piece::JsonObject),
+            "RawBLOB" => InputFormat::AsString(as_string::Piece::Whole),
             "Parquet" => InputFormat::Parquet,
             "Native" => InputFormat::Native,
             "RowBinary" => InputFormat::RowBinary {
@@ -210,14 +260,28 @@ impl InputFormat {
                 )?)
             }
             InputFormat::JsonEachRow => Box::new(json_each_row::JsonEachRowReader::new(
-                target, source, block_rows,
-            )),
+                json_each_row::Layout::Objects,
+                target,
+                source,
+                block_rows,
+            )?),
+            InputFormat::JsonCompactEachRow { names, types } => {
+                Box::new(json_each_row::JsonEachRowReader::new(
+                    json_each_row::Layout::Arrays { names, types },
+                    target,
+                    source,
+                    block_rows,
+                )?)
+            }
             InputFormat::Parquet => {
                 Box::new(parquet::ParquetReader::new(target, source, block_rows)?)
             }
             InputFormat::Native => Box::new(native::NativeReader::new(target, source)),
             InputFormat::RowBinary { names, types } => Box::new(row_binary::RowBinaryReader::new(
                 names, types, target, source, block_rows,
+            )?),
+            InputFormat::AsString(piece) => Box::new(as_string::AsStringReader::new(
+                piece, target, source, block_rows,
             )?),
             InputFormat::Arrow | InputFormat::ArrowStream => Box::new(arrow::ArrowReader::new(
                 self == InputFormat::Arrow,

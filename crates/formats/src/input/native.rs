@@ -75,7 +75,7 @@ impl NativeReader {
 pub(crate) fn read_failed(e: std::io::Error) -> StrataError {
     StrataError::new(
         ErrorCode::CANNOT_READ_FROM_FILE_DESCRIPTOR,
-        format!("Cannot read the data to insert: {e}"),
+        format!("Cannot read the data: {e}"),
     )
 }
 

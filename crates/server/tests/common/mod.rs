@@ -57,7 +57,7 @@ fn start_in(dir: tempfile::TempDir, config_text: &str) -> TestServer {
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
             let engine = Engine::open(
-                config.server_settings.clone(),
+                config.engine_settings().unwrap(),
                 DataPath::open(&path).unwrap(),
             )
             .unwrap();

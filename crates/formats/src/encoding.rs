@@ -1,8 +1,10 @@
-//! HTTP content encodings, both ways: a request body in the encoding its
-//! `Content-Encoding` names is read decoded, and a response is compressed in
-//! the first encoding of the client's `Accept-Encoding` that Strata writes
-//! (with `enable_http_compression = 1`). gzip, deflate (zlib), br, zstd and
-//! lz4 (frame format), as ClickHouse offers them.
+//! Compressions of HTTP bodies and files, both ways: a request body in the
+//! encoding its `Content-Encoding` names is read decoded, a response is
+//! compressed in the first encoding of the client's `Accept-Encoding` that
+//! Strata writes (with `enable_http_compression = 1`), and `file()` reads a
+//! file in the compression its extension or `compression` argument names.
+//! gzip, deflate (zlib), br, zstd and lz4 (frame format), as ClickHouse
+//! offers them.
 
 use std::io::{Read, Write};
 
@@ -24,6 +26,41 @@ impl Encoding {
             "deflate" => Encoding::Deflate,
             "br" => Encoding::Brotli,
             "zstd" => Encoding::Zstd,
+            "lz4" => Encoding::Lz4,
+            _ => return None,
+        })
+    }
+
+    /// The compression of `file()`'s `compression` argument: `Ok(None)` for
+    /// `none`, an error for one Strata does not read.
+    pub fn from_compression_name(name: &str) -> Result<Option<Encoding>> {
+        Ok(Some(match name.to_ascii_lowercase().as_str() {
+            "none" | "" => return Ok(None),
+            "gzip" | "gz" => Encoding::Gzip,
+            "deflate" | "zlib" => Encoding::Deflate,
+            "br" | "brotli" => Encoding::Brotli,
+            "zstd" | "zst" => Encoding::Zstd,
+            "lz4" => Encoding::Lz4,
+            _ => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!(
+                        "Compression method '{name}' is not supported: Strata reads none, gzip, \
+                         deflate, br, zstd and lz4"
+                    ),
+                ));
+            }
+        }))
+    }
+
+    /// The compression a file's name ends in (`.gz`, `.zst`, ...), if any.
+    pub fn from_file_name(name: &str) -> Option<Encoding> {
+        let (_, extension) = name.rsplit_once('.')?;
+        Some(match extension.to_ascii_lowercase().as_str() {
+            "gz" | "gzip" => Encoding::Gzip,
+            "deflate" => Encoding::Deflate,
+            "br" | "brotli" => Encoding::Brotli,
+            "zst" | "zstd" => Encoding::Zstd,
             "lz4" => Encoding::Lz4,
             _ => return None,
         })
