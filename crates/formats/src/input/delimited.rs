@@ -104,8 +104,7 @@ impl DelimitedReader {
         };
         if !names {
             reader.skip_matching_header(&target)?;
-        }
-        if names {
+        } else {
             let records = &mut reader.records;
             if !records.read_record(0)? {
                 return Ok(reader);
@@ -129,9 +128,7 @@ impl DelimitedReader {
         }
         Ok(reader)
     }
-}
 
-impl DelimitedReader {
     /// ClickHouse's header detection where the format has no names: a
     /// first record that spells the columns' names (and a second their
     /// types) is a header, not data.
