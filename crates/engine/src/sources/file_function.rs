@@ -218,9 +218,10 @@ impl FileFunction {
                     )
                 })?;
                 let source = decoder(arguments.encoding(first)?, Box::new(open_file(first)?))?;
-                let inferred = infer(arguments.format(first)?, source)?;
+                let named = arguments.format(first)?;
+                let inferred = infer(named, source)?;
                 let target = target_of_columns(&inferred.columns)?;
-                (Some((arguments.format(first)?, inferred.format)), target)
+                (Some((named, inferred.format)), target)
             }
         };
         let schema = target.schema();
