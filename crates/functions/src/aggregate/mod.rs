@@ -34,6 +34,7 @@ pub mod arg_min_max;
 pub mod collected;
 pub mod combinators;
 pub mod count;
+pub mod digests;
 pub mod folds;
 pub mod frame;
 pub mod funnels;

@@ -3,8 +3,11 @@
 //! (the value at index `floor(level * n)` of the sorted values) with its Low,
 //! High, Exclusive (R6) and Inclusive (R7) forms, `quantileExactWeighted`
 //! and `quantileTiming` (exact up to 5672 values, then ClickHouse's
-//! histogram of milliseconds up to 30 s), each also as `quantiles*(levels...)`
-//! returning an array.
+//! histogram of milliseconds up to 30 s), `quantileInterpolatedWeighted` and
+//! `quantileExactWeightedInterpolated` (interpolating over weighted values),
+//! and the sketches of [`super::digests`] (`quantileTDigest`,
+//! `quantileBFloat16` and their weighted forms), each also as
+//! `quantiles*(levels...)` returning an array.
 //!
 //! `quantile` and `quantileDeterministic` interpolate over every value,
 //! where ClickHouse does over a sample of 8192: the results are equal up to
@@ -19,6 +22,7 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{Accumulator, AggregateUDF};
 use strata_common::ErrorCode;
 
+use super::digests;
 use super::frame::{Aggregate, AggregateSpec, Call, Collect, error, float_parameter, illegal_type};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -31,11 +35,17 @@ pub enum Method {
     ExactExclusive,
     ExactInclusive,
     ExactWeighted,
+    ExactWeightedInterpolated,
+    InterpolatedWeighted,
     Timing,
+    TDigest,
+    TDigestWeighted,
+    BFloat16,
+    BFloat16Weighted,
 }
 
 impl Method {
-    const ALL: [Method; 9] = [
+    const ALL: [Method; 15] = [
         Method::Interpolated,
         Method::Deterministic,
         Method::Exact,
@@ -44,7 +54,13 @@ impl Method {
         Method::ExactExclusive,
         Method::ExactInclusive,
         Method::ExactWeighted,
+        Method::ExactWeightedInterpolated,
+        Method::InterpolatedWeighted,
         Method::Timing,
+        Method::TDigest,
+        Method::TDigestWeighted,
+        Method::BFloat16,
+        Method::BFloat16Weighted,
     ];
 
     fn suffix(self) -> &'static str {
@@ -57,14 +73,34 @@ impl Method {
             Method::ExactExclusive => "ExactExclusive",
             Method::ExactInclusive => "ExactInclusive",
             Method::ExactWeighted => "ExactWeighted",
+            Method::ExactWeightedInterpolated => "ExactWeightedInterpolated",
+            Method::InterpolatedWeighted => "InterpolatedWeighted",
             Method::Timing => "Timing",
+            Method::TDigest => "TDigest",
+            Method::TDigestWeighted => "TDigestWeighted",
+            Method::BFloat16 => "BFloat16",
+            Method::BFloat16Weighted => "BFloat16Weighted",
         }
     }
 
     fn arguments(self) -> usize {
         match self {
-            Method::Deterministic | Method::ExactWeighted => 2,
+            Method::Deterministic
+            | Method::ExactWeighted
+            | Method::ExactWeightedInterpolated
+            | Method::InterpolatedWeighted
+            | Method::TDigestWeighted
+            | Method::BFloat16Weighted => 2,
             _ => 1,
+        }
+    }
+
+    /// Whether the state is a sketch of bounded size rather than every value.
+    fn sketched(self) -> Option<digests::Sketch> {
+        match self {
+            Method::TDigest | Method::TDigestWeighted => Some(digests::Sketch::TDigest),
+            Method::BFloat16 | Method::BFloat16Weighted => Some(digests::Sketch::BFloat16),
+            _ => None,
         }
     }
 
@@ -92,6 +128,19 @@ impl Method {
                 Some(arg.clone())
             }
             Method::Timing if number || temporal => Some(DataType::Float32),
+            Method::InterpolatedWeighted if number || temporal => Some(arg.clone()),
+            Method::ExactWeightedInterpolated | Method::BFloat16 | Method::BFloat16Weighted
+                if temporal =>
+            {
+                Some(arg.clone())
+            }
+            Method::ExactWeightedInterpolated | Method::BFloat16 | Method::BFloat16Weighted
+                if number =>
+            {
+                Some(DataType::Float64)
+            }
+            Method::TDigest | Method::TDigestWeighted if temporal => Some(arg.clone()),
+            Method::TDigest | Method::TDigestWeighted if number => Some(DataType::Float32),
             _ => None,
         }
     }
@@ -195,7 +244,10 @@ impl AggregateSpec for Quantile {
                 format!("Aggregate function {name} requires one level parameter or less"),
             ));
         }
-        if self.method == Method::ExactWeighted && !args[1].is_integer() {
+        // ClickHouse wants an unsigned weight; Strata's integer literals are
+        // signed, so any integer passes and a negative weight counts as none.
+        let weighted = self.method.arguments() == 2 && self.method != Method::Deterministic;
+        if weighted && !args[1].is_integer() {
             return Err(error(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
                 format!(
@@ -216,7 +268,10 @@ impl AggregateSpec for Quantile {
     }
 
     fn state_types(&self, call: &Call) -> Vec<DataType> {
-        Collect::state_types(&call.args)
+        match self.method.sketched() {
+            Some(sketch) => sketch.state_types(),
+            None => Collect::state_types(&call.args),
+        }
     }
 
     fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
@@ -227,6 +282,14 @@ impl AggregateSpec for Quantile {
             DataType::List(item) if plural => item.data_type().clone(),
             other => other.clone(),
         };
+        if let Some(sketch) = method.sketched() {
+            let output = digests::Output {
+                levels,
+                plural,
+                value_type,
+            };
+            return Ok(sketch.accumulator(output, method.arguments() == 2));
+        }
         Ok(Box::new(Collect::new(call.args.clone(), move |columns| {
             let values = quantiles(method, &levels, columns, &value_type)?;
             if plural {
@@ -291,6 +354,22 @@ fn quantiles(
                 .collect()
         }
         Method::ExactWeighted => weighted(levels, &columns[0], &columns[1], out),
+        Method::ExactWeightedInterpolated | Method::InterpolatedWeighted => {
+            let points = weighted_points(&columns[0], &columns[1])?;
+            levels
+                .iter()
+                .map(|&l| match points.is_empty() {
+                    true => empty_weighted(method, out),
+                    false if method == Method::InterpolatedWeighted => {
+                        from_f64(interpolated_weighted(&points, l, out), out)
+                    }
+                    false => from_f64(exact_weighted_interpolated(&points, l), out),
+                })
+                .collect()
+        }
+        Method::TDigest | Method::TDigestWeighted | Method::BFloat16 | Method::BFloat16Weighted => {
+            unreachable!("sketched quantiles have their own accumulator")
+        }
         Method::Timing => {
             let timing = Timing::new(&columns[0])?;
             Ok(levels
@@ -413,14 +492,118 @@ fn weighted(
         .collect()
 }
 
+/// Distinct values in order, each with the sum of its weights.
+fn weighted_points(values: &ArrayRef, weights: &ArrayRef) -> Result<Vec<(f64, f64)>> {
+    let floats = as_floats(values)?;
+    let floats = floats.as_primitive::<Float64Type>();
+    let weights = cast(weights, &DataType::UInt64)?;
+    let weights = weights.as_primitive::<UInt64Type>();
+    let mut points: Vec<(f64, f64)> = floats
+        .values()
+        .iter()
+        .zip(weights.values())
+        .filter(|(v, _)| !v.is_nan())
+        .map(|(&v, &w)| (v, w as f64))
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    points.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 += later.1;
+        }
+        same
+    });
+    Ok(points)
+}
+
+/// What the weighted interpolations return over no rows: NaN where the
+/// result is a float, else the type's zero.
+fn empty_weighted(method: Method, out: &DataType) -> Result<ScalarValue> {
+    match out {
+        DataType::Float64 if method == Method::ExactWeightedInterpolated => {
+            Ok(ScalarValue::Float64(Some(f64::NAN)))
+        }
+        DataType::Float32 | DataType::Float64 if method == Method::InterpolatedWeighted => {
+            ScalarValue::Float64(Some(f64::NAN)).cast_to(out)
+        }
+        other => strata_common::types::default_value(other),
+    }
+}
+
+/// `quantileInterpolatedWeighted`: each distinct value sits at the middle
+/// of its weight in the cumulative distribution, and the level is
+/// interpolated between the two values around it (the weighted percentile
+/// method); integer results are cut toward zero.
+fn interpolated_weighted(points: &[(f64, f64)], level: f64, out: &DataType) -> f64 {
+    let total: f64 = points.iter().map(|p| p.1).sum();
+    let mut accumulated = 0.0;
+    let positions: Vec<f64> = points
+        .iter()
+        .map(|&(_, w)| {
+            accumulated += w;
+            if total == 0.0 {
+                w
+            } else {
+                (accumulated - 0.5 * w) / total
+            }
+        })
+        .collect();
+    let n = points.len();
+    let low = if n < 2 {
+        0
+    } else if level >= positions[n - 2] {
+        n - 2
+    } else {
+        // The first pair whose upper position reaches the level.
+        (0..n - 1).find(|&i| level <= positions[i + 1]).unwrap_or(0)
+    };
+    let high = (low + 1).min(n - 1);
+    let (xl, xr) = (positions[low], positions[high]);
+    let (mut yl, mut yr) = (points[low].0, points[high].0);
+    if level < xl {
+        yr = yl;
+    }
+    if level > xr {
+        yl = yr;
+    }
+    let dx = if xr == xl { 1.0 } else { xr - xl };
+    let v = yl + (yr - yl) / dx * (level - xl);
+    if out.is_integer() { v.trunc() } else { v }
+}
+
+/// `quantileExactWeightedInterpolated`: the values repeated by their
+/// weights, interpolated at `level * (total - 1)` as `quantile` does.
+fn exact_weighted_interpolated(points: &[(f64, f64)], level: f64) -> f64 {
+    let mut accumulated = 0.0;
+    let cumulative: Vec<f64> = points
+        .iter()
+        .map(|&(_, w)| {
+            accumulated += w;
+            accumulated
+        })
+        .collect();
+    let position = (accumulated - 1.0).max(0.0) * level;
+    let (lower, higher) = (position.floor(), position.ceil());
+    let at = |rank: f64| {
+        let i = cumulative.partition_point(|&c| c < rank + 1.0);
+        points[i.min(points.len() - 1)].0
+    };
+    let (low, high) = (at(lower), at(higher));
+    if lower == higher || low == high {
+        return low;
+    }
+    (higher - position) * low + (position - lower) * high
+}
+
 /// A float as a value of the result type: dates and times truncated.
-fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
+pub(crate) fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
     Ok(match t {
         DataType::Date32 if v.is_finite() => ScalarValue::Date32(Some(v as i32)),
         DataType::Timestamp(TimeUnit::Second, tz) if v.is_finite() => {
             ScalarValue::TimestampSecond(Some(v as i64), tz.clone())
         }
         DataType::Float64 => ScalarValue::Float64(Some(v)),
+        t if (t.is_numeric()) && v.is_finite() => ScalarValue::Float64(Some(v)).cast_to(t)?,
         other => strata_common::types::default_value(other)?,
     })
 }
