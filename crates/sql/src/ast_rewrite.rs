@@ -154,6 +154,26 @@ impl VisitorMut for Rewriter<'_, '_> {
         ControlFlow::Continue(())
     }
 
+    /// The functional IN (`in(x, set)`) is replaced before its arguments are
+    /// visited: it becomes ClickHouse functions that take their rewrites then.
+    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<StrataError> {
+        let Expr::Function(f) = &*expr else {
+            return ControlFlow::Continue(());
+        };
+        let written = f.name.to_string();
+        if !equivalents::IN_FUNCTIONS.contains(&written.as_str()) {
+            return ControlFlow::Continue(());
+        }
+        let Some(args) = function_args(&f.args) else {
+            return ControlFlow::Continue(());
+        };
+        match equivalents::in_function(&written, &args) {
+            Ok(new) => *expr = new,
+            Err(e) => return ControlFlow::Break(e),
+        }
+        ControlFlow::Continue(())
+    }
+
     fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<StrataError> {
         match self.rewrite_expr(expr) {
             Ok(Some(new)) => *expr = new,

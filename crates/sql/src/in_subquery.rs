@@ -98,7 +98,9 @@ fn tuple_rows(expr: &mut Expr) -> bool {
     true
 }
 
-fn as_array_search(expr: &mut Expr) -> bool {
+/// `x [NOT] IN (subquery)` as a search of the set's array; false if
+/// `expr` is another expression.
+pub(crate) fn as_array_search(expr: &mut Expr) -> bool {
     let Expr::InSubquery {
         expr: value,
         subquery,

@@ -305,7 +305,12 @@ fn convert(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, BooleanArr
     if numeric_target {
         return numbers(values, target);
     }
-    if matches!(target, DataType::Date32 | DataType::Timestamp(..)) && is_text(source) {
+    // DateTime64 text has fractions, read by the plain conversion below.
+    if matches!(
+        target,
+        DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _)
+    ) && is_text(source)
+    {
         return parse_dates(values, target);
     }
     // Other targets: the plain conversion, row by row where it fails.

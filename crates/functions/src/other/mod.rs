@@ -13,6 +13,7 @@ mod nullability;
 mod pseudo;
 mod readable;
 mod server;
+mod values;
 
 use datafusion::logical_expr::ScalarUDF;
 
@@ -29,6 +30,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         errors::SPECS,
         nullability::SPECS,
         json_string::SPECS,
+        values::SPECS,
     ] {
         functions.extend(frame::register(specs));
     }

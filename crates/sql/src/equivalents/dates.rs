@@ -42,6 +42,11 @@ pub const NAMES: &[&str] = &[
     "timestamp_sub",
     "timestampSub",
     "TIMESTAMP_SUB",
+    "DATE",
+    "timestamp",
+    "toDateTime64OrNull",
+    "toDateTime64OrZero",
+    "toDateTime64OrDefault",
 ];
 
 fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
@@ -171,9 +176,80 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(name, args, &[2, 3])?;
             date_name(args)?
         }
+        _ if name.eq_ignore_ascii_case("DATE") => {
+            takes(name, args, &[1])?;
+            call("toDate", all())
+        }
+        // MySQL's TIMESTAMP(expr [, time]): a DateTime64(6).
+        "timestamp" => {
+            takes(name, args, &[1, 2])?;
+            let moment = match args {
+                [date, time] => call(
+                    "concat",
+                    vec![
+                        call("toString", vec![(*date).clone()]),
+                        text(" "),
+                        (*time).clone(),
+                    ],
+                ),
+                _ => args[0].clone(),
+            };
+            call("toDateTime64", vec![moment, super::number(6)])
+        }
+        "toDateTime64OrNull" | "toDateTime64OrZero" | "toDateTime64OrDefault" => {
+            date_time64_or(name, args)?
+        }
         _ => return Ok(None),
     };
     Ok(Some(expr))
+}
+
+fn text(s: &str) -> Expr {
+    Expr::value(Value::SingleQuotedString(s.to_string()))
+}
+
+/// `toDateTime64OrNull(s, precision [, zone])` and its `OrZero` and
+/// `OrDefault(..., default)` forms: the checked conversion to the
+/// DateTime64 type those constants name.
+fn date_time64_or(name: &str, args: &[&Expr]) -> Result<Expr> {
+    let with_default = name == "toDateTime64OrDefault";
+    takes(name, args, if with_default { &[2, 3, 4] } else { &[2, 3] })?;
+    let constant = |i: usize| match args.get(i) {
+        Some(Expr::Value(v)) => match &v.value {
+            Value::Number(n, _) => Some(n.clone()),
+            Value::SingleQuotedString(s) => Some(format!("'{}'", s.replace('\'', "\\'"))),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(precision) = constant(1) else {
+        return Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!("Second argument for function {name} must be a constant precision"),
+        ));
+    };
+    let zone = match args.len() {
+        3 | 4 => Some(constant(2).ok_or_else(|| {
+            StrataError::new(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!("Third argument for function {name} must be a constant time zone"),
+            )
+        })?),
+        _ => None,
+    };
+    let type_name = match zone {
+        Some(zone) => format!("DateTime64({precision}, {zone})"),
+        None => format!("DateTime64({precision})"),
+    };
+    let mut converted = vec![args[0].clone(), text(&type_name)];
+    let checked = match name {
+        "toDateTime64OrNull" => "accurateCastOrNull",
+        _ => "accurateCastOrDefault",
+    };
+    if with_default && args.len() == 4 {
+        converted.push(args[3].clone());
+    }
+    Ok(call(checked, converted))
 }
 
 /// `CAST(value AS data_type)` as ClickHouse converts, if `data_type` is a

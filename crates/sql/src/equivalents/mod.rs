@@ -37,8 +37,12 @@ pub fn names() -> impl Iterator<Item = &'static str> {
         .chain(encodings::NAMES)
         .chain(other::NAMES)
         .chain(aggregates::NAMES)
+        .chain(IN_FUNCTIONS)
         .copied()
 }
+
+/// `in(x, set)` and its forms, `x [GLOBAL] [NOT] IN set` as functions.
+pub const IN_FUNCTIONS: &[&str] = &["in", "notIn", "globalIn", "globalNotIn"];
 
 /// The ClickHouse names rewritten in this module.
 const NAMES: &[&str] = &[
@@ -224,6 +228,29 @@ fn parse_lambda(text: &str) -> Expr {
         .try_with_sql(text)
         .and_then(|mut parser| parser.parse_expr())
         .expect("a lambda of our own parses")
+}
+
+/// `in(x, set)` (one of [`IN_FUNCTIONS`]) as `x [NOT] IN set` is read
+/// where it stands: an array is searched, a subquery's set too.
+pub fn in_function(name: &str, args: &[&Expr]) -> Result<Expr> {
+    if args.len() != 2 {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!(
+                "Number of arguments for function {name} doesn't match: passed {}, should be 2",
+                args.len()
+            ),
+        ));
+    }
+    let negated = matches!(name, "notIn" | "globalNotIn");
+    let not = if negated { "NOT " } else { "" };
+    let text = match args[1] {
+        Expr::Array(_) => format!("{not}has({}, {})", args[1], args[0]),
+        set => format!("({}) {not}IN {set}", args[0]),
+    };
+    let mut written = crate::parse_expr_text(&text)?;
+    crate::in_subquery::as_array_search(&mut written);
+    Ok(written)
 }
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
