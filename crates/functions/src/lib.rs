@@ -126,10 +126,14 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
     let mut functions = vec![
         AggregateUDF::new_from_impl(Count::default()),
         AggregateUDF::new_from_impl(Uniq::new(UniqKind::Uniq)),
-        AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined)),
+        // ClickHouse's uniqCombined64 hashes to 64 bits, as Strata's uniqCombined does.
+        AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined))
+            .with_aliases(["uniqCombined64"]),
         AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact)),
         AggregateUDF::new_from_impl(ArgMinMax::new(false)),
         AggregateUDF::new_from_impl(ArgMinMax::new(true)),
+        AggregateUDF::new_from_impl(ArgMinMax::pair(false)),
+        AggregateUDF::new_from_impl(ArgMinMax::pair(true)),
         AggregateUDF::new_from_impl(GroupArray::default()),
         // `any` skips NULLs (the SQL rewrite asks so); the `_respect_nulls`
         // forms keep DataFusion's default, which does not.

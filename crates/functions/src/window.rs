@@ -46,12 +46,27 @@ impl InFrame {
     }
 }
 
-/// `lagInFrame` and `leadInFrame`.
+/// `lagInFrame` and `leadInFrame`, and DataFusion's `dense_rank` and
+/// `percent_rank` under ClickHouse's other names too.
 pub fn window_functions() -> Vec<Arc<WindowUDF>> {
-    [Direction::Lag, Direction::Lead]
+    use datafusion::functions_window::rank::{dense_rank_udwf, percent_rank_udwf};
+    let mut functions: Vec<Arc<WindowUDF>> = [Direction::Lag, Direction::Lead]
         .into_iter()
         .map(|direction| Arc::new(WindowUDF::new_from_impl(InFrame::new(direction))))
-        .collect()
+        .collect();
+    functions.push(Arc::new(
+        dense_rank_udwf()
+            .as_ref()
+            .clone()
+            .with_aliases(["denseRank"]),
+    ));
+    functions.push(Arc::new(
+        percent_rank_udwf()
+            .as_ref()
+            .clone()
+            .with_aliases(["percentRank"]),
+    ));
+    functions
 }
 
 impl WindowUDFImpl for InFrame {

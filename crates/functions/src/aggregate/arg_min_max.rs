@@ -1,13 +1,13 @@
 //! `argMin(arg, val)` and `argMax(arg, val)` (also `min_by` and `max_by`):
 //! the `arg` of the row with the smallest or largest `val`; the first such
-//! row wins ties.
+//! row wins ties. `argAndMin` and `argAndMax` return the tuple `(arg, val)`.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::compute::SortOptions;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatility};
@@ -15,6 +15,8 @@ use datafusion::logical_expr::{Accumulator, AggregateUDFImpl, Signature, Volatil
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ArgMinMax {
     max: bool,
+    /// Whether the result is the tuple (arg, val) rather than arg alone.
+    pair: bool,
     signature: Signature,
     aliases: Vec<String>,
 }
@@ -24,15 +26,43 @@ impl ArgMinMax {
         let alias = if max { "max_by" } else { "min_by" };
         ArgMinMax {
             max,
+            pair: false,
             signature: Signature::any(2, Volatility::Immutable),
             aliases: vec![alias.to_string()],
         }
     }
+
+    /// `argAndMin` or `argAndMax`.
+    pub fn pair(max: bool) -> Self {
+        ArgMinMax {
+            max,
+            pair: true,
+            signature: Signature::any(2, Volatility::Immutable),
+            aliases: vec![],
+        }
+    }
+}
+
+/// The tuple `(arg, val)` of an argAndMin result, Nullable where the
+/// arguments are (over no rows it holds their defaults).
+fn pair_type(arg: &Field, val: &Field) -> DataType {
+    DataType::Struct(
+        vec![
+            Field::new("1", arg.data_type().clone(), arg.is_nullable()),
+            Field::new("2", val.data_type().clone(), val.is_nullable()),
+        ]
+        .into(),
+    )
 }
 
 impl AggregateUDFImpl for ArgMinMax {
     fn name(&self) -> &str {
-        if self.max { "argMax" } else { "argMin" }
+        match (self.pair, self.max) {
+            (false, false) => "argMin",
+            (false, true) => "argMax",
+            (true, false) => "argAndMin",
+            (true, true) => "argAndMax",
+        }
     }
 
     fn aliases(&self) -> &[String] {
@@ -44,7 +74,21 @@ impl AggregateUDFImpl for ArgMinMax {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        Ok(arg_types[0].clone())
+        Ok(match self.pair {
+            true => pair_type(
+                &Field::new("arg", arg_types[0].clone(), true),
+                &Field::new("val", arg_types[1].clone(), true),
+            ),
+            false => arg_types[0].clone(),
+        })
+    }
+
+    fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
+        let data_type = match self.pair {
+            true => pair_type(&arg_fields[0], &arg_fields[1]),
+            false => arg_fields[0].data_type().clone(),
+        };
+        Ok(Arc::new(Field::new(self.name(), data_type, !self.pair)))
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
@@ -63,10 +107,14 @@ impl AggregateUDFImpl for ArgMinMax {
     }
 
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
-        let arg_type = args.return_field.data_type().clone();
+        let arg_type = args.expr_fields[0].data_type().clone();
         let val_type = args.expr_fields[1].data_type().clone();
         Ok(Box::new(ArgMinMaxAccumulator {
             max: self.max,
+            pair: match args.return_field.data_type() {
+                DataType::Struct(fields) if self.pair => Some(fields.clone()),
+                _ => None,
+            },
             best: None,
             arg_type,
             val_type,
@@ -77,6 +125,8 @@ impl AggregateUDFImpl for ArgMinMax {
 #[derive(Debug)]
 struct ArgMinMaxAccumulator {
     max: bool,
+    /// The result tuple's fields, for argAndMin and argAndMax.
+    pair: Option<Fields>,
     /// (arg, val) of the best row so far.
     best: Option<(ScalarValue, ScalarValue)>,
     arg_type: DataType,
@@ -130,11 +180,17 @@ impl Accumulator for ArgMinMaxAccumulator {
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        match &self.best {
-            Some((arg, _)) => Ok(arg.clone()),
-            None => ScalarValue::new_zero(&self.arg_type)
-                .or_else(|_| ScalarValue::try_from(&self.arg_type)),
-        }
+        let zero = |t: &DataType| ScalarValue::new_zero(t).or_else(|_| ScalarValue::try_from(t));
+        let (arg, val) = match &self.best {
+            Some((arg, val)) => (arg.clone(), val.clone()),
+            None => (zero(&self.arg_type)?, zero(&self.val_type)?),
+        };
+        let Some(fields) = &self.pair else {
+            return Ok(arg);
+        };
+        let columns = vec![arg.to_array()?, val.to_array()?];
+        let tuple = datafusion::arrow::array::StructArray::try_new(fields.clone(), columns, None)?;
+        Ok(ScalarValue::Struct(Arc::new(tuple)))
     }
 
     fn size(&self) -> usize {

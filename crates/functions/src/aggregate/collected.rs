@@ -8,7 +8,10 @@
 //! (distinct integers), `uniqUpTo(n)` (distinct rows, n + 1 past n) and
 //! `topK`/`topKWeighted` (the most frequent values, by count then first
 //! appearance; ClickHouse's is a Space-Saving sketch of 3k counters, equal
-//! while a group has at most 3k distinct values, up to the order of ties).
+//! while a group has at most 3k distinct values, up to the order of ties),
+//! `intervalLengthSum(start, end)` (the length of the intervals' union) and
+//! `groupArrayIntersect(array)` (the elements in every row's array, in the
+//! order of the first; ClickHouse's order is its hash table's).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,10 +44,12 @@ pub enum Kind {
     UniqUpTo,
     TopK,
     TopKWeighted,
+    IntervalLengthSum,
+    GroupArrayIntersect,
 }
 
 impl Kind {
-    const ALL: [Kind; 13] = [
+    const ALL: [Kind; 15] = [
         Kind::DeltaSum,
         Kind::DeltaSumTimestamp,
         Kind::Entropy,
@@ -58,6 +63,8 @@ impl Kind {
         Kind::UniqUpTo,
         Kind::TopK,
         Kind::TopKWeighted,
+        Kind::IntervalLengthSum,
+        Kind::GroupArrayIntersect,
     ];
 
     fn name(self) -> &'static str {
@@ -75,6 +82,8 @@ impl Kind {
             Kind::UniqUpTo => "uniqUpTo",
             Kind::TopK => "topK",
             Kind::TopKWeighted => "topKWeighted",
+            Kind::IntervalLengthSum => "intervalLengthSum",
+            Kind::GroupArrayIntersect => "groupArrayIntersect",
         }
     }
 
@@ -88,7 +97,11 @@ impl Kind {
     /// Argument counts and parameter counts allowed.
     fn arity(self) -> (&'static [usize], std::ops::RangeInclusive<usize>) {
         match self {
-            Kind::DeltaSum | Kind::Entropy | Kind::AnyHeavy | Kind::GroupBitmap => (&[1], 0..=0),
+            Kind::DeltaSum
+            | Kind::Entropy
+            | Kind::AnyHeavy
+            | Kind::GroupBitmap
+            | Kind::GroupArrayIntersect => (&[1], 0..=0),
             Kind::GroupConcat => (&[1], 0..=2),
             Kind::TopK => (&[1], 0..=1),
             Kind::TopKWeighted => (&[2], 0..=1),
@@ -97,7 +110,8 @@ impl Kind {
             Kind::DeltaSumTimestamp
             | Kind::MaxIntersections
             | Kind::MaxIntersectionsPosition
-            | Kind::RankCorr => (&[2], 0..=0),
+            | Kind::RankCorr
+            | Kind::IntervalLengthSum => (&[2], 0..=0),
         }
     }
 }
@@ -132,6 +146,8 @@ impl AggregateSpec for Collected {
                 | Kind::UniqUpTo
                 | Kind::TopK
                 | Kind::TopKWeighted
+                | Kind::IntervalLengthSum
+                | Kind::GroupArrayIntersect
         )
     }
 
@@ -187,6 +203,22 @@ impl AggregateSpec for Collected {
             }
             Kind::UniqUpTo => DataType::UInt64,
             Kind::TopK | Kind::TopKWeighted => list_of(args[0].clone()),
+            Kind::IntervalLengthSum => {
+                let point = |t: &DataType| {
+                    numeric(t) || matches!(t, DataType::Date32 | DataType::Timestamp(..))
+                };
+                for t in args {
+                    check(point(t), t)?;
+                }
+                match args.iter().any(|t| t.is_floating()) {
+                    true => DataType::Float64,
+                    false => DataType::UInt64,
+                }
+            }
+            Kind::GroupArrayIntersect => match &args[0] {
+                DataType::List(_) => args[0].clone(),
+                other => return Err(illegal_type(name, other)),
+            },
         })
     }
 
@@ -284,6 +316,12 @@ impl Collected {
                 let weighted = self.kind == Kind::TopKWeighted;
                 Box::new(move |c| top_k(c, k as usize, weighted))
             }
+            Kind::IntervalLengthSum => Box::new(move |c| {
+                let starts = floats(&super::quantiles::as_floats(&c[0])?)?;
+                let ends = floats(&super::quantiles::as_floats(&c[1])?)?;
+                from_f64(union_length(&starts, &ends), &result)
+            }),
+            Kind::GroupArrayIntersect => Box::new(move |c| intersection(&c[0], &result)),
         })
     }
 }
@@ -296,6 +334,76 @@ fn floats(values: &ArrayRef) -> Result<Vec<f64>> {
 /// A float as the argument's own type (integers come back exact).
 fn from_f64(v: f64, t: &DataType) -> Result<ScalarValue> {
     ScalarValue::Float64(Some(v)).cast_to(t)
+}
+
+/// The length of the union of the intervals, each taken from its lower end.
+fn union_length(starts: &[f64], ends: &[f64]) -> f64 {
+    let mut intervals: Vec<(f64, f64)> = starts
+        .iter()
+        .zip(ends)
+        .map(|(&a, &b)| (a.min(b), a.max(b)))
+        .collect();
+    intervals.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut total = 0.0;
+    let mut current: Option<(f64, f64)> = None;
+    for (start, end) in intervals {
+        current = match current {
+            Some((low, high)) if start <= high => Some((low, high.max(end))),
+            Some((low, high)) => {
+                total += high - low;
+                Some((start, end))
+            }
+            None => Some((start, end)),
+        };
+    }
+    total + current.map_or(0.0, |(low, high)| high - low)
+}
+
+/// The distinct elements found in every row's array, in the first's order.
+fn intersection(arrays: &ArrayRef, result: &DataType) -> Result<ScalarValue> {
+    let DataType::List(item) = result else {
+        unreachable!("typed as an array");
+    };
+    let lists = arrays.as_list::<i32>();
+    let valid: Vec<usize> = (0..lists.len()).filter(|&i| lists.is_valid(i)).collect();
+    let Some(&first) = valid.first() else {
+        let empty = datafusion::arrow::array::new_empty_array(item.data_type());
+        return Ok(super::frame::list_value(empty, item.is_nullable()));
+    };
+    let converter = RowConverter::new(vec![SortField::new(item.data_type().clone())])?;
+    let rows = converter.convert_columns(&[Arc::clone(lists.values())])?;
+    let offsets = lists.value_offsets();
+    let elements = |i: usize| offsets[i] as usize..offsets[i + 1] as usize;
+    // Each distinct element of the first array, with how many arrays hold it.
+    let mut counts: HashMap<&[u8], (usize, usize)> = HashMap::new();
+    let mut order: Vec<&[u8]> = Vec::new();
+    for e in elements(first) {
+        let key = rows.row(e).data();
+        counts.entry(key).or_insert_with(|| {
+            order.push(key);
+            (e, 0)
+        });
+    }
+    for &i in &valid {
+        let mut seen = std::collections::HashSet::new();
+        for e in elements(i) {
+            let key = rows.row(e).data();
+            if seen.insert(key)
+                && let Some(entry) = counts.get_mut(key)
+            {
+                entry.1 += 1;
+            }
+        }
+    }
+    let kept: Vec<u32> = order
+        .iter()
+        .filter_map(|k| {
+            let (at, count) = counts[k];
+            (count == valid.len()).then_some(at as u32)
+        })
+        .collect();
+    let values = take(lists.values(), &UInt32Array::from(kept), None)?;
+    Ok(super::frame::list_value(values, item.is_nullable()))
 }
 
 fn delta_sum(values: &[f64]) -> f64 {

@@ -35,7 +35,7 @@ pub fn functions() -> Vec<AggregateUDF> {
     ]
 }
 
-fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
+pub(super) fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
     if conditions.len() > MAX_CONDITIONS {
         return Err(error(
             ErrorCode::TOO_MANY_ARGUMENTS_FOR_FUNCTION,
@@ -57,7 +57,7 @@ fn check_conditions(name: &str, conditions: &[DataType]) -> Result<()> {
 }
 
 /// Which rows hold each condition: bit `i` of a row's mask for condition `i`.
-fn masks(conditions: &[ArrayRef]) -> Result<Vec<u32>> {
+pub(super) fn masks(conditions: &[ArrayRef]) -> Result<Vec<u32>> {
     let rows = conditions.first().map_or(0, |c| c.len());
     let mut out = vec![0u32; rows];
     for (i, condition) in conditions.iter().enumerate() {

@@ -45,6 +45,7 @@ pub mod moments;
 pub mod native;
 pub mod quantiles;
 pub mod sampled_set;
+pub mod sequences;
 pub mod single_value;
 pub mod sketch;
 pub mod states;
@@ -65,6 +66,7 @@ pub fn functions() -> Vec<AggregateUDF> {
     out.extend(group_arrays::functions());
     out.extend(collected::functions());
     out.extend(funnels::functions());
+    out.extend(sequences::functions());
     out.extend(folds::functions());
     out.push(AggregateUDF::new_from_impl(
         single_value::SingleValueOrNull::default(),

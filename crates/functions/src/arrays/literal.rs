@@ -89,13 +89,65 @@ impl ScalarUDFImpl for MakeArray {
             .collect();
         let nullable = args.arg_fields.iter().any(|f| can_be_null(f));
         let data_type = with_item_nullable(self.inner.return_type(&types)?, nullable);
+        let data_type = match data_type {
+            DataType::List(item) => DataType::List(Arc::new(
+                item.as_ref()
+                    .clone()
+                    .with_data_type(tuple_nullable_where_any_is(item.data_type(), &types)),
+            )),
+            other => other,
+        };
         Ok(Arc::new(Field::new(self.name(), data_type, false)))
     }
 
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke_with_args(&self, mut args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let target = args.return_field.data_type().clone();
+        // Elements of one type exactly: tuples whose elements differ only
+        // in nullability would make DataFusion's builder panic.
+        if let DataType::List(item) = &target {
+            for arg in &mut args.args {
+                let same =
+                    arg.data_type() == *item.data_type() || arg.data_type() == DataType::Null;
+                if !same && matches!(item.data_type(), DataType::Struct(_)) {
+                    *arg = retyped(arg.clone(), item.data_type())?;
+                }
+            }
+            for field in &mut args.arg_fields {
+                if matches!(item.data_type(), DataType::Struct(_))
+                    && field.data_type() != item.data_type()
+                    && field.data_type() != &DataType::Null
+                {
+                    *field = Arc::new(
+                        field
+                            .as_ref()
+                            .clone()
+                            .with_data_type(item.data_type().clone()),
+                    );
+                }
+            }
+        }
         retyped(self.inner.invoke_with_args(args)?, &target)
     }
+}
+
+/// A tuple type whose elements are Nullable where any element of that
+/// position is, so every tuple of the array fits it.
+fn tuple_nullable_where_any_is(item: &DataType, elements: &[DataType]) -> DataType {
+    let DataType::Struct(fields) = item else {
+        return item.clone();
+    };
+    let widened: Vec<Field> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let any = elements.iter().any(|e| match e {
+                DataType::Struct(others) => others.get(i).is_some_and(|o| o.is_nullable()),
+                _ => false,
+            });
+            f.as_ref().clone().with_nullable(f.is_nullable() || any)
+        })
+        .collect();
+    DataType::Struct(widened.into())
 }
 
 /// DataFusion's result given the exact type the function declared.

@@ -24,6 +24,7 @@ pub mod element;
 pub mod empty;
 pub mod enumerate;
 pub mod literal;
+mod map_series;
 pub mod maps;
 pub mod masked;
 pub mod range;
@@ -85,6 +86,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     for op in sets::SetOp::ALL {
         functions.push(ScalarUDF::new_from_impl(sets::ArraySet::new(op)));
     }
+    functions.extend(crate::other::frame::register(map_series::SPECS));
     functions
 }
 
