@@ -840,6 +840,15 @@ mod tests {
 /// (`ScalarValue::new_default`) panics for a Map, whose default here is the
 /// empty map.
 pub fn default_value(data_type: &DataType) -> datafusion::common::Result<ScalarValue> {
+    if let DataType::Struct(fields) = data_type {
+        // Element by element: DataFusion's default of a Map inside panics.
+        let elements = fields
+            .iter()
+            .map(|f| default_value(f.data_type())?.to_array())
+            .collect::<datafusion::common::Result<Vec<_>>>()?;
+        let tuple = datafusion::arrow::array::StructArray::try_new(fields.clone(), elements, None)?;
+        return Ok(ScalarValue::Struct(Arc::new(tuple)));
+    }
     let DataType::Map(entries, sorted) = data_type else {
         return ScalarValue::new_default(data_type);
     };

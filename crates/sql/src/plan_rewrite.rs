@@ -89,6 +89,7 @@ impl PlanRewriter {
             "assumeNotNull",
             "_CAST",
             "tupleElement",
+            "_tupleElementsNullable",
             EnumNumber::NAME,
         ];
         PlanRewriter {
@@ -110,7 +111,7 @@ impl PlanRewriter {
         let plan = crate::table_function_scans::name_apart(plan)?;
         let rewritten = plan.transform_up_with_subqueries(|node| {
             if inserting && matches!(node, LogicalPlan::Values(_)) {
-                return Ok(Transformed::no(node));
+                return self.own_constructors(node);
             }
             let node = self.rewrite_node(node, keys_null)?;
             match join_nulls {
@@ -119,6 +120,25 @@ impl PlanRewriter {
             }
         })?;
         Ok(rewritten.data)
+    }
+
+    /// An INSERT's VALUES with Strata's array, map and tuple constructors,
+    /// which unify their elements' nullability (DataFusion's builder panics
+    /// on `[(5, 5), (-5, 5)]`); nothing else changes, so the types stay.
+    fn own_constructors(&self, node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+        let schema = input_schema(&node);
+        node.map_expressions(|expr| {
+            expr.transform_up(|e| match e {
+                Expr::ScalarFunction(ScalarFunction { func, args })
+                    if let Some(ours) = self.strata_version(&func, &args, &schema) =>
+                {
+                    Ok(Transformed::yes(Expr::ScalarFunction(
+                        ScalarFunction::new_udf(ours, args),
+                    )))
+                }
+                e => Ok(Transformed::no(e)),
+            })
+        })
     }
 
     /// `keys_null`: grouping sets leave keys NULL (`group_by_use_nulls`).
@@ -336,6 +356,22 @@ impl PlanRewriter {
                     self.call("_CAST", vec![*inner, type_name]),
                 ))
             }
+            // Arrow casts tuples by element name, and a tuple literal's
+            // names (`c0`) are not a declared Tuple's (`1`): ClickHouse
+            // converts by position, as `_CAST` does.
+            Expr::Cast(Cast { expr: inner, field })
+                if has_tuple(field.data_type())
+                    && !is_call(&inner, "_CAST")
+                    && inner.get_type(schema)? != *field.data_type() =>
+            {
+                // Arrays, tuples and maps are never Nullable.
+                let type_name = lit(types::clickhouse_type_name(field.data_type(), false));
+                let converted = self.call("_CAST", vec![*inner, type_name]);
+                Ok(Transformed::yes(Expr::Cast(Cast::new_from_field(
+                    Box::new(converted),
+                    field,
+                ))))
+            }
             Expr::BinaryExpr(BinaryExpr { left, op, right }) => {
                 let op_kind = match op {
                     Operator::Plus => Some(ArithmeticOp::Plus),
@@ -466,6 +502,17 @@ impl PlanRewriter {
                 let keyed =
                     datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)]);
                 exprs.push(keyed.alias_qualified(qualifier.cloned(), field.name()));
+                continue;
+            }
+            // A Tuple key left NULL by a grouping set is a tuple of NULLs.
+            if keys_null
+                && i < groups
+                && field.is_nullable()
+                && matches!(field.data_type(), DataType::Struct(_))
+            {
+                changed = true;
+                let elements = self.call("_tupleElementsNullable", vec![column]);
+                exprs.push(elements.alias_qualified(qualifier.cloned(), field.name()));
                 continue;
             }
             let Some(Expr::AggregateFunction(f)) = i
@@ -906,4 +953,24 @@ fn is_constant_or_null(expr: &Expr) -> bool {
         _ => false,
     };
     or_null && !expr.any_column_refs() && !expr.is_volatile()
+}
+
+/// Whether `data_type` is or holds a Tuple.
+fn has_tuple(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Struct(_) => true,
+        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
+            has_tuple(item.data_type())
+        }
+        DataType::Map(entries, _) => match entries.data_type() {
+            DataType::Struct(key_value) => key_value.iter().any(|f| has_tuple(f.data_type())),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether `expr` calls the function `name`.
+fn is_call(expr: &Expr, name: &str) -> bool {
+    matches!(expr, Expr::ScalarFunction(call) if call.func.name() == name)
 }

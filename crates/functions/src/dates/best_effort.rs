@@ -157,11 +157,18 @@ impl Kernel for BestEffort {
                 }
                 (None, Failure::Zero) => (0, 0),
             };
-            ticks.push(match self.sub_second {
-                false => date_time_in_range(seconds),
-                true => seconds * per_second + nanos as i64 / (1_000_000_000 / per_second) as i64,
-            });
-            valid.push(true);
+            let tick = match self.sub_second {
+                false => Some(date_time_in_range(seconds)),
+                true => seconds
+                    .checked_mul(per_second)
+                    .and_then(|t| t.checked_add(nanos as i64 / (1_000_000_000 / per_second))),
+            };
+            match (tick, self.failure) {
+                (Some(tick), _) => ticks.push(tick),
+                (None, Failure::Error) => return Err(overflow(self.name())),
+                (None, Failure::Null | Failure::Zero) => ticks.push(0),
+            }
+            valid.push(tick.is_some() || self.failure != Failure::Null);
         }
         let nulls = Some(NullBuffer::from(valid)).filter(|n| n.null_count() > 0);
         Ok(moments::timestamps(
@@ -171,6 +178,14 @@ impl Kernel for BestEffort {
             output_zone.clone(),
         ))
     }
+}
+
+/// A DateTime64 whose ticks do not fit 64 bits.
+fn overflow(function: &str) -> datafusion::error::DataFusionError {
+    args::error(
+        ErrorCode::DECIMAL_OVERFLOW,
+        format!("Decimal math overflow in function {function}"),
+    )
 }
 
 impl BestEffort {

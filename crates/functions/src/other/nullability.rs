@@ -5,7 +5,11 @@
 //! the default of `x`'s type (NULL for a Nullable one);
 //! `defaultValueOfTypeName('T')` the default of the type named.
 
-use datafusion::arrow::array::make_array;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, AsArray, StructArray, make_array};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 
@@ -43,6 +47,30 @@ pub(crate) const SPECS: &[Spec] = &[
                 .with_nullable(false))
         },
         eval: assume_not_null,
+    },
+    Spec {
+        // A NULL tuple as a tuple of NULLs: what `group_by_use_nulls` gives a
+        // Tuple key (a Tuple is never Nullable, its elements become so).
+        name: "_tupleElementsNullable",
+        aliases: &[],
+        args: (1, 1),
+        volatility: Volatility::Immutable,
+        typing: |t| {
+            let field = t.fields[0].as_ref().clone().with_name(t.name);
+            Ok(match field.data_type() {
+                DataType::Struct(elements) => {
+                    let nullable: Fields = elements
+                        .iter()
+                        .map(|e| e.as_ref().clone().with_nullable(true))
+                        .collect();
+                    field
+                        .with_data_type(DataType::Struct(nullable))
+                        .with_nullable(false)
+                }
+                _ => field,
+            })
+        },
+        eval: tuple_elements_nullable,
     },
     Spec {
         name: "defaultValueOfArgumentType",
@@ -97,4 +125,26 @@ fn assume_not_null(call: &Call) -> Result<ColumnarValue> {
     }
     let data = column.to_data().into_builder().nulls(None).build()?;
     call.output(make_array(data))
+}
+
+/// Each element of a tuple NULL where the tuple is.
+fn tuple_elements_nullable(call: &Call) -> Result<ColumnarValue> {
+    let column = call.column(0)?;
+    let DataType::Struct(fields) = call.result.data_type() else {
+        return Ok(call.args[0].clone());
+    };
+    let Some(tuple) = column.as_struct_opt() else {
+        return Ok(call.args[0].clone());
+    };
+    let columns = tuple
+        .columns()
+        .iter()
+        .map(|element| {
+            let nulls = NullBuffer::union(element.nulls(), tuple.nulls());
+            let data = element.to_data().into_builder().nulls(nulls).build()?;
+            Ok(make_array(data))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let out = StructArray::try_new(fields.clone(), columns, None)?;
+    call.output(Arc::new(out))
 }
