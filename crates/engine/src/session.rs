@@ -282,7 +282,7 @@ impl Session {
             return self.describe(rest).await;
         }
         if let Some((_, rest)) = strip_keyword(text, &["SYSTEM"]) {
-            return self.system_command(rest);
+            return self.system_command(rest).await;
         }
         if strip_keyword(text, &["SHOW", "EXISTS", "KILL"]).is_some() {
             let (body, clauses) = split_trailing_clauses(text)?;

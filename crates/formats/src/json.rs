@@ -190,6 +190,8 @@ pub(crate) struct JsonWriter {
     rows: u64,
     /// The `"totals"` member, written between `"data"` and `"rows"`.
     totals: Option<String>,
+    /// The `"extremes"` member, after the totals.
+    extremes: Option<String>,
 }
 
 impl JsonWriter {
@@ -223,6 +225,7 @@ impl JsonWriter {
             cells,
             rows: 0,
             totals: None,
+            extremes: None,
         })
     }
 }
@@ -265,12 +268,34 @@ impl ResultWriter for JsonWriter {
         Ok(())
     }
 
+    fn write_extremes(
+        &mut self,
+        _out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        let mut text = String::from("\t\"extremes\":\n\t{\n");
+        for (row, name) in ["min", "max"].iter().enumerate() {
+            text.push_str(&format!("\t\t\"{name}\":"));
+            if self.compact {
+                text.push(' ');
+                self.cells.array(extremes, row, &mut text);
+            } else {
+                text.push('\n');
+                self.cells.lines(extremes, row, &mut text);
+            }
+            text.push_str(if row == 0 { ",\n" } else { "\n" });
+        }
+        text.push_str("\t}");
+        self.extremes = Some(text);
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {
-        let totals = match &self.totals {
-            Some(totals) => format!("\n\t],\n\n{totals},\n\n"),
-            None => "\n\t],\n\n".to_string(),
-        };
-        out.write_all(totals.as_bytes())?;
+        let mut closing = "\n\t],\n\n".to_string();
+        for member in [&self.totals, &self.extremes].into_iter().flatten() {
+            closing.push_str(&format!("{member},\n\n"));
+        }
+        out.write_all(closing.as_bytes())?;
         let tail = format!(
             "\t\"rows\": {},\n\n\t\"statistics\":\n\t{{\n\t\t\"elapsed\": {},\n\t\t\"rows_read\": {},\n\t\t\"bytes_read\": {}\n\t}}\n}}\n",
             self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read

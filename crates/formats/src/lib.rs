@@ -8,6 +8,7 @@
 
 mod arrow_output;
 pub mod encoding;
+mod extremes;
 pub mod input;
 mod json;
 mod json_each_row;
@@ -394,6 +395,8 @@ pub struct FormatOptions {
     /// The HTTP `client_protocol_version`: Native output's block layout and
     /// type names follow the revision a client names (0: none).
     pub client_protocol_version: u64,
+    /// `extremes`: the columns' smallest and largest values follow the rows.
+    pub extremes: bool,
 }
 
 impl Default for FormatOptions {
@@ -404,6 +407,7 @@ impl Default for FormatOptions {
             csv_delimiter: b',',
             values: ValueOptions::default(),
             client_protocol_version: 0,
+            extremes: false,
         }
     }
 }
@@ -423,6 +427,7 @@ impl FormatOptions {
                 json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
             },
             client_protocol_version: 0,
+            extremes: settings.extremes(),
         }
     }
 }
@@ -441,6 +446,16 @@ pub trait ResultWriter: Send {
     /// The WITH TOTALS row, after the last batch; formats that ClickHouse
     /// writes without totals (JSONEachRow, Values, ...) leave it out.
     fn write_totals(&mut self, _out: &mut dyn Write, _totals: &RecordBatch) -> std::io::Result<()> {
+        Ok(())
+    }
+    /// `extremes = 1`: two rows, the columns' smallest values and their
+    /// largest, after the totals; formats that ClickHouse writes without
+    /// them leave them out.
+    fn write_extremes(
+        &mut self,
+        _out: &mut dyn Write,
+        _extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
         Ok(())
     }
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()>;
@@ -479,15 +494,20 @@ pub fn new_writer(
     let text_columns: Vec<usize> = (0..schema.fields().len())
         .filter(|&i| shown_as_text(schema.field(i)))
         .collect();
-    let writer = format_writer(format, schema, options, out)?;
+    let extremes = options.extremes;
+    let writer = format_writer(format, Arc::clone(&schema), options, out)?;
     // Binary formats write a UUID's or an address's own bytes.
-    Ok(if text_columns.is_empty() || format.is_binary() {
+    let writer: Box<dyn ResultWriter> = if text_columns.is_empty() || format.is_binary() {
         writer
     } else {
         Box::new(DeclaredAsText {
             inner: writer,
             columns: text_columns,
         })
+    };
+    Ok(match extremes {
+        true => Box::new(extremes::ExtremesWriter::new(writer, schema)),
+        false => writer,
     })
 }
 
@@ -629,6 +649,15 @@ impl ResultWriter for DeclaredAsText {
     fn write_totals(&mut self, out: &mut dyn Write, totals: &RecordBatch) -> std::io::Result<()> {
         let shown = self.shown(totals)?;
         self.inner.write_totals(out, &shown)
+    }
+
+    fn write_extremes(
+        &mut self,
+        out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        let shown = self.shown(extremes)?;
+        self.inner.write_extremes(out, &shown)
     }
 
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {

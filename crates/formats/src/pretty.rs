@@ -80,6 +80,8 @@ pub(crate) struct PrettyWriter {
     total_rows: usize,
     /// The WITH TOTALS row, drawn as a table of its own after `Totals:`.
     totals: Option<Vec<Vec<String>>>,
+    /// The extremes' two rows, drawn after `Extremes:`.
+    extremes: Option<Vec<Vec<String>>>,
 }
 
 impl PrettyWriter {
@@ -96,6 +98,7 @@ impl PrettyWriter {
             rows: Vec::new(),
             total_rows: 0,
             totals: None,
+            extremes: None,
         }
     }
 
@@ -253,27 +256,47 @@ impl ResultWriter for PrettyWriter {
         Ok(())
     }
 
+    fn write_extremes(
+        &mut self,
+        _out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        let mut rows = Vec::new();
+        render_rows(extremes, self.options.values, usize::MAX, &mut rows);
+        self.extremes = Some(rows);
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         out.write_all(self.render().as_bytes())?;
-        let Some(rows) = self.totals.take() else {
-            return Ok(());
-        };
-        let table = PrettyWriter {
-            total_rows: rows.len(),
-            rows,
-            names: self.names.clone(),
-            right_aligned: self.right_aligned.clone(),
-            options: self.options.clone(),
-            layout: self.layout,
-            totals: None,
-        };
-        out.write_all(format!("\nTotals:\n{}", table.render()).as_bytes())
+        let sections = [
+            ("Totals", self.totals.take()),
+            ("Extremes", self.extremes.take()),
+        ];
+        for (title, rows) in sections {
+            let Some(rows) = rows else {
+                continue;
+            };
+            let table = PrettyWriter {
+                total_rows: rows.len(),
+                rows,
+                names: self.names.clone(),
+                right_aligned: self.right_aligned.clone(),
+                options: self.options.clone(),
+                layout: self.layout,
+                totals: None,
+                extremes: None,
+            };
+            out.write_all(format!("\n{title}:\n{}", table.render()).as_bytes())?;
+        }
+        Ok(())
     }
 }
 
 pub(crate) struct VerticalWriter {
     names: Vec<String>,
     rows_written: usize,
+    totals_written: bool,
 }
 
 impl VerticalWriter {
@@ -281,6 +304,7 @@ impl VerticalWriter {
         VerticalWriter {
             names: schema.fields().iter().map(|f| f.name().clone()).collect(),
             rows_written: 0,
+            totals_written: false,
         }
     }
 }
@@ -321,6 +345,23 @@ impl ResultWriter for VerticalWriter {
         render_rows(totals, ValueOptions::default(), usize::MAX, &mut rows);
         let mut text = String::from("\n\nTotals:\n───────\n");
         self.push_fields(&rows[0], &mut text);
+        self.totals_written = true;
+        out.write_all(text.as_bytes())
+    }
+
+    fn write_extremes(
+        &mut self,
+        out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        let mut rows = Vec::new();
+        render_rows(extremes, ValueOptions::default(), usize::MAX, &mut rows);
+        // A blank line more after rows than after the totals.
+        let mut text = String::from(if self.totals_written { "\n" } else { "\n\n" });
+        text.push_str("Min:\n────\n");
+        self.push_fields(&rows[0], &mut text);
+        text.push_str("\nMax:\n────\n");
+        self.push_fields(&rows[1], &mut text);
         out.write_all(text.as_bytes())
     }
 

@@ -133,6 +133,16 @@ impl ResultWriter for TextWriter {
         self.write_batch(out, totals)
     }
 
+    /// After a blank line, as two more rows.
+    fn write_extremes(
+        &mut self,
+        out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        out.write_all(b"\n")?;
+        self.write_batch(out, extremes)
+    }
+
     fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         Ok(())
     }

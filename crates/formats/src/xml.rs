@@ -16,6 +16,8 @@ pub(crate) struct XmlWriter {
     tags: Vec<String>,
     rows: u64,
     values: XmlValues,
+    /// The `<extremes>` element, written after `<data>`.
+    extremes: Option<String>,
 }
 
 /// Writes values as element text; `text` is scratch space for scalars.
@@ -44,6 +46,7 @@ impl XmlWriter {
             values: XmlValues {
                 text: String::new(),
             },
+            extremes: None,
         })
     }
 }
@@ -151,9 +154,34 @@ impl ResultWriter for XmlWriter {
         out.write_all(text.as_bytes())
     }
 
+    fn write_extremes(
+        &mut self,
+        _out: &mut dyn Write,
+        extremes: &RecordBatch,
+    ) -> std::io::Result<()> {
+        let mut text = String::from("\t<extremes>\n");
+        for (row, name) in ["min", "max"].iter().enumerate() {
+            text.push_str(&format!("\t\t<{name}>\n"));
+            for (i, column) in extremes.columns().iter().enumerate() {
+                text.push_str("\t\t\t");
+                self.values
+                    .write_element(&self.tags[i], column.as_ref(), row, &mut text);
+                text.push('\n');
+            }
+            text.push_str(&format!("\t\t</{name}>\n"));
+        }
+        text.push_str("\t</extremes>\n");
+        self.extremes = Some(text);
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut dyn Write, statistics: &Statistics) -> std::io::Result<()> {
+        out.write_all(b"\t</data>\n")?;
+        if let Some(extremes) = self.extremes.take() {
+            out.write_all(extremes.as_bytes())?;
+        }
         let tail = format!(
-            "\t</data>\n\t<rows>{}</rows>\n\t<statistics>\n\t\t<elapsed>{}</elapsed>\n\t\t<rows_read>{}</rows_read>\n\t\t<bytes_read>{}</bytes_read>\n\t</statistics>\n</result>\n",
+            "\t<rows>{}</rows>\n\t<statistics>\n\t\t<elapsed>{}</elapsed>\n\t\t<rows_read>{}</rows_read>\n\t\t<bytes_read>{}</bytes_read>\n\t</statistics>\n</result>\n",
             self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
         );
         out.write_all(tail.as_bytes())

@@ -371,6 +371,29 @@ impl Rewriter<'_, '_> {
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
             Expr::InSubquery { negated: true, .. } => return crate::not_in::without_nulls(expr),
+            // NULL in a set is skipped (`transform_null_in = 0`): `1 IN
+            // (NULL, 2)` is 0, not NULL.
+            Expr::InList {
+                expr: tested,
+                list,
+                negated,
+            } if list.iter().any(is_null_literal) => {
+                let kept: Vec<Expr> = list
+                    .iter()
+                    .filter(|e| !is_null_literal(e))
+                    .cloned()
+                    .collect();
+                if kept.is_empty() {
+                    let outcome = u8::from(*negated);
+                    let text = format!("CASE WHEN ({tested}) IS NULL THEN NULL ELSE {outcome} END");
+                    return crate::parse_expr_text(&text).map(Some);
+                }
+                return Ok(Some(Expr::InList {
+                    expr: tested.clone(),
+                    list: kept,
+                    negated: *negated,
+                }));
+            }
             Expr::Subquery(query) if let Some(tupled) = tuple_of_columns(query) => {
                 return Ok(Some(Expr::Subquery(Box::new(tupled))));
             }
@@ -902,4 +925,8 @@ fn prepare_select_items(body: &mut SetExpr) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+fn is_null_literal(expr: &Expr) -> bool {
+    matches!(expr, Expr::Value(v) if v.value == Value::Null)
 }

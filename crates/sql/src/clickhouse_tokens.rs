@@ -12,6 +12,9 @@
 //! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`,
 //!   and `f(x).name` by name;
 //! - `INTERVAL '2 day'` as `INTERVAL 2 day`;
+//! - names that start with digits (`02005_t`), as one word;
+//! - `x IN 1`, `x IN 'a'` and `x IN t` without parentheses, as `x IN (1)`,
+//!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
@@ -25,7 +28,7 @@
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
-use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace};
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Whitespace, Word};
 use strata_common::Result;
 
 use crate::parser::syntax_error;
@@ -48,6 +51,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
             _ => {}
         }
     }
+    let tokens = digit_led_names(tokens);
     let tokens = crate::join_strictness::rewrite_words(tokens, sql)?;
     let tokens = parenthesize_using(tokens);
     let tokens = crate::join_strictness::mark_constraints(tokens, sql)?;
@@ -55,6 +59,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = fetch_with_ties(tokens);
     let tokens = final_hints(tokens);
     let tokens = in_array_literals(tokens);
+    let tokens = in_bare_operands(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = interval_texts(tokens);
@@ -678,6 +683,118 @@ fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// A name that starts with digits (`02005_t`, as ClickHouse's test tables
+/// are named), which sqlparser reads as a number and a word: one word.
+fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let joined = match (out.last(), &token.token) {
+            (Some(previous), Token::Word(word))
+                if word.quote_style.is_none()
+                    && previous.span.end == token.span.start
+                    && matches!(&previous.token, Token::Number(digits, false)
+                        if digits.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                let Token::Number(digits, _) = &previous.token else {
+                    unreachable!("matched as a number")
+                };
+                Some(Token::make_word(&format!("{digits}{}", word.value), None))
+            }
+            _ => None,
+        };
+        match joined {
+            Some(word) => {
+                let previous = out.pop().expect("a number came before");
+                out.push(TokenWithSpan {
+                    token: word,
+                    span: previous.span.union(&token.span),
+                });
+            }
+            None => out.push(token),
+        }
+    }
+    out
+}
+
+/// The operand of `IN` written without parentheses: a literal is a set of
+/// one, a name is a table (`x IN t` as `x IN (SELECT * FROM t)`). `IN
+/// PARTITION` (ALTER), calls (`IN tuple(1, 2)`) and SHOW's `IN db` stay.
+fn in_bare_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut statement_start = true;
+    let mut showing = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        out.push(token.clone());
+        i += 1;
+        if token.token == Token::SemiColon {
+            statement_start = true;
+            continue;
+        }
+        if statement_start && !is_space(token) {
+            statement_start = false;
+            showing = keyword(token) == Keyword::SHOW;
+        }
+        if showing || keyword(token) != Keyword::IN {
+            continue;
+        }
+        let Some(start) = (i..tokens.len()).find(|&j| !is_space(&tokens[j])) else {
+            continue;
+        };
+        let end = bare_operand_end(&tokens, start);
+        if end == start {
+            continue;
+        }
+        let table = matches!(&tokens[start].token, Token::Word(w) if !is_literal_word(w));
+        let opening = |t: Token| with_token(&tokens[start], t);
+        out.extend(tokens[i..start].iter().cloned());
+        out.push(opening(Token::LParen));
+        if table {
+            out.push(opening(Token::make_keyword("SELECT")));
+            out.push(opening(Token::Whitespace(Whitespace::Space)));
+            out.push(opening(Token::Mul));
+            out.push(opening(Token::Whitespace(Whitespace::Space)));
+            out.push(opening(Token::make_keyword("FROM")));
+            out.push(opening(Token::Whitespace(Whitespace::Space)));
+        }
+        out.extend(tokens[start..end].iter().cloned());
+        out.push(with_token(&tokens[end - 1], Token::RParen));
+        i = end;
+    }
+    out
+}
+
+/// Where a bare `IN` operand starting at `start` ends (exclusive): a
+/// literal (with its sign), or a name `t` or `db.t` not followed by `(`;
+/// `start` when the operand is anything else.
+fn bare_operand_end(tokens: &[TokenWithSpan], start: usize) -> usize {
+    let at = |j: usize| tokens.get(j).map(|t| &t.token);
+    match at(start) {
+        Some(Token::Number(..) | Token::SingleQuotedString(_)) => start + 1,
+        Some(Token::Minus) if matches!(at(start + 1), Some(Token::Number(..))) => start + 2,
+        Some(Token::Word(w)) if is_literal_word(w) => start + 1,
+        Some(Token::Word(w)) if w.quote_style.is_some() || w.keyword != Keyword::PARTITION => {
+            let mut end = start + 1;
+            while matches!(at(end), Some(Token::Period))
+                && matches!(at(end + 1), Some(Token::Word(_)))
+            {
+                end += 2;
+            }
+            match at(end) {
+                Some(Token::LParen | Token::Period) => start,
+                _ => end,
+            }
+        }
+        _ => start,
+    }
+}
+
+fn is_literal_word(word: &Word) -> bool {
+    word.quote_style.is_none()
+        && matches!(word.keyword, Keyword::NULL | Keyword::TRUE | Keyword::FALSE)
+}
+
 fn is_question_mark(token: &TokenWithSpan) -> bool {
     matches!(&token.token, Token::Placeholder(p) if p == "?")
 }
@@ -846,6 +963,29 @@ pub(crate) mod tests {
         )
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
+    }
+
+    #[test]
+    fn in_takes_a_bare_literal_or_table() {
+        assert_eq!(text("SELECT 1 IN 1"), "SELECT 1 IN ( 1 )");
+        assert_eq!(text("SELECT 1 NOT IN -2"), "SELECT 1 NOT IN ( - 2 )");
+        assert_eq!(text("SELECT 1 IN NULL"), "SELECT 1 IN ( NULL )");
+        assert_eq!(
+            text("SELECT x IN db.data FROM u"),
+            "SELECT x IN ( SELECT * FROM db . data ) FROM u"
+        );
+        assert_eq!(text("SELECT x IN f(1)"), "SELECT x IN f ( 1 )");
+        assert_eq!(text("SHOW TABLES IN system"), "SHOW TABLES IN system");
+        assert_eq!(
+            text("ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"),
+            "ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"
+        );
+    }
+
+    #[test]
+    fn names_may_start_with_digits() {
+        assert_eq!(text("SELECT * FROM 02005_t"), "SELECT * FROM 02005_t");
+        assert_eq!(text("SELECT 1 a, 2e3"), "SELECT 1 a , 2e3");
     }
 
     #[test]

@@ -35,8 +35,13 @@ pub struct EngineClause {
 impl EngineClause {
     /// `ENGINE = Memory`, what a temporary table gets when it names none.
     pub fn memory() -> Self {
+        Self::named("Memory")
+    }
+
+    /// `ENGINE = name`, with no arguments or clauses.
+    pub fn named(name: &str) -> Self {
         EngineClause {
-            name: "Memory".to_string(),
+            name: name.to_string(),
             arguments: Vec::new(),
             partition_by: None,
             order_by: None,
@@ -172,6 +177,20 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
                 i = end;
                 continue;
             }
+            // `ORDER BY x` with no ENGINE: the clauses of the default engine.
+            Token::Word(_)
+                if depth == 0
+                    && engine.is_none()
+                    && !seen_as
+                    && clause_at(&tokens, i).is_some_and(|(clause, _)| clause != "COMMENT") =>
+            {
+                let end = engine_clause_end(&tokens, i);
+                let mut clause = vec![Token::make_word(DEFAULT_ENGINE, None)];
+                clause.extend(unescaped(&tokens[i..end]));
+                engine = Some(parse_engine_clause(sql, &clause)?);
+                i = end;
+                continue;
+            }
             _ => {}
         }
         kept.push(token.clone());
@@ -185,6 +204,10 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         empty,
     })
 }
+
+/// The engine name of clauses written without `ENGINE = ...`: the session's
+/// `default_table_engine` takes its place.
+pub const DEFAULT_ENGINE: &str = "__default_engine";
 
 /// The type a column declared without one has (`b DEFAULT a + 1`), until
 /// its expression's type takes its place.
@@ -439,7 +462,22 @@ pub(crate) fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
 
 fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
     let dialect = ClickHouseDialect {};
-    let mut parser = Parser::new(&dialect).with_tokens(tokens.to_vec());
+    let significant: Vec<&Token> = tokens
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
+    // `ORDER BY ()`, the empty key, which sqlparser does not read.
+    let tokens = match significant[..] {
+        [Token::LParen, Token::RParen] => {
+            vec![
+                Token::make_word("tuple", None),
+                Token::LParen,
+                Token::RParen,
+            ]
+        }
+        _ => tokens.to_vec(),
+    };
+    let mut parser = Parser::new(&dialect).with_tokens(tokens);
     let expr = parser
         .parse_expr()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
@@ -549,6 +587,18 @@ mod tests {
             engine.settings,
             vec![("index_granularity".to_string(), "8".to_string())]
         );
+    }
+
+    #[test]
+    fn clauses_without_engine_take_the_default() {
+        let text =
+            split_create_table("CREATE TABLE t (a Int8) ORDER BY () SETTINGS x = 1").unwrap();
+        let engine = text.engine.unwrap();
+        assert_eq!(engine.name, DEFAULT_ENGINE);
+        assert_eq!(engine.order_by.unwrap().to_string(), "tuple()");
+        assert_eq!(engine.settings, vec![("x".to_string(), "1".to_string())]);
+        let query = split_create_table("CREATE TABLE t AS SELECT 1 AS a ORDER BY a").unwrap();
+        assert!(query.engine.is_none());
     }
 
     #[test]

@@ -394,8 +394,19 @@ fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement>
             }
             statement
         }
-        Err(error) => crate::scalar_with::parse(dialect, sql, MAX_NESTING)
-            .ok_or_else(|| parser_error(sql, error))?,
+        Err(error) => match crate::scalar_with::parse(dialect, sql, MAX_NESTING) {
+            Some(statement) => statement,
+            None => {
+                let rewritten = crate::scalar_with::rewrite_subqueries(dialect, sql, MAX_NESTING)
+                    .ok_or_else(|| parser_error(sql, error.clone()))?;
+                let parsed =
+                    parse_in_dialect(dialect, &rewritten).map_err(|_| parser_error(sql, error))?;
+                return Ok(ParsedStatement {
+                    text: sql.to_string(),
+                    ..parsed
+                });
+            }
+        },
     };
     crate::depth::check_depth(&statement)?;
     let mut statement = statement;

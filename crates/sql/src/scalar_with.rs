@@ -17,7 +17,7 @@ use datafusion::sql::sqlparser::ast::{
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
-use datafusion::sql::sqlparser::tokenizer::Token;
+use datafusion::sql::sqlparser::tokenizer::{Location, Token, Tokenizer};
 
 use crate::naming::column_name;
 
@@ -53,6 +53,65 @@ pub fn parse(dialect: &dyn Dialect, sql: &str, recursion_limit: usize) -> Option
     keep_item_names(&mut query, &names);
     let _ = query.visit(&mut Replacer { names: &names });
     Some(Statement::Query(query))
+}
+
+/// `sql` with each subquery `(WITH expr AS name ... SELECT ...)` read as
+/// above and written back as a plain query; None when there is none.
+/// The last such subquery is taken first: none is nested inside it.
+pub fn rewrite_subqueries(
+    dialect: &dyn Dialect,
+    sql: &str,
+    recursion_limit: usize,
+) -> Option<String> {
+    let mut text = sql.to_string();
+    let mut changed = false;
+    // Each round replaces one subquery, so the rounds are bounded by them.
+    for _ in 0..MAX_SUBQUERIES {
+        let tokens = Tokenizer::new(dialect, &crate::source_text::normalize(&text))
+            .with_unescape(false)
+            .tokenize_with_location()
+            .ok()?;
+        let Some((start, end, query)) = (0..tokens.len()).rev().find_map(|open| {
+            let with = (open + 1..tokens.len())
+                .find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)))?;
+            let starts = tokens[open].token == Token::LParen
+                && matches!(&tokens[with].token, Token::Word(w) if w.keyword == Keyword::WITH);
+            if !starts {
+                return None;
+            }
+            let close = crate::clickhouse_tokens::matching_close(&tokens, open)?;
+            let start = offset(&text, tokens[with].span.start)?;
+            let end = offset(&text, tokens[close].span.start)?;
+            let query = parse(dialect, &text[start..end], recursion_limit)?;
+            Some((start, end, query))
+        }) else {
+            break;
+        };
+        text.replace_range(start..end, &query.to_string());
+        changed = true;
+    }
+    changed.then_some(text)
+}
+
+/// The most `(WITH ...)` subqueries one statement has read.
+const MAX_SUBQUERIES: usize = 64;
+
+/// The byte offset of a tokenizer location (1-based line and character).
+fn offset(text: &str, location: Location) -> Option<usize> {
+    let line_start = match location.line {
+        0 => return None,
+        1 => 0,
+        n => text.match_indices('\n').nth(n as usize - 2)?.0 + 1,
+    };
+    let column = usize::try_from(location.column).ok()?.checked_sub(1)?;
+    let line = &text[line_start..];
+    Some(
+        line_start
+            + line
+                .char_indices()
+                .nth(column)
+                .map_or(line.len(), |(i, _)| i),
+    )
 }
 
 /// Select items are named as written, with the names, as ClickHouse names
@@ -108,6 +167,23 @@ mod tests {
 
     fn read(sql: &str) -> Option<String> {
         parse(&ClickHouseDialect {}, sql, 64).map(|s| s.to_string())
+    }
+
+    #[test]
+    fn subqueries_take_their_own_names() {
+        let rewritten = rewrite_subqueries(
+            &ClickHouseDialect {},
+            "SELECT * FROM (WITH 2 AS x SELECT x) AS a,\n (WITH 'é' AS y SELECT y)",
+            64,
+        );
+        assert_eq!(
+            rewritten.as_deref(),
+            Some("SELECT * FROM (SELECT (2) AS \"x\") AS a,\n (SELECT ('é') AS \"y\")")
+        );
+        assert_eq!(
+            rewrite_subqueries(&ClickHouseDialect {}, "SELECT (1)", 64),
+            None
+        );
     }
 
     #[test]

@@ -91,6 +91,18 @@ macro_rules! declare_settings {
 const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
 const OVERFLOW_MODES: &[&str] = &["break", "throw"];
 const ALTER_UPDATE_MODES: &[&str] = &["heavy", "lightweight", "lightweight_force"];
+const TABLE_ENGINES: &[&str] = &[
+    "None",
+    "Log",
+    "StripeLog",
+    "Memory",
+    "MergeTree",
+    "ReplacingMergeTree",
+    "ReplicatedMergeTree",
+    "ReplicatedReplacingMergeTree",
+    "SharedMergeTree",
+    "SharedReplacingMergeTree",
+];
 
 // Query-level settings. Keep sorted by name.
 declare_settings!(IMPLEMENTED {
@@ -102,6 +114,8 @@ declare_settings!(IMPLEMENTED {
         "Cancel an HTTP query that only reads (GET, or readonly > 0) when its client closes the connection";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
+    default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",
+        "The engine of a CREATE TABLE that names none; None requires ENGINE";
     enable_http_compression: bool = SettingKind::Bool, "1",
         "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
     enable_lightweight_update: bool = SettingKind::Bool, "1",
@@ -110,6 +124,8 @@ declare_settings!(IMPLEMENTED {
         "INSERT INTO FUNCTION file(...) replaces the file's contents (1) rather than appending to them (0)";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
+    extremes: bool = SettingKind::Bool, "0",
+        "After the rows, show each column's smallest and largest value (in the TSV, CSV, JSON, Pretty, Vertical and XML formats)";
     r#final: bool = SettingKind::Bool, "0",
         "Read every table of the query whose engine merges rows (Replacing, Summing, ...) as with FINAL";
     format_csv_delimiter: String = SettingKind::Char, ",",

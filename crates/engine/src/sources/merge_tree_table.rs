@@ -508,6 +508,16 @@ fn count_selected(ranges: &[GranuleRange]) {
     );
 }
 
+impl MergeTreeProvider {
+    /// `SYSTEM STOP | START MERGES`: starting looks for a merge at once.
+    pub fn set_merges_stopped(&self, stopped: bool) {
+        self.data.set_merges_stopped(stopped);
+        if !stopped {
+            schedule_merge(&self.data, &self.background);
+        }
+    }
+}
+
 /// Starts a background merge if the selector finds one and none runs for
 /// this table; it goes on while the selector finds more.
 fn schedule_merge(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {

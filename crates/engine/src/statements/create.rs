@@ -19,6 +19,7 @@ use datafusion::sql::sqlparser::ast::{
     ColumnDef, CreateTable, Expr, Ident, LimitClause, ObjectName, Query, Statement, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::create_table::DEFAULT_ENGINE;
 use strata_sql::literal_text::expr_text;
 use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_table};
 use strata_storage::disk::{DEFAULT_POLICY, StoragePolicy};
@@ -178,7 +179,8 @@ impl Session {
             ));
         }
         let comment = engine.as_ref().and_then(|e| e.comment.clone());
-        let storage = table_engine(engine, create.temporary)?;
+        let default_engine = self.settings.default_table_engine();
+        let storage = table_engine(engine, create.temporary, &default_engine)?;
         let data = self.new_table_data(&create, codecs).await?;
         let identity = TableIdentity {
             create_statement: create_statement(
@@ -537,20 +539,28 @@ fn take_no_rows(create: &mut CreateTable) {
 
 /// The storage an ENGINE clause names (Memory for a temporary table
 /// without one).
-fn table_engine(engine: Option<EngineClause>, temporary: bool) -> Result<TableStorage> {
+fn table_engine(
+    engine: Option<EngineClause>,
+    temporary: bool,
+    default_engine: &str,
+) -> Result<TableStorage> {
     if temporary {
         temporary::check_engine(engine.as_ref())?;
     }
-    let engine = match engine {
+    let mut engine = match engine {
         Some(engine) => engine,
         None if temporary => EngineClause::memory(),
-        None => {
+        None => EngineClause::named(DEFAULT_ENGINE),
+    };
+    if engine.name == DEFAULT_ENGINE {
+        if default_engine == "None" {
             return Err(StrataError::new(
                 ErrorCode::ENGINE_REQUIRED,
                 "Table engine is not specified in CREATE query",
             ));
         }
-    };
+        engine.name = default_engine.to_string();
+    }
     match engine.name.as_str() {
         other if CLICKHOUSE_ENGINES.contains(&other) => Err(StrataError::new(
             ErrorCode::NOT_IMPLEMENTED,

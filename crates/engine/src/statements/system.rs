@@ -1,16 +1,18 @@
 //! `SYSTEM ...` commands.
 
+use std::sync::Arc;
+
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_storage::cache::CacheTier;
 
 use crate::access::privileges::catalog;
-use crate::session::{Session, StatementOutcome};
+use crate::session::{Session, StatementOutcome, UserTable};
 
 impl Session {
     /// `SYSTEM ...` commands. System logs are written as queries end, so
     /// FLUSH LOGS has nothing to wait for; it is accepted because ClickHouse
     /// users run it before reading system.query_log.
-    pub(crate) fn system_command(&self, rest: &str) -> Result<StatementOutcome> {
+    pub(crate) async fn system_command(&self, rest: &str) -> Result<StatementOutcome> {
         let words: Vec<String> = rest.split_whitespace().map(str::to_uppercase).collect();
         self.require(system_privilege(&words), &[])?;
         match words
@@ -23,6 +25,8 @@ impl Session {
             ["DROP", "MARK", "CACHE"] => self.drop_cache(CacheTier::Mark),
             ["DROP", "UNCOMPRESSED", "CACHE"] => self.drop_cache(CacheTier::Uncompressed),
             ["DROP", "PAGE", "CACHE"] => self.drop_cache(CacheTier::Page),
+            ["STOP", "MERGES", ..] => self.stop_merges(rest, true).await,
+            ["START", "MERGES", ..] => self.stop_merges(rest, false).await,
             ["RELOAD", "CONFIG"] => {
                 self.engine.instance().reload_config()?;
                 self.done()
@@ -35,6 +39,38 @@ impl Session {
                 ),
             )),
         }
+    }
+
+    /// `SYSTEM STOP | START MERGES [[db.]table]`: one table's background
+    /// merges, or every MergeTree table's there is when none is named.
+    async fn stop_merges(&self, rest: &str, stopped: bool) -> Result<StatementOutcome> {
+        let named: Vec<&str> = rest.split_whitespace().skip(2).collect();
+        match named[..] {
+            [] => {
+                let catalog = Arc::clone(&self.engine.catalog);
+                for (_, _, table) in crate::system::parts::merge_tree_tables(&catalog).await? {
+                    table.set_merges_stopped(stopped);
+                }
+            }
+            // As ClickHouse: a table that is not there, or not a MergeTree,
+            // has no merges to stop.
+            [name] => {
+                let name = strata_sql::parse_object_name(name)?;
+                if let Ok(UserTable::MergeTree(table)) = self.user_table(&name).await {
+                    table.set_merges_stopped(stopped);
+                }
+            }
+            _ => {
+                return Err(StrataError::new(
+                    ErrorCode::SYNTAX_ERROR,
+                    format!(
+                        "Syntax error: expected a table after 'SYSTEM {}'",
+                        rest.trim()
+                    ),
+                ));
+            }
+        }
+        self.done()
     }
 
     fn drop_cache(&self, tier: CacheTier) -> Result<StatementOutcome> {

@@ -72,7 +72,7 @@ pub fn parts_columns_fields() -> Vec<Field> {
 }
 
 /// Every MergeTree table as (database, table, provider), in name order.
-pub(super) async fn merge_tree_tables(
+pub(crate) async fn merge_tree_tables(
     catalog: &Arc<dyn CatalogProvider>,
 ) -> Result<Vec<(String, String, Arc<MergeTreeProvider>)>> {
     let mut tables = Vec::new();

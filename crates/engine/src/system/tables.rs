@@ -184,7 +184,7 @@ impl EngineClauses {
 }
 
 /// The key after `keyword` up to the next clause, its tuple parentheses
-/// dropped as ClickHouse shows keys (`(a, b)` is `a, b`).
+/// dropped as ClickHouse shows keys (`(a, b)` is `a, b`, `tuple()` empty).
 fn key_text(engine: &str, keyword: &str) -> Option<String> {
     let (_, rest) = engine.split_once(keyword)?;
     let end = [
@@ -198,6 +198,9 @@ fn key_text(engine: &str, keyword: &str) -> Option<String> {
     .min()
     .unwrap_or(rest.len());
     let key = rest[..end].trim();
+    if key == "tuple()" {
+        return Some(String::new());
+    }
     let inner = key.strip_prefix('(').and_then(|k| k.strip_suffix(')'));
     let balanced = inner.is_some_and(|k| !k.contains(')') || k.find('(') < k.find(')'));
     Some(match inner {

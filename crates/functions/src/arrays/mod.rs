@@ -30,6 +30,7 @@ pub mod masked;
 pub mod range;
 pub mod reduce;
 pub mod reshape;
+mod reverse;
 pub mod search;
 pub mod sets;
 pub mod sort;
@@ -87,6 +88,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         functions.push(ScalarUDF::new_from_impl(sets::ArraySet::new(op)));
     }
     functions.extend(crate::other::frame::register(map_series::SPECS));
+    functions.extend(crate::other::frame::register(reverse::SPECS));
     functions
 }
 

@@ -139,6 +139,8 @@ pub struct MergeTreeTable {
     commit: Mutex<()>,
     /// Set by [`Self::close`]: no more writes or commits.
     closed: AtomicBool,
+    /// Set by `SYSTEM STOP MERGES`: no background merge is picked.
+    merges_stopped: AtomicBool,
     /// Block numbers taken by inserts whose parts are not yet committed or
     /// discarded. Concurrent inserts commit out of block order, so a merge
     /// of committed parts must not span one: its result would cover the
@@ -269,6 +271,7 @@ impl MergeTreeTable {
             next_block: AtomicU64::new(next_block),
             commit: Mutex::new(()),
             closed: AtomicBool::new(false),
+            merges_stopped: AtomicBool::new(false),
             uncommitted: Mutex::new(BTreeSet::new()),
             removal_lists: AtomicU64::new(0),
             merges: Mutex::new(Vec::new()),
@@ -729,6 +732,9 @@ impl MergeTreeTable {
     /// running merges hold, among parts of one mutation generation with no
     /// uncommitted insert between them.
     pub fn next_merge(&self) -> Option<Vec<Arc<DataPart>>> {
+        if self.merges_stopped.load(Ordering::Acquire) {
+            return None;
+        }
         let uncommitted = self.uncommitted.lock().clone();
         let mergeable = |a: &DataPart, b: &DataPart| {
             let between = a.part.name.max_block + 1..b.part.name.min_block;
@@ -740,6 +746,12 @@ impl MergeTreeTable {
             &mergeable,
             &self.settings,
         )
+    }
+
+    /// Stops (`SYSTEM STOP MERGES`) or starts again the picking of
+    /// background merges; one already running finishes.
+    pub fn set_merges_stopped(&self, stopped: bool) {
+        self.merges_stopped.store(stopped, Ordering::Release);
     }
 
     /// Merges `sources`, adjacent active parts of one partition, into one
