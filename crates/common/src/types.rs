@@ -23,7 +23,7 @@ use datafusion::arrow::array::AsArray;
 use datafusion::arrow::buffer::{OffsetBuffer, ScalarBuffer};
 use datafusion::common::ScalarValue;
 
-use datafusion::arrow::datatypes::{DataType, Field, Fields, TimeUnit};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, IntervalUnit, TimeUnit};
 
 use crate::error::{ErrorCode, Result, StrataError};
 
@@ -120,6 +120,8 @@ pub fn field_type_name(field: &Field) -> String {
             .get(DECLARED_TYPE_KEY)
             .map(String::as_str)
             .filter(|t| t.starts_with("Enum"))
+    } else if let Some(interval) = interval_type(field) {
+        Some(interval)
     } else if is_ipv4(field) {
         Some(IPV4)
     } else if is_ipv6(field) {
@@ -140,6 +142,19 @@ pub fn field_type_name(field: &Field) -> String {
     } else {
         name
     }
+}
+
+/// The ClickHouse interval type (`IntervalDay`) a MonthDayNano interval
+/// field is marked as: its values count that one unit.
+pub fn interval_type(field: &Field) -> Option<&str> {
+    let is_interval = field.data_type() == &DataType::Interval(IntervalUnit::MonthDayNano);
+    declared(field).filter(|name| is_interval && name.starts_with("Interval"))
+}
+
+/// The field metadata that marks an interval as counting one unit
+/// (`interval_name` is `IntervalDay`, `IntervalYear`, ...).
+pub fn interval_metadata(interval_name: &str) -> HashMap<String, String> {
+    HashMap::from([(DECLARED_TYPE_KEY.to_string(), interval_name.to_string())])
 }
 
 /// True when `field` holds IPv4 addresses: a `UInt32` marked `IPv4`.

@@ -119,14 +119,19 @@ impl Engine {
         for kind in SystemTableKind::ALL {
             system.register_table(kind.name().to_string(), Arc::new(SystemTable::new(kind)))?;
         }
-        system.register_table(
-            "numbers".to_string(),
-            Arc::new(NumbersTable::new(Generator::Numbers, 0, None, false)),
-        )?;
-        system.register_table(
-            "zeros".to_string(),
-            Arc::new(NumbersTable::new(Generator::Zeros, 0, None, false)),
-        )?;
+        // The `_mt` forms split a bounded read (`LIMIT n`) over threads.
+        let generated = [
+            ("numbers", Generator::Numbers, false),
+            ("numbers_mt", Generator::Numbers, true),
+            ("zeros", Generator::Zeros, false),
+            ("zeros_mt", Generator::Zeros, true),
+        ];
+        for (name, generator, multithreaded) in generated {
+            system.register_table(
+                name.to_string(),
+                Arc::new(NumbersTable::new(generator, 0, None, multithreaded)),
+            )?;
+        }
         catalog.register_schema(SYSTEM_DATABASE, system)?;
         catalog.register_schema(DEFAULT_DATABASE, Arc::new(MemorySchemaProvider::new()))?;
 

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{field_type_name, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{field_type_name, interval_type, is_ipv4, is_ipv6, is_uuid};
 use strata_common::{ErrorCode, StrataError};
 
 pub use value::{Style, ValueOptions, declared_as_text, uuids_as_text};
@@ -610,7 +610,7 @@ pub(crate) fn column_types(schema: &SchemaRef) -> Vec<String> {
 
 /// Whether a column's values are shown as text its field alone tells.
 fn shown_as_text(field: &Field) -> bool {
-    is_uuid(field) || is_ipv4(field) || is_ipv6(field)
+    is_uuid(field) || is_ipv4(field) || is_ipv6(field) || interval_type(field).is_some()
 }
 
 /// Hands UUID and IP address columns to a format as their text: a value

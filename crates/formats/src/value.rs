@@ -9,10 +9,10 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder, StructArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray, StringBuilder, StructArray};
 use datafusion::arrow::datatypes::*;
 use strata_common::ip_text::{format_ipv4, format_ipv6};
-use strata_common::types::{is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{interval_type, is_ipv4, is_ipv6, is_uuid};
 use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
 
 /// How a value is written; each output format uses one style for top-level values.
@@ -68,6 +68,9 @@ pub fn declared_as_text(field: &Field, array: &dyn Array) -> Option<ArrayRef> {
     if is_uuid(field) {
         return Some(uuids_as_text(array));
     }
+    if let Some(interval) = interval_type(field) {
+        return Some(interval_counts(interval, array));
+    }
     let format: fn(&dyn Array, usize, &mut String) = if is_ipv4(field) {
         |array, row, text| format_ipv4(array.as_primitive::<UInt32Type>().value(row), text)
     } else if is_ipv6(field) {
@@ -90,6 +93,30 @@ pub fn declared_as_text(field: &Field, array: &dyn Array) -> Option<ArrayRef> {
         out.append_value(&text);
     }
     Some(Arc::new(out.finish()))
+}
+
+/// An interval of one unit as ClickHouse shows it: the count of its unit.
+fn interval_counts(interval: &str, array: &dyn Array) -> ArrayRef {
+    const NANOS_PER_SECOND: i64 = 1_000_000_000;
+    let count: fn(IntervalMonthDayNano) -> i64 = match interval {
+        "IntervalYear" => |v| i64::from(v.months / 12),
+        "IntervalQuarter" => |v| i64::from(v.months / 3),
+        "IntervalMonth" => |v| i64::from(v.months),
+        "IntervalWeek" => |v| i64::from(v.days / 7),
+        "IntervalDay" => |v| i64::from(v.days),
+        "IntervalHour" => |v| v.nanoseconds / (3600 * NANOS_PER_SECOND),
+        "IntervalMinute" => |v| v.nanoseconds / (60 * NANOS_PER_SECOND),
+        "IntervalSecond" => |v| v.nanoseconds / NANOS_PER_SECOND,
+        "IntervalMillisecond" => |v| v.nanoseconds / 1_000_000,
+        "IntervalMicrosecond" => |v| v.nanoseconds / 1_000,
+        _ => |v| v.nanoseconds,
+    };
+    let values = array.as_primitive::<IntervalMonthDayNanoType>();
+    let text: StringArray = values
+        .iter()
+        .map(|v| v.map(|v| count(v).to_string()))
+        .collect();
+    Arc::new(text)
 }
 
 /// True for types ClickHouse right-aligns in Pretty and Markdown: numbers, dates and times.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, Int64Array,
-    StringArray, StringBuilder,
+    ListArray, MapArray, StringArray, StringBuilder, StructArray,
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
@@ -537,6 +537,9 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
                 list.nulls().cloned(),
             )?))
         }
+        (DataType::List(item), DataType::Map(entries, sorted)) if matches!(item.data_type(), DataType::Struct(pair) if pair.len() == 2) => {
+            pairs_to_map(array.as_list::<i32>(), entries, *sorted)
+        }
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
         (_, DataType::Decimal128(precision, scale)) => {
             crate::decimal_conversion::to_decimal(array, *precision, *scale)
@@ -544,6 +547,29 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         _ if converts => convert(array, target),
         _ => Ok(cast::cast(array, target)?),
     }
+}
+
+/// An array of (key, value) tuples as a Map, as ClickHouse casts
+/// `[('a', 1)]` to `Map(String, UInt8)`: each pair an entry, in order.
+fn pairs_to_map(list: &ListArray, entries: &FieldRef, sorted: bool) -> Result<ArrayRef> {
+    let DataType::Struct(key_value) = entries.data_type() else {
+        unreachable!("a Map's entries are a struct")
+    };
+    let pairs = list.values().as_struct();
+    let columns = pairs
+        .columns()
+        .iter()
+        .zip(key_value)
+        .map(|(column, field)| cast_to(column, field.data_type()))
+        .collect::<Result<Vec<_>>>()?;
+    let entries_array = StructArray::try_new(key_value.clone(), columns, None)?;
+    Ok(Arc::new(MapArray::try_new(
+        Arc::clone(entries),
+        list.offsets().clone(),
+        entries_array,
+        list.nulls().cloned(),
+        sorted,
+    )?))
 }
 
 /// `_enumNumber(e)`: the numbers of an enum's names, by which ClickHouse

@@ -61,6 +61,7 @@ impl Length {
                 | DataType::List(_)
                 | DataType::LargeList(_)
                 | DataType::FixedSizeList(_, _)
+                | DataType::Map(..)
         );
         string || (self.counting == Counting::Length && bytes_or_array)
     }
@@ -106,6 +107,12 @@ impl ScalarUDFImpl for Length {
         let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         let counts: ArrayRef = match (self.counting, input.data_type()) {
             (_, DataType::Null) => cast::cast(&input, &DataType::UInt64)?,
+            // A map's length is its number of keys.
+            (Counting::Length, DataType::Map(..)) => {
+                let map = input.as_map();
+                let sizes = map.value_offsets().windows(2).map(|w| (w[1] - w[0]) as u64);
+                Arc::new(UInt64Array::new(sizes.collect(), map.nulls().cloned()))
+            }
             (Counting::Length, _) => cast::cast(&length::length(&input)?, &DataType::UInt64)?,
             (Counting::LengthUtf8, _) => {
                 let text = cast::cast(&input, &DataType::Utf8)?;

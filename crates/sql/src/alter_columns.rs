@@ -5,15 +5,15 @@
 //! An ALTER is read command by command, each by whichever knows it.
 
 use datafusion::sql::sqlparser::ast::{
-    AlterTableOperation, ColumnOption, DataType, Ident, ObjectName,
+    AlterTableOperation, ColumnOption, DataType, Ident, MySQLColumnPosition, ObjectName,
 };
-use datafusion::sql::sqlparser::dialect::GenericDialect;
+use datafusion::sql::sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect};
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
-use datafusion::sql::sqlparser::tokenizer::Token;
+use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::parser::{clickhouse_parser, expect_end, syntax_error};
+use crate::parser::{expect_end, syntax_error};
 use crate::part_statements::parse_word;
 
 /// `ALTER TABLE table command, command, ...`.
@@ -81,10 +81,96 @@ impl ColumnProperty {
 }
 
 /// Reads `sql` as an `ALTER TABLE` of columns and comments; `None` when it
-/// is some other statement (sqlparser's error then says why).
+/// is some other statement (sqlparser's error then says why). Read in
+/// ClickHouse's dialect, which alone reads `Array(T)`, with ADD COLUMN's
+/// `FIRST` and `AFTER c` (which it does not read) taken off the tokens and
+/// put back on the commands; else in the generic dialect.
 pub fn parse_alter_columns(sql: &str) -> Result<Option<AlterColumns>> {
-    let dialect = GenericDialect {};
-    let mut parser = clickhouse_parser(&dialect, sql)?;
+    parse_alter_columns_in(&ClickHouseDialect {}, sql)
+        .or_else(|error| parse_alter_columns_in(&GenericDialect {}, sql).map_err(|_| error))
+}
+
+fn parse_alter_columns_in(dialect: &dyn Dialect, sql: &str) -> Result<Option<AlterColumns>> {
+    let mut tokens = crate::clickhouse_tokens::tokenize(dialect, sql)?;
+    let positions = take_positions(&mut tokens);
+    let mut parser = Parser::new(dialect)
+        .with_recursion_limit(crate::parser::MAX_NESTING)
+        .with_tokens_with_locations(tokens);
+    let parsed = parse_commands(sql, &mut parser)?;
+    Ok(parsed.map(|mut alter| {
+        for (command, position) in alter.commands.iter_mut().zip(positions) {
+            if let (
+                AlterCommand::Standard(AlterTableOperation::AddColumn {
+                    column_position, ..
+                }),
+                Some(position),
+            ) = (command, position)
+            {
+                *column_position = Some(position);
+            }
+        }
+        alter
+    }))
+}
+
+/// The `FIRST` or `AFTER c` ending each ADD COLUMN command, by command,
+/// removed from `tokens`.
+fn take_positions(tokens: &mut Vec<TokenWithSpan>) -> Vec<Option<MySQLColumnPosition>> {
+    let word = |t: &TokenWithSpan, name: &str| matches!(&t.token, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(name));
+    // Each command's significant tokens, split at commas outside brackets.
+    let mut commands: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut depth = 0usize;
+    for (i, token) in tokens.iter().enumerate() {
+        match token.token {
+            Token::Whitespace(_) => continue,
+            Token::LParen => depth += 1,
+            Token::RParen => depth = depth.saturating_sub(1),
+            Token::Comma if depth == 0 => {
+                commands.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        commands.last_mut().expect("one per command").push(i);
+    }
+    let mut removed = Vec::new();
+    let positions = commands
+        .iter()
+        .map(|command| {
+            let adding = command
+                .windows(2)
+                .any(|w| word(&tokens[w[0]], "ADD") && word(&tokens[w[1]], "COLUMN"));
+            let (&last, rest) = command.split_last()?;
+            if !adding {
+                return None;
+            }
+            if word(&tokens[last], "FIRST") {
+                removed.push(last);
+                return Some(MySQLColumnPosition::First);
+            }
+            let before = *rest.last()?;
+            let Token::Word(column) = &tokens[last].token else {
+                return None;
+            };
+            word(&tokens[before], "AFTER").then(|| {
+                removed.extend([before, last]);
+                MySQLColumnPosition::After(Ident {
+                    value: column.value.clone(),
+                    quote_style: column.quote_style,
+                    span: tokens[last].span,
+                })
+            })
+        })
+        .collect();
+    let mut index = 0;
+    tokens.retain(|_| {
+        index += 1;
+        !removed.contains(&(index - 1))
+    });
+    positions
+}
+
+fn parse_commands(sql: &str, parser: &mut Parser) -> Result<Option<AlterColumns>> {
     if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
         return Ok(None);
     }
@@ -94,12 +180,12 @@ pub fn parse_alter_columns(sql: &str) -> Result<Option<AlterColumns>> {
     let error = |e: ParserError| syntax_error(sql, &e.to_string());
     let mut commands = Vec::new();
     loop {
-        commands.push(command(sql, &mut parser).map_err(error)??);
+        commands.push(command(sql, parser).map_err(error)??);
         if !parser.consume_token(&Token::Comma) {
             break;
         }
     }
-    expect_end(sql, &mut parser)?;
+    expect_end(sql, parser)?;
     Ok(Some(AlterColumns { table, commands }))
 }
 
@@ -306,6 +392,17 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn nested_types_and_positions_both_read() {
+        let positioned =
+            commands("ALTER TABLE t ADD COLUMN b UInt8 AFTER a, ADD COLUMN c Int8 FIRST");
+        assert_eq!(positioned.len(), 2);
+        let nested = commands("ALTER TABLE t ADD COLUMN a Array(LowCardinality(String))");
+        assert!(
+            matches!(&nested[..], [AlterCommand::Standard(add)] if add.to_string().contains("Array(LowCardinality(String))"))
+        );
     }
 
     #[test]

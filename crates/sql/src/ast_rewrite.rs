@@ -18,11 +18,11 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, DateTimeField,
-    ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
-    FunctionArguments, Ident, Interval, NullTreatment, ObjectName, ObjectNamePart, Query,
-    SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, TableAlias, TableFactor,
-    TypedString, UnaryOperator, Value, VisitMut, VisitorMut,
+    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
+    Interval, NullTreatment, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
+    SetQuantifier, Statement, TableAlias, TableFactor, TypedString, UnaryOperator, Value, VisitMut,
+    VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -213,7 +213,15 @@ pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
         return None;
     }
     let kind = IntervalKind::from_keyword(&field.to_string())?;
-    Some(call(kind.function_name(), vec![(*interval.value).clone()]))
+    // `INTERVAL '2' HOUR`: the amount written as text.
+    let amount = match interval.value.as_ref() {
+        Expr::Value(value) if let Value::SingleQuotedString(text) = &value.value => {
+            text.trim().parse::<f64>().ok()?;
+            Expr::value(Value::Number(text.trim().to_string(), false))
+        }
+        amount => amount.clone(),
+    };
+    Some(call(kind.function_name(), vec![amount]))
 }
 
 /// A scalar subquery of several columns, `(SELECT a, max(b) AS m FROM t)`,
@@ -252,22 +260,6 @@ pub(crate) fn typed_string_function(typed: &TypedString) -> Option<Expr> {
         _ => return None,
     };
     Some(call(name, vec![Expr::Value(typed.value.clone())]))
-}
-
-/// `INTERVAL n unit` with a computed `n` (or a unit DataFusion does not
-/// read, QUARTER) as `toInterval<Unit>(n)`.
-fn computed_interval(interval: &Interval) -> Option<Expr> {
-    let literal = match interval.value.as_ref() {
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } => matches!(expr.as_ref(), Expr::Value(_)),
-        value => matches!(value, Expr::Value(_)),
-    };
-    if literal && interval.leading_field != Some(DateTimeField::Quarter) {
-        return None;
-    }
-    interval_function(interval)
 }
 
 pub(crate) fn string_literal(s: &str) -> Expr {
@@ -546,8 +538,9 @@ impl Rewriter<'_, '_> {
             Expr::TypedString(typed) if let Some(made) = typed_string_function(typed) => {
                 return Ok(Some(made));
             }
-            // DataFusion reads an interval of a literal only.
-            Expr::Interval(interval) if let Some(made) = computed_interval(interval) => {
+            // An interval of the unit's type (`IntervalDay`), shown as its
+            // count; DataFusion reads an interval of a literal only.
+            Expr::Interval(interval) if let Some(made) = interval_function(interval) => {
                 return Ok(Some(made));
             }
             Expr::Identifier(ident) if ident.quote_style.is_none() => {

@@ -13,6 +13,8 @@
 //!   and `f(x).name` by name;
 //! - `INTERVAL '2 day'` as `INTERVAL 2 day`;
 //! - names that start with digits (`02005_t`), as one word;
+//! - `0x7f` as the number 127 (`x'7f'` stays a string);
+//! - `f(args) FILTER (WHERE cond)` as the -If combinator, `fIf(args, cond)`;
 //! - `x IN 1`, `x IN 'a'` and `x IN t` without parentheses, as `x IN (1)`,
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
@@ -52,6 +54,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
         }
     }
     let tokens = digit_led_names(tokens);
+    let tokens = hex_numbers(tokens);
+    let tokens = aggregate_filters(tokens);
     let tokens = crate::join_strictness::rewrite_words(tokens, sql)?;
     let tokens = parenthesize_using(tokens);
     let tokens = crate::join_strictness::mark_constraints(tokens, sql)?;
@@ -716,6 +720,94 @@ fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// `0x7f000001`, which sqlparser reads as the string `x'7f000001'`: a
+/// number in ClickHouse. The two forms differ in their width in the text.
+fn hex_numbers(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    tokens
+        .into_iter()
+        .map(|token| {
+            let Token::HexStringLiteral(digits) = &token.token else {
+                return token;
+            };
+            let span = token.span;
+            let written = span.end.column.saturating_sub(span.start.column);
+            let prefixed = span.start.line == span.end.line && written == digits.len() as u64 + 2;
+            match u64::from_str_radix(digits, 16) {
+                Ok(number) if prefixed => {
+                    with_token(&token, Token::Number(number.to_string(), false))
+                }
+                _ => token,
+            }
+        })
+        .collect()
+}
+
+/// `f(args) FILTER (WHERE cond)`, which sqlparser reads in ClickHouse's
+/// dialect as an alias `FILTER`: the -If form `fIf(args, cond)`.
+fn aggregate_filters(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        // The call just written, `name ( args )`, as filter_clause found it.
+        let call = filter_clause(&tokens, i).and_then(|clause| {
+            let call_close = out.iter().rposition(|t| !is_space(t))?;
+            let call_open = matching_open(&out, call_close)?;
+            let name = out[..call_open].iter().rposition(|t| !is_space(t))?;
+            Some((clause, call_open, call_close, name))
+        });
+        let Some(((open, close), call_open, call_close, name)) = call else {
+            out.push(tokens[i].clone());
+            i += 1;
+            continue;
+        };
+        let Token::Word(word) = &out[name].token else {
+            unreachable!("filter_clause checked the name")
+        };
+        out[name] = with_token(
+            &out[name],
+            Token::make_word(&format!("{}If", word.value), None),
+        );
+        let empty = out[call_open + 1..call_close].iter().all(is_space);
+        out.truncate(call_close);
+        if !empty {
+            out.push(with_token(&tokens[open], Token::Comma));
+        }
+        let condition = (open + 1..close)
+            .find(|&j| keyword(&tokens[j]) == Keyword::WHERE)
+            .expect("WHERE");
+        out.extend(tokens[condition + 1..close].iter().cloned());
+        out.push(with_token(&tokens[close], Token::RParen));
+        i = close + 1;
+    }
+    out
+}
+
+/// The parentheses of a `FILTER (WHERE ...)` starting at `at`, where it
+/// follows a call `name(args)` without DISTINCT.
+fn filter_clause(tokens: &[TokenWithSpan], at: usize) -> Option<(usize, usize)> {
+    let is_filter = matches!(&tokens[at].token, Token::Word(w)
+        if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("FILTER"));
+    if !is_filter {
+        return None;
+    }
+    let next = |from: usize| (from..tokens.len()).find(|&j| !is_space(&tokens[j]));
+    let open = next(at + 1)?;
+    let condition = next(open + 1)?;
+    if tokens[open].token != Token::LParen || keyword(&tokens[condition]) != Keyword::WHERE {
+        return None;
+    }
+    let call_close = (0..at).rev().find(|&j| !is_space(&tokens[j]))?;
+    if tokens[call_close].token != Token::RParen {
+        return None;
+    }
+    let call_open = matching_open(tokens, call_close)?;
+    let name = (0..call_open).rev().find(|&j| !is_space(&tokens[j]))?;
+    let distinct = (call_open + 1..call_close).any(|j| keyword(&tokens[j]) == Keyword::DISTINCT);
+    let named = matches!(&tokens[name].token, Token::Word(w) if w.quote_style.is_none());
+    (named && !distinct).then_some(())?;
+    Some((open, matching_close(tokens, open)?))
+}
+
 /// The operand of `IN` written without parentheses: a literal is a set of
 /// one, a name is a table (`x IN t` as `x IN (SELECT * FROM t)`). `IN
 /// PARTITION` (ALTER), calls (`IN tuple(1, 2)`) and SHOW's `IN db` stay.
@@ -979,6 +1071,19 @@ pub(crate) mod tests {
         assert_eq!(
             text("ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"),
             "ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"
+        );
+    }
+
+    #[test]
+    fn hex_numbers_and_aggregate_filters() {
+        assert_eq!(text("SELECT 0x7f, x'7f'"), "SELECT 127 , X'7f'");
+        assert_eq!(
+            text("SELECT argMax(a, b) FILTER (WHERE c > 1), count() FILTER (WHERE d)"),
+            "SELECT argMaxIf ( a , b , c > 1 ) , countIf ( d )"
+        );
+        assert_eq!(
+            text("SELECT count(DISTINCT a) FILTER (WHERE c)"),
+            "SELECT count ( DISTINCT a ) FILTER ( WHERE c )"
         );
     }
 

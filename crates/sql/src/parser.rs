@@ -16,7 +16,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use crate::source_text::normalize;
 
 /// Deepest expression nesting accepted; deeper input is a syntax error, not a stack overflow.
-const MAX_NESTING: usize = 256;
+pub(crate) const MAX_NESTING: usize = 256;
 
 /// A parsed statement with the text it came from.
 #[derive(Debug, Clone)]

@@ -90,6 +90,7 @@ impl PlanRewriter {
             "_CAST",
             "tupleElement",
             "_tupleElementsNullable",
+            "toString",
             EnumNumber::NAME,
         ];
         PlanRewriter {
@@ -256,6 +257,43 @@ impl PlanRewriter {
         })
     }
 
+    /// `CAST(x AS String)` or `_CAST(x, 'String')` of a UUID or an IP
+    /// address: its text, as ClickHouse casts it (Arrow would cast its
+    /// bytes or its number).
+    fn address_as_text(&self, expr: &Expr, schema: &DFSchemaRef) -> Result<Option<Expr>> {
+        let (inner, to_text) = match expr {
+            Expr::Cast(Cast { expr: inner, field }) => (
+                inner.as_ref(),
+                matches!(
+                    field.data_type(),
+                    DataType::Utf8 | DataType::Utf8View | DataType::LargeUtf8
+                ),
+            ),
+            Expr::ScalarFunction(call) if call.func.name() == "_CAST" && call.args.len() == 2 => {
+                let names_text = matches!(&call.args[1],
+                    Expr::Literal(ScalarValue::Utf8(Some(name)), _) if names_string(name));
+                (&call.args[0], names_text)
+            }
+            _ => return Ok(None),
+        };
+        if !to_text {
+            return Ok(None);
+        }
+        let Ok((_, field)) = inner.to_field(schema.as_ref()) else {
+            return Ok(None);
+        };
+        if !(types::is_uuid(&field) || types::is_ipv4(&field) || types::is_ipv6(&field)) {
+            return Ok(None);
+        }
+        let text = self.call("toString", vec![inner.clone()]);
+        Ok(Some(match expr {
+            Expr::Cast(Cast { field, .. }) => {
+                Expr::Cast(Cast::new_from_field(Box::new(text), Arc::clone(field)))
+            }
+            _ => text,
+        }))
+    }
+
     /// A scalar subquery is Nullable in ClickHouse: no row makes it NULL.
     /// (DataFusion keeps the column's own nullability, and a subquery that
     /// found no row failed as a non-nullable column holding a NULL.)
@@ -336,6 +374,9 @@ impl PlanRewriter {
             return Ok(ieee);
         }
         let expr = ieee.data;
+        if let Some(text) = self.address_as_text(&expr, schema)? {
+            return Ok(Transformed::yes(text));
+        }
         if lost_uuid(&expr, schema) {
             return Ok(Transformed::yes(self.call("toUUID", vec![expr])));
         }
@@ -973,4 +1014,15 @@ fn has_tuple(data_type: &DataType) -> bool {
 /// Whether `expr` calls the function `name`.
 fn is_call(expr: &Expr, name: &str) -> bool {
     matches!(expr, Expr::ScalarFunction(call) if call.func.name() == name)
+}
+
+/// Whether a type name is String, maybe Nullable or LowCardinality.
+fn names_string(type_name: &str) -> bool {
+    let mut name = type_name.trim();
+    for wrapper in ["LowCardinality(", "Nullable("] {
+        if let Some(inner) = name.strip_prefix(wrapper).and_then(|n| n.strip_suffix(')')) {
+            name = inner.trim();
+        }
+    }
+    name.eq_ignore_ascii_case("String")
 }

@@ -330,8 +330,10 @@ mod tests {
     fn every_clickhouse_setting_is_known_and_implemented_ones_say_so() {
         let registry = Scope::Query.registry();
         assert!(registry.defs().len() >= 1857, "{}", registry.defs().len());
+        let accepted = registry.find("optimize_move_to_prewhere").unwrap();
+        assert_eq!((accepted.type_name, accepted.implemented), ("Bool", false));
         let extremes = registry.find("extremes").unwrap();
-        assert_eq!((extremes.type_name, extremes.implemented), ("Bool", false));
+        assert_eq!((extremes.type_name, extremes.implemented), ("Bool", true));
         let threads = registry.find("max_threads").unwrap();
         assert_eq!(
             (threads.type_name, threads.implemented),

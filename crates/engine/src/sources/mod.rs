@@ -9,5 +9,6 @@ pub mod input_stream;
 pub mod materialized_view;
 pub mod memory_table;
 pub mod merge_tree_table;
+mod number_ranges;
 pub mod numbers;
 pub mod view;

@@ -5,7 +5,9 @@
 //! one block of memory. The source declares that `number` ascends within each
 //! partition, which lets the optimizer skip sorts and use merge-based operators.
 //! `numbers_mt` splits its range into one contiguous partition per thread.
+//! Filters on `number` narrow what is generated ([`number_ranges`]).
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -21,7 +23,7 @@ use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result, ScalarValue, Statistics, plan_err};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::logical_expr::{Expr, TableType};
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
 use datafusion::physical_expr::{
     EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr,
 };
@@ -36,6 +38,7 @@ use datafusion::physical_plan::{
 use futures::Stream;
 use strata_common::{ErrorCode, StrataError};
 
+use super::number_ranges;
 use crate::query_context::QueryContext;
 
 /// What the source generates.
@@ -95,28 +98,58 @@ impl TableProvider for NumbersTable {
         TableType::View
     }
 
+    /// Filters on `number` are read for the rows they allow (see
+    /// [`number_ranges`]); they still run above the scan.
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        Ok(filters
+            .iter()
+            .map(|filter| match self.generator {
+                Generator::Numbers if number_ranges::ranges_of(filter).is_some() => {
+                    TableProviderFilterPushDown::Inexact
+                }
+                _ => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
+    }
+
     async fn scan(
         &self,
         state: &dyn Session,
         projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
+        filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let count = match (self.count, limit) {
-            (Some(c), Some(l)) => Some(c.min(l as u64)),
-            (c, None) => c,
-            (None, Some(l)) => Some(l as u64),
-        };
         let partitions = if self.multithreaded {
             state.config().target_partitions().max(1)
         } else {
             1
         };
-        if let (Some(count), Some(query)) = (count, state.config().get_extension::<QueryContext>())
+        let selected = match self.generator {
+            Generator::Numbers => self.selected(filters),
+            Generator::Zeros => None,
+        };
+        let ranges = match selected {
+            Some(selected) => split_ranges(&selected, partitions),
+            None => {
+                let count = match (self.count, limit) {
+                    (Some(c), Some(l)) => Some(c.min(l as u64)),
+                    (c, None) => c,
+                    (None, Some(l)) => Some(l as u64),
+                };
+                split_range(self.start, count, partitions)
+                    .into_iter()
+                    .map(|range| vec![range])
+                    .collect()
+            }
+        };
+        let total: Option<u64> = ranges.iter().flatten().map(|(_, count)| *count).sum();
+        if let (Some(total), Some(query)) = (total, state.config().get_extension::<QueryContext>())
         {
-            query.add_rows_to_read(count);
+            query.add_rows_to_read(total);
         }
-        let ranges = split_range(self.start, count, partitions);
         let with_column = projection.is_none_or(|p| !p.is_empty());
         Ok(Arc::new(NumbersExec::new(
             self.generator,
@@ -125,6 +158,58 @@ impl TableProvider for NumbersTable {
             state.config().batch_size(),
         )))
     }
+}
+
+impl NumbersTable {
+    /// The table's rows the filters allow, as ascending `(first, count)`
+    /// ranges; None where the filters restrict nothing, or the table's
+    /// range wraps past the largest UInt64.
+    fn selected(&self, filters: &[Expr]) -> Option<Vec<(u64, u64)>> {
+        let allowed = number_ranges::allowed(filters)?;
+        let start = u128::from(self.start);
+        let end = self
+            .count
+            .map_or(number_ranges::END, |count| start + u128::from(count));
+        if end > number_ranges::END {
+            return None;
+        }
+        let selected = number_ranges::intersection(&[(start, end)], &allowed);
+        // The whole UInt64 range does not fit a count: read it unfiltered.
+        selected
+            .into_iter()
+            .map(|(low, high)| Some((u64::try_from(low).ok()?, u64::try_from(high - low).ok()?)))
+            .collect()
+    }
+}
+
+/// Splits ascending `(first, count)` ranges over `parts` partitions of
+/// near-equal row counts, each partition's ranges ascending.
+fn split_ranges(ranges: &[(u64, u64)], parts: usize) -> Vec<Vec<(u64, Option<u64>)>> {
+    let parts = parts.max(1) as u64;
+    let total: u64 = ranges.iter().map(|(_, count)| count).sum();
+    let mut out = Vec::with_capacity(parts as usize);
+    let mut pending = ranges.iter().copied();
+    let mut current = pending.next();
+    for i in 0..parts {
+        let mut share = total / parts + u64::from(i < total % parts);
+        let mut partition = Vec::new();
+        while share > 0 {
+            let Some((first, count)) = current else {
+                break;
+            };
+            let taken = count.min(share);
+            partition.push((first, Some(taken)));
+            share -= taken;
+            current = if taken == count {
+                pending.next()
+            } else {
+                Some((first + taken, count - taken))
+            };
+        }
+        out.push(partition);
+    }
+    debug_assert!(current.is_none(), "every selected row has a partition");
+    out
 }
 
 /// Splits `start..start+count` into `parts` contiguous ranges of near-equal size.
@@ -148,10 +233,14 @@ fn split_range(start: u64, count: Option<u64>, parts: usize) -> Vec<(u64, Option
     }
 }
 
+/// Per partition, the ranges it generates in order: `(first, count)`, a
+/// count of None for no end.
+type PartitionRanges = Vec<Vec<(u64, Option<u64>)>>;
+
 #[derive(Debug)]
 pub struct NumbersExec {
     generator: Generator,
-    ranges: Vec<(u64, Option<u64>)>,
+    ranges: PartitionRanges,
     with_column: bool,
     block_size: usize,
     schema: SchemaRef,
@@ -162,7 +251,7 @@ pub struct NumbersExec {
 impl NumbersExec {
     fn new(
         generator: Generator,
-        ranges: Vec<(u64, Option<u64>)>,
+        ranges: PartitionRanges,
         with_column: bool,
         block_size: usize,
     ) -> Self {
@@ -201,7 +290,7 @@ impl NumbersExec {
 
 impl DisplayAs for NumbersExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
-        let total: Option<u64> = self.ranges.iter().map(|(_, c)| *c).sum();
+        let total: Option<u64> = self.ranges.iter().flatten().map(|(_, c)| *c).sum();
         match total {
             Some(total) => write!(
                 f,
@@ -258,6 +347,7 @@ impl ExecutionPlan for NumbersExec {
         };
         let rows = ranges
             .iter()
+            .flatten()
             .map(|(_, count)| count.map(|c| c as usize))
             .sum::<Option<usize>>();
         let mut statistics = Statistics::new_unknown(&self.schema);
@@ -272,7 +362,7 @@ impl ExecutionPlan for NumbersExec {
         partition: usize,
         context: Arc<TaskContext>,
     ) -> Result<SendableRecordBatchStream> {
-        let (start, count) = self.ranges[partition];
+        let ranges = self.ranges[partition].iter().copied().collect();
         let baseline = BaselineMetrics::new(&self.metrics, partition);
         let query = context.session_config().get_extension::<QueryContext>();
         // Yields to the runtime between batches: a generator is never
@@ -280,8 +370,7 @@ impl ExecutionPlan for NumbersExec {
         // thread until the query ends (starving every other task there).
         Ok(make_cooperative(Box::pin(NumbersStream {
             generator: self.generator,
-            next: start,
-            remaining: count,
+            ranges,
             with_column: self.with_column,
             block_size: self.block_size as u64,
             schema: Arc::clone(&self.schema),
@@ -293,8 +382,8 @@ impl ExecutionPlan for NumbersExec {
 
 struct NumbersStream {
     generator: Generator,
-    next: u64,
-    remaining: Option<u64>,
+    /// What is left to generate: `(next, remaining)`, in order.
+    ranges: VecDeque<(u64, Option<u64>)>,
     with_column: bool,
     block_size: u64,
     schema: SchemaRef,
@@ -309,15 +398,30 @@ impl NumbersStream {
                 return Some(Err(e));
             }
         }
-        let rows = match self.remaining {
-            Some(0) => return None,
-            Some(r) => r.min(self.block_size),
-            None => self.block_size,
-        };
-        let first = self.next;
-        self.next = self.next.wrapping_add(rows);
-        if let Some(r) = self.remaining.as_mut() {
-            *r -= rows;
+        // A batch fills from as many ranges as it takes (`IN` lists give
+        // ranges of one row).
+        let mut firsts: Vec<(u64, u64)> = Vec::new();
+        let mut rows = 0u64;
+        while rows < self.block_size {
+            let Some((next, remaining)) = self.ranges.front_mut() else {
+                break;
+            };
+            let taken = match *remaining {
+                Some(r) => r.min(self.block_size - rows),
+                None => self.block_size - rows,
+            };
+            firsts.push((*next, taken));
+            *next = next.wrapping_add(taken);
+            rows += taken;
+            if let Some(r) = remaining {
+                *r -= taken;
+                if *r == 0 {
+                    self.ranges.pop_front();
+                }
+            }
+        }
+        if rows == 0 {
+            return None;
         }
         if let Some(query) = &self.query
             && let Err(e) = query.add_read(rows, rows * self.generator.row_bytes())
@@ -329,7 +433,9 @@ impl NumbersStream {
         } else {
             match self.generator {
                 Generator::Numbers => vec![Arc::new(UInt64Array::from_iter_values(
-                    (0..rows).map(|i| first.wrapping_add(i)),
+                    firsts
+                        .iter()
+                        .flat_map(|&(first, n)| (0..n).map(move |i| first.wrapping_add(i))),
                 ))],
                 Generator::Zeros => vec![Arc::new(UInt8Array::from(vec![0u8; rows as usize]))],
             }
@@ -490,8 +596,7 @@ mod tests {
     fn stream_stops_exactly_at_the_end() {
         let mut stream = NumbersStream {
             generator: Generator::Numbers,
-            next: 3,
-            remaining: Some(10),
+            ranges: VecDeque::from([(3, Some(10))]),
             with_column: true,
             block_size: 4,
             schema: Generator::Numbers.schema(),
@@ -502,5 +607,26 @@ mod tests {
             .map(|b| b.unwrap().num_rows())
             .collect();
         assert_eq!(sizes, vec![4, 4, 2]);
+    }
+
+    #[test]
+    fn selected_ranges_split_by_rows() {
+        let parts = split_ranges(&[(5, 1), (10, 4), (100, 1)], 2);
+        assert_eq!(
+            parts,
+            vec![
+                vec![(5, Some(1)), (10, Some(2))],
+                vec![(12, Some(2)), (100, Some(1))]
+            ]
+        );
+        let table = NumbersTable::new(Generator::Numbers, 10, Some(1_000_000_000_000), false);
+        let filter = datafusion::logical_expr::col("number").in_list(
+            vec![
+                datafusion::logical_expr::lit(5u64),
+                datafusion::logical_expr::lit(123u64),
+            ],
+            false,
+        );
+        assert_eq!(table.selected(&[filter]), Some(vec![(123, 1)]));
     }
 }

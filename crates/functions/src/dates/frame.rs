@@ -28,6 +28,8 @@ pub(crate) struct Shape {
     pub always_nullable: bool,
     /// A Date32 rather than a Date (both are Arrow's Date32).
     pub date32: bool,
+    /// The interval type (`IntervalDay`) an interval result counts.
+    pub interval: Option<&'static str>,
 }
 
 impl Shape {
@@ -36,6 +38,7 @@ impl Shape {
             data_type,
             always_nullable: false,
             date32: false,
+            interval: None,
         }
     }
 
@@ -158,6 +161,10 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
                 .field(self.name())
         } else {
             Field::new(self.name(), shape.data_type, nullable)
+        };
+        let field = match shape.interval {
+            Some(name) => field.with_metadata(strata_common::types::interval_metadata(name)),
+            None => field,
         };
         Ok(Arc::new(field.with_nullable(nullable)))
     }

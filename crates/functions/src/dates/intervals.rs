@@ -140,7 +140,11 @@ impl Kernel for IntervalKind {
         match &args.types[0] {
             DataType::Null => Ok(Shape::null()),
             t if is_integer(t) || is_float(t) || matches!(t, DataType::Decimal128(..)) => {
-                Ok(Shape::of(DataType::Interval(IntervalUnit::MonthDayNano)))
+                Ok(Shape {
+                    // `toIntervalDay` makes an `IntervalDay`.
+                    interval: name.strip_prefix("to"),
+                    ..Shape::of(DataType::Interval(IntervalUnit::MonthDayNano))
+                })
             }
             t => Err(args::illegal_type(name, t)),
         }
