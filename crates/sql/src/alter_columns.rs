@@ -396,13 +396,26 @@ mod tests {
 
     #[test]
     fn nested_types_and_positions_both_read() {
-        let positioned =
-            commands("ALTER TABLE t ADD COLUMN b UInt8 AFTER a, ADD COLUMN c Int8 FIRST");
-        assert_eq!(positioned.len(), 2);
-        let nested = commands("ALTER TABLE t ADD COLUMN a Array(LowCardinality(String))");
-        assert!(
-            matches!(&nested[..], [AlterCommand::Standard(add)] if add.to_string().contains("Array(LowCardinality(String))"))
+        let positioned = commands(
+            "ALTER TABLE t ADD COLUMN b Array(UInt8) AFTER a, ADD COLUMN c Int8 FIRST, DROP COLUMN d",
         );
+        let [
+            AlterCommand::Standard(AlterTableOperation::AddColumn {
+                column_def: array,
+                column_position: Some(MySQLColumnPosition::After(after)),
+                ..
+            }),
+            AlterCommand::Standard(AlterTableOperation::AddColumn {
+                column_position: Some(MySQLColumnPosition::First),
+                ..
+            }),
+            AlterCommand::Standard(AlterTableOperation::DropColumn { .. }),
+        ] = &positioned[..]
+        else {
+            panic!("two positioned ADD COLUMNs and a DROP: {positioned:?}");
+        };
+        assert_eq!(after.value, "a");
+        assert!(matches!(array.data_type, DataType::Array(_)));
     }
 
     #[test]
