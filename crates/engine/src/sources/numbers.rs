@@ -399,8 +399,10 @@ impl NumbersStream {
             }
         }
         // A batch fills from as many ranges as it takes (`IN` lists give
-        // ranges of one row).
-        let mut firsts: Vec<(u64, u64)> = Vec::new();
+        // ranges of one row), its values written once into one buffer.
+        let numbers = self.with_column && self.generator == Generator::Numbers;
+        let mut values: Vec<u64> =
+            Vec::with_capacity(if numbers { self.block_size as usize } else { 0 });
         let mut rows = 0u64;
         while rows < self.block_size {
             let Some((next, remaining)) = self.ranges.front_mut() else {
@@ -410,7 +412,10 @@ impl NumbersStream {
                 Some(r) => r.min(self.block_size - rows),
                 None => self.block_size - rows,
             };
-            firsts.push((*next, taken));
+            if numbers {
+                let first = *next;
+                values.extend((0..taken).map(|i| first.wrapping_add(i)));
+            }
             *next = next.wrapping_add(taken);
             rows += taken;
             if let Some(r) = remaining {
@@ -432,11 +437,7 @@ impl NumbersStream {
             vec![]
         } else {
             match self.generator {
-                Generator::Numbers => vec![Arc::new(UInt64Array::from_iter_values(
-                    firsts
-                        .iter()
-                        .flat_map(|&(first, n)| (0..n).map(move |i| first.wrapping_add(i))),
-                ))],
+                Generator::Numbers => vec![Arc::new(UInt64Array::from(values))],
                 Generator::Zeros => vec![Arc::new(UInt8Array::from(vec![0u8; rows as usize]))],
             }
         };
