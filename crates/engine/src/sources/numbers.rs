@@ -392,6 +392,18 @@ struct NumbersStream {
 }
 
 impl NumbersStream {
+    /// Rows the next batch holds: a block, or what is left when less.
+    fn next_batch_rows(&self) -> u64 {
+        let mut rows = 0u64;
+        for (_, remaining) in &self.ranges {
+            rows = rows.saturating_add(remaining.unwrap_or(self.block_size));
+            if rows >= self.block_size {
+                return self.block_size;
+            }
+        }
+        rows
+    }
+
     fn next_batch(&mut self) -> Option<Result<RecordBatch>> {
         if let Some(query) = &self.query {
             if let Err(e) = query.check() {
@@ -401,8 +413,8 @@ impl NumbersStream {
         // A batch fills from as many ranges as it takes (`IN` lists give
         // ranges of one row), its values written once into one buffer.
         let numbers = self.with_column && self.generator == Generator::Numbers;
-        let mut values: Vec<u64> =
-            Vec::with_capacity(if numbers { self.block_size as usize } else { 0 });
+        let capacity = if numbers { self.next_batch_rows() } else { 0 };
+        let mut values: Vec<u64> = Vec::with_capacity(capacity as usize);
         let mut rows = 0u64;
         while rows < self.block_size {
             let Some((next, remaining)) = self.ranges.front_mut() else {
@@ -428,6 +440,7 @@ impl NumbersStream {
         if rows == 0 {
             return None;
         }
+        debug_assert!(!numbers || values.len() == values.capacity());
         if let Some(query) = &self.query
             && let Err(e) = query.add_read(rows, rows * self.generator.row_bytes())
         {
