@@ -15,6 +15,8 @@ INSERT INTO parts_kept VALUES (11);
 INSERT INTO parts_kept VALUES (12);
 SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = 'parts_kept' AND active;
 SELECT sum(x) FROM parts_kept;
+OPTIMIZE TABLE parts_kept FINAL; -- { serverError ABORTED }
+OPTIMIZE TABLE parts_kept; -- { serverError ABORTED }
 SYSTEM START MERGES parts_kept;
 OPTIMIZE TABLE parts_kept FINAL;
 SELECT count() FROM system.parts WHERE database = currentDatabase() AND table = 'parts_kept' AND active;

@@ -80,9 +80,11 @@ error_codes! {
     UNKNOWN_SETTING = 115,
     INCORRECT_DATA = 117,
     ENGINE_REQUIRED = 119,
+    ILLEGAL_INDEX = 127,
     TOO_LARGE_ARRAY_SIZE = 128,
     TOO_LARGE_STRING_SIZE = 131,
     AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS = 133,
+    SAMPLING_NOT_SUPPORTED = 141,
     ILLEGAL_DIVISION = 153,
     UNKNOWN_OVERFLOW_MODE = 145,
     TOO_MANY_ROWS = 158,
@@ -310,6 +312,9 @@ impl StrataError {
             || msg.contains("only supports signed numeric")
         {
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
+        } else if msg.contains("Cannot cast string") {
+            // Arrow's cast from text failing to parse the text.
+            ErrorCode::CANNOT_PARSE_TEXT
         } else if msg.contains("Cannot cast")
             || msg.contains("Unsupported CAST")
             || msg.contains("Cast error")

@@ -9,6 +9,7 @@ pub mod access;
 pub mod data_path;
 pub mod engine;
 pub mod instance;
+mod old_engine_syntax;
 pub mod process_list;
 pub mod query_context;
 pub mod query_log;

@@ -48,6 +48,7 @@ mod column_kinds;
 pub(crate) mod file_sink;
 mod logged_stream;
 mod outfile;
+mod sampling;
 pub(crate) mod temporary;
 mod virtual_columns;
 mod write_result;
@@ -488,6 +489,7 @@ impl Session {
             .iter()
             .map(|name| self.table_name(name))
             .collect::<Result<Vec<_>>>()?;
+        self.read_samples(&mut statement, &query.settings).await?;
         let catalogs = self.expose_virtual_columns(&mut statement).await?;
         query.set_final_tables(final_tables);
         let mut state = self.engine.query_state(query)?;

@@ -8,13 +8,15 @@ use std::sync::Arc;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
+use datafusion::logical_expr::ExprSchemable;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
 use strata_common::pretty_types::{Spread, pretty_type_name};
-use strata_common::types::{field_type_name, parse_clickhouse_type};
+use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_sql::literal_text::{expr_text, quoted};
+use strata_sql::skip_index::SkipIndex;
 use strata_sql::ttl::{TtlAction, TtlRule};
 use strata_storage::compression::CodecChain;
 use strata_storage::disk::StoragePolicy;
@@ -26,6 +28,7 @@ use datafusion::catalog::TableProvider;
 use crate::data_path::StoredTable;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
+use crate::sources::sampling::SamplingKey;
 use crate::table_engine::TableEngine;
 
 /// How a column gets its values: ClickHouse's `default_kind`.
@@ -290,7 +293,9 @@ pub enum TableStorage {
 impl TableStorage {
     /// The storage an ENGINE clause Strata has names.
     pub fn from_clause(engine: &EngineClause) -> Result<TableStorage> {
+        let has_indexes = !engine.indexes.is_empty();
         match engine.name.as_str() {
+            "Memory" | "Null" if has_indexes => Err(no_skip_indexes(&engine.name)),
             "Memory" => Ok(TableStorage::Memory),
             "Null" => Ok(TableStorage::Null),
             name if TableEngine::is_part_engine(name) => Ok(TableStorage::Parts(
@@ -321,6 +326,13 @@ impl TableStorage {
     }
 }
 
+fn no_skip_indexes(engine: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!("Engine {engine} doesn't support skipping indices"),
+    )
+}
+
 /// A MergeTree-family table's definition, checked.
 #[derive(Debug, Clone)]
 pub struct MergeTreeDefinition {
@@ -328,11 +340,15 @@ pub struct MergeTreeDefinition {
     pub partition_by: Vec<SqlExpr>,
     pub order_by: Vec<SqlExpr>,
     pub primary_key: Vec<SqlExpr>,
+    /// `SAMPLE BY`: one of the primary key's expressions.
+    pub sample_by: Option<SqlExpr>,
     pub settings: MergeTreeSettings,
     /// Settings as written, for SHOW CREATE TABLE.
     pub settings_text: Vec<(String, String)>,
     /// TTL rules as written.
     pub ttl: Vec<TtlRule>,
+    /// Data-skipping indexes as declared; kept and shown, not built.
+    pub indexes: Vec<SkipIndex>,
 }
 
 /// `(a, b)` as its elements, `tuple()` as none, anything else as itself.
@@ -394,6 +410,22 @@ impl MergeTreeDefinition {
                 ),
             ));
         }
+        let primary = if primary_key.is_empty() {
+            &order_by
+        } else {
+            &primary_key
+        };
+        if let Some(sample_by) = &engine.sample_by
+            && !primary
+                .iter()
+                .any(|e| e.to_string() == sample_by.to_string())
+        {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Sampling expression must be present in the primary key",
+            ));
+        }
+        check_indexes(&kind, &engine.indexes)?;
         let mut settings = MergeTreeSettings::default();
         for (name, value) in &engine.settings {
             let number = || {
@@ -438,10 +470,21 @@ impl MergeTreeDefinition {
             partition_by: key_elements(engine.partition_by.as_ref()),
             order_by,
             primary_key,
+            sample_by: engine.sample_by.clone(),
             settings,
             settings_text: engine.settings.clone(),
             ttl: engine.ttl.clone(),
+            indexes: engine.indexes.clone(),
         })
+    }
+
+    /// Fails unless every index expression reads the table's columns.
+    pub fn check_index_exprs(&self, state: &SessionState, schema: &SchemaRef) -> Result<()> {
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        for index in &self.indexes {
+            physical_expr(state, &df_schema, &index.expr)?;
+        }
+        Ok(())
     }
 
     /// The keys as physical expressions over the table's columns.
@@ -463,6 +506,34 @@ impl MergeTreeDefinition {
             compile(&self.order_by)?,
             primary_len,
         ))
+    }
+
+    /// `SAMPLE BY`, checked to be of an unsigned integer type: `written`
+    /// is the expression as the definition has it, `self` the one rewritten
+    /// for planning.
+    pub fn compile_sampling(
+        &self,
+        state: &SessionState,
+        schema: &SchemaRef,
+        written: &MergeTreeDefinition,
+    ) -> Result<Option<SamplingKey>> {
+        let (Some(sample_by), Some(written)) = (&self.sample_by, &written.sample_by) else {
+            return Ok(None);
+        };
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        let expr = state.create_logical_expr_from_sql_expr(
+            ExprWithAlias {
+                expr: sample_by.clone(),
+                alias: None,
+            },
+            &df_schema,
+        )?;
+        let (_, field) = expr.to_field(&df_schema)?;
+        let (data_type, nullable) = (field.data_type().clone(), field.is_nullable());
+        let name = clickhouse_type_name(&data_type, nullable);
+        let data_type = if nullable { DataType::Null } else { data_type };
+        let text = expr_text(written);
+        SamplingKey::new(text, data_type, &name).map(Some)
     }
 
     /// The TTL rules as physical expressions over the table's columns,
@@ -523,6 +594,9 @@ impl MergeTreeDefinition {
             text.push_str(&format!("\nPRIMARY KEY {}", show_key(&self.primary_key)));
         }
         text.push_str(&format!("\nORDER BY {}", show_key(&self.order_by)));
+        if let Some(sample_by) = &self.sample_by {
+            text.push_str(&format!("\nSAMPLE BY {}", expr_text(sample_by)));
+        }
         if !self.ttl.is_empty() {
             text.push_str(&format!("\nTTL {}", strata_sql::ttl::rules_text(&self.ttl)));
         }
@@ -552,6 +626,28 @@ fn physical_expr(
         schema,
     )?;
     Ok(state.create_physical_expr(logical, schema)?)
+}
+
+/// Index names are unique, and the Log family has no indexes.
+fn check_indexes(kind: &TableEngine, indexes: &[SkipIndex]) -> Result<()> {
+    if kind.is_log() && !indexes.is_empty() {
+        return Err(no_skip_indexes(kind.name()));
+    }
+    for (n, index) in indexes.iter().enumerate() {
+        if indexes[..n]
+            .iter()
+            .any(|earlier| earlier.name == index.name)
+        {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_INDEX,
+                format!(
+                    "Duplicated index name {} is not allowed. Please use a different index name",
+                    index.name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A table setting's value as SHOW CREATE TABLE writes it: numbers and
@@ -618,6 +714,13 @@ pub fn create_statement(
             }
             line
         })
+        .chain(
+            storage
+                .parts()
+                .into_iter()
+                .flat_map(|definition| &definition.indexes)
+                .map(|index| format!("    {}", index.definition())),
+        )
         .collect();
     let mut text = format!(
         "{}\n(\n{}\n)\n{}",

@@ -36,7 +36,7 @@ pub enum TableEngine {
     Log(&'static str),
 }
 
-const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
+pub const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
 
 /// The engines this module reads, sorting-key engines first.
 pub const PART_ENGINES: [&str; 8] = [

@@ -1,7 +1,7 @@
 //! The parts of `CREATE TABLE` that sqlparser does not read as ClickHouse
 //! writes them: the engine clause (`ENGINE = MergeTree PARTITION BY ...
 //! ORDER BY ... SETTINGS ...`, whose clauses come in any order) and column
-//! `CODEC(...)`s. They are cut out of the statement's tokens and parsed
+//! `CODEC(...)`s and `INDEX` items. They are cut out of the statement's tokens and parsed
 //! here; what is left is an ordinary `CREATE TABLE` for sqlparser.
 
 use datafusion::sql::sqlparser::ast::Expr;
@@ -13,10 +13,11 @@ use strata_common::{ErrorCode, Result, StrataError, settings};
 
 use crate::clickhouse_tokens::unescape;
 use crate::parser::syntax_error;
+use crate::skip_index::{self, SkipIndex};
 use crate::source_text::normalize;
 use crate::ttl::TtlRule;
 
-/// `ENGINE = Name(args) [PARTITION BY e] [ORDER BY e] [PRIMARY KEY e] [SETTINGS k = v, ...]`.
+/// `ENGINE = Name(args) [PARTITION BY e] [ORDER BY e] [PRIMARY KEY e] [SAMPLE BY e] [SETTINGS k = v, ...]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EngineClause {
     pub name: String,
@@ -24,12 +25,16 @@ pub struct EngineClause {
     pub partition_by: Option<Expr>,
     pub order_by: Option<Expr>,
     pub primary_key: Option<Expr>,
+    /// `SAMPLE BY e`: the key `SELECT ... SAMPLE` cuts its range of.
+    pub sample_by: Option<Expr>,
     /// `SETTINGS` in the order written, values unquoted.
     pub settings: Vec<(String, String)>,
     /// `TTL` rules in the order written.
     pub ttl: Vec<TtlRule>,
     /// `COMMENT 'text'`, the table's.
     pub comment: Option<String>,
+    /// `INDEX ...` items of the column list, in order.
+    pub indexes: Vec<SkipIndex>,
 }
 
 impl EngineClause {
@@ -46,9 +51,11 @@ impl EngineClause {
             partition_by: None,
             order_by: None,
             primary_key: None,
+            sample_by: None,
             settings: Vec::new(),
             ttl: Vec::new(),
             comment: None,
+            indexes: Vec::new(),
         }
     }
 }
@@ -108,6 +115,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
     let mut kept = Vec::with_capacity(tokens.len());
     let mut codecs = Vec::new();
+    let mut indexes = Vec::new();
     let mut engine = None;
     let mut depth = 0usize;
     let mut column = 0usize;
@@ -122,6 +130,28 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         let token = &tokens[i];
         if column_start && !matches!(token, Token::Whitespace(_)) {
             column_start = false;
+            if skip_index::is_index_item(&tokens, i) {
+                let end = skip_index::item_end(&tokens, i);
+                indexes.push(skip_index::parse_index(
+                    sql,
+                    &unescaped(&tokens[i..end]),
+                    parse_expr,
+                )?);
+                // The item leaves the list with a comma: the one before it,
+                // or the one after it when it comes first.
+                while matches!(kept.last(), Some(Token::Whitespace(_))) {
+                    kept.pop();
+                }
+                i = end;
+                if kept.last() == Some(&Token::Comma) {
+                    kept.pop();
+                    column -= 1;
+                } else if tokens.get(end) == Some(&Token::Comma) {
+                    i += 1;
+                    column_start = true;
+                }
+                continue;
+            }
             if has_no_type(&tokens, i) {
                 kept.push(token.clone());
                 kept.push(Token::Whitespace(Whitespace::Space));
@@ -195,6 +225,11 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         }
         kept.push(token.clone());
         i += 1;
+    }
+    if !indexes.is_empty() {
+        engine
+            .get_or_insert_with(|| EngineClause::named(DEFAULT_ENGINE))
+            .indexes = indexes;
     }
     Ok(CreateTableText {
         statement: kept.iter().map(|t| t.to_string()).collect(),
@@ -355,9 +390,11 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
         partition_by: None,
         order_by: None,
         primary_key: None,
+        sample_by: None,
         settings: Vec::new(),
         ttl: Vec::new(),
         comment: None,
+        indexes: Vec::new(),
     };
     i = next_significant(tokens, i + 1);
     if tokens.get(i) == Some(&Token::LParen) {
@@ -400,6 +437,7 @@ fn parse_engine_clause(sql: &str, tokens: &[Token]) -> Result<EngineClause> {
             "PARTITION BY" => &mut engine.partition_by,
             "ORDER BY" => &mut engine.order_by,
             "PRIMARY KEY" => &mut engine.primary_key,
+            "SAMPLE BY" => &mut engine.sample_by,
             "SETTINGS" => {
                 for piece in split_on_commas(body) {
                     engine.settings.push(parse_setting(sql, piece)?);
@@ -460,7 +498,7 @@ pub(crate) fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
     pieces
 }
 
-fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
+pub(crate) fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
     let dialect = ClickHouseDialect {};
     let significant: Vec<&Token> = tokens
         .iter()
@@ -560,6 +598,44 @@ mod tests {
         assert_eq!(memory.engine.unwrap().name, "Memory");
         assert!(is_create_table("create or replace table x (a Int8)"));
         assert!(!is_create_table("CREATE DATABASE x"));
+    }
+
+    #[test]
+    fn index_items_leave_the_column_list_and_its_codec_positions() {
+        let text = split_create_table(
+            "CREATE TABLE t (INDEX a x TYPE minmax, x UInt64 CODEC(ZSTD), \
+             INDEX b (x, s) TYPE set(10) GRANULARITY 4, s String CODEC(LZ4)) \
+             ENGINE = MergeTree ORDER BY x SAMPLE BY x",
+        )
+        .unwrap();
+        assert_eq!(
+            text.statement.trim(),
+            "CREATE TABLE t ( x UInt64 , s String )"
+        );
+        assert_eq!(
+            text.codecs,
+            vec![(0, "ZSTD".to_string()), (1, "LZ4".to_string())]
+        );
+        let engine = text.engine.unwrap();
+        assert_eq!(engine.sample_by.unwrap().to_string(), "x");
+        let definitions: Vec<String> = engine.indexes.iter().map(SkipIndex::definition).collect();
+        assert_eq!(
+            definitions,
+            [
+                "INDEX a x TYPE minmax GRANULARITY 1",
+                "INDEX b (x, s) TYPE set(10) GRANULARITY 4"
+            ]
+        );
+        // Without an ENGINE, the indexes go with the default engine's clauses.
+        let default = split_create_table("CREATE TABLE t (x UInt8, INDEX i x TYPE minmax)")
+            .unwrap()
+            .engine
+            .unwrap();
+        assert_eq!(default.name, DEFAULT_ENGINE);
+        assert_eq!(default.indexes.len(), 1);
+        let column_named_index =
+            split_create_table("CREATE TABLE t (index UInt8) ENGINE = Memory").unwrap();
+        assert!(column_named_index.engine.unwrap().indexes.is_empty());
     }
 
     #[test]

@@ -106,6 +106,8 @@ const TABLE_ENGINES: &[&str] = &[
 
 // Query-level settings. Keep sorted by name.
 declare_settings!(IMPLEMENTED {
+    allow_deprecated_syntax_for_merge_tree: bool = SettingKind::Bool, "0",
+        "Allow CREATE TABLE with the MergeTree family's old engine arguments, MergeTree(date, [sampling,] key, granularity), read as PARTITION BY toYYYYMM(date) ORDER BY key";
     allow_drop_detached: bool = SettingKind::Bool, "0",
         "Allow ALTER TABLE ... DROP DETACHED PART | PARTITION, which deletes detached data for good";
     alter_update_mode: String = SettingKind::Enum(ALTER_UPDATE_MODES), "heavy",

@@ -39,6 +39,7 @@ use parking_lot::RwLock;
 
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
+use crate::sources::sampling::SamplingKey;
 use crate::table_definition::TableIdentity;
 use crate::table_engine::TableEngine;
 
@@ -50,6 +51,8 @@ pub struct MergeTreeProvider {
     pub engine: TableEngine,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
+    /// `SAMPLE BY`, where the table has one.
+    sampling: Option<SamplingKey>,
     background: Arc<Background>,
 }
 
@@ -80,12 +83,22 @@ impl MergeTreeProvider {
             data: Arc::new(data),
             engine,
             defaults,
+            sampling: None,
             background: Arc::default(),
         };
         if provider.data.has_ttl() {
             watch_ttl(&provider.data, &provider.background);
         }
         provider
+    }
+
+    pub fn with_sampling(mut self, sampling: Option<SamplingKey>) -> Self {
+        self.sampling = sampling;
+        self
+    }
+
+    pub fn sampling(&self) -> Option<&SamplingKey> {
+        self.sampling.as_ref()
     }
 
     pub fn identity(&self) -> TableIdentity {
@@ -147,6 +160,12 @@ impl MergeTreeProvider {
         final_: bool,
         deduplicate: Option<&[usize]>,
     ) -> strata_common::Result<()> {
+        if self.data.merges_stopped() {
+            return Err(strata_common::StrataError::new(
+                strata_common::ErrorCode::ABORTED,
+                "Cancelled merging parts",
+            ));
+        }
         if final_ {
             // Parts merge only once they reflect the same mutations.
             self.data.run_mutations()?;

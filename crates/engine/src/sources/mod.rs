@@ -11,4 +11,5 @@ pub mod memory_table;
 pub mod merge_tree_table;
 mod number_ranges;
 pub mod numbers;
+pub mod sampling;
 pub mod view;

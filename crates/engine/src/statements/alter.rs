@@ -28,9 +28,11 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alter_columns::{AlterCommand, parse_alter_columns};
 use strata_sql::mutations::MutationAst;
 use strata_sql::part_statements::PartAction;
+use strata_sql::skip_index::IndexCommand;
 use strata_sql::ttl::AlterTtl;
 use strata_sql::{
-    parse_alter_statement, parse_statement, split_create_table, split_trailing_clauses,
+    EngineClause, parse_alter_statement, parse_statement, split_create_table,
+    split_trailing_clauses,
 };
 use strata_storage::merge_tree::{MergeTreeTable, MutationKind};
 
@@ -38,6 +40,7 @@ use super::constant_defaults;
 use super::modify_column::Columns;
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
+use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::{
     Codecs, TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
     past_type_conversion, quote_name, stored_columns,
@@ -74,6 +77,16 @@ impl Session {
                     format!("Syntax error: expected DELETE FROM, got {other}"),
                 )),
             };
+        }
+        if let Some(alter) = strata_sql::skip_index::parse_alter_index(text)? {
+            let privilege = match alter.command {
+                IndexCommand::Add { .. } => "ALTER ADD INDEX",
+                IndexCommand::Drop { .. } => "ALTER DROP INDEX",
+                IndexCommand::Materialize => "ALTER MATERIALIZE INDEX",
+                IndexCommand::Clear => "ALTER CLEAR INDEX",
+            };
+            self.require_on_name(privilege, &alter.table, &[])?;
+            return self.alter_index(alter).await;
         }
         if let Some(mutation) = strata_sql::mutations::parse_alter_mutation(text)? {
             for command in &mutation.commands {
@@ -261,6 +274,27 @@ impl Session {
     async fn alter_ttl(&mut self, alter: AlterTtl) -> Result<StatementOutcome> {
         self.check_writable()?;
         let table = self.merge_tree(&alter.table, "TTL").await?;
+        let rules = alter.rules.unwrap_or_default();
+        self.alter_engine_clause(&table, |engine| {
+            engine.ttl = rules;
+            Ok(())
+        })
+        .await?;
+        let reopened = self.merge_tree(&alter.table, "TTL").await?;
+        tokio::task::spawn_blocking(move || reopened.apply_ttl_now())
+            .await
+            .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
+        self.done()
+    }
+
+    /// Stores `table`'s definition with its engine clause changed by
+    /// `edit` and reopens the table from it; a definition the table cannot
+    /// open with is undone.
+    pub(super) async fn alter_engine_clause(
+        &mut self,
+        table: &MergeTreeProvider,
+        edit: impl FnOnce(&mut EngineClause) -> Result<()>,
+    ) -> Result<()> {
         let identity = table.identity();
         let mut split = split_create_table(&identity.create_statement)?;
         let Statement::CreateTable(create) = parse_statement(&split.statement)?.statement else {
@@ -275,7 +309,7 @@ impl Session {
                 ),
             ));
         };
-        engine.ttl = alter.rules.unwrap_or_default();
+        edit(engine)?;
         let storage = TableStorage::from_clause(engine)?;
         let (declared, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         let declared: SchemaRef = Arc::new(Schema::new(declared));
@@ -297,16 +331,12 @@ impl Session {
             return Err(error);
         }
         if let Err(error) = self.reopen(&altered).await {
-            // Rules the table cannot compile: back to the definition it had.
+            // A definition the table cannot compile: back to the one it had.
             self.engine.data_path.store_table(&identity.stored())?;
             self.reopen(&identity).await?;
             return Err(error);
         }
-        let reopened = self.merge_tree(&alter.table, "TTL").await?;
-        tokio::task::spawn_blocking(move || reopened.apply_ttl_now())
-            .await
-            .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))??;
-        self.done()
+        Ok(())
     }
 
     /// Refuses a type change ClickHouse refuses (a key column's), and one

@@ -16,7 +16,8 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{
-    ColumnDef, CreateTable, Expr, Ident, LimitClause, ObjectName, Query, Statement, Value,
+    ColumnDef, CreateTable, Expr, Ident, LimitClause, ObjectName, Query, Statement, TableObject,
+    Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::create_table::DEFAULT_ENGINE;
@@ -125,9 +126,63 @@ impl Session {
             .unwrap_or_default();
         let settings = self.settings_with(&query_settings)?;
         let session_settings = std::mem::replace(&mut self.settings, settings);
-        let created = self.create_table(create, split.engine, split.codecs).await;
+        let created = self
+            .create_with_columns_as(create, split.engine, split.codecs)
+            .await;
         self.settings = session_settings;
         created
+    }
+
+    /// `CREATE TABLE t (columns) AS SELECT`: the table takes its columns
+    /// from the list, and the query's rows go in by position, as an INSERT
+    /// would put them; if they cannot, the new table goes away again.
+    async fn create_with_columns_as(
+        &mut self,
+        mut create: CreateTable,
+        engine: Option<EngineClause>,
+        codecs: Vec<(usize, String)>,
+    ) -> Result<StatementOutcome> {
+        let query = match &create.query {
+            Some(_) if !create.columns.is_empty() && !self.table_exists(&create.name)? => {
+                create.query.take()
+            }
+            _ => None,
+        };
+        let Some(query) = query else {
+            return self.create_table(create, engine, codecs).await;
+        };
+        let (plan, _, _) = self
+            .plan(Statement::Query(query.clone()), self.settings.clone())
+            .await?;
+        let (source, target) = (plan.schema().fields().len(), create.columns.len());
+        if source != target {
+            return Err(StrataError::new(
+                ErrorCode::NUMBER_OF_COLUMNS_DOESNT_MATCH,
+                format!("Number of columns doesn't match (source: {source} and result: {target})"),
+            ));
+        }
+        let (name, temporary) = (create.name.clone(), create.temporary);
+        self.create_table(create, engine, codecs).await?;
+        let Statement::Insert(mut insert) = parse_statement("INSERT INTO t SELECT 1")?.statement
+        else {
+            unreachable!("an INSERT parses as one");
+        };
+        insert.table = TableObject::TableName(name.clone());
+        insert.source = Some(query);
+        if let Err(error) = self.insert(insert).await {
+            self.drop_table(&name, true, temporary)?;
+            return Err(error);
+        }
+        self.done()
+    }
+
+    fn table_exists(&self, name: &ObjectName) -> Result<bool> {
+        let (database, table) = self.table_name(name)?;
+        Ok(self
+            .engine
+            .catalog
+            .schema(&database)
+            .is_some_and(|schema| schema.table_exist(&table)))
     }
 
     /// The columns, codecs and engine of an existing table, for `CREATE
@@ -180,6 +235,11 @@ impl Session {
         }
         let comment = engine.as_ref().and_then(|e| e.comment.clone());
         let default_engine = self.settings.default_table_engine();
+        let mut engine = engine;
+        if let Some(engine) = engine.as_mut() {
+            let allowed = self.settings.allow_deprecated_syntax_for_merge_tree();
+            crate::old_engine_syntax::read_old_syntax(engine, allowed)?;
+        }
         let storage = table_engine(engine, create.temporary, &default_engine)?;
         let data = self.new_table_data(&create, codecs).await?;
         let identity = TableIdentity {
@@ -255,10 +315,6 @@ impl Session {
         let (mut fields, extras) = column_definitions(&create.columns, codecs, source)?;
         self.infer_column_types(&mut fields, &extras)?;
         match &create.query {
-            Some(_) if !fields.is_empty() => Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                "CREATE TABLE with both a column list and AS SELECT is not supported yet",
-            )),
             Some(query) => self.select_into_new_table(query).await,
             None if fields.is_empty() => Err(StrataError::new(
                 ErrorCode::INCORRECT_QUERY,
@@ -316,7 +372,10 @@ impl Session {
         let mut compiled = definition.clone();
         self.rewrite_exprs(&mut compiled.partition_by)?;
         self.rewrite_exprs(&mut compiled.order_by)?;
+        compiled.check_index_exprs(state, schema)?;
         let keys = compiled.compile_keys(state, schema)?;
+        self.rewrite_exprs(compiled.sample_by.as_mut_slice())?;
+        let sampling = compiled.compile_sampling(state, schema, definition)?;
         let mut settings = definition.settings.clone();
         settings.policy = self.table_policy(&definition.settings_text)?;
         let mut ttl_exprs: Vec<_> = compiled.ttl.iter().map(|rule| rule.expr.clone()).collect();
@@ -346,12 +405,10 @@ impl Session {
             settings,
         )?
         .with_ttl(ttl);
-        Ok(Arc::new(MergeTreeProvider::new(
-            identity.clone(),
-            definition.engine.clone(),
-            table,
-            defaults,
-        )))
+        Ok(Arc::new(
+            MergeTreeProvider::new(identity.clone(), definition.engine.clone(), table, defaults)
+                .with_sampling(sampling),
+        ))
     }
 
     /// The storage policy `SETTINGS storage_policy = 'p'` or `disk = 'd'`

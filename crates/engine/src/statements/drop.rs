@@ -46,7 +46,12 @@ impl Session {
         self.done()
     }
 
-    fn drop_table(&self, name: &ObjectName, if_exists: bool, temporary: bool) -> Result<()> {
+    pub(super) fn drop_table(
+        &self,
+        name: &ObjectName,
+        if_exists: bool,
+        temporary: bool,
+    ) -> Result<()> {
         let (database, table) = self.table_name(name)?;
         if temporary && !is_temporary_database(&database) {
             if if_exists {

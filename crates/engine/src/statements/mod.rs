@@ -13,6 +13,7 @@
 
 mod access;
 mod alter;
+mod alter_index;
 mod create;
 mod drop;
 mod explain;

@@ -33,6 +33,7 @@ pub mod parts;
 pub mod quotas;
 pub mod server;
 pub mod settings_profiles;
+mod skipping_indices;
 pub mod tables;
 use crate::sources::counting::CountingExec;
 use crate::sources::memory_table::MemoryTable;
@@ -79,10 +80,11 @@ pub enum SystemTableKind {
     TextLog,
     Disks,
     StoragePolicies,
+    DataSkippingIndices,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 34] = [
+    pub const ALL: [SystemTableKind; 35] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -117,6 +119,7 @@ impl SystemTableKind {
         SystemTableKind::TextLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
+        SystemTableKind::DataSkippingIndices,
     ];
 
     pub fn name(self) -> &'static str {
@@ -155,6 +158,7 @@ impl SystemTableKind {
             SystemTableKind::TextLog => "text_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
+            SystemTableKind::DataSkippingIndices => "data_skipping_indices",
         }
     }
 
@@ -234,6 +238,7 @@ impl SystemTableKind {
             SystemTableKind::TextLog => server::text_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
+            SystemTableKind::DataSkippingIndices => skipping_indices::skipping_indices_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -535,6 +540,9 @@ impl TableProvider for SystemTable {
             SystemTableKind::TextLog => server::text_log_rows(),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
+            SystemTableKind::DataSkippingIndices => {
+                skipping_indices::skipping_indices_rows(&catalog).await?
+            }
             SystemTableKind::Parts => parts::parts_rows(&catalog).await?,
             SystemTableKind::PartsColumns => parts::parts_columns_rows(&catalog).await?,
             SystemTableKind::Merges => parts::merges_rows(&catalog).await?,

@@ -141,7 +141,7 @@ async fn table_row(database: &str, name: &str, table: &Arc<dyn TableProvider>) -
         clauses.partition_key,
         clauses.sorting_key.clone(),
         clauses.primary_key.unwrap_or(clauses.sorting_key),
-        String::new(),
+        clauses.sampling_key,
         clauses.storage_policy,
     ];
     row
@@ -163,6 +163,7 @@ struct EngineClauses {
     partition_key: String,
     sorting_key: String,
     primary_key: Option<String>,
+    sampling_key: String,
     storage_policy: String,
 }
 
@@ -177,6 +178,7 @@ impl EngineClauses {
             partition_key: clause(" PARTITION BY ").unwrap_or_default(),
             sorting_key: clause(" ORDER BY ").unwrap_or_default(),
             primary_key: clause(" PRIMARY KEY "),
+            sampling_key: clause(" SAMPLE BY ").unwrap_or_default(),
             storage_policy: if merge_tree { "default" } else { "" }.to_string(),
             engine_full,
         }
@@ -191,6 +193,8 @@ fn key_text(engine: &str, keyword: &str) -> Option<String> {
         " PARTITION BY ",
         " PRIMARY KEY ",
         " ORDER BY ",
+        " SAMPLE BY ",
+        " TTL ",
         " SETTINGS ",
     ]
     .iter()

@@ -732,7 +732,7 @@ impl MergeTreeTable {
     /// running merges hold, among parts of one mutation generation with no
     /// uncommitted insert between them.
     pub fn next_merge(&self) -> Option<Vec<Arc<DataPart>>> {
-        if self.merges_stopped.load(Ordering::Acquire) {
+        if self.merges_stopped() {
             return None;
         }
         let uncommitted = self.uncommitted.lock().clone();
@@ -752,6 +752,11 @@ impl MergeTreeTable {
     /// background merges; one already running finishes.
     pub fn set_merges_stopped(&self, stopped: bool) {
         self.merges_stopped.store(stopped, Ordering::Release);
+    }
+
+    /// Whether `SYSTEM STOP MERGES` holds this table's merges.
+    pub fn merges_stopped(&self) -> bool {
+        self.merges_stopped.load(Ordering::Acquire)
     }
 
     /// Merges `sources`, adjacent active parts of one partition, into one

@@ -1,0 +1,94 @@
+//! `ALTER TABLE t ADD INDEX | DROP INDEX | MATERIALIZE INDEX | CLEAR INDEX`:
+//! a table's data-skipping index declarations, edited in its definition.
+//! Strata builds no index data, so MATERIALIZE and CLEAR have nothing to do.
+
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::EngineClause;
+use strata_sql::skip_index::{AlterIndex, IndexCommand, IndexPosition, SkipIndex};
+
+use crate::session::{Session, StatementOutcome, UserTable};
+
+impl Session {
+    pub(super) async fn alter_index(&mut self, alter: AlterIndex) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let table = match self.user_table(&alter.table).await? {
+            UserTable::MergeTree(table) => table,
+            UserTable::Memory(_) => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!(
+                        "Alter of type '{}' is not supported by storage Memory",
+                        command_name(&alter.command)
+                    ),
+                ));
+            }
+        };
+        match alter.command {
+            IndexCommand::Materialize | IndexCommand::Clear => {}
+            command => {
+                self.alter_engine_clause(&table, |engine| edit_indexes(engine, command))
+                    .await?
+            }
+        }
+        self.done()
+    }
+}
+
+fn command_name(command: &IndexCommand) -> &'static str {
+    match command {
+        IndexCommand::Add { .. } => "ADD_INDEX",
+        IndexCommand::Drop { .. } => "DROP_INDEX",
+        IndexCommand::Materialize => "MATERIALIZE_INDEX",
+        IndexCommand::Clear => "CLEAR_INDEX",
+    }
+}
+
+fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<()> {
+    let indexes = &mut engine.indexes;
+    let position =
+        |indexes: &[SkipIndex], name: &str| indexes.iter().position(|index| index.name == name);
+    match command {
+        IndexCommand::Add {
+            index,
+            if_not_exists,
+            position: at,
+        } => {
+            if position(indexes, &index.name).is_some() {
+                if if_not_exists {
+                    return Ok(());
+                }
+                return Err(StrataError::new(
+                    ErrorCode::ILLEGAL_COLUMN,
+                    format!(
+                        "Cannot add index {}: index with this name already exists",
+                        index.name
+                    ),
+                ));
+            }
+            let at = match at {
+                IndexPosition::Last => indexes.len(),
+                IndexPosition::First => 0,
+                IndexPosition::After(name) => {
+                    position(indexes, &name).ok_or_else(|| wrong_index(&name, "insert after"))? + 1
+                }
+            };
+            indexes.insert(at, index);
+        }
+        IndexCommand::Drop { name, if_exists } => match position(indexes, &name) {
+            Some(at) => {
+                indexes.remove(at);
+            }
+            None if if_exists => {}
+            None => return Err(wrong_index(&name, "drop")),
+        },
+        IndexCommand::Materialize | IndexCommand::Clear => {}
+    }
+    Ok(())
+}
+
+fn wrong_index(name: &str, what: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!("Wrong index name. Cannot find index `{name}` to {what}"),
+    )
+}
