@@ -42,7 +42,7 @@ impl Layout {
 }
 
 fn width(text: &str) -> usize {
-    text.chars().count()
+    strata_common::visible_width::visible_width(text)
 }
 
 fn render_rows(

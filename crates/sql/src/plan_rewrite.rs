@@ -257,10 +257,11 @@ impl PlanRewriter {
         })
     }
 
-    /// `CAST(x AS String)` or `_CAST(x, 'String')` of a UUID or an IP
-    /// address: its text, as ClickHouse casts it (Arrow would cast its
-    /// bytes or its number).
-    fn address_as_text(&self, expr: &Expr, schema: &DFSchemaRef) -> Result<Option<Expr>> {
+    /// `CAST(x AS String)` or `_CAST(x, 'String')` of a UUID, an IP
+    /// address, an array, a tuple or a map: its text, as ClickHouse casts
+    /// it and `toString` writes it (Arrow would cast a UUID's bytes or an
+    /// address's number, and writes arrays without quotes or NULLs).
+    fn cast_as_text(&self, expr: &Expr, schema: &DFSchemaRef) -> Result<Option<Expr>> {
         let (inner, to_text) = match expr {
             Expr::Cast(Cast { expr: inner, field }) => (
                 inner.as_ref(),
@@ -282,7 +283,15 @@ impl PlanRewriter {
         let Ok((_, field)) = inner.to_field(schema.as_ref()) else {
             return Ok(None);
         };
-        if !(types::is_uuid(&field) || types::is_ipv4(&field) || types::is_ipv6(&field)) {
+        let nested = matches!(
+            field.data_type(),
+            DataType::List(_)
+                | DataType::LargeList(_)
+                | DataType::FixedSizeList(..)
+                | DataType::Struct(_)
+                | DataType::Map(..)
+        );
+        if !(nested || types::is_uuid(&field) || types::is_ipv4(&field) || types::is_ipv6(&field)) {
             return Ok(None);
         }
         let text = self.call("toString", vec![inner.clone()]);
@@ -374,7 +383,7 @@ impl PlanRewriter {
             return Ok(ieee);
         }
         let expr = ieee.data;
-        if let Some(text) = self.address_as_text(&expr, schema)? {
+        if let Some(text) = self.cast_as_text(&expr, schema)? {
             return Ok(Transformed::yes(text));
         }
         if lost_uuid(&expr, schema) {

@@ -1,4 +1,6 @@
 //! Functions about a value's shape and a number's bits:
+//! - `visibleWidth(x)`: the terminal columns the value's text takes (`NULL`
+//!   is 4, the width of its name);
 //! - `isNullable(x)`: whether the argument's type is Nullable (1/0);
 //! - `byteSize(x, ...)`: the bytes the values take in memory, as ClickHouse
 //!   counts them (a number its width, a string its length plus an 8-byte
@@ -23,11 +25,21 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 use strata_common::ErrorCode;
 use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
+use strata_common::visible_width::visible_width;
+use strata_formats::value::{Style, ValueOptions, write_value};
 
 use super::frame::{Call, Spec, Typing, failure, literal_typed};
 use crate::numeric::{is_float, is_integer};
 
 pub(crate) const SPECS: &[Spec] = &[
+    Spec {
+        name: "visibleWidth",
+        aliases: &[],
+        args: (1, 1),
+        volatility: Volatility::Immutable,
+        typing: |t| Ok(t.plain(DataType::UInt64)),
+        eval: visible_widths,
+    },
     Spec {
         name: "isNullable",
         aliases: &[],
@@ -416,3 +428,29 @@ mod tests {
         assert_eq!(render_bar(bar_length(1.0, 1.0, 1.0, 4.0)), "");
     }
 }
+
+/// The visible width of each value as `toString` writes it.
+fn visible_widths(call: &Call) -> Result<ColumnarValue> {
+    let column = call.column(0)?;
+    let mut text = String::new();
+    let widths: UInt64Array = (0..call.rows)
+        .map(|row| {
+            if column.is_null(row) {
+                return NULL_WIDTH;
+            }
+            text.clear();
+            write_value(
+                column.as_ref(),
+                row,
+                Style::Raw,
+                ValueOptions::default(),
+                &mut text,
+            );
+            visible_width(&text) as u64
+        })
+        .collect();
+    call.output(Arc::new(widths))
+}
+
+/// The width of `NULL`, as ClickHouse shows it in text.
+const NULL_WIDTH: u64 = 4;
