@@ -34,3 +34,5 @@ CREATE TABLE replacing (x UInt32, v UInt8) ENGINE = ReplacingMergeTree ORDER BY 
 INSERT INTO replacing SELECT number * 1000000, 1 FROM numbers(4000);
 INSERT INTO replacing SELECT number * 1000000, 2 FROM numbers(4000);
 SELECT count(), sum(v) FROM replacing FINAL SAMPLE 0.5;
+SELECT count() FROM sampled SAMPLE 1e30;
+SELECT count() FROM sampled SAMPLE 1/2 OFFSET 1e30;

@@ -136,6 +136,48 @@ impl DataPath {
         self.store_table(to)
     }
 
+    /// `DETACH ... PERMANENTLY`: the definition stays, as
+    /// `<table>.sql.detached`, which start-up does not load.
+    pub fn detach_table(&self, database: &str, table: &str) -> Result<()> {
+        let from = self.metadata_file(database, table);
+        let to = self.detached_metadata_file(database, table);
+        fs::rename(&from, &to).map_err(|e| io_error(&from, e))?;
+        sync_dir(&self.metadata_dir(database))
+    }
+
+    /// ATTACH: a permanently detached table's definition loads at start-up
+    /// again (one detached until restart has kept its `.sql`).
+    pub fn attach_table(&self, database: &str, table: &str) -> Result<()> {
+        let detached = self.detached_metadata_file(database, table);
+        if !detached.exists() {
+            return Ok(());
+        }
+        let to = self.metadata_file(database, table);
+        fs::rename(&detached, &to).map_err(|e| io_error(&detached, e))?;
+        sync_dir(&self.metadata_dir(database))
+    }
+
+    /// A table's stored definition, whether loaded, detached until restart
+    /// or detached for good; `None` if there is none.
+    pub fn stored_table(&self, database: &str, table: &str) -> Result<Option<StoredTable>> {
+        for file in [
+            self.metadata_file(database, table),
+            self.detached_metadata_file(database, table),
+        ] {
+            match fs::read_to_string(&file) {
+                Ok(text) => return StoredTable::parse(database, table, &text, &file).map(Some),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_error(&file, e)),
+            }
+        }
+        Ok(None)
+    }
+
+    fn detached_metadata_file(&self, database: &str, table: &str) -> PathBuf {
+        self.metadata_dir(database)
+            .join(format!("{}.sql.detached", escape(table)))
+    }
+
     pub fn remove_table(&self, database: &str, table: &str) -> Result<()> {
         let path = self.metadata_file(database, table);
         match fs::remove_file(&path) {

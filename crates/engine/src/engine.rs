@@ -473,7 +473,7 @@ fn all_names<'a>(name: &'a str, aliases: &'a [String]) -> impl Iterator<Item = S
 }
 
 /// Whether a stored statement makes a view, loaded after the tables it reads.
-fn is_create_view(statement: &str) -> bool {
+pub(crate) fn is_create_view(statement: &str) -> bool {
     statement.starts_with("CREATE VIEW ") || statement.starts_with("CREATE MATERIALIZED VIEW ")
 }
 

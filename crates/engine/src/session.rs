@@ -300,6 +300,12 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["KILL"]) {
             return self.kill(rest).await;
         }
+        if let Some((_, rest)) = strip_keyword(text, &["DETACH"]) {
+            return self.detach(rest).await;
+        }
+        if let Some((_, rest)) = strip_keyword(text, &["ATTACH"]) {
+            return self.attach(rest).await;
+        }
         if let Some((_, rest)) = strip_keyword(text, &["ALTER", "CHECK", "DELETE"])
             && strip_keyword(rest, &["TABLE", "FROM"]).is_some()
         {

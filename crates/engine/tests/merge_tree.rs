@@ -549,6 +549,54 @@ async fn a_renamed_table_keeps_its_data_and_name_across_restarts() {
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
 }
 
+/// A table detached until restart comes back at the next start; one
+/// detached PERMANENTLY stays out until ATTACH, with its parts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn detached_tables_come_back_at_restart_unless_detached_permanently() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        for sql in [
+            "CREATE TABLE until_restart (k UInt64) ENGINE = MergeTree ORDER BY k",
+            "INSERT INTO until_restart SELECT number FROM numbers(100)",
+            "CREATE TABLE for_good (k UInt64) ENGINE = MergeTree ORDER BY k",
+            "INSERT INTO for_good SELECT number FROM numbers(10)",
+            "DETACH TABLE until_restart",
+            "DETACH TABLE for_good PERMANENTLY",
+        ] {
+            run(&mut session, sql).await.unwrap();
+        }
+    }
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM until_restart").await,
+        100
+    );
+    let listed = "SELECT count() FROM system.tables WHERE name = 'for_good'";
+    assert_eq!(number(&mut session, listed).await, 0);
+    let taken = run(
+        &mut session,
+        "CREATE TABLE for_good (x UInt8) ENGINE = Memory",
+    )
+    .await;
+    assert!(taken.unwrap_err().to_string().contains("(detached)"));
+    run(&mut session, "ATTACH TABLE for_good").await.unwrap();
+    assert_eq!(
+        number(&mut session, "SELECT sum(k) FROM for_good").await,
+        45
+    );
+    drop(session);
+    drop(engine);
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    assert_eq!(
+        number(&mut session, "SELECT count() FROM for_good").await,
+        10
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn alters_survive_restarts_and_an_interrupted_rename_is_finished() {
     let dir = tempfile::tempdir().unwrap();

@@ -23,6 +23,10 @@ pub struct Ratio {
 /// of two denominators and a 2^64 universe stay inside u128 where needed.
 const MAX_FRACTION_DIGITS: u32 = 18;
 
+/// The largest numerator or denominator a SAMPLE ratio may have, so that
+/// products of two terms stay inside u128.
+pub const MAX_TERM: u128 = u64::MAX as u128;
+
 impl Ratio {
     pub const ZERO: Ratio = Ratio {
         numerator: 0,
@@ -42,9 +46,25 @@ impl Ratio {
         }
     }
 
-    /// `a <= b`, compared exactly.
+    /// `a <= b`, compared exactly (terms fit in 64 bits: see [`MAX_TERM`]).
     pub fn le(self, other: Ratio) -> bool {
+        debug_assert!(self.fits() && other.fits());
         self.numerator * other.denominator <= other.numerator * self.denominator
+    }
+
+    /// Whether both terms are at most [`MAX_TERM`].
+    pub fn fits(self) -> bool {
+        self.numerator <= MAX_TERM && self.denominator <= MAX_TERM
+    }
+
+    /// A row count too large for 64 bits as the largest that fits: more
+    /// rows than any table has either way.
+    fn saturated(self) -> Ratio {
+        if !self.fits() && self.denominator <= self.numerator {
+            Ratio::new(MAX_TERM, 1)
+        } else {
+            self
+        }
     }
 
     pub fn is_zero(self) -> bool {
@@ -195,7 +215,10 @@ fn sample_clause(table: &ObjectName, kind: &TableSampleKind) -> Result<SampleCla
     let (TableSampleKind::BeforeTableAlias(sample) | TableSampleKind::AfterTableAlias(sample)) =
         kind;
     let ratio = |expr: &Expr| {
-        Ratio::from_expr(expr).ok_or_else(|| {
+        Ratio::from_expr(expr)
+            .map(Ratio::saturated)
+            .filter(|r| r.fits())
+            .ok_or_else(|| {
             StrataError::new(
                 ErrorCode::SYNTAX_ERROR,
                 format!(
@@ -276,6 +299,11 @@ mod tests {
         assert_eq!(Ratio::from_decimal("1e3"), Some(Ratio::new(1000, 1)));
         assert_eq!(Ratio::from_decimal("25e-2"), Some(Ratio::new(1, 4)));
         assert_eq!(Ratio::from_decimal("-1"), None);
+        assert!(!Ratio::from_decimal("1e30").unwrap().fits());
+        assert_eq!(
+            Ratio::from_decimal("1e30").unwrap().saturated(),
+            Ratio::new(MAX_TERM, 1)
+        );
         assert!(Ratio::new(1, 3).le(Ratio::new(1, 2)));
         assert!(!Ratio::new(2, 3).le(Ratio::new(1, 2)));
     }

@@ -233,6 +233,23 @@ impl Session {
                 format!("Table {database}.{table} already exists"),
             ));
         }
+        // A detached table keeps its name until it is attached or dropped.
+        let detached = self.attaching.is_none()
+            && !create.temporary
+            && self
+                .engine
+                .data_path
+                .stored_table(&database, &table)?
+                .is_some();
+        if detached {
+            if create.if_not_exists {
+                return self.done();
+            }
+            return Err(StrataError::new(
+                ErrorCode::TABLE_ALREADY_EXISTS,
+                format!("Table {database}.{table} already exists (detached)"),
+            ));
+        }
         let comment = engine.as_ref().and_then(|e| e.comment.clone());
         let default_engine = self.settings.default_table_engine();
         let mut engine = engine;

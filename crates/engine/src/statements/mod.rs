@@ -15,6 +15,7 @@ mod access;
 mod alter;
 mod alter_index;
 mod create;
+mod detach;
 mod drop;
 mod explain;
 mod insert;
