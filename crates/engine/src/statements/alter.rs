@@ -277,7 +277,7 @@ impl Session {
         let rules = alter.rules.unwrap_or_default();
         self.alter_engine_clause(&table, |engine| {
             engine.ttl = rules;
-            Ok(())
+            Ok(true)
         })
         .await?;
         let reopened = self.merge_tree(&alter.table, "TTL").await?;
@@ -289,11 +289,12 @@ impl Session {
 
     /// Stores `table`'s definition with its engine clause changed by
     /// `edit` and reopens the table from it; a definition the table cannot
-    /// open with is undone.
+    /// open with is undone. An edit that changes nothing (`IF EXISTS`)
+    /// leaves the table open as it is.
     pub(super) async fn alter_engine_clause(
         &mut self,
         table: &MergeTreeProvider,
-        edit: impl FnOnce(&mut EngineClause) -> Result<()>,
+        edit: impl FnOnce(&mut EngineClause) -> Result<bool>,
     ) -> Result<()> {
         let identity = table.identity();
         let mut split = split_create_table(&identity.create_statement)?;
@@ -309,7 +310,9 @@ impl Session {
                 ),
             ));
         };
-        edit(engine)?;
+        if !edit(engine)? {
+            return Ok(());
+        }
         let storage = TableStorage::from_clause(engine)?;
         let (declared, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         let declared: SchemaRef = Arc::new(Schema::new(declared));

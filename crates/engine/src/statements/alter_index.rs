@@ -43,7 +43,8 @@ fn command_name(command: &IndexCommand) -> &'static str {
     }
 }
 
-fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<()> {
+/// Whether the edit changed the indexes.
+fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<bool> {
     let indexes = &mut engine.indexes;
     let position =
         |indexes: &[SkipIndex], name: &str| indexes.iter().position(|index| index.name == name);
@@ -55,7 +56,7 @@ fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<()> 
         } => {
             if position(indexes, &index.name).is_some() {
                 if if_not_exists {
-                    return Ok(());
+                    return Ok(false);
                 }
                 return Err(StrataError::new(
                     ErrorCode::ILLEGAL_COLUMN,
@@ -78,12 +79,12 @@ fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<()> 
             Some(at) => {
                 indexes.remove(at);
             }
-            None if if_exists => {}
+            None if if_exists => return Ok(false),
             None => return Err(wrong_index(&name, "drop")),
         },
-        IndexCommand::Materialize | IndexCommand::Clear => {}
+        IndexCommand::Materialize | IndexCommand::Clear => return Ok(false),
     }
-    Ok(())
+    Ok(true)
 }
 
 fn wrong_index(name: &str, what: &str) -> StrataError {

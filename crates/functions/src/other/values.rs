@@ -431,9 +431,11 @@ mod tests {
 
 /// The visible width of each value as `toString` writes it.
 fn visible_widths(call: &Call) -> Result<ColumnarValue> {
-    let column = call.column(0)?;
+    // A constant is measured once.
+    let rows = if call.all_constant() { 1 } else { call.rows };
+    let column = call.args[0].to_array(rows)?;
     let mut text = String::new();
-    let widths: UInt64Array = (0..call.rows)
+    let widths: UInt64Array = (0..rows)
         .map(|row| {
             if column.is_null(row) {
                 return NULL_WIDTH;
