@@ -20,7 +20,9 @@ use strata_sql::skip_index::SkipIndex;
 use strata_sql::ttl::{TtlAction, TtlRule};
 use strata_storage::compression::CodecChain;
 use strata_storage::disk::StoragePolicy;
-use strata_storage::merge_tree::{Conversion, MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
+use strata_storage::merge_tree::{
+    Conversion, IndexKind, MergeTreeSettings, SkipIndexKey, TableKeys, TableTtl, TtlTarget,
+};
 use uuid::Uuid;
 
 use datafusion::catalog::TableProvider;
@@ -501,11 +503,17 @@ impl MergeTreeDefinition {
         } else {
             self.primary_key.len()
         };
+        let indexes = self
+            .indexes
+            .iter()
+            .filter_map(|index| compile_index(state, &df_schema, index))
+            .collect();
         Ok(TableKeys::new(
             compile(&self.partition_by)?,
             compile(&self.order_by)?,
             primary_len,
-        ))
+        )
+        .with_indexes(indexes))
     }
 
     /// `SAMPLE BY`, checked to be of an unsigned integer type: `written`
@@ -627,6 +635,61 @@ fn physical_expr(
     )?;
     Ok(state.create_physical_expr(logical, schema)?)
 }
+
+/// A declared index as storage builds it; `None` for the kinds Strata does
+/// not build (`tokenbf_v1`, `ngrambf_v1`, `text`, ...) and for an expression
+/// that no longer compiles (the index is then not used, the table still
+/// opens).
+fn compile_index(
+    state: &SessionState,
+    schema: &DFSchema,
+    index: &SkipIndex,
+) -> Option<SkipIndexKey> {
+    let arguments = index
+        .kind_full
+        .split_once('(')
+        .map_or("", |(_, rest)| rest.trim_end().trim_end_matches(')').trim());
+    let kind = match index.kind.as_str() {
+        "minmax" => IndexKind::MinMax,
+        "set" => IndexKind::Set {
+            max_values: arguments.parse().ok()?,
+        },
+        "bloom_filter" if arguments.is_empty() => IndexKind::BloomFilter {
+            false_positive: DEFAULT_BLOOM_FILTER_FALSE_POSITIVE,
+        },
+        "bloom_filter" => IndexKind::BloomFilter {
+            false_positive: arguments.parse().ok().filter(|p| *p > 0.0 && *p < 1.0)?,
+        },
+        _ => return None,
+    };
+    let elements: Vec<&SqlExpr> = match &index.expr {
+        SqlExpr::Tuple(items) => items.iter().collect(),
+        expr => vec![expr],
+    };
+    let exprs = elements
+        .into_iter()
+        .map(|expr| physical_expr(state, schema, expr))
+        .collect::<Result<Vec<_>>>();
+    let exprs = match exprs {
+        Ok(exprs) => exprs,
+        Err(error) => {
+            log::warn!("Index {} is not used: {error}", index.name);
+            return None;
+        }
+    };
+    Some(SkipIndexKey {
+        name: index.name.clone(),
+        exprs,
+        kind,
+        granularity: usize::try_from(index.granularity)
+            .unwrap_or(usize::MAX)
+            .max(1),
+        definition: index.definition(),
+    })
+}
+
+/// ClickHouse's false-positive rate for `bloom_filter` without an argument.
+const DEFAULT_BLOOM_FILTER_FALSE_POSITIVE: f64 = 0.025;
 
 /// Index names are unique, and the Log family has no indexes.
 fn check_indexes(kind: &TableEngine, indexes: &[SkipIndex]) -> Result<()> {

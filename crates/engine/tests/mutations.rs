@@ -157,6 +157,7 @@ async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
             "checksums.txt",
             "columns.txt",
             "n.bin",
+            "n.bounds",
             "n.mrk2",
             "uncompressed_sizes.txt"
         ]

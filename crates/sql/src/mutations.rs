@@ -1,7 +1,8 @@
 //! ClickHouse's mutation statements, which sqlparser does not read:
 //! `ALTER TABLE t DELETE WHERE c`, `ALTER TABLE t UPDATE a = e, b = f
 //! WHERE c`, `ALTER TABLE t MATERIALIZE COLUMN c`, `ALTER TABLE t CLEAR
-//! COLUMN c` and `ALTER TABLE t APPLY DELETED MASK`, several to one ALTER
+//! COLUMN c`, `ALTER TABLE t MATERIALIZE INDEX i` and `ALTER TABLE t APPLY
+//! DELETED MASK`, several to one ALTER
 //! separated by commas. Read word by word on
 //! ClickHouse's tokens, so expressions read as in a SELECT.
 
@@ -32,6 +33,8 @@ pub enum MutationAst {
     MaterializeColumn(Ident),
     /// Sets every row of a column back to its DEFAULT.
     ClearColumn(Ident),
+    /// Builds a skipping index's data in every part.
+    MaterializeIndex(Ident),
 }
 
 /// The column a lightweight DELETE clears, as ClickHouse names it: `DELETE
@@ -70,6 +73,7 @@ impl fmt::Display for MutationAst {
             MutationAst::ApplyDeletedMask => write!(f, "APPLY DELETED MASK"),
             MutationAst::MaterializeColumn(column) => write!(f, "MATERIALIZE COLUMN {column}"),
             MutationAst::ClearColumn(column) => write!(f, "CLEAR COLUMN {column}"),
+            MutationAst::MaterializeIndex(index) => write!(f, "MATERIALIZE INDEX {index}"),
         }
     }
 }
@@ -132,6 +136,11 @@ fn command(sql: &str, parser: &mut Parser) -> Result<MutationAst> {
         parser.expect_keyword(Keyword::WHERE).map_err(error)?;
         let predicate = parser.parse_expr().map_err(error)?;
         return Ok(MutationAst::Delete { predicate });
+    }
+    if parser.parse_keywords(&[Keyword::MATERIALIZE, Keyword::INDEX]) {
+        let index = parser.parse_identifier().map_err(error)?;
+        refuse_in_partition(parser)?;
+        return Ok(MutationAst::MaterializeIndex(index));
     }
     for (keyword, make) in [
         (

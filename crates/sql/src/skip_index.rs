@@ -192,9 +192,6 @@ pub enum IndexCommand {
         name: String,
         if_exists: bool,
     },
-    /// `MATERIALIZE INDEX`: builds an index's data for parts written
-    /// before it (Strata keeps no index data).
-    Materialize,
     /// `CLEAR INDEX`: drops an index's data, keeping its declaration.
     Clear,
 }
@@ -221,7 +218,8 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
     let Ok(table) = parser.parse_object_name(false) else {
         return Ok(None);
     };
-    let verb = ["ADD", "DROP", "MATERIALIZE", "CLEAR"]
+    // MATERIALIZE INDEX is a mutation (see `mutations`).
+    let verb = ["ADD", "DROP", "CLEAR"]
         .into_iter()
         .find(|verb| parse_word(&mut parser, verb));
     let Some(verb) = verb else {
@@ -256,14 +254,11 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
             crate::parser::expect_end(sql, &mut parser)?;
             IndexCommand::Drop { name, if_exists }
         }
-        verb => {
+        _ => {
             parser
                 .parse_identifier()
                 .map_err(|e| syntax_error(sql, &e.to_string()))?;
-            match verb {
-                "MATERIALIZE" => IndexCommand::Materialize,
-                _ => IndexCommand::Clear,
-            }
+            IndexCommand::Clear
         }
     };
     Ok(Some(AlterIndex { table, command }))

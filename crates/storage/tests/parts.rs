@@ -87,6 +87,7 @@ fn write_on(
             granularity: 8192,
             partition: "tuple()",
             minmax_columns: &[4],
+            index_files: &[],
         },
         disk,
     )
@@ -232,6 +233,7 @@ fn an_existing_part_is_never_overwritten() {
             granularity: 8192,
             partition: "tuple()",
             minmax_columns: &[4],
+            index_files: &[],
         },
         None,
     )

@@ -32,7 +32,8 @@ use strata_execution::expressions::specialize;
 use strata_storage::cache::CacheRead;
 use strata_storage::merge_tree::{
     DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter,
-    RemovalList, ScanColumns, ScanFilter, VirtualColumn, select_granules, virtual_columns,
+    RemovalList, ScanColumns, ScanFilter, Summaries, VirtualColumn, select_granules,
+    virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -301,9 +302,17 @@ impl MergeTreeProvider {
         };
         let parts = self.data.snapshot();
         let total_granules = parts.iter().map(|p| p.granules()).sum();
-        let ranges = select_granules(schema, self.data.keys(), virtuals, &parts, pruning.as_ref())
-            .map_err(StrataError::into_datafusion)?;
-        count_selected(&ranges);
+        let selection = select_granules(
+            schema,
+            self.data.keys(),
+            virtuals,
+            &parts,
+            pruning.as_ref(),
+            Summaries::Written,
+        )
+        .map_err(StrataError::into_datafusion)?;
+        let ranges = &selection.ranges;
+        count_selected(ranges);
         let columns = ScanColumns {
             read: Arc::new(schema.project(&read)?),
             returned,
@@ -313,7 +322,7 @@ impl MergeTreeProvider {
         if let Some(query) = &query {
             query.add_rows_to_read(selected_rows);
         }
-        let cache = cache_read(state, &ranges, selected_rows, &columns.read);
+        let cache = cache_read(state, ranges, selected_rows, &columns.read);
         let counter = query.map(|query| query as Arc<dyn ReadCounter>);
         // The Log family reads in insertion order, as one stream.
         let streams = match self.engine.is_log() {
@@ -328,8 +337,8 @@ impl MergeTreeProvider {
             cache,
             Arc::clone(self.data.past()),
             virtuals,
-            ranges,
-            total_granules,
+            selection,
+            (parts.len(), total_granules),
             streams,
         )))
     }

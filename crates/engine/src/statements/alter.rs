@@ -82,7 +82,6 @@ impl Session {
             let privilege = match alter.command {
                 IndexCommand::Add { .. } => "ALTER ADD INDEX",
                 IndexCommand::Drop { .. } => "ALTER DROP INDEX",
-                IndexCommand::Materialize => "ALTER MATERIALIZE INDEX",
                 IndexCommand::Clear => "ALTER CLEAR INDEX",
             };
             self.require_on_name(privilege, &alter.table, &[])?;
@@ -563,6 +562,7 @@ fn mutation_privilege(command: &MutationAst) -> (&'static str, Vec<String>) {
         ),
         MutationAst::MaterializeColumn(c) => ("ALTER MATERIALIZE COLUMN", vec![c.value.clone()]),
         MutationAst::ClearColumn(c) => ("ALTER CLEAR COLUMN", vec![c.value.clone()]),
+        MutationAst::MaterializeIndex(_) => ("ALTER MATERIALIZE INDEX", Vec::new()),
     }
 }
 

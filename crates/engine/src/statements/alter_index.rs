@@ -1,6 +1,7 @@
-//! `ALTER TABLE t ADD INDEX | DROP INDEX | MATERIALIZE INDEX | CLEAR INDEX`:
-//! a table's data-skipping index declarations, edited in its definition.
-//! Strata builds no index data, so MATERIALIZE and CLEAR have nothing to do.
+//! `ALTER TABLE t ADD INDEX | DROP INDEX | CLEAR INDEX`: a table's
+//! data-skipping index declarations, edited in its definition. CLEAR has
+//! nothing to do: parts keep the index's data, which stays true to their
+//! rows (MATERIALIZE INDEX is a mutation, in `mutations`).
 
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
@@ -24,7 +25,7 @@ impl Session {
             }
         };
         match alter.command {
-            IndexCommand::Materialize | IndexCommand::Clear => {}
+            IndexCommand::Clear => {}
             command => {
                 self.alter_engine_clause(&table, |engine| edit_indexes(engine, command))
                     .await?
@@ -38,7 +39,6 @@ fn command_name(command: &IndexCommand) -> &'static str {
     match command {
         IndexCommand::Add { .. } => "ADD_INDEX",
         IndexCommand::Drop { .. } => "DROP_INDEX",
-        IndexCommand::Materialize => "MATERIALIZE_INDEX",
         IndexCommand::Clear => "CLEAR_INDEX",
     }
 }
@@ -82,7 +82,7 @@ fn edit_indexes(engine: &mut EngineClause, command: IndexCommand) -> Result<bool
             None if if_exists => return Ok(false),
             None => return Err(wrong_index(&name, "drop")),
         },
-        IndexCommand::Materialize | IndexCommand::Clear => return Ok(false),
+        IndexCommand::Clear => return Ok(false),
     }
     Ok(true)
 }

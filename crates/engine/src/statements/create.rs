@@ -389,6 +389,11 @@ impl Session {
         let mut compiled = definition.clone();
         self.rewrite_exprs(&mut compiled.partition_by)?;
         self.rewrite_exprs(&mut compiled.order_by)?;
+        let mut index_exprs: Vec<_> = compiled.indexes.iter().map(|i| i.expr.clone()).collect();
+        self.rewrite_exprs(&mut index_exprs)?;
+        for (index, expr) in compiled.indexes.iter_mut().zip(index_exprs) {
+            index.expr = expr;
+        }
         compiled.check_index_exprs(state, schema)?;
         let keys = compiled.compile_keys(state, schema)?;
         self.rewrite_exprs(compiled.sample_by.as_mut_slice())?;

@@ -207,6 +207,10 @@ impl Session {
                     let (column, value) = self.column_default(table, &column.value, true)?;
                     MutationCommand::FillColumn { column, value }
                 }
+                // An index the table does not have builds nothing, as in ClickHouse.
+                MutationAst::MaterializeIndex(index) => MutationCommand::BuildIndex {
+                    name: index.value.clone(),
+                },
                 MutationAst::ClearColumn(column) => {
                     let (column, value) = self.column_default(table, &column.value, false)?;
                     MutationCommand::Update {

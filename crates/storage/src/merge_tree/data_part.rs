@@ -16,9 +16,11 @@ use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, UInt8Array, new_nu
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::ScalarValue;
+use parking_lot::Mutex;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::keys::TableKeys;
+use super::skip_index::{PartIndex, SkipIndexKey};
 use crate::cache::CacheRead;
 use crate::disk::StoragePolicy;
 use crate::part::patch::Patches;
@@ -67,6 +69,8 @@ pub struct DataPart {
     /// Set when a merge or TRUNCATE replaced the part: its directory is
     /// removed when the last reference goes.
     outdated: AtomicBool,
+    /// Skipping indexes read so far, by declaration (`None`: not usable).
+    skip_indexes: Mutex<HashMap<String, Option<Arc<PartIndex>>>>,
 }
 
 impl DataPart {
@@ -109,6 +113,7 @@ impl DataPart {
             minmax,
             modification_time,
             outdated: AtomicBool::new(false),
+            skip_indexes: Mutex::new(HashMap::new()),
         })
     }
 
@@ -163,6 +168,41 @@ impl DataPart {
             None if field.is_nullable() => Ok(new_null_array(field.data_type(), rows)),
             None => Ok(strata_common::types::field_default_value(field)?.to_array_of_size(rows)?),
         }
+    }
+
+    /// The part's skipping index `index` (of a table of `schema`), read
+    /// once; `None` where the part has none built for the index as declared
+    /// now, or a patch changed a column the index reads since it was built.
+    pub fn skip_index(&self, index: &SkipIndexKey, schema: &Schema) -> Option<Arc<PartIndex>> {
+        let patched = index
+            .columns()
+            .iter()
+            .any(|&c| self.part.patches.column(schema.field(c).name()).is_some());
+        if patched {
+            return None;
+        }
+        let key = format!("{}\n{}", index.name, index.definition);
+        if let Some(read) = self.skip_indexes.lock().get(&key) {
+            return read.clone();
+        }
+        let file = index.file_name();
+        let read = if self.part.files.contains_key(&file) {
+            let decoded = self
+                .part
+                .read_file(&file)
+                .and_then(|bytes| index.decode(schema, &bytes, self.granules()));
+            match decoded {
+                Ok(read) => read.map(Arc::new),
+                Err(error) => {
+                    log::warn!("Index {} of part {}: {error}", index.name, self.name());
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        self.skip_indexes.lock().insert(key, read.clone());
+        read
     }
 
     /// Whether a lightweight DELETE masked rows of the part.

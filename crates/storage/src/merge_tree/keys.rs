@@ -19,6 +19,8 @@ use datafusion::physical_expr::expressions::Column;
 use strata_common::error::Result;
 use twox_hash::XxHash64;
 
+use super::skip_index::SkipIndexKey;
+
 /// The partition id of a table without a partition key, as in ClickHouse.
 pub const WHOLE_TABLE_PARTITION: &str = "all";
 
@@ -32,6 +34,8 @@ pub struct TableKeys {
     pub sorting: Vec<Arc<dyn PhysicalExpr>>,
     /// How many leading sorting expressions form the primary key.
     pub primary_len: usize,
+    /// Data-skipping indexes, built with every part.
+    pub indexes: Vec<SkipIndexKey>,
 }
 
 /// One partition's rows of a batch.
@@ -68,7 +72,14 @@ impl TableKeys {
             partition_columns,
             sorting,
             primary_len,
+            indexes: Vec::new(),
         }
+    }
+
+    /// The keys with data-skipping `indexes`.
+    pub fn with_indexes(mut self, indexes: Vec<SkipIndexKey>) -> Self {
+        self.indexes = indexes;
+        self
     }
 
     /// Whether the partition or sorting key reads table column `column`: an

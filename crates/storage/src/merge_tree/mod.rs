@@ -9,6 +9,7 @@ pub mod merge_mode;
 pub mod mutation;
 pub mod pruning;
 pub mod scan;
+pub mod skip_index;
 pub mod table;
 pub mod virtual_columns;
 
@@ -17,8 +18,11 @@ pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
 pub use merge_mode::{CombinedColumn, GroupCombiner, MergeMode};
 pub use mutation::{MutationCommand, MutationEntry, MutationKind};
-pub use pruning::{GranuleRange, select_granules};
+pub use pruning::{
+    GranuleRange, PruningReport, PruningStep, Selection, StepKind, Summaries, select_granules,
+};
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
+pub use skip_index::{IndexKind, SkipIndexKey};
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
     MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, TableTtl, TtlTarget,

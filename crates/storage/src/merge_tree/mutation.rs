@@ -64,6 +64,9 @@ pub enum MutationCommand {
         column: usize,
         value: Arc<dyn PhysicalExpr>,
     },
+    /// `MATERIALIZE INDEX`: writes the data of the table's skipping index
+    /// `name` beside every part's other files, which stay linked.
+    BuildIndex { name: String },
 }
 
 impl MutationCommand {
@@ -75,7 +78,9 @@ impl MutationCommand {
             | MutationCommand::Update { predicate, .. }
             | MutationCommand::Patch { predicate, .. }
             | MutationCommand::DeleteMask { predicate } => Some(predicate),
-            MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => None,
+            MutationCommand::ApplyDeletedMask
+            | MutationCommand::FillColumn { .. }
+            | MutationCommand::BuildIndex { .. } => None,
         }
     }
 
@@ -116,7 +121,9 @@ impl MutationCommand {
             MutationCommand::Delete { .. } | MutationCommand::DeleteMask { .. } => {
                 Ok(filter_record_batch(&rows, &not(&selected)?)?)
             }
-            MutationCommand::ApplyDeletedMask | MutationCommand::FillColumn { .. } => Ok(rows),
+            MutationCommand::ApplyDeletedMask
+            | MutationCommand::FillColumn { .. }
+            | MutationCommand::BuildIndex { .. } => Ok(rows),
             MutationCommand::Update { assignments, .. }
             | MutationCommand::Patch { assignments, .. } => {
                 let mut columns = rows.columns().to_vec();

@@ -1,11 +1,15 @@
 //! Which parts and granules a filter can need: parts by the min/max of the
-//! partition key's columns, granules by the sparse primary index.
+//! partition key's columns, granules by their bounds and the sparse primary
+//! index.
 //!
 //! Both go through DataFusion's `PruningPredicate`, which rewrites the filter
-//! into a test on each container's min and max. A granule's bounds come from
-//! the index: key column `k` lies between its values at the granule's first
-//! row and the next granule's first row whenever the key columns before `k`
-//! are equal at both ends (so every row in between shares them).
+//! into a test on each container's min and max. A granule's bounds are the
+//! column's granule bounds where the part has them (any column with an
+//! ordered type), else they come from the index: key column `k` lies between
+//! its values at the granule's first row and the next granule's first row
+//! whenever the key columns before `k` are equal at both ends (so every row
+//! in between shares them). Each data-skipping index then drops granules
+//! by its own summaries (see [`super::skip_index`]).
 
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -16,14 +20,17 @@ use datafusion::arrow::array::{
     Array, ArrayRef, BooleanArray, StringArray, UInt64Array, make_comparator, new_null_array,
 };
 use datafusion::arrow::compute::{SortOptions, concat, take};
-use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::arrow::datatypes::{DataType, Schema, SchemaRef};
 use datafusion::common::{Column, ScalarValue};
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_optimizer::pruning::{PruningPredicateBuilder, PruningStatistics};
+use datafusion::physical_optimizer::pruning::{
+    PruningPredicate, PruningPredicateBuilder, PruningStatistics,
+};
 use strata_common::error::Result;
 
 use super::data_part::DataPart;
 use super::keys::TableKeys;
+use super::skip_index::SkipIndexKey;
 use super::virtual_columns::VirtualColumn;
 
 /// A run of granules of one part that a query reads.
@@ -39,6 +46,78 @@ impl GranuleRange {
     }
 }
 
+/// The granule ranges a scan reads, and how each step narrowed them.
+#[derive(Debug, Default)]
+pub struct Selection {
+    pub ranges: Vec<GranuleRange>,
+    pub report: PruningReport,
+}
+
+/// What each pruning step kept, in order, for `EXPLAIN indexes = 1`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PruningReport {
+    pub steps: Vec<PruningStep>,
+}
+
+/// One pruning step: the parts and granules it was given and kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PruningStep {
+    pub kind: StepKind,
+    pub parts_in: usize,
+    pub parts_kept: usize,
+    pub granules_in: usize,
+    pub granules_kept: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepKind {
+    /// Parts by the min/max of the partition key's columns.
+    MinMax,
+    /// Granules by the sparse primary index.
+    PrimaryKey,
+    /// Granules by each column's granule bounds.
+    GranuleBounds,
+    /// Granules by a skipping index: its name and type.
+    Skip { name: String, description: String },
+}
+
+impl PruningStep {
+    fn new(kind: StepKind) -> Self {
+        PruningStep {
+            kind,
+            parts_in: 0,
+            parts_kept: 0,
+            granules_in: 0,
+            granules_kept: 0,
+        }
+    }
+
+    /// Counts one part the step was given with `before` granules kept and
+    /// left with `after`.
+    fn count(&mut self, before: &[bool], after: &[bool]) {
+        let kept = |keep: &[bool]| keep.iter().filter(|&&k| k).count();
+        self.parts_in += usize::from(before.contains(&true));
+        self.parts_kept += usize::from(after.contains(&true));
+        self.granules_in += kept(before);
+        self.granules_kept += kept(after);
+        debug_assert!(
+            self.granules_kept <= self.granules_in,
+            "a step only drops granules"
+        );
+    }
+}
+
+/// What pruning may know a part's rows by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summaries {
+    /// The keys, granule bounds and skipping indexes: the rows are read as
+    /// the part holds them.
+    Written,
+    /// Only the keys, which nothing changes: for rows an earlier command of
+    /// a mutation may have changed.
+    KeysOnly,
+}
+
 /// The granule ranges of `parts` that rows matching `filter` can be in.
 /// `schema` is the table's, followed by the `virtuals` the filter may name;
 /// a part's virtual columns are its constant bounds.
@@ -48,51 +127,23 @@ pub fn select_granules(
     virtuals: &[VirtualColumn],
     parts: &[Arc<DataPart>],
     filter: Option<&Arc<dyn PhysicalExpr>>,
-) -> Result<Vec<GranuleRange>> {
-    let whole = |part: &Arc<DataPart>| GranuleRange {
-        part: Arc::clone(part),
-        granules: 0..part.granules(),
-    };
-    let Some(filter) = filter else {
-        return Ok(parts.iter().map(whole).collect());
-    };
-    // A filter the pruning rewrite cannot use keeps everything.
-    let Some(predicate) = PruningPredicateBuilder::new()
-        .with_file_schema(Arc::clone(schema))
-        .build(Arc::clone(filter))
-    else {
-        return Ok(parts.iter().map(whole).collect());
-    };
-    let part_keep = if keys.partition_columns.is_empty() && virtuals.is_empty() {
-        vec![true; parts.len()]
-    } else {
-        predicate.prune(&Bounds {
-            containers: parts.len(),
-            bound: |column: &Column, upper| match virtuals.iter().find(|v| v.name() == column.name)
-            {
-                Some(&virtual_column) => virtual_bounds(virtual_column, parts),
-                None => part_bounds(schema, keys, parts, column, upper),
-            },
-        })?
-    };
-    let primary_columns = keys.primary_columns();
+    summaries: Summaries,
+) -> Result<Selection> {
+    let mut keeps: Vec<Vec<bool>> = parts.iter().map(|p| vec![true; p.granules()]).collect();
+    let mut report = PruningReport::default();
+    if let Some(filter) = filter {
+        let pruning = Pruning {
+            schema,
+            keys,
+            virtuals,
+            parts,
+        };
+        report.steps = pruning.prune(filter, summaries, &mut keeps)?;
+    }
     let mut ranges = Vec::new();
-    for (part, keep) in parts.iter().zip(part_keep) {
-        if !keep || part.granules() == 0 {
-            continue;
-        }
-        if primary_columns.first().copied().flatten().is_none() {
-            ranges.push(whole(part));
-            continue;
-        }
-        let granule_keep = predicate.prune(&Bounds {
-            containers: part.granules(),
-            bound: |column: &Column, upper| {
-                granule_bounds(schema, &primary_columns, part, column, upper)
-            },
-        })?;
+    for (part, keep) in parts.iter().zip(keeps) {
         let mut start = None;
-        for (granule, keep) in granule_keep.iter().chain([&false]).enumerate() {
+        for (granule, keep) in keep.iter().chain([&false]).enumerate() {
             match (keep, start) {
                 (true, None) => start = Some(granule),
                 (false, Some(s)) => {
@@ -106,7 +157,258 @@ pub fn select_granules(
             }
         }
     }
-    Ok(ranges)
+    Ok(Selection { ranges, report })
+}
+
+/// The parts one selection prunes, and what it knows of them.
+struct Pruning<'a> {
+    schema: &'a SchemaRef,
+    keys: &'a TableKeys,
+    virtuals: &'a [VirtualColumn],
+    parts: &'a [Arc<DataPart>],
+}
+
+impl Pruning<'_> {
+    /// Clears the granules of `keeps` (one list per part) that no row
+    /// matching `filter` can be in, step by step, and returns the steps.
+    fn prune(
+        &self,
+        filter: &Arc<dyn PhysicalExpr>,
+        summaries: Summaries,
+        keeps: &mut [Vec<bool>],
+    ) -> Result<Vec<PruningStep>> {
+        let mut steps = Vec::new();
+        // A filter the pruning rewrite cannot use keeps everything.
+        let predicate = PruningPredicateBuilder::new()
+            .with_file_schema(Arc::clone(self.schema))
+            .build(Arc::clone(filter));
+        if let Some(predicate) = &predicate {
+            if !self.keys.partition_columns.is_empty() || !self.virtuals.is_empty() {
+                steps.push(self.by_partition(predicate, keeps)?);
+            }
+            if self
+                .keys
+                .primary_columns()
+                .first()
+                .copied()
+                .flatten()
+                .is_some()
+            {
+                steps.push(self.by_primary_key(predicate, keeps)?);
+            }
+            if summaries == Summaries::Written {
+                steps.push(self.by_granule_bounds(predicate, keeps)?);
+            }
+        }
+        if summaries == Summaries::Written {
+            for index in &self.keys.indexes {
+                if let Some(step) = self.by_index(index, filter, keeps)? {
+                    steps.push(step);
+                }
+            }
+        }
+        Ok(steps)
+    }
+
+    fn by_partition(
+        &self,
+        predicate: &PruningPredicate,
+        keeps: &mut [Vec<bool>],
+    ) -> Result<PruningStep> {
+        let (schema, parts) = (self.schema, self.parts);
+        let part_keep = predicate.prune(&Bounds {
+            containers: parts.len(),
+            bound: |column: &Column, upper| match self
+                .virtuals
+                .iter()
+                .find(|v| v.name() == column.name)
+            {
+                Some(&virtual_column) => virtual_bounds(virtual_column, parts),
+                None => part_bounds(schema, self.keys, parts, column, upper),
+            },
+        })?;
+        let mut step = PruningStep::new(StepKind::MinMax);
+        for (keep, part_kept) in keeps.iter_mut().zip(part_keep) {
+            let before = keep.clone();
+            if !part_kept {
+                keep.fill(false);
+            }
+            step.count(&before, keep);
+        }
+        Ok(step)
+    }
+
+    fn by_primary_key(
+        &self,
+        predicate: &PruningPredicate,
+        keeps: &mut [Vec<bool>],
+    ) -> Result<PruningStep> {
+        let primary_columns = self.keys.primary_columns();
+        let mut step = PruningStep::new(StepKind::PrimaryKey);
+        prune_granules(self.parts, keeps, &mut step, |part, keep| {
+            let index_keep = predicate.prune(&Bounds {
+                containers: part.granules(),
+                bound: |column: &Column, upper| {
+                    granule_bounds(self.schema, &primary_columns, part, column, upper)
+                },
+            })?;
+            and_into(keep, &index_keep);
+            Ok(())
+        })?;
+        Ok(step)
+    }
+
+    fn by_granule_bounds(
+        &self,
+        predicate: &PruningPredicate,
+        keeps: &mut [Vec<bool>],
+    ) -> Result<PruningStep> {
+        let mut step = PruningStep::new(StepKind::GranuleBounds);
+        prune_granules(self.parts, keeps, &mut step, |part, keep| {
+            let bounds_keep = predicate.prune(&Bounds {
+                containers: part.granules(),
+                bound: |column: &Column, upper| written_bounds(self.schema, part, column, upper),
+            })?;
+            and_into(keep, &bounds_keep);
+            Ok(())
+        })?;
+        Ok(step)
+    }
+
+    /// `None` where the filter reads none of the index's expressions.
+    fn by_index(
+        &self,
+        index: &SkipIndexKey,
+        filter: &Arc<dyn PhysicalExpr>,
+        keeps: &mut [Vec<bool>],
+    ) -> Result<Option<PruningStep>> {
+        let Some(index_predicate) = IndexPredicate::new(index, self.schema, filter)? else {
+            return Ok(None);
+        };
+        let mut step = PruningStep::new(StepKind::Skip {
+            name: index.name.clone(),
+            description: index.description(),
+        });
+        prune_granules(self.parts, keeps, &mut step, |part, keep| {
+            index_predicate.prune(self.schema, part, keep)
+        })?;
+        Ok(Some(step))
+    }
+}
+
+/// Runs `step` over each part with granules left, counting what it keeps.
+fn prune_granules(
+    parts: &[Arc<DataPart>],
+    keeps: &mut [Vec<bool>],
+    step: &mut PruningStep,
+    mut prune_part: impl FnMut(&DataPart, &mut [bool]) -> Result<()>,
+) -> Result<()> {
+    for (part, keep) in parts.iter().zip(keeps.iter_mut()) {
+        if !keep.contains(&true) {
+            continue;
+        }
+        let before = keep.clone();
+        prune_part(part, keep)?;
+        step.count(&before, keep);
+    }
+    Ok(())
+}
+
+/// Clears `keep` where `other` is false.
+fn and_into(keep: &mut [bool], other: &[bool]) {
+    debug_assert_eq!(keep.len(), other.len(), "one flag per granule");
+    for (kept, &other) in keep.iter_mut().zip(other) {
+        *kept &= other;
+    }
+}
+
+/// A filter as one skipping index can prune by it.
+struct IndexPredicate<'a> {
+    index: &'a SkipIndexKey,
+    predicate: Arc<PruningPredicate>,
+    /// The column each of the index's expressions is in `predicate`, and
+    /// its type there.
+    columns: Vec<(String, DataType)>,
+}
+
+impl<'a> IndexPredicate<'a> {
+    /// `None` where the filter reads none of the index's expressions or
+    /// has no form pruning can use.
+    fn new(
+        index: &'a SkipIndexKey,
+        schema: &SchemaRef,
+        filter: &Arc<dyn PhysicalExpr>,
+    ) -> Result<Option<Self>> {
+        let Some(rewritten) = index.rewrite(schema, filter)? else {
+            return Ok(None);
+        };
+        let predicate = PruningPredicateBuilder::new()
+            .with_file_schema(rewritten.schema)
+            .build(rewritten.predicate);
+        Ok(predicate.map(|predicate| IndexPredicate {
+            index,
+            predicate,
+            columns: rewritten.columns,
+        }))
+    }
+
+    /// Clears `keep` for the granules of `part` the index rules out.
+    fn prune(&self, schema: &Schema, part: &DataPart, keep: &mut [bool]) -> Result<()> {
+        let Some(summaries) = part.skip_index(self.index, schema) else {
+            return Ok(());
+        };
+        let granules = part.granules();
+        let element = |column: &Column| self.columns.iter().position(|(c, _)| *c == column.name);
+        let statistics = IndexStatistics {
+            granules,
+            bound: |column: &Column, upper| {
+                let element = element(column)?;
+                summaries.bounds(element, upper, granules, &self.columns[element].1)
+            },
+            contained: |column: &Column, values: &HashSet<ScalarValue>| {
+                summaries.contained(element(column)?, values, granules)
+            },
+        };
+        and_into(keep, &self.predicate.prune(&statistics)?);
+        Ok(())
+    }
+}
+
+/// A part's granules as a skipping index knows them.
+struct IndexStatistics<B, C> {
+    granules: usize,
+    bound: B,
+    contained: C,
+}
+
+impl<B, C> PruningStatistics for IndexStatistics<B, C>
+where
+    B: Fn(&Column, bool) -> Option<ArrayRef>,
+    C: Fn(&Column, &HashSet<ScalarValue>) -> Option<BooleanArray>,
+{
+    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
+        (self.bound)(column, false)
+    }
+
+    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
+        (self.bound)(column, true)
+    }
+
+    fn num_containers(&self) -> usize {
+        self.granules
+    }
+
+    fn null_counts(&self, _column: &Column) -> Option<ArrayRef> {
+        None
+    }
+
+    fn row_counts(&self) -> Option<ArrayRef> {
+        None
+    }
+
+    fn contained(&self, column: &Column, values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
+        (self.contained)(column, values)
+    }
 }
 
 /// Containers (parts or granules) known only by each column's lower and
@@ -167,6 +469,39 @@ fn part_bounds(
 fn virtual_bounds(column: VirtualColumn, parts: &[Arc<DataPart>]) -> Option<ArrayRef> {
     let values = parts.iter().map(|part| column.value(part));
     Some(Arc::new(StringArray::from_iter_values(values)))
+}
+
+/// One part's granules as containers, bounded by the column's granule
+/// bounds: only where the part holds the column in the table's type and no
+/// patch changed its values since they were written.
+fn written_bounds(
+    schema: &Schema,
+    part: &DataPart,
+    column: &Column,
+    upper: bool,
+) -> Option<ArrayRef> {
+    let field = schema.field_with_name(&column.name).ok()?;
+    let stored = part.part.column(&column.name)?;
+    if stored.data_type() != field.data_type() || part.part.patches.column(&column.name).is_some() {
+        return None;
+    }
+    match part.part.granule_bounds(&column.name) {
+        Ok(bounds) => bounds.map(|b| {
+            if upper {
+                Arc::clone(&b.max)
+            } else {
+                Arc::clone(&b.min)
+            }
+        }),
+        Err(error) => {
+            log::warn!(
+                "Granule bounds of {} in part {}: {error}",
+                column.name,
+                part.part.name
+            );
+            None
+        }
+    }
 }
 
 /// One part's granules as containers, bounded through the primary index:

@@ -28,7 +28,7 @@ use futures::StreamExt;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::data_part::PastColumns;
-use super::pruning::GranuleRange;
+use super::pruning::{GranuleRange, PruningReport, Selection};
 use super::virtual_columns::VirtualColumn;
 use crate::cache::CacheRead;
 
@@ -72,6 +72,11 @@ pub struct MergeTreeScanExec {
     /// Granules that pruning kept, and those it could have read.
     selected_granules: usize,
     total_granules: usize,
+    /// Parts read, and those the table had when the scan was planned.
+    selected_parts: usize,
+    total_parts: usize,
+    /// How each pruning step narrowed the read.
+    report: PruningReport,
     properties: Arc<PlanProperties>,
 }
 
@@ -87,10 +92,12 @@ impl MergeTreeScanExec {
         cache: Option<CacheRead>,
         past: Arc<PastColumns>,
         virtuals: &[VirtualColumn],
-        ranges: Vec<GranuleRange>,
-        total_granules: usize,
+        selection: Selection,
+        totals: (usize, usize),
         streams: usize,
     ) -> Self {
+        let Selection { ranges, report } = selection;
+        let (total_parts, total_granules) = totals;
         assert!(
             columns.returned <= columns.read.fields().len(),
             "returned columns are read columns"
@@ -120,6 +127,11 @@ impl MergeTreeScanExec {
             })
             .collect();
         let selected_granules = ranges.iter().map(|r| r.granules.len()).sum();
+        let selected_parts = ranges
+            .iter()
+            .map(|r| Arc::as_ptr(&r.part))
+            .collect::<std::collections::HashSet<_>>()
+            .len();
         let split = split_ranges(ranges, streams.max(1));
         let properties = Arc::new(
             PlanProperties::new(
@@ -144,8 +156,28 @@ impl MergeTreeScanExec {
             streams: split,
             selected_granules,
             total_granules,
+            selected_parts,
+            total_parts,
+            report,
             properties,
         }
+    }
+
+    /// The table's name, as EXPLAIN shows it.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// Parts and granules read, of those the table had.
+    pub fn selected(&self) -> ((usize, usize), (usize, usize)) {
+        (
+            (self.selected_parts, self.total_parts),
+            (self.selected_granules, self.total_granules),
+        )
+    }
+
+    pub fn report(&self) -> &PruningReport {
+        &self.report
     }
 }
 

@@ -34,7 +34,7 @@ use super::mutation::MutationEntry;
 use crate::compression::CodecChain;
 use crate::disk::{DEFAULT_DISK, Disk, StoragePolicy};
 use crate::part::name::PartName;
-use crate::part::writer::{PartLayout, io_error, write_part};
+use crate::part::writer::{PartLayout, granule_rows, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
 mod detached;
@@ -618,12 +618,20 @@ impl MergeTreeTable {
         if sorted.num_rows() == 0 {
             return Ok(None);
         }
+        let granules = granule_rows(sorted.num_rows(), self.settings.index_granularity);
+        let index_files = self
+            .keys
+            .indexes
+            .iter()
+            .map(|index| Ok((index.file_name(), index.build(&sorted, &granules)?)))
+            .collect::<Result<Vec<_>>>()?;
         let layout = PartLayout {
             codecs: &self.codecs,
             primary_key: &primary_key,
             granularity: self.settings.index_granularity,
             partition,
             minmax_columns: &self.keys.partition_columns,
+            index_files: &index_files,
         };
         write_part(&self.dir, name, &sorted, &layout, disk)?;
         self.open_written(name).map(Some)

@@ -7,6 +7,8 @@
 //! - `count.txt`: the number of rows;
 //! - `<column>.bin`: one compressed block per granule of the column;
 //! - `<column>.mrk2`: a mark per granule, the block's offset and row count;
+//! - `<column>.bounds`: the column's least and greatest value in each
+//!   granule, for types with an order filters share (see [`bounds`]);
 //! - `primary.idx`: the primary key's values at the first row of each
 //!   granule and at the part's last row;
 //! - `uncompressed_sizes.txt`: each column's bytes before compression;
@@ -28,6 +30,7 @@ use crate::disk::ObjectDisk;
 use crate::disk::object_ref::ObjectRef;
 
 pub mod array_bytes;
+pub mod bounds;
 pub mod name;
 pub mod patch;
 pub mod reader;

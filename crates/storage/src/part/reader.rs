@@ -19,6 +19,7 @@ use strata_common::events::{self, Event};
 use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
 
+use super::bounds::{self, BOUNDS_SUFFIX, GranuleBounds};
 use super::name::PartName;
 use super::patch::{PATCHES_FILE, Patches};
 use super::writer::ColumnSizes;
@@ -66,6 +67,8 @@ pub struct Part {
     pub patches: Patches,
     /// Marks read so far, by column: every read of a column needs them.
     marks: Mutex<HashMap<String, Arc<Vec<Mark>>>>,
+    /// Granule bounds read so far, by column (`None`: the part has none).
+    bounds: Mutex<HashMap<String, Option<Arc<GranuleBounds>>>>,
 }
 
 impl Part {
@@ -140,6 +143,7 @@ impl Part {
             granules: Vec::new(),
             patches: Patches::default(),
             marks: Mutex::new(HashMap::new()),
+            bounds: Mutex::new(HashMap::new()),
         };
         if let Some(first) = part.columns.first() {
             part.granules = part.marks(first.name())?.iter().map(|m| m.rows).collect();
@@ -207,6 +211,28 @@ impl Part {
             column: index as u32,
         };
         cache.cache.marks(key, || self.read_marks(column))
+    }
+
+    /// The granule bounds of `column` as written, read once per part;
+    /// `None` where the part has none (a type without bounds, a part written
+    /// before bounds were). Bounds hold the column's values as written:
+    /// patched values are not in them.
+    pub fn granule_bounds(&self, column: &str) -> Result<Option<Arc<GranuleBounds>>> {
+        if let Some(bounds) = self.bounds.lock().get(column) {
+            return Ok(bounds.clone());
+        }
+        let file = format!("{}{BOUNDS_SUFFIX}", escape_file_name(column));
+        let read = match self.column(column) {
+            Some(field) if self.files.contains_key(&file) => {
+                let bytes = self.read_file(&file)?;
+                let decoded = bounds::decode(field.data_type(), &bytes, self.granules.len())
+                    .map_err(|e| at_place(e, &self.dir.join(&file), 0))?;
+                Some(Arc::new(decoded))
+            }
+            _ => None,
+        };
+        self.bounds.lock().insert(column.to_string(), read.clone());
+        Ok(read)
     }
 
     fn read_marks(&self, column: &str) -> Result<Arc<Vec<Mark>>> {
@@ -523,7 +549,7 @@ impl Part {
     }
 
     /// A whole file, checked against the size and checksum the part lists.
-    fn read_file(&self, name: &str) -> Result<Vec<u8>> {
+    pub(crate) fn read_file(&self, name: &str) -> Result<Vec<u8>> {
         let Some(reference) = self.object_refs.get(name) else {
             return read_verified(&self.dir, &self.files, name);
         };

@@ -18,6 +18,7 @@ use strata_common::events::{self, Event};
 use strata_common::types::{field_type_name, parse_clickhouse_type};
 use twox_hash::XxHash64;
 
+use super::bounds::{self, BOUNDS_SUFFIX};
 use super::name::PartName;
 use super::patch::{PATCHES_FILE, Patches};
 use super::reader::Part;
@@ -44,6 +45,17 @@ pub struct PartLayout<'a> {
     /// Batch columns the partition key reads; the part keeps each one's
     /// minimum and maximum so filters on them can skip the whole part.
     pub minmax_columns: &'a [usize],
+    /// Skipping index files, by name, built from the batch by the caller.
+    pub index_files: &'a [(String, Vec<u8>)],
+}
+
+/// Rows of each granule of a part of `rows` rows.
+pub fn granule_rows(rows: usize, granularity: usize) -> Vec<usize> {
+    assert!(granularity > 0, "a granule has at least one row");
+    (0..rows)
+        .step_by(granularity)
+        .map(|start| granularity.min(rows - start))
+        .collect()
 }
 
 /// Sizes of one written column, for `system.parts_columns`.
@@ -137,12 +149,14 @@ pub struct ChangedColumn<'a> {
 /// included) written anew and every other file a hard link: an UPDATE
 /// writes only what it changes. A column keeps its type; one the part lacks
 /// is added to `columns.txt`. The key files stay, as keys are never changed;
-/// the part's patch stays without the columns written.
+/// the part's patch stays without the columns written. The `stale` files
+/// (skipping indexes of changed columns) are left out.
 pub fn write_changed_columns(
     source: &Part,
     table_dir: &Path,
     name: &PartName,
     changed: &[ChangedColumn],
+    stale: &[String],
 ) -> Result<()> {
     let granules: Vec<usize> = source.granules.iter().map(|&rows| rows as usize).collect();
     let added: Vec<&Field> = changed
@@ -156,17 +170,19 @@ pub fn write_changed_columns(
         COLUMNS_FILE.to_string(),
         PATCHES_FILE.to_string(),
     ];
+    replaced.extend(stale.iter().cloned());
     for column in changed {
         let file = escape_file_name(column.field.name());
         replaced.push(format!("{file}{DATA_SUFFIX}"));
         replaced.push(format!("{file}{MARKS_SUFFIX}"));
+        replaced.push(format!("{file}{BOUNDS_SUFFIX}"));
     }
     let written: Vec<&str> = changed.iter().map(|c| c.field.name().as_str()).collect();
     let patches = source.patches.without(&written);
     build_part_dir(table_dir, name, "update", source.disk.as_ref(), |dir| {
         link_files(&source.dir, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
-        checksums.remove(PATCHES_FILE);
+        checksums.retain(|file, _| !replaced.contains(file));
         let mut uncompressed = source.uncompressed_sizes()?;
         for column in changed {
             let values = canonical_array(column.field, &column.values)?;
@@ -204,6 +220,29 @@ pub fn write_patched(
         let mut checksums = source.files.clone();
         checksums.remove(PATCHES_FILE);
         write_patches_file(dir, patches, &mut checksums)?;
+        write_checksums(dir, &checksums)
+    })
+}
+
+/// Makes part `name` under `table_dir` from the part `source` with `files`
+/// (name and bytes) added or replaced and every other file a hard link: a
+/// skipping index built for rows already written.
+pub fn write_with_files(
+    source: &Part,
+    table_dir: &Path,
+    name: &PartName,
+    files: &[(String, Vec<u8>)],
+) -> Result<()> {
+    let mut replaced = vec![CHECKSUMS_FILE.to_string()];
+    replaced.extend(files.iter().map(|(file, _)| file.clone()));
+    build_part_dir(table_dir, name, "index", source.disk.as_ref(), |dir| {
+        link_files(&source.dir, &dir.path, &replaced)?;
+        let mut checksums = source.files.clone();
+        for (file, bytes) in files {
+            let mut out = HashedFile::create(dir, file)?;
+            out.write(bytes)?;
+            out.finish(&mut checksums)?;
+        }
         write_checksums(dir, &checksums)
     })
 }
@@ -383,6 +422,11 @@ fn write_column(
     sizes.on_disk = data.bytes + marks.bytes;
     data.finish(checksums)?;
     marks.finish(checksums)?;
+    if let Some(bounds) = bounds::compute(column, granules)? {
+        let mut file = HashedFile::create(dir, &format!("{file_name}{BOUNDS_SUFFIX}"))?;
+        file.write(&bounds::encode(&bounds)?)?;
+        file.finish(checksums)?;
+    }
     Ok(sizes)
 }
 
@@ -404,10 +448,7 @@ fn write_files(
 ) -> Result<Vec<ColumnSizes>> {
     let rows = batch.num_rows();
     let granule_starts: Vec<usize> = (0..rows).step_by(layout.granularity).collect();
-    let granules: Vec<usize> = granule_starts
-        .iter()
-        .map(|&start| layout.granularity.min(rows - start))
-        .collect();
+    let granules = granule_rows(rows, layout.granularity);
     let mut checksums = BTreeMap::new();
     let mut sizes = Vec::with_capacity(batch.num_columns());
     let mut encoded = Vec::new();
@@ -462,6 +503,12 @@ fn write_files(
         let name = batch.schema().field(column).name().clone();
         let mut file = HashedFile::create(dir, &minmax_file(&name))?;
         file.write(&encoded)?;
+        file.finish(&mut checksums)?;
+    }
+
+    for (name, bytes) in layout.index_files {
+        let mut file = HashedFile::create(dir, name)?;
+        file.write(bytes)?;
         file.finish(&mut checksums)?;
     }
 

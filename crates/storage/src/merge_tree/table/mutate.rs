@@ -40,10 +40,12 @@ use crate::merge_tree::mutation::null_in_column;
 use crate::merge_tree::mutation::{
     MutationCommand, MutationEntry, MutationKind, any_selected, apply_commands,
 };
-use crate::merge_tree::pruning::select_granules;
+use crate::merge_tree::pruning::{Summaries, select_granules};
 use crate::part::name::PartName;
 use crate::part::patch::Patches;
-use crate::part::writer::{ChangedColumn, link_part, write_changed_columns, write_patched};
+use crate::part::writer::{
+    ChangedColumn, link_part, write_changed_columns, write_patched, write_with_files,
+};
 
 /// A part with its pending mutations' numbers and commands, oldest first.
 type PartWork = (Arc<DataPart>, Vec<(u64, Arc<Vec<MutationCommand>>)>);
@@ -353,7 +355,9 @@ impl MergeTreeTable {
                 && commands
                     .iter()
                     .any(|c| matches!(c, MutationCommand::ApplyDeletedMask));
-            if drops_masked || self.any_candidate_selected(part, commands, progress)? {
+            if let Some(indexes) = index_builds(commands) {
+                Some(self.index_part(part, &name, &indexes, &reservation)?)
+            } else if drops_masked || self.any_candidate_selected(part, commands, progress)? {
                 self.rewrite_part(part, &name, commands, progress, &reservation)?
             } else {
                 Some(self.linked_part(part, &name)?)
@@ -361,6 +365,43 @@ impl MergeTreeTable {
         };
         self.swap_parts(std::slice::from_ref(part), replacement);
         Ok(true)
+    }
+
+    /// `part` under the mutated `name` with the data of the skipping
+    /// `indexes` (those the table has of these names) written anew and
+    /// every other file linked.
+    fn index_part(
+        &self,
+        part: &Arc<DataPart>,
+        name: &PartName,
+        indexes: &[&str],
+        reservation: &MemoryReservation,
+    ) -> Result<Arc<DataPart>> {
+        let indexes: Vec<_> = self
+            .keys
+            .indexes
+            .iter()
+            .filter(|index| indexes.contains(&index.name.as_str()))
+            .collect();
+        if indexes.is_empty() {
+            return self.linked_part(part, name);
+        }
+        let columns: Vec<usize> = indexes.iter().flat_map(|index| index.columns()).collect();
+        // Every row in its place, masked ones too: the index covers granules.
+        let rows = self.read_for_conditions(part, 0..part.granules(), &columns, true)?;
+        reservation.try_grow(rows.get_array_memory_size())?;
+        let granules: Vec<usize> = part
+            .part
+            .granules
+            .iter()
+            .map(|&rows| rows as usize)
+            .collect();
+        let files = indexes
+            .iter()
+            .map(|index| Ok((index.file_name(), index.build(&rows, &granules)?)))
+            .collect::<Result<Vec<_>>>()?;
+        write_with_files(&part.part, &self.dir, name, &files)?;
+        self.open_written(name)
     }
 
     /// The same files as `part`'s under the mutated `name`.
@@ -407,7 +448,7 @@ impl MergeTreeTable {
             return self.write_rows(name, &mutated, &part.partition, part.part.disk.as_ref());
         };
         let mut changed = Vec::with_capacity(columns.len());
-        for column in columns {
+        for &column in &columns {
             let field = self.schema.field(column);
             let values = Arc::clone(mutated.column(column));
             if !field.is_nullable() && values.null_count() > 0 {
@@ -420,7 +461,14 @@ impl MergeTreeTable {
                 codec,
             });
         }
-        write_changed_columns(&part.part, &self.dir, name, &changed)?;
+        let stale: Vec<String> = self
+            .keys
+            .indexes
+            .iter()
+            .filter(|index| index.columns().iter().any(|c| columns.contains(c)))
+            .map(|index| index.file_name())
+            .collect();
+        write_changed_columns(&part.part, &self.dir, name, &changed, &stale)?;
         self.open_written(name).map(Some)
     }
 
@@ -436,9 +484,15 @@ impl MergeTreeTable {
         reservation: &MemoryReservation,
     ) -> Result<Option<Patches>> {
         let mut pending = Patches::default();
-        for command in commands {
+        for (n, command) in commands.iter().enumerate() {
             let columns = read_columns(std::slice::from_ref(command));
-            for range in self.candidate_granules(part, std::slice::from_ref(command))? {
+            // Values an earlier command changed are not in the part's
+            // granule bounds and indexes.
+            let summaries = match commands[..n].iter().any(|c| c.assignments().is_some()) {
+                true => Summaries::KeysOnly,
+                false => Summaries::Written,
+            };
+            for range in self.candidate_granules(part, std::slice::from_ref(command), summaries)? {
                 let first_row = part.part.first_row(range.start);
                 let rows = self.read_for_conditions(part, range.clone(), &columns, true)?;
                 progress
@@ -480,11 +534,13 @@ impl MergeTreeTable {
     }
 
     /// The granule ranges of `part` some command's condition may select,
-    /// by the partition bounds and the primary index.
+    /// by the partition bounds, the primary index and, with `summaries`,
+    /// the part's summaries of its values.
     fn candidate_granules(
         &self,
         part: &Arc<DataPart>,
         commands: &[MutationCommand],
+        summaries: Summaries,
     ) -> Result<Vec<Range<usize>>> {
         let mut granules = BTreeSet::new();
         for predicate in commands.iter().filter_map(MutationCommand::predicate) {
@@ -494,7 +550,9 @@ impl MergeTreeTable {
                 &[],
                 std::slice::from_ref(part),
                 Some(predicate),
-            )?;
+                summaries,
+            )?
+            .ranges;
             granules.extend(ranges.into_iter().flat_map(|range| range.granules));
         }
         let granules: Vec<usize> = granules.into_iter().collect();
@@ -515,7 +573,9 @@ impl MergeTreeTable {
         progress: &MergeProgress,
     ) -> Result<bool> {
         let columns = condition_columns(commands);
-        for range in self.candidate_granules(part, commands)? {
+        // The first command that changes a row finds it on the values as
+        // written, which is all this needs to know.
+        for range in self.candidate_granules(part, commands, Summaries::Written)? {
             let rows = self.read_for_conditions(part, range, &columns, false)?;
             progress
                 .rows_read
@@ -531,6 +591,17 @@ impl MergeTreeTable {
 /// Granules a mutation evaluates its conditions over at once: 128 of the
 /// default 8,192 rows, about a million rows.
 const CONDITION_GRANULES: usize = 128;
+
+/// The indexes to build, when `commands` only build indexes.
+fn index_builds(commands: &[MutationCommand]) -> Option<Vec<&str>> {
+    commands
+        .iter()
+        .map(|command| match command {
+            MutationCommand::BuildIndex { name } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
 
 /// Whether every command is a lightweight DELETE or UPDATE, written as a
 /// patch.
