@@ -1,6 +1,6 @@
 //! `system.data_skipping_indices`: the `INDEX` declarations of MergeTree
-//! tables. Strata keeps them but builds no index data, so the byte counts
-//! are 0, as they are in ClickHouse for an index with no data yet.
+//! tables. The byte counts are 0: Strata does not add up the sizes of the
+//! parts' index files yet.
 
 use std::sync::Arc;
 

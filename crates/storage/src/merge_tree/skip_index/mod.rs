@@ -9,29 +9,28 @@
 //! types, so a file left by a dropped index, or built before a column's
 //! type changed, is never read for another index of the same name.
 
+mod bloom;
+mod file;
+mod set;
+
 use std::collections::HashSet;
-use std::hash::Hasher;
 use std::ops::Range;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, RecordBatch, UInt32Array, UInt64Array, make_array,
-};
-use datafusion::arrow::buffer::Buffer;
+use datafusion::arrow::array::{ArrayRef, BooleanArray, RecordBatch, UInt32Array, UInt64Array};
 use datafusion::arrow::compute::{cast, take};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::ScalarValue;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Column;
-use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::error::Result;
 use strata_common::types::clickhouse_type_name;
-use twox_hash::XxHash64;
 
-use crate::compression::{Codec, read_block, write_block};
-use crate::part::array_bytes;
 use crate::part::bounds::{self, GranuleBounds};
 use crate::part::escape_file_name;
+use bloom::{bloom_contains, build_bloom};
+use file::{corrupted, decode_summary, encode_summary, get_bytes, put_bytes};
+use set::{build_set, literal_array, set_contains};
 
 /// What an index keeps of each index granule's values.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,12 +77,6 @@ enum Summary {
         words: UInt64Array,
     },
 }
-
-const UNKNOWN_COUNT: u32 = u32::MAX;
-const TAG_UNKNOWN: u8 = 0;
-const TAG_MINMAX: u8 = 1;
-const TAG_SET: u8 = 2;
-const TAG_BLOOM: u8 = 3;
 
 /// One part's index, read back.
 #[derive(Debug)]
@@ -346,314 +339,6 @@ impl PartIndex {
                 .collect(),
         )
     }
-}
-
-/// Each index granule's distinct values, up to `max_values` (0: any number).
-fn build_set(values: &ArrayRef, ranges: &[Range<usize>], max_values: usize) -> Result<Summary> {
-    let converter = RowConverter::new(vec![SortField::new(values.data_type().clone())])?;
-    let rows = converter.convert_columns(std::slice::from_ref(values))?;
-    let mut counts = Vec::with_capacity(ranges.len());
-    let mut kept: Vec<u64> = Vec::new();
-    for range in ranges {
-        let mut seen = HashSet::new();
-        let first = kept.len();
-        let mut overflow = false;
-        for row in range.clone() {
-            if seen.insert(rows.row(row)) {
-                if max_values > 0 && seen.len() > max_values {
-                    overflow = true;
-                    break;
-                }
-                kept.push(row as u64);
-            }
-        }
-        if overflow {
-            kept.truncate(first);
-            counts.push(UNKNOWN_COUNT);
-        } else {
-            counts.push((kept.len() - first) as u32);
-        }
-    }
-    let values = take(values.as_ref(), &UInt64Array::from(kept), None)?;
-    Ok(Summary::Set {
-        counts: UInt32Array::from(counts),
-        values,
-    })
-}
-
-/// For each index granule: false where the set holds none of `values`,
-/// true where it holds only values among them, else null.
-fn set_contains(
-    counts: &UInt32Array,
-    set: &ArrayRef,
-    wanted: &ArrayRef,
-) -> Option<Vec<Option<bool>>> {
-    let converter = RowConverter::new(vec![SortField::new(set.data_type().clone())]).ok()?;
-    let wanted = converter
-        .convert_columns(std::slice::from_ref(wanted))
-        .ok()?;
-    let wanted: HashSet<_> = wanted.iter().collect();
-    let held = converter.convert_columns(std::slice::from_ref(set)).ok()?;
-    let mut start = 0;
-    Some(
-        counts
-            .values()
-            .iter()
-            .map(|&count| {
-                if count == UNKNOWN_COUNT {
-                    return None;
-                }
-                let range = start..start + count as usize;
-                start = range.end;
-                // A NULL never equals a value, so it counts as neither.
-                let found: Vec<bool> = range
-                    .filter(|&i| set.is_valid(i))
-                    .map(|i| wanted.contains(&held.row(i)))
-                    .collect();
-                if !found.iter().any(|&f| f) {
-                    Some(false)
-                } else if found.iter().all(|&f| f) {
-                    Some(true)
-                } else {
-                    None
-                }
-            })
-            .collect(),
-    )
-}
-
-/// `values` as one array of `data_type`; `None` if one does not convert.
-fn literal_array(values: &HashSet<ScalarValue>, data_type: &DataType) -> Option<ArrayRef> {
-    let array = ScalarValue::iter_to_array(values.iter().cloned()).ok()?;
-    let converted = cast(&array, data_type).ok()?;
-    // A value that does not survive the conversion (a cut number, text
-    // that is not one) could match nothing or anything: unknown.
-    (converted.null_count() == array.null_count()).then_some(converted)
-}
-
-/// Bits per value of a Bloom filter with false-positive rate `p` and the
-/// number of hash probes that suits it.
-fn bloom_shape(p: f64) -> (f64, u32) {
-    let p = p.clamp(1e-6, 0.5);
-    let bits_per_value = -p.ln() / (std::f64::consts::LN_2 * std::f64::consts::LN_2);
-    let hashes = (bits_per_value * std::f64::consts::LN_2).round().max(1.0) as u32;
-    (bits_per_value, hashes)
-}
-
-fn build_bloom(values: &ArrayRef, ranges: &[Range<usize>], false_positive: f64) -> Summary {
-    let Some(hashes) = value_hashes(values) else {
-        return Summary::Unknown;
-    };
-    let (bits_per_value, probes) = bloom_shape(false_positive);
-    let mut starts = vec![0u64];
-    let mut words: Vec<u64> = Vec::new();
-    for range in ranges {
-        let distinct: HashSet<u64> = hashes[range.clone()].iter().flatten().copied().collect();
-        let bits = ((distinct.len() as f64 * bits_per_value).ceil() as usize).max(64);
-        let first = words.len();
-        words.resize(first + bits.div_ceil(64), 0);
-        let filter = &mut words[first..];
-        let bits = filter.len() * 64;
-        for hash in distinct {
-            for bit in probes_of(hash, probes, bits) {
-                filter[bit / 64] |= 1 << (bit % 64);
-            }
-        }
-        starts.push(words.len() as u64);
-    }
-    Summary::Bloom {
-        hashes: probes,
-        starts: UInt64Array::from(starts),
-        words: UInt64Array::from(words),
-    }
-}
-
-/// Index granules whose filter may hold one of `values`: null there,
-/// false elsewhere.
-fn bloom_contains(
-    probes: u32,
-    starts: &UInt64Array,
-    words: &UInt64Array,
-    wanted: &ArrayRef,
-) -> Option<Vec<Option<bool>>> {
-    let words = words.values();
-    let starts = starts.values();
-    let wanted: Vec<u64> = value_hashes(wanted)?.into_iter().flatten().collect();
-    Some(
-        starts
-            .windows(2)
-            .map(|w| {
-                let filter = &words[w[0] as usize..w[1] as usize];
-                let bits = filter.len() * 64;
-                let maybe = wanted.iter().any(|&hash| {
-                    probes_of(hash, probes, bits)
-                        .all(|bit| filter[bit / 64] & (1 << (bit % 64)) != 0)
-                });
-                (!maybe).then_some(false)
-            })
-            .collect(),
-    )
-}
-
-/// The bits a value's hash sets: double hashing of its two halves.
-fn probes_of(hash: u64, probes: u32, bits: usize) -> impl Iterator<Item = usize> {
-    let (h1, h2) = (hash & 0xffff_ffff, (hash >> 32) | 1);
-    (0..u64::from(probes))
-        .map(move |i| (h1.wrapping_add(i.wrapping_mul(h2)) % bits as u64) as usize)
-}
-
-/// A stable hash of each value (its bytes as stored: text as UTF-8, numbers
-/// little-endian), or `None` for types without one. NULL has none.
-fn value_hashes(values: &ArrayRef) -> Option<Vec<Option<u64>>> {
-    let hash = |bytes: &[u8]| {
-        let mut hasher = XxHash64::with_seed(0);
-        hasher.write(bytes);
-        hasher.finish()
-    };
-    let hashes = match values.data_type() {
-        DataType::Utf8 => values
-            .as_string::<i32>()
-            .iter()
-            .map(|v| v.map(|s| hash(s.as_bytes())))
-            .collect(),
-        DataType::LargeUtf8 => values
-            .as_string::<i64>()
-            .iter()
-            .map(|v| v.map(|s| hash(s.as_bytes())))
-            .collect(),
-        DataType::Binary => values
-            .as_binary::<i32>()
-            .iter()
-            .map(|v| v.map(hash))
-            .collect(),
-        DataType::FixedSizeBinary(_) => values
-            .as_fixed_size_binary()
-            .iter()
-            .map(|v| v.map(hash))
-            .collect(),
-        data_type if data_type.is_primitive() => {
-            let width = data_type.primitive_width()?;
-            let data = values.to_data();
-            let bytes = &data.buffers()[0].as_slice()[data.offset() * width..];
-            (0..values.len())
-                .map(|i| {
-                    values
-                        .is_valid(i)
-                        .then(|| hash(&bytes[i * width..(i + 1) * width]))
-                })
-                .collect()
-        }
-        _ => return None,
-    };
-    Some(hashes)
-}
-
-fn encode_summary(summary: &Summary, out: &mut Vec<u8>) -> Result<()> {
-    match summary {
-        Summary::Unknown => out.push(TAG_UNKNOWN),
-        Summary::MinMax(bounds) => {
-            out.push(TAG_MINMAX);
-            put_bytes(out, &bounds::encode(bounds)?);
-        }
-        Summary::Set { counts, values } => {
-            out.push(TAG_SET);
-            put_array(out, counts)?;
-            put_array(out, values)?;
-        }
-        Summary::Bloom {
-            hashes,
-            starts,
-            words,
-        } => {
-            out.push(TAG_BLOOM);
-            out.extend_from_slice(&hashes.to_le_bytes());
-            put_array(out, starts)?;
-            put_array(out, words)?;
-        }
-    }
-    Ok(())
-}
-
-fn decode_summary(
-    rest: &mut &[u8],
-    data_type: &DataType,
-    index_granules: usize,
-) -> Result<Summary> {
-    let (&tag, tail) = rest
-        .split_first()
-        .ok_or_else(|| corrupted("a summary is cut short"))?;
-    *rest = tail;
-    Ok(match tag {
-        TAG_UNKNOWN => Summary::Unknown,
-        TAG_MINMAX => {
-            let bytes = get_bytes(rest)?;
-            Summary::MinMax(bounds::decode(data_type, bytes, index_granules)?)
-        }
-        TAG_SET => Summary::Set {
-            counts: get_array(rest, &DataType::UInt32)?.as_primitive().clone(),
-            values: get_array(rest, data_type)?,
-        },
-        TAG_BLOOM => {
-            let hashes = u32::from_le_bytes(take_bytes(rest, 4)?.try_into().expect("4 bytes"));
-            let starts: UInt64Array = get_array(rest, &DataType::UInt64)?.as_primitive().clone();
-            let words: UInt64Array = get_array(rest, &DataType::UInt64)?.as_primitive().clone();
-            let ordered = starts.values().windows(2).all(|w| w[0] <= w[1]);
-            if !ordered || starts.values().last().copied() != Some(words.len() as u64) {
-                return Err(corrupted("a Bloom filter's granules do not fit its bits"));
-            }
-            Summary::Bloom {
-                hashes,
-                starts,
-                words,
-            }
-        }
-        _ => return Err(corrupted("an unknown summary kind")),
-    })
-}
-
-fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-    out.extend_from_slice(bytes);
-}
-
-fn take_bytes<'a>(rest: &mut &'a [u8], len: usize) -> Result<&'a [u8]> {
-    if rest.len() < len {
-        return Err(corrupted("the file is cut short"));
-    }
-    let (bytes, tail) = rest.split_at(len);
-    *rest = tail;
-    Ok(bytes)
-}
-
-fn get_bytes<'a>(rest: &mut &'a [u8]) -> Result<&'a [u8]> {
-    let len = u64::from_le_bytes(take_bytes(rest, 8)?.try_into().expect("8 bytes"));
-    let len = usize::try_from(len).map_err(|_| corrupted("a length past memory"))?;
-    take_bytes(rest, len)
-}
-
-fn put_array(out: &mut Vec<u8>, array: &dyn Array) -> Result<()> {
-    let mut encoded = Vec::new();
-    array_bytes::encode(&array.to_data(), &mut encoded);
-    let mut block = Vec::new();
-    write_block(Codec::Lz4, &encoded, &mut block)?;
-    put_bytes(out, &block);
-    Ok(())
-}
-
-fn get_array(rest: &mut &[u8], data_type: &DataType) -> Result<ArrayRef> {
-    let (block, _) = read_block(get_bytes(rest)?)?;
-    Ok(make_array(array_bytes::decode(
-        data_type,
-        &Buffer::from(block),
-        &mut 0,
-    )?))
-}
-
-fn corrupted(what: &str) -> StrataError {
-    StrataError::new(
-        ErrorCode::CORRUPTED_DATA,
-        format!("Corrupted skipping index: {what}"),
-    )
 }
 
 #[cfg(test)]
