@@ -69,7 +69,7 @@ pub struct DataPart {
     /// Set when a merge or TRUNCATE replaced the part: its directory is
     /// removed when the last reference goes.
     outdated: AtomicBool,
-    /// Skipping indexes read so far, by declaration (`None`: not usable).
+    /// Skipping indexes read so far, by signature (`None`: not usable).
     skip_indexes: Mutex<HashMap<String, Option<Arc<PartIndex>>>>,
 }
 
@@ -181,7 +181,7 @@ impl DataPart {
         if patched {
             return None;
         }
-        let key = format!("{}\n{}", index.name, index.definition);
+        let key = index.signature(schema).ok()?;
         if let Some(read) = self.skip_indexes.lock().get(&key) {
             return read.clone();
         }

@@ -99,7 +99,7 @@ impl SkipIndexKey {
     }
 
     pub fn file_name(&self) -> String {
-        format!("skp_idx_{}.idx", escape_file_name(&self.name))
+        index_file_name(&self.name)
     }
 
     /// Table columns the index reads.
@@ -118,7 +118,7 @@ impl SkipIndexKey {
     /// The declaration and the expressions' types (NULLs or not, which
     /// the stored values do not depend on): what a file must have been
     /// built for to be read.
-    fn signature(&self, schema: &Schema) -> Result<String> {
+    pub(crate) fn signature(&self, schema: &Schema) -> Result<String> {
         let mut signature = self.definition.clone();
         for expr in &self.exprs {
             signature.push('\n');
@@ -254,6 +254,11 @@ impl SkipIndexKey {
             columns,
         }))
     }
+}
+
+/// The file of a part holding skipping index `name`'s data.
+pub fn index_file_name(name: &str) -> String {
+    format!("skp_idx_{}.idx", escape_file_name(name))
 }
 
 /// A filter as one skipping index sees it (see [`SkipIndexKey::rewrite`]).
