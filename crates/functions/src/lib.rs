@@ -71,7 +71,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }
-    functions.push(ScalarUDF::new_from_impl(ToTypeName::default()));
+    functions.push(ScalarUDF::new_from_impl(ToTypeName::new(false)));
+    functions.push(ScalarUDF::new_from_impl(ToTypeName::new(true)));
     functions.push(ScalarUDF::new_from_impl(misc::ToLowCardinality::default()));
     for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));

@@ -1,5 +1,5 @@
-//! Small ClickHouse functions: `toTypeName`, `today`, `now([zone])`,
-//! `formatReadableSize`, `formatReadableQuantity`.
+//! Small ClickHouse functions: `toTypeName`, `toColumnTypeName`, `today`,
+//! `now([zone])`, `formatReadableSize`, `formatReadableQuantity`.
 
 use std::sync::Arc;
 
@@ -16,22 +16,29 @@ use strata_common::readable::{readable_quantity, readable_size};
 use strata_common::types::{clickhouse_type_name, field_type_name};
 use strata_common::{ErrorCode, StrataError};
 
+/// `toTypeName(x)`, or with `column` set `toColumnTypeName(x)`: the type
+/// of the column holding `x` in memory, as ClickHouse names it.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ToTypeName {
     signature: Signature,
+    column: bool,
 }
 
-impl Default for ToTypeName {
-    fn default() -> Self {
+impl ToTypeName {
+    pub fn new(column: bool) -> Self {
         ToTypeName {
-            signature: Signature::any(1, Volatility::Immutable),
+            signature: Signature::variadic_any(Volatility::Immutable),
+            column,
         }
     }
 }
 
 impl ScalarUDFImpl for ToTypeName {
     fn name(&self) -> &str {
-        "toTypeName"
+        match self.column {
+            false => "toTypeName",
+            true => "toColumnTypeName",
+        }
     }
 
     fn signature(&self) -> &Signature {
@@ -42,14 +49,103 @@ impl ScalarUDFImpl for ToTypeName {
         Ok(DataType::Utf8)
     }
 
-    fn return_field_from_args(&self, _args: ReturnFieldArgs) -> Result<FieldRef> {
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        if args.arg_fields.len() != 1 {
+            return Err(StrataError::new(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!(
+                    "Number of arguments for function {} doesn't match: passed {}, should be 1",
+                    self.name(),
+                    args.arg_fields.len()
+                ),
+            )
+            .into_datafusion());
+        }
         Ok(Arc::new(Field::new(self.name(), DataType::Utf8, false)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let field = &args.arg_fields[0];
         let name = pretty_type_name(&field_type_name(field), 0, Spread::Named);
+        let name = match (self.column, &args.args[0]) {
+            (false, _) => name,
+            (true, ColumnarValue::Scalar(_)) => format!("Const({})", column_type_name(&name)),
+            (true, ColumnarValue::Array(_)) => column_type_name(&name),
+        };
         Ok(ColumnarValue::Scalar(ScalarValue::Utf8(Some(name))))
+    }
+}
+
+/// The name ClickHouse gives the column holding values of type `name`:
+/// dates and times by their numbers, Decimals by width, tuples without
+/// element names.
+fn column_type_name(name: &str) -> String {
+    let (head, arguments) = match name.split_once('(') {
+        Some((head, rest)) => (head, rest.strip_suffix(')').unwrap_or(rest)),
+        None => (name, ""),
+    };
+    let inner = |f: &dyn Fn(&str) -> String| {
+        let items: Vec<String> = top_level_items(arguments).into_iter().map(f).collect();
+        format!("{head}({})", items.join(", "))
+    };
+    match head {
+        "Nullable" | "Array" | "Map" => inner(&column_type_name),
+        "Tuple" => inner(&|item| column_type_name(unnamed(item))),
+        "SimpleAggregateFunction" => top_level_items(arguments)
+            .get(1)
+            .map_or(name.to_string(), |t| column_type_name(t)),
+        "Date" => "UInt16".to_string(),
+        "Date32" => "Int32".to_string(),
+        "DateTime" => "UInt32".to_string(),
+        "Bool" => "UInt8".to_string(),
+        "Enum8" => "Int8".to_string(),
+        "Enum16" => "Int16".to_string(),
+        "DateTime64" | "Decimal32" | "Decimal64" | "Decimal128" | "Decimal256" => head.to_string(),
+        "Decimal" => {
+            let precision: u32 = top_level_items(arguments)
+                .first()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(76);
+            let bits = match precision {
+                0..=9 => 32,
+                10..=18 => 64,
+                19..=38 => 128,
+                _ => 256,
+            };
+            format!("Decimal{bits}")
+        }
+        interval if interval.starts_with("Interval") => "Int64".to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// The comma-separated items of a type's arguments, commas inside
+/// parentheses and quotes left alone.
+fn top_level_items(arguments: &str) -> Vec<&str> {
+    let (mut items, mut depth, mut quoted, mut start) = (Vec::new(), 0i32, false, 0);
+    for (i, c) in arguments.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => depth -= 1,
+            ',' if !quoted && depth == 0 => {
+                items.push(arguments[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !arguments.trim().is_empty() {
+        items.push(arguments[start..].trim());
+    }
+    items
+}
+
+/// A named tuple element's type: `a UInt8` is `UInt8`.
+fn unnamed(item: &str) -> &str {
+    match item.split_once(' ') {
+        Some((name, rest)) if !name.contains(['(', '\'']) => rest.trim(),
+        _ => item,
     }
 }
 
