@@ -118,6 +118,29 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Runs each `(query, count, rows read)` case: the count() it returns
+/// and that the rows it read are in the range.
+async fn check_counts_and_reads(
+    session: &mut Session,
+    cases: &[(&str, u64, std::ops::RangeInclusive<u64>)],
+) {
+    for (sql, expected, read) in cases {
+        let (query, batches) = run(session, sql).await.unwrap();
+        let count = batches[0]
+            .column(0)
+            .as_any()
+            .downcast_ref::<UInt64Array>()
+            .unwrap()
+            .value(0);
+        assert_eq!(count, *expected, "{sql}");
+        assert!(
+            read.contains(&query.rows_read()),
+            "{sql} read {}",
+            query.rows_read()
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn filters_on_the_key_and_partition_read_only_what_they_need() {
     let engine = Engine::new().unwrap();
@@ -178,21 +201,7 @@ async fn filters_on_the_key_and_partition_read_only_what_they_need() {
         // A column outside the key reads everything.
         ("SELECT count() FROM t WHERE a + b = 7", 8, 100000..=100000),
     ];
-    for (sql, expected, read) in cases {
-        let (query, batches) = run(&mut session, sql).await.unwrap();
-        let count = batches[0]
-            .column(0)
-            .as_any()
-            .downcast_ref::<UInt64Array>()
-            .unwrap()
-            .value(0);
-        assert_eq!(count, expected, "{sql}");
-        assert!(
-            read.contains(&query.rows_read()),
-            "{sql} read {}",
-            query.rows_read()
-        );
-    }
+    check_counts_and_reads(&mut session, &cases).await;
     let (none, _) = run(&mut session, "SELECT count() FROM t WHERE d > '2024-02-01'")
         .await
         .unwrap();
@@ -277,21 +286,7 @@ async fn granule_bounds_and_skipping_indexes_skip_granules() {
         (by_bloom.as_str(), 1, 100..=3000),
         ("SELECT count() FROM t WHERE h = 'ABCDEF'", 0, 0..=3000),
     ];
-    for (sql, expected, read) in cases {
-        let (query, batches) = run(&mut session, sql).await.unwrap();
-        let count = batches[0]
-            .column(0)
-            .as_any()
-            .downcast_ref::<UInt64Array>()
-            .unwrap()
-            .value(0);
-        assert_eq!(count, expected, "{sql}");
-        assert!(
-            read.contains(&query.rows_read()),
-            "{sql} read {}",
-            query.rows_read()
-        );
-    }
+    check_counts_and_reads(&mut session, &cases).await;
     // EXPLAIN indexes = 1 shows each step's parts and granules.
     let (_, batches) = run(
         &mut session,

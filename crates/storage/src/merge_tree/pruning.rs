@@ -215,7 +215,7 @@ impl Pruning<'_> {
         keeps: &mut [Vec<bool>],
     ) -> Result<PruningStep> {
         let (schema, parts) = (self.schema, self.parts);
-        let part_keep = predicate.prune(&Bounds {
+        let part_keep = predicate.prune(&Containers {
             containers: parts.len(),
             bound: |column: &Column, upper| match self
                 .virtuals
@@ -225,6 +225,7 @@ impl Pruning<'_> {
                 Some(&virtual_column) => virtual_bounds(virtual_column, parts),
                 None => part_bounds(schema, self.keys, parts, column, upper),
             },
+            contained: values_unknown,
         })?;
         let mut step = PruningStep::new(StepKind::MinMax);
         for (keep, part_kept) in keeps.iter_mut().zip(part_keep) {
@@ -245,11 +246,12 @@ impl Pruning<'_> {
         let primary_columns = self.keys.primary_columns();
         let mut step = PruningStep::new(StepKind::PrimaryKey);
         prune_granules(self.parts, keeps, &mut step, |part, keep| {
-            let index_keep = predicate.prune(&Bounds {
+            let index_keep = predicate.prune(&Containers {
                 containers: part.granules(),
                 bound: |column: &Column, upper| {
                     granule_bounds(self.schema, &primary_columns, part, column, upper)
                 },
+                contained: values_unknown,
             })?;
             and_into(keep, &index_keep);
             Ok(())
@@ -264,9 +266,10 @@ impl Pruning<'_> {
     ) -> Result<PruningStep> {
         let mut step = PruningStep::new(StepKind::GranuleBounds);
         prune_granules(self.parts, keeps, &mut step, |part, keep| {
-            let bounds_keep = predicate.prune(&Bounds {
+            let bounds_keep = predicate.prune(&Containers {
                 containers: part.granules(),
                 bound: |column: &Column, upper| written_bounds(self.schema, part, column, upper),
+                contained: values_unknown,
             })?;
             and_into(keep, &bounds_keep);
             Ok(())
@@ -358,8 +361,8 @@ impl<'a> IndexPredicate<'a> {
         };
         let granules = part.granules();
         let element = |column: &Column| self.columns.iter().position(|(c, _)| *c == column.name);
-        let statistics = IndexStatistics {
-            granules,
+        let statistics = Containers {
+            containers: granules,
             bound: |column: &Column, upper| {
                 let element = element(column)?;
                 summaries.bounds(element, upper, granules, &self.columns[element].1)
@@ -373,51 +376,20 @@ impl<'a> IndexPredicate<'a> {
     }
 }
 
-/// A part's granules as a skipping index knows them.
-struct IndexStatistics<B, C> {
-    granules: usize,
+/// Containers (parts or granules) known by each column's lower and upper
+/// bounds (`bound(column, upper)`, one row per container) and, for a
+/// skipping index, which values they hold (`contained`).
+struct Containers<B, C> {
+    containers: usize,
     bound: B,
     contained: C,
 }
 
-impl<B, C> PruningStatistics for IndexStatistics<B, C>
+impl<B, C> PruningStatistics for Containers<B, C>
 where
     B: Fn(&Column, bool) -> Option<ArrayRef>,
     C: Fn(&Column, &HashSet<ScalarValue>) -> Option<BooleanArray>,
 {
-    fn min_values(&self, column: &Column) -> Option<ArrayRef> {
-        (self.bound)(column, false)
-    }
-
-    fn max_values(&self, column: &Column) -> Option<ArrayRef> {
-        (self.bound)(column, true)
-    }
-
-    fn num_containers(&self) -> usize {
-        self.granules
-    }
-
-    fn null_counts(&self, _column: &Column) -> Option<ArrayRef> {
-        None
-    }
-
-    fn row_counts(&self) -> Option<ArrayRef> {
-        None
-    }
-
-    fn contained(&self, column: &Column, values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
-        (self.contained)(column, values)
-    }
-}
-
-/// Containers (parts or granules) known only by each column's lower and
-/// upper bounds; `bound(column, upper)` gives one row per container.
-struct Bounds<F: Fn(&Column, bool) -> Option<ArrayRef>> {
-    containers: usize,
-    bound: F,
-}
-
-impl<F: Fn(&Column, bool) -> Option<ArrayRef>> PruningStatistics for Bounds<F> {
     fn min_values(&self, column: &Column) -> Option<ArrayRef> {
         (self.bound)(column, false)
     }
@@ -438,9 +410,14 @@ impl<F: Fn(&Column, bool) -> Option<ArrayRef>> PruningStatistics for Bounds<F> {
         None
     }
 
-    fn contained(&self, _column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
-        None
+    fn contained(&self, column: &Column, values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
+        (self.contained)(column, values)
     }
+}
+
+/// For containers known by bounds alone: which values they hold is unknown.
+fn values_unknown(_column: &Column, _values: &HashSet<ScalarValue>) -> Option<BooleanArray> {
+    None
 }
 
 /// Parts as containers, bounded by their partition columns' min/max index.
