@@ -1,12 +1,13 @@
 //! The index file: the signature it was built for, then one tagged summary
 //! per expression, arrays as LZ4 blocks.
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array, make_array};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt32Array, UInt64Array, make_array};
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::datatypes::DataType;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::Summary;
+use super::set::UNKNOWN_COUNT;
 use crate::compression::{Codec, read_block, write_block};
 use crate::part::array_bytes;
 use crate::part::bounds;
@@ -57,15 +58,21 @@ pub(super) fn decode_summary(
             let bytes = get_bytes(rest)?;
             Summary::MinMax(bounds::decode(data_type, bytes, index_granules)?)
         }
-        TAG_SET => Summary::Set {
-            counts: get_array(rest, &DataType::UInt32)?.as_primitive().clone(),
-            values: get_array(rest, data_type)?,
-        },
+        TAG_SET => {
+            let counts: UInt32Array = get_array(rest, &DataType::UInt32)?.as_primitive().clone();
+            let values = get_array(rest, data_type)?;
+            let held = counts.values().iter().filter(|&&c| c != UNKNOWN_COUNT);
+            if held.map(|&c| c as usize).sum::<usize>() != values.len() {
+                return Err(corrupted("a set's granules do not add up to its values"));
+            }
+            Summary::Set { counts, values }
+        }
         TAG_BLOOM => {
             let hashes = u32::from_le_bytes(take_bytes(rest, 4)?.try_into().expect("4 bytes"));
             let starts: UInt64Array = get_array(rest, &DataType::UInt64)?.as_primitive().clone();
             let words: UInt64Array = get_array(rest, &DataType::UInt64)?.as_primitive().clone();
-            let ordered = starts.values().windows(2).all(|w| w[0] <= w[1]);
+            // Every granule has bits: a probe takes its hash modulo their count.
+            let ordered = starts.values().windows(2).all(|w| w[0] < w[1]);
             if !ordered || starts.values().last().copied() != Some(words.len() as u64) {
                 return Err(corrupted("a Bloom filter's granules do not fit its bits"));
             }

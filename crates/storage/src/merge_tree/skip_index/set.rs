@@ -14,7 +14,7 @@ use strata_common::error::Result;
 use super::Summary;
 
 /// The count of an index granule with more values than its set holds.
-const UNKNOWN_COUNT: u32 = u32::MAX;
+pub(super) const UNKNOWN_COUNT: u32 = u32::MAX;
 
 /// Each index granule's distinct values, up to `max_values` (0: any number).
 pub(super) fn build_set(
