@@ -20,7 +20,6 @@ use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::logical_expr::{Expr as LogicalExpr, LogicalPlan, lit};
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::physical_expr::expressions::Literal;
 use datafusion::sql::sqlparser::ast::{
     AssignmentTarget, Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
     TableFactor, Update,
@@ -29,7 +28,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_execution::expressions::specialize;
 use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
-use strata_storage::merge_tree::{MutationCommand, MutationEntry, MutationKind};
+use strata_storage::merge_tree::{Condition, MutationCommand, MutationEntry, MutationKind};
 
 use crate::session::{Session, StatementOutcome, UserTable};
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -214,7 +213,7 @@ impl Session {
                 MutationAst::ClearColumn(column) => {
                     let (column, value) = self.column_default(table, &column.value, false)?;
                     MutationCommand::Update {
-                        predicate: Arc::new(Literal::new(ScalarValue::Boolean(Some(true)))),
+                        predicate: Condition::always(),
                         assignments: vec![(column, value)],
                     }
                 }
@@ -262,7 +261,7 @@ impl Session {
         name: &ObjectName,
         values: &[Expr],
         predicate: &Expr,
-    ) -> Result<(Vec<Arc<dyn PhysicalExpr>>, Arc<dyn PhysicalExpr>)> {
+    ) -> Result<(Vec<Arc<dyn PhysicalExpr>>, Condition)> {
         let mut statement = parse_statement(&format!("SELECT 1 FROM {name} WHERE 1"))?.statement;
         if let Statement::Query(query) = &mut statement
             && let SetExpr::Select(select) = query.body.as_mut()
@@ -292,10 +291,12 @@ impl Session {
                 .map(&physical)
                 .collect::<Result<_>>()?,
         };
-        // Conditions are evaluated over every row of the parts they read:
-        // the scans' faster shapes (a string column equal to a constant).
-        let condition = specialize(physical(condition)?, table.data.schema())?;
-        Ok((values, condition))
+        // Conditions are evaluated over every row of the granules they read:
+        // the scans' faster shapes (a string column equal to a constant);
+        // pruning reads the analyzed form.
+        let pruning = physical(condition)?;
+        let rows = specialize(Arc::clone(&pruning), table.data.schema())?;
+        Ok((values, Condition::new(rows, pruning)))
     }
 
     /// A column and its DEFAULT over the table's columns (its type's default

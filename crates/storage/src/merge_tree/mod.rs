@@ -17,7 +17,7 @@ pub use data_part::{Conversion, DataPart, PastColumns};
 pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
 pub use merge_mode::{CombinedColumn, GroupCombiner, MergeMode};
-pub use mutation::{MutationCommand, MutationEntry, MutationKind};
+pub use mutation::{Condition, MutationCommand, MutationEntry, MutationKind};
 pub use pruning::{
     GranuleRange, PruningReport, PruningStep, Selection, StepKind, Summaries, select_granules,
 };

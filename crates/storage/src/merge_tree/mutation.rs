@@ -35,24 +35,58 @@ use crate::part::writer::{io_error, sync_directory};
 const FILE_PREFIX: &str = "mutation_";
 const FILE_SUFFIX: &str = ".txt";
 
+/// A command's WHERE over the table's columns, twice: `rows` to evaluate
+/// over the rows read (it may be a specialized form, such as a string column
+/// compared with a constant), and `pruning` as analyzed, which the primary
+/// index, granule bounds and skipping indexes can read.
+#[derive(Debug, Clone)]
+pub struct Condition {
+    rows: Arc<dyn PhysicalExpr>,
+    pruning: Arc<dyn PhysicalExpr>,
+}
+
+impl Condition {
+    pub fn new(rows: Arc<dyn PhysicalExpr>, pruning: Arc<dyn PhysicalExpr>) -> Self {
+        Condition { rows, pruning }
+    }
+
+    /// A condition already in the form pruning reads.
+    pub fn plain(predicate: Arc<dyn PhysicalExpr>) -> Self {
+        Condition::new(Arc::clone(&predicate), predicate)
+    }
+
+    /// True for every row (CLEAR COLUMN, MATERIALIZE COLUMN).
+    pub fn always() -> Self {
+        Condition::plain(Arc::new(Literal::new(ScalarValue::Boolean(Some(true)))))
+    }
+
+    pub fn rows(&self) -> &Arc<dyn PhysicalExpr> {
+        &self.rows
+    }
+
+    pub fn pruning(&self) -> &Arc<dyn PhysicalExpr> {
+        &self.pruning
+    }
+}
+
 /// One command of a mutation, over the table's columns.
 #[derive(Debug, Clone)]
 pub enum MutationCommand {
     /// Removes the rows `predicate` is true for.
-    Delete { predicate: Arc<dyn PhysicalExpr> },
+    Delete { predicate: Condition },
     /// Sets each `(column, value)` in the rows `predicate` is true for; every
     /// value is computed from the row as it was before this command.
     Update {
-        predicate: Arc<dyn PhysicalExpr>,
+        predicate: Condition,
         assignments: Vec<(usize, Arc<dyn PhysicalExpr>)>,
     },
     /// A lightweight DELETE: masks the rows `predicate` is true for in the
     /// part's `_row_exists` column, as a patch; merges drop them later.
-    DeleteMask { predicate: Arc<dyn PhysicalExpr> },
+    DeleteMask { predicate: Condition },
     /// A lightweight UPDATE (`UPDATE t SET ...`): an `Update` written as a
     /// patch of the rows it changes rather than as whole columns.
     Patch {
-        predicate: Arc<dyn PhysicalExpr>,
+        predicate: Condition,
         assignments: Vec<(usize, Arc<dyn PhysicalExpr>)>,
     },
     /// `APPLY DELETED MASK`: rewrites the parts that have masked rows
@@ -72,7 +106,7 @@ pub enum MutationCommand {
 impl MutationCommand {
     /// The condition of the rows the command changes; none for APPLY
     /// DELETED MASK, which changes only rows already masked.
-    pub fn predicate(&self) -> Option<&Arc<dyn PhysicalExpr>> {
+    pub fn predicate(&self) -> Option<&Condition> {
         match self {
             MutationCommand::Delete { predicate }
             | MutationCommand::Update { predicate, .. }
@@ -91,7 +125,7 @@ impl MutationCommand {
         match self {
             MutationCommand::FillColumn { column, .. } if has_column(*column) => None,
             MutationCommand::FillColumn { column, value } => Some(MutationCommand::Update {
-                predicate: Arc::new(Literal::new(ScalarValue::Boolean(Some(true)))),
+                predicate: Condition::always(),
                 assignments: vec![(*column, Arc::clone(value))],
             }),
             other => Some(other.clone()),
@@ -113,7 +147,7 @@ impl MutationCommand {
         let Some(predicate) = self.predicate() else {
             return Ok(rows);
         };
-        let selected = selected(predicate, &rows)?;
+        let selected = selected(predicate.rows(), &rows)?;
         if selected.true_count() == 0 {
             return Ok(rows);
         }
@@ -155,7 +189,7 @@ impl MutationCommand {
         let Some(predicate) = self.predicate() else {
             return Ok(Patches::default());
         };
-        let mut selected = selected(predicate, rows)?;
+        let mut selected = selected(predicate.rows(), rows)?;
         if let Some(exists) = exists {
             selected = and(&selected, exists)?;
         }
@@ -217,7 +251,7 @@ pub fn apply_commands(commands: &[MutationCommand], rows: RecordBatch) -> Result
 /// Whether any row of `rows` is selected by one of `commands`' predicates.
 pub fn any_selected(commands: &[MutationCommand], rows: &RecordBatch) -> Result<bool> {
     for predicate in commands.iter().filter_map(MutationCommand::predicate) {
-        if selected(predicate, rows)?.true_count() > 0 {
+        if selected(predicate.rows(), rows)?.true_count() > 0 {
             return Ok(true);
         }
     }
@@ -411,10 +445,10 @@ mod tests {
     fn delete_then_update_see_each_others_results() {
         let commands = vec![
             MutationCommand::Delete {
-                predicate: a_greater_than(3),
+                predicate: Condition::plain(a_greater_than(3)),
             },
             MutationCommand::Update {
-                predicate: a_greater_than(1),
+                predicate: Condition::plain(a_greater_than(1)),
                 assignments: vec![(
                     1,
                     Arc::new(Literal::new(ScalarValue::Utf8(Some("u".to_string())))),
@@ -434,7 +468,7 @@ mod tests {
         );
         assert!(any_selected(&commands, &rows()).unwrap());
         let none = [MutationCommand::Delete {
-            predicate: a_greater_than(10),
+            predicate: Condition::plain(a_greater_than(10)),
         }];
         assert!(!any_selected(&none, &rows()).unwrap());
     }
@@ -442,7 +476,7 @@ mod tests {
     #[test]
     fn null_in_a_non_nullable_column_is_refused() {
         let command = MutationCommand::Update {
-            predicate: a_greater_than(0),
+            predicate: Condition::plain(a_greater_than(0)),
             assignments: vec![(0, Arc::new(Literal::new(ScalarValue::Int64(None))))],
         };
         let error = apply_commands(&[command], rows()).unwrap_err();

@@ -536,7 +536,7 @@ impl MergeTreeTable {
     /// The granule ranges of `part` some command's condition may select,
     /// by the partition bounds, the primary index and, with `summaries`,
     /// the part's summaries of its values.
-    fn candidate_granules(
+    pub(super) fn candidate_granules(
         &self,
         part: &Arc<DataPart>,
         commands: &[MutationCommand],
@@ -549,7 +549,7 @@ impl MergeTreeTable {
                 &self.keys,
                 &[],
                 std::slice::from_ref(part),
-                Some(predicate),
+                Some(predicate.pruning()),
                 summaries,
             )?
             .ranges;
@@ -673,7 +673,11 @@ fn condition_columns(commands: &[MutationCommand]) -> Vec<usize> {
     let mut columns: Vec<usize> = commands
         .iter()
         .filter_map(MutationCommand::predicate)
-        .flat_map(|predicate| collect_columns(predicate).into_iter().map(|c| c.index()))
+        .flat_map(|predicate| {
+            collect_columns(predicate.rows())
+                .into_iter()
+                .map(|c| c.index())
+        })
         .collect();
     columns.sort_unstable();
     columns.dedup();
