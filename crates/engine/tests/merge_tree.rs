@@ -322,6 +322,64 @@ async fn granule_bounds_and_skipping_indexes_skip_granules() {
     assert_eq!(lines[at("Name: thousands") + 3], "Granules: 3/3");
 }
 
+/// Token and n-gram Bloom filters skip the granules whose strings cannot
+/// hold what a LIKE, `=`, `hasToken` or `multiSearchAny` needs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn text_indexes_skip_granules_without_the_tokens_or_ngrams() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    for sql in [
+        "CREATE TABLE logs (k UInt64, msg String, \
+            INDEX tokens msg TYPE tokenbf_v1(512, 3, 0) GRANULARITY 1, \
+            INDEX grams lower(msg) TYPE ngrambf_v1(4, 1024, 2, 0) GRANULARITY 1) \
+         ENGINE = MergeTree ORDER BY k SETTINGS index_granularity = 100",
+        "INSERT INTO logs SELECT number, concat('GET /item?id=', toString(number), \
+            if(number % 1000 = 7, ' ERROR timeout', ' ok')) FROM numbers(100000)",
+    ] {
+        run(&mut session, sql).await.unwrap();
+    }
+    let cases = [
+        // One granule of each thousand rows holds the error; false
+        // positives add a few.
+        (
+            "SELECT count() FROM logs WHERE hasToken(msg, 'ERROR')",
+            100,
+            10_000..=13_000,
+        ),
+        // The token between `=` and ` ` is whole: one granule and false
+        // positives.
+        (
+            "SELECT count() FROM logs WHERE msg LIKE '%id=54321 %'",
+            1,
+            100..=3_000,
+        ),
+        (
+            "SELECT count() FROM logs WHERE msg = 'GET /item?id=777 ok'",
+            1,
+            100..=3_000,
+        ),
+        // `%54321%` bounds no token: the token index cannot help, the
+        // n-grams of `lower(msg)` can.
+        (
+            "SELECT count() FROM logs WHERE lower(msg) LIKE '%=54321 %'",
+            1,
+            100..=3_000,
+        ),
+        (
+            "SELECT count() FROM logs WHERE multiSearchAny(msg, ['id=1234 ', 'id=99999 '])",
+            2,
+            200..=4_000,
+        ),
+        // No token of a negation is needed: everything is read.
+        (
+            "SELECT count() FROM logs WHERE NOT hasToken(msg, 'ERROR')",
+            99_900,
+            100_000..=100_000,
+        ),
+    ];
+    check_counts_and_reads(&mut session, &cases).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_running_query_keeps_its_snapshot_through_merges_and_truncate() {
     let engine = Engine::new().unwrap();

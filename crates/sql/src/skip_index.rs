@@ -134,11 +134,8 @@ pub(crate) fn parse_index(
                 .filter(|&n| n > 0)
                 .ok_or_else(|| {
                     StrataError::new(
-                        ErrorCode::INCORRECT_QUERY,
-                        format!(
-                            "GRANULARITY of index `{name}` must be a positive integer, got {}",
-                            text.trim()
-                        ),
+                        ErrorCode::BAD_ARGUMENTS,
+                        "Index GRANULARITY must be a positive integer.",
                     )
                 })?
         }

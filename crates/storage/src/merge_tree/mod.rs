@@ -22,7 +22,7 @@ pub use pruning::{
     GranuleRange, PruningReport, PruningStep, Selection, StepKind, Summaries, select_granules,
 };
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
-pub use skip_index::{IndexKind, SkipIndexKey, index_file_name};
+pub use skip_index::{IndexKind, SkipIndexKey, TextBloom, TextSplit, index_file_name};
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
     MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, TableTtl, TtlTarget,

@@ -29,7 +29,7 @@ use strata_common::error::Result;
 
 use super::data_part::DataPart;
 use super::keys::TableKeys;
-use super::skip_index::SkipIndexKey;
+use super::skip_index::{IndexKind, Need, SkipIndexKey};
 use super::virtual_columns::VirtualColumn;
 
 /// A run of granules of one part that a query reads.
@@ -327,10 +327,18 @@ fn and_into(keep: &mut [bool], other: &[bool]) {
 /// A filter as one skipping index can prune by it.
 struct IndexPredicate<'a> {
     index: &'a SkipIndexKey,
-    predicate: Arc<PruningPredicate>,
-    /// The column each of the index's expressions is in `predicate`, and
+    check: IndexCheck,
+    /// The column each of the index's expressions is in the filter, and
     /// its type there.
     columns: Vec<(String, DataType)>,
+}
+
+/// How an index's summaries answer a filter.
+enum IndexCheck {
+    /// Through DataFusion's pruning, from bounds and value sets.
+    Statistics(Arc<PruningPredicate>),
+    /// By what a matching string must contain (text indexes).
+    Text(Need),
 }
 
 impl<'a> IndexPredicate<'a> {
@@ -344,12 +352,20 @@ impl<'a> IndexPredicate<'a> {
         let Some(rewritten) = index.rewrite(schema, filter)? else {
             return Ok(None);
         };
-        let predicate = PruningPredicateBuilder::new()
-            .with_file_schema(rewritten.schema)
-            .build(rewritten.predicate);
-        Ok(predicate.map(|predicate| IndexPredicate {
+        let check = match index.kind {
+            IndexKind::Text(shape) => {
+                let names: Vec<String> = rewritten.columns.iter().map(|(n, _)| n.clone()).collect();
+                let need = shape.need(&rewritten.predicate, &names);
+                need.is_known().then_some(IndexCheck::Text(need))
+            }
+            _ => PruningPredicateBuilder::new()
+                .with_file_schema(rewritten.schema)
+                .build(rewritten.predicate)
+                .map(IndexCheck::Statistics),
+        };
+        Ok(check.map(|check| IndexPredicate {
             index,
-            predicate,
+            check,
             columns: rewritten.columns,
         }))
     }
@@ -360,6 +376,13 @@ impl<'a> IndexPredicate<'a> {
             return Ok(());
         };
         let granules = part.granules();
+        let predicate = match &self.check {
+            IndexCheck::Text(need) => {
+                and_into(keep, &summaries.may_match(need, granules));
+                return Ok(());
+            }
+            IndexCheck::Statistics(predicate) => predicate,
+        };
         let element = |column: &Column| self.columns.iter().position(|(c, _)| *c == column.name);
         let statistics = Containers {
             containers: granules,
@@ -371,7 +394,7 @@ impl<'a> IndexPredicate<'a> {
                 summaries.contained(element(column)?, values, granules)
             },
         };
-        and_into(keep, &self.predicate.prune(&statistics)?);
+        and_into(keep, &predicate.prune(&statistics)?);
         Ok(())
     }
 }

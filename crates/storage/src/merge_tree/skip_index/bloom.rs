@@ -80,7 +80,7 @@ pub(super) fn bloom_contains(
 }
 
 /// The bits a value's hash sets: double hashing of its two halves.
-fn probes_of(hash: u64, probes: u32, bits: usize) -> impl Iterator<Item = usize> {
+pub(super) fn probes_of(hash: u64, probes: u32, bits: usize) -> impl Iterator<Item = usize> {
     let (h1, h2) = (hash & 0xffff_ffff, (hash >> 32) | 1);
     (0..u64::from(probes))
         .map(move |i| (h1.wrapping_add(i.wrapping_mul(h2)) % bits as u64) as usize)

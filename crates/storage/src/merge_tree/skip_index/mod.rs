@@ -1,5 +1,5 @@
 //! Data-skipping indexes: `INDEX name expr TYPE minmax | set(N) |
-//! bloom_filter([p]) GRANULARITY g`. For each index granule (`g` granules
+//! bloom_filter([p]) | tokenbf_v1(...) | ngrambf_v1(...) GRANULARITY g`. For each index granule (`g` granules
 //! of a part) the part keeps a summary of each of the index's expressions
 //! (a tuple's items, else the one expression) in `skp_idx_<name>.idx`;
 //! pruning reads it after the primary key and drops the granules where no
@@ -12,6 +12,7 @@
 mod bloom;
 mod file;
 mod set;
+mod text;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -31,6 +32,7 @@ use crate::part::escape_file_name;
 use bloom::{bloom_contains, build_bloom};
 use file::{corrupted, decode_summary, encode_summary, get_bytes, put_bytes};
 use set::{build_set, literal_array, set_contains};
+pub use text::{Need, TextBloom, TextSplit};
 
 /// What an index keeps of each index granule's values.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -42,6 +44,8 @@ pub enum IndexKind {
     Set { max_values: usize },
     /// A Bloom filter of the values, sized for `false_positive`.
     BloomFilter { false_positive: f64 },
+    /// A Bloom filter of the strings' tokens or n-grams.
+    Text(TextBloom),
 }
 
 /// A declared index, compiled against the table's columns.
@@ -94,6 +98,14 @@ impl SkipIndexKey {
             IndexKind::MinMax => "minmax",
             IndexKind::Set { .. } => "set",
             IndexKind::BloomFilter { .. } => "bloom_filter",
+            IndexKind::Text(TextBloom {
+                split: TextSplit::Tokens,
+                ..
+            }) => "tokenbf_v1",
+            IndexKind::Text(TextBloom {
+                split: TextSplit::NGrams(_),
+                ..
+            }) => "ngrambf_v1",
         };
         format!("{kind} GRANULARITY {}", self.granularity)
     }
@@ -157,6 +169,7 @@ impl SkipIndexKey {
                 IndexKind::BloomFilter { false_positive } => {
                     build_bloom(&values, &ranges, false_positive)
                 }
+                IndexKind::Text(shape) => shape.build(&values, &ranges),
             };
             encode_summary(&summary, &mut out)?;
         }
@@ -343,6 +356,30 @@ impl PartIndex {
                 .map(|g| per_index_granule[g / self.granularity])
                 .collect(),
         )
+    }
+
+    /// For each of `granules` granules of the part: whether a row there may
+    /// have what `need` asks of the text index's expressions.
+    pub fn may_match(&self, need: &Need, granules: usize) -> Vec<bool> {
+        let index_granules = granules.div_ceil(self.granularity);
+        let per_index_granule: Vec<bool> = (0..index_granules)
+            .map(|g| {
+                need.may_match(&|element, hash| match &self.summaries[element] {
+                    Summary::Bloom {
+                        hashes,
+                        starts,
+                        words,
+                    } => {
+                        let range = starts.value(g) as usize..starts.value(g + 1) as usize;
+                        text::filter_may_hold(&words.values()[range], *hashes, hash)
+                    }
+                    _ => true,
+                })
+            })
+            .collect();
+        (0..granules)
+            .map(|g| per_index_granule[g / self.granularity])
+            .collect()
     }
 }
 

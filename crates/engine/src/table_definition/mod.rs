@@ -20,12 +20,12 @@ use strata_sql::skip_index::SkipIndex;
 use strata_sql::ttl::{TtlAction, TtlRule};
 use strata_storage::compression::CodecChain;
 use strata_storage::disk::StoragePolicy;
-use strata_storage::merge_tree::{
-    Conversion, IndexKind, MergeTreeSettings, SkipIndexKey, TableKeys, TableTtl, TtlTarget,
-};
+use strata_storage::merge_tree::{Conversion, MergeTreeSettings, TableKeys, TableTtl, TtlTarget};
 use uuid::Uuid;
 
 use datafusion::catalog::TableProvider;
+
+mod skip_index;
 
 use crate::data_path::StoredTable;
 use crate::sources::memory_table::MemoryTable;
@@ -427,7 +427,7 @@ impl MergeTreeDefinition {
                 "Sampling expression must be present in the primary key",
             ));
         }
-        check_indexes(&kind, &engine.indexes)?;
+        skip_index::check_indexes(&kind, &engine.indexes)?;
         let mut settings = MergeTreeSettings::default();
         for (name, value) in &engine.settings {
             let number = || {
@@ -480,11 +480,12 @@ impl MergeTreeDefinition {
         })
     }
 
-    /// Fails unless every index expression reads the table's columns.
+    /// Fails unless every index expression reads the table's columns in
+    /// a type its index takes.
     pub fn check_index_exprs(&self, state: &SessionState, schema: &SchemaRef) -> Result<()> {
         let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
         for index in &self.indexes {
-            physical_expr(state, &df_schema, &index.expr)?;
+            skip_index::check_index_exprs(state, &df_schema, index)?;
         }
         Ok(())
     }
@@ -506,7 +507,7 @@ impl MergeTreeDefinition {
         let indexes = self
             .indexes
             .iter()
-            .filter_map(|index| compile_index(state, &df_schema, index))
+            .filter_map(|index| skip_index::compile_index(state, &df_schema, index))
             .collect();
         Ok(TableKeys::new(
             compile(&self.partition_by)?,
@@ -634,83 +635,6 @@ fn physical_expr(
         schema,
     )?;
     Ok(state.create_physical_expr(logical, schema)?)
-}
-
-/// A declared index as storage builds it; `None` for the kinds Strata does
-/// not build (`tokenbf_v1`, `ngrambf_v1`, `text`, ...) and for an expression
-/// that no longer compiles (the index is then not used, the table still
-/// opens).
-fn compile_index(
-    state: &SessionState,
-    schema: &DFSchema,
-    index: &SkipIndex,
-) -> Option<SkipIndexKey> {
-    let arguments = index
-        .kind_full
-        .split_once('(')
-        .map_or("", |(_, rest)| rest.trim_end().trim_end_matches(')').trim());
-    let kind = match index.kind.as_str() {
-        "minmax" => IndexKind::MinMax,
-        "set" => IndexKind::Set {
-            max_values: arguments.parse().ok()?,
-        },
-        "bloom_filter" if arguments.is_empty() => IndexKind::BloomFilter {
-            false_positive: DEFAULT_BLOOM_FILTER_FALSE_POSITIVE,
-        },
-        "bloom_filter" => IndexKind::BloomFilter {
-            false_positive: arguments.parse().ok().filter(|p| *p > 0.0 && *p < 1.0)?,
-        },
-        _ => return None,
-    };
-    let elements: Vec<&SqlExpr> = match &index.expr {
-        SqlExpr::Tuple(items) => items.iter().collect(),
-        expr => vec![expr],
-    };
-    let exprs = elements
-        .into_iter()
-        .map(|expr| physical_expr(state, schema, expr))
-        .collect::<Result<Vec<_>>>();
-    let exprs = match exprs {
-        Ok(exprs) => exprs,
-        Err(error) => {
-            log::warn!("Index {} is not used: {error}", index.name);
-            return None;
-        }
-    };
-    Some(SkipIndexKey {
-        name: index.name.clone(),
-        exprs,
-        kind,
-        granularity: usize::try_from(index.granularity)
-            .unwrap_or(usize::MAX)
-            .max(1),
-        definition: index.definition(),
-    })
-}
-
-/// ClickHouse's false-positive rate for `bloom_filter` without an argument.
-const DEFAULT_BLOOM_FILTER_FALSE_POSITIVE: f64 = 0.025;
-
-/// Index names are unique, and the Log family has no indexes.
-fn check_indexes(kind: &TableEngine, indexes: &[SkipIndex]) -> Result<()> {
-    if kind.is_log() && !indexes.is_empty() {
-        return Err(no_skip_indexes(kind.name()));
-    }
-    for (n, index) in indexes.iter().enumerate() {
-        if indexes[..n]
-            .iter()
-            .any(|earlier| earlier.name == index.name)
-        {
-            return Err(StrataError::new(
-                ErrorCode::ILLEGAL_INDEX,
-                format!(
-                    "Duplicated index name {} is not allowed. Please use a different index name",
-                    index.name
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// A table setting's value as SHOW CREATE TABLE writes it: numbers and
