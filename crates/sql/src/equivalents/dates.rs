@@ -154,7 +154,11 @@ fn unit_keyword(name: &str, unit: &Expr) -> Result<IntervalKind> {
 pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
     let all = || args.iter().map(|a| (*a).clone()).collect::<Vec<_>>();
     let expr = match name {
-        "DATE_DIFF" | "TIMESTAMP_DIFF" | "timestampDiff" | "timestamp_diff" => {
+        // ClickHouse reads these names in any letter case.
+        _ if ["dateDiff", "date_diff", "timestampDiff", "timestamp_diff"]
+            .iter()
+            .any(|spelling| spelling.eq_ignore_ascii_case(name)) =>
+        {
             takes(name, args, &[3])?;
             super::date_diff(args[0], args[1], args[2])?
         }

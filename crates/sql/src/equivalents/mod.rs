@@ -540,10 +540,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[1])?;
             call("toUInt32", vec![call("toDateTime", all())])
         }
-        "dateDiff" | "date_diff" => {
-            takes(&[3])?;
-            date_diff(args[0], args[1], args[2])?
-        }
         _ if let Some((sign, kind)) = shifted_unit(name) => {
             takes(&[2])?;
             shifted(args[0], sign, kind, args[1])
@@ -566,7 +562,9 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 
 /// `toStartOfInterval(moment, interval)` as DataFusion's `date_bin`, whose
 /// bins start at the epoch. ClickHouse's weeks start on Mondays (the epoch
-/// was a Thursday), and bins of weeks, months, quarters or years are Dates.
+/// was a Thursday); bins of weeks, months, quarters or years are Dates, of
+/// seconds to days DateTimes in the moment's zone, and of smaller units
+/// keep the moment's DateTime64.
 fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
     let unit = match interval {
         Expr::Interval(interval) => crate::ast_rewrite::interval_function(interval),
@@ -576,21 +574,20 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
         Some(Expr::Function(f)) => f.name.to_string().trim_matches('"').to_string(),
         _ => String::new(),
     };
+    let kind = IntervalKind::ALL
+        .into_iter()
+        .find(|kind| unit == kind.function_name());
     let mut args = vec![interval.clone(), moment.clone()];
-    if unit == IntervalKind::Week.function_name() {
+    if kind == Some(IntervalKind::Week) {
         let first_monday = Expr::value(Value::SingleQuotedString("1970-01-05 00:00:00".into()));
         args.push(call("toDateTime", vec![first_monday]));
     }
     let binned = call("date_bin", args);
-    let in_days = [
-        IntervalKind::Week,
-        IntervalKind::Month,
-        IntervalKind::Quarter,
-        IntervalKind::Year,
-    ];
-    match in_days.iter().any(|kind| unit == kind.function_name()) {
-        true => call("toDate", vec![binned]),
-        false => binned,
+    use IntervalKind::*;
+    match kind {
+        Some(Week | Month | Quarter | Year) => call("toDate", vec![binned]),
+        Some(Second | Minute | Hour | Day) => call("toDateTime", vec![binned]),
+        Some(Nanosecond | Microsecond | Millisecond) | None => binned,
     }
 }
 
@@ -621,14 +618,16 @@ fn shifted(moment: &Expr, sign: BinaryOperator, kind: IntervalKind, amount: &Exp
     binary_op(moment.clone(), sign, interval)
 }
 
-/// `dateDiff('unit', a, b)`: how many unit boundaries lie between a and b,
-/// counted as ClickHouse counts them, on the calendar of each value's zone.
-fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
+/// `dateDiff('unit', a, b)` (or a bare `unit`): how many unit boundaries
+/// lie between a and b, counted as ClickHouse counts them, on the calendar
+/// of each value's zone.
+pub(super) fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
     let unit = match unit {
         Expr::Value(v) => match &v.value {
             Value::SingleQuotedString(s) => s.to_ascii_lowercase(),
             _ => String::new(),
         },
+        Expr::Identifier(ident) => ident.value.to_ascii_lowercase(),
         _ => String::new(),
     };
     let (Some(later), Some(earlier)) =
@@ -637,7 +636,7 @@ fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
         return Err(StrataError::new(
             ErrorCode::BAD_ARGUMENTS,
             format!(
-                "Function dateDiff does not support '{unit}' as a unit: expected a constant second, minute, hour, day, week, month, quarter or year"
+                "Function dateDiff does not support '{unit}' as a unit: expected a constant nanosecond, microsecond, millisecond, second, minute, hour, day, week, month, quarter or year"
             ),
         ));
     };
@@ -648,10 +647,20 @@ fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
 fn units_since_epoch(unit: &str, moment: &Expr) -> Option<Expr> {
     let int64 = |f: &str, e: Expr| call("toInt64", vec![call(f, vec![e])]);
     let seconds = || call("toInt64", vec![call("toDateTime", vec![moment.clone()])]);
-    let days = || int64("toDate", moment.clone());
+    // Date32 reaches before 1970, where Date wraps.
+    let days = || int64("toDate32", moment.clone());
+    let ticks = |f: &str, scale: u64| {
+        call(
+            f,
+            vec![call("toDateTime64", vec![moment.clone(), number(scale)])],
+        )
+    };
     let per = |count: Expr, n: u64| call("intDiv", vec![count, number(n)]);
     let field = |f: &str| int64(f, moment.clone());
     Some(match unit {
+        "nanosecond" | "nanoseconds" | "ns" => ticks("toUnixTimestamp64Nano", 9),
+        "microsecond" | "microseconds" | "us" | "u" | "mcs" => ticks("toUnixTimestamp64Micro", 6),
+        "millisecond" | "milliseconds" | "ms" => ticks("toUnixTimestamp64Milli", 3),
         "second" | "seconds" | "ss" | "s" => seconds(),
         "minute" | "minutes" | "mi" | "n" => per(seconds(), 60),
         "hour" | "hours" | "hh" | "h" => per(seconds(), 3600),
