@@ -30,3 +30,6 @@ SELECT arrayFill(x -> NOT isNull(x), [1, NULL, 3, NULL, NULL, 4]), arrayReverseF
 SELECT arraySplit((x, y) -> y, [1, 2, 3, 4, 5], [1, 0, 0, 1, 0]), arrayReverseSplit((x, y) -> y, [1, 2, 3, 4, 5], [1, 0, 0, 1, 0]), arraySplit(x -> x > 2, [1, 2, 3, 4]), arraySplit(x -> 1, []), arrayReverseSplit(x -> 1, [1, 2]), arraySplit(x -> 0, [1, 2]), arraySplit(x -> x, [1, 0, NULL, 1]), toTypeName(arraySplit(x -> 1, [1]));
 SELECT arrayFirstIndex([0, 1, 1]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT arrayFill([0, 2]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
+-- Array literals inside lambda bodies, built from the lambda's parameters.
+SELECT arrayMap(x -> [x], [1, 2]), arrayMap(x -> [x, 1], [1, 2]), arrayMap(x -> length([x, x]), [3]), arrayMap(x -> [[x], []], [5]), arrayMap(x -> (x, [x]), [7]), arrayMap(x -> arraySum([x, x]), [1, 2]);
+SELECT arrayFilter(x -> has([x, 3], 1), [1, 2]), arrayMap((x, y) -> [x, y], [1, 2], [3, 4]), arrayFlatten(arrayMap(x -> [x, x * 10], [1, 2]));

@@ -362,6 +362,11 @@ impl Rewriter<'_, '_> {
 
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
+            Expr::Lambda(lambda) if contains_array_literal(&lambda.body) => {
+                let mut lambda = lambda.clone();
+                arrays_as_calls(&mut lambda.body);
+                return Ok(Some(Expr::Lambda(lambda)));
+            }
             Expr::InSubquery { negated: true, .. } => return crate::not_in::without_nulls(expr),
             // NULL in a set is skipped (`transform_null_in = 0`): `1 IN
             // (NULL, 2)` is 0, not NULL.
@@ -798,6 +803,29 @@ fn is_boolean(expr: &Expr) -> bool {
 
 /// A plain call `name(args...)`; a name with capitals (Strata's functions,
 /// named as ClickHouse names them) is quoted so DataFusion keeps its case.
+/// Whether `expr` holds a non-empty `[a, ...]` literal.
+fn contains_array_literal(expr: &Expr) -> bool {
+    datafusion::sql::sqlparser::ast::visit_expressions(expr, |e| match e {
+        Expr::Array(array) if !array.elem.is_empty() => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+/// `[a, ...]` literals in a lambda's body as `array(a, ...)` calls:
+/// DataFusion plans an array literal without the lambda's parameters in
+/// scope (`x -> [x]` would find no `x`).
+fn arrays_as_calls(body: &mut Expr) {
+    let _ = datafusion::sql::sqlparser::ast::visit_expressions_mut(body, |e| {
+        if let Expr::Array(array) = e
+            && !array.elem.is_empty()
+        {
+            *e = call("array", array.elem.clone());
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
 pub(crate) fn call(name: &str, args: Vec<Expr>) -> Expr {
     let ident = match name.chars().any(char::is_uppercase) {
         true => Ident::with_quote('"', name),
