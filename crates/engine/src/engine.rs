@@ -140,6 +140,13 @@ impl Engine {
             .with_create_default_catalog_and_schema(false)
             .with_information_schema(false);
         config.options_mut().sql_parser.enable_ident_normalization = false;
+        // A subquery's ORDER BY orders what the outer query reads, as in
+        // ClickHouse: `groupArray`, `any` and `arrayStringConcat` see rows
+        // in that order.
+        config
+            .options_mut()
+            .sql_parser
+            .enable_subquery_sort_elimination = false;
         // A single-stream source (`numbers`, a Memory table) stays one ordered stream,
         // as in ClickHouse, so `LIMIT` without `ORDER BY` returns its first rows;
         // parallel sources (`numbers_mt`) bring their own partitions.

@@ -49,6 +49,7 @@ pub mod scalar_with;
 pub mod select_probes;
 pub mod skip_index;
 pub mod source_text;
+mod subquery_order;
 pub mod table_function_scans;
 pub mod text_comparisons;
 pub mod totals;

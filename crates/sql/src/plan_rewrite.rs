@@ -114,6 +114,9 @@ impl PlanRewriter {
             if inserting && matches!(node, LogicalPlan::Values(_)) {
                 return self.own_constructors(node);
             }
+            // Before the node's own rewrite, which may put a projection
+            // over an aggregate.
+            let node = crate::subquery_order::order_by_subquery_sort(node)?.data;
             let node = self.rewrite_node(node, keys_null)?;
             match join_nulls {
                 true => Ok(node),
