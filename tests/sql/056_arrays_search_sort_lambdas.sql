@@ -33,3 +33,6 @@ SELECT arrayFill([0, 2]); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 -- Array literals inside lambda bodies, built from the lambda's parameters.
 SELECT arrayMap(x -> [x], [1, 2]), arrayMap(x -> [x, 1], [1, 2]), arrayMap(x -> length([x, x]), [3]), arrayMap(x -> [[x], []], [5]), arrayMap(x -> (x, [x]), [7]), arrayMap(x -> arraySum([x, x]), [1, 2]);
 SELECT arrayFilter(x -> has([x, 3], 1), [1, 2]), arrayMap((x, y) -> [x, y], [1, 2], [3, 4]), arrayFlatten(arrayMap(x -> [x, x * 10], [1, 2]));
+-- arraySum types its result as sum does: exact integers, Float64 for floats.
+SELECT arraySum([1, 2, 3]) AS a, toTypeName(a), arraySum([-1, 2]) AS b, toTypeName(b), arraySum([1.5, 2]) AS c, toTypeName(c), arraySum(x -> x * 2, [1, 2]) AS e, toTypeName(e), arraySum([9007199254740993, 0]), arraySum(emptyArrayUInt8()) AS k, toTypeName(k), arraySum([toFloat32(1.5)]) AS l, toTypeName(l);
+SELECT arraySum(arr), arraySum(x -> x * x, arr) FROM (SELECT range(number) AS arr FROM numbers(5));

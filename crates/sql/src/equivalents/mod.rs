@@ -438,6 +438,12 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 1 => args[0].clone(),
                 _ => higher_order(name, "array_transform", args)?,
             };
+            if name == "arraySum" {
+                // `sum`'s types: UInt64 or Int64 for integers, exact past
+                // 2^53; 0 for an empty array.
+                let sum = Expr::value(Value::SingleQuotedString("sum".into()));
+                return Ok(Some(call("arrayReduce", vec![sum, values])));
+            }
             // ClickHouse's aggregate of an empty array is 0; DataFusion's is NULL.
             let empty = binary_op(
                 call("cardinality", vec![values.clone()]),
