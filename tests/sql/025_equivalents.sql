@@ -49,3 +49,8 @@ SELECT hex(255), hex(256), hex(0), hex(-1), hex(toInt64(-1)), hex('abc'), hex(1.
 SELECT unhex('616263'), hex(unhex('6')), hex(toUInt64(1)), hex(toFixedString('a', 2)), hex(toUInt64(18446744073709551615));
 SELECT hex(number) FROM numbers(3);
 SELECT hex(toDateTime('2024-01-01 00:00:00')), hex(NULL), toTypeName(unhex('41'));
+-- Shifts by the type's width or more are 0; a signed right shift keeps the sign.
+SELECT bitShiftLeft(1, 10), bitShiftRight(toUInt8(128), 8), bitShiftLeft(toUInt8(1), 7), bitShiftLeft(toInt32(1), 32), bitShiftRight(toInt8(-128), 8), bitShiftLeft(toUInt64(1), 64), bitShiftRight(-1, 100), toTypeName(bitShiftLeft(1, 10)), bitShiftRight(toInt8(-128), 7), bitShiftLeft(toUInt8(255), 1), bitShiftLeft(number, number) FROM numbers(3);
+SELECT bitShiftLeft(NULL, 1), bitShiftRight(toNullable(8), 1), bitShiftLeft(1, NULL), bitShiftRight(toUInt64(18446744073709551615), 63);
+SELECT bitShiftLeft(1, -1); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT bitShiftLeft(1.5, 1); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }

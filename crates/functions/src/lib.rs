@@ -103,6 +103,8 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         aggregate::states::InitializeAggregation::default(),
     ));
     functions.push(ScalarUDF::new_from_impl(bits::BitCount::default()));
+    functions.push(ScalarUDF::new_from_impl(bits::BitShift::new(true)));
+    functions.push(ScalarUDF::new_from_impl(bits::BitShift::new(false)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
     functions.push(ScalarUDF::new_from_impl(FormatReadable::new(

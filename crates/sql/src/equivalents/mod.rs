@@ -73,8 +73,6 @@ const NAMES: &[&str] = &[
     "bitAnd",
     "bitOr",
     "bitXor",
-    "bitShiftLeft",
-    "bitShiftRight",
     "toDecimal32",
     "toDecimal64",
     "toDecimal128",
@@ -500,8 +498,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "bitAnd" => binary(BinaryOperator::BitwiseAnd)?,
         "bitOr" => binary(BinaryOperator::BitwiseOr)?,
         "bitXor" => binary(BinaryOperator::PGBitwiseXor)?,
-        "bitShiftLeft" => binary(BinaryOperator::PGBitwiseShiftLeft)?,
-        "bitShiftRight" => binary(BinaryOperator::PGBitwiseShiftRight)?,
         "toDecimal32" | "toDecimal64" | "toDecimal128" | "toDecimal256" => {
             takes(&[2])?;
             let decimal = decimal_type(name, args[1])?;
