@@ -26,7 +26,9 @@ pub fn order_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPl
     };
     let sensitive = |expr: &Expr| match unalias(expr) {
         Expr::AggregateFunction(call) => {
-            ORDER_SENSITIVE.contains(&call.func.name()) && call.params.order_by.is_empty()
+            ORDER_SENSITIVE.contains(&call.func.name())
+                && call.params.order_by.is_empty()
+                && !call.params.distinct
         }
         _ => false,
     };

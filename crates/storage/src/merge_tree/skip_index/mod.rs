@@ -1,6 +1,7 @@
 //! Data-skipping indexes: `INDEX name expr TYPE minmax | set(N) |
-//! bloom_filter([p]) | tokenbf_v1(...) | ngrambf_v1(...) GRANULARITY g`. For each index granule (`g` granules
-//! of a part) the part keeps a summary of each of the index's expressions
+//! bloom_filter([p]) | tokenbf_v1(...) | ngrambf_v1(...) GRANULARITY g`.
+//! For each index granule (`g` granules of a part) the part keeps a
+//! summary of each of the index's expressions
 //! (a tuple's items, else the one expression) in `skp_idx_<name>.idx`;
 //! pruning reads it after the primary key and drops the granules where no
 //! row can match.

@@ -231,10 +231,7 @@ fn ngrams(text: &[u8], n: usize) -> impl Iterator<Item = &[u8]> {
         .chain(std::iter::once(text.len()))
         .collect();
     let count = (starts.len() - 1).saturating_sub(n.saturating_sub(1));
-    let grams: Vec<&[u8]> = (0..count)
-        .map(|i| &text[starts[i]..starts[i + n]])
-        .collect();
-    grams.into_iter()
+    (0..count).map(move |i| &text[starts[i]..starts[i + n]])
 }
 
 /// A LIKE pattern's literal parts, each with whether the pattern's own
