@@ -24,3 +24,6 @@ SELECT sumArray(number) FROM numbers(3); -- { serverError ILLEGAL_TYPE_OF_ARGUME
 SELECT sumArray(a, b) FROM (SELECT [1, 2] AS a, [1] AS b); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT sumForEach(a, b) FROM (SELECT [1, 2] AS a, [1] AS b); -- { serverError NUMBER_OF_ARGUMENTS_DOESNT_MATCH }
 SELECT uniqArray(a, b) FROM (SELECT [1, 2] AS a, [1] AS b); -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
+-- f(DISTINCT x) is fDistinct(x) for every aggregate.
+SELECT arraySort(groupArray(DISTINCT x)), avg(DISTINCT x), length(groupConcat(DISTINCT toString(x))), sumIf(DISTINCT x, x > 0), countIf(DISTINCT x, x > 0), stddevPop(DISTINCT x), varSamp(DISTINCT x), groupBitOr(DISTINCT x), sumKahan(DISTINCT x), quantile(0.9)(DISTINCT x), count(DISTINCT x), sum(DISTINCT x) FROM (SELECT number % 3 AS x FROM numbers(9));
+SELECT k, arraySort(groupArray(DISTINCT v)), varPop(DISTINCT v) FROM (SELECT number % 2 AS k, number % 5 AS v FROM numbers(40)) GROUP BY k ORDER BY k;

@@ -8,10 +8,13 @@
 //!   [`COMBINED`] with the chain in a constant marker struct; an outermost
 //!   -If is `FILTER (WHERE condition)`. A lone -If without parameters is left
 //!   to the rewrite that already handles it.
+//! - `f(DISTINCT x)` is `fDistinct(x)`, as in ClickHouse, except for the
+//!   aggregates DataFusion runs DISTINCT for itself (Strata's own aggregates
+//!   do not see the keyword).
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName,
-    ObjectNamePart, Value,
+    DuplicateTreatment, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident,
+    ObjectName, ObjectNamePart, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::aggregate::combinators::{COMBINED, Combinator, SEPARATOR};
@@ -25,6 +28,9 @@ use crate::ast_rewrite::{AstContext, call, string_literal};
 pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<Expr>> {
     let spelling = |name: &str| (ctx.resolve_function)(name).unwrap_or_else(|| name.to_string());
     if (ctx.is_aggregate)(&spelling(written)) {
+        if let Some(plain) = distinct_as_combinator(f, &spelling(written)) {
+            return rewrite(&plain, &format!("{written}Distinct"), ctx);
+        }
         return parametric(f, &spelling(written));
     }
     let Some((base, chain)) = split_chain(written, &|name| base_aggregate(name, ctx)) else {
@@ -115,6 +121,47 @@ fn parametric(f: &Function, registered: &str) -> Result<Option<Expr>> {
         set_arguments(&mut rewritten, args);
     }
     Ok(Some(Expr::Function(rewritten)))
+}
+
+/// Aggregates whose DISTINCT DataFusion runs (or that a repeat cannot
+/// change), kept as they are for its faster distinct paths.
+const NATIVE_DISTINCT: &[&str] = &[
+    "count",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "uniq",
+    "uniqExact",
+    "uniqCombined",
+    "uniqCombined64",
+    "groupUniqArray",
+    "any",
+    "anyLast",
+    "first_value",
+    "last_value",
+    "groupBitOr",
+    "groupBitAnd",
+    "array_agg",
+    "string_agg",
+    "median",
+];
+
+/// `f(DISTINCT args)` without the keyword, named `fDistinct`, where
+/// `registered` does not run DISTINCT itself.
+fn distinct_as_combinator(f: &Function, registered: &str) -> Option<Function> {
+    let FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    let distinct = matches!(list.duplicate_treatment, Some(DuplicateTreatment::Distinct));
+    if !distinct || f.over.is_some() || NATIVE_DISTINCT.contains(&registered) {
+        return None;
+    }
+    let mut plain = f.clone();
+    if let FunctionArguments::List(list) = &mut plain.args {
+        list.duplicate_treatment = None;
+    }
+    Some(plain)
 }
 
 fn parameters(f: &Function) -> Vec<Expr> {
