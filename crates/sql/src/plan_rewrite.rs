@@ -963,7 +963,8 @@ pub(crate) fn is_comparison(op: Operator) -> bool {
     )
 }
 
-fn unalias(expr: &Expr) -> &Expr {
+/// `expr` under any aliases.
+pub(crate) fn unalias(expr: &Expr) -> &Expr {
     match expr {
         Expr::Alias(alias) => unalias(&alias.expr),
         other => other,

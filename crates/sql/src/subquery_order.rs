@@ -9,6 +9,8 @@ use datafusion::common::{Column, Result};
 use datafusion::logical_expr::expr::Sort as SortExpr;
 use datafusion::logical_expr::{Aggregate, Expr, LogicalPlan};
 
+use crate::plan_rewrite::unalias;
+
 /// Aggregates whose result depends on the order of their input rows.
 const ORDER_SENSITIVE: &[&str] = &[
     "groupArray",
@@ -107,11 +109,4 @@ fn input_order(aggregate: &Aggregate) -> Option<Vec<SortExpr>> {
             ))
         })
         .collect()
-}
-
-fn unalias(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Alias(alias) => unalias(&alias.expr),
-        other => other,
-    }
 }

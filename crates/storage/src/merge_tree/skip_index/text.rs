@@ -57,6 +57,14 @@ impl TextBloom {
         hasher.finish()
     }
 
+    /// Calls `f` with each item of a whole string.
+    fn for_each_item(&self, text: &[u8], f: impl FnMut(&[u8])) {
+        match self.split {
+            TextSplit::Tokens => tokens(text).for_each(f),
+            TextSplit::NGrams(n) => ngrams(text, n).for_each(f),
+        }
+    }
+
     /// Each item of `text` (a whole string when `anchored` is (true, true);
     /// a part of one otherwise, whose cut ends bound no token).
     fn items<'a>(&self, text: &'a [u8], anchored: (bool, bool)) -> Vec<&'a [u8]> {
@@ -86,11 +94,12 @@ impl TextBloom {
                 if strings.is_null(element) {
                     continue;
                 }
-                for item in self.items(strings.value(element), (true, true)) {
+                // Inserts write every part: no allocation per string.
+                self.for_each_item(strings.value(element), |item| {
                     for bit in probes_of(self.hash(item), self.hashes, bits) {
                         filter[bit / 64] |= 1 << (bit % 64);
                     }
-                }
+                });
             }
         }
         let starts = (0..=ranges.len()).map(|g| (g * words_per_granule) as u64);
