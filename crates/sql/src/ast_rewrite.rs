@@ -405,6 +405,20 @@ impl Rewriter<'_, '_> {
             {
                 return Ok(Some(call("struct", items.clone())));
             }
+            // `s REGEXP p` (MySQL's operator, which ClickHouse reads) is `match`.
+            Expr::RLike {
+                negated,
+                expr: text,
+                pattern,
+                ..
+            } => {
+                let matched = call("match", vec![(**text).clone(), (**pattern).clone()]);
+                return Ok(Some(if *negated {
+                    call("not", vec![matched])
+                } else {
+                    matched
+                }));
+            }
             Expr::BinaryOp { left, op, right } => {
                 let name = match op {
                     BinaryOperator::Plus => "plus",

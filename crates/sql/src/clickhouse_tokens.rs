@@ -19,6 +19,7 @@
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
+//! - `LIMIT n BY keys LIMIT m`, the second as `FETCH FIRST m ROWS ONLY`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
 //!   no count, which `query_clauses` turns into a `rank()` window);
 //! - `DateTime64` without a precision, as `DateTime64(3)`;
@@ -65,6 +66,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = in_array_literals(tokens);
     let tokens = in_bare_operands(tokens);
     let tokens = limit_offset_by(tokens);
+    let tokens = limit_after_limit_by(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = interval_texts(tokens);
     let tokens = zoned_date_times(tokens);
@@ -585,6 +587,72 @@ fn limit_offset_by(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         tokens[second] = count;
     }
     tokens
+}
+
+/// `LIMIT n BY keys LIMIT m`: the second LIMIT, of a number, becomes
+/// `FETCH FIRST m ROWS ONLY`, which sqlparser reads after a LIMIT clause.
+fn limit_after_limit_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut depth = 0usize;
+    // The depth of the last LIMIT, and whether a BY followed it there.
+    let mut last_limit: Option<(usize, bool)> = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        if opens(token) {
+            depth += 1;
+        } else if closes(token) {
+            depth = depth.saturating_sub(1);
+            last_limit = last_limit.filter(|&(at, _)| at <= depth);
+        }
+        match keyword(token) {
+            Keyword::LIMIT if last_limit == Some((depth, true)) => {
+                if let Some(end) = lone_number_after(&tokens, i) {
+                    let space = with_token(token, Token::Whitespace(Whitespace::Space));
+                    for word in ["FETCH", "FIRST"] {
+                        out.push(with_token(token, Token::make_keyword(word)));
+                        out.push(space.clone());
+                    }
+                    out.extend_from_slice(&tokens[i + 1..end]);
+                    for word in ["ROWS", "ONLY"] {
+                        out.push(space.clone());
+                        out.push(with_token(token, Token::make_keyword(word)));
+                    }
+                    last_limit = None;
+                    i = end;
+                    continue;
+                }
+            }
+            Keyword::LIMIT => last_limit = Some((depth, false)),
+            Keyword::BY if last_limit.is_some_and(|(at, _)| at == depth) => {
+                last_limit = Some((depth, true));
+            }
+            Keyword::SELECT | Keyword::UNION | Keyword::EXCEPT | Keyword::INTERSECT => {
+                last_limit = last_limit.filter(|&(at, _)| at != depth);
+            }
+            _ => {}
+        }
+        if token.token == Token::SemiColon {
+            last_limit = None;
+        }
+        out.push(token.clone());
+        i += 1;
+    }
+    out
+}
+
+/// The index past the number that follows the LIMIT at `limit`, when that
+/// number is the whole count (no `, n` or OFFSET after it).
+fn lone_number_after(tokens: &[TokenWithSpan], limit: usize) -> Option<usize> {
+    let mut significant = (limit + 1..tokens.len()).filter(|&i| !is_space(&tokens[i]));
+    let number = significant.next()?;
+    if !matches!(tokens[number].token, Token::Number(..)) {
+        return None;
+    }
+    let continues = significant.next().is_some_and(|next| {
+        tokens[next].token == Token::Comma || keyword(&tokens[next]) == Keyword::OFFSET
+    });
+    (!continues).then_some(number + 1)
 }
 
 /// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after, unless it

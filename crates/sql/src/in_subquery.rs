@@ -5,6 +5,10 @@
 //! set as an array, computed once as ClickHouse computes the set once, but
 //! searched row by row (a hash set would be faster for large sets).
 //!
+//! `EXISTS (subquery)` there likewise (DataFusion plans it only as a
+//! conjunct) is read as ClickHouse reads it, a count of at most one row of
+//! the subquery compared with 0.
+//!
 //! `(a, b) IN (SELECT x, y ...)` compares tuples: the subquery's columns
 //! become one `tuple(x, y)`, the single column DataFusion compares with.
 
@@ -48,6 +52,7 @@ fn outside_conjuncts(condition: &mut Expr) {
         Expr::InSubquery { expr, .. } => {
             search_arrays(expr);
         }
+        Expr::Exists { .. } => {}
         Expr::UnaryOp {
             op: UnaryOperator::Not,
             expr,
@@ -98,9 +103,16 @@ fn tuple_rows(expr: &mut Expr) -> bool {
     true
 }
 
-/// `x [NOT] IN (subquery)` as a search of the set's array; false if
-/// `expr` is another expression.
+/// `x [NOT] IN (subquery)` as a search of the set's array, and `[NOT]
+/// EXISTS (subquery)` as a count; false if `expr` is another expression.
 pub(crate) fn as_array_search(expr: &mut Expr) -> bool {
+    if let Expr::Exists { subquery, negated } = expr {
+        let text = format!(
+            "{}assumeNotNull((SELECT count() > 0 FROM (SELECT 1 FROM ({subquery}) AS _exists LIMIT 1)))",
+            if *negated { "NOT " } else { "" }
+        );
+        return replace_parsed(expr, &text);
+    }
     let Expr::InSubquery {
         expr: value,
         subquery,
@@ -116,7 +128,13 @@ pub(crate) fn as_array_search(expr: &mut Expr) -> bool {
          (SELECT groupArray(_in) FROM ({subquery}) AS _in_set(_in))))",
         if *negated { "NOT " } else { "" }
     );
-    match parse_expr_text(&text) {
+    replace_parsed(expr, &text)
+}
+
+/// `expr` replaced by the parsed `text`, parenthesized; false if the text
+/// does not parse.
+fn replace_parsed(expr: &mut Expr, text: &str) -> bool {
+    match parse_expr_text(text) {
         Ok(rewritten) => {
             *expr = Expr::Nested(Box::new(rewritten));
             true

@@ -29,6 +29,7 @@ pub mod in_subquery;
 mod inline_aliases;
 pub mod insert_format;
 pub mod insert_settings;
+mod interval_moments;
 pub mod join_columns;
 pub mod join_defaults;
 pub mod join_strictness;

@@ -27,6 +27,8 @@
 //! - An enum orders and compares with numbers by its elements' numbers
 //!   ([`crate::enum_numbers`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
+//! - A Date or DateTime moved by a finer interval takes the finer type
+//!   ([`crate::interval_moments`]).
 //! - A constant `OrNull` conversion in a result (`toInt32OrNull('1')`) stays
 //!   Nullable, though DataFusion folds it into a literal.
 //! - `untuple(t)` in a select list is the tuple's elements
@@ -91,6 +93,8 @@ impl PlanRewriter {
             "tupleElement",
             "_tupleElementsNullable",
             "toString",
+            "toDateTime",
+            "toDateTime64",
             EnumNumber::NAME,
         ];
         PlanRewriter {
@@ -386,6 +390,13 @@ impl PlanRewriter {
             return Ok(ieee);
         }
         let expr = ieee.data;
+        let moments = crate::interval_moments::widen_moment(expr, schema, |name, args| {
+            self.call(name, args)
+        })?;
+        if moments.transformed {
+            return Ok(moments);
+        }
+        let expr = moments.data;
         if let Some(text) = self.cast_as_text(&expr, schema)? {
             return Ok(Transformed::yes(text));
         }

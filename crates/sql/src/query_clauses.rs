@@ -53,7 +53,11 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
         .projection
         .push(window_item("row_number", keys, &order, ROW));
     let condition = format!("{ROW} > ({skip}) AND {ROW} <= ({skip}) + ({per_key})");
-    wrap(query, &[ROW], &order, &condition)
+    // A LIMIT after LIMIT BY (read as FETCH) limits the rows of all keys.
+    let fetch = query.fetch.take();
+    wrap(query, &[ROW], &order, &condition)?;
+    query.fetch = fetch;
+    Ok(())
 }
 
 /// `FETCH FIRST n ROWS ONLY | WITH TIES` as `LIMIT n`, which DataFusion
