@@ -86,6 +86,8 @@ fn parse_date(text: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .ok()
         .or_else(|| parse_datetime(text).map(|dt| dt.date()))
+        // `20240305`, `2024-3-5`, `2024-02-30` (carried into March).
+        .or_else(|| crate::numeric::accurate::parse_date_text(text).map(|dt| dt.date()))
 }
 
 fn parse_datetime(text: &str) -> Option<NaiveDateTime> {

@@ -1,6 +1,8 @@
 //! `argMin(arg, val)` and `argMax(arg, val)` (also `min_by` and `max_by`):
 //! the `arg` of the row with the smallest or largest `val`; the first such
 //! row wins ties. `argAndMin` and `argAndMax` return the tuple `(arg, val)`.
+//! Rows where either argument is NULL are skipped, as ClickHouse's Null
+//! adaptor skips them.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -150,7 +152,7 @@ impl ArgMinMaxAccumulator {
         )?;
         let mut best_row: Option<usize> = None;
         for row in 0..vals.len() {
-            if vals.is_null(row) {
+            if vals.is_null(row) || args.is_null(row) {
                 continue;
             }
             match best_row {
@@ -183,6 +185,10 @@ impl Accumulator for ArgMinMaxAccumulator {
         let zero = |t: &DataType| ScalarValue::new_zero(t).or_else(|_| ScalarValue::try_from(t));
         let (arg, val) = match &self.best {
             Some((arg, val)) => (arg.clone(), val.clone()),
+            // NULL over no rows, as ClickHouse's Null adaptor gives for
+            // Nullable arguments; the planner puts the default in its place
+            // where neither argument is Nullable.
+            None if self.pair.is_none() => return ScalarValue::try_from(&self.arg_type),
             None => (zero(&self.arg_type)?, zero(&self.val_type)?),
         };
         let Some(fields) = &self.pair else {

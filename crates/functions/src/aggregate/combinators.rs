@@ -495,14 +495,20 @@ impl Layer {
                 result.data_type(),
             )?),
             Combinator::Merge => Box::new(states::MergeAccumulator::new(inner.make()?)),
-            Combinator::OrNull => Box::new(SkipNulls::new(
-                inner.make()?,
-                args,
-                Absent::Null(result.data_type().clone()),
-            )),
-            Combinator::OrDefault => {
-                let absent = Absent::Default(result.data_type().clone(), result.is_nullable());
-                Box::new(SkipNulls::new(inner.make()?, args, absent))
+            Combinator::OrNull | Combinator::OrDefault => {
+                let absent = match combinator {
+                    Combinator::OrNull => Absent::Null(result.data_type().clone()),
+                    _ => Absent::Default(result.data_type().clone(), result.is_nullable()),
+                };
+                let skip = SkipNulls::new(inner.make()?, args, absent);
+                // Over -If, a row counts only where its condition holds;
+                // ClickHouse's counts (`countIfOrNull`) keep 0 regardless.
+                let counts = inner.layer.chain_name().starts_with("count")
+                    || inner.layer.chain_name().starts_with("uniq");
+                match inner.layer.as_ref() {
+                    Layer::Wrapped(Combinator::If, _) if !counts => Box::new(skip.over_condition()),
+                    _ => Box::new(skip),
+                }
             }
             Combinator::Distinct => Box::new(DistinctAccumulator::new(inner)?),
             Combinator::Array => Box::new(ArrayAccumulator {

@@ -17,7 +17,7 @@ use datafusion::arrow::array::{
     new_empty_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
-use datafusion::arrow::compute::{concat, filter};
+use datafusion::arrow::compute::{cast, concat, filter};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{DataFusionError, Result, ScalarValue};
 use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
@@ -375,6 +375,9 @@ pub struct SkipNulls {
     args: usize,
     seen: bool,
     absent: Absent,
+    /// Whether the last column is an inner -If's condition, so that a row
+    /// counts as aggregated only where it holds (`sumIfOrNull`).
+    conditioned: bool,
 }
 
 impl SkipNulls {
@@ -384,7 +387,14 @@ impl SkipNulls {
             args,
             seen: false,
             absent,
+            conditioned: false,
         }
+    }
+
+    /// The same over an -If, whose condition is the last column.
+    pub fn over_condition(mut self) -> Self {
+        self.conditioned = true;
+        self
     }
 
     fn keeps_flag(&self) -> bool {
@@ -411,9 +421,15 @@ impl Accumulator for SkipNulls {
                 .collect::<std::result::Result<_, _>>()?,
             None => values.to_vec(),
         };
-        if kept.first().is_some_and(|c| !c.is_empty()) || (values.is_empty() && args == 0) {
-            self.seen = true;
-        }
+        let aggregated = match kept.last() {
+            Some(condition) if self.conditioned => {
+                let condition = cast(condition, &DataType::Boolean)?;
+                condition.as_boolean().true_count() > 0
+            }
+            Some(first) => !first.is_empty(),
+            None => args == 0,
+        };
+        self.seen |= aggregated;
         self.inner.update_batch(&kept)
     }
 
@@ -422,6 +438,8 @@ impl Accumulator for SkipNulls {
             return self.inner.evaluate();
         }
         match &self.absent {
+            // Arrays and maps are never NULL: theirs is the empty one.
+            Absent::Null(t) if !can_be_null(t) => strata_common::types::default_value(t),
             Absent::Null(t) => ScalarValue::try_from(t),
             Absent::Default(t, true) => ScalarValue::try_from(t),
             Absent::Default(t, false) => strata_common::types::default_value(t),

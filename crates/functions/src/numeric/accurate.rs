@@ -505,7 +505,7 @@ fn parse_numbers(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, Bool
 /// separators and one- or two-digit month and day, or `YYYYMMDD`; a time
 /// may follow. As in ClickHouse, a day or hour past its end carries into
 /// the next month or day.
-fn parse_date_text(text: &str) -> Option<NaiveDateTime> {
+pub(crate) fn parse_date_text(text: &str) -> Option<NaiveDateTime> {
     let bytes = text.as_bytes();
     let (date, time) = if bytes.len() == 8 && bytes.iter().all(u8::is_ascii_digit) {
         let parts = [&text[..4], &text[4..6], &text[6..]];

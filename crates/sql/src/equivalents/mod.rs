@@ -13,7 +13,7 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::dates::intervals::IntervalKind;
 
-use crate::ast_rewrite::call;
+use crate::ast_rewrite::{call, string_literal};
 
 pub use aggregates::aggregate;
 pub use other::query_constant;
@@ -547,14 +547,15 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             shifted(args[0], sign, kind, args[1])
         }
         _ => match parsed_number_type(name) {
-            Some((data_type, or_zero)) => {
+            // Parsed strictly, as ClickHouse parses: no spaces around the number.
+            Some((type_name, or_zero)) => {
                 takes(&[1])?;
-                let parsed = cast(CastKind::TryCast, args[0].clone(), data_type);
-                if or_zero {
-                    call("coalesce", vec![parsed, number(0)])
+                let function = if or_zero {
+                    "accurateCastOrDefault"
                 } else {
-                    parsed
-                }
+                    "accurateCastOrNull"
+                };
+                call(function, vec![args[0].clone(), string_literal(type_name)])
             }
             None => return Ok(None),
         },
@@ -694,27 +695,19 @@ fn binary_op(left: Expr, op: BinaryOperator, right: Expr) -> Expr {
     }
 }
 
-/// The type `to<Type>OrNull` / `to<Type>OrZero` parse into, and whether a
-/// failure is zero rather than NULL.
-fn parsed_number_type(name: &str) -> Option<(DataType, bool)> {
+/// The type `to<Type>OrNull` / `to<Type>OrZero` parse into, by its
+/// ClickHouse name, and whether a failure is zero rather than NULL.
+fn parsed_number_type(name: &str) -> Option<(&str, bool)> {
     let (target, or_zero) = match name.strip_suffix("OrNull") {
         Some(target) => (target, false),
         None => (name.strip_suffix("OrZero")?, true),
     };
-    let data_type = match target {
-        "toInt8" => DataType::TinyInt(None),
-        "toInt16" => DataType::SmallInt(None),
-        "toInt32" => DataType::Int(None),
-        "toInt64" => DataType::BigInt(None),
-        "toUInt8" => DataType::TinyIntUnsigned(None),
-        "toUInt16" => DataType::SmallIntUnsigned(None),
-        "toUInt32" => DataType::IntUnsigned(None),
-        "toUInt64" => DataType::BigIntUnsigned(None),
-        "toFloat32" => DataType::Real,
-        "toFloat64" => DataType::Double(ExactNumberInfo::None),
-        _ => return None,
-    };
-    Some((data_type, or_zero))
+    let type_name = target.strip_prefix("to")?;
+    let known = matches!(
+        type_name,
+        "Int8" | "Int16" | "Int32" | "Int64" | "UInt8" | "UInt16" | "UInt32" | "UInt64"
+    ) || matches!(type_name, "Float32" | "Float64");
+    known.then_some((type_name, or_zero))
 }
 
 /// `toDecimal<width>Or<failure>`: the plain function's name and the failure.
