@@ -8,8 +8,10 @@ use std::sync::Arc;
 
 use chrono::{Datelike, NaiveDateTime, Timelike};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringBuilder};
+use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{
-    DataType, TimeUnit, TimestampMicrosecondType, TimestampMillisecondType, TimestampNanosecondType,
+    DataType, Int64Type, TimeUnit, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType,
 };
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
@@ -26,7 +28,7 @@ enum Piece {
     Field(char),
 }
 
-const SPECIFIERS: &str = "abcCdDefFgGhHiIjklmMpQrRsSTuVwWyY";
+const SPECIFIERS: &str = "abcCdDefFgGhHiIjklmMpQrRsSTuVwWyYz";
 
 fn parse_format(format: &str) -> Result<Vec<Piece>> {
     let mut pieces = Vec::new();
@@ -65,8 +67,9 @@ fn parse_format(format: &str) -> Result<Vec<Piece>> {
     Ok(pieces)
 }
 
-/// Writes one specifier's value; `micros` is the fraction of the second.
-fn write_field(spec: char, at: &NaiveDateTime, micros: u32, out: &mut String) {
+/// Writes one specifier's value; `micros` is the fraction of the second,
+/// `offset` the clock's distance from UTC in seconds.
+fn write_field(spec: char, at: &NaiveDateTime, micros: u32, offset: i64, out: &mut String) {
     let hour12 = match at.hour() % 12 {
         0 => 12,
         h => h,
@@ -101,6 +104,13 @@ fn write_field(spec: char, at: &NaiveDateTime, micros: u32, out: &mut String) {
         'D' => write!(out, "{}", at.format("%m/%d/%y")),
         'T' => write!(out, "{}", at.format("%H:%M:%S")),
         'R' => write!(out, "{}", at.format("%H:%M")),
+        'z' => write!(
+            out,
+            "{}{:02}{:02}",
+            if offset < 0 { '-' } else { '+' },
+            offset.abs() / 3600,
+            offset.abs() % 3600 / 60
+        ),
         'r' => write!(
             out,
             "{hour12:02}:{:02} {}",
@@ -109,6 +119,29 @@ fn write_field(spec: char, at: &NaiveDateTime, micros: u32, out: &mut String) {
         ),
         other => unreachable!("'{other}' is not among the parsed specifiers"),
     };
+}
+
+/// How far each moment's clock (`local`) is from UTC, in seconds.
+fn utc_offsets(array: &ArrayRef, local: &[NaiveDateTime]) -> Result<Vec<i64>> {
+    let seconds = match array.data_type() {
+        DataType::Date32 => {
+            let days = array.as_primitive::<datafusion::arrow::datatypes::Date32Type>();
+            days.values()
+                .iter()
+                .map(|d| i64::from(*d) * 86_400)
+                .collect()
+        }
+        _ => {
+            let instants = cast(array, &DataType::Timestamp(TimeUnit::Second, None))?;
+            let instants = cast(&instants, &DataType::Int64)?;
+            instants.as_primitive::<Int64Type>().values().to_vec()
+        }
+    };
+    Ok(local
+        .iter()
+        .zip(seconds)
+        .map(|(at, utc)| at.and_utc().timestamp() - utc)
+        .collect())
 }
 
 /// The fraction of each value's second, in microseconds.
@@ -142,6 +175,10 @@ pub(crate) fn format_moments(array: &ArrayRef, format: &str) -> Result<ArrayRef>
     let pieces = parse_format(format)?;
     let moments = local_moments(array)?;
     let fractions = fractions(array);
+    let offsets = match pieces.contains(&Piece::Field('z')) {
+        true => utc_offsets(array, &moments)?,
+        false => vec![0; moments.len()],
+    };
     let mut out = StringBuilder::with_capacity(moments.len(), moments.len() * format.len());
     let mut text = String::new();
     for (row, at) in moments.iter().enumerate() {
@@ -153,7 +190,9 @@ pub(crate) fn format_moments(array: &ArrayRef, format: &str) -> Result<ArrayRef>
         for piece in &pieces {
             match piece {
                 Piece::Text(t) => text.push_str(t),
-                Piece::Field(spec) => write_field(*spec, at, fractions[row], &mut text),
+                Piece::Field(spec) => {
+                    write_field(*spec, at, fractions[row], offsets[row], &mut text)
+                }
             }
         }
         out.append_value(&text);
@@ -243,7 +282,7 @@ mod tests {
         for piece in parse_format("%Y-%m-%d %H:%i:%S %M %p %j %u%%").unwrap() {
             match piece {
                 Piece::Text(t) => out.push_str(&t),
-                Piece::Field(spec) => write_field(spec, &at, 0, &mut out),
+                Piece::Field(spec) => write_field(spec, &at, 0, 0, &mut out),
             }
         }
         assert_eq!(out, "2024-03-05 07:08:09 March AM 065 2%");

@@ -1,7 +1,7 @@
 //! Hash functions with ClickHouse's exact results: `intHash32` (Thomas Wang's
 //! 64-to-32-bit hash of the key xor a fixed salt), `intHash64` (the MurmurHash3
-//! finalizer of the key xor a fixed salt), `sipHash64` (SipHash-2-4 with a
-//! zero key over the value's bytes), and over any number of arguments
+//! finalizer of the key xor a fixed salt), and over any number of arguments
+//! `sipHash64` (SipHash-2-4 with a zero key over the value's bytes),
 //! `cityHash64` (CityHash v1.0.2 of a string, `intHash64` of a number's
 //! bits), `xxHash64` and `xxHash32` (of the value's bytes). Several
 //! arguments' hashes are combined left to right as ClickHouse does.
@@ -76,7 +76,7 @@ impl HashKind {
     fn is_variadic(self) -> bool {
         matches!(
             self,
-            HashKind::CityHash64 | HashKind::XxHash64 | HashKind::XxHash32
+            HashKind::CityHash64 | HashKind::SipHash64 | HashKind::XxHash64 | HashKind::XxHash32
         )
     }
 
@@ -103,6 +103,13 @@ impl HashKind {
     fn combine(self, previous: u64, next: u64) -> u64 {
         match self {
             HashKind::XxHash32 => u64::from(int_hash32(previous) ^ next as u32),
+            // SipHash of the two hashes' little-endian bytes.
+            HashKind::SipHash64 => {
+                let mut pair = [0u8; 16];
+                pair[..8].copy_from_slice(&previous.to_le_bytes());
+                pair[8..].copy_from_slice(&next.to_le_bytes());
+                sip_hash64(&pair)
+            }
             _ => hash128_to_64(U128::from((u128::from(next) << 64) | u128::from(previous))),
         }
     }
@@ -288,6 +295,11 @@ mod tests {
         assert_eq!(int_hash64(0), 4_761_183_170_873_013_810);
         assert_eq!(sip_hash64(b"hello"), 10_142_490_492_830_962_361);
         assert_eq!(sip_hash64(&[1u8]), 7_385_293_435_322_750_976);
+        let (one, two) = (sip_hash64(&[1u8]), sip_hash64(&[2u8]));
+        assert_eq!(
+            HashKind::SipHash64.combine(one, two),
+            13_747_979_201_178_469_747
+        );
         let text = DataType::Utf8;
         assert_eq!(
             HashKind::CityHash64.hash_bytes(&text, b"a"),

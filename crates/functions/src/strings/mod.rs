@@ -4,6 +4,7 @@ use datafusion::logical_expr::ScalarUDF;
 
 mod distance;
 mod encoding;
+mod printf;
 mod regexp;
 mod search;
 mod split;
@@ -23,6 +24,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         text::SPECS,
         url::SPECS,
         distance::SPECS,
+        printf::SPECS,
     ]
     .into_iter()
     .flat_map(udf::register)

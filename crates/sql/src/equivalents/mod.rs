@@ -8,7 +8,7 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Value,
+    Array, BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::dates::intervals::IntervalKind;
@@ -396,6 +396,18 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[1])?;
             args[0].clone()
         }
+        // No arguments: the empty map and the empty string, which
+        // DataFusion's `map` and `concat` refuse to build.
+        "map" if args.is_empty() => {
+            let empty = || {
+                Expr::Array(Array {
+                    elem: vec![],
+                    named: false,
+                })
+            };
+            call("mapFromArrays", vec![empty(), empty()])
+        }
+        "concat" if args.is_empty() => string_literal(""),
         "yesterday" => {
             takes(&[0])?;
             Expr::BinaryOp {
