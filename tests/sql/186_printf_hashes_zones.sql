@@ -13,3 +13,6 @@ SELECT formatDateTime(toDateTime('2024-01-15 12:34:56', 'Asia/Kolkata'), '%H:%i 
 SELECT formatDateTime(toDateTime64('2024-07-15 12:34:56.5', 3, 'UTC'), '%z %f');
 -- The empty map and the empty concatenation.
 SELECT map(), concat(), empty(map()), length(map()), concat('a');
+-- A tuple literal with a NULL element compares as NULL.
+SELECT (1, NULL) = (1, NULL), (NULL, 1) = (2, 1), (1, NULL) < (2, 3), tuple(NULL) = tuple(NULL), toTypeName((1, NULL) = (1, NULL));
+SELECT (1, 2) < (1, 3), (1, 'b') > (1, 'a'), (1, 2) = (1, 2), [NULL] = [NULL], isNull((1, NULL) != (1, 2));

@@ -419,6 +419,16 @@ impl Rewriter<'_, '_> {
                     matched
                 }));
             }
+            // A tuple with a NULL element compares as NULL, as in ClickHouse,
+            // whatever the other elements (DataFusion compares structs
+            // null-safely).
+            Expr::BinaryOp { left, op, right }
+                if is_comparison(op) && (has_null_element(left) || has_null_element(right)) =>
+            {
+                let null = Expr::value(Value::Null);
+                let type_name = string_literal("Nullable(UInt8)");
+                return Ok(Some(call("_CAST", vec![null, type_name])));
+            }
             Expr::BinaryOp { left, op, right } => {
                 let name = match op {
                     BinaryOperator::Plus => "plus",
@@ -960,6 +970,40 @@ fn prepare_select_items(body: &mut SetExpr) -> Result<()> {
         _ => {}
     }
     Ok(())
+}
+
+fn is_comparison(op: &BinaryOperator) -> bool {
+    matches!(
+        op,
+        BinaryOperator::Eq
+            | BinaryOperator::NotEq
+            | BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+    )
+}
+
+/// Whether `expr` is a tuple literal, `(a, NULL)` or `tuple(NULL)`, with
+/// a NULL element.
+fn has_null_element(expr: &Expr) -> bool {
+    match expr {
+        Expr::Tuple(items) => items.iter().any(is_null_literal),
+        Expr::Function(f)
+            if matches!(
+                f.name
+                    .to_string()
+                    .trim_matches('"')
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "tuple" | "struct"
+            ) =>
+        {
+            function_args(&f.args).is_some_and(|args| args.iter().any(|a| is_null_literal(a)))
+        }
+        Expr::Nested(inner) => has_null_element(inner),
+        _ => false,
+    }
 }
 
 fn is_null_literal(expr: &Expr) -> bool {
