@@ -16,3 +16,5 @@ SELECT map(), concat(), empty(map()), length(map()), concat('a');
 -- A tuple literal with a NULL element compares as NULL.
 SELECT (1, NULL) = (1, NULL), (NULL, 1) = (2, 1), (1, NULL) < (2, 3), tuple(NULL) = tuple(NULL), toTypeName((1, NULL) = (1, NULL));
 SELECT (1, 2) < (1, 3), (1, 'b') > (1, 'a'), (1, 2) = (1, 2), [NULL] = [NULL], isNull((1, NULL) != (1, 2));
+-- max_threads left to auto is the machine's thread count.
+SELECT getSetting('max_threads') > 0, getSettingOrDefault('max_threads', 0) > 0, value LIKE 'auto(%)', default LIKE 'auto(%)' FROM system.settings WHERE name = 'max_threads';

@@ -645,7 +645,7 @@ impl Rewriter<'_, '_> {
             }
             "getSetting" => {
                 let name = string_argument("getSetting", &args)?;
-                match self.ctx.settings.get(&name)? {
+                match self.ctx.settings.shown(&name)? {
                     SettingValue::UInt64(v) => Expr::value(Value::Number(v.to_string(), false)),
                     SettingValue::Int64(v) => Expr::value(Value::Number(v.to_string(), false)),
                     SettingValue::Bool(b) => Expr::value(Value::Boolean(b)),

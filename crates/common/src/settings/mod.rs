@@ -269,6 +269,18 @@ impl Settings {
         })
     }
 
+    /// The value as ClickHouse shows it (`getSetting`, `system.settings`):
+    /// `max_threads` left to `auto` is the thread count it means.
+    pub fn shown(&self, name: &str) -> Result<SettingValue> {
+        let value = self.get(name)?;
+        Ok(match (self.def(name)?.kind, value) {
+            (SettingKind::MaxThreads, SettingValue::UInt64(0)) => {
+                SettingValue::UInt64(self.thread_count() as u64)
+            }
+            (_, value) => value,
+        })
+    }
+
     /// The value of a setting the accessors name, which is always registered.
     fn value_of(&self, name: &'static str) -> SettingValue {
         self.get(name)

@@ -19,7 +19,7 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 use strata_common::settings::constraints::{Constraint, SettingsConstraints};
-use strata_common::settings::{Scope, SettingValue, Settings};
+use strata_common::settings::{Scope, SettingDef, SettingKind, SettingValue, Settings};
 
 use crate::instance::Instance;
 use crate::query_context::QueryContext;
@@ -384,11 +384,15 @@ fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<
             constraints.get(d.name).and_then(get).map(|v| v.to_string())
         })))
     };
-    let value = |name: &str| {
-        settings
-            .get(name)
-            .map(|v| v.to_string())
-            .unwrap_or_default()
+    // `auto(2)`, as ClickHouse shows an automatic thread count.
+    let auto_threads = format!("auto({})", settings.thread_count());
+    let value = |d: &SettingDef| match (d.kind, settings.get(d.name)) {
+        (SettingKind::MaxThreads, Ok(SettingValue::UInt64(0))) => auto_threads.clone(),
+        (_, value) => value.map(|v| v.to_string()).unwrap_or_default(),
+    };
+    let default = |d: &SettingDef| match d.kind {
+        SettingKind::MaxThreads if d.default == "auto" => auto_threads.clone(),
+        _ => d.default.to_string(),
     };
     let effect = |implemented: bool| {
         if implemented {
@@ -399,7 +403,7 @@ fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<
     };
     vec![
         strings(defs.iter().map(|d| d.name.to_string()).collect()),
-        strings(defs.iter().map(|d| value(d.name)).collect()),
+        strings(defs.iter().map(value).collect()),
         flags(defs.iter().map(|d| settings.is_changed(d.name)).collect()),
         strings(defs.iter().map(|d| d.description.to_string()).collect()),
         bound(|c| c.min.as_ref()),
@@ -410,7 +414,7 @@ fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<
                 .collect(),
         ),
         strings(defs.iter().map(|d| d.type_name.to_string()).collect()),
-        strings(defs.iter().map(|d| d.default.to_string()).collect()),
+        strings(defs.iter().map(default).collect()),
         strings(defs.iter().map(|d| d.alias_for.to_string()).collect()),
         flags(defs.iter().map(|d| d.obsolete).collect()),
         strings(

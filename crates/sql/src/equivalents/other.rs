@@ -173,7 +173,7 @@ fn setting_or_default(args: &[&Expr], ctx: &AstContext) -> Result<Expr> {
              with the default value of a setting",
         ));
     }
-    Ok(match ctx.settings.get(name) {
+    Ok(match ctx.settings.shown(name) {
         Ok(SettingValue::UInt64(v)) => Expr::value(Value::Number(v.to_string(), false)),
         Ok(SettingValue::Int64(v)) => Expr::value(Value::Number(v.to_string(), false)),
         Ok(SettingValue::Bool(b)) => Expr::value(Value::Boolean(b)),
