@@ -19,3 +19,5 @@ SELECT count() FROM numbers(5) WHERE EXISTS(SELECT 1 FROM numbers(2) WHERE numbe
 SELECT number % 3 AS k, number FROM numbers(12) ORDER BY k, number LIMIT 1 BY k LIMIT 2;
 SELECT number % 3 AS k, number FROM numbers(12) ORDER BY k, number LIMIT 2 BY k LIMIT 3;
 SELECT k, n FROM (SELECT number % 3 AS k, number AS n FROM numbers(12) ORDER BY k, n LIMIT 1 BY k LIMIT 2) ORDER BY k DESC;
+-- toUnixTimestamp of text reads it on the given zone's clock.
+SELECT toUnixTimestamp('2024-01-01 00:00:00', 'Asia/Tokyo'), toUnixTimestamp(toDateTime('2024-01-01 00:00:00', 'UTC'), 'Asia/Tokyo'), toUnixTimestamp('2024-01-01 00:00:00', 'UTC');

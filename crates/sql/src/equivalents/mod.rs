@@ -550,8 +550,9 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[2])?;
             start_of_interval(args[0], args[1])
         }
+        // A zone reads text on that zone's clock.
         "toUnixTimestamp" => {
-            takes(&[1])?;
+            takes(&[1, 2])?;
             call("toUInt32", vec![call("toDateTime", all())])
         }
         _ if let Some((sign, kind)) = shifted_unit(name) => {
