@@ -789,17 +789,9 @@ fn as_condition(expr: &mut Expr) {
 /// types Boolean and ClickHouse UInt8.
 fn is_boolean(expr: &Expr) -> bool {
     match expr {
-        Expr::BinaryOp { op, .. } => matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-                | BinaryOperator::And
-                | BinaryOperator::Or
-        ),
+        Expr::BinaryOp { op, .. } => {
+            is_comparison(op) || matches!(op, BinaryOperator::And | BinaryOperator::Or)
+        }
         Expr::UnaryOp {
             op: UnaryOperator::Not,
             ..
@@ -972,7 +964,8 @@ fn prepare_select_items(body: &mut SetExpr) -> Result<()> {
     Ok(())
 }
 
-fn is_comparison(op: &BinaryOperator) -> bool {
+/// Whether `op` compares (`=`, `!=`, `<`, `<=`, `>`, `>=`).
+pub(crate) fn is_comparison(op: &BinaryOperator) -> bool {
     matches!(
         op,
         BinaryOperator::Eq

@@ -15,7 +15,6 @@ use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::{Between, InList, ScalarFunction};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
-use datafusion::sql::sqlparser::ast::BinaryOperator;
 use strata_common::types::{is_ipv4, is_ipv6, is_uuid};
 
 /// Reads the text side of a comparison with a UUID through `toUUID`, with
@@ -137,16 +136,7 @@ impl ExprPlanner for TextComparisons {
         expr: RawBinaryExpr,
         schema: &DFSchema,
     ) -> Result<PlannerResult<RawBinaryExpr>> {
-        let comparison = matches!(
-            expr.op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-        );
-        if !comparison {
+        if !crate::ast_rewrite::is_comparison(&expr.op) {
             return Ok(PlannerResult::Original(expr));
         }
         let RawBinaryExpr { op, left, right } = expr;
