@@ -18,3 +18,5 @@ SELECT (1, NULL) = (1, NULL), (NULL, 1) = (2, 1), (1, NULL) < (2, 3), tuple(NULL
 SELECT (1, 2) < (1, 3), (1, 'b') > (1, 'a'), (1, 2) = (1, 2), [NULL] = [NULL], isNull((1, NULL) != (1, 2));
 -- max_threads left to auto is the machine's thread count.
 SELECT getSetting('max_threads') > 0, getSettingOrDefault('max_threads', 0) > 0, value LIKE 'auto(%)', default LIKE 'auto(%)' FROM system.settings WHERE name = 'max_threads';
+-- unhex is Nullable only where its text is, so toFixedString takes it.
+SELECT toFixedString(unhex('4142'), 2), toTypeName(unhex('41')), IPv6NumToString(toFixedString(unhex('20010DB8000000000000000000000001'), 16));

@@ -87,6 +87,8 @@ impl ScalarUDFImpl for ToFixedString {
         let input = &args.arg_fields[0];
         let readable = match input.data_type() {
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null => true,
+            // Bytes that need not be UTF-8 (`unhex`), shown as String.
+            DataType::Binary | DataType::LargeBinary | DataType::BinaryView => true,
             DataType::FixedSizeBinary(from) => *from <= width,
             _ => false,
         };
@@ -137,9 +139,9 @@ impl ScalarUDFImpl for ToFixedString {
                 append(input.is_valid(row).then(|| input.value(row)))?;
             }
         } else {
-            let texts = cast::cast(&input, &DataType::Utf8)?;
-            for text in texts.as_string::<i32>().iter() {
-                append(text.map(str::as_bytes))?;
+            let bytes = cast::cast(&input, &DataType::Binary)?;
+            for value in bytes.as_binary::<i32>().iter() {
+                append(value)?;
             }
         }
         columnar(Arc::new(out.finish()) as ArrayRef, scalar)

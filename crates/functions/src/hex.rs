@@ -202,6 +202,11 @@ impl ScalarUDFImpl for Unhex {
         Ok(DataType::Binary)
     }
 
+    /// Nullable only where the text is, as ClickHouse types it.
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        crate::null_propagating_field(self, &args)
+    }
+
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;

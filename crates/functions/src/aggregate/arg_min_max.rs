@@ -108,6 +108,10 @@ impl AggregateUDFImpl for ArgMinMax {
         ])
     }
 
+    fn create_sliding_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        super::sliding::sliding_accumulator(self.name(), args)
+    }
+
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let arg_type = args.expr_fields[0].data_type().clone();
         let val_type = args.expr_fields[1].data_type().clone();

@@ -1419,6 +1419,10 @@ impl AggregateUDFImpl for Combined {
             .collect())
     }
 
+    fn create_sliding_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        super::sliding::sliding_accumulator(self.name(), args)
+    }
+
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         Prepared::new(&args)?.make()
     }

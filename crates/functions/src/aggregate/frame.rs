@@ -299,6 +299,10 @@ impl<S: AggregateSpec> AggregateUDFImpl for Aggregate<S> {
         Ok(fields)
     }
 
+    fn create_sliding_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        super::sliding::sliding_accumulator(self.name(), args)
+    }
+
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let params = parameter_values(args.exprs);
         let call = self.call(args.expr_fields, params, args.return_field.data_type());

@@ -67,6 +67,10 @@ impl AggregateUDFImpl for GroupArray {
         ))])
     }
 
+    fn create_sliding_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        super::sliding::sliding_accumulator(self.name(), args)
+    }
+
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let DataType::List(item) = args.return_field.data_type() else {
             unreachable!("groupArray returns a list")

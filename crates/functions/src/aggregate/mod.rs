@@ -48,6 +48,7 @@ pub mod sampled_set;
 pub mod sequences;
 pub mod single_value;
 pub mod sketch;
+mod sliding;
 pub mod states;
 pub mod uniq;
 

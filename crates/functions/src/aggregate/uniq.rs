@@ -299,6 +299,10 @@ impl AggregateUDFImpl for Uniq {
         ))])
     }
 
+    fn create_sliding_accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
+        super::sliding::sliding_accumulator(self.name(), args)
+    }
+
     fn accumulator(&self, _args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         Ok(match self.kind {
             UniqKind::Uniq => Box::new(UniqAccumulator::<SampledSet>::default()),
