@@ -11,3 +11,11 @@ INSERT INTO events SELECT number % 3, toDateTime('2024-01-01 00:00:00') + number
 SELECT user, groupArray(page) FROM (SELECT user, page, t FROM events ORDER BY t DESC) GROUP BY user ORDER BY user;
 SELECT user, groupArray(page) AS path FROM (SELECT * FROM events ORDER BY user, t) GROUP BY user ORDER BY user;
 SELECT groupArray(number) FROM (SELECT number FROM numbers(10) ORDER BY number DESC LIMIT 3);
+-- The sort key is not among the subquery's columns.
+SELECT arrayStringConcat(groupArray(s), ',') FROM (SELECT toString(number) AS s FROM numbers(5) ORDER BY number DESC);
+SELECT groupArray(s) FROM (SELECT toString(number) AS s FROM numbers(5) ORDER BY number % 3, number DESC);
+SELECT k, groupArray(s) FROM (SELECT number % 3 AS k, toString(number) AS s FROM numbers(20) ORDER BY number DESC) GROUP BY k ORDER BY k;
+SELECT groupArray(s) FROM (SELECT toString(number) AS s FROM numbers(10) ORDER BY number DESC) WHERE s != '5';
+-- argMax / argMin keep the first row of a tie.
+SELECT argMax(number, 1), argMin(number, 1) FROM (SELECT number FROM numbers(10) ORDER BY number DESC);
+SELECT k, argMax(s, 1) FROM (SELECT number % 3 AS k, number AS s FROM numbers_mt(100000) ORDER BY number DESC) GROUP BY k ORDER BY k;

@@ -1,13 +1,15 @@
 //! A subquery's ORDER BY orders what an outer aggregate reads, as in
-//! ClickHouse: `groupArray`, `any`, `anyLast`, `groupConcat` over
+//! ClickHouse: `groupArray`, `any`, `anyLast`, `groupConcat`, `argMax` over
 //! `(SELECT ... ORDER BY k)` see the rows in k's order. DataFusion drops a
 //! sort its parent does not require, so those calls take the sort as their
 //! own ORDER BY, which makes the aggregate require it.
 
+use std::sync::Arc;
+
 use datafusion::common::tree_node::Transformed;
-use datafusion::common::{Column, Result};
+use datafusion::common::{Column, DFSchema, Result};
 use datafusion::logical_expr::expr::Sort as SortExpr;
-use datafusion::logical_expr::{Aggregate, Expr, LogicalPlan};
+use datafusion::logical_expr::{Aggregate, Expr, Filter, LogicalPlan, Projection, SubqueryAlias};
 
 use crate::plan_rewrite::unalias;
 
@@ -16,6 +18,8 @@ const ORDER_SENSITIVE: &[&str] = &[
     "groupArray",
     "groupArrayLast",
     "groupConcat",
+    "argMin",
+    "argMax",
     "first_value",
     "last_value",
 ];
@@ -37,7 +41,7 @@ pub fn order_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPl
     if !aggregate.aggr_expr.iter().any(sensitive) {
         return Ok(Transformed::no(node));
     }
-    let Some(order) = input_order(aggregate) else {
+    let Some((input, order)) = ordered_input(&aggregate.input)? else {
         return Ok(Transformed::no(node));
     };
     let aggr_expr = aggregate
@@ -55,58 +59,92 @@ pub fn order_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPl
     let LogicalPlan::Aggregate(aggregate) = node else {
         unreachable!("matched above");
     };
-    let rebuilt = Aggregate::try_new(aggregate.input, aggregate.group_expr, aggr_expr)?;
+    let rebuilt = Aggregate::try_new(Arc::new(input), aggregate.group_expr, aggr_expr)?;
     Ok(Transformed::yes(LogicalPlan::Aggregate(rebuilt)))
 }
 
-/// The order of the aggregate's input, as columns of it: a sort without a
-/// limit under subquery aliases and projections that keep its columns.
-fn input_order(aggregate: &Aggregate) -> Option<Vec<SortExpr>> {
-    let mut projections = Vec::new();
-    let mut plan = aggregate.input.as_ref();
-    let sort = loop {
-        match plan {
-            LogicalPlan::SubqueryAlias(alias) => plan = alias.input.as_ref(),
-            LogicalPlan::Projection(projection) => {
-                projections.push(projection);
-                plan = projection.input.as_ref();
-            }
-            LogicalPlan::Sort(sort) if sort.fetch.is_none() => break sort,
-            _ => return None,
+/// The aggregate's input with its sort carried up to it, and the sort as
+/// columns of that input: a sort without a limit under subquery aliases,
+/// filters and projections. A sort key a projection drops (`SELECT toString(n)
+/// AS s ... ORDER BY n`) is kept as one more, hidden output column.
+fn ordered_input(plan: &LogicalPlan) -> Result<Option<(LogicalPlan, Vec<SortExpr>)>> {
+    let (input, keys) = match plan {
+        LogicalPlan::Sort(sort) if sort.fetch.is_none() => {
+            return Ok(Some((plan.clone(), sort.expr.clone())));
         }
-    };
-    let outer = aggregate.input.schema();
-    sort.expr
-        .iter()
-        .map(|key| {
-            let Expr::Column(column) = &key.expr else {
-                return None;
+        LogicalPlan::SubqueryAlias(alias) => {
+            let Some((input, keys)) = ordered_input(&alias.input)? else {
+                return Ok(None);
             };
-            // The column's name in each projection above the sort.
-            let mut name = column.name.clone();
-            let mut inner = column.clone();
-            for projection in projections.iter().rev() {
-                let expr = projection
-                    .expr
-                    .iter()
-                    .find(|e| matches!(unalias(e), Expr::Column(c) if *c == inner))?;
-                name = expr.schema_name().to_string();
-                inner = Column::new(
-                    projection
-                        .schema
-                        .qualified_field_with_unqualified_name(&name)
-                        .ok()?
-                        .0
-                        .cloned(),
-                    &name,
-                );
+            let rebuilt = SubqueryAlias::try_new(Arc::new(input), alias.alias.clone())?;
+            let keys = keys
+                .into_iter()
+                .map(|key| requalify(key, &rebuilt.schema))
+                .collect::<Option<_>>();
+            return Ok(keys.map(|keys| (LogicalPlan::SubqueryAlias(rebuilt), keys)));
+        }
+        LogicalPlan::Filter(filter) => {
+            let Some((input, keys)) = ordered_input(&filter.input)? else {
+                return Ok(None);
+            };
+            let rebuilt = Filter::try_new(filter.predicate.clone(), Arc::new(input))?;
+            return Ok(Some((LogicalPlan::Filter(rebuilt), keys)));
+        }
+        LogicalPlan::Projection(projection) => match ordered_input(&projection.input)? {
+            Some(ordered) => ordered,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    let LogicalPlan::Projection(projection) = plan else {
+        unreachable!("the other nodes returned above");
+    };
+    let mut exprs = projection.expr.clone();
+    let names: Vec<String> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let kept = exprs.iter().find(|e| *unalias(e) == key.expr);
+            match kept {
+                Some(expr) => expr.schema_name().to_string(),
+                None => {
+                    let name = format!("__subquery_order_{i}");
+                    exprs.push(key.expr.clone().alias(&name));
+                    name
+                }
             }
-            let (qualifier, field) = outer.qualified_field_with_unqualified_name(&name).ok()?;
+        })
+        .collect();
+    let rebuilt = Projection::try_new(exprs, Arc::new(input))?;
+    let keys = keys
+        .into_iter()
+        .zip(names)
+        .map(|(key, name)| {
+            let column = column_named(&rebuilt.schema, &name)?;
             Some(SortExpr::new(
-                Expr::Column(Column::from((qualifier, field))),
+                Expr::Column(column),
                 key.asc,
                 key.nulls_first,
             ))
         })
-        .collect()
+        .collect::<Option<_>>();
+    Ok(keys.map(|keys| (LogicalPlan::Projection(rebuilt), keys)))
+}
+
+/// `key`, a column, named as `schema` (a subquery alias's) qualifies it.
+fn requalify(key: SortExpr, schema: &DFSchema) -> Option<SortExpr> {
+    let Expr::Column(column) = &key.expr else {
+        return None;
+    };
+    let column = column_named(schema, &column.name)?;
+    Some(SortExpr::new(
+        Expr::Column(column),
+        key.asc,
+        key.nulls_first,
+    ))
+}
+
+fn column_named(schema: &DFSchema, name: &str) -> Option<Column> {
+    let (qualifier, field) = schema.qualified_field_with_unqualified_name(name).ok()?;
+    Some(Column::from((qualifier, field)))
 }
