@@ -192,6 +192,8 @@ pub(crate) struct JsonWriter {
     totals: Option<String>,
     /// The `"extremes"` member, after the totals.
     extremes: Option<String>,
+    /// `output_format_write_statistics`: the `"statistics"` member closes the object.
+    write_statistics: bool,
 }
 
 impl JsonWriter {
@@ -226,6 +228,7 @@ impl JsonWriter {
             rows: 0,
             totals: None,
             extremes: None,
+            write_statistics: options.write_statistics,
         })
     }
 }
@@ -296,10 +299,13 @@ impl ResultWriter for JsonWriter {
             closing.push_str(&format!("{member},\n\n"));
         }
         out.write_all(closing.as_bytes())?;
-        let tail = format!(
-            "\t\"rows\": {},\n\n\t\"statistics\":\n\t{{\n\t\t\"elapsed\": {},\n\t\t\"rows_read\": {},\n\t\t\"bytes_read\": {}\n\t}}\n}}\n",
-            self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
-        );
+        let tail = match self.write_statistics {
+            true => format!(
+                "\t\"rows\": {},\n\n\t\"statistics\":\n\t{{\n\t\t\"elapsed\": {},\n\t\t\"rows_read\": {},\n\t\t\"bytes_read\": {}\n\t}}\n}}\n",
+                self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
+            ),
+            false => format!("\t\"rows\": {}\n}}\n", self.rows),
+        };
         out.write_all(tail.as_bytes())
     }
 }

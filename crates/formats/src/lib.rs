@@ -397,6 +397,8 @@ pub struct FormatOptions {
     pub client_protocol_version: u64,
     /// `extremes`: the columns' smallest and largest values follow the rows.
     pub extremes: bool,
+    /// `output_format_write_statistics`: JSON and XML end with the query's statistics.
+    pub write_statistics: bool,
 }
 
 impl Default for FormatOptions {
@@ -408,6 +410,7 @@ impl Default for FormatOptions {
             values: ValueOptions::default(),
             client_protocol_version: 0,
             extremes: false,
+            write_statistics: true,
         }
     }
 }
@@ -428,6 +431,7 @@ impl FormatOptions {
             },
             client_protocol_version: 0,
             extremes: settings.extremes(),
+            write_statistics: settings.output_format_write_statistics(),
         }
     }
 }
@@ -544,7 +548,7 @@ fn format_writer(
         Json | JsonCompact | JsonStrings | JsonCompactStrings => {
             Box::new(json::JsonWriter::new(format, schema, options, out)?)
         }
-        Xml => Box::new(xml::XmlWriter::new(schema, out)?),
+        Xml => Box::new(xml::XmlWriter::new(schema, options.write_statistics, out)?),
         Tskv => Box::new(tskv::TskvWriter::new(schema, options)),
         Values => Box::new(values::ValuesWriter::new(options)),
         Markdown => Box::new(markdown::MarkdownWriter::new(schema, options, out)?),

@@ -18,6 +18,8 @@ pub(crate) struct XmlWriter {
     values: XmlValues,
     /// The `<extremes>` element, written after `<data>`.
     extremes: Option<String>,
+    /// `output_format_write_statistics`: `<statistics>` closes the result.
+    write_statistics: bool,
 }
 
 /// Writes values as element text; `text` is scratch space for scalars.
@@ -26,7 +28,11 @@ struct XmlValues {
 }
 
 impl XmlWriter {
-    pub(crate) fn new(schema: SchemaRef, out: &mut dyn Write) -> std::io::Result<Self> {
+    pub(crate) fn new(
+        schema: SchemaRef,
+        write_statistics: bool,
+        out: &mut dyn Write,
+    ) -> std::io::Result<Self> {
         let names = column_names(&schema);
         let mut head = String::from(
             "<?xml version='1.0' encoding='UTF-8' ?>\n<result>\n\t<meta>\n\t\t<columns>\n",
@@ -47,6 +53,7 @@ impl XmlWriter {
                 text: String::new(),
             },
             extremes: None,
+            write_statistics,
         })
     }
 }
@@ -180,10 +187,13 @@ impl ResultWriter for XmlWriter {
         if let Some(extremes) = self.extremes.take() {
             out.write_all(extremes.as_bytes())?;
         }
-        let tail = format!(
-            "\t<rows>{}</rows>\n\t<statistics>\n\t\t<elapsed>{}</elapsed>\n\t\t<rows_read>{}</rows_read>\n\t\t<bytes_read>{}</bytes_read>\n\t</statistics>\n</result>\n",
-            self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
-        );
+        let tail = match self.write_statistics {
+            true => format!(
+                "\t<rows>{}</rows>\n\t<statistics>\n\t\t<elapsed>{}</elapsed>\n\t\t<rows_read>{}</rows_read>\n\t\t<bytes_read>{}</bytes_read>\n\t</statistics>\n</result>\n",
+                self.rows, statistics.elapsed_seconds, statistics.rows_read, statistics.bytes_read
+            ),
+            false => format!("\t<rows>{}</rows>\n</result>\n", self.rows),
+        };
         out.write_all(tail.as_bytes())
     }
 }

@@ -49,8 +49,9 @@ use datafusion::logical_expr::expr::{Cast, ScalarFunction};
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
     Aggregate, BinaryExpr, Expr, ExprSchemable, LogicalPlan, LogicalPlanBuilder, Operator,
-    Projection, ScalarUDF, Subquery, lit,
+    Projection, ScalarUDF, Subquery, Union, cast, lit,
 };
+use datafusion::optimizer::analyzer::type_coercion::coerce_union_schema;
 use strata_common::settings::Settings;
 use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
@@ -151,6 +152,9 @@ impl PlanRewriter {
 
     /// `keys_null`: grouping sets leave keys NULL (`group_by_use_nulls`).
     fn rewrite_node(&self, node: LogicalPlan, keys_null: bool) -> Result<Transformed<LogicalPlan>> {
+        if let LogicalPlan::Union(union) = node {
+            return retype_union(union);
+        }
         if matches!(
             node,
             LogicalPlan::Limit(_) | LogicalPlan::TableScan(_) | LogicalPlan::Extension(_)
@@ -827,6 +831,102 @@ fn resolve_lambdas(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
     } else {
         Ok(Transformed::no(expr))
     }
+}
+
+/// A union's columns typed anew from its inputs, whose literals the rewrite
+/// narrowed: `SELECT 1 UNION ALL SELECT 1000` is UInt16, as in ClickHouse.
+/// DataFusion's analyzer only widens the types a union already has.
+fn retype_union(union: Union) -> Result<Transformed<LogicalPlan>> {
+    // A union of unions (`a UNION ALL b UNION ALL c`) is one union, as the
+    // optimizer makes it later: its type comes from all of its inputs.
+    let inputs = union
+        .inputs
+        .iter()
+        .flat_map(|input| match input.as_ref() {
+            LogicalPlan::Union(inner) => inner.inputs.clone(),
+            _ => vec![Arc::clone(input)],
+        })
+        .collect::<Vec<_>>();
+    let union = Union {
+        inputs,
+        schema: union.schema,
+    };
+    let coerced = coerce_union_schema(&union.inputs)?;
+    let fields = coerced.iter().enumerate().map(|(i, (qualifier, field))| {
+        let no_nulls = union.inputs.iter().all(|input| {
+            let item = match input.schema().field(i).data_type() {
+                DataType::List(item) => item,
+                _ => return false,
+            };
+            !item.is_nullable() || is_empty_array(input, i)
+        });
+        let data_type = match field.data_type() {
+            DataType::List(item) if no_nulls => {
+                DataType::List(Arc::new(item.as_ref().clone().with_nullable(false)))
+            }
+            other => other.clone(),
+        };
+        let field = field.as_ref().clone().with_data_type(data_type);
+        (qualifier.cloned(), Arc::new(field))
+    });
+    let schema = DFSchema::new_with_metadata(fields.collect(), coerced.metadata().clone())?;
+    if schema == *union.schema {
+        return Ok(Transformed::no(LogicalPlan::Union(union)));
+    }
+    let inputs = union
+        .inputs
+        .into_iter()
+        .map(|input| cast_empty_arrays(input, &schema))
+        .collect::<Result<_>>()?;
+    Ok(Transformed::yes(LogicalPlan::Union(Union {
+        inputs,
+        schema: Arc::new(schema),
+    })))
+}
+
+/// Whether column `i` of a union's input is `[]`, an array of Nothing, which
+/// adds no nullability to the arrays it is united with (`[1]` and `[]` are
+/// Array(UInt8)); `[NULL]` has the same Arrow type but does.
+fn is_empty_array(input: &LogicalPlan, i: usize) -> bool {
+    let LogicalPlan::Projection(projection) = input else {
+        return false;
+    };
+    match unalias(&projection.expr[i]) {
+        Expr::Literal(ScalarValue::List(list), _) => {
+            datafusion::arrow::array::Array::len(list.as_ref()) == 1
+                && list.value_length(0) == 0
+                && list.value_type() == DataType::Null
+        }
+        Expr::ScalarFunction(call) => call.name() == "make_array" && call.args.is_empty(),
+        _ => false,
+    }
+}
+
+/// `input` with its `[]` columns cast to the union's array types, which the
+/// analyzer would otherwise unite again into arrays of Nullable items.
+fn cast_empty_arrays(input: Arc<LogicalPlan>, union: &DFSchema) -> Result<Arc<LogicalPlan>> {
+    let empty: Vec<bool> = (0..union.fields().len())
+        .map(|i| is_empty_array(&input, i))
+        .collect();
+    if !empty.contains(&true) {
+        return Ok(input);
+    }
+    let exprs: Vec<Expr> = input
+        .schema()
+        .iter()
+        .zip(union.fields())
+        .zip(empty)
+        .map(|(((qualifier, field), target), empty)| {
+            let expr = Expr::Column(Column::from((qualifier, field)));
+            match empty && field.data_type() != target.data_type() {
+                true => cast(expr, target.data_type().clone()).alias(field.name()),
+                false => expr,
+            }
+        })
+        .collect();
+    Ok(Arc::new(LogicalPlan::Projection(Projection::try_new(
+        exprs, input,
+    )?)))
 }
 
 /// ClickHouse types an integer literal by its value: the smallest unsigned type

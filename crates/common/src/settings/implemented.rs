@@ -202,6 +202,8 @@ declare_settings!(IMPLEMENTED {
         "Rows shown by Pretty formats before the rest is elided";
     output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",
         "Number the rows in Pretty formats";
+    output_format_write_statistics: bool = SettingKind::Bool, "1",
+        "End JSON and XML output with the query's statistics (elapsed time, rows and bytes read)";
     read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
         "Past max_rows_to_read: fail with TOO_MANY_ROWS (throw); break is accepted but reads on, as if there were no limit";
     readonly: u64 = SettingKind::UInt64, "0",

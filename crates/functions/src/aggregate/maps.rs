@@ -153,10 +153,14 @@ impl AggregateSpec for MapAggregate {
         Ok(DataType::Struct(Fields::from(fields)))
     }
 
+    /// The keys and the values as combined so far, in the type they combine in.
     fn state_types(&self, call: &Call) -> Vec<DataType> {
         let (key, values, _) = shape(&call.args).expect("checked");
+        let accumulated = values
+            .iter()
+            .map(|t| self.accumulated(t).expect("checked by return_type"));
         std::iter::once(key)
-            .chain(values)
+            .chain(accumulated)
             .map(state_list_of)
             .collect()
     }
