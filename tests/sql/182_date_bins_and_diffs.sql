@@ -9,3 +9,5 @@ select dateDiff('hour', toDateTime('2024-03-31 00:00:00', 'Europe/Berlin'), toDa
 SELECT toStartOfInterval(t, INTERVAL 15 MINUTE) AS bucket, count() FROM (SELECT toDateTime('2024-05-05 10:00:00', 'UTC') + number * 97 AS t FROM numbers(40)) GROUP BY bucket ORDER BY bucket;
 SELECT dateDiff('ms', toDate32('1969-12-31'), toDate32('1970-01-01')), dateDiff(month, toDate32('1950-06-15'), toDate('2024-02-01'));
 SELECT dateDiff('fortnight', toDate('2024-01-01'), toDate('2024-01-02')); -- { serverError BAD_ARGUMENTS }
+-- Bins smaller than a second are DateTime64s of the unit's precision, in the moment's zone.
+SELECT toStartOfInterval(toDateTime64('2024-05-05 13:47:12.345', 3, 'UTC'), INTERVAL 100 MILLISECOND) AS x, toTypeName(x), toTypeName(toStartOfInterval(toDateTime64('2024-05-05 13:47:12.345', 6), INTERVAL 1 MILLISECOND)), toStartOfInterval(toDateTime64('2024-05-05 13:47:12.345678', 6, 'Asia/Tokyo'), INTERVAL 10 MICROSECOND) AS y, toTypeName(y), toStartOfInterval(toDateTime64('2024-05-05 13:47:12.345678', 9, 'UTC'), INTERVAL 10 NANOSECOND) AS z, toTypeName(z);

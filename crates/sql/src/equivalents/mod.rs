@@ -580,7 +580,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 /// bins start at the epoch. ClickHouse's weeks start on Mondays (the epoch
 /// was a Thursday); bins of weeks, months, quarters or years are Dates, of
 /// seconds to days DateTimes in the moment's zone, and of smaller units
-/// keep the moment's DateTime64.
+/// DateTime64s of the unit's precision in the moment's zone.
 fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
     let unit = match interval {
         Expr::Interval(interval) => crate::ast_rewrite::interval_function(interval),
@@ -603,7 +603,9 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
     match kind {
         Some(Week | Month | Quarter | Year) => call("toDate", vec![binned]),
         Some(Second | Minute | Hour | Day) => call("toDateTime", vec![binned]),
-        Some(Nanosecond | Microsecond | Millisecond) | None => binned,
+        Some(Millisecond) => call("toDateTime64", vec![binned, number(3)]),
+        Some(Microsecond) => call("toDateTime64", vec![binned, number(6)]),
+        Some(Nanosecond) | None => binned,
     }
 }
 
