@@ -21,6 +21,7 @@ pub mod column_matchers;
 pub mod combinators;
 pub mod create_table;
 pub mod depth;
+mod dialect;
 mod enum_numbers;
 pub mod equivalents;
 pub mod final_modifier;

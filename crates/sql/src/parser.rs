@@ -1,6 +1,7 @@
 //! Parsing ClickHouse SQL text into statements.
 //!
-//! sqlparser's ClickHouse dialect does the parsing, on tokens where
+//! sqlparser's ClickHouse dialect (with [`crate::dialect`]'s `DIV` and
+//! `MOD`) does the parsing, on tokens where
 //! [`crate::clickhouse_tokens`] rewrote the syntax it does not read (and
 //! [`crate::scalar_with`] reads `WITH expr AS name`); this module turns its errors
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
@@ -13,6 +14,7 @@ use datafusion::sql::sqlparser::parser::{Parser, ParserError};
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 use strata_common::{ErrorCode, Result, StrataError};
 
+use crate::dialect::StrataDialect;
 use crate::source_text::normalize;
 
 /// Deepest expression nesting accepted; deeper input is a syntax error, not a stack overflow.
@@ -260,7 +262,7 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
     if drop_temporary {
         return parse_in_dialect(&GenericDialect {}, sql);
     }
-    parse_in_dialect(&ClickHouseDialect {}, sql)
+    parse_in_dialect(&StrataDialect, sql)
 }
 
 /// `DROP ... name SYNC` without its `SYNC`: Strata's DROP always waits

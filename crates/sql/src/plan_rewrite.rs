@@ -248,7 +248,8 @@ impl PlanRewriter {
         }
     }
 
-    /// Puts each constant `OrNull` conversion under `toNullable`, which
+    /// Puts each constant that ClickHouse types Nullable (an `OrNull`
+    /// conversion, `nullIf`, ...) under `toNullable`, which
     /// DataFusion never folds: folded, it would become a literal, which is
     /// Nullable only when it is NULL. Aggregates' and lambdas' arguments
     /// are left as they are.
@@ -1108,13 +1109,25 @@ mod tests {
     }
 }
 
-/// Whether `expr` is a conversion that gives NULL where it fails
-/// (`to<Type>OrNull`, which is a `TRY_CAST`, `accurateCastOrNull`, ...) of
-/// constants only, which DataFusion would fold.
+/// Whether `expr` is of constants only, which DataFusion would fold, and
+/// Nullable in ClickHouse although its value may not be NULL: a conversion
+/// that gives NULL where it fails (`to<Type>OrNull`, which is a `TRY_CAST`,
+/// `accurateCastOrNull`, ...), `nullIf`, a condition with a NULL branch,
+/// `greatest`/`least` of a NULL.
 fn is_constant_or_null(expr: &Expr) -> bool {
+    let null = |e: &Expr| matches!(e, Expr::Literal(v, _) if v.is_null());
     let or_null = match expr {
         Expr::TryCast(_) => true,
-        Expr::ScalarFunction(f) => f.name().ends_with("OrNull"),
+        Expr::ScalarFunction(f) => match f.name() {
+            "nullif" => true,
+            "greatest" | "least" => f.args.iter().any(null),
+            name => name.ends_with("OrNull"),
+        },
+        // `if(c, 'a', NULL)`, `CASE WHEN c THEN 'a' END`.
+        Expr::Case(case) => {
+            case.else_expr.as_deref().is_none_or(null)
+                || case.when_then_expr.iter().any(|(_, then)| null(then))
+        }
         _ => false,
     };
     or_null && !expr.any_column_refs() && !expr.is_volatile()

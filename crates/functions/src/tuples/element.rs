@@ -1,6 +1,6 @@
 //! `tupleElement(t, n)` and `tupleElement(t, 'name')` (also written `t.n`):
 //! a tuple's element by 1-based position or by name, with ClickHouse's
-//! errors for a missing element.
+//! errors for a missing element, or `tupleElement(t, key, default)`'s default.
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::compute::{is_null, kernels::nullif::nullif};
@@ -19,7 +19,7 @@ pub struct TupleElement {
 impl Default for TupleElement {
     fn default() -> Self {
         TupleElement {
-            signature: Signature::any(2, Volatility::Immutable),
+            signature: Signature::variadic_any(Volatility::Immutable),
         }
     }
 }
@@ -28,48 +28,55 @@ fn error(code: ErrorCode, message: String) -> datafusion::error::DataFusionError
     StrataError::new(code, message).into_datafusion()
 }
 
-/// The position among `tuple`'s fields that `key` names.
-fn element_position(tuple: &DataType, key: Option<&ScalarValue>) -> Result<usize> {
+/// The position among `tuple`'s fields that `key` names, None where none has it.
+fn find_element(tuple: &DataType, key: Option<&ScalarValue>) -> Result<Option<usize>> {
     let DataType::Struct(fields) = tuple else {
         return Err(error(
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
             format!("First argument for function tupleElement must be Tuple, got {tuple}"),
         ));
     };
-    let position = match key {
-        Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => fields
-            .iter()
-            .position(|f| f.name() == name)
-            .ok_or_else(|| {
-                error(
-                    ErrorCode::BAD_ARGUMENTS,
-                    format!("Tuple doesn't have element with name '{name}'"),
-                )
-            })?,
+    match key {
+        Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => {
+            Ok(fields.iter().position(|f| f.name() == name))
+        }
         Some(number) if number.data_type().is_integer() && !number.is_null() => {
-            let index = number.cast_to(&DataType::Int64)?;
-            let ScalarValue::Int64(Some(index)) = index else {
-                unreachable!("an integer cast to Int64")
-            };
-            usize::try_from(index)
+            let index = one_based(number)?;
+            Ok(usize::try_from(index)
                 .ok()
                 .and_then(|i| i.checked_sub(1))
-                .filter(|&i| i < fields.len())
-                .ok_or_else(|| {
-                    error(
-                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
-                        format!("Tuple doesn't have element with index '{index}'"),
-                    )
-                })?
+                .filter(|&i| i < fields.len()))
         }
-        _ => {
-            return Err(error(
-                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                "Second argument to tupleElement must be a constant Int, UInt or String".into(),
-            ));
-        }
-    };
-    Ok(position)
+        _ => Err(error(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            "Second argument to tupleElement must be a constant Int, UInt or String".into(),
+        )),
+    }
+}
+
+fn one_based(number: &ScalarValue) -> Result<i64> {
+    match number.cast_to(&DataType::Int64)? {
+        ScalarValue::Int64(Some(index)) => Ok(index),
+        _ => unreachable!("an integer cast to Int64"),
+    }
+}
+
+/// The position among `tuple`'s fields that `key` names; an error where none has it.
+fn element_position(tuple: &DataType, key: Option<&ScalarValue>) -> Result<usize> {
+    find_element(tuple, key)?.ok_or_else(|| match key {
+        Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => error(
+            ErrorCode::BAD_ARGUMENTS,
+            format!("Tuple doesn't have element with name '{name}'"),
+        ),
+        Some(number) => error(
+            ErrorCode::ARGUMENT_OUT_OF_BOUND,
+            format!(
+                "Tuple doesn't have element with index '{}'",
+                one_based(number).unwrap_or_default()
+            ),
+        ),
+        None => unreachable!("find_element refuses a missing key"),
+    })
 }
 
 /// Child `position` of a struct column, NULL where the tuple is.
@@ -95,8 +102,23 @@ impl ScalarUDFImpl for TupleElement {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        if !(2..=3).contains(&args.arg_fields.len()) {
+            return Err(error(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!(
+                    "Number of arguments for function tupleElement doesn't match: passed {}, should be 2 or 3",
+                    args.arg_fields.len()
+                ),
+            ));
+        }
         let tuple = &args.arg_fields[0];
         let key = args.scalar_arguments.get(1).copied().flatten();
+        // A third argument is what a missing element gives.
+        if let Some(default) = args.arg_fields.get(2)
+            && find_element(tuple.data_type(), key)?.is_none()
+        {
+            return Ok(default.as_ref().clone().with_name(self.name()).into());
+        }
         let position = element_position(tuple.data_type(), key)?;
         let DataType::Struct(fields) = tuple.data_type() else {
             unreachable!("element_position checked the type")
@@ -111,6 +133,11 @@ impl ScalarUDFImpl for TupleElement {
             ColumnarValue::Scalar(key) => Some(key),
             ColumnarValue::Array(_) => None,
         };
+        if let Some(default) = args.args.get(2)
+            && find_element(&args.args[0].data_type(), key)?.is_none()
+        {
+            return Ok(default.clone());
+        }
         let position = element_position(&args.args[0].data_type(), key)?;
         match &args.args[0] {
             ColumnarValue::Array(tuple) => Ok(ColumnarValue::Array(element(tuple, position)?)),
