@@ -261,7 +261,7 @@ impl PlanRewriter {
             ) {
                 return Ok(Transformed::new(e, false, TreeNodeRecursion::Jump));
             }
-            if !is_constant_or_null(&e) {
+            if !is_nullable_constant(&e) {
                 return Ok(Transformed::no(e));
             }
             let wrapped = self.call("toNullable", vec![e]);
@@ -1114,7 +1114,7 @@ mod tests {
 /// that gives NULL where it fails (`to<Type>OrNull`, which is a `TRY_CAST`,
 /// `accurateCastOrNull`, ...), `nullIf`, a condition with a NULL branch,
 /// `greatest`/`least` of a NULL.
-fn is_constant_or_null(expr: &Expr) -> bool {
+fn is_nullable_constant(expr: &Expr) -> bool {
     let null = |e: &Expr| matches!(e, Expr::Literal(v, _) if v.is_null());
     let or_null = match expr {
         Expr::TryCast(_) => true,

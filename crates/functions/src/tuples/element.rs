@@ -61,9 +61,9 @@ fn one_based(number: &ScalarValue) -> Result<i64> {
     }
 }
 
-/// The position among `tuple`'s fields that `key` names; an error where none has it.
-fn element_position(tuple: &DataType, key: Option<&ScalarValue>) -> Result<usize> {
-    find_element(tuple, key)?.ok_or_else(|| match key {
+/// ClickHouse's error for a tuple without the element `key` names.
+fn missing(key: Option<&ScalarValue>) -> datafusion::error::DataFusionError {
+    match key {
         Some(ScalarValue::Utf8(Some(name)) | ScalarValue::Utf8View(Some(name))) => error(
             ErrorCode::BAD_ARGUMENTS,
             format!("Tuple doesn't have element with name '{name}'"),
@@ -76,7 +76,7 @@ fn element_position(tuple: &DataType, key: Option<&ScalarValue>) -> Result<usize
             ),
         ),
         None => unreachable!("find_element refuses a missing key"),
-    })
+    }
 }
 
 /// Child `position` of a struct column, NULL where the tuple is.
@@ -114,14 +114,18 @@ impl ScalarUDFImpl for TupleElement {
         let tuple = &args.arg_fields[0];
         let key = args.scalar_arguments.get(1).copied().flatten();
         // A third argument is what a missing element gives.
-        if let Some(default) = args.arg_fields.get(2)
-            && find_element(tuple.data_type(), key)?.is_none()
-        {
-            return Ok(default.as_ref().clone().with_name(self.name()).into());
-        }
-        let position = element_position(tuple.data_type(), key)?;
+        let position = match (
+            find_element(tuple.data_type(), key)?,
+            args.arg_fields.get(2),
+        ) {
+            (Some(position), _) => position,
+            (None, Some(default)) => {
+                return Ok(default.as_ref().clone().with_name(self.name()).into());
+            }
+            (None, None) => return Err(missing(key)),
+        };
         let DataType::Struct(fields) = tuple.data_type() else {
-            unreachable!("element_position checked the type")
+            unreachable!("find_element checked the type")
         };
         let field = fields[position].as_ref().clone();
         let nullable = field.is_nullable() || tuple.is_nullable();
@@ -133,12 +137,14 @@ impl ScalarUDFImpl for TupleElement {
             ColumnarValue::Scalar(key) => Some(key),
             ColumnarValue::Array(_) => None,
         };
-        if let Some(default) = args.args.get(2)
-            && find_element(&args.args[0].data_type(), key)?.is_none()
-        {
-            return Ok(default.clone());
-        }
-        let position = element_position(&args.args[0].data_type(), key)?;
+        let position = match (
+            find_element(&args.args[0].data_type(), key)?,
+            args.args.get(2),
+        ) {
+            (Some(position), _) => position,
+            (None, Some(default)) => return Ok(default.clone()),
+            (None, None) => return Err(missing(key)),
+        };
         match &args.args[0] {
             ColumnarValue::Array(tuple) => Ok(ColumnarValue::Array(element(tuple, position)?)),
             ColumnarValue::Scalar(tuple) => {
