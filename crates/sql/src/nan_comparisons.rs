@@ -10,18 +10,24 @@
 //!   added only where both sides may be NaN.
 //!
 //! A side may be NaN when it is a float and not a number literal.
+//!
+//! A Decimal compared with a float compares as Float64, as in ClickHouse
+//! (`toDecimal64(0.07, 2) <= 0.06 + 0.01` is 0); DataFusion would cast the
+//! float to a Decimal, rounding it, and fail on NaN.
 
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result, ScalarValue};
 use datafusion::functions::math::expr_fn::isnan;
-use datafusion::logical_expr::{BinaryExpr, Expr, ExprSchemable, Operator};
+use datafusion::logical_expr::{Between, BinaryExpr, Expr, ExprSchemable, Operator, cast};
 
 /// `expr` guarded where it compares floats one of which may be NaN.
 pub fn ieee_comparison(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
-    let Expr::BinaryExpr(BinaryExpr { left, op, right }) = &expr else {
-        return Ok(Transformed::no(expr));
+    let floats = decimals_as_floats(expr, schema);
+    let Expr::BinaryExpr(BinaryExpr { left, op, right }) = &floats.data else {
+        return Ok(floats);
     };
+    let expr = floats.data.clone();
     let (left_nan, right_nan) = (may_be_nan(left, schema), may_be_nan(right, schema));
     let not_nan = |side: &Expr| Expr::Not(Box::new(isnan(side.clone())));
     let guard = match op {
@@ -32,9 +38,51 @@ pub fn ieee_comparison(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr
             let either = isnan((**left).clone());
             return Ok(Transformed::yes(expr.or(either)));
         }
-        _ => return Ok(Transformed::no(expr)),
+        _ => return Ok(Transformed::new_transformed(expr, floats.transformed)),
     };
     Ok(Transformed::yes(expr.and(guard)))
+}
+
+/// A comparison (or BETWEEN) of a Decimal with a float, its Decimals cast to Float64.
+fn decimals_as_floats(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
+    let is = |e: &Expr, decimal: bool| {
+        e.get_type(schema).is_ok_and(|t| {
+            if decimal {
+                t.is_decimal()
+            } else {
+                t.is_floating()
+            }
+        })
+    };
+    let float = |e: Box<Expr>| Box::new(cast(*e, DataType::Float64));
+    match expr {
+        Expr::BinaryExpr(BinaryExpr { left, op, right })
+            if crate::plan_rewrite::is_comparison(op)
+                && ((is(&left, true) && is(&right, false))
+                    || (is(&left, false) && is(&right, true))) =>
+        {
+            let (left, right) = if is(&left, true) {
+                (float(left), right)
+            } else {
+                (left, float(right))
+            };
+            Transformed::yes(Expr::BinaryExpr(BinaryExpr { left, op, right }))
+        }
+        Expr::Between(Between {
+            expr,
+            negated,
+            low,
+            high,
+        }) if is(&expr, true) && (is(&low, false) || is(&high, false)) => {
+            Transformed::yes(Expr::Between(Between {
+                expr: float(expr),
+                negated,
+                low,
+                high,
+            }))
+        }
+        expr => Transformed::no(expr),
+    }
 }
 
 fn may_be_nan(expr: &Expr, schema: &DFSchema) -> bool {

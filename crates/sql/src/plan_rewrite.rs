@@ -555,6 +555,12 @@ impl PlanRewriter {
         };
         let schema = node.schema();
         let groups = schema.fields().len() - aggregate.aggr_expr.len();
+        let computed = split_decimal_averages(aggregate, groups)?.unwrap_or_else(|| node.clone());
+        // ClickHouse's correlated subquery over no rows is NULL, `sum` too.
+        let correlated = aggregate.group_expr.is_empty()
+            && aggregate
+                .input
+                .exists(|node| Ok(node.contains_outer_reference()))?;
         let mut changed = false;
         let mut exprs = Vec::with_capacity(schema.fields().len());
         for (i, (qualifier, field)) in schema.iter().enumerate() {
@@ -600,7 +606,7 @@ impl PlanRewriter {
             let declared = lost_declared_type(f.func.name(), field, f.params.args.first(), input);
             // A FILTER (ClickHouse's -If) that keeps no rows is empty input too.
             let default = empty_default(f.func.name(), declared.as_ref().unwrap_or(field))
-                .filter(|_| inputs_non_null && field.is_nullable());
+                .filter(|_| inputs_non_null && field.is_nullable() && !correlated);
             // `coalesce` drops the UUID type as the aggregate itself may have.
             let holds_uuids = types::is_uuid(field)
                 || (field.data_type() == &DataType::FixedSizeBinary(types::UUID_BYTES)
@@ -637,7 +643,12 @@ impl PlanRewriter {
             changed = true;
             let mut finished = column;
             if decimal_avg {
-                finished = datafusion::logical_expr::cast(finished, DataType::Float64);
+                let count = Expr::Column(Column::from_name(average_count_name(i - groups)));
+                finished = Expr::BinaryExpr(BinaryExpr::new(
+                    Box::new(cast(finished, DataType::Float64)),
+                    Operator::Divide,
+                    Box::new(cast(count, DataType::Float64)),
+                ));
             }
             if let Some(decimal) = decimal_sum {
                 finished = datafusion::logical_expr::cast(finished, decimal);
@@ -659,9 +670,49 @@ impl PlanRewriter {
         }
         Ok(Some(LogicalPlan::Projection(Projection::try_new(
             exprs,
-            Arc::new(node.clone()),
+            Arc::new(computed),
         )?)))
     }
+}
+
+/// The hidden column counting the values of the Decimal average at `index`.
+fn average_count_name(index: usize) -> String {
+    format!("__strata_avg_count_{index}")
+}
+
+/// ClickHouse averages Decimals as their exact Decimal sum divided, in
+/// Float64, by their count; DataFusion's avg divides in a Decimal of four more
+/// digits, which drops the rest (`25.522005` for `25.522005853257337`). So
+/// each `avg` of a Decimal computes its sum under the same name, plus a count
+/// column that `finish_aggregates` divides by.
+fn split_decimal_averages(aggregate: &Aggregate, groups: usize) -> Result<Option<LogicalPlan>> {
+    let schema = &aggregate.schema;
+    let mut aggr_expr = aggregate.aggr_expr.clone();
+    let mut split = false;
+    for (index, expr) in aggregate.aggr_expr.iter().enumerate() {
+        let Expr::AggregateFunction(f) = unalias(expr) else {
+            continue;
+        };
+        if f.func.name() != "avg" || !schema.field(groups + index).data_type().is_decimal() {
+            continue;
+        }
+        split = true;
+        let name = schema.field(groups + index).name();
+        let mut sum = f.clone();
+        sum.func = datafusion::functions_aggregate::sum::sum_udaf();
+        aggr_expr[index] = Expr::AggregateFunction(sum).alias(name);
+        let mut count = f.clone();
+        count.func = datafusion::functions_aggregate::count::count_udaf();
+        aggr_expr.push(Expr::AggregateFunction(count).alias(average_count_name(index)));
+    }
+    if !split {
+        return Ok(None);
+    }
+    Ok(Some(LogicalPlan::Aggregate(Aggregate::try_new(
+        Arc::clone(&aggregate.input),
+        aggregate.group_expr.clone(),
+        aggr_expr,
+    )?)))
 }
 
 /// Wraps a Window node in a projection, keeping names and qualifiers, that
