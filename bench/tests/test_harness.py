@@ -165,3 +165,23 @@ class MutationBenchmark(unittest.TestCase):
         self.assertEqual(change["ReadBufferFromFileDescriptorReadBytes"], 20)
         self.assertEqual(change["MutationTotalParts"], 2)
         self.assertEqual(change["WriteBufferFromFileDescriptorWriteBytes"], 0)
+
+
+class TpchBenchmark(unittest.TestCase):
+    def test_all_queries_load_and_scale_q11(self):
+        import tpch
+        sf1, sf10 = tpch.queries(1, set()), tpch.queries(10, {11})
+        self.assertEqual(sorted(sf1), list(range(1, 23)))
+        self.assertIn("* 0.0001000000", sf1[11])
+        self.assertEqual(list(sf10), [11])
+        self.assertIn("* 0.0000100000", sf10[11])
+
+    def test_answers_compare_by_value_and_shown_digits(self):
+        import tpch
+        self.assertIsNone(tpch.difference("A\t1.5\n", "A\t1.50\n"))
+        self.assertIsNone(tpch.difference("1995\t0.0344\n", "1995\t0.03443589040665483\n"))
+        self.assertIsNone(tpch.difference("25.522005853257337\n", "25.52200585325734\n"))
+        self.assertIn("column 2", tpch.difference("A\t1.5\n", "A\t1.6\n"))
+        self.assertIn("column 1", tpch.difference("A\t1\n", "B\t1\n"))
+        self.assertIn("0.0347", tpch.difference("0.0347\n", "0.03443589\n"))
+        self.assertEqual(tpch.difference("1\n2\n", "1\n"), "2 rows against 1")
