@@ -16,3 +16,8 @@ SELECT number FROM (SELECT number, number % 3 AS k FROM numbers(9)) AS o WHERE t
 SELECT number, (SELECT sum(i.number) FROM numbers(3) AS i WHERE i.number = o.number) AS s, (SELECT avg(toDecimal32(i.number, 1)) FROM numbers(3) AS i WHERE i.number = o.number) AS a FROM numbers(4) AS o ORDER BY number;
 SELECT number FROM numbers(5) AS o WHERE 1 < (SELECT sum(i.number) + 1 FROM numbers(3) AS i WHERE i.number = o.number) ORDER BY number;
 SELECT number FROM numbers(5) AS o WHERE 0 = (SELECT sum(i.number) FROM numbers(3) AS i WHERE i.number = o.number) ORDER BY number;
+-- Decimal arithmetic with a constant on either side, NULL rows and overflow
+SELECT toDecimal64(number, 2) * 3, 3 - toDecimal32(number, 2), toDecimal128(number, 3) / 4, 1 + toDecimal64(number, 1) * (1 - toDecimal64(0.05, 2)) FROM numbers(3);
+SELECT NULL + toDecimal64(number, 2), true + toDecimal64(number, 2), toDecimal64(5, 2) / nullIf(number, 0) FROM numbers(3);
+SELECT toDecimal32(900000, 3) * toDecimal32(9000, 3); -- { serverError DECIMAL_OVERFLOW }
+SELECT toDecimal64(number, 2) / 0 FROM numbers(2); -- { serverError ILLEGAL_DIVISION }

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, PrimitiveArray, new_null_array};
 use datafusion::arrow::compute::kernels::{cast, numeric};
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, exec_err, plan_err};
@@ -234,6 +234,9 @@ impl ScalarUDFImpl for Arithmetic {
                 return Ok(ColumnarValue::Array(result));
             }
         }
+        if let Some(result) = self.evaluate_decimals(&args, all_scalar)? {
+            return crate::columnar(result, all_scalar);
+        }
         let left = args.args[0].to_array(rows)?;
         let right = args.args[1].to_array(rows)?;
         let clickhouse = result_type(
@@ -248,6 +251,35 @@ impl ScalarUDFImpl for Arithmetic {
             evaluate_fallback(self.op, &left, &right)?
         };
         crate::columnar(result, all_scalar)
+    }
+}
+
+impl Arithmetic {
+    /// ClickHouse's Decimal arithmetic, a constant operand kept a constant;
+    /// None when the result is not a Decimal in 128 bits.
+    fn evaluate_decimals(
+        &self,
+        args: &ScalarFunctionArgs,
+        all_scalar: bool,
+    ) -> Result<Option<ArrayRef>> {
+        let DataType::Decimal128(precision, scale) = *args.return_type() else {
+            return Ok(None);
+        };
+        let (left, right) = (&args.args[0], &args.args[1]);
+        let (l_type, r_type) = (normalize(&left.data_type()), normalize(&right.data_type()));
+        if result_type(self.op, &l_type, &r_type).is_err() {
+            return Ok(None);
+        }
+        let (left, right) = (as_arithmetic_value(left)?, as_arithmetic_value(right)?);
+        let computed =
+            crate::decimal_arithmetic::evaluate(self.op, &left, &right, precision, scale)?;
+        Ok(Some(match computed {
+            Some(result) => Arc::new(result),
+            None => {
+                let rows = if all_scalar { 1 } else { args.number_rows };
+                new_null_array(args.return_type(), rows)
+            }
+        }))
     }
 }
 
@@ -317,6 +349,15 @@ fn as_arithmetic_input(array: &ArrayRef) -> Result<ArrayRef> {
     }
 }
 
+fn as_arithmetic_value(value: &ColumnarValue) -> Result<ColumnarValue> {
+    Ok(match value {
+        ColumnarValue::Array(array) => ColumnarValue::Array(as_arithmetic_input(array)?),
+        ColumnarValue::Scalar(scalar) => {
+            ColumnarValue::Scalar(scalar.cast_to(&normalize(&scalar.data_type()))?)
+        }
+    })
+}
+
 fn division_by_zero() -> datafusion::error::DataFusionError {
     StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
 }
@@ -331,9 +372,6 @@ pub(crate) fn evaluate(
     let right = as_arithmetic_input(right)?;
     if let Some(dates) = evaluate_dates(op, &left, &right, result)? {
         return Ok(dates);
-    }
-    if let DataType::Decimal128(precision, scale) = result {
-        return crate::decimal_arithmetic::evaluate(op, &left, &right, *precision, *scale);
     }
     if *result == DataType::Float64 {
         let l = cast::cast(&left, &DataType::Float64)?;

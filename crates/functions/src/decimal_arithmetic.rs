@@ -9,12 +9,13 @@
 //! integer is an error, as in ClickHouse. With a float the result is Float64.
 //! Decimal256 and `%` keep DataFusion's arithmetic.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, Decimal128Array};
+use datafusion::arrow::array::{Array, AsArray, Decimal128Array};
 use datafusion::arrow::compute::kernels::cast;
-use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, exec_err};
+use datafusion::arrow::compute::try_binary;
+use datafusion::arrow::datatypes::{ArrowNativeTypeOp, DataType};
+use datafusion::arrow::error::ArrowError;
+use datafusion::common::{Result, ScalarValue, exec_err};
+use datafusion::logical_expr::ColumnarValue;
 use strata_common::{ErrorCode, StrataError};
 
 use crate::arithmetic::ArithmeticOp;
@@ -82,16 +83,24 @@ pub(crate) fn result_type(
     Some(Ok(DataType::Decimal128(precision, scale)))
 }
 
-/// `op` over two arrays, into a Decimal128 of `precision` and `scale`.
+/// An operand's unscaled values: a column, or one value for every row.
+enum Operand {
+    Column(Decimal128Array),
+    Constant(i128),
+}
+
+/// `op` over two operands, into a Decimal128 of `precision` and `scale`;
+/// None when a constant operand is NULL (then every row is).
 pub(crate) fn evaluate(
     op: ArithmeticOp,
-    left: &ArrayRef,
-    right: &ArrayRef,
+    left: &ColumnarValue,
+    right: &ColumnarValue,
     precision: u8,
     scale: i8,
-) -> Result<ArrayRef> {
-    let (l_scale, left) = raw_values(left)?;
-    let (r_scale, right) = raw_values(right)?;
+) -> Result<Option<Decimal128Array>> {
+    let (Some((l_scale, left)), Some((r_scale, right))) = (operand(left)?, operand(right)?) else {
+        return Ok(None);
+    };
     let limit = width_limit(precision);
     // The powers of ten that bring the operands to the result's scale,
     // found once for the whole array.
@@ -106,47 +115,102 @@ pub(crate) fn evaluate(
             return exec_err!("{} has no Decimal arithmetic of its own", other.name());
         }
     };
-    let mut out = Vec::with_capacity(left.len());
-    for (a, b) in left.iter().zip(right.iter()) {
-        let (Some(a), Some(b)) = (a, b) else {
-            out.push(None);
-            continue;
-        };
-        let (a, b) = match (a.checked_mul(l_factor), b.checked_mul(r_factor)) {
-            (Some(a), Some(b)) => (a, b),
-            _ => return Err(overflow()),
-        };
-        let value = match op {
-            ArithmeticOp::Plus => a.checked_add(b),
-            ArithmeticOp::Minus => a.checked_sub(b),
-            ArithmeticOp::Multiply => a.checked_mul(b),
-            _ if b == 0 => {
-                return Err(
-                    StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero")
-                        .into_datafusion(),
-                );
-            }
-            _ => a.checked_div(b),
-        };
-        match value {
-            Some(v) if v.unsigned_abs() <= limit => out.push(Some(v)),
-            _ => return Err(overflow()),
+    // A result of up to 18 digits (Decimal32 or 64) computes in 64 bits, as
+    // in ClickHouse: a checked 128-bit multiply costs several times more.
+    let result = if precision <= WIDTHS[1] {
+        let narrow = |factor: i128| i64::try_from(factor).map_err(|_| overflow());
+        let (l_factor, r_factor) = (narrow(l_factor)?, narrow(r_factor)?);
+        apply(&left, &right, checked::<i64>(op, l_factor, r_factor, limit))
+    } else {
+        apply(
+            &left,
+            &right,
+            checked::<i128>(op, l_factor, r_factor, limit),
+        )
+    };
+    let result = result.map_err(|error| match error {
+        ArrowError::DivideByZero => {
+            StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
         }
-    }
-    let result = Decimal128Array::from(out).with_precision_and_scale(precision, scale)?;
-    Ok(Arc::new(result))
+        _ => overflow(),
+    })?;
+    Ok(Some(result.with_precision_and_scale(precision, scale)?))
 }
 
-/// The values of a Decimal or integer array as 128-bit integers, with their
-/// scale.
-fn raw_values(array: &ArrayRef) -> Result<(i8, Decimal128Array)> {
-    match array.data_type() {
-        DataType::Decimal128(_, scale) => Ok((*scale, array.as_primitive().clone())),
-        _ => {
-            let whole = cast::cast(array, &DataType::Decimal128(38, 0))?;
-            Ok((0, whole.as_primitive().clone()))
+/// `op` on unscaled values computed in `T`, the operands scaled by their
+/// factors, the result checked against the width's `limit`.
+fn checked<T>(
+    op: ArithmeticOp,
+    l_factor: T,
+    r_factor: T,
+    limit: u128,
+) -> impl Fn(i128, i128) -> std::result::Result<i128, ArrowError>
+where
+    T: ArrowNativeTypeOp + TryFrom<i128> + Into<i128>,
+{
+    let too_big = || ArrowError::ArithmeticOverflow(String::new());
+    move |a, b| {
+        let a = T::try_from(a)
+            .map_err(|_| too_big())?
+            .mul_checked(l_factor)?;
+        let b = T::try_from(b)
+            .map_err(|_| too_big())?
+            .mul_checked(r_factor)?;
+        let value: i128 = match op {
+            ArithmeticOp::Plus => a.add_checked(b)?,
+            ArithmeticOp::Minus => a.sub_checked(b)?,
+            ArithmeticOp::Multiply => a.mul_checked(b)?,
+            _ => a.div_checked(b)?,
+        }
+        .into();
+        if value.unsigned_abs() <= limit {
+            Ok(value)
+        } else {
+            Err(too_big())
         }
     }
+}
+
+/// `f` over every row; rows where an operand is NULL are skipped, so a
+/// NULL's placeholder value never divides by zero.
+fn apply(
+    left: &Operand,
+    right: &Operand,
+    f: impl Fn(i128, i128) -> std::result::Result<i128, ArrowError>,
+) -> std::result::Result<Decimal128Array, ArrowError> {
+    match (left, right) {
+        (Operand::Column(l), Operand::Column(r)) => try_binary(l, r, f),
+        (Operand::Column(l), Operand::Constant(b)) => l.try_unary(|a| f(a, *b)),
+        (Operand::Constant(a), Operand::Column(r)) => r.try_unary(|b| f(*a, b)),
+        (Operand::Constant(a), Operand::Constant(b)) => Ok(Decimal128Array::from(vec![f(*a, *b)?])),
+    }
+}
+
+/// An operand's scale and unscaled values, a Decimal or an integer (scale
+/// 0); None for a NULL constant.
+fn operand(value: &ColumnarValue) -> Result<Option<(i8, Operand)>> {
+    let whole = DataType::Decimal128(38, 0);
+    Ok(match value {
+        ColumnarValue::Array(array) => match array.data_type() {
+            DataType::Decimal128(_, scale) => {
+                Some((*scale, Operand::Column(array.as_primitive().clone())))
+            }
+            _ => {
+                let whole = cast::cast(array, &whole)?;
+                Some((0, Operand::Column(whole.as_primitive().clone())))
+            }
+        },
+        ColumnarValue::Scalar(scalar) => {
+            let scalar = match scalar {
+                ScalarValue::Decimal128(..) => scalar.clone(),
+                _ => scalar.cast_to(&whole)?,
+            };
+            match scalar {
+                ScalarValue::Decimal128(Some(v), _, scale) => Some((scale, Operand::Constant(v))),
+                _ => None,
+            }
+        }
+    })
 }
 
 /// Ten to the power `shift`, the factor for `shift` more decimal places.
@@ -168,6 +232,10 @@ fn out_of_bound(message: String) -> datafusion::error::DataFusionError {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use datafusion::arrow::array::ArrayRef;
+
     use super::*;
 
     fn typed(op: ArithmeticOp, left: DataType, right: DataType) -> DataType {
@@ -207,14 +275,26 @@ mod tests {
                 .unwrap(),
         );
         let right: ArrayRef = Arc::new(datafusion::arrow::array::Int8Array::from(vec![3, 3]));
+        let (left, right) = (ColumnarValue::Array(left), ColumnarValue::Array(right));
         let out = evaluate(ArithmeticOp::Divide, &left, &right, 9, 2).unwrap();
-        let out = out.as_primitive::<datafusion::arrow::datatypes::Decimal128Type>();
-        assert_eq!(out.values().to_vec(), vec![233, -233]);
+        assert_eq!(out.unwrap().values().to_vec(), vec![233, -233]);
+        let three = ColumnarValue::Scalar(ScalarValue::Int8(Some(3)));
+        let out = evaluate(ArithmeticOp::Divide, &left, &three, 9, 2).unwrap();
+        assert_eq!(out.unwrap().values().to_vec(), vec![233, -233]);
+        let null = ColumnarValue::Scalar(ScalarValue::Int8(None));
+        assert!(
+            evaluate(ArithmeticOp::Plus, &left, &null, 9, 2)
+                .unwrap()
+                .is_none()
+        );
+        let zero = ColumnarValue::Scalar(ScalarValue::Int8(Some(0)));
+        assert!(evaluate(ArithmeticOp::Divide, &left, &zero, 9, 2).is_err());
         let big: ArrayRef = Arc::new(
             Decimal128Array::from(vec![900_000_000])
                 .with_precision_and_scale(9, 3)
                 .unwrap(),
         );
+        let big = ColumnarValue::Array(big);
         assert!(evaluate(ArithmeticOp::Multiply, &big, &big, 9, 6).is_err());
     }
 }
