@@ -499,7 +499,7 @@ pub(crate) fn split_on_commas(tokens: &[Token]) -> Vec<&[Token]> {
 }
 
 pub(crate) fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
-    let dialect = ClickHouseDialect {};
+    let dialect = crate::dialect::StrataDialect;
     let significant: Vec<&Token> = tokens
         .iter()
         .filter(|t| !matches!(t, Token::Whitespace(_)))

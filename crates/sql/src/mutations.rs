@@ -10,7 +10,6 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{Expr, Ident, ObjectName, Value, visit_expressions_mut};
-use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::Token;
@@ -103,7 +102,7 @@ pub struct AlterMutation {
 /// Reads `sql` as `ALTER TABLE t DELETE | UPDATE ...`, or `None` if it is
 /// another ALTER.
 pub fn parse_alter_mutation(sql: &str) -> Result<Option<AlterMutation>> {
-    let dialect = ClickHouseDialect {};
+    let dialect = crate::dialect::StrataDialect;
     let mut parser = clickhouse_parser(&dialect, sql)?;
     if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
         return Ok(None);

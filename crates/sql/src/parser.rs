@@ -349,7 +349,7 @@ pub(crate) fn expect_end(sql: &str, parser: &mut Parser) -> Result<()> {
 
 /// Parses `sql` as one expression, alone.
 pub fn parse_expr_text(sql: &str) -> Result<Expr> {
-    let dialect = ClickHouseDialect {};
+    let dialect = StrataDialect;
     let mut parser = clickhouse_parser(&dialect, sql)?;
     let expr = parser.parse_expr().map_err(|e| parser_error(sql, e))?;
     let next = parser.peek_token();

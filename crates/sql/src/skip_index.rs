@@ -3,7 +3,6 @@
 //! ADD INDEX`.
 
 use datafusion::sql::sqlparser::ast::{Expr, FunctionArguments, ObjectName};
-use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
@@ -204,7 +203,7 @@ pub enum IndexPosition {
 /// Reads `sql` as an ALTER of a table's indexes, or `None` if it is
 /// another statement.
 pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
-    let dialect = ClickHouseDialect {};
+    let dialect = crate::dialect::StrataDialect;
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;

@@ -3,7 +3,6 @@
 //! VOLUME 'v']`, comma-separated, as ClickHouse writes them.
 
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName, visit_expressions_mut};
-use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::Parser;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
@@ -85,7 +84,7 @@ pub fn parse_rules(sql: &str, tokens: &[Token]) -> Result<Vec<TtlRule>> {
 }
 
 fn parse_rule(sql: &str, tokens: &[Token]) -> Result<TtlRule> {
-    let dialect = ClickHouseDialect {};
+    let dialect = crate::dialect::StrataDialect;
     // Cut before `TO DISK | VOLUME`: sqlparser would read `INTERVAL 1 DAY
     // TO ...` as an interval range.
     let cut = destination_start(tokens).unwrap_or(tokens.len());
@@ -172,7 +171,7 @@ pub struct AlterTtl {
 /// Reads `sql` as `ALTER TABLE t MODIFY TTL ... | REMOVE TTL`, or `None`
 /// if it is another statement.
 pub fn parse_alter_ttl(sql: &str) -> Result<Option<AlterTtl>> {
-    let dialect = ClickHouseDialect {};
+    let dialect = crate::dialect::StrataDialect;
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;

@@ -1,0 +1,11 @@
+-- DIV and MOD in ALTER mutations, column defaults, TTL and skipping indexes
+DROP TABLE IF EXISTS t191;
+CREATE TABLE t191 (a UInt32, b UInt32 DEFAULT a DIV 3, c UInt32 MATERIALIZED a MOD 4, d Date DEFAULT toDate('2020-01-01'), INDEX ix a MOD 10 TYPE minmax GRANULARITY 1) ENGINE = MergeTree ORDER BY a TTL d + INTERVAL (a MOD 2) DAY + INTERVAL 100 YEAR;
+INSERT INTO t191 (a) SELECT number FROM numbers(10);
+SELECT a, b, c FROM t191 ORDER BY a;
+ALTER TABLE t191 UPDATE b = a DIV 2 + a MOD 3 WHERE a MOD 2 = 0 SETTINGS mutations_sync = 2;
+SELECT a, b FROM t191 ORDER BY a;
+ALTER TABLE t191 DELETE WHERE a DIV 3 = 1 SETTINGS mutations_sync = 2;
+SELECT count(), sum(a) FROM t191;
+SELECT count() FROM t191 WHERE a MOD 10 = 7;
+DROP TABLE t191;
