@@ -480,7 +480,29 @@ pub fn cast_to_field(values: &ArrayRef, field: &Field) -> Result<ArrayRef> {
     if is_ipv6(field) {
         return crate::encodings::cast_to_ipv6(values);
     }
+    if let DataType::List(item) = field.data_type()
+        && values.data_type().is_string()
+    {
+        return arrays_from_texts(values, item);
+    }
     cast_to(values, field.data_type())
+}
+
+/// Texts of array literals read as arrays, as ClickHouse's CAST reads them;
+/// a text that is not one fails the query.
+fn arrays_from_texts(values: &ArrayRef, item: &FieldRef) -> Result<ArrayRef> {
+    let texts = cast::cast(values, &DataType::Utf8)?;
+    let texts = texts.as_string::<i32>();
+    let arrays = strata_formats::input::parse_array_texts(texts, item)
+        .map_err(StrataError::into_datafusion)?;
+    if let Some(bad) = (0..texts.len()).find(|&i| texts.is_valid(i) && arrays.is_null(i)) {
+        return Err(StrataError::new(
+            ErrorCode::CANNOT_READ_ARRAY_FROM_TEXT,
+            format!("Cannot read array from text '{}'", texts.value(bad)),
+        )
+        .into_datafusion());
+    }
+    Ok(arrays)
 }
 
 /// `f` applied to a value, scalar or array alike.

@@ -243,6 +243,13 @@ fn parse_fixed_strings(texts: &StringArray, width: i32) -> Result<ArrayRef> {
     Ok(Arc::new(builder.finish()))
 }
 
+/// Texts of ClickHouse's array literals (`[1, 2]`, `[['a'], []]`) as the
+/// List type `item` is the element of; NULL where a text is not one. What
+/// `CAST('[1,2]' AS Array(UInt8))` reads.
+pub fn parse_array_texts(texts: &StringArray, item: &FieldRef) -> Result<ArrayRef> {
+    parse_arrays(texts, item)
+}
+
 /// `Array(T)` from `[v1, v2, ...]`: elements may be quoted with ' or ", and
 /// nested arrays are parsed by the element type in turn.
 fn parse_arrays(texts: &StringArray, item: &FieldRef) -> Result<ArrayRef> {

@@ -12,6 +12,8 @@ mod arrow;
 pub mod as_string;
 mod cells;
 mod convert;
+
+pub use convert::parse_array_texts;
 mod delimited;
 pub mod infer;
 mod json_each_row;
