@@ -21,3 +21,4 @@ SELECT toDecimal64(number, 2) * 3, 3 - toDecimal32(number, 2), toDecimal128(numb
 SELECT NULL + toDecimal64(number, 2), true + toDecimal64(number, 2), toDecimal64(5, 2) / nullIf(number, 0) FROM numbers(3);
 SELECT toDecimal32(900000, 3) * toDecimal32(9000, 3); -- { serverError DECIMAL_OVERFLOW }
 SELECT toDecimal64(number, 2) / 0 FROM numbers(2); -- { serverError ILLEGAL_DIVISION }
+SELECT toDecimal64(100000000000000, 2) / toDecimal64(3, 2), toDecimal64(10, 2) / toUInt64(10000000000000000000), toDecimal64(100000000000000, 2) * 2, toDecimal64(0, 2) * toUInt64(10000000000000000000);

@@ -98,6 +98,10 @@ pub(crate) fn evaluate(
     precision: u8,
     scale: i8,
 ) -> Result<Option<Decimal128Array>> {
+    let narrow = op != ArithmeticOp::Divide
+        && precision <= WIDTHS[1]
+        && fits_64_bits(&left.data_type())
+        && fits_64_bits(&right.data_type());
     let (Some((l_scale, left)), Some((r_scale, right))) = (operand(left)?, operand(right)?) else {
         return Ok(None);
     };
@@ -115,9 +119,10 @@ pub(crate) fn evaluate(
             return exec_err!("{} has no Decimal arithmetic of its own", other.name());
         }
     };
-    // A result of up to 18 digits (Decimal32 or 64) computes in 64 bits, as
-    // in ClickHouse: a checked 128-bit multiply costs several times more.
-    let result = if precision <= WIDTHS[1] {
+    // A result of up to 18 digits (Decimal32 or 64) of operands that fit
+    // computes in 64 bits: a checked 128-bit multiply costs several times
+    // more. Division scales its dividend up, so it keeps 128 bits.
+    let result = if narrow {
         let narrow = |factor: i128| i64::try_from(factor).map_err(|_| overflow());
         let (l_factor, r_factor) = (narrow(l_factor)?, narrow(r_factor)?);
         apply(&left, &right, checked::<i64>(op, l_factor, r_factor, limit))
@@ -135,6 +140,15 @@ pub(crate) fn evaluate(
         _ => overflow(),
     })?;
     Ok(Some(result.with_precision_and_scale(precision, scale)?))
+}
+
+/// Whether every unscaled value of `t` fits in an i64.
+fn fits_64_bits(t: &DataType) -> bool {
+    match t {
+        DataType::Decimal128(precision, _) => *precision <= WIDTHS[1],
+        DataType::UInt64 => false,
+        t => t.is_integer() || matches!(t, DataType::Boolean | DataType::Null),
+    }
 }
 
 /// `op` on unscaled values computed in `T`, the operands scaled by their
