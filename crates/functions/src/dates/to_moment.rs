@@ -160,7 +160,12 @@ impl Kernel for Target {
 fn to_days(array: &ArrayRef, zone: Option<&Tz>) -> Result<ArrayRef> {
     let source = array.data_type();
     if is_text(source) {
-        return crate::conversion::convert(array, &DataType::Date32);
+        // A text date outside a Date's range stops at its ends.
+        let days = crate::conversion::convert(array, &DataType::Date32)?;
+        let days: Date32Array = days
+            .as_primitive::<Date32Type>()
+            .unary(|day| day.clamp(0, u16::MAX as i32));
+        return Ok(Arc::new(days));
     }
     let day_of = |second: i64| {
         let local = local_time(second, zone);
