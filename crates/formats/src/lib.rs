@@ -390,6 +390,9 @@ impl OutputFormat {
 pub struct FormatOptions {
     pub pretty_max_rows: usize,
     pub pretty_row_numbers: bool,
+    /// `output_format_pretty_single_large_number_tip_threshold`: numbers above it
+    /// get their size in words after the row (0: never).
+    pub pretty_number_tip_threshold: u64,
     pub csv_delimiter: u8,
     pub values: ValueOptions,
     /// The HTTP `client_protocol_version`: Native output's block layout and
@@ -406,6 +409,7 @@ impl Default for FormatOptions {
         FormatOptions {
             pretty_max_rows: 10_000,
             pretty_row_numbers: true,
+            pretty_number_tip_threshold: 1_000_000,
             csv_delimiter: b',',
             values: ValueOptions::default(),
             client_protocol_version: 0,
@@ -421,6 +425,8 @@ impl FormatOptions {
         FormatOptions {
             pretty_max_rows: settings.output_format_pretty_max_rows() as usize,
             pretty_row_numbers: settings.output_format_pretty_row_numbers(),
+            pretty_number_tip_threshold: settings
+                .output_format_pretty_single_large_number_tip_threshold(),
             csv_delimiter: settings
                 .format_csv_delimiter()
                 .bytes()
@@ -568,7 +574,10 @@ fn format_writer(
             schema,
             options,
         )),
-        Vertical => Box::new(pretty::VerticalWriter::new(schema)),
+        Vertical => Box::new(pretty::VerticalWriter::new(
+            schema,
+            options.pretty_number_tip_threshold,
+        )),
         Null => Box::new(NullWriter),
         Native => Box::new(native::NativeWriter::new(
             schema,

@@ -24,11 +24,7 @@ impl MarkdownWriter {
         let mut rule = String::from("|");
         for field in schema.fields() {
             head.push_str(&format!(" {} |", field.name()));
-            rule.push_str(if aligns_right(field.data_type()) {
-                "-:|"
-            } else {
-                ":-|"
-            });
+            rule.push_str(if aligns_right(field) { "-:|" } else { ":-|" });
         }
         writeln!(out, "{head}\n{rule}")?;
         Ok(MarkdownWriter { options })

@@ -8,8 +8,10 @@
 
 use std::io::Write;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Field, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
+
+use strata_common::types::{enum_type, is_ipv4};
 
 use crate::value::{Style, ValueOptions, aligns_right, write_value};
 use crate::{FormatOptions, OutputFormat, ResultWriter, Statistics};
@@ -39,6 +41,27 @@ impl Layout {
             _ => Layout::Grid,
         }
     }
+}
+
+/// Whether ClickHouse follows a value of `field` with its size in words:
+/// numbers, not the addresses and enums stored as numbers.
+fn is_number(field: &Field) -> bool {
+    field.data_type().is_numeric() && !is_ipv4(field) && enum_type(field).is_none()
+}
+
+/// ` -- 1.23 million` after a number shown as `cell` that is larger than
+/// `threshold`; none for 0, and none from 1e17 to 2^64, where most values
+/// are hashes.
+fn number_tip(cell: &str, threshold: u64) -> String {
+    let Ok(value) = cell.parse::<f64>() else {
+        return String::new();
+    };
+    let size = value.abs();
+    let hash_like = size > 1e17 && size < 1.844675e19;
+    if threshold == 0 || !value.is_finite() || size <= threshold as f64 || hash_like {
+        return String::new();
+    }
+    format!(" -- {}", strata_common::readable::readable_quantity(value))
 }
 
 fn width(text: &str) -> usize {
@@ -75,6 +98,8 @@ pub(crate) struct PrettyWriter {
     layout: Layout,
     names: Vec<String>,
     right_aligned: Vec<bool>,
+    /// The last column is a number, followed by its size in words where large.
+    last_is_number: bool,
     options: FormatOptions,
     rows: Vec<Vec<String>>,
     total_rows: usize,
@@ -89,16 +114,23 @@ impl PrettyWriter {
         PrettyWriter {
             layout,
             names: schema.fields().iter().map(|f| f.name().clone()).collect(),
-            right_aligned: schema
-                .fields()
-                .iter()
-                .map(|f| aligns_right(f.data_type()))
-                .collect(),
+            right_aligned: schema.fields().iter().map(|f| aligns_right(f)).collect(),
+            last_is_number: schema.fields().last().is_some_and(|f| is_number(f)),
             options,
             rows: Vec::new(),
             total_rows: 0,
             totals: None,
             extremes: None,
+        }
+    }
+
+    /// The size in words that follows `row`, if any.
+    fn tip(&self, row: &[String]) -> String {
+        match row.last() {
+            Some(last) if self.last_is_number => {
+                number_tip(last, self.options.pretty_number_tip_threshold)
+            }
+            _ => String::new(),
         }
     }
 
@@ -167,7 +199,7 @@ impl PrettyWriter {
         let mut out = format!("{} {}\n\n", " ".repeat(prefix_width), cells(&self.names));
         for (i, row) in self.rows.iter().enumerate() {
             let number = self.row_number(i, prefix_width);
-            out.push_str(&format!("{number} {} \n", cells(row)));
+            out.push_str(&format!("{number} {} {}\n", cells(row), self.tip(row)));
         }
         out
     }
@@ -230,7 +262,9 @@ impl PrettyWriter {
                 out.push_str(&Self::pad(&row[c], *w, self.right_aligned[c], ' '));
                 out.push(' ');
             }
-            out.push_str("│\n");
+            out.push('│');
+            out.push_str(&self.tip(row));
+            out.push('\n');
         }
         out.push_str(&line("└", '─', "┴", "┘"));
         out
@@ -282,6 +316,7 @@ impl ResultWriter for PrettyWriter {
                 rows,
                 names: self.names.clone(),
                 right_aligned: self.right_aligned.clone(),
+                last_is_number: self.last_is_number,
                 options: self.options.clone(),
                 layout: self.layout,
                 totals: None,
@@ -295,14 +330,19 @@ impl ResultWriter for PrettyWriter {
 
 pub(crate) struct VerticalWriter {
     names: Vec<String>,
+    /// Which columns are numbers, followed by their size in words where large.
+    numbers: Vec<bool>,
+    tip_threshold: u64,
     rows_written: usize,
     totals_written: bool,
 }
 
 impl VerticalWriter {
-    pub(crate) fn new(schema: SchemaRef) -> Self {
+    pub(crate) fn new(schema: SchemaRef, tip_threshold: u64) -> Self {
         VerticalWriter {
             names: schema.fields().iter().map(|f| f.name().clone()).collect(),
+            numbers: schema.fields().iter().map(|f| is_number(f)).collect(),
+            tip_threshold,
             rows_written: 0,
             totals_written: false,
         }
@@ -313,9 +353,14 @@ impl VerticalWriter {
     /// `name: value` lines of one row, the values aligned.
     fn push_fields(&self, row: &[String], text: &mut String) {
         let name_width = self.names.iter().map(|n| width(n)).max().unwrap_or(0);
-        for (name, value) in self.names.iter().zip(row) {
+        for ((name, value), number) in self.names.iter().zip(row).zip(&self.numbers) {
             let padding = " ".repeat(name_width - width(name));
-            text.push_str(&format!("{name}:{padding} {value}\n"));
+            let tip = if *number {
+                number_tip(value, self.tip_threshold)
+            } else {
+                String::new()
+            };
+            text.push_str(&format!("{name}:{padding} {value}{tip}\n"));
         }
     }
 }

@@ -119,9 +119,11 @@ fn interval_counts(interval: &str, array: &dyn Array) -> ArrayRef {
     Arc::new(text)
 }
 
-/// True for types ClickHouse right-aligns in Pretty and Markdown: numbers, dates and times.
-pub fn aligns_right(data_type: &DataType) -> bool {
-    data_type.is_numeric() || data_type.is_temporal()
+/// True for columns ClickHouse right-aligns in Pretty and Markdown: numbers
+/// (not IPv4 addresses, stored as one), dates and times.
+pub fn aligns_right(field: &Field) -> bool {
+    let data_type = field.data_type();
+    (data_type.is_numeric() || data_type.is_temporal()) && !is_ipv4(field)
 }
 
 /// How NULL is written in `style`.

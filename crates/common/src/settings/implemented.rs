@@ -202,6 +202,8 @@ declare_settings!(IMPLEMENTED {
         "Rows shown by Pretty formats before the rest is elided";
     output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",
         "Number the rows in Pretty formats";
+    output_format_pretty_single_large_number_tip_threshold: u64 = SettingKind::UInt64, "1000000",
+        "Pretty formats follow a number in the last column (Vertical: any number) larger than this with its size in words (`-- 1.23 million`); 0 turns it off";
     output_format_write_statistics: bool = SettingKind::Bool, "1",
         "End JSON and XML output with the query's statistics (elapsed time, rows and bytes read)";
     read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
