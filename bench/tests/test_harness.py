@@ -185,3 +185,5 @@ class TpchBenchmark(unittest.TestCase):
         self.assertIn("column 1", tpch.difference("A\t1\n", "B\t1\n"))
         self.assertIn("0.0347", tpch.difference("0.0347\n", "0.03443589\n"))
         self.assertEqual(tpch.difference("1\n2\n", "1\n"), "2 rows against 1")
+        self.assertTrue(tpch.ordered_apart("1\t5.0\n2\t5.0\n", "2\t5\n1\t5\n"))
+        self.assertFalse(tpch.ordered_apart("1\t5\n2\t5\n", "2\t5\n3\t5\n"))
