@@ -120,9 +120,8 @@ def decimals(text):
 def numbers_equal(x, y):
     """Within TOLERANCE, or within the last digit the shorter one shows: ClickHouse
     divides Decimals in the dividend's scale (Q8's share is 0.0344), DuckDB in DOUBLE."""
-    try:
-        fx, fy = float(x), float(y)
-    except ValueError:
+    fx, fy = number(x), number(y)
+    if fx is None or fy is None:
         return False
     allowed = TOLERANCE * max(abs(fx), abs(fy), 1.0)
     if decimals(x) != decimals(y):
@@ -150,19 +149,18 @@ def ordered_apart(reference, other):
     tie on a query's ORDER BY (Q11's equal values at SF10) may come in any order."""
     def rows(text):
         parsed = [line.split("\t") for line in text.strip().splitlines()]
-        return sorted(parsed, key=lambda row: [(0, float(c), "") if is_number(c) else (1, 0.0, c) for c in row])
+        return sorted(parsed, key=lambda row: [(0, number(c), "") if number(c) is not None else (1, 0.0, c) for c in row])
     a, b = rows(reference), rows(other)
     return len(a) == len(b) and all(
         len(ra) == len(rb) and all(x == y or numbers_equal(x, y) for x, y in zip(ra, rb))
         for ra, rb in zip(a, b))
 
 
-def is_number(text):
+def number(text):
     try:
-        float(text)
-        return True
+        return float(text)
     except ValueError:
-        return False
+        return None
 
 
 def main():

@@ -45,26 +45,19 @@ pub fn ieee_comparison(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr
 
 /// A comparison (or BETWEEN) of a Decimal with a float, its Decimals cast to Float64.
 fn decimals_as_floats(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
-    let is = |e: &Expr, decimal: bool| {
-        e.get_type(schema).is_ok_and(|t| {
-            if decimal {
-                t.is_decimal()
-            } else {
-                t.is_floating()
-            }
-        })
-    };
+    let decimal = |e: &Expr| e.get_type(schema).is_ok_and(|t| t.is_decimal());
+    let floating = |e: &Expr| e.get_type(schema).is_ok_and(|t| t.is_floating());
     let float = |e: Box<Expr>| Box::new(cast(*e, DataType::Float64));
     match expr {
         Expr::BinaryExpr(BinaryExpr { left, op, right })
-            if crate::plan_rewrite::is_comparison(op)
-                && ((is(&left, true) && is(&right, false))
-                    || (is(&left, false) && is(&right, true))) =>
+            if crate::plan_rewrite::is_comparison(op) =>
         {
-            let (left, right) = if is(&left, true) {
+            let (left, right) = if decimal(&left) && floating(&right) {
                 (float(left), right)
-            } else {
+            } else if floating(&left) && decimal(&right) {
                 (left, float(right))
+            } else {
+                return Transformed::no(Expr::BinaryExpr(BinaryExpr { left, op, right }));
             };
             Transformed::yes(Expr::BinaryExpr(BinaryExpr { left, op, right }))
         }
@@ -73,7 +66,7 @@ fn decimals_as_floats(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
             negated,
             low,
             high,
-        }) if is(&expr, true) && (is(&low, false) || is(&high, false)) => {
+        }) if decimal(&expr) && (floating(&low) || floating(&high)) => {
             Transformed::yes(Expr::Between(Between {
                 expr: float(expr),
                 negated,
