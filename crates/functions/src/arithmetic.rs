@@ -262,14 +262,24 @@ impl Arithmetic {
         args: &ScalarFunctionArgs,
         all_scalar: bool,
     ) -> Result<Option<ArrayRef>> {
+        let (left, right) = (&args.args[0], &args.args[1]);
+        let (l_type, r_type) = (normalize(&left.data_type()), normalize(&right.data_type()));
+        let any_decimal = l_type.is_decimal() || r_type.is_decimal();
+        if result_type(self.op, &l_type, &r_type).is_err() || !any_decimal {
+            return Ok(None);
+        }
+        if matches!(self.op, ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero) {
+            let (left, right) = (as_arithmetic_value(left)?, as_arithmetic_value(right)?);
+            let quotients =
+                crate::decimal_arithmetic::int_div(self.op, &left, &right, args.return_type())?;
+            let rows = if all_scalar { 1 } else { args.number_rows };
+            return Ok(Some(
+                quotients.unwrap_or_else(|| new_null_array(args.return_type(), rows)),
+            ));
+        }
         let DataType::Decimal128(precision, scale) = *args.return_type() else {
             return Ok(None);
         };
-        let (left, right) = (&args.args[0], &args.args[1]);
-        let (l_type, r_type) = (normalize(&left.data_type()), normalize(&right.data_type()));
-        if result_type(self.op, &l_type, &r_type).is_err() {
-            return Ok(None);
-        }
         let (left, right) = (as_arithmetic_value(left)?, as_arithmetic_value(right)?);
         let computed =
             crate::decimal_arithmetic::evaluate(self.op, &left, &right, precision, scale)?;

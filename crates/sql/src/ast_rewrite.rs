@@ -108,6 +108,9 @@ impl VisitorMut for Rewriter<'_, '_> {
             if let Err(e) = query_clauses::rewrite_group_by_modifiers(select) {
                 return ControlFlow::Break(e);
             }
+            query_clauses::qualify_without_windows(select, &|name| {
+                crate::combinators::names_aggregate(name, self.ctx)
+            });
             for condition in [
                 &mut select.selection,
                 &mut select.prewhere,

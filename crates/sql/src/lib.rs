@@ -45,6 +45,7 @@ pub mod parser;
 pub mod part_statements;
 pub mod plan_rewrite;
 pub mod query_clauses;
+mod recursive_ctes;
 pub mod repeated_columns;
 pub mod sample_clause;
 pub mod scalar_with;

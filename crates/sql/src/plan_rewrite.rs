@@ -35,6 +35,8 @@
 //!   ([`crate::untuple`]).
 //! - Each table function's scan is named apart
 //!   ([`crate::table_function_scans`]).
+//! - A recursive CTE's terms give its work table's types
+//!   ([`crate::recursive_ctes`]).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
@@ -154,6 +156,9 @@ impl PlanRewriter {
     fn rewrite_node(&self, node: LogicalPlan, keys_null: bool) -> Result<Transformed<LogicalPlan>> {
         if let LogicalPlan::Union(union) = node {
             return retype_union(union);
+        }
+        if let LogicalPlan::RecursiveQuery(query) = node {
+            return crate::recursive_ctes::cast_terms(query);
         }
         if matches!(
             node,

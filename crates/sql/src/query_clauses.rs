@@ -10,11 +10,16 @@
 //! - `ORDER BY ALL` as `ORDER BY 1, 2, ...`;
 //! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`;
 //!   `WITH TOTALS` is refused: DataFusion reads the modifier and ignores it,
-//!   which would answer without the extra row the user asked for.
+//!   which would answer without the extra row the user asked for;
+//! - `QUALIFY cond` with no window function in the query: ClickHouse then
+//!   filters as HAVING does after aggregation, or as WHERE without it.
+
+use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Fetch, GroupByExpr, GroupByWithModifier, Ident, LimitClause, OrderByExpr, OrderByKind,
-    Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
+    BinaryOperator, Expr, Fetch, Function, GroupByExpr, GroupByWithModifier, Ident, LimitClause,
+    OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value,
+    WindowSpec, WindowType, visit_expressions,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -291,6 +296,47 @@ pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
     Ok(())
 }
 
+/// `select`'s QUALIFY as HAVING (an aggregating select) or WHERE, when
+/// neither it nor the select list has a window function for it to filter.
+pub fn qualify_without_windows(select: &mut Select, is_aggregate: &dyn Fn(&str) -> bool) {
+    let Some(qualify) = &select.qualify else {
+        return;
+    };
+    let items = select.projection.iter().filter_map(|item| match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
+        _ => None,
+    });
+    let calls = |found: &dyn Fn(&Function) -> bool| {
+        items.clone().chain([qualify]).any(|e| {
+            visit_expressions(e, |e| match e {
+                Expr::Function(f) if found(f) => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            })
+            .is_break()
+        })
+    };
+    if calls(&|f| f.over.is_some()) {
+        return;
+    }
+    let aggregating = !matches!(&select.group_by, GroupByExpr::Expressions(keys, _) if keys.is_empty())
+        || select.having.is_some()
+        || calls(&|f| is_aggregate(&f.name.to_string()));
+    let qualify = select.qualify.take().expect("checked above");
+    let target = if aggregating {
+        &mut select.having
+    } else {
+        &mut select.selection
+    };
+    *target = Some(match target.take() {
+        Some(existing) => Expr::BinaryOp {
+            left: Box::new(Expr::Nested(Box::new(existing))),
+            op: BinaryOperator::And,
+            right: Box::new(Expr::Nested(Box::new(qualify))),
+        },
+        None => qualify,
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +359,19 @@ mod tests {
         let mut totals = select("SELECT a, count() FROM t GROUP BY a WITH TOTALS");
         let err = rewrite_group_by_modifiers(&mut totals).unwrap_err();
         assert_eq!(err.code, ErrorCode::NOT_IMPLEMENTED);
+    }
+
+    #[test]
+    fn qualify_without_windows_filters_as_where_or_having() {
+        let is_aggregate = |name: &str| name == "count";
+        let mut plain = select("SELECT n FROM t WHERE n > 1 QUALIFY n < 5");
+        qualify_without_windows(&mut plain, &is_aggregate);
+        assert_eq!(plain.selection.unwrap().to_string(), "(n > 1) AND (n < 5)");
+        let mut aggregate = select("SELECT count() AS c FROM t QUALIFY c > 1");
+        qualify_without_windows(&mut aggregate, &is_aggregate);
+        assert_eq!(aggregate.having.unwrap().to_string(), "c > 1");
+        let mut windowed = select("SELECT n, row_number() OVER () AS r FROM t QUALIFY r = 1");
+        qualify_without_windows(&mut windowed, &is_aggregate);
+        assert!(windowed.qualify.is_some());
     }
 }

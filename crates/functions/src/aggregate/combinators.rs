@@ -571,7 +571,9 @@ impl Layer {
                 _ => Arc::new(Column::new(&format!("c{i}"), i)) as Arc<dyn PhysicalExpr>,
             })
             .collect();
-        let (_, empty) = clickhouse_result(&udaf, Arc::clone(&return_field), fields);
+        let (result, empty) = clickhouse_result(&udaf, Arc::clone(&return_field), fields);
+        let widened =
+            (result.data_type() != return_field.data_type()).then(|| result.data_type().clone());
         let inner = udaf.accumulator(AccumulatorArgs {
             return_field,
             schema: &schema,
@@ -593,6 +595,7 @@ impl Layer {
             types,
             literal,
             empty,
+            widened,
         }))
     }
 }
@@ -632,6 +635,18 @@ fn clickhouse_result(
     field: FieldRef,
     args: &[FieldRef],
 ) -> (FieldRef, Option<ScalarValue>) {
+    // ClickHouse sums Decimals into the widest Decimal of their width.
+    let field = match field.data_type() {
+        DataType::Decimal128(precision, scale) if udaf.name() == "sum" && *precision != 38 => {
+            Arc::new(
+                field
+                    .as_ref()
+                    .clone()
+                    .with_data_type(DataType::Decimal128(38, *scale)),
+            )
+        }
+        _ => field,
+    };
     let empty = empty_result(udaf.name(), field.data_type())
         .filter(|_| field.is_nullable() && args.iter().all(|f| !f.is_nullable()));
     match empty {
@@ -661,6 +676,8 @@ struct Casting {
     literal: Option<ScalarValue>,
     /// The result over no rows, in place of the inner's NULL.
     empty: Option<ScalarValue>,
+    /// ClickHouse's result type, where it is wider than the inner's.
+    widened: Option<DataType>,
 }
 
 impl Accumulator for Casting {
@@ -690,10 +707,14 @@ impl Accumulator for Casting {
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
         let value = self.inner.evaluate()?;
-        Ok(match &self.empty {
+        let value = match &self.empty {
             Some(empty) if value.is_null() => empty.clone(),
             _ => value,
-        })
+        };
+        match &self.widened {
+            Some(widened) => value.cast_to(widened),
+            None => Ok(value),
+        }
     }
 
     delegate_to_inner!(size, state, merge_batch);
