@@ -25,6 +25,7 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
         Arc::new(aggregate::rule::ChooseAggregation),
         Arc::new(join::rule::ChooseAsofJoin),
         Arc::new(join::rule::ChooseSemiJoin),
+        Arc::new(sort::rule::OffsetBarriers),
     ]
 }
 

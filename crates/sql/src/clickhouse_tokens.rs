@@ -13,7 +13,8 @@
 //!   and `f(x).name` by name;
 //! - `INTERVAL '2 day'` as `INTERVAL 2 day`;
 //! - names that start with digits (`02005_t`), as one word;
-//! - `0x7f` as the number 127 (`x'7f'` stays a string);
+//! - `0x7f` as the number 127 (`x'7f'` stays a string), `0x1p4` as the
+//!   Float64 16, `0b101` as 5;
 //! - `f(args) FILTER (WHERE cond)` as the -If combinator, `fIf(args, cond)`;
 //! - `x IN 1`, `x IN 'a'` and `x IN t` without parentheses, as `x IN (1)`,
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
@@ -770,7 +771,10 @@ fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                 let Token::Number(digits, _) = &previous.token else {
                     unreachable!("matched as a number")
                 };
-                Some(Token::make_word(&format!("{digits}{}", word.value), None))
+                Some(match binary_number(digits, &word.value) {
+                    Some(number) => Token::Number(number.to_string(), false),
+                    None => Token::make_word(&format!("{digits}{}", word.value), None),
+                })
             }
             _ => None,
         };
@@ -788,26 +792,85 @@ fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// `0b0101`, read as `0` and the word `b0101`: the number 5.
+fn binary_number(digits: &str, word: &str) -> Option<u64> {
+    let bits = word.strip_prefix('b').filter(|_| digits == "0")?;
+    u64::from_str_radix(bits, 2).ok()
+}
+
 /// `0x7f000001`, which sqlparser reads as the string `x'7f000001'`: a
 /// number in ClickHouse. The two forms differ in their width in the text.
+/// A binary exponent right after the digits (`0x1p4`, `0xFFp-1`) makes
+/// the number a Float64, as in C.
 fn hex_numbers(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
-    tokens
-        .into_iter()
-        .map(|token| {
-            let Token::HexStringLiteral(digits) = &token.token else {
-                return token;
-            };
-            let span = token.span;
-            let written = span.end.column.saturating_sub(span.start.column);
-            let prefixed = span.start.line == span.end.line && written == digits.len() as u64 + 2;
-            match u64::from_str_radix(digits, 16) {
-                Ok(number) if prefixed => {
-                    with_token(&token, Token::Number(number.to_string(), false))
-                }
-                _ => token,
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        i += 1;
+        let Token::HexStringLiteral(digits) = &token.token else {
+            out.push(token.clone());
+            continue;
+        };
+        let span = token.span;
+        let written = span.end.column.saturating_sub(span.start.column);
+        let prefixed = span.start.line == span.end.line && written == digits.len() as u64 + 2;
+        let Ok(number) = u64::from_str_radix(digits, 16) else {
+            out.push(token.clone());
+            continue;
+        };
+        if !prefixed {
+            out.push(token.clone());
+            continue;
+        }
+        match binary_exponent(&tokens[i - 1..]) {
+            Some((exponent, taken)) => {
+                let value = number as f64 * 2f64.powi(exponent);
+                let last = &tokens[i - 1 + taken];
+                out.push(TokenWithSpan {
+                    token: Token::Number(format!("{value:?}"), false),
+                    span: span.union(&last.span),
+                });
+                i += taken;
             }
-        })
-        .collect()
+            None => out.push(with_token(token, Token::Number(number.to_string(), false))),
+        }
+    }
+    out
+}
+
+/// The binary exponent written right after a hex number (`tokens[0]`), as
+/// sqlparser splits it (`p4`, or `p` `-` `1`), and how many tokens it took.
+fn binary_exponent(tokens: &[TokenWithSpan]) -> Option<(i32, usize)> {
+    let adjacent = |a: usize, b: usize| {
+        tokens
+            .get(b)
+            .is_some_and(|t| t.span.start == tokens[a].span.end)
+    };
+    if !adjacent(0, 1) {
+        return None;
+    }
+    let Token::Word(word) = &tokens[1].token else {
+        return None;
+    };
+    let rest = word
+        .value
+        .strip_prefix(['p', 'P'])
+        .filter(|_| word.quote_style.is_none())?;
+    if !rest.is_empty() {
+        return Some((rest.parse().ok()?, 1));
+    }
+    let sign = match tokens.get(2).map(|t| &t.token) {
+        Some(Token::Minus) if adjacent(1, 2) => -1,
+        Some(Token::Plus) if adjacent(1, 2) => 1,
+        _ => return None,
+    };
+    match tokens.get(3).map(|t| &t.token) {
+        Some(Token::Number(digits, false)) if adjacent(2, 3) => {
+            Some((sign * digits.parse::<i32>().ok()?, 3))
+        }
+        _ => None,
+    }
 }
 
 /// `f(args) FILTER (WHERE cond)`, which sqlparser reads in ClickHouse's
@@ -1145,6 +1208,10 @@ pub(crate) mod tests {
     #[test]
     fn hex_numbers_and_aggregate_filters() {
         assert_eq!(text("SELECT 0x7f, x'7f'"), "SELECT 127 , X'7f'");
+        assert_eq!(
+            text("SELECT 0x1p4, 0xFFp-1, 0x1P+2, 0b0101, 0x1 p4"),
+            "SELECT 16.0 , 127.5 , 4.0 , 5 , 1 p4"
+        );
         assert_eq!(
             text("SELECT argMax(a, b) FILTER (WHERE c > 1), count() FILTER (WHERE d)"),
             "SELECT argMaxIf ( a , b , c > 1 ) , countIf ( d )"

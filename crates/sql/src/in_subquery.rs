@@ -9,6 +9,9 @@
 //! conjunct) is read as ClickHouse reads it, a count of at most one row of
 //! the subquery compared with 0.
 //!
+//! `x op ANY | ALL (subquery)` is read first as an IN or a comparison
+//! ([`crate::quantified_subqueries`]).
+//!
 //! `(a, b) IN (SELECT x, y ...)` compares tuples: the subquery's columns
 //! become one `tuple(x, y)`, the single column DataFusion compares with.
 
@@ -23,6 +26,7 @@ use crate::parse_expr_text;
 /// Rewrites the IN subqueries of `select` that DataFusion cannot plan where
 /// they are.
 pub fn rewrite_in_subqueries(select: &mut Select) {
+    rewrite_outside_subqueries(select, &mut crate::quantified_subqueries::rewrite);
     rewrite_outside_subqueries(select, &mut tuple_rows);
     for item in &mut select.projection {
         if let SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. } = item {

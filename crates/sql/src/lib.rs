@@ -44,6 +44,7 @@ mod outside_subqueries;
 pub mod parser;
 pub mod part_statements;
 pub mod plan_rewrite;
+mod quantified_subqueries;
 pub mod query_clauses;
 mod recursive_ctes;
 pub mod repeated_columns;

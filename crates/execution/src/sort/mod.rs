@@ -4,4 +4,5 @@
 //! `ORDER BY ... LIMIT` queries on it.
 
 pub mod budget;
+pub mod offset_barrier;
 pub mod rule;

@@ -14,6 +14,8 @@
 //!   need more than is left, and the query fails in some runs and not in
 //!   others. One sort spills the same runs and merges them once. Sorts that
 //!   fit in memory keep sorting in parallel.
+//! - An OFFSET inside the plan (under a subquery's alias) sits behind an
+//!   [`OffsetBarrierExec`], so that no sort above it moves under it.
 
 use std::sync::Arc;
 
@@ -21,11 +23,12 @@ use datafusion::common::Result;
 use datafusion::common::config::ConfigOptions;
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
-use datafusion::physical_plan::limit::LocalLimitExec;
+use datafusion::physical_plan::limit::{GlobalLimitExec, LocalLimitExec};
 use datafusion::physical_plan::sorts::sort::SortExec;
 use datafusion::physical_plan::sorts::sort_preserving_merge::SortPreservingMergeExec;
 use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties};
 
+use super::offset_barrier::OffsetBarrierExec;
 use crate::spill::planned::{PlannedThresholds, estimated_bytes};
 
 /// Rows a top-k sort may keep; ClickHouse switches at a similar scale
@@ -62,6 +65,47 @@ impl PhysicalOptimizerRule for SortLargeLimitsExternally {
     fn schema_check(&self) -> bool {
         true
     }
+}
+
+#[derive(Debug, Default)]
+pub struct OffsetBarriers;
+
+impl PhysicalOptimizerRule for OffsetBarriers {
+    fn optimize(
+        &self,
+        plan: Arc<dyn ExecutionPlan>,
+        _config: &ConfigOptions,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        // The query's own OFFSET has nothing above it to push down.
+        let Some(root) = plan.downcast_ref::<GlobalLimitExec>() else {
+            return guard_offsets(plan);
+        };
+        let input = guard_offsets(Arc::clone(root.input()))?;
+        Ok(Arc::new(GlobalLimitExec::new(
+            input,
+            root.skip(),
+            root.fetch(),
+        )))
+    }
+
+    fn name(&self) -> &str {
+        "strata_offset_barriers"
+    }
+
+    fn schema_check(&self) -> bool {
+        true
+    }
+}
+
+fn guard_offsets(plan: Arc<dyn ExecutionPlan>) -> Result<Arc<dyn ExecutionPlan>> {
+    crate::replace_nodes(plan, |node| {
+        Ok(match node.downcast_ref::<GlobalLimitExec>() {
+            Some(limit) if limit.skip() > 0 => {
+                Some(Arc::new(OffsetBarrierExec::new(Arc::clone(node))))
+            }
+            _ => None,
+        })
+    })
 }
 
 #[derive(Debug, Default)]
