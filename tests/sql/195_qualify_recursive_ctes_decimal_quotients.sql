@@ -26,3 +26,8 @@ SELECT intDiv(toDecimal32(1, 2), 0); -- { serverError ILLEGAL_DIVISION }
 -- groupUniqArray takes combinators.
 SELECT arraySort(groupUniqArrayArray(a)), groupUniqArrayIf(x, x > 0), arraySort(groupUniqArrayArrayIf(a, x > 0)) FROM (SELECT [number, number + 1] AS a, number % 2 AS x FROM numbers(3));
 SELECT arraySort(groupUniqArrayMerge(s)) FROM (SELECT groupUniqArrayState(number % 2) AS s FROM numbers(5) GROUP BY number);
+
+-- intDiv with a float divides the values as they are, then truncates.
+SELECT intDiv(15, 5.5), intDiv(-7.9, 2), intDiv(7, 2.5), intDiv(7.5, 2.5), toTypeName(intDiv(15, 5.5)), intDiv(toFloat32(7), 0.5);
+SELECT intDivOrZero(1.5, 0), intDivOrZero(3, 0.5), intDiv(number, if(number = 1, NULL, 0.5)) FROM numbers(3);
+SELECT intDiv(1.5, 0); -- { serverError ILLEGAL_DIVISION }

@@ -404,6 +404,9 @@ pub(crate) fn evaluate(
     let operands_signed = int_shape(left.data_type()).is_none_or(|s| s.0)
         || int_shape(right.data_type()).is_none_or(|s| s.0);
     let float_operand = is_float(left.data_type()) || is_float(right.data_type());
+    if float_operand && matches!(op, ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero) {
+        return narrow_from_i64(&float_quotients(op, &left, &right)?, result);
+    }
     if signed || operands_signed || float_operand {
         narrow_from_i64(
             &integer_op(op, &to_i64_wrapping(&left)?, &to_i64_wrapping(&right)?)?,
@@ -491,6 +494,33 @@ where
         })?,
         ArithmeticOp::Divide => unreachable!("divide returns Float64"),
     })
+}
+
+/// `intDiv` with a float operand: the quotient of the values as they are,
+/// truncated (`intDiv(15, 5.5)` is 2, not 15 / 5). A zero divisor is an
+/// error, or 0 for `intDivOrZero`, which also gives 0 where the quotient is
+/// not finite.
+fn float_quotients(
+    op: ArithmeticOp,
+    left: &ArrayRef,
+    right: &ArrayRef,
+) -> Result<PrimitiveArray<Int64Type>> {
+    let l = cast::cast(left, &DataType::Float64)?;
+    let r = cast::cast(right, &DataType::Float64)?;
+    let (l, r) = (
+        l.as_primitive::<Float64Type>(),
+        r.as_primitive::<Float64Type>(),
+    );
+    let or_zero = op == ArithmeticOp::IntDivOrZero;
+    datafusion::arrow::compute::try_binary(l, r, |a, b| {
+        let quotient = (a / b).trunc();
+        match (b == 0.0 || !quotient.is_finite(), or_zero) {
+            (false, _) => Ok(quotient as i64),
+            (true, true) => Ok(0),
+            (true, false) => Err(datafusion::arrow::error::ArrowError::DivideByZero),
+        }
+    })
+    .map_err(|_| division_by_zero())
 }
 
 fn evaluate_dates(
