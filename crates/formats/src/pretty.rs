@@ -94,6 +94,33 @@ fn render_rows(
     skipped
 }
 
+/// A value's lines as Pretty formats show them: a line break that ends the
+/// value starts no line of its own, but still marks the line it ends.
+struct Lines<'a> {
+    texts: Vec<&'a str>,
+    /// The value ends with a line break.
+    trailing_break: bool,
+}
+
+impl<'a> Lines<'a> {
+    fn of(cell: &'a str) -> Self {
+        let mut texts: Vec<&str> = cell.split('\n').collect();
+        let trailing_break = texts.len() > 1 && texts.last() == Some(&"");
+        if trailing_break {
+            texts.pop();
+        }
+        Lines {
+            texts,
+            trailing_break,
+        }
+    }
+
+    /// Whether line `k` goes on to another line of the value.
+    fn continues(&self, k: usize) -> bool {
+        k + 1 < self.texts.len() || (self.trailing_break && k + 1 == self.texts.len())
+    }
+}
+
 pub(crate) struct PrettyWriter {
     layout: Layout,
     names: Vec<String>,
@@ -152,7 +179,8 @@ impl PrettyWriter {
             .map(|c| {
                 self.rows
                     .iter()
-                    .map(|r| width(&r[c]))
+                    .flat_map(|r| Lines::of(&r[c]).texts)
+                    .map(width)
                     .chain([width(&self.names[c])])
                     .max()
                     .unwrap_or(0)
@@ -187,21 +215,59 @@ impl PrettyWriter {
     }
 
     fn render_space(&self, widths: &[usize], prefix_width: usize) -> String {
-        let cells = |cells: &[String]| -> String {
-            let padded: Vec<String> = cells
-                .iter()
-                .zip(widths)
-                .zip(&self.right_aligned)
-                .map(|((cell, w), right)| Self::pad(cell, *w, *right, ' '))
-                .collect();
-            padded.join("   ")
-        };
-        let mut out = format!("{} {}\n\n", " ".repeat(prefix_width), cells(&self.names));
+        let names: Vec<String> = self
+            .names
+            .iter()
+            .zip(widths)
+            .zip(&self.right_aligned)
+            .map(|((name, w), right)| Self::pad(name, *w, *right, ' '))
+            .collect();
+        let mut out = format!("{} {}\n\n", " ".repeat(prefix_width), names.join("   "));
         for (i, row) in self.rows.iter().enumerate() {
             let number = self.row_number(i, prefix_width);
-            out.push_str(&format!("{number} {} {}\n", cells(row), self.tip(row)));
+            for (k, cells) in self.row_lines(row, widths).into_iter().enumerate() {
+                out.push_str(&match k {
+                    0 => number.clone(),
+                    _ => " ".repeat(prefix_width),
+                });
+                let joined: Vec<String> = cells
+                    .iter()
+                    .map(|(before, text, after)| format!("{before}{text}{after}"))
+                    .collect();
+                out.push_str(&joined.join(" "));
+                // ClickHouse repeats the tip on each line of the row.
+                out.push_str(&self.tip(row));
+                out.push('\n');
+            }
         }
         out
+    }
+
+    /// The text lines of `row`: each cell's line padded to its column's
+    /// width, with the marks before and after it (`↳` continues a value
+    /// from the line above, `↴` goes on to the line below).
+    fn row_lines(&self, row: &[String], widths: &[usize]) -> Vec<Vec<(char, String, char)>> {
+        let cells: Vec<Lines> = row.iter().map(|cell| Lines::of(cell)).collect();
+        let height = cells.iter().map(|c| c.texts.len()).max().unwrap_or(1);
+        (0..height)
+            .map(|k| {
+                cells
+                    .iter()
+                    .zip(widths)
+                    .zip(&self.right_aligned)
+                    .map(|((cell, w), right)| {
+                        let text = cell.texts.get(k).copied().unwrap_or("");
+                        let before = if k > 0 && k < cell.texts.len() {
+                            '↳'
+                        } else {
+                            ' '
+                        };
+                        let after = if cell.continues(k) { '↴' } else { ' ' };
+                        (before, Self::pad(text, *w, *right, ' '), after)
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     fn render_boxes(&self, widths: &[usize], prefix_width: usize) -> String {
@@ -252,19 +318,25 @@ impl PrettyWriter {
             if !compact && i > 0 {
                 out.push_str(&line("├", '─', "┼", "┤"));
             }
-            out.push_str(&self.row_number(i, prefix_width));
-            out.push('│');
-            for (c, w) in widths.iter().enumerate() {
-                if c > 0 {
-                    out.push('│');
+            for (k, cells) in self.row_lines(row, widths).into_iter().enumerate() {
+                out.push_str(&match k {
+                    0 => self.row_number(i, prefix_width),
+                    _ => blank_prefix.clone(),
+                });
+                out.push('│');
+                for (c, (before, text, after)) in cells.iter().enumerate() {
+                    if c > 0 {
+                        out.push('│');
+                    }
+                    out.push(*before);
+                    out.push_str(text);
+                    out.push(*after);
                 }
-                out.push(' ');
-                out.push_str(&Self::pad(&row[c], *w, self.right_aligned[c], ' '));
-                out.push(' ');
+                out.push('│');
+                // ClickHouse repeats the tip on each line of the row.
+                out.push_str(&self.tip(row));
+                out.push('\n');
             }
-            out.push('│');
-            out.push_str(&self.tip(row));
-            out.push('\n');
         }
         out.push_str(&line("└", '─', "┴", "┘"));
         out
