@@ -255,8 +255,9 @@ impl ScalarUDFImpl for Arithmetic {
 }
 
 impl Arithmetic {
-    /// ClickHouse's Decimal arithmetic, a constant operand kept a constant;
-    /// None when the result is not a Decimal in 128 bits.
+    /// ClickHouse's Decimal arithmetic, a constant operand kept a constant,
+    /// and `intDiv` with a Decimal operand; None when no operand is a
+    /// Decimal or the result is not a Decimal in 128 bits.
     fn evaluate_decimals(
         &self,
         args: &ScalarFunctionArgs,

@@ -26,12 +26,8 @@ use crate::ast_rewrite::{AstContext, call, string_literal};
 /// `f` as DataFusion plans it, if it is a parametric call of a Strata
 /// aggregate or a combinator chain.
 pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<Expr>> {
-    // groupUniqArray is groupArray's DISTINCT form, so its combined names
-    // (`groupUniqArrayArray`) are groupArrayDistinct's.
-    let unique_chain = written
-        .strip_prefix(UNIQUE_ARRAY)
-        .filter(|chain| !chain.is_empty())
-        .map(|chain| format!("groupArrayDistinct{chain}"));
+    // A plain groupUniqArray is rewritten with the renamed aggregates.
+    let unique_chain = unique_array_chain(written).filter(|_| written != UNIQUE_ARRAY);
     let written = unique_chain.as_deref().unwrap_or(written);
     let spelling = |name: &str| (ctx.resolve_function)(name).unwrap_or_else(|| name.to_string());
     if (ctx.is_aggregate)(&spelling(written)) {
@@ -101,14 +97,19 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
 /// Whether `written` calls an aggregate, plain or with combinators.
 pub fn names_aggregate(written: &str, ctx: &AstContext) -> bool {
     let base = |name: &str| base_aggregate(name, ctx);
-    let unique_chain = written
-        .strip_prefix(UNIQUE_ARRAY)
-        .map(|chain| format!("groupArray{chain}"));
+    let unique_chain = unique_array_chain(written);
     let written = unique_chain.as_deref().unwrap_or(written);
     base(written).is_some() || split_chain(written, &base).is_some()
 }
 
 const UNIQUE_ARRAY: &str = "groupUniqArray";
+
+/// groupUniqArray is groupArray's DISTINCT form, so its names, combined or
+/// not (`groupUniqArrayArray`), are groupArrayDistinct's.
+fn unique_array_chain(written: &str) -> Option<String> {
+    let chain = written.strip_prefix(UNIQUE_ARRAY)?;
+    Some(format!("groupArrayDistinct{chain}"))
+}
 
 /// The registered name of an aggregate a chain can start from.
 fn base_aggregate(name: &str, ctx: &AstContext) -> Option<String> {
