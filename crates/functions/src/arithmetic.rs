@@ -217,8 +217,21 @@ impl ScalarUDFImpl for Arithmetic {
             })
     }
 
+    /// A Date32 moved by a number of days stays a Date32.
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        crate::null_propagating_field(self, &args)
+        let field = crate::null_propagating_field(self, &args)?;
+        let date32 = field.data_type() == &DataType::Date32
+            && args
+                .arg_fields
+                .iter()
+                .any(|f| crate::dates::frame::is_date32(f));
+        if !date32 {
+            return Ok(field);
+        }
+        let declared = strata_common::types::parse_clickhouse_type("Date32")
+            .map_err(|e| e.into_datafusion())?
+            .field(self.name());
+        Ok(Arc::new(declared.with_nullable(field.is_nullable())))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

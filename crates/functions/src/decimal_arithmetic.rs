@@ -184,7 +184,7 @@ pub(crate) fn int_div(
     })?;
     // Wraps into the result's width, as ClickHouse's integer conversion does.
     let wide: Int64Array = quotients.unary(|q| q as i64);
-    Ok(Some(cast::cast(&wide, result)?))
+    Ok(Some(crate::int_cast::narrow_from_i64(&wide, result)?))
 }
 
 /// Whether every unscaled value of `t` fits in an i64.

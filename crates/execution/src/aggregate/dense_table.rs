@@ -4,7 +4,10 @@
 //! key's slot, so every aggregate function with a groups accumulator works
 //! here unchanged. A table remembers which slots it touched; the merge visits
 //! only those, so a sparse key set (`k % 100` in 65,537 slots) costs what its
-//! 100 keys cost.
+//! 100 keys cost. It also remembers the order it first saw them in: a table
+//! that needs no merge gives its groups in that order, as ClickHouse's
+//! DISTINCT gives rows of one stream (`SELECT DISTINCT x` over 3, 1, 3, 2 is
+//! 3, 1, 2, not 1, 2, 3).
 //!
 //! The merge divides the slots among workers in interleaved blocks. Native
 //! states (e.g. `uniq`) reach each worker directly and merge object to
@@ -34,6 +37,8 @@ pub struct DenseTable {
     keys: DenseKeys,
     accumulators: Vec<GroupStates>,
     occupied: Vec<bool>,
+    /// The occupied slots in the order the table first saw them.
+    first_seen: Vec<usize>,
     slots: Vec<usize>,
 }
 
@@ -43,6 +48,7 @@ impl DenseTable {
             keys,
             accumulators: GroupStates::for_each(aggregates)?,
             occupied: vec![false; keys.slots()],
+            first_seen: Vec::new(),
             slots: Vec::new(),
         })
     }
@@ -57,7 +63,10 @@ impl DenseTable {
     ) -> Result<()> {
         self.keys.slots_of(key_column, &mut self.slots)?;
         for &slot in &self.slots {
-            self.occupied[slot] = true;
+            if !self.occupied[slot] {
+                self.occupied[slot] = true;
+                self.first_seen.push(slot);
+            }
         }
         let total = self.keys.slots();
         update_all(
@@ -73,16 +82,22 @@ impl DenseTable {
     pub fn size(&self) -> usize {
         GroupStates::total_size(&self.accumulators)
             + self.occupied.capacity()
-            + self.slots.capacity() * size_of::<usize>()
+            + (self.first_seen.capacity() + self.slots.capacity()) * size_of::<usize>()
     }
 
     fn occupied_range(&self) -> Option<(usize, usize)> {
+        debug_assert_eq!(
+            self.first_seen.len(),
+            self.occupied.iter().filter(|&&o| o).count(),
+            "every occupied slot was seen first once"
+        );
         let first = self.occupied.iter().position(|&o| o)?;
         let last = self.occupied.iter().rposition(|&o| o)?;
         Some((first, last))
     }
 
-    /// The results of a table that needs no merge: its occupied slots only.
+    /// The results of a table that needs no merge: its occupied slots only,
+    /// in the order it first saw them.
     /// DataFusion's states of those slots are merged into an accumulator of
     /// just them first: a slot never seen holds an empty state whose result
     /// some aggregates cannot compute (a Decimal `avg` divides by its zero count).
@@ -91,9 +106,7 @@ impl DenseTable {
         aggregates: &[Arc<AggregateFunctionExpr>],
         schema: &SchemaRef,
     ) -> Result<RecordBatch> {
-        let groups: Vec<usize> = (0..self.occupied.len())
-            .filter(|&s| self.occupied[s])
-            .collect();
+        let groups = std::mem::take(&mut self.first_seen);
         let slots: Vec<u32> = groups.iter().map(|&s| s as u32).collect();
         let mut columns = vec![self.keys.keys_of(&groups)];
         for (states, aggregate) in self.accumulators.iter_mut().zip(aggregates) {

@@ -633,7 +633,13 @@ fn shifted_unit(name: &str) -> Option<(BinaryOperator, IntervalKind)> {
 /// (a month to January 31st is February's last day, as in ClickHouse).
 fn shifted(moment: &Expr, sign: BinaryOperator, kind: IntervalKind, amount: &Expr) -> Expr {
     let interval = call(kind.function_name(), vec![amount.clone()]);
-    binary_op(moment.clone(), sign, interval)
+    // ClickHouse's `plus`/`minus`, as `+`/`-` are written by now, so that
+    // the result is typed as theirs (a Date32 stays a Date32).
+    let function = match sign {
+        BinaryOperator::Plus => "plus",
+        _ => "minus",
+    };
+    call(function, vec![moment.clone(), interval])
 }
 
 /// `dateDiff('unit', a, b)` (or a bare `unit`): how many unit boundaries
