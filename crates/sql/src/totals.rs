@@ -16,9 +16,7 @@ use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, GroupByExpr, GroupByWithModifier, Ident, Query, SelectItem, SetExpr,
     Statement, Value, VisitMut, VisitorMut,
 };
-use strata_common::Result;
-
-use crate::parser::not_supported;
+use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::ast_rewrite::call;
 
@@ -37,11 +35,20 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
     else {
         return Ok(None);
     };
-    if modifiers.len() > 1 {
-        return Err(not_supported("WITH TOTALS together with ROLLUP or CUBE"));
-    }
     modifiers.remove(at);
-    let keys = key_expressions(keys, &select.projection);
+    // ClickHouse's own limits, kept so a query means the same in both.
+    if keys.iter().any(|k| matches!(k, Expr::GroupingSets(_))) {
+        return Err(not_implemented(
+            "WITH TOTALS and GROUPING SETS are not supported together",
+        ));
+    }
+    let rolls_up = !modifiers.is_empty() || keys.iter().any(is_rollup_or_cube);
+    if rolls_up && select.having.is_some() {
+        return Err(not_implemented(
+            "WITH TOTALS and WITH ROLLUP or CUBE are not supported together in presence of HAVING",
+        ));
+    }
+    let keys = key_expressions(&flat_keys(keys), &select.projection);
     let kept = match select.having.is_some() {
         true => Some(kept_groups(query, &keys)?),
         false => None,
@@ -111,6 +118,32 @@ fn kept_groups(query: &Query, keys: &[Expr]) -> Result<Expr> {
         subquery,
         negated: false,
     })
+}
+
+fn is_rollup_or_cube(key: &Expr) -> bool {
+    matches!(key, Expr::Rollup(_) | Expr::Cube(_))
+}
+
+fn not_implemented(message: &str) -> StrataError {
+    StrataError::new(ErrorCode::NOT_IMPLEMENTED, message)
+}
+
+/// Every expression the keys group by, ROLLUP and CUBE opened (ROLLUP's grand
+/// total is the totals row, so the totals read each key's default).
+fn flat_keys(keys: &[Expr]) -> Vec<Expr> {
+    let mut flat: Vec<Expr> = Vec::new();
+    for key in keys {
+        let sets = match key {
+            Expr::Rollup(sets) | Expr::Cube(sets) => sets.clone(),
+            key => vec![vec![key.clone()]],
+        };
+        for expr in sets.into_iter().flatten() {
+            if !flat.contains(&expr) {
+                flat.push(expr);
+            }
+        }
+    }
+    flat
 }
 
 /// The keys. A key naming a select item by its alias or position
@@ -203,5 +236,24 @@ mod tests {
              (SELECT __totals_key_0 FROM (SELECT a, count() AS c, a AS __totals_key_0 FROM t \
              GROUP BY a HAVING c > 1) AS __kept_groups)"
         );
+    }
+
+    #[test]
+    fn rollup_keys_read_their_defaults_and_refuse_having() {
+        let (main, totals) =
+            totals_of("SELECT a, b, count() FROM t GROUP BY ROLLUP(a, b) WITH TOTALS");
+        assert_eq!(main, "SELECT a, b, count() FROM t GROUP BY ROLLUP (a, b)");
+        assert_eq!(
+            totals,
+            "SELECT \"defaultValueOfArgumentType\"(any(a)), \
+             \"defaultValueOfArgumentType\"(any(b)), count() FROM t"
+        );
+        let sql = "SELECT a, count() AS c FROM t GROUP BY a WITH ROLLUP WITH TOTALS HAVING c > 1";
+        let Statement::Query(mut query) = crate::parser::parse_statement(sql).unwrap().statement
+        else {
+            panic!("a query");
+        };
+        let error = take_totals(&mut query).unwrap_err();
+        assert_eq!(error.code, ErrorCode::NOT_IMPLEMENTED);
     }
 }
