@@ -422,10 +422,11 @@ pub(crate) fn evaluate(
         return narrow_from_i64(&float_quotients(op, &left, &right)?, result);
     }
     if signed || operands_signed || float_operand {
-        narrow_from_i64(
-            &integer_op(op, &to_i64_wrapping(&left)?, &to_i64_wrapping(&right)?)?,
-            result,
-        )
+        let mut values = integer_op(op, &to_i64_wrapping(&left)?, &to_i64_wrapping(&right)?)?;
+        if op == ArithmeticOp::IntDivOrZero {
+            values = overflowed_to_zero(values, result);
+        }
+        narrow_from_i64(&values, result)
     } else {
         narrow_from_u64(
             &integer_op(op, &to_u64_wrapping(&left)?, &to_u64_wrapping(&right)?)?,
@@ -499,14 +500,29 @@ where
             })
         })
         .map_err(|_| division_by_zero())?,
-        ArithmeticOp::IntDivOrZero => binary(l, r, |a, b| {
-            if b.is_zero() {
-                T::Native::ZERO
-            } else {
-                a.div_wrapping(b)
-            }
-        })?,
+        // Zero also where the quotient overflows (the least value by -1).
+        ArithmeticOp::IntDivOrZero => {
+            binary(l, r, |a, b| a.div_checked(b).unwrap_or(T::Native::ZERO))?
+        }
         ArithmeticOp::Divide => unreachable!("divide returns Float64"),
+    })
+}
+
+/// `intDivOrZero`'s quotients that do not fit its signed result type (the
+/// type's least value by -1) as 0, where a narrowing would wrap them.
+fn overflowed_to_zero(
+    quotients: PrimitiveArray<Int64Type>,
+    result: &DataType,
+) -> PrimitiveArray<Int64Type> {
+    let Some((true, bytes)) = int_shape(result) else {
+        return quotients;
+    };
+    let bits = u32::from(bytes) * 8;
+    let most = (1i128 << (bits - 1)) - 1;
+    let least = -(1i128 << (bits - 1));
+    quotients.unary(|q| match (least..=most).contains(&i128::from(q)) {
+        true => q,
+        false => 0,
     })
 }
 

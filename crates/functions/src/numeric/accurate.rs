@@ -227,7 +227,7 @@ impl ScalarUDFImpl for Accurate {
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
         let values = args.args[0].to_array(rows)?;
         let target = args.return_field.data_type().clone();
-        let (converted, failed) = convert(&values, &target)?;
+        let (converted, failed) = convert(&values, &args.return_field)?;
         let out = match self.on_failure {
             OnFailure::Error => {
                 if failed.true_count() > 0 {
@@ -292,7 +292,8 @@ fn conversion_error(
 }
 
 /// The converted values, and the rows that did not convert.
-fn convert(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, BooleanArray)> {
+fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, BooleanArray)> {
+    let target = target_field.data_type();
     let numeric_target = is_integer(target) || is_float(target);
     let source = values.data_type();
     if *source == DataType::Null {
@@ -311,7 +312,7 @@ fn convert(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, BooleanArr
         DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _)
     ) && is_text(source)
     {
-        return parse_dates(values, target);
+        return parse_dates(values, target_field);
     }
     // Other targets: the plain conversion, row by row where it fails.
     let plain = |values: &ArrayRef| match target {
@@ -542,10 +543,18 @@ fn digits<T: std::str::FromStr>(text: &str, least: usize, most: usize) -> Option
 
 const EPOCH_DAYS_FROM_CE: i32 = 719_163;
 
-fn parse_dates(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, BooleanArray)> {
+/// Text read as a Date, Date32 or DateTime. A moment outside a Date's or
+/// DateTime's range takes its nearest end, as ClickHouse's `toDate` does.
+fn parse_dates(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, BooleanArray)> {
+    let target = target_field.data_type();
     let texts = cast::cast(values, &DataType::Utf8)?;
     let texts = texts.as_string::<i32>();
     let date_time = matches!(target, DataType::Timestamp(..));
+    let range = match (date_time, field_type_name(target_field).contains("Date32")) {
+        (true, _) => Some((0, i64::from(u32::MAX))),
+        (false, false) => Some((0, i64::from(u16::MAX))),
+        (false, true) => None,
+    };
     let parsed: Vec<Option<i64>> = texts
         .iter()
         .map(|t| {
@@ -554,11 +563,12 @@ fn parse_dates(values: &ArrayRef, target: &DataType) -> Result<(ArrayRef, Boolea
                 return t.parse::<u32>().ok().map(i64::from);
             }
             let moment = parse_date_text(t)?;
-            Some(if date_time {
+            let value = if date_time {
                 moment.and_utc().timestamp()
             } else {
                 i64::from(chrono::Datelike::num_days_from_ce(&moment.date()) - EPOCH_DAYS_FROM_CE)
-            })
+            };
+            Some(range.map_or(value, |(least, most)| value.clamp(least, most)))
         })
         .collect();
     let failed: BooleanArray = texts
