@@ -88,6 +88,11 @@ impl VisitorMut for Rewriter<'_, '_> {
             return ControlFlow::Break(e);
         }
         if let SetExpr::Select(select) = query.body.as_mut()
+            && let Err(e) = query_clauses::implicit_system_one(select)
+        {
+            return ControlFlow::Break(e);
+        }
+        if let SetExpr::Select(select) = query.body.as_mut()
             && let Err(e) = crate::array_join::rewrite(select)
         {
             return ControlFlow::Break(e);
@@ -782,7 +787,7 @@ fn count_comparisons(f: &mut Function) {
 /// Makes `expr` a condition DataFusion takes where it may be a number
 /// (`WHERE flag`, `WHERE number % 2`): `toBool(expr)`, which the plan
 /// rewrite turns into `expr != 0` once the type is known.
-fn as_condition(expr: &mut Expr) {
+pub(crate) fn as_condition(expr: &mut Expr) {
     if !is_boolean(expr) {
         *expr = call(uint8_booleans::TO_BOOL, vec![expr.clone()]);
     }

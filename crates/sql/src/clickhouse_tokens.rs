@@ -1043,10 +1043,13 @@ fn bounds_conditional(k: Keyword) -> bool {
         )
 }
 
-/// Where `?:` operands end, looking from inside them.
+/// Where `?:` operands end, looking from inside them (`->`: a lambda's
+/// body is the condition, not the lambda).
 fn is_boundary(token: &TokenWithSpan) -> bool {
-    matches!(token.token, Token::Comma | Token::SemiColon | Token::EOF)
-        || bounds_conditional(keyword(token))
+    matches!(
+        token.token,
+        Token::Comma | Token::SemiColon | Token::EOF | Token::Arrow
+    ) || bounds_conditional(keyword(token))
 }
 
 fn opens(token: &TokenWithSpan) -> bool {

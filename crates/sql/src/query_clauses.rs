@@ -8,11 +8,11 @@
 //! - `[OFFSET m ROWS] FETCH FIRST n ROWS ONLY | WITH TIES` as
 //!   `LIMIT n [OFFSET m]`, with ties as above;
 //! - `ORDER BY ALL` as `ORDER BY 1, 2, ...`;
-//! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`;
-//!   `WITH TOTALS` is refused: DataFusion reads the modifier and ignores it,
-//!   which would answer without the extra row the user asked for;
+//! - `GROUP BY keys WITH ROLLUP | CUBE` as `ROLLUP(keys)` or `CUBE(keys)`
+//!   (`WITH TOTALS` is taken off before, by [`crate::totals`]);
 //! - `QUALIFY cond` with no window function in the query: ClickHouse then
-//!   filters as HAVING does after aggregation, or as WHERE without it.
+//!   filters as HAVING does after aggregation, or as WHERE without it;
+//! - a SELECT without FROM that names `dummy` or `*` reads `system.one`.
 
 use std::ops::ControlFlow;
 
@@ -293,6 +293,36 @@ pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
     let sets = keys.drain(..).map(|key| vec![key]).collect();
     *keys = vec![set(sets)];
     modifiers.clear();
+    Ok(())
+}
+
+/// `FROM system.one` for a select without FROM that reads a column:
+/// ClickHouse's implicit table, whose one column is `dummy`. Others keep
+/// DataFusion's one-row relation, which reads nothing.
+pub fn implicit_system_one(select: &mut Select) -> Result<()> {
+    if !select.from.is_empty() {
+        return Ok(());
+    }
+    let wildcard = select
+        .projection
+        .iter()
+        .any(|item| matches!(item, SelectItem::Wildcard(_)));
+    let dummy = visit_expressions(&*select, |e| match e {
+        Expr::Identifier(id) if id.value == "dummy" => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    });
+    if !wildcard && dummy.is_continue() {
+        return Ok(());
+    }
+    let Statement::Query(one) =
+        crate::parser::parse_statement("SELECT * FROM system.one")?.statement
+    else {
+        unreachable!("a SELECT parses as a query");
+    };
+    let SetExpr::Select(one) = *one.body else {
+        unreachable!("a plain SELECT");
+    };
+    select.from = one.from;
     Ok(())
 }
 

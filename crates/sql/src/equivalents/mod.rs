@@ -418,7 +418,14 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         }
         // ClickHouse passes the lambda first, DataFusion the array.
         "arrayMap" => higher_order(name, "array_transform", args)?,
-        "arrayFilter" => higher_order(name, "array_filter", args)?,
+        "arrayFilter" => {
+            // DataFusion's filter takes a Boolean, ClickHouse's any number.
+            let mut args: Vec<Expr> = args.iter().map(|a| (*a).clone()).collect();
+            if let Some(Expr::Lambda(lambda)) = args.first_mut() {
+                crate::ast_rewrite::as_condition(&mut lambda.body);
+            }
+            higher_order(name, "array_filter", &args.iter().collect::<Vec<_>>())?
+        }
         // The conditions each element gives, as Strata's UDFs take them.
         "arrayExists" => call(
             "mapExists",
