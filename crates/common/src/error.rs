@@ -293,6 +293,9 @@ impl StrataError {
     }
 
     fn classify_message(kind: ErrorKind, msg: &str) -> Self {
+        if let Some(arity) = arity_mismatch(msg) {
+            return arity;
+        }
         let code = if msg.contains("table '") && msg.contains("not found") {
             ErrorCode::UNKNOWN_TABLE
         } else if msg.starts_with("Invalid function") || msg.contains("Unknown function") {
@@ -389,6 +392,45 @@ fn find_in_arrow(error: &datafusion::arrow::error::ArrowError) -> Option<StrataE
 }
 
 /// A Strata error that a writer or reader returned through `std::io`.
+/// DataFusion's signature check of a call's argument count, in ClickHouse's
+/// words and code: "The function 'f' expected 2 arguments but received 1",
+/// "Function 'f' expects 2 arguments but received 1", "'f' does not
+/// support zero arguments".
+fn arity_mismatch(msg: &str) -> Option<StrataError> {
+    let quoted = |text: &str| -> Option<String> {
+        let start = text.find('\'')? + 1;
+        let len = text[start..].find('\'')?;
+        Some(text[start..start + len].to_string())
+    };
+    let number_before = |text: &str, word: &str| -> Option<String> {
+        let end = text.find(word)?;
+        let digits = text[..end].trim_end().rsplit(' ').next()?;
+        digits
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| digits.to_string())
+    };
+    let (name, passed, expected) = if msg.contains("does not support zero arguments") {
+        (quoted(msg)?, "0".to_string(), "at least 1".to_string())
+    } else if msg.contains(" arguments but received ") {
+        let received = msg.split(" arguments but received ").nth(1)?;
+        let passed: String = received.chars().take_while(char::is_ascii_digit).collect();
+        (
+            quoted(msg)?,
+            passed,
+            number_before(msg, " arguments but received")?,
+        )
+    } else {
+        return None;
+    };
+    Some(StrataError::new(
+        ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+        format!(
+            "Number of arguments for function {name} doesn't match: passed {passed}, should be {expected}"
+        ),
+    ))
+}
+
 pub fn find_io_error(error: &std::io::Error) -> Option<StrataError> {
     error.get_ref().and_then(find_in_boxed)
 }
@@ -467,6 +509,29 @@ mod tests {
         ));
         let df = DataFusionError::ArrowError(Box::new(arrow), None);
         assert_eq!(StrataError::from_datafusion(df), original);
+    }
+
+    #[test]
+    fn argument_counts_read_as_clickhouse_writes_them() {
+        let planned = |msg: &str| StrataError::from_datafusion(DataFusionError::Plan(msg.into()));
+        let two = planned(
+            "The function 'multiply' expected 2 arguments but received 1 No function matches",
+        );
+        assert_eq!(two.code, ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH);
+        assert_eq!(
+            two.message,
+            "Number of arguments for function multiply doesn't match: passed 1, should be 2"
+        );
+        let none = planned("'toUnixTimestamp64Milli' does not support zero arguments.");
+        assert_eq!(
+            none.message,
+            "Number of arguments for function toUnixTimestamp64Milli doesn't match: passed 0, \
+             should be at least 1"
+        );
+        let other = planned("Function 'f' expects 1 arguments but received 3");
+        assert_eq!(other.code, ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH);
+        let typed = planned("No function matches the given name and argument types 'f(Utf8)'");
+        assert_eq!(typed.code, ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT);
     }
 
     #[test]

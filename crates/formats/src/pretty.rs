@@ -450,7 +450,10 @@ impl ResultWriter for VerticalWriter {
             let title = format!("Row {}:", self.rows_written);
             text.push_str(&title);
             text.push('\n');
-            text.extend(std::iter::repeat_n('─', width(&title)));
+            // ClickHouse sizes the rule by the next row's number: `Row 9:`
+            // gets as many as `Row 10:`.
+            let rule = width(&format!("Row {}:", self.rows_written + 1));
+            text.extend(std::iter::repeat_n('─', rule));
             text.push('\n');
             self.push_fields(&row, &mut text);
         }

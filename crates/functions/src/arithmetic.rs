@@ -386,6 +386,14 @@ fn division_by_zero() -> datafusion::error::DataFusionError {
     StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
 }
 
+fn least_by_minus_one() -> datafusion::error::DataFusionError {
+    StrataError::new(
+        ErrorCode::ILLEGAL_DIVISION,
+        "Division of minimal signed number by minus one",
+    )
+    .into_datafusion()
+}
+
 pub(crate) fn evaluate(
     op: ArithmeticOp,
     left: &ArrayRef,
@@ -422,9 +430,30 @@ pub(crate) fn evaluate(
         return narrow_from_i64(&float_quotients(op, &left, &right)?, result);
     }
     if signed || operands_signed || float_operand {
-        let mut values = integer_op(op, &to_i64_wrapping(&left)?, &to_i64_wrapping(&right)?)?;
-        if op == ArithmeticOp::IntDivOrZero {
-            values = overflowed_to_zero(values, result);
+        let (l, r) = (to_i64_wrapping(&left)?, to_i64_wrapping(&right)?);
+        let mut values = integer_op(op, &l, &r)?;
+        // The least value of a narrower type by -1 fits in 64 bits: found
+        // here, as in 64 bits by `integer_op`.
+        if let Some(least) = narrower_signed_least(result) {
+            let overflows = |(a, b): (i64, i64)| a == least && b == -1;
+            match op {
+                ArithmeticOp::IntDiv
+                    if l.iter()
+                        .zip(r.iter())
+                        .any(|pair| matches!(pair, (Some(a), Some(b)) if overflows((a, b)))) =>
+                {
+                    return Err(least_by_minus_one());
+                }
+                ArithmeticOp::IntDivOrZero => {
+                    values = datafusion::arrow::compute::binary(&l, &r, |a, b| {
+                        match overflows((a, b)) {
+                            true => 0,
+                            false => a.checked_div(b).unwrap_or(0),
+                        }
+                    })?;
+                }
+                _ => {}
+            }
         }
         narrow_from_i64(&values, result)
     } else {
@@ -493,13 +522,16 @@ where
             if b.is_zero() {
                 return Err(datafusion::arrow::error::ArrowError::DivideByZero);
             }
-            Ok(if op == ArithmeticOp::IntDiv {
-                a.div_wrapping(b)
-            } else {
-                a.mod_wrapping(b)
-            })
+            match op {
+                // The least value by -1 overflows.
+                ArithmeticOp::IntDiv => a.div_checked(b),
+                _ => Ok(a.mod_wrapping(b)),
+            }
         })
-        .map_err(|_| division_by_zero())?,
+        .map_err(|e| match e {
+            datafusion::arrow::error::ArrowError::DivideByZero => division_by_zero(),
+            _ => least_by_minus_one(),
+        })?,
         // Zero also where the quotient overflows (the least value by -1).
         ArithmeticOp::IntDivOrZero => {
             binary(l, r, |a, b| a.div_checked(b).unwrap_or(T::Native::ZERO))?
@@ -508,22 +540,12 @@ where
     })
 }
 
-/// `intDivOrZero`'s quotients that do not fit its signed result type (the
-/// type's least value by -1) as 0, where a narrowing would wrap them.
-fn overflowed_to_zero(
-    quotients: PrimitiveArray<Int64Type>,
-    result: &DataType,
-) -> PrimitiveArray<Int64Type> {
-    let Some((true, bytes)) = int_shape(result) else {
-        return quotients;
-    };
-    let bits = u32::from(bytes) * 8;
-    let most = (1i128 << (bits - 1)) - 1;
-    let least = -(1i128 << (bits - 1));
-    quotients.unary(|q| match (least..=most).contains(&i128::from(q)) {
-        true => q,
-        false => 0,
-    })
+/// The least value of a signed integer type narrower than 64 bits.
+fn narrower_signed_least(result: &DataType) -> Option<i64> {
+    match int_shape(result)? {
+        (true, bytes) if bytes < 8 => Some(-(1i64 << (u32::from(bytes) * 8 - 1))),
+        _ => None,
+    }
 }
 
 /// `intDiv` with a float operand: the quotient of the values as they are,

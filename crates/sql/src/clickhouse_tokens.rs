@@ -68,6 +68,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = in_bare_operands(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = limit_after_limit_by(tokens);
+    let tokens = ordered_set_operands(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = interval_texts(tokens);
     let tokens = zoned_date_times(tokens);
@@ -939,9 +940,10 @@ fn filter_clause(tokens: &[TokenWithSpan], at: usize) -> Option<(usize, usize)> 
     Some((open, matching_close(tokens, open)?))
 }
 
-/// The operand of `IN` written without parentheses: a literal is a set of
-/// one, a name is a table (`x IN t` as `x IN (SELECT * FROM t)`). `IN
-/// PARTITION` (ALTER), calls (`IN tuple(1, 2)`) and SHOW's `IN db` stay.
+/// The operand of `IN` written without parentheses: a literal or a call is
+/// a set of one, `tuple(a, b)` the set of its elements, a name is a table
+/// (`x IN t` as `x IN (SELECT * FROM t)`). `IN PARTITION` (ALTER) and
+/// SHOW's `IN db` stay.
 fn in_bare_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     let mut statement_start = true;
@@ -965,6 +967,12 @@ fn in_bare_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         let Some(start) = (i..tokens.len()).find(|&j| !is_space(&tokens[j])) else {
             continue;
         };
+        if let Some((set, end)) = called_set(&tokens, start) {
+            out.extend(tokens[i..start].iter().cloned());
+            out.extend(set);
+            i = end;
+            continue;
+        }
         let end = bare_operand_end(&tokens, start);
         if end == start {
             continue;
@@ -986,6 +994,110 @@ fn in_bare_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         i = end;
     }
     out
+}
+
+/// `SELECT ... ORDER BY a LIMIT n UNION ALL SELECT ... LIMIT m`: in
+/// ClickHouse each SELECT of a set operation may have its own ORDER BY and
+/// LIMIT, the last one's included (they never apply to the whole result).
+/// sqlparser reads them so only on a parenthesized operand, so each such
+/// operand gets parentheses, from its SELECT (a WITH before stays over the
+/// whole statement) to the set operator, or for the last to the end of the
+/// query, before its FORMAT or SETTINGS.
+fn ordered_set_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut depths = vec![SetOperand::default()];
+    for (i, token) in tokens.iter().enumerate() {
+        let token = token.clone();
+        let called = next_non_space(&tokens, i + 1).is_some_and(|t| t.token == Token::LParen);
+        let ends_query = matches!(token.token, Token::SemiColon | Token::EOF)
+            || (closes(&token) && depths.len() > 1)
+            || (matches!(keyword(&token), Keyword::FORMAT | Keyword::SETTINGS) && !called);
+        if ends_query {
+            let operand = depths.last_mut().expect("the statement's depth stays");
+            if operand.in_set_operation {
+                operand.close(&mut out, &token);
+            }
+        }
+        if opens(&token) {
+            depths.push(SetOperand::default());
+        } else if closes(&token) && depths.len() > 1 {
+            depths.pop();
+        } else if token.token == Token::SemiColon {
+            depths = vec![SetOperand::default()];
+        }
+        let operand = depths.last_mut().expect("the statement's depth stays");
+        match keyword(&token) {
+            Keyword::SELECT if operand.select.is_none() => operand.select = Some(out.len()),
+            Keyword::ORDER | Keyword::LIMIT if operand.select.is_some() => operand.ordered = true,
+            // `* EXCEPT (a)` is a column matcher.
+            Keyword::EXCEPT
+                if out.iter().rev().find(|t| !is_space(t)).map(|t| &t.token)
+                    == Some(&Token::Mul) => {}
+            Keyword::UNION | Keyword::EXCEPT | Keyword::INTERSECT => {
+                operand.close(&mut out, &token);
+                operand.in_set_operation = true;
+            }
+            _ => {}
+        }
+        out.push(token);
+    }
+    if let Some(operand) = depths.first_mut()
+        && operand.in_set_operation
+        && let Some(last) = out.last().cloned()
+    {
+        operand.close(&mut out, &last);
+    }
+    out
+}
+
+/// The first token from `from` on that is not whitespace.
+fn next_non_space(tokens: &[TokenWithSpan], from: usize) -> Option<&TokenWithSpan> {
+    tokens.iter().skip(from).find(|t| !is_space(t))
+}
+
+/// One bracket depth's SELECT being read, for [`ordered_set_operands`].
+#[derive(Clone, Copy, Default)]
+struct SetOperand {
+    /// Where its SELECT is in the tokens written so far.
+    select: Option<usize>,
+    /// Whether ORDER or LIMIT followed it at this depth.
+    ordered: bool,
+    /// Whether a set operator came before it at this depth.
+    in_set_operation: bool,
+}
+
+impl SetOperand {
+    /// Ends the operand at the end of `out`, parenthesized if ordered.
+    fn close(&mut self, out: &mut Vec<TokenWithSpan>, at: &TokenWithSpan) {
+        if let (Some(start), true) = (self.select, self.ordered) {
+            out.insert(start, with_token(at, Token::LParen));
+            out.push(with_token(at, Token::RParen));
+            out.push(with_token(at, Token::Whitespace(Whitespace::Space)));
+        }
+        self.select = None;
+        self.ordered = false;
+    }
+}
+
+/// A call as the operand of `IN`: `tuple(a, b)` is the set `(a, b)`, any
+/// other call `f(...)` a set of one, `(f(...))`. The set's tokens and the
+/// index past the call; None when no call starts at `start`.
+fn called_set(tokens: &[TokenWithSpan], start: usize) -> Option<(Vec<TokenWithSpan>, usize)> {
+    let Token::Word(name) = &tokens[start].token else {
+        return None;
+    };
+    let open = start + 1;
+    if tokens.get(open)?.token != Token::LParen || name.keyword == Keyword::PARTITION {
+        return None;
+    }
+    let close = matching_close(tokens, open)?;
+    if name.quote_style.is_none() && name.value.eq_ignore_ascii_case("tuple") {
+        return Some((tokens[open..=close].to_vec(), close + 1));
+    }
+    let mut set = vec![with_token(&tokens[start], Token::LParen)];
+    set.extend_from_slice(&tokens[start..=close]);
+    set.push(with_token(&tokens[close], Token::RParen));
+    Some((set, close + 1))
 }
 
 /// Where a bare `IN` operand starting at `start` ends (exclusive): a
@@ -1157,6 +1269,39 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn ordered_set_operands_are_parenthesized() {
+        assert_eq!(
+            text("SELECT 1 LIMIT 1 UNION ALL SELECT 2"),
+            "( SELECT 1 LIMIT 1 ) UNION ALL SELECT 2"
+        );
+        assert_eq!(
+            text("WITH 1 AS c SELECT c UNION ALL SELECT 2 ORDER BY 1 FORMAT TSV"),
+            "WITH 1 AS c SELECT c UNION ALL ( SELECT 2 ORDER BY 1 ) FORMAT TSV"
+        );
+        assert_eq!(
+            text("SELECT * FROM (SELECT 1 UNION ALL SELECT format('{}', 2) LIMIT 1) LIMIT 5"),
+            "SELECT * FROM ( SELECT 1 UNION ALL ( SELECT format ( '{}' , 2 ) LIMIT 1 ) ) LIMIT 5"
+        );
+        assert_eq!(
+            text("SELECT * EXCEPT (a) FROM t ORDER BY b LIMIT 1 UNION ALL SELECT 1"),
+            "( SELECT * EXCEPT ( a ) FROM t ORDER BY b LIMIT 1 ) UNION ALL SELECT 1"
+        );
+        assert_eq!(
+            text("SELECT 1 UNION ALL SELECT 2; SELECT 3 ORDER BY 1"),
+            "SELECT 1 UNION ALL SELECT 2 ; SELECT 3 ORDER BY 1"
+        );
+    }
+
+    #[test]
+    fn in_takes_a_call_as_its_set() {
+        assert_eq!(text("SELECT 1 IN f(2)"), "SELECT 1 IN ( f ( 2 ) )");
+        assert_eq!(
+            text("SELECT 1 NOT IN tuple(1, 2)"),
+            "SELECT 1 NOT IN ( 1 , 2 )"
+        );
+    }
+
+    #[test]
     fn join_strictness_takes_sqlparser_order() {
         assert_eq!(
             text("SELECT * FROM a ALL INNER JOIN b USING k"),
@@ -1192,7 +1337,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn in_takes_a_bare_literal_or_table() {
+    fn in_takes_a_bare_literal_call_or_table() {
         assert_eq!(text("SELECT 1 IN 1"), "SELECT 1 IN ( 1 )");
         assert_eq!(text("SELECT 1 NOT IN -2"), "SELECT 1 NOT IN ( - 2 )");
         assert_eq!(text("SELECT 1 IN NULL"), "SELECT 1 IN ( NULL )");
@@ -1200,7 +1345,7 @@ pub(crate) mod tests {
             text("SELECT x IN db.data FROM u"),
             "SELECT x IN ( SELECT * FROM db . data ) FROM u"
         );
-        assert_eq!(text("SELECT x IN f(1)"), "SELECT x IN f ( 1 )");
+        assert_eq!(text("SELECT x IN f(1)"), "SELECT x IN ( f ( 1 ) )");
         assert_eq!(text("SHOW TABLES IN system"), "SHOW TABLES IN system");
         assert_eq!(
             text("ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"),

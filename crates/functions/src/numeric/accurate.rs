@@ -523,6 +523,10 @@ pub(crate) fn parse_date_text(text: &str) -> Option<NaiveDateTime> {
     let year: i32 = digits(&date[0], 4, 4)?;
     let month: u32 = digits(&date[1], 1, 2)?;
     let day: i64 = digits(&date[2], 1, 2)?;
+    if (year, month, day) == (0, 0, 0) {
+        // ClickHouse's zero date: each type's least (Date saturates to 1970).
+        return NaiveDate::from_ymd_opt(1900, 1, 1)?.and_hms_opt(0, 0, 0);
+    }
     let first = NaiveDate::from_ymd_opt(year, month, 1)?;
     let seconds = match time {
         None => 0,

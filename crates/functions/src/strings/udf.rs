@@ -20,7 +20,7 @@ use datafusion::logical_expr::{
 };
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::value::{Style, ValueOptions, write_value};
+use strata_formats::value::{Style, ValueOptions, declared_as_text, write_value};
 
 use crate::int_cast::to_i64_wrapping;
 
@@ -241,9 +241,15 @@ impl ScalarUDFImpl for Udf {
         let arrays = args
             .args
             .iter()
-            .map(|a| match a {
-                ColumnarValue::Scalar(s) => s.to_array_of_size(1),
-                ColumnarValue::Array(a) => Ok(Arc::clone(a)),
+            .zip(args.arg_fields.iter())
+            .map(|(a, field)| {
+                let array = match a {
+                    ColumnarValue::Scalar(s) => s.to_array_of_size(1)?,
+                    ColumnarValue::Array(a) => Arc::clone(a),
+                };
+                // A UUID, an address or an interval reads as its text, as
+                // `toString` writes it (`concat('', toIPv4('1.2.3.4'))`).
+                Ok(declared_as_text(field, array.as_ref()).unwrap_or(array))
             })
             .collect::<Result<Vec<_>>>()?;
         let constant = args

@@ -219,6 +219,15 @@ fn transform(args: &[&Expr]) -> Result<Expr> {
     Ok(crate::ast_rewrite::case(&pairs, Some(otherwise)))
 }
 
+/// Whether `array` holds a NULL element.
+fn has_null(array: &Expr) -> Expr {
+    let nulls = call(
+        "array_transform",
+        vec![array.clone(), parse_lambda("x -> x IS NULL")],
+    );
+    call("array_has", vec![nulls, Expr::value(Value::Boolean(true))])
+}
+
 /// A lambda written in SQL, for rewrites that need one of their own.
 fn parse_lambda(text: &str) -> Expr {
     let dialect = datafusion::sql::sqlparser::dialect::ClickHouseDialect {};
@@ -362,16 +371,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         }
         // ClickHouse looks for a NULL needle as a value; DataFusion answers NULL.
         "has" if args.len() == 2 && matches!(args[1], Expr::Value(v) if v.value == Value::Null) => {
-            call(
-                "array_has",
-                vec![
-                    call(
-                        "array_transform",
-                        vec![args[0].clone(), parse_lambda("x -> x IS NULL")],
-                    ),
-                    Expr::value(Value::Boolean(true)),
-                ],
-            )
+            has_null(args[0])
         }
         "has" => renamed("array_has", &[2])?,
         "hasAll" => renamed("array_has_all", &[2])?,
