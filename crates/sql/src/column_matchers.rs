@@ -23,7 +23,7 @@ use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::clickhouse_tokens::{is_space, keyword, matching_close, with_token};
+use crate::clickhouse_tokens::{is_space, keyword, matching_close, next_significant, with_token};
 use crate::select_probes::{SourceColumn, qualified};
 
 const COLUMNS: &str = "columns";
@@ -108,10 +108,6 @@ fn starts_select_item(before: &[TokenWithSpan]) -> bool {
     before.iter().rev().find(|t| !is_space(t)).is_some_and(|t| {
         t.token == Token::Comma || matches!(keyword(t), Keyword::SELECT | Keyword::DISTINCT)
     })
-}
-
-fn next_significant(tokens: &[TokenWithSpan], from: usize) -> Option<usize> {
-    (from..tokens.len()).find(|&i| !is_space(&tokens[i]))
 }
 
 /// The transformers from `i` on, and the index past the last.
