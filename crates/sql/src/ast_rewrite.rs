@@ -898,7 +898,7 @@ impl TextReader {
     }
 }
 
-fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
+pub(crate) fn arity(function: &str, passed: usize, expected: &str) -> StrataError {
     StrataError::new(
         ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
         format!(

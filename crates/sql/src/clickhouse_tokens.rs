@@ -7,14 +7,17 @@
 //! - join strictness (`ALL`, `ANY`, `SEMI`, `ANTI` and the side in any
 //!   order), see [`crate::join_strictness`];
 //! - `USING k1, k2` without parentheses;
-//! - `INSERT ... VALUES (1) (2)` without commas between rows;
+//! - `INSERT ... VALUES (1) (2)` without commas between rows, and a comma
+//!   after the last name of an INSERT's column list or value of a row;
 //! - the `c ? a : b` operator, as `if(c, a, b)`;
 //! - `t.1` and `f(x).2`, tuple elements by position, as `tupleElement(t, 1)`,
 //!   and `f(x).name` by name;
 //! - `INTERVAL '2 day'` as `INTERVAL 2 day`;
 //! - names that start with digits (`02005_t`), as one word;
 //! - `0x7f` as the number 127 (`x'7f'` stays a string), `0x1p4` as the
-//!   Float64 16, `0b101` as 5;
+//!   Float64 16, `0b101` as 5, each also with `_` between digits;
+//! - `−` (U+2212) as the minus sign;
+//! - `(x,)`, a tuple of one element, as `tuple(x)`;
 //! - `f(args) FILTER (WHERE cond)` as the -If combinator, `fIf(args, cond)`;
 //! - `x IN 1`, `x IN 'a'` and `x IN t` without parentheses, as `x IN (1)`,
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
@@ -52,6 +55,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
                     w.value = w.value.replace(&format!("{q}{q}"), &q.to_string());
                 }
             }
+            // ClickHouse reads U+2212, the minus sign of typeset text, as `-`.
+            Token::Char('\u{2212}') => token.token = Token::Minus,
             _ => {}
         }
     }
@@ -62,6 +67,8 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = parenthesize_using(tokens);
     let tokens = crate::join_strictness::mark_constraints(tokens, sql)?;
     let tokens = separate_values_rows(tokens);
+    let tokens = insert_trailing_commas(tokens);
+    let tokens = one_element_tuples(tokens);
     let tokens = fetch_with_ties(tokens);
     let tokens = final_hints(tokens);
     let tokens = in_array_literals(tokens);
@@ -381,6 +388,127 @@ fn in_type_arguments(tokens: &[&TokenWithSpan]) -> bool {
         }
     }
     false
+}
+
+/// `INSERT INTO t (a, b, ) VALUES (1, 2, )`: ClickHouse takes a comma
+/// after the last name of the column list and the last value of a row;
+/// sqlparser does not.
+fn insert_trailing_commas(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let first_word = tokens.iter().find(|t| !is_space(t)).map(keyword);
+    if first_word != Some(Keyword::INSERT) {
+        return tokens;
+    }
+    let mut in_values = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        match keyword(&tokens[i]) {
+            Keyword::VALUES => in_values = true,
+            Keyword::SELECT | Keyword::FORMAT | Keyword::WITH => break,
+            _ => {}
+        }
+        if tokens[i].token == Token::LParen {
+            i = without_trailing_comma(&mut tokens, i);
+            if !in_values {
+                // Past the column list only VALUES rows are lists of values.
+                in_values = tokens[i..].iter().any(|t| keyword(t) == Keyword::VALUES);
+                if !in_values {
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    tokens
+}
+
+/// Removes a comma right before the parenthesis that closes the one at
+/// `open`; returns the index of the closing one.
+fn without_trailing_comma(tokens: &mut Vec<TokenWithSpan>, open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut last_comma = None;
+    let mut i = open;
+    while i < tokens.len() {
+        if opens(&tokens[i]) {
+            depth += 1;
+        } else if closes(&tokens[i]) {
+            depth -= 1;
+            if depth == 0 {
+                if let Some(comma) = last_comma {
+                    tokens.remove(comma);
+                    return i - 1;
+                }
+                return i;
+            }
+        }
+        if !is_space(&tokens[i]) {
+            last_comma = (depth == 1 && tokens[i].token == Token::Comma).then_some(i);
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `(x,)`, ClickHouse's tuple of one element, as `tuple(x)`. A bracket after
+/// a name or a closing bracket opens arguments, not a tuple.
+fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    // (index, Some(word)) inserts the word before `index`; (index, None) removes it.
+    let mut edits: Vec<(usize, Option<TokenWithSpan>)> = Vec::new();
+    let mut previous: Option<usize> = None;
+    for i in 0..tokens.len() {
+        if is_space(&tokens[i]) {
+            continue;
+        }
+        let starts_tuple = tokens[i].token == Token::LParen
+            && previous.is_none_or(|p| match &tokens[p].token {
+                Token::Word(w) => w.quote_style.is_none() && w.keyword != Keyword::NoKeyword,
+                Token::RParen | Token::RBracket | Token::Number(..) => false,
+                Token::SingleQuotedString(_) => false,
+                _ => true,
+            });
+        previous = Some(i);
+        if starts_tuple && let Some(comma) = lone_trailing_comma(&tokens, i) {
+            edits.push((comma, None));
+            edits.push((
+                i,
+                Some(with_token(&tokens[i], Token::make_word("tuple", None))),
+            ));
+        }
+    }
+    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    for (index, edit) in edits {
+        match edit {
+            Some(word) => tokens.insert(index, word),
+            None => {
+                tokens.remove(index);
+            }
+        }
+    }
+    tokens
+}
+
+/// The comma of `(x,)` opened at `open`: its only comma at its own depth,
+/// right before its closing bracket.
+fn lone_trailing_comma(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut commas = 0;
+    let mut last: Option<usize> = None;
+    for (i, token) in tokens.iter().enumerate().skip(open) {
+        if opens(token) {
+            depth += 1;
+        } else if closes(token) {
+            depth -= 1;
+            if depth == 0 {
+                return last.filter(|&c| commas == 1 && tokens[c].token == Token::Comma);
+            }
+        }
+        if depth == 1 && token.token == Token::Comma {
+            commas += 1;
+        }
+        if !is_space(token) {
+            last = Some(i);
+        }
+    }
+    None
 }
 
 /// `INSERT ... VALUES (1) (2)` gets the commas sqlparser needs.
@@ -757,8 +885,9 @@ fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
-/// A name that starts with digits (`02005_t`, as ClickHouse's test tables
-/// are named), which sqlparser reads as a number and a word: one word.
+/// A name that starts with digits (`02005_t`, `03314_t`, as ClickHouse's
+/// test tables are named), which sqlparser reads as a number (its digits
+/// and underscores) and a word: one word.
 fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     for token in tokens {
@@ -767,7 +896,7 @@ fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                 if word.quote_style.is_none()
                     && previous.span.end == token.span.start
                     && matches!(&previous.token, Token::Number(digits, false)
-                        if digits.bytes().all(|b| b.is_ascii_digit())) =>
+                        if digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')) =>
             {
                 let Token::Number(digits, _) = &previous.token else {
                     unreachable!("matched as a number")
@@ -793,10 +922,10 @@ fn digit_led_names(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
-/// `0b0101`, read as `0` and the word `b0101`: the number 5.
+/// `0b0101` (or `0b01_01`), read as `0` and the word `b0101`: the number 5.
 fn binary_number(digits: &str, word: &str) -> Option<u64> {
     let bits = word.strip_prefix('b').filter(|_| digits == "0")?;
-    u64::from_str_radix(bits, 2).ok()
+    u64::from_str_radix(&bits.replace('_', ""), 2).ok()
 }
 
 /// `0x7f000001`, which sqlparser reads as the string `x'7f000001'`: a
@@ -816,7 +945,7 @@ fn hex_numbers(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         let span = token.span;
         let written = span.end.column.saturating_sub(span.start.column);
         let prefixed = span.start.line == span.end.line && written == digits.len() as u64 + 2;
-        let Ok(number) = u64::from_str_radix(digits, 16) else {
+        let Ok(number) = u64::from_str_radix(&digits.replace('_', ""), 16) else {
             out.push(token.clone());
             continue;
         };

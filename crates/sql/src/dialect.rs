@@ -141,6 +141,16 @@ impl Dialect for StrataDialect {
         CLICKHOUSE.supports_limit_by()
     }
 
+    /// `SELECT a, b, FROM t` and `CREATE TABLE t (a Int32, b Int32,)`, as
+    /// ClickHouse reads them (not in function arguments, where it refuses).
+    fn supports_projection_trailing_commas(&self) -> bool {
+        true
+    }
+
+    fn supports_column_definition_trailing_commas(&self) -> bool {
+        true
+    }
+
     fn supports_interpolate(&self) -> bool {
         CLICKHOUSE.supports_interpolate()
     }

@@ -7,7 +7,7 @@
 //! into SYNTAX_ERROR with the position and what was expected, and keeps each
 //! statement's source text for the query log and error messages.
 
-use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Statement};
+use datafusion::sql::sqlparser::ast::{Expr, ObjectName, SetExpr, Statement};
 use datafusion::sql::sqlparser::dialect::{ClickHouseDialect, Dialect, GenericDialect};
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::parser::{Parser, ParserError};
@@ -413,10 +413,38 @@ fn parse_in_dialect(dialect: &dyn Dialect, sql: &str) -> Result<ParsedStatement>
     crate::depth::check_depth(&statement)?;
     let mut statement = statement;
     crate::join_strictness::rewrite(&mut statement)?;
+    with_before_insert(&mut statement)?;
     Ok(ParsedStatement {
         statement,
         text: sql.to_string(),
     })
+}
+
+/// `WITH c AS (...) INSERT INTO t SELECT ... FROM c`: ClickHouse gives the
+/// WITH to the inserted SELECT, which may not have one of its own.
+fn with_before_insert(statement: &mut Statement) -> Result<()> {
+    let Statement::Query(query) = statement else {
+        return Ok(());
+    };
+    if query.with.is_none() || !matches!(query.body.as_ref(), SetExpr::Insert(_)) {
+        return Ok(());
+    }
+    let SetExpr::Insert(mut insert) = query.body.as_ref().clone() else {
+        unreachable!("checked");
+    };
+    if let Statement::Insert(ref mut i) = insert
+        && let Some(source) = i.source.as_mut()
+    {
+        if source.with.is_some() {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Only one WITH should be presented, either before INSERT or SELECT.",
+            ));
+        }
+        source.with = query.with.take();
+    }
+    *statement = insert;
+    Ok(())
 }
 
 fn parser_error(sql: &str, error: ParserError) -> StrataError {

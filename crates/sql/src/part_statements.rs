@@ -1,6 +1,7 @@
 //! ClickHouse statements on a table's parts, which sqlparser reads only in
 //! part or not at all: `CHECK TABLE t [PARTITION p | PART 'name']`,
-//! `ALTER TABLE t ATTACH | DETACH | DROP DETACHED PART 'name' | PARTITION p`
+//! `ALTER TABLE t ATTACH | DETACH | DROP | DROP DETACHED PART 'name' |
+//! PARTITION p`
 //! (`p` an expression or `ID 'id'`) and `ALTER TABLE t MOVE PART | PARTITION
 //! ... TO DISK 'd' | TO VOLUME 'v'`. Each is read with sqlparser's own
 //! parser, word by word, so names and literals are read as everywhere else.
@@ -24,6 +25,7 @@ pub struct CheckTable {
 pub enum PartAction {
     Attach,
     Detach,
+    Drop,
     DropDetached,
     Move(MoveDestination),
 }
@@ -35,7 +37,7 @@ pub enum MoveDestination {
     Volume(String),
 }
 
-/// `ALTER TABLE t ATTACH | DETACH | DROP DETACHED` a part or a partition.
+/// `ALTER TABLE t ATTACH | DETACH | DROP | DROP DETACHED` a part or a partition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartOperation {
     pub table: ObjectName,
@@ -60,7 +62,7 @@ pub fn parse_check_table(sql: &str) -> Result<Option<CheckTable>> {
     Ok(Some(CheckTable { table, partition }))
 }
 
-/// Reads `sql` as `ALTER TABLE t ATTACH | DETACH | DROP DETACHED ...`, or
+/// Reads `sql` as `ALTER TABLE t ATTACH | DETACH | DROP [DETACHED] ...`, or
 /// `None` if it is another ALTER.
 pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
     let dialect = ClickHouseDialect {};
@@ -75,8 +77,17 @@ pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
         PartAction::Attach
     } else if parse_word(&mut parser, "DETACH") {
         PartAction::Detach
-    } else if parser.parse_keyword(Keyword::DROP) && parse_word(&mut parser, "DETACHED") {
-        PartAction::DropDetached
+    } else if parser.parse_keyword(Keyword::DROP) {
+        if parse_word(&mut parser, "DETACHED") {
+            PartAction::DropDetached
+        } else if matches!(
+            parser.peek_token().token,
+            Token::Word(ref w) if matches!(w.keyword, Keyword::PART | Keyword::PARTITION)
+        ) {
+            PartAction::Drop
+        } else {
+            return Ok(None);
+        }
     } else if parse_word(&mut parser, "MOVE") {
         let partition = part_or_partition(sql, &mut parser)?;
         let destination = move_destination(sql, &mut parser)?;

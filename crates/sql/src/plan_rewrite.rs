@@ -658,10 +658,21 @@ impl PlanRewriter {
             if let Some(decimal) = decimal_sum {
                 finished = datafusion::logical_expr::cast(finished, decimal);
             }
-            if let Some(default) = default {
-                finished =
-                    datafusion::functions::core::expr_fn::coalesce(vec![finished, lit(default)]);
-            }
+            finished = match default {
+                // Through UInt8: DataFusion simplifies a Bool `coalesce` to
+                // `x IS NOT NULL AND x`, which it types as nullable.
+                Some(ScalarValue::Boolean(Some(false))) => cast(
+                    datafusion::functions::core::expr_fn::coalesce(vec![
+                        cast(finished, DataType::UInt8),
+                        lit(0u8),
+                    ]),
+                    DataType::Boolean,
+                ),
+                Some(default) => {
+                    datafusion::functions::core::expr_fn::coalesce(vec![finished, lit(default)])
+                }
+                None => finished,
+            };
             if lost_uuid {
                 finished = self.call("toUUID", vec![finished]);
             }

@@ -14,13 +14,27 @@
 //! ([`MixedOperands`]), and a WHERE, PREWHERE, HAVING or `NOT` operand that
 //! may be a number is planned as `toBool(...)`, which DataFusion takes as a
 //! condition, and rewritten to `x != 0` once its type is known.
+//!
+//! A Bool column summed or averaged (`sum(b)`, `avg(x)` over a subquery's
+//! comparison) counts its trues, as in ClickHouse; DataFusion refuses the
+//! type while planning, before any rewrite sees it, so the planner wraps
+//! such arguments in [`BoolAsNumber`] and the rewrite unwraps the ones that
+//! turn out not to be Bool.
 
-use datafusion::arrow::datatypes::DataType;
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::{AggregateFunction, Case, ScalarFunction};
-use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
-use datafusion::logical_expr::{BinaryExpr, Cast, Expr, ExprSchemable, Operator, lit};
+use datafusion::logical_expr::planner::{
+    ExprPlanner, PlannerResult, RawAggregateExpr, RawBinaryExpr,
+};
+use datafusion::logical_expr::{
+    BinaryExpr, Cast, ColumnarValue, Expr, ExprSchemable, Operator, ReturnFieldArgs,
+    ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature, Volatility, lit,
+};
 use datafusion::sql::sqlparser::ast::BinaryOperator as SqlOperator;
 
 /// ClickHouse's conversion to Bool, which the SQL front also wraps around a
@@ -150,7 +164,15 @@ pub fn operands(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
             Expr::ScalarFunction(ScalarFunction { func, args })
         }
         Expr::AggregateFunction(mut f) => {
-            f.params.args = f.params.args.into_iter().map(&mut value).collect();
+            let unwrapped: Vec<_> = f
+                .params
+                .args
+                .into_iter()
+                .map(|arg| unwrap_non_bool(arg, schema))
+                .collect();
+            let any_unwrapped = unwrapped.iter().any(|t| t.transformed);
+            f.params.args = unwrapped.into_iter().map(|t| value(t.data)).collect();
+            changed |= any_unwrapped;
             if let Some(filter) = f.params.filter.take() {
                 let t = as_condition(*filter, schema);
                 changed |= t.transformed;
@@ -240,6 +262,14 @@ pub fn operands(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
 pub struct MixedOperands;
 
 impl ExprPlanner for MixedOperands {
+    fn plan_aggregate(&self, expr: RawAggregateExpr) -> Result<PlannerResult<RawAggregateExpr>> {
+        if !COUNTS_BOOLS.contains(&expr.func.name()) {
+            return Ok(PlannerResult::Original(expr));
+        }
+        let args = expr.args.into_iter().map(bool_as_number).collect();
+        Ok(PlannerResult::Original(RawAggregateExpr { args, ..expr }))
+    }
+
     fn plan_binary_op(
         &self,
         expr: RawBinaryExpr,
@@ -283,5 +313,109 @@ fn as_number(expr: Expr, schema: &DFSchema) -> Expr {
         Expr::Cast(Cast::new(Box::new(expr), DataType::UInt8))
     } else {
         expr
+    }
+}
+
+/// Aggregates of numbers that ClickHouse also gives Bool, as 0 and 1.
+const COUNTS_BOOLS: [&str; 12] = [
+    "sum",
+    "avg",
+    "sumWithOverflow",
+    "sumKahan",
+    "var_pop",
+    "var_samp",
+    "stddev_pop",
+    "stddev_samp",
+    "median",
+    "quantile",
+    "quantileExact",
+    "corr",
+];
+
+/// `arg` under [`BoolAsNumber`], unless its type is plain from the syntax.
+fn bool_as_number(arg: Expr) -> Expr {
+    if matches!(arg, Expr::Literal(..)) {
+        return arg;
+    }
+    static UDF: LazyLock<Arc<ScalarUDF>> =
+        LazyLock::new(|| Arc::new(ScalarUDF::new_from_impl(BoolAsNumber::default())));
+    Expr::ScalarFunction(ScalarFunction::new_udf(Arc::clone(&UDF), vec![arg]))
+}
+
+/// The argument of a [`BoolAsNumber`] that is not Bool, so plans keep the
+/// shape they had without it.
+fn unwrap_non_bool(arg: Expr, schema: &DFSchema) -> Transformed<Expr> {
+    match arg {
+        Expr::ScalarFunction(ScalarFunction { func, mut args })
+            if func.name() == BoolAsNumber::NAME
+                && args[0]
+                    .get_type(schema)
+                    .is_ok_and(|t| t != DataType::Boolean) =>
+        {
+            Transformed::yes(args.pop().expect("one argument"))
+        }
+        other => Transformed::no(other),
+    }
+}
+
+/// A Bool as UInt8 and any other value unchanged, named as its argument so
+/// that `sum(b)` keeps its name.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct BoolAsNumber {
+    signature: Signature,
+}
+
+impl Default for BoolAsNumber {
+    fn default() -> Self {
+        BoolAsNumber {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
+    }
+}
+
+impl BoolAsNumber {
+    pub const NAME: &'static str = "_boolAsNumber";
+}
+
+impl ScalarUDFImpl for BoolAsNumber {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn display_name(&self, args: &[Expr]) -> Result<String> {
+        Ok(args[0].to_string())
+    }
+
+    fn schema_name(&self, args: &[Expr]) -> Result<String> {
+        Ok(args[0].schema_name().to_string())
+    }
+
+    fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+        unreachable!("typed by return_field_from_args")
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let argument = &args.arg_fields[0];
+        let data_type = match argument.data_type() {
+            DataType::Boolean => DataType::UInt8,
+            other => other.clone(),
+        };
+        Ok(Arc::new(Field::new(
+            Self::NAME,
+            data_type,
+            argument.is_nullable(),
+        )))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let target = args.return_field.data_type();
+        Ok(match &args.args[0] {
+            ColumnarValue::Array(array) => ColumnarValue::Array(cast(array, target)?),
+            ColumnarValue::Scalar(scalar) => ColumnarValue::Scalar(scalar.cast_to(target)?),
+        })
     }
 }

@@ -101,7 +101,7 @@ impl Session {
         if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
             let privilege = match operation.action {
                 PartAction::Attach => "INSERT",
-                PartAction::Detach | PartAction::DropDetached => "ALTER DELETE",
+                PartAction::Detach | PartAction::Drop | PartAction::DropDetached => "ALTER DELETE",
                 PartAction::Move(_) => "ALTER MOVE PARTITION",
             };
             self.require_on_name(privilege, &operation.table, &[])?;

@@ -1,5 +1,5 @@
 //! Statements on a MergeTree table's parts: `ALTER TABLE ... DETACH |
-//! ATTACH | MOVE PART | PARTITION`, `ALTER TABLE ... DROP DETACHED PART |
+//! ATTACH | DROP | MOVE PART | PARTITION`, `ALTER TABLE ... DROP DETACHED PART |
 //! PARTITION` and `CHECK TABLE`. The storage side is
 //! `strata_storage::merge_tree::table::detached`.
 
@@ -23,7 +23,7 @@ enum Target {
 }
 
 impl Session {
-    /// `ALTER TABLE t ATTACH | DETACH | DROP DETACHED` a part or partition.
+    /// `ALTER TABLE t ATTACH | DETACH | DROP | DROP DETACHED` a part or partition.
     pub(super) async fn part_operation(
         &mut self,
         operation: PartOperation,
@@ -52,6 +52,17 @@ impl Session {
                         data.attach_part(&part.name)?;
                     }
                 }
+            }
+            (PartAction::Drop, Target::Part(part)) => {
+                if data.drop_parts(|p| p.to_string() == part)?.is_empty() {
+                    return Err(StrataError::new(
+                        ErrorCode::NO_SUCH_DATA_PART,
+                        format!("No part {part} in committed state"),
+                    ));
+                }
+            }
+            (PartAction::Drop, Target::Partition(id)) => {
+                data.drop_parts(|p| p.partition_id == id)?;
             }
             (PartAction::DropDetached, target) => self.drop_detached(data, target)?,
             (PartAction::Move(destination), target) => move_parts(data, &destination, target)?,

@@ -3,6 +3,8 @@
 //! ClickHouse does by default. JSONCompactEachRow: one JSON array per row,
 //! values in the columns' order, or in the order of a first array of names
 //! (`WithNames`), which a second array of types may follow (`AndTypes`).
+//! Rows may be separated by commas, and JSONEachRow's rows may be wrapped in
+//! one array (`[{...}, {...}]`), as ClickHouse reads them.
 
 use std::io::{BufReader, Read};
 use std::sync::Arc;
@@ -14,11 +16,8 @@ use strata_common::{ErrorCode, Result};
 use super::cells::CellBlock;
 use super::{InputBlocks, InputTarget, at_row};
 
-type ObjectStream = serde_json::StreamDeserializer<
-    'static,
-    serde_json::de::IoRead<BufReader<Box<dyn Read + Send>>>,
-    Value,
->;
+type ObjectStream =
+    serde_json::StreamDeserializer<'static, serde_json::de::IoRead<BufReader<RowsOnly>>, Value>;
 
 /// How a row is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +43,8 @@ impl JsonEachRowReader {
         source: Box<dyn Read + Send>,
         block_rows: usize,
     ) -> Result<Self> {
-        let reader = BufReader::with_capacity(1 << 20, source);
+        let rows = RowsOnly::new(source, layout == Layout::Objects);
+        let reader = BufReader::with_capacity(1 << 20, rows);
         let mut reader = JsonEachRowReader {
             block: CellBlock::new(Arc::clone(&target)),
             mapping: (0..target.fields.len()).map(Some).collect(),
@@ -77,6 +77,73 @@ impl JsonEachRowReader {
                 "Cannot parse input: expected '[' for the header row",
                 0,
             )),
+        }
+    }
+}
+
+/// The input without what ClickHouse allows between rows and serde_json's
+/// stream of values does not: commas, and for object rows the brackets of
+/// an array around them all.
+struct RowsOnly {
+    source: Box<dyn Read + Send>,
+    unwrap_array: bool,
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl RowsOnly {
+    fn new(source: Box<dyn Read + Send>, unwrap_array: bool) -> RowsOnly {
+        RowsOnly {
+            source,
+            unwrap_array,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+        }
+    }
+
+    /// Whether `byte`, the next byte of the input, is kept.
+    fn keeps(&mut self, byte: u8) -> bool {
+        if self.in_string {
+            match (self.escaped, byte) {
+                (true, _) => self.escaped = false,
+                (false, b'\\') => self.escaped = true,
+                (false, b'"') => self.in_string = false,
+                _ => {}
+            }
+            return true;
+        }
+        match byte {
+            b'"' => self.in_string = true,
+            b',' if self.depth == 0 => return false,
+            b'[' | b']' if self.depth == 0 && self.unwrap_array => return false,
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+            _ => {}
+        }
+        true
+    }
+}
+
+impl Read for RowsOnly {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let read = self.source.read(buf)?;
+            if read == 0 {
+                return Ok(0);
+            }
+            let mut kept = 0;
+            for i in 0..read {
+                if self.keeps(buf[i]) {
+                    buf[kept] = buf[i];
+                    kept += 1;
+                }
+            }
+            // Zero would read as the end of the input.
+            if kept > 0 {
+                return Ok(kept);
+            }
         }
     }
 }

@@ -41,6 +41,7 @@ pub const NAMES: &[&str] = &[
     "mapAll",
     "mapSort",
     "mapReverseSort",
+    "replicate",
 ];
 
 /// The name of the one parameter of a lambda over zipped arrays.
@@ -91,6 +92,14 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             call(name, vec![args[1].clone(), values])
         }
         "mapExists" | "mapAll" => call(name, vec![over_entries(name, args)?]),
+        // `replicate(x, arr, ...)`: `x` once for each element of `arr`.
+        "replicate" => {
+            if args.len() < 2 {
+                return Err(crate::ast_rewrite::arity(name, args.len(), "at least 2"));
+            }
+            let length = call("length", vec![args[1].clone()]);
+            call("arrayWithConstant", vec![length, args[0].clone()])
+        }
         // The lambda gives each entry's new (key, value) tuple. Keys and
         // values are each read in one transform: DataFusion cannot type a
         // transform over another's result.

@@ -8,7 +8,8 @@
 //!   `date_format`, which takes strftime's specifiers.
 //! - `time_bucket` (any case) is `toStartOfInterval`.
 //! - `date_add(DAY, n, d)`, `date_add(d, INTERVAL n DAY)` and their
-//!   other names and `_sub` forms are `d + toIntervalDay(n)` (or `-`).
+//!   other names and `_sub` forms are `d + toIntervalDay(n)` (or `-`);
+//!   `addDate(d, i)` and `subDate(d, i)` are `d + i` and `d - i`.
 //!
 //! [`cast`]: `CAST(x AS T)` and `x::T` to ClickHouse's date types are the
 //! conversion functions (`toDate`, `toDate32`, `toDateTime`,
@@ -42,6 +43,10 @@ pub const NAMES: &[&str] = &[
     "timestamp_sub",
     "timestampSub",
     "TIMESTAMP_SUB",
+    "addDate",
+    "ADDDATE",
+    "subDate",
+    "SUBDATE",
     "DATE",
     "timestamp",
     "toDateTime64OrNull",
@@ -110,6 +115,8 @@ fn moved_by(name: &str) -> Option<BinaryOperator> {
     match name.to_ascii_lowercase().as_str() {
         "date_add" | "dateadd" | "timestamp_add" | "timestampadd" => Some(BinaryOperator::Plus),
         "date_sub" | "datesub" | "timestamp_sub" | "timestampsub" => Some(BinaryOperator::Minus),
+        "adddate" => Some(BinaryOperator::Plus),
+        "subdate" => Some(BinaryOperator::Minus),
         _ => None,
     }
 }
@@ -121,7 +128,8 @@ pub(crate) fn moved(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
     let Some(sign) = moved_by(name) else {
         return Ok(None);
     };
-    takes(name, args, &[2, 3])?;
+    let two_only = name.eq_ignore_ascii_case("addDate") || name.eq_ignore_ascii_case("subDate");
+    takes(name, args, if two_only { &[2] } else { &[2, 3] })?;
     Ok(Some(match args {
         [moment, interval] => super::binary_op((*moment).clone(), sign, (*interval).clone()),
         [unit, amount, moment] => {

@@ -687,30 +687,43 @@ impl MergeTreeTable {
         self.release_blocks(&blocks);
     }
 
-    /// Removes every part (TRUNCATE), all or none across a crash: the parts
-    /// are named in a removal list, put in place whole, before they leave
-    /// the set. So are the parts running merges and mutations will write,
-    /// and the list stays until they are gone: each fails to commit and
-    /// removes its part, but a crash in between would otherwise bring the
-    /// truncated rows back.
+    /// Removes every part (TRUNCATE), all or none across a crash.
     pub fn truncate(&self) -> Result<()> {
+        self.drop_parts(|_| true).map(|_| ())
+    }
+
+    /// Removes the active parts `dropped` selects (TRUNCATE, `DROP PARTITION`,
+    /// `DROP PART`), all or none across a crash: the parts are named in a
+    /// removal list, put in place whole, before they leave the set. So are
+    /// the parts running merges and mutations over them will write, and the
+    /// list stays until they are gone: each fails to commit and removes its
+    /// part, but a crash in between would otherwise bring the dropped rows
+    /// back. Returns the names of the parts removed.
+    pub fn drop_parts(&self, dropped: impl Fn(&PartName) -> bool) -> Result<Vec<String>> {
         let list = self.removal_list();
-        let running = {
+        let (removed, running) = {
             let _guard = self.commit.lock();
-            // Held while the set empties, so no merge starts from its parts.
+            // Held while the set changes, so no merge starts from its parts.
             let merges = self.merges.lock();
             let old = self.snapshot();
-            let mut names: Vec<PartName> = old.iter().map(|p| p.part.name.clone()).collect();
+            let (gone, kept): (Vec<_>, Vec<_>) =
+                old.iter().cloned().partition(|p| dropped(&p.part.name));
+            let mut names: Vec<PartName> = gone.iter().map(|p| p.part.name.clone()).collect();
+            let mut running = Vec::new();
             for merge in merges.iter() {
-                names.push(PartName::parse(&merge.result_part)?);
+                let result = PartName::parse(&merge.result_part)?;
+                if dropped(&result) {
+                    names.push(result);
+                    running.push(Arc::clone(merge));
+                }
             }
             list.record_all(&names)?;
-            *self.active.write() = Arc::new(Vec::new());
-            for part in old.iter() {
+            *self.active.write() = Arc::new(kept);
+            for part in &gone {
                 remove_part_directory(&part.part.dir, part.part.objects())
                     .map_err(|e| io_error(&part.part.dir, e))?;
             }
-            merges.clone()
+            (gone.iter().map(|p| p.name()).collect(), running)
         };
         // Their sources are gone, so they fail at their next read if not sooner.
         while self
@@ -721,7 +734,8 @@ impl MergeTreeTable {
         {
             std::thread::sleep(Duration::from_millis(5));
         }
-        list.finish()
+        list.finish()?;
+        Ok(removed)
     }
 
     /// Active parts by partition id, for the merge selector and OPTIMIZE.

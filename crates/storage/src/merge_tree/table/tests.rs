@@ -136,3 +136,30 @@ fn a_mutation_reads_the_granules_its_analyzed_condition_leaves() {
         .sum();
     assert_eq!(every, 125);
 }
+
+/// `DROP PART | PARTITION` takes the chosen parts away for good: a reopened
+/// table does not bring them back, and the others keep their rows.
+#[test]
+fn dropped_parts_stay_dropped_across_a_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let table = table(dir.path());
+        for keys in [0..10, 10..20, 20..30] {
+            let list = table.begin_insert();
+            let parts = table.write(&list, &rows(&table, keys)).unwrap();
+            table.commit(&list, parts).unwrap();
+        }
+        let removed = table.drop_parts(|p| p.min_block == 2).unwrap();
+        assert_eq!(removed, ["all_2_2_0"]);
+        assert!(table.drop_parts(|p| p.min_block == 2).unwrap().is_empty());
+        assert_eq!(active_names(&table), ["all_1_1_0", "all_3_3_0"]);
+    }
+    let reopened = table(dir.path());
+    assert_eq!(active_names(&reopened), ["all_1_1_0", "all_3_3_0"]);
+    let rows: usize = reopened
+        .snapshot()
+        .iter()
+        .map(|p| reopened.read_all(p).unwrap().num_rows())
+        .sum();
+    assert_eq!(rows, 20);
+}
