@@ -20,9 +20,9 @@ use std::ops::ControlFlow;
 use datafusion::sql::sqlparser::ast::{
     ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
     Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    Interval, NullTreatment, ObjectName, ObjectNamePart, Query, SelectItem, SetExpr, SetOperator,
-    SetQuantifier, Statement, TableAlias, TableFactor, TypedString, UnaryOperator, Value, VisitMut,
-    VisitorMut,
+    Interval, NullTreatment, ObjectName, ObjectNamePart, Query, Select, SelectItem, SetExpr,
+    SetOperator, SetQuantifier, Statement, TableAlias, TableFactor, TypedString, UnaryOperator,
+    Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -109,6 +109,8 @@ impl VisitorMut for Rewriter<'_, '_> {
         {
             return ControlFlow::Break(e);
         }
+        // The SELECTs of a set operation are no query of their own.
+        set_operand_conditions(query.body.as_mut());
         if let SetExpr::Select(select) = query.body.as_mut() {
             if let Err(e) = query_clauses::rewrite_group_by_modifiers(select) {
                 return ControlFlow::Break(e);
@@ -116,16 +118,7 @@ impl VisitorMut for Rewriter<'_, '_> {
             query_clauses::qualify_without_windows(select, &|name| {
                 crate::combinators::names_aggregate(name, self.ctx)
             });
-            for condition in [
-                &mut select.selection,
-                &mut select.prewhere,
-                &mut select.having,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                as_condition(condition);
-            }
+            select_conditions(select);
             // PREWHERE filters as WHERE does: a MergeTree scan applies the
             // whole condition as it reads, which is what PREWHERE asks for.
             if let Some(prewhere) = select.prewhere.take() {
@@ -780,6 +773,32 @@ fn count_comparisons(f: &mut Function) {
                 array: false,
                 format: None,
             };
+        }
+    }
+}
+
+/// The WHERE, PREWHERE and HAVING of `select` as conditions.
+fn select_conditions(select: &mut Select) {
+    for condition in [
+        &mut select.selection,
+        &mut select.prewhere,
+        &mut select.having,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        as_condition(condition);
+    }
+}
+
+/// [`select_conditions`] for each SELECT a set operation joins.
+fn set_operand_conditions(body: &mut SetExpr) {
+    if let SetExpr::SetOperation { left, right, .. } = body {
+        for operand in [left, right] {
+            match operand.as_mut() {
+                SetExpr::Select(select) => select_conditions(select),
+                other => set_operand_conditions(other),
+            }
         }
     }
 }

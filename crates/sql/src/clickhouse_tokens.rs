@@ -448,8 +448,10 @@ fn without_trailing_comma(tokens: &mut Vec<TokenWithSpan>, open: usize) -> usize
     i
 }
 
-/// `(x,)`, ClickHouse's tuple of one element, as `tuple(x)`. A bracket after
-/// a name or a closing bracket opens arguments, not a tuple.
+/// `(x,)`, ClickHouse's tuple of one element, as `tuple(x)`: a bracket where
+/// an expression starts (after an operator, a comma, another bracket or a
+/// word such as SELECT or IN), not one that opens arguments or a column list
+/// (after a name, which may also be a keyword: `CREATE TABLE data (a Int8,)`).
 fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     // (index, Some(word)) inserts the word before `index`; (index, None) removes it.
     let mut edits: Vec<(usize, Option<TokenWithSpan>)> = Vec::new();
@@ -460,7 +462,7 @@ fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
         let starts_tuple = tokens[i].token == Token::LParen
             && previous.is_none_or(|p| match &tokens[p].token {
-                Token::Word(w) => w.quote_style.is_none() && w.keyword != Keyword::NoKeyword,
+                Token::Word(w) => w.quote_style.is_none() && starts_expression(w.keyword),
                 Token::RParen | Token::RBracket | Token::Number(..) => false,
                 Token::SingleQuotedString(_) => false,
                 _ => true,
@@ -484,6 +486,30 @@ fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
     }
     tokens
+}
+
+/// Whether an expression may start right after the keyword `k`.
+fn starts_expression(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::SELECT
+            | Keyword::DISTINCT
+            | Keyword::IN
+            | Keyword::WHERE
+            | Keyword::PREWHERE
+            | Keyword::HAVING
+            | Keyword::AND
+            | Keyword::OR
+            | Keyword::NOT
+            | Keyword::ON
+            | Keyword::WHEN
+            | Keyword::THEN
+            | Keyword::ELSE
+            | Keyword::BY
+            | Keyword::LIKE
+            | Keyword::ILIKE
+            | Keyword::BETWEEN
+    )
 }
 
 /// The comma of `(x,)` opened at `open`: its only comma at its own depth,
@@ -1419,6 +1445,24 @@ pub(crate) mod tests {
         assert_eq!(
             text("SELECT 1 UNION ALL SELECT 2; SELECT 3 ORDER BY 1"),
             "SELECT 1 UNION ALL SELECT 2 ; SELECT 3 ORDER BY 1"
+        );
+    }
+
+    #[test]
+    fn trailing_commas_and_one_element_tuples() {
+        assert_eq!(
+            text("INSERT INTO t (a, b,) VALUES (1, 2,) (3, (4,),)"),
+            "INSERT INTO t ( a , b ) VALUES ( 1 , 2 ) , ( 3 , tuple ( 4 ) )"
+        );
+        assert_eq!(
+            text("SELECT (1,), f((2,)) WHERE x IN (3,)"),
+            "SELECT tuple ( 1 ) , f ( tuple ( 2 ) ) WHERE x IN ( 3 )"
+        );
+        // Arguments and column lists keep their comma, for sqlparser to judge.
+        assert_eq!(text("SELECT f(1,)"), "SELECT f ( 1 , )");
+        assert_eq!(
+            text("CREATE TABLE data (a Int8,) ENGINE = Memory"),
+            "CREATE TABLE data ( a Int8 , ) ENGINE = Memory"
         );
     }
 

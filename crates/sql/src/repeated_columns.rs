@@ -8,7 +8,11 @@
 //! it is marked; aliases are never marked where they are not repeats, so
 //! ORDER BY and HAVING still find them.
 
-use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, Select, SelectItem, SetExpr};
+use std::ops::ControlFlow;
+
+use datafusion::sql::sqlparser::ast::{
+    Expr, Ident, Query, Select, SelectItem, SetExpr, VisitMut, VisitorMut,
+};
 use datafusion::sql::sqlparser::tokenizer::Span;
 
 use crate::naming::column_name;
@@ -17,11 +21,42 @@ use crate::naming::column_name;
 /// character, so no name a user writes ends in it.
 pub const MARK: char = '\u{1F}';
 
-/// Marks the repeated columns of `query`'s outer select list.
+/// Marks the repeated columns of `query`'s outer select list, and of every
+/// SELECT joined by UNION, EXCEPT or INTERSECT anywhere in it (`SELECT x, x
+/// FROM t UNION ALL ...`), whose repeats are never read by name.
 pub fn mark_repeated_columns(query: &mut Query) {
-    let SetExpr::Select(select) = query.body.as_mut() else {
-        return;
-    };
+    let _ = query.visit(&mut SetOperands);
+    if let SetExpr::Select(select) = query.body.as_mut() {
+        mark_select(select);
+    }
+}
+
+struct SetOperands;
+
+impl VisitorMut for SetOperands {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        if matches!(query.body.as_ref(), SetExpr::SetOperation { .. }) {
+            mark_operands(query.body.as_mut());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+fn mark_operands(body: &mut SetExpr) {
+    match body {
+        SetExpr::SetOperation { left, right, .. } => {
+            mark_operands(left);
+            mark_operands(right);
+        }
+        SetExpr::Select(select) => mark_select(select),
+        SetExpr::Query(query) => mark_operands(query.body.as_mut()),
+        _ => {}
+    }
+}
+
+fn mark_select(select: &mut Select) {
     let has_wildcard = has_wildcard(select);
     let mut seen: Vec<(String, Expr, bool)> = Vec::new();
     for (position, item) in select.projection.iter_mut().enumerate() {
@@ -108,6 +143,14 @@ mod tests {
         assert_eq!(
             marked("SELECT concat(a, b), a || b FROM t"),
             "SELECT concat(a, b), a || b AS \"concat(a, b)|1\" FROM t"
+        );
+    }
+
+    #[test]
+    fn repeats_in_set_operands_are_marked_at_any_depth() {
+        assert_eq!(
+            marked("SELECT a FROM (SELECT x AS a, x AS b FROM t UNION ALL SELECT x, x FROM t)"),
+            "SELECT a FROM (SELECT x AS a, x AS b FROM t UNION ALL SELECT x, x AS \"x|1\" FROM t)"
         );
     }
 

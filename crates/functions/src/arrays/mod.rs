@@ -10,7 +10,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float32Type, Float64Type};
 use datafusion::arrow::row::{RowConverter, Rows, SortField};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::error::DataFusionError;
@@ -181,10 +181,25 @@ pub(crate) fn row_range(list: &ListArray, row: usize) -> std::ops::Range<usize> 
 
 /// `list`'s values in Arrow's row format, whose bytes are equal exactly
 /// when the values are (NULLs equal each other, floats compare by bits as
-/// ClickHouse hashes them), for sets and counts of any element type.
+/// ClickHouse hashes them, every NaN one value whatever its sign), for sets
+/// and counts of any element type.
 pub(crate) fn value_rows(list: &ListArray) -> Result<Rows> {
     let converter = RowConverter::new(vec![SortField::new(list.value_type())])?;
-    Ok(converter.convert_columns(&[Arc::clone(list.values())])?)
+    let values = list.values();
+    let values: ArrayRef = match values.data_type() {
+        DataType::Float64 => Arc::new(
+            values
+                .as_primitive::<Float64Type>()
+                .unary::<_, Float64Type>(|v| if v.is_nan() { f64::NAN } else { v }),
+        ),
+        DataType::Float32 => Arc::new(
+            values
+                .as_primitive::<Float32Type>()
+                .unary::<_, Float32Type>(|v| if v.is_nan() { f32::NAN } else { v }),
+        ),
+        _ => Arc::clone(values),
+    };
+    Ok(converter.convert_columns(&[values])?)
 }
 
 /// SIZES_OF_ARRAYS_DONT_MATCH unless every list's row `row` has `len` elements.

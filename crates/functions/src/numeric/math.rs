@@ -37,10 +37,12 @@ impl Kernel {
 }
 
 pub fn scalar_functions() -> Vec<ScalarUDF> {
-    let unary: [(&'static str, &[&'static str], fn(f64) -> f64); 23] = [
+    let unary: [(&'static str, &[&'static str], fn(f64) -> f64); 25] = [
         ("sqrt", &[], f64::sqrt),
         ("cbrt", &[], f64::cbrt),
         ("exp", &[], f64::exp),
+        ("exp2", &[], f64::exp2),
+        ("exp10", &[], exp10),
         ("log", &["ln"], f64::ln),
         ("log2", &[], f64::log2),
         ("log10", &[], libm::log10),
@@ -81,6 +83,21 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         ScalarUDF::new_from_impl(Primality::new("isProbablePrime")),
     ]);
     functions
+}
+
+/// 10 to the power `x`; a whole power is the double nearest to it (`1e23`,
+/// where `powf` is one bit off), as ClickHouse gives.
+fn exp10(x: f64) -> f64 {
+    const WHOLE: i32 = 400;
+    static POWERS: std::sync::LazyLock<Vec<f64>> = std::sync::LazyLock::new(|| {
+        (-WHOLE..=WHOLE)
+            .map(|n| format!("1e{n}").parse().expect("a float literal"))
+            .collect()
+    });
+    if x.fract() == 0.0 && x.abs() <= f64::from(WHOLE) {
+        return POWERS[(x as i32 + WHOLE) as usize];
+    }
+    10f64.powf(x)
 }
 
 /// The C library's special functions, which give ClickHouse's values to the

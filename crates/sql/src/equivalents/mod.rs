@@ -139,8 +139,6 @@ const NAMES: &[&str] = &[
     "trimBoth",
     "sign",
     "reverseUTF8",
-    "exp2",
-    "exp10",
     "yesterday",
     "arrayMap",
     "arrayFilter",
@@ -491,17 +489,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "trimBoth" => renamed("btrim", &[1])?,
         // DataFusion's reverse counts characters, as the UTF-8 form does.
         "reverseUTF8" => renamed("reverse", &[1])?,
-        "exp2" | "exp10" => {
-            takes(&[1])?;
-            let base = if name == "exp2" { "2.0" } else { "10.0" };
-            call(
-                "power",
-                vec![
-                    Expr::value(Value::Number(base.into(), false)),
-                    args[0].clone(),
-                ],
-            )
-        }
         // -1, 0 or 1 as Int8, where DataFusion's signum gives a float.
         "sign" => {
             takes(&[1])?;
