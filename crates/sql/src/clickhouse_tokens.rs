@@ -461,12 +461,7 @@ fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
             continue;
         }
         let starts_tuple = tokens[i].token == Token::LParen
-            && previous.is_none_or(|p| match &tokens[p].token {
-                Token::Word(w) => w.quote_style.is_none() && starts_expression(w.keyword),
-                Token::RParen | Token::RBracket | Token::Number(..) => false,
-                Token::SingleQuotedString(_) => false,
-                _ => true,
-            });
+            && previous.is_none_or(|p| crate::inline_aliases::groups_expression(&tokens[p]));
         previous = Some(i);
         if starts_tuple && let Some(comma) = lone_trailing_comma(&tokens, i) {
             edits.push((comma, None));
@@ -486,30 +481,6 @@ fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
     }
     tokens
-}
-
-/// Whether an expression may start right after the keyword `k`.
-fn starts_expression(k: Keyword) -> bool {
-    matches!(
-        k,
-        Keyword::SELECT
-            | Keyword::DISTINCT
-            | Keyword::IN
-            | Keyword::WHERE
-            | Keyword::PREWHERE
-            | Keyword::HAVING
-            | Keyword::AND
-            | Keyword::OR
-            | Keyword::NOT
-            | Keyword::ON
-            | Keyword::WHEN
-            | Keyword::THEN
-            | Keyword::ELSE
-            | Keyword::BY
-            | Keyword::LIKE
-            | Keyword::ILIKE
-            | Keyword::BETWEEN
-    )
 }
 
 /// The comma of `(x,)` opened at `open`: its only comma at its own depth,

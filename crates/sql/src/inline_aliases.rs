@@ -149,7 +149,7 @@ fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<
 /// Whether a bracket after `token` groups an expression: after an
 /// operator, a comma, another bracket or a keyword that starts one; after a
 /// name it holds a call's arguments.
-fn groups_expression(token: &TokenWithSpan) -> bool {
+pub(crate) fn groups_expression(token: &TokenWithSpan) -> bool {
     match &token.token {
         Token::Word(w) if w.quote_style.is_some() => false,
         Token::Word(_) => matches!(
@@ -167,6 +167,10 @@ fn groups_expression(token: &TokenWithSpan) -> bool {
                 | Keyword::ELSE
                 | Keyword::BY
                 | Keyword::DISTINCT
+                | Keyword::IN
+                | Keyword::LIKE
+                | Keyword::ILIKE
+                | Keyword::BETWEEN
         ),
         Token::Number(..) | Token::SingleQuotedString(_) | Token::RParen | Token::RBracket => false,
         _ => true,
