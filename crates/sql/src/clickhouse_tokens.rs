@@ -424,28 +424,10 @@ fn insert_trailing_commas(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> 
 /// Removes a comma right before the parenthesis that closes the one at
 /// `open`; returns the index of the closing one.
 fn without_trailing_comma(tokens: &mut Vec<TokenWithSpan>, open: usize) -> usize {
-    let mut depth = 0usize;
-    let mut last_comma = None;
-    let mut i = open;
-    while i < tokens.len() {
-        if opens(&tokens[i]) {
-            depth += 1;
-        } else if closes(&tokens[i]) {
-            depth -= 1;
-            if depth == 0 {
-                if let Some(comma) = last_comma {
-                    tokens.remove(comma);
-                    return i - 1;
-                }
-                return i;
-            }
-        }
-        if !is_space(&tokens[i]) {
-            last_comma = (depth == 1 && tokens[i].token == Token::Comma).then_some(i);
-        }
-        i += 1;
+    if let Some((comma, _)) = trailing_comma(tokens, open) {
+        tokens.remove(comma);
     }
-    i
+    matching_close(tokens, open).unwrap_or(tokens.len())
 }
 
 /// `(x,)`, ClickHouse's tuple of one element, as `tuple(x)`: a bracket where
@@ -486,6 +468,14 @@ fn one_element_tuples(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
 /// The comma of `(x,)` opened at `open`: its only comma at its own depth,
 /// right before its closing bracket.
 fn lone_trailing_comma(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
+    trailing_comma(tokens, open)
+        .filter(|&(_, commas)| commas == 1)
+        .map(|(comma, _)| comma)
+}
+
+/// The comma right before the bracket that closes the one at `open`, and
+/// how many commas that bracket holds at its own depth.
+fn trailing_comma(tokens: &[TokenWithSpan], open: usize) -> Option<(usize, usize)> {
     let mut depth = 0usize;
     let mut commas = 0;
     let mut last: Option<usize> = None;
@@ -495,7 +485,9 @@ fn lone_trailing_comma(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
         } else if closes(token) {
             depth -= 1;
             if depth == 0 {
-                return last.filter(|&c| commas == 1 && tokens[c].token == Token::Comma);
+                return last
+                    .filter(|&c| tokens[c].token == Token::Comma)
+                    .map(|c| (c, commas));
             }
         }
         if depth == 1 && token.token == Token::Comma {
