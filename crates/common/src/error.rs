@@ -462,6 +462,17 @@ impl From<datafusion::arrow::error::ArrowError> for StrataError {
 
 impl From<std::io::Error> for StrataError {
     fn from(error: std::io::Error) -> Self {
+        // A reader's own error (an S3 request's) crosses `std::io::Read`
+        // as an I/O error and comes back whole.
+        if error
+            .get_ref()
+            .is_some_and(|inner| inner.is::<StrataError>())
+        {
+            let inner = error.into_inner().expect("an inner error was seen");
+            return *inner
+                .downcast::<StrataError>()
+                .expect("a StrataError was seen");
+        }
         StrataError::new(ErrorCode::CANNOT_OPEN_FILE, error.to_string())
     }
 }

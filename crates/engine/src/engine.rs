@@ -34,6 +34,7 @@ use crate::session::Session;
 use crate::sources::file_function::{self, FileFunction, UserFiles};
 use crate::sources::format_function::FormatFunction;
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
+use crate::sources::s3_function::{self, S3Function};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
@@ -230,9 +231,10 @@ impl Engine {
             );
         }
         let user_files = UserFiles::from_setting(&server_settings.user_files_path());
-        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 2] = [
+        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 3] = [
             (FormatFunction::NAME, Arc::new(FormatFunction)),
             (file_function::NAME, Arc::new(FileFunction { user_files })),
+            (s3_function::NAME, Arc::new(S3Function)),
         ];
         for (name, function) in named {
             table_functions.insert(

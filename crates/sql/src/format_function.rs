@@ -1,7 +1,8 @@
-//! The `format(Format, ['structure',] data)` and `file(path, Format,
-//! structure)` table functions name their format (and `auto`) as a bare
-//! word (`format(CSV, ...)`), which DataFusion would read as a column of no
-//! table; here that word becomes the string `'CSV'`.
+//! The `format(Format, ['structure',] data)`, `file(path, Format,
+//! structure)` and `s3(url, [NOSIGN,] Format)` table functions name their
+//! format (and `auto`, `NOSIGN`) as a bare word (`format(CSV, ...)`),
+//! which DataFusion would read as a column of no table; here that word
+//! becomes the string `'CSV'`.
 
 use std::ops::ControlFlow;
 
@@ -16,7 +17,12 @@ use crate::ast_rewrite::string_literal;
 pub const NAME: &str = "format";
 
 /// Each table function's arguments that may be bare words.
-const BARE_WORDS: &[(&str, &[usize])] = &[(NAME, &[0]), ("file", &[1, 2])];
+const BARE_WORDS: &[(&str, &[usize])] = &[
+    (NAME, &[0]),
+    ("file", &[1, 2]),
+    // NOSIGN, and formats after credentials.
+    ("s3", &[1, 2, 3, 4, 5]),
+];
 
 /// Writes the format names of `statement`'s `format(...)` table functions
 /// as strings.

@@ -212,6 +212,10 @@ declare_settings!(IMPLEMENTED {
         "1 forbids writes and setting changes, 2 forbids writes only";
     result_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
         "Past max_result_rows: fail with TOO_MANY_ROWS_OR_BYTES (throw), or end the result after the block that reached it (break)";
+    s3_create_new_file_on_insert: bool = SettingKind::Bool, "0",
+        "INSERT INTO FUNCTION s3(...) of a key that exists writes the next free key numbered name.1.ext, name.2.ext, ...";
+    s3_truncate_on_insert: bool = SettingKind::Bool, "0",
+        "INSERT INTO FUNCTION s3(...) of a key that exists replaces the object (else the insert is refused)";
     send_progress_in_http_headers: bool = SettingKind::Bool, "0",
         "Send X-ClickHouse-Progress headers while an HTTP query runs";
     strata_group_by_operators: bool = SettingKind::Bool, "1",

@@ -1,5 +1,6 @@
-//! A file that a result is written into (`INTO OUTFILE`, `INSERT INTO
-//! FUNCTION file(...)`), through its compression's encoder.
+//! A file or an object that a result is written into (`INTO OUTFILE`,
+//! `INSERT INTO FUNCTION file(...)` or `s3(...)`), through its
+//! compression's encoder.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -7,11 +8,29 @@ use std::path::Path;
 
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::encoding::{ChunkWriter, Encoding, encoder};
+use strata_storage::disk::ObjectWriter;
 
-/// A file written through its compression's encoder.
+/// A file or object written through its compression's encoder.
 pub(crate) struct FileSink {
-    file: BufWriter<File>,
+    destination: Destination,
     encoder: Box<dyn ChunkWriter>,
+}
+
+/// Where a sink's encoded bytes go.
+enum Destination {
+    File(BufWriter<File>),
+    /// A new object, stored when the sink finishes (an unfinished one is
+    /// never stored).
+    Object(ObjectWriter),
+}
+
+impl Destination {
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Destination::File(file) => file.write_all(bytes),
+            Destination::Object(writer) => writer.write(bytes).map_err(std::io::Error::other),
+        }
+    }
 }
 
 /// What opening a file does with one that exists.
@@ -49,16 +68,31 @@ impl FileSink {
             ),
         })?;
         Ok(FileSink {
-            file: BufWriter::with_capacity(1 << 20, file),
+            destination: Destination::File(BufWriter::with_capacity(1 << 20, file)),
             encoder: encoder(encoding),
         })
     }
 
+    /// A sink into the object `writer` uploads.
+    pub(crate) fn object(writer: ObjectWriter, encoding: Option<Encoding>) -> Self {
+        FileSink {
+            destination: Destination::Object(writer),
+            encoder: encoder(encoding),
+        }
+    }
+
     pub(crate) fn finish(mut self) -> Result<()> {
         let rest = self.encoder.finish()?;
-        self.file.write_all(&rest)?;
-        let file = self.file.into_inner().map_err(|e| e.into_error())?;
-        file.sync_data()?;
+        self.destination.write_all(&rest)?;
+        match self.destination {
+            Destination::File(file) => {
+                let file = file.into_inner().map_err(|e| e.into_error())?;
+                file.sync_data()?;
+            }
+            Destination::Object(writer) => {
+                writer.finish()?;
+            }
+        }
         Ok(())
     }
 }
@@ -67,13 +101,13 @@ impl Write for FileSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let written = self.encoder.write(buf)?;
         let ready = self.encoder.take();
-        self.file.write_all(&ready)?;
+        self.destination.write_all(&ready)?;
         Ok(written)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.encoder.flush()?;
         let ready = self.encoder.take();
-        self.file.write_all(&ready)
+        self.destination.write_all(&ready)
     }
 }

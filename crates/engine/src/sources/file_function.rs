@@ -16,13 +16,13 @@ use datafusion::common::Result;
 use datafusion::datasource::MemTable;
 use datafusion::physical_plan::streaming::PartitionStream;
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::encoding::{Encoding, decoder};
+use strata_formats::encoding::Encoding;
 use strata_formats::format_name_of_file;
 use strata_formats::input::InputFormat;
 use strata_formats::input::infer::infer;
 
 use super::format_function::{target_of_columns, target_of_structure, text_argument};
-use super::input_stream::{InputStream, Source, open_file};
+use super::input_stream::{InputStream, Location, Source};
 
 /// Rows per block read from a file.
 const BLOCK_ROWS: usize = 65_536;
@@ -134,13 +134,13 @@ fn lexically_normal(path: &Path) -> PathBuf {
     normal
 }
 
-fn has_glob(pattern: &str) -> bool {
+pub(crate) fn has_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?'])
 }
 
 /// ClickHouse's brace alternatives, `{a,b}` and `{1..3}`, as the patterns
 /// they stand for (globs with `*` and `?` are left to the glob crate).
-fn expand_braces(pattern: &str) -> Vec<String> {
+pub(crate) fn expand_braces(pattern: &str) -> Vec<String> {
     let Some(open) = pattern.find('{') else {
         return vec![pattern.to_string()];
     };
@@ -176,10 +176,10 @@ fn expand_braces(pattern: &str) -> Vec<String> {
         .collect()
 }
 
-/// The input format a file's name names by its extension.
-fn format_of_name(path: &Path) -> Option<InputFormat> {
-    let name = path.file_name()?.to_string_lossy();
-    InputFormat::from_name(format_name_of_file(&name)?).ok()
+/// The input format a file's or object's name names by its extension.
+fn format_of_name(name: &str) -> Option<InputFormat> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    InputFormat::from_name(format_name_of_file(base)?).ok()
 }
 
 #[derive(Debug)]
@@ -204,52 +204,81 @@ impl FileFunction {
             .map(|expr| text_argument(NAME, expr).map(|t| String::from_utf8_lossy(&t).into_owned()))
             .collect::<std::result::Result<Vec<_>, StrataError>>()?;
         let arguments = FileArguments::of_texts(texts)?;
-        let files = self.user_files.files(&arguments.path)?;
-        let (inferred, target) = match &arguments.structure {
-            Some(structure) => (None, target_of_structure(NAME, structure)?),
-            None => {
-                let first = files.first().ok_or_else(|| {
-                    StrataError::new(
-                        ErrorCode::CANNOT_EXTRACT_TABLE_STRUCTURE,
-                        format!(
-                            "The table structure cannot be extracted, because there are no files with path '{}': give the structure",
-                            arguments.path
-                        ),
-                    )
-                })?;
-                let source = decoder(arguments.encoding(first)?, Box::new(open_file(first)?))?;
-                let named = arguments.format(first)?;
-                let inferred = infer(named, source)?;
-                let target = target_of_columns(&inferred.columns)?;
-                (Some((named, inferred.format)), target)
-            }
-        };
-        let schema = target.schema();
-        if files.is_empty() {
-            // A glob that matches nothing is an empty table, as in ClickHouse.
-            let empty = MemTable::try_new(schema, vec![Vec::new()])
-                .map_err(StrataError::from_datafusion)?;
-            return Ok(Arc::new(empty));
-        }
-        let streams = files
+        let inputs = self
+            .user_files
+            .files(&arguments.path)?
             .into_iter()
-            .map(|path| {
-                // Each file is read in the format its name gives; the files
-                // of the first one's format as inference found it (a header).
-                let format = match (arguments.format(&path)?, inferred) {
-                    (named, Some((first, found))) if named == first => found,
-                    (named, _) => named,
-                };
-                let encoding = arguments.encoding(&path)?;
-                let source = Source::File { path, encoding };
-                let stream = InputStream::new(format, target.clone(), source, BLOCK_ROWS);
-                Ok(Arc::new(stream) as Arc<dyn PartitionStream>)
+            .map(|path| Input {
+                name: path.to_string_lossy().into_owned(),
+                location: Location::File(path),
             })
-            .collect::<std::result::Result<Vec<_>, StrataError>>()?;
-        let table =
-            StreamingTable::try_new(schema, streams).map_err(StrataError::from_datafusion)?;
-        Ok(Arc::new(table))
+            .collect();
+        table_of_inputs(NAME, &arguments, inputs)
     }
+}
+
+/// One file or object a table function reads: its name tells its format
+/// and compression.
+pub(crate) struct Input {
+    pub name: String,
+    pub location: Location,
+}
+
+/// The table of `inputs`, one stream each, in the format and structure the
+/// arguments give, else those inferred from the first input.
+pub(crate) fn table_of_inputs(
+    function: &str,
+    arguments: &FileArguments,
+    inputs: Vec<Input>,
+) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
+    let (inferred, target) = match &arguments.structure {
+        Some(structure) => (None, target_of_structure(function, structure)?),
+        None => {
+            let first = inputs.first().ok_or_else(|| {
+                StrataError::new(
+                    ErrorCode::CANNOT_EXTRACT_TABLE_STRUCTURE,
+                    format!(
+                        "The table structure cannot be extracted, because there are no files with path '{}': give the structure",
+                        arguments.path
+                    ),
+                )
+            })?;
+            let source = first
+                .location
+                .open_decoded(arguments.encoding(&first.name)?)?;
+            let named = arguments.format(&first.name)?;
+            let inferred = infer(named, source)?;
+            let target = target_of_columns(&inferred.columns)?;
+            (Some((named, inferred.format)), target)
+        }
+    };
+    let schema = target.schema();
+    if inputs.is_empty() {
+        // A glob that matches nothing is an empty table, as in ClickHouse.
+        let empty =
+            MemTable::try_new(schema, vec![Vec::new()]).map_err(StrataError::from_datafusion)?;
+        return Ok(Arc::new(empty));
+    }
+    let streams = inputs
+        .into_iter()
+        .map(|input| {
+            // Each input is read in the format its name gives; those of the
+            // first one's format as inference found it (a header).
+            let format = match (arguments.format(&input.name)?, inferred) {
+                (named, Some((first, found))) if named == first => found,
+                (named, _) => named,
+            };
+            let encoding = arguments.encoding(&input.name)?;
+            let source = Source::Stored {
+                location: input.location,
+                encoding,
+            };
+            let stream = InputStream::new(format, target.clone(), source, BLOCK_ROWS);
+            Ok(Arc::new(stream) as Arc<dyn PartitionStream>)
+        })
+        .collect::<std::result::Result<Vec<_>, StrataError>>()?;
+    let table = StreamingTable::try_new(schema, streams).map_err(StrataError::from_datafusion)?;
+    Ok(Arc::new(table))
 }
 
 /// `file()`'s arguments as written, `auto` as absent.
@@ -280,30 +309,31 @@ impl FileArguments {
         })
     }
 
-    /// The input format of `path`: the one given, else its name's.
-    fn format(&self, path: &Path) -> std::result::Result<InputFormat, StrataError> {
+    /// The input format of the file or object `name`: the one given, else
+    /// its name's.
+    fn format(&self, name: &str) -> std::result::Result<InputFormat, StrataError> {
         match &self.format {
-            Some(name) => InputFormat::from_name(name),
-            None => format_of_name(path).ok_or_else(|| {
+            Some(format) => InputFormat::from_name(format),
+            None => format_of_name(name).ok_or_else(|| {
                 StrataError::new(
                     ErrorCode::CANNOT_EXTRACT_TABLE_STRUCTURE,
                     format!(
-                        "The data format of '{}' cannot be told from the file name: give it, file(path, CSV)",
-                        path.display()
+                        "The data format of '{name}' cannot be told from its name: give it, as in file(path, CSV)"
                     ),
                 )
             }),
         }
     }
 
-    /// The compression of `path`: the one given, else its name's.
+    /// The compression of the file or object `name`: the one given, else
+    /// its name's.
     pub(crate) fn encoding(
         &self,
-        path: &Path,
+        name: &str,
     ) -> std::result::Result<Option<Encoding>, StrataError> {
         match &self.compression {
-            Some(name) => Encoding::from_compression_name(name),
-            None => Ok(Encoding::from_file_name(&path.to_string_lossy())),
+            Some(compression) => Encoding::from_compression_name(compression),
+            None => Ok(Encoding::from_file_name(name)),
         }
     }
 }
@@ -338,7 +368,7 @@ mod tests {
 
     #[test]
     fn the_extension_names_the_format() {
-        let format = |name: &str| format_of_name(Path::new(name));
+        let format = format_of_name;
         assert_eq!(format("a/d.csv.gz"), InputFormat::from_name("CSV").ok());
         assert_eq!(
             format("d.jsonl"),

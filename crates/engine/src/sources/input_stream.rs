@@ -1,7 +1,7 @@
 //! Data in an input format as a one-partition stream: an insert's body
-//! (read once) or a file of `file()` (opened by each execution), read and
-//! parsed on a blocking thread, a block at a time, so data of any size is
-//! held only a few blocks at a time.
+//! (read once), or a file of `file()` or an object of `s3()` (opened by
+//! each execution), read and parsed on a blocking thread, a block at a
+//! time, so data of any size is held only a few blocks at a time.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -15,6 +15,7 @@ use parking_lot::Mutex;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::{Encoding, decoder};
 use strata_formats::input::{InputFormat, InputTarget};
+use strata_storage::disk::ObjectDisk;
 
 /// Blocks handed from the reading thread to the consumer before it waits.
 const BLOCKS_IN_FLIGHT: usize = 2;
@@ -23,11 +24,39 @@ const BLOCKS_IN_FLIGHT: usize = 2;
 pub enum Source {
     /// An insert's body, taken by the one execution it allows.
     Once(Mutex<Option<Box<dyn Read + Send>>>),
-    /// A file, opened and decoded anew by each execution.
-    File {
-        path: PathBuf,
+    /// A file or an object, opened and decoded anew by each execution.
+    Stored {
+        location: Location,
         encoding: Option<Encoding>,
     },
+}
+
+/// Where a table function's input is kept.
+#[derive(Debug, Clone)]
+pub enum Location {
+    File(PathBuf),
+    Object {
+        bucket: Arc<ObjectDisk>,
+        key: String,
+    },
+}
+
+impl Location {
+    /// Its bytes from the start, as stored.
+    pub fn open(&self) -> Result<Box<dyn Read + Send>, StrataError> {
+        match self {
+            Location::File(path) => Ok(Box::new(open_file(path)?)),
+            Location::Object { bucket, key } => Ok(Box::new(bucket.reader(key)?)),
+        }
+    }
+
+    /// Its bytes from the start, decoded.
+    pub fn open_decoded(
+        &self,
+        encoding: Option<Encoding>,
+    ) -> Result<Box<dyn Read + Send>, StrataError> {
+        decoder(encoding, self.open()?)
+    }
 }
 
 impl Source {
@@ -43,7 +72,7 @@ impl Source {
                     "The data to insert was already read",
                 )
             }),
-            Source::File { path, encoding } => decoder(*encoding, Box::new(open_file(path)?)),
+            Source::Stored { location, encoding } => location.open_decoded(*encoding),
         }
     }
 }

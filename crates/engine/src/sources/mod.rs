@@ -1,6 +1,7 @@
 //! Table sources: generated tables (`numbers`, `zeros`), rows in a format
-//! written in the query (`format`) or in files (`file`), the Memory and
-//! MergeTree engines, and the counting wrapper that feeds rows and bytes read into the query summary.
+//! written in the query (`format`), in files (`file`) or in S3 objects
+//! (`s3`), the Memory and MergeTree engines, and the counting wrapper that
+//! feeds rows and bytes read into the query summary.
 
 pub mod counting;
 pub mod file_function;
@@ -11,5 +12,6 @@ pub mod memory_table;
 pub mod merge_tree_table;
 mod number_ranges;
 pub mod numbers;
+pub mod s3_function;
 pub mod sampling;
 pub mod view;

@@ -1,28 +1,37 @@
 //! `INSERT INTO FUNCTION file(path [, format [, structure [, compression]]])
 //! SELECT ...`: the rows written to a file in an output format, appended
 //! after what the file holds (its header left out) where the format allows,
-//! as ClickHouse does.
+//! as ClickHouse does. `INSERT INTO FUNCTION s3(url, ...)` writes a new
+//! object; one that exists is replaced (`s3_truncate_on_insert`) or kept
+//! beside a new one numbered `name.1.ext` (`s3_create_new_file_on_insert`),
+//! else the insert is refused.
 
 use datafusion::sql::sqlparser::ast::{
     Expr as SqlExpr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Insert, Statement,
     TableObject, Value,
 };
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_formats::encoding::Encoding;
 use strata_formats::{OutputFormat, format_name_of_file};
 use strata_sql::TrailingClauses;
 use strata_sql::literal_text::backquoted;
+use strata_storage::disk::ObjectDisk;
 
 use crate::session::file_sink::{Existing, FileSink};
 use crate::session::{Session, StatementOutcome};
-use crate::sources::file_function::{self, FileArguments, UserFiles};
+use crate::sources::file_function::{self, FileArguments, UserFiles, has_glob};
+use crate::sources::s3_function::{self, S3Arguments};
 
-/// `file()`'s arguments in an INSERT, formats as bare words or strings.
-fn file_arguments(function: &Function) -> Result<FileArguments> {
+/// A table function's arguments in an INSERT, formats as bare words or
+/// strings.
+fn argument_texts(function: &Function) -> Result<Vec<String>> {
     let FunctionArguments::List(list) = &function.args else {
-        return FileArguments::of_texts(Vec::new());
+        return Ok(Vec::new());
     };
-    let texts = list
-        .args
+    list.args
         .iter()
         .map(|arg| match arg {
             FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::Identifier(word))) => {
@@ -31,23 +40,53 @@ fn file_arguments(function: &Function) -> Result<FileArguments> {
             FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::Value(value))) => {
                 match &value.value {
                     Value::SingleQuotedString(text) => Ok(text.clone()),
-                    other => Err(not_a_string(other)),
+                    other => Err(not_a_string(function, other)),
                 }
             }
-            other => Err(not_a_string(other)),
+            other => Err(not_a_string(function, other)),
         })
-        .collect::<Result<Vec<String>>>()?;
-    FileArguments::of_texts(texts)
+        .collect()
 }
 
-fn not_a_string(arg: &impl std::fmt::Display) -> StrataError {
+fn not_a_string(function: &Function, arg: &impl std::fmt::Display) -> StrataError {
     StrataError::new(
         ErrorCode::BAD_ARGUMENTS,
         format!(
             "Table function '{}': the argument {arg} is not a constant string",
-            file_function::NAME
+            function.name
         ),
     )
+}
+
+/// Where an INSERT INTO FUNCTION writes.
+enum Target {
+    File(PathBuf),
+    Object {
+        bucket: Arc<ObjectDisk>,
+        key: String,
+    },
+}
+
+impl Target {
+    /// The file's path or the object's key, which names the compression.
+    fn name(&self) -> String {
+        match self {
+            Target::File(path) => path.to_string_lossy().into_owned(),
+            Target::Object { key, .. } => key.clone(),
+        }
+    }
+}
+
+/// `key` numbered `n` before its extensions: `d.csv.gz` is `d.1.csv.gz`.
+fn numbered_key(key: &str, n: u64) -> String {
+    let (directory, name) = match key.rsplit_once('/') {
+        Some((directory, name)) => (format!("{directory}/"), name),
+        None => (String::new(), key),
+    };
+    match name.split_once('.') {
+        Some((stem, extensions)) => format!("{directory}{stem}.{n}.{extensions}"),
+        None => format!("{directory}{name}.{n}"),
+    }
 }
 
 /// The output format the arguments give, else the one the path's name gives.
@@ -68,10 +107,12 @@ fn output_format(arguments: &FileArguments) -> Result<(OutputFormat, String)> {
 }
 
 impl Session {
-    /// Whether `insert` writes into `file()` rather than a table.
+    /// Whether `insert` writes into `file()` or `s3()` rather than a table.
     pub(crate) fn inserts_into_file(insert: &Insert) -> bool {
         matches!(&insert.table, TableObject::TableFunction(function)
-            if function.name.to_string().eq_ignore_ascii_case(file_function::NAME))
+            if [file_function::NAME, s3_function::NAME]
+                .iter()
+                .any(|name| function.name.to_string().eq_ignore_ascii_case(name)))
     }
 
     pub(crate) async fn insert_into_file(&mut self, insert: Insert) -> Result<StatementOutcome> {
@@ -81,24 +122,36 @@ impl Session {
                 "an insert into file() names file()",
             ));
         };
-        let arguments = file_arguments(function)?;
+        let texts = argument_texts(function)?;
+        let (arguments, target) = if function
+            .name
+            .to_string()
+            .eq_ignore_ascii_case(s3_function::NAME)
+        {
+            let s3 = S3Arguments::of_texts(texts)?;
+            let (bucket, key) = s3.bucket()?;
+            (s3.file, Target::Object { bucket, key })
+        } else {
+            let arguments = FileArguments::of_texts(texts)?;
+            let user_files =
+                UserFiles::from_setting(&self.engine.instance.server_settings.user_files_path());
+            let path = user_files.file_to_write(&arguments.path)?;
+            (arguments, Target::File(path))
+        };
         if !insert.columns.is_empty() {
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                "INSERT INTO FUNCTION file(...) with a column list: give the columns in the structure",
+                "INSERT INTO FUNCTION with a column list: give the columns in the structure",
             ));
         }
         let source = insert.source.ok_or_else(|| {
             StrataError::new(
                 ErrorCode::NO_DATA_TO_INSERT,
-                "No data to insert into file()",
+                format!("No data to insert into {}()", function.name),
             )
         })?;
-        let user_files =
-            UserFiles::from_setting(&self.engine.instance.server_settings.user_files_path());
-        let path = user_files.file_to_write(&arguments.path)?;
         let (format, format_name) = output_format(&arguments)?;
-        let encoding = arguments.encoding(&path)?;
+        let encoding = arguments.encoding(&target.name())?;
         let query = match &arguments.structure {
             Some(structure) => self.cast_to_structure(*source, structure).await?,
             None => source,
@@ -110,6 +163,28 @@ impl Session {
                 "a SELECT has rows",
             ));
         };
+        let context = std::sync::Arc::clone(&rows.query);
+        let (mut sink, appending) = match target {
+            Target::File(path) => self.file_sink(&path, format, &format_name, encoding)?,
+            Target::Object { bucket, key } => {
+                let key = self.object_key_to_write(&bucket, key)?;
+                (FileSink::object(bucket.writer(key), encoding), false)
+            }
+        };
+        rows.write_rows(format, &mut sink, appending).await?;
+        sink.finish()?;
+        Ok(StatementOutcome::Done(context))
+    }
+
+    /// A sink into the file at `path`, and whether it appends to what the
+    /// file holds.
+    fn file_sink(
+        &self,
+        path: &Path,
+        format: OutputFormat,
+        format_name: &str,
+        encoding: Option<Encoding>,
+    ) -> Result<(FileSink, bool)> {
         let truncate = self.settings.engine_file_truncate_on_insert();
         let appending = !truncate && path.metadata().is_ok_and(|m| m.len() > 0);
         if appending && (!format.supports_append() || encoding.is_some()) {
@@ -127,16 +202,43 @@ impl Session {
                 ),
             ));
         }
-        let context = std::sync::Arc::clone(&rows.query);
         let existing = if truncate {
             Existing::Truncate
         } else {
             Existing::Append
         };
-        let mut sink = FileSink::open(&path, existing, encoding)?;
-        rows.write_rows(format, &mut sink, appending).await?;
-        sink.finish()?;
-        Ok(StatementOutcome::Done(context))
+        Ok((FileSink::open(path, existing, encoding)?, appending))
+    }
+
+    /// The key an insert into `s3()` writes: `key` if no object has it or
+    /// `s3_truncate_on_insert` replaces it, else the first numbered key
+    /// free under `s3_create_new_file_on_insert`.
+    fn object_key_to_write(&self, bucket: &ObjectDisk, key: String) -> Result<String> {
+        if has_glob(&key) || key.contains('{') {
+            return Err(StrataError::new(
+                ErrorCode::DATABASE_ACCESS_DENIED,
+                format!(
+                    "Non partitioned table with path '{key}' that contains globs, the table is in readonly mode"
+                ),
+            ));
+        }
+        if self.settings.s3_truncate_on_insert() || bucket.size(&key)?.is_none() {
+            return Ok(key);
+        }
+        if !self.settings.s3_create_new_file_on_insert() {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Object in bucket {} with key {key} already exists. If you want to overwrite it, enable setting s3_truncate_on_insert, if you want to create a new file on each insert, enable setting s3_create_new_file_on_insert",
+                    bucket.location()
+                ),
+            ));
+        }
+        let mut n = 1;
+        while bucket.size(&numbered_key(&key, n))?.is_some() {
+            n += 1;
+        }
+        Ok(numbered_key(&key, n))
     }
 
     /// `source` under a SELECT that casts its columns, by position, to the

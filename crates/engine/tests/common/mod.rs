@@ -3,6 +3,8 @@
 // Each test binary uses its own share of these.
 #![allow(dead_code)]
 
+pub mod s3_server;
+
 use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, UInt64Array};

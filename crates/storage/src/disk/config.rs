@@ -48,6 +48,8 @@ pub struct S3Config {
     pub endpoint: String,
     pub access_key_id: Option<String>,
     pub secret_access_key: Option<String>,
+    /// Temporary credentials' token, sent with the keys.
+    pub session_token: Option<String>,
     pub region: Option<String>,
     /// Take credentials from `AWS_ACCESS_KEY_ID` and the rest of the
     /// environment when the file gives none.
@@ -64,6 +66,7 @@ impl S3Config {
             endpoint: endpoint.to_string(),
             access_key_id: None,
             secret_access_key: None,
+            session_token: None,
             region: None,
             use_environment_credentials: false,
             retry_attempts: DEFAULT_RETRY_ATTEMPTS,

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
@@ -29,7 +30,8 @@ pub struct ObjectDisk {
     /// Keys of this disk's objects start with it (ends in `/`).
     prefix: String,
     remote: bool,
-    /// The endpoint or directory, for `system.disks` and errors.
+    /// The endpoint or directory (a whole bucket's name), for
+    /// `system.disks` and errors.
     location: String,
     max_single_part_upload_bytes: usize,
     upload_part_bytes: usize,
@@ -44,42 +46,50 @@ impl std::fmt::Debug for ObjectDisk {
     }
 }
 
+/// A client of `bucket` at `service`, its every request counted.
+fn s3_store(config: &S3Config, service: &str, bucket: &str) -> Result<Arc<dyn ObjectStore>> {
+    let mut builder = if config.use_environment_credentials {
+        AmazonS3Builder::from_env()
+    } else {
+        AmazonS3Builder::new()
+    };
+    builder = builder
+        .with_endpoint(service)
+        .with_bucket_name(bucket)
+        .with_region(config.region.as_deref().unwrap_or("us-east-1"))
+        .with_virtual_hosted_style_request(false)
+        .with_http_connector(CountingConnector)
+        // Replaces every client option, so allow_http must come after it.
+        .with_client_options(ClientOptions::new().with_timeout(config.request_timeout))
+        .with_allow_http(service.starts_with("http://"))
+        .with_retry(RetryConfig {
+            backoff: BackoffConfig::default(),
+            max_retries: config.retry_attempts,
+            retry_timeout: config.request_timeout * 4,
+        });
+    match (&config.access_key_id, &config.secret_access_key) {
+        (Some(key), Some(secret)) => {
+            builder = builder
+                .with_access_key_id(key)
+                .with_secret_access_key(secret);
+            if let Some(token) = &config.session_token {
+                builder = builder.with_token(token);
+            }
+        }
+        _ if config.use_environment_credentials => {}
+        _ => builder = builder.with_skip_signature(true),
+    }
+    let store = builder.build().map_err(|e| s3_error(&config.endpoint, e))?;
+    Ok(Arc::new(store))
+}
+
 impl ObjectDisk {
     /// A disk in the bucket `config.endpoint` names.
     pub fn s3(name: &str, config: &S3Config, instance: &str) -> Result<ObjectDisk> {
         let (service, bucket, prefix) = config.split_endpoint()?;
-        let mut builder = if config.use_environment_credentials {
-            AmazonS3Builder::from_env()
-        } else {
-            AmazonS3Builder::new()
-        };
-        builder = builder
-            .with_endpoint(&service)
-            .with_bucket_name(&bucket)
-            .with_region(config.region.as_deref().unwrap_or("us-east-1"))
-            .with_virtual_hosted_style_request(false)
-            .with_http_connector(CountingConnector)
-            // Replaces every client option, so allow_http must come after it.
-            .with_client_options(ClientOptions::new().with_timeout(config.request_timeout))
-            .with_allow_http(service.starts_with("http://"))
-            .with_retry(RetryConfig {
-                backoff: BackoffConfig::default(),
-                max_retries: config.retry_attempts,
-                retry_timeout: config.request_timeout * 4,
-            });
-        match (&config.access_key_id, &config.secret_access_key) {
-            (Some(key), Some(secret)) => {
-                builder = builder
-                    .with_access_key_id(key)
-                    .with_secret_access_key(secret);
-            }
-            _ if config.use_environment_credentials => {}
-            _ => builder = builder.with_skip_signature(true),
-        }
-        let store = builder.build().map_err(|e| s3_error(&config.endpoint, e))?;
         Ok(ObjectDisk {
             name: name.to_string(),
-            store: Arc::new(store),
+            store: s3_store(config, &service, &bucket)?,
             prefix: if prefix.is_empty() {
                 format!("{instance}/")
             } else {
@@ -90,6 +100,23 @@ impl ObjectDisk {
             max_single_part_upload_bytes: config.max_single_part_upload_bytes,
             upload_part_bytes: config.upload_part_bytes,
         })
+    }
+
+    /// The whole bucket `config.endpoint` names, keys as written (the
+    /// `s3()` table function), and the rest of the endpoint's path: a key
+    /// or a pattern of keys.
+    pub fn bucket(config: &S3Config) -> Result<(ObjectDisk, String)> {
+        let (service, bucket, key) = config.split_endpoint()?;
+        let disk = ObjectDisk {
+            name: "s3".to_string(),
+            store: s3_store(config, &service, &bucket)?,
+            prefix: String::new(),
+            remote: true,
+            location: bucket,
+            max_single_part_upload_bytes: config.max_single_part_upload_bytes,
+            upload_part_bytes: config.upload_part_bytes,
+        };
+        Ok((disk, key))
     }
 
     /// A disk in the local directory `path`, created if missing.
@@ -124,7 +151,8 @@ impl ObjectDisk {
         self.remote
     }
 
-    /// The endpoint or directory the objects are in.
+    /// The endpoint or directory the objects are in; for a whole bucket,
+    /// its name.
     pub fn location(&self) -> &str {
         &self.location
     }
@@ -218,20 +246,64 @@ impl ObjectDisk {
 
     /// Keys of the objects of the table in `table_dir`.
     pub fn list_keys(&self, table_dir: &Path) -> Result<Vec<String>> {
+        let listed = self.list(&table_prefix(table_dir))?;
+        Ok(listed.into_iter().map(|(key, _)| key).collect())
+    }
+
+    /// Keys and sizes of the objects under the directory `directory` (by
+    /// whole path segments: `a` lists `a/x`, not `ab`), at any depth; all
+    /// of them for an empty one.
+    pub fn list(&self, directory: &str) -> Result<Vec<(String, u64)>> {
         let store = Arc::clone(&self.store);
-        let prefix = self.path_of(&table_prefix(table_dir));
-        let listed: Vec<String> = block_on(async move {
+        let prefix = self.path_of(directory);
+        let listed: Vec<(String, u64)> = block_on(async move {
+            let prefix = (!prefix.as_ref().is_empty()).then_some(prefix);
             store
-                .list(Some(&prefix))
-                .map_ok(|meta| meta.location.to_string())
+                .list(prefix.as_ref())
+                .map_ok(|meta| (meta.location.to_string(), meta.size))
                 .try_collect()
                 .await
                 .map_err(|e| s3_error("list", e))
         })?;
         Ok(listed
             .into_iter()
-            .filter_map(|path| path.strip_prefix(&self.prefix).map(str::to_string))
+            .filter_map(|(path, size)| {
+                let key = path.strip_prefix(&self.prefix)?;
+                Some((key.to_string(), size))
+            })
             .collect())
+    }
+
+    /// The size of object `key`, `None` where there is none.
+    pub fn size(&self, key: &str) -> Result<Option<u64>> {
+        let store = Arc::clone(&self.store);
+        let path = self.path_of(key);
+        block_on(async move {
+            match store.head(&path).await {
+                Ok(meta) => Ok(Some(meta.size)),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(object_error(&path, error)),
+            }
+        })
+    }
+
+    /// A reader of object `key` from its start, fetched as it is read: one
+    /// GET, its body taken a network chunk at a time.
+    pub fn reader(self: &Arc<Self>, key: &str) -> Result<ObjectReader> {
+        let store = Arc::clone(&self.store);
+        let path = self.path_of(key);
+        let body = block_on(async move {
+            match store.get(&path).await {
+                Ok(answer) => Ok(answer.into_stream()),
+                Err(error) => Err(object_error(&path, error)),
+            }
+        })?;
+        Ok(ObjectReader {
+            disk: Arc::clone(self),
+            key: key.to_string(),
+            body: Some(body),
+            chunk: Bytes::new(),
+        })
     }
 
     /// Removes every object of the table in `table_dir` (DROP TABLE).
@@ -269,6 +341,54 @@ impl ObjectDisk {
             events::add(Event::RemoteObjectsOrphaned, count);
         }
         Ok(count)
+    }
+}
+
+/// Reads an object's body as it arrives (see [`ObjectDisk::reader`]).
+pub struct ObjectReader {
+    disk: Arc<ObjectDisk>,
+    key: String,
+    /// `None` once the body has ended.
+    body: Option<BoxStream<'static, object_store::Result<Bytes>>>,
+    /// What is left of the chunk last received.
+    chunk: Bytes,
+}
+
+impl ObjectReader {
+    /// The next chunk of the body, empty at its end.
+    fn next_chunk(&mut self) -> Result<Bytes> {
+        let Some(mut body) = self.body.take() else {
+            return Ok(Bytes::new());
+        };
+        let key = self.key.clone();
+        // The stream travels to the request runtime and back with each chunk.
+        let (body, chunk) = block_on(async move {
+            let chunk = body.next().await;
+            Ok((body, chunk))
+        })?;
+        match chunk {
+            Some(Ok(chunk)) => {
+                self.disk.count_read(chunk.len());
+                self.body = Some(body);
+                Ok(chunk)
+            }
+            Some(Err(error)) => Err(s3_error(&key, error)),
+            None => Ok(Bytes::new()),
+        }
+    }
+}
+
+impl std::io::Read for ObjectReader {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        while self.chunk.is_empty() {
+            if self.body.is_none() {
+                return Ok(0);
+            }
+            self.chunk = self.next_chunk().map_err(std::io::Error::other)?;
+        }
+        let length = buffer.len().min(self.chunk.len());
+        buffer[..length].copy_from_slice(&self.chunk.split_to(length));
+        Ok(length)
     }
 }
 

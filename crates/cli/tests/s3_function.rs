@@ -1,0 +1,232 @@
+//! The `s3()` table function and `INSERT INTO FUNCTION s3(...)` against a
+//! real S3-compatible server: formats and compression told by the key,
+//! globs, what an insert does with a key that exists, ClickHouse's errors,
+//! and the requests and bytes each read costs, from `system.events`.
+
+use std::process::{Command, Output};
+
+#[path = "../../engine/tests/common/s3_server.rs"]
+mod s3_server;
+use s3_server::{ACCESS_KEY, BUCKET, S3Server, SECRET_KEY};
+
+fn strata(sql: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(["local", "-q", sql])
+        .output()
+        .expect("strata runs")
+}
+
+fn query(sql: &str) -> String {
+    let out = strata(sql);
+    assert!(
+        out.status.success(),
+        "{sql}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn error(sql: &str) -> String {
+    let out = strata(sql);
+    assert!(!out.status.success(), "{sql} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `s3('<url of key>', key, secret<rest>)`.
+fn s3(server: &S3Server, key: &str, rest: &str) -> String {
+    format!(
+        "s3('{}', '{ACCESS_KEY}', '{SECRET_KEY}'{rest})",
+        server.url(key)
+    )
+}
+
+#[test]
+fn objects_written_in_a_format_read_back_by_their_keys() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    for key in [
+        "t/d.csv",
+        "t/d.tsv.gz",
+        "t/d.parquet",
+        "t/d.jsonl",
+        "t/d.jsonl.zst",
+    ] {
+        let source = s3(&server, key, "");
+        query(&format!(
+            "INSERT INTO FUNCTION {source} SELECT number AS n, toString(number * 10) AS s FROM numbers(5)"
+        ));
+        assert_eq!(
+            query(&format!("SELECT * FROM {source} ORDER BY 1")),
+            "0\t0\n1\t10\n2\t20\n3\t30\n4\t40\n",
+            "{key}"
+        );
+    }
+    // With a structure given, each object is read in the format its key
+    // names.
+    assert_eq!(
+        query(&format!(
+            "SELECT count(), sum(n) FROM {}",
+            s3(&server, "t/d.*", ", auto, 'n UInt64, s String'")
+        )),
+        "25\t50\n"
+    );
+}
+
+#[test]
+fn globs_list_the_bucket_from_the_directory_before_the_wildcard() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    for (key, n) in [("g/a/1.csv", 1), ("g/a/2.csv", 2), ("g/b/3.csv", 3)] {
+        query(&format!(
+            "INSERT INTO FUNCTION {} SELECT {n} AS n",
+            s3(&server, key, "")
+        ));
+    }
+    let sum = |pattern: &str| query(&format!("SELECT sum(c1) FROM {}", s3(&server, pattern, "")));
+    assert_eq!(sum("g/a/*.csv"), "3\n");
+    assert_eq!(sum("g/*/?.csv"), "6\n");
+    assert_eq!(sum("g/**/*.csv"), "6\n");
+    assert_eq!(sum("g/{a/1,b/3}.csv"), "4\n");
+    // Braces name keys, which must exist.
+    let missing = error(&format!(
+        "SELECT * FROM {}",
+        s3(&server, "g/a/{1..3}.csv", "")
+    ));
+    assert!(missing.contains("(S3_ERROR)"), "{missing}");
+    // `*` stays within one level: nothing matches, so nothing tells the
+    // structure.
+    let unknown = error(&format!("SELECT * FROM {}", s3(&server, "g/*.csv", "")));
+    assert!(
+        unknown.contains("(CANNOT_EXTRACT_TABLE_STRUCTURE)"),
+        "{unknown}"
+    );
+    let unknown = error(&format!(
+        "SELECT * FROM {}",
+        s3(&server, "g/none/*.csv", "")
+    ));
+    assert!(
+        unknown.contains("(CANNOT_EXTRACT_TABLE_STRUCTURE)"),
+        "{unknown}"
+    );
+    assert_eq!(
+        query(&format!(
+            "SELECT count() FROM {}",
+            s3(&server, "g/none/*.csv", ", CSV, 'n UInt8'")
+        )),
+        "0\n"
+    );
+}
+
+#[test]
+fn an_insert_into_a_key_that_exists_is_refused_replaced_or_numbered() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    let target = s3(&server, "e/d.csv.gz", "");
+    query(&format!("INSERT INTO FUNCTION {target} SELECT 1"));
+    let refused = error(&format!("INSERT INTO FUNCTION {target} SELECT 2"));
+    assert!(
+        refused.contains(&format!(
+            "Code: 36. DB::Exception: Object in bucket {BUCKET} with key e/d.csv.gz already exists"
+        )),
+        "{refused}"
+    );
+    query(&format!(
+        "INSERT INTO FUNCTION {target} SELECT 3 SETTINGS s3_truncate_on_insert = 1"
+    ));
+    for n in [4, 5] {
+        query(&format!(
+            "INSERT INTO FUNCTION {target} SELECT {n} SETTINGS s3_create_new_file_on_insert = 1"
+        ));
+    }
+    assert_eq!(
+        query(&format!(
+            "SELECT groupArray(c1) FROM (SELECT c1 FROM {} ORDER BY c1)",
+            s3(&server, "e/d*.csv.gz", "")
+        )),
+        "[3,4,5]\n"
+    );
+    assert_eq!(
+        query(&format!(
+            "SELECT c1 FROM {}",
+            s3(&server, "e/d.2.csv.gz", "")
+        )),
+        "5\n"
+    );
+    let glob = error(&format!(
+        "INSERT INTO FUNCTION {} SELECT 1",
+        s3(&server, "e/*.csv", "")
+    ));
+    assert!(glob.contains("(DATABASE_ACCESS_DENIED)"), "{glob}");
+}
+
+#[test]
+fn bad_keys_credentials_and_arguments_get_clickhouses_errors() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    let missing = error(&format!("SELECT * FROM {}", s3(&server, "x/none.csv", "")));
+    assert!(
+        missing.contains("Code: 499.") && missing.contains("(S3_ERROR)"),
+        "{missing}"
+    );
+    let url = server.url("x/none.csv");
+    let unsigned = error(&format!(
+        "SELECT * FROM s3('{url}', NOSIGN, CSV, 'a UInt8')"
+    ));
+    assert!(
+        unsigned.contains("(S3_ERROR)") && unsigned.contains("403"),
+        "{unsigned}"
+    );
+    let wrong = error(&format!(
+        "SELECT * FROM s3('{url}', 'strata', 'wrong', CSV, 'a UInt8')"
+    ));
+    assert!(wrong.contains("(S3_ERROR)"), "{wrong}");
+    let many = error(&format!(
+        "SELECT * FROM s3('{url}', 'k', 's', 't', 'CSV', 'a UInt8', 'gzip', 'extra')"
+    ));
+    assert!(
+        many.contains("(NUMBER_OF_ARGUMENTS_DOESNT_MATCH)"),
+        "{many}"
+    );
+}
+
+#[test]
+fn every_request_and_byte_of_a_read_is_counted() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    for key in ["c/1.tsv", "c/2.tsv"] {
+        query(&format!(
+            "INSERT INTO FUNCTION {} SELECT number FROM numbers(1000)",
+            s3(&server, key, "")
+        ));
+    }
+    let object_bytes: u64 = server
+        .objects_under("c")
+        .iter()
+        .map(|path| std::fs::metadata(path).unwrap().len())
+        .sum();
+    let events = |source: &str| {
+        query(&format!(
+            "SELECT count() FROM {source}; \
+             SELECT event, value FROM system.events \
+             WHERE event IN ('S3GetObject', 'S3ListObjects', 'ReadBufferFromS3Bytes') ORDER BY event"
+        ))
+    };
+    // One GET for a key whose structure is given.
+    assert_eq!(
+        events(&s3(&server, "c/1.tsv", ", TSV, 'n UInt64'")),
+        format!(
+            "1000\nReadBufferFromS3Bytes\t{}\nS3GetObject\t1\n",
+            object_bytes / 2
+        )
+    );
+    // A glob lists once, then one GET an object.
+    assert_eq!(
+        events(&s3(&server, "c/*.tsv", ", TSV, 'n UInt64'")),
+        format!("2000\nReadBufferFromS3Bytes\t{object_bytes}\nS3GetObject\t2\nS3ListObjects\t1\n")
+    );
+}
