@@ -13,6 +13,7 @@ use strata_storage::cache::{CacheSizes, DataCache};
 use strata_storage::disk::Disks;
 
 use crate::access::AccessControl;
+use crate::part_log::PartLog;
 use crate::process_list::ProcessList;
 use crate::query_log::QueryLog;
 
@@ -25,6 +26,7 @@ pub struct Instance {
     pub memory: Arc<ServerMemory>,
     pub processes: ProcessList,
     pub query_log: QueryLog,
+    pub part_log: Arc<PartLog>,
     /// Where operators put temporary data that goes to disk (`tmp_path`).
     pub tmp_directories: Vec<PathBuf>,
     /// Users, roles and their rights; `strata local` runs as `default`.
@@ -121,6 +123,7 @@ impl Instance {
             memory,
             processes: ProcessList::default(),
             query_log: QueryLog::default(),
+            part_log: Arc::default(),
             tmp_directories,
             access,
             disks: Arc::new(disks),

@@ -10,6 +10,7 @@ pub mod data_path;
 pub mod engine;
 pub mod instance;
 mod old_engine_syntax;
+pub mod part_log;
 pub mod process_list;
 pub mod query_context;
 pub mod query_log;

@@ -35,6 +35,44 @@ async fn open(dir: &Path) -> Arc<Engine> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_part_log_has_every_part_made_and_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    for sql in [
+        "CREATE TABLE t (a UInt64, b UInt64, d Date) ENGINE = MergeTree PARTITION BY d ORDER BY a",
+        "INSERT INTO t SELECT number, 0, '2024-01-01' FROM numbers(100)",
+        "INSERT INTO t SELECT number, 0, '2024-01-01' FROM numbers(50)",
+        "OPTIMIZE TABLE t FINAL",
+        "ALTER TABLE t UPDATE b = 1 WHERE a = 5 SETTINGS mutations_sync = 2",
+        "ALTER TABLE t DROP PARTITION '2024-01-01'",
+    ] {
+        run(&mut session, sql).await.unwrap();
+    }
+    let logged = texts(
+        &mut session,
+        "SELECT concat_ws('\t', event_type, part_name, toString(rows), \
+         arrayStringConcat(merged_from, ','), toString(size_in_bytes > 0), toString(error)) \
+         FROM system.part_log WHERE database = 'default' AND table = 't' \
+         ORDER BY event_time_microseconds, event_type",
+    )
+    .await;
+    assert_eq!(
+        logged,
+        [
+            "NewPart\t20240101_1_1_0\t100\t\t1\t0",
+            "NewPart\t20240101_2_2_0\t50\t\t1\t0",
+            "MergeParts\t20240101_1_2_1\t150\t20240101_1_1_0,20240101_2_2_0\t1\t0",
+            "RemovePart\t20240101_1_1_0\t100\t\t1\t0",
+            "RemovePart\t20240101_2_2_0\t50\t\t1\t0",
+            "MutatePart\t20240101_1_2_1_3\t150\t20240101_1_2_1\t1\t0",
+            "RemovePart\t20240101_1_2_1\t150\t\t1\t0",
+            "RemovePart\t20240101_1_2_1_3\t150\t\t1\t0",
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
     let dir = tempfile::tempdir().unwrap();
     let table_dir = {

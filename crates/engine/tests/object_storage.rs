@@ -252,6 +252,21 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
         texts(&mut session, moved_parts).await,
         ["0_1_1_2:default", "1_2_2_1:s3"]
     );
+    // Each move is logged with the disk it went to and the part it copied.
+    assert_eq!(
+        texts(
+            &mut session,
+            "SELECT concat(part_name, ':', disk_name, ':', arrayStringConcat(merged_from, ',')) \
+             FROM system.part_log WHERE table = 'moved' AND event_type = 'MovePart' \
+             ORDER BY event_time_microseconds"
+        )
+        .await,
+        [
+            "1_2_2_1:s3:1_2_2_0",
+            "0_1_1_1:s3:0_1_1_0",
+            "0_1_1_2:default:0_1_1_1"
+        ]
+    );
     assert_eq!(
         number(&mut session, "SELECT sum(length(s)) FROM moved").await,
         2890

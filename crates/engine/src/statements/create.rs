@@ -426,7 +426,12 @@ impl Session {
             self.merge_memory(identity),
             settings,
         )?
-        .with_ttl(ttl);
+        .with_ttl(ttl)
+        .with_part_log(self.engine.instance.part_log.for_table(
+            &identity.database,
+            &identity.name,
+            identity.uuid,
+        ));
         Ok(Arc::new(
             MergeTreeProvider::new(identity.clone(), definition.engine.clone(), table, defaults)
                 .with_sampling(sampling),

@@ -78,13 +78,14 @@ pub enum SystemTableKind {
     SettingsProfiles,
     SettingsProfileElements,
     TextLog,
+    PartLog,
     Disks,
     StoragePolicies,
     DataSkippingIndices,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 35] = [
+    pub const ALL: [SystemTableKind; 36] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -117,6 +118,7 @@ impl SystemTableKind {
         SystemTableKind::SettingsProfiles,
         SystemTableKind::SettingsProfileElements,
         SystemTableKind::TextLog,
+        SystemTableKind::PartLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
         SystemTableKind::DataSkippingIndices,
@@ -156,6 +158,7 @@ impl SystemTableKind {
             SystemTableKind::SettingsProfiles => "settings_profiles",
             SystemTableKind::SettingsProfileElements => "settings_profile_elements",
             SystemTableKind::TextLog => "text_log",
+            SystemTableKind::PartLog => "part_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
             SystemTableKind::DataSkippingIndices => "data_skipping_indices",
@@ -236,6 +239,7 @@ impl SystemTableKind {
                 settings_profiles::settings_profile_elements_fields()
             }
             SystemTableKind::TextLog => server::text_log_fields(),
+            SystemTableKind::PartLog => server::part_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
             SystemTableKind::DataSkippingIndices => skipping_indices::skipping_indices_fields(),
@@ -542,6 +546,7 @@ impl TableProvider for SystemTable {
                 settings_profiles::settings_profile_elements_rows(&instance.access)
             }
             SystemTableKind::TextLog => server::text_log_rows(),
+            SystemTableKind::PartLog => server::part_log_rows(&instance),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
             SystemTableKind::DataSkippingIndices => {

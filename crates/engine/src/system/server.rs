@@ -1,13 +1,13 @@
 //! System tables about the running process rather than the catalog:
 //! `server_settings`, `asynchronous_metrics`, `processes`, `query_log`,
-//! `text_log` and `users`.
+//! `part_log`, `text_log` and `users`.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
-    ArrayRef, Date32Array, Float64Array, Int32Array, StringArray, TimestampMicrosecondArray,
-    TimestampSecondArray, UInt8Array, UInt64Array,
+    ArrayRef, Date32Array, Float64Array, Int32Array, ListBuilder, StringArray, StringBuilder,
+    TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt16Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
@@ -16,6 +16,7 @@ use strata_memory::{allocator, process};
 use strata_storage::cache::CacheTier;
 
 use crate::instance::Instance;
+use crate::part_log::PartLogEntry;
 use crate::query_context::ClientInfo;
 
 fn s(name: &str) -> Field {
@@ -41,6 +42,11 @@ fn numbers(values: impl IntoIterator<Item = u64>) -> ArrayRef {
 fn seconds(time: SystemTime) -> i64 {
     time.duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn micros(time: SystemTime) -> i64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
 }
 
 pub fn server_settings_fields() -> Vec<Field> {
@@ -425,15 +431,88 @@ pub fn memory_tiers_rows(instance: &Instance) -> Vec<ArrayRef> {
     ]
 }
 
+fn microseconds_field(name: &str) -> Field {
+    Field::new(
+        name,
+        DataType::Timestamp(TimeUnit::Microsecond, None),
+        false,
+    )
+}
+
+pub fn part_log_fields() -> Vec<Field> {
+    vec![
+        s("event_type"),
+        Field::new("event_date", DataType::Date32, false),
+        datetime("event_time"),
+        microseconds_field("event_time_microseconds"),
+        u64("duration_ms"),
+        s("database"),
+        s("table"),
+        s("table_uuid"),
+        s("part_name"),
+        s("partition_id"),
+        s("disk_name"),
+        s("path_on_disk"),
+        u64("rows"),
+        u64("size_in_bytes"),
+        Field::new(
+            "merged_from",
+            DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
+            false,
+        ),
+        Field::new("error", DataType::UInt16, false),
+        s("exception"),
+    ]
+}
+
+pub fn part_log_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let entries = instance.part_log.entries();
+    let events = || entries.iter().map(|e| &e.event);
+    let text = |value: fn(&PartLogEntry) -> String| strings(entries.iter().map(value));
+    let mut merged_from = ListBuilder::new(StringBuilder::new()).with_field(Arc::new(Field::new(
+        "item",
+        DataType::Utf8,
+        false,
+    )));
+    for event in events() {
+        for name in &event.merged_from {
+            merged_from.values().append_value(name);
+        }
+        merged_from.append(true);
+    }
+    vec![
+        strings(events().map(|e| e.event_type.name().to_string())),
+        Arc::new(Date32Array::from_iter_values(
+            events().map(|e| (seconds(e.event_time) / 86_400) as i32),
+        )),
+        Arc::new(TimestampSecondArray::from_iter_values(
+            events().map(|e| seconds(e.event_time)),
+        )),
+        Arc::new(TimestampMicrosecondArray::from_iter_values(
+            events().map(|e| micros(e.event_time)),
+        )),
+        numbers(events().map(|e| e.duration.as_millis() as u64)),
+        text(|e| e.database.clone()),
+        text(|e| e.table.clone()),
+        text(|e| e.table_uuid.to_string()),
+        strings(events().map(|e| e.part_name.clone())),
+        strings(events().map(|e| e.partition_id.clone())),
+        strings(events().map(|e| e.disk_name.clone())),
+        strings(events().map(|e| e.path_on_disk.clone())),
+        numbers(events().map(|e| e.rows)),
+        numbers(events().map(|e| e.size_in_bytes)),
+        Arc::new(merged_from.finish()),
+        // Only changes that took effect are logged.
+        Arc::new(UInt16Array::from_iter_values(events().map(|_| 0))),
+        strings(events().map(|_| String::new())),
+    ]
+}
+
 pub fn text_log_fields() -> Vec<Field> {
     vec![
         Field::new("event_date", DataType::Date32, false),
         datetime("event_time"),
-        Field::new(
-            "event_time_microseconds",
-            DataType::Timestamp(TimeUnit::Microsecond, None),
-            false,
-        ),
+        microseconds_field("event_time_microseconds"),
         s("thread_name"),
         s("level"),
         s("query_id"),
@@ -444,10 +523,6 @@ pub fn text_log_fields() -> Vec<Field> {
 
 pub fn text_log_rows() -> Vec<ArrayRef> {
     let records = text_log::records();
-    let micros = |time: SystemTime| {
-        time.duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_micros() as i64)
-    };
     vec![
         Arc::new(Date32Array::from_iter_values(
             records

@@ -7,6 +7,7 @@ pub mod final_scan;
 pub mod keys;
 pub mod merge_mode;
 pub mod mutation;
+pub mod part_log;
 pub mod pruning;
 pub mod scan;
 pub mod skip_index;
@@ -18,6 +19,7 @@ pub use final_scan::FinalScanExec;
 pub use keys::TableKeys;
 pub use merge_mode::{CombinedColumn, GroupCombiner, MergeMode};
 pub use mutation::{Condition, MutationCommand, MutationEntry, MutationKind};
+pub use part_log::{PartEvent, PartEventType, PartLog};
 pub use pruning::{
     GranuleRange, PruningReport, PruningStep, Selection, StepKind, Summaries, select_granules,
 };

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use datafusion::arrow::array::{RecordBatch, new_null_array};
 use datafusion::arrow::compute::{concat_batches, filter_record_batch};
@@ -31,6 +31,7 @@ use super::data_part::{DataPart, PastColumns, ROW_EXISTS};
 use super::keys::TableKeys;
 use super::merge_mode::MergeMode;
 use super::mutation::MutationEntry;
+use super::part_log::{PartEvent, PartEventType, PartLog};
 use crate::compression::CodecChain;
 use crate::disk::{DEFAULT_DISK, Disk, StoragePolicy};
 use crate::part::name::PartName;
@@ -155,6 +156,8 @@ pub struct MergeTreeTable {
     /// TTL rules, in the order written.
     ttl: Vec<TableTtl>,
     ttl_bounds: TtlBounds,
+    /// Where the parts' events go (`system.part_log`), if anywhere.
+    part_log: Option<PartLog>,
 }
 
 impl std::fmt::Debug for MergeTreeTable {
@@ -283,6 +286,7 @@ impl MergeTreeTable {
             ),
             ttl: Vec::new(),
             ttl_bounds: TtlBounds::default(),
+            part_log: None,
         };
         table.finish_alters()?;
         Ok(table)
@@ -291,6 +295,12 @@ impl MergeTreeTable {
     /// The table with TTL `rules`, before it is shared.
     pub fn with_ttl(mut self, rules: Vec<TableTtl>) -> Self {
         self.ttl = rules;
+        self
+    }
+
+    /// The table reporting its parts' events to `log`, before it is shared.
+    pub fn with_part_log(mut self, log: PartLog) -> Self {
+        self.part_log = Some(log);
         self
     }
 
@@ -388,7 +398,12 @@ impl MergeTreeTable {
             .progress
             .rows_written
             .store(rows.num_rows() as u64, Ordering::Relaxed);
-        self.swap_parts(std::slice::from_ref(part), rewritten);
+        self.swap_parts(
+            std::slice::from_ref(part),
+            rewritten,
+            PartEventType::MutatePart,
+            running.progress.started,
+        );
         Ok(())
     }
 
@@ -663,11 +678,16 @@ impl MergeTreeTable {
         }
         let blocks = Self::inserted_blocks(&parts);
         let mut next: Vec<Arc<DataPart>> = self.snapshot().as_ref().clone();
-        next.extend(parts);
+        next.extend(parts.iter().cloned());
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
         *self.active.write() = Arc::new(next);
         // Only now: a merge must see the parts either uncommitted or active.
         self.release_blocks(&blocks);
+        drop(guard);
+        for part in &parts {
+            let event = PartEvent::of(PartEventType::NewPart, part, insert.started, &[]);
+            self.log_part(event);
+        }
         Ok(())
     }
 
@@ -723,7 +743,7 @@ impl MergeTreeTable {
                 remove_part_directory(&part.part.dir, part.part.objects())
                     .map_err(|e| io_error(&part.part.dir, e))?;
             }
-            (gone.iter().map(|p| p.name()).collect(), running)
+            (gone, running)
         };
         // Their sources are gone, so they fail at their next read if not sooner.
         while self
@@ -735,7 +755,8 @@ impl MergeTreeTable {
             std::thread::sleep(Duration::from_millis(5));
         }
         list.finish()?;
-        Ok(removed)
+        self.log_removed(&removed);
+        Ok(removed.iter().map(|p| p.name()).collect())
     }
 
     /// Active parts by partition id, for the merge selector and OPTIMIZE.
@@ -872,14 +893,22 @@ impl MergeTreeTable {
         progress
             .rows_written
             .store(rows.num_rows() as u64, Ordering::Relaxed);
-        Ok(self.swap_parts(sources, merged))
+        Ok(self.swap_parts(sources, merged, PartEventType::MergeParts, progress.started))
     }
 
     /// Swaps `replacement` in for `sources` (or just takes them out), unless
     /// the table was closed or one of them left the active set meanwhile:
-    /// then the replacement is discarded and this returns `false`.
-    fn swap_parts(&self, sources: &[Arc<DataPart>], replacement: Option<Arc<DataPart>>) -> bool {
-        let _guard = self.commit.lock();
+    /// then the replacement is discarded and this returns `false`. The part
+    /// log has the replacement as `made` (begun at `started`) and, but for a
+    /// move, each source as removed.
+    fn swap_parts(
+        &self,
+        sources: &[Arc<DataPart>],
+        replacement: Option<Arc<DataPart>>,
+        made: PartEventType,
+        started: Instant,
+    ) -> bool {
+        let guard = self.commit.lock();
         let current = self.snapshot();
         let still_active = !self.closed.load(Ordering::Acquire)
             && sources
@@ -896,13 +925,34 @@ impl MergeTreeTable {
             .filter(|p| !sources.iter().any(|s| Arc::ptr_eq(p, s)))
             .cloned()
             .collect();
-        next.extend(replacement);
+        next.extend(replacement.clone());
         next.sort_by(|a, b| a.part.name.cmp(&b.part.name));
         *self.active.write() = Arc::new(next);
         for source in sources {
             source.retire();
         }
+        drop(guard);
+        if let Some(part) = &replacement {
+            self.log_part(PartEvent::of(made, part, started, sources));
+        }
+        if made != PartEventType::MovePart {
+            self.log_removed(sources);
+        }
         true
+    }
+
+    fn log_part(&self, event: PartEvent) {
+        if let Some(log) = &self.part_log {
+            log(event);
+        }
+    }
+
+    /// Logs `parts` as removed from the active set.
+    fn log_removed(&self, parts: &[Arc<DataPart>]) {
+        for part in parts {
+            let event = PartEvent::of(PartEventType::RemovePart, part, Instant::now(), &[]);
+            self.log_part(event);
+        }
     }
 
     /// Every row of `part` in the table's current columns, those a

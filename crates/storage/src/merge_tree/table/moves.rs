@@ -13,6 +13,7 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 use super::MergeTreeTable;
 use crate::disk::Disk;
 use crate::merge_tree::data_part::DataPart;
+use crate::merge_tree::part_log::PartEventType;
 use crate::part::writer::copy_part;
 
 impl MergeTreeTable {
@@ -107,7 +108,13 @@ impl MergeTreeTable {
             .progress
             .rows_written
             .store(moved.part.rows, Ordering::Relaxed);
-        if !self.swap_parts(std::slice::from_ref(part), Some(moved)) {
+        let started = running.progress.started;
+        if !self.swap_parts(
+            std::slice::from_ref(part),
+            Some(moved),
+            PartEventType::MovePart,
+            started,
+        ) {
             return Err(StrataError::new(
                 ErrorCode::ABORTED,
                 format!("Part {} was replaced while it was moved", part.name()),

@@ -40,6 +40,7 @@ use crate::merge_tree::mutation::null_in_column;
 use crate::merge_tree::mutation::{
     MutationCommand, MutationEntry, MutationKind, any_selected, apply_commands,
 };
+use crate::merge_tree::part_log::PartEventType;
 use crate::merge_tree::pruning::{Summaries, select_granules};
 use crate::part::name::PartName;
 use crate::part::patch::Patches;
@@ -363,7 +364,12 @@ impl MergeTreeTable {
                 Some(self.linked_part(part, &name)?)
             }
         };
-        self.swap_parts(std::slice::from_ref(part), replacement);
+        self.swap_parts(
+            std::slice::from_ref(part),
+            replacement,
+            PartEventType::MutatePart,
+            progress.started,
+        );
         Ok(true)
     }
 

@@ -15,6 +15,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use parking_lot::Mutex;
 use strata_common::error::Result;
@@ -31,6 +32,8 @@ pub struct RemovalList {
     path: PathBuf,
     /// Opened with the first part; `None` while the insert has written none.
     file: Mutex<Option<File>>,
+    /// When the insert or drop began, for `system.part_log`.
+    pub(super) started: Instant,
 }
 
 impl RemovalList {
@@ -38,6 +41,7 @@ impl RemovalList {
         RemovalList {
             path: table_dir.join(format!("{LIST_PREFIX}{number}.txt")),
             file: Mutex::new(None),
+            started: Instant::now(),
         }
     }
 

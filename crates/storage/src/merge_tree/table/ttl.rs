@@ -21,6 +21,7 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 use super::MergeTreeTable;
 use crate::disk::Disk;
 use crate::merge_tree::data_part::DataPart;
+use crate::merge_tree::part_log::PartEventType;
 
 /// What a rule does once its time has come.
 #[derive(Debug, Clone)]
@@ -129,11 +130,17 @@ impl MergeTreeTable {
 
     /// Takes `part` out of the active set: every row expired.
     fn drop_expired(&self, part: &Arc<DataPart>) -> bool {
-        let Some(_running) = self.start_merge(std::slice::from_ref(part), &part.part.name, true)
+        let Some(running) = self.start_merge(std::slice::from_ref(part), &part.part.name, true)
         else {
             return false;
         };
-        self.swap_parts(std::slice::from_ref(part), None)
+        let started = running.progress.started;
+        self.swap_parts(
+            std::slice::from_ref(part),
+            None,
+            PartEventType::MergeParts,
+            started,
+        )
     }
 
     /// Writes `rows` (what is left of `part`'s) at the next level on the
@@ -141,11 +148,16 @@ impl MergeTreeTable {
     fn replace_rows(&self, part: &Arc<DataPart>, rows: &RecordBatch) -> Result<()> {
         let mut name = part.part.name.clone();
         name.level += 1;
-        let Some(_running) = self.start_merge(std::slice::from_ref(part), &name, true) else {
+        let Some(running) = self.start_merge(std::slice::from_ref(part), &name, true) else {
             return Ok(());
         };
         let written = self.write_rows(&name, rows, &part.partition, part.part.disk.as_ref())?;
-        self.swap_parts(std::slice::from_ref(part), written);
+        self.swap_parts(
+            std::slice::from_ref(part),
+            written,
+            PartEventType::MergeParts,
+            running.progress.started,
+        );
         Ok(())
     }
 
