@@ -6,6 +6,7 @@
 //! statement; both carry the [`QueryContext`] whose counters make the summary.
 
 pub mod access;
+mod bounded_log;
 pub mod data_path;
 pub mod engine;
 pub mod instance;

@@ -3,12 +3,12 @@
 //! changes that took effect are logged, so `error` is always 0. The log is
 //! bounded: the oldest entries go first.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
-use parking_lot::Mutex;
 use strata_storage::merge_tree::{PartEvent, PartLog as TablePartLog};
 use uuid::Uuid;
+
+use crate::bounded_log::BoundedLog;
 
 /// Entries kept before the oldest are dropped.
 pub const PART_LOG_CAPACITY: usize = 100_000;
@@ -21,22 +21,26 @@ pub struct PartLogEntry {
     pub event: PartEvent,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PartLog {
-    entries: Mutex<VecDeque<PartLogEntry>>,
+    entries: BoundedLog<PartLogEntry>,
+}
+
+impl Default for PartLog {
+    fn default() -> Self {
+        PartLog {
+            entries: BoundedLog::new(PART_LOG_CAPACITY),
+        }
+    }
 }
 
 impl PartLog {
     pub fn record(&self, entry: PartLogEntry) {
-        let mut entries = self.entries.lock();
-        if entries.len() == PART_LOG_CAPACITY {
-            entries.pop_front();
-        }
-        entries.push_back(entry);
+        self.entries.push(entry);
     }
 
     pub fn entries(&self) -> Vec<PartLogEntry> {
-        self.entries.lock().iter().cloned().collect()
+        self.entries.entries()
     }
 
     /// What the table `database.table` reports its part events to.

@@ -5,14 +5,13 @@
 //! at once rather than flushed periodically, so `SYSTEM FLUSH LOGS` has
 //! nothing to wait for. The log is bounded: the oldest entries go first.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::SystemTime;
 use strata_execution::spill::SpillFigures;
 
-use parking_lot::Mutex;
 use strata_common::StrataError;
 
+use crate::bounded_log::BoundedLog;
 use crate::query_context::{ClientInfo, QueryContext};
 
 /// Entries kept before the oldest are dropped.
@@ -58,9 +57,17 @@ pub struct QueryLogEntry {
     pub exception: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct QueryLog {
-    entries: Mutex<VecDeque<QueryLogEntry>>,
+    entries: BoundedLog<QueryLogEntry>,
+}
+
+impl Default for QueryLog {
+    fn default() -> Self {
+        QueryLog {
+            entries: BoundedLog::new(QUERY_LOG_CAPACITY),
+        }
+    }
 }
 
 impl QueryLog {
@@ -94,14 +101,10 @@ impl QueryLog {
             exception_code: error.map_or(0, |e| e.code.code),
             exception: error.map_or_else(String::new, |e| e.to_string()),
         };
-        let mut entries = self.entries.lock();
-        if entries.len() == QUERY_LOG_CAPACITY {
-            entries.pop_front();
-        }
-        entries.push_back(entry);
+        self.entries.push(entry);
     }
 
     pub fn entries(&self) -> Vec<QueryLogEntry> {
-        self.entries.lock().iter().cloned().collect()
+        self.entries.entries()
     }
 }
