@@ -5,6 +5,8 @@
 
 use std::process::{Command, Output};
 
+// Shared with the engine's tests, which use the parts this one does not.
+#[allow(dead_code)]
 #[path = "../../engine/tests/common/s3_server.rs"]
 mod s3_server;
 use s3_server::{ACCESS_KEY, BUCKET, S3Server, SECRET_KEY};

@@ -21,7 +21,7 @@ use strata_formats::format_name_of_file;
 use strata_formats::input::InputFormat;
 use strata_formats::input::infer::infer;
 
-use super::format_function::{target_of_columns, target_of_structure, text_argument};
+use super::format_function::{target_of_columns, target_of_structure, text_arguments};
 use super::input_stream::{InputStream, Location, Source};
 
 /// Rows per block read from a file.
@@ -198,11 +198,7 @@ impl FileFunction {
         &self,
         args: TableFunctionArgs,
     ) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
-        let texts = args
-            .exprs()
-            .iter()
-            .map(|expr| text_argument(NAME, expr).map(|t| String::from_utf8_lossy(&t).into_owned()))
-            .collect::<std::result::Result<Vec<_>, StrataError>>()?;
+        let texts = text_arguments(NAME, &args)?;
         let arguments = FileArguments::of_texts(texts)?;
         let inputs = self
             .user_files

@@ -73,6 +73,18 @@ pub(crate) fn text_argument(
     }
 }
 
+/// Every argument of the table function `function`, each a constant
+/// string (`file()` and `s3()` take nothing else).
+pub(crate) fn text_arguments(
+    function: &str,
+    args: &TableFunctionArgs,
+) -> std::result::Result<Vec<String>, StrataError> {
+    args.exprs()
+        .iter()
+        .map(|expr| text_argument(function, expr).map(|t| String::from_utf8_lossy(&t).into_owned()))
+        .collect()
+}
+
 /// The columns of a structure (`'x UInt8, s String'`), as the target of a
 /// reader of the table function `function`.
 pub(crate) fn target_of_structure(

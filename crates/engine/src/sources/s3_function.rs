@@ -19,7 +19,7 @@ use strata_storage::disk::ObjectDisk;
 use strata_storage::disk::config::S3Config;
 
 use super::file_function::{FileArguments, Input, expand_braces, has_glob, table_of_inputs};
-use super::format_function::text_argument;
+use super::format_function::text_arguments;
 use super::input_stream::Location;
 
 /// The table function's name.
@@ -39,11 +39,7 @@ impl TableFunctionImpl for S3Function {
 }
 
 fn table(args: TableFunctionArgs) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
-    let texts = args
-        .exprs()
-        .iter()
-        .map(|expr| text_argument(NAME, expr).map(|t| String::from_utf8_lossy(&t).into_owned()))
-        .collect::<std::result::Result<Vec<_>, StrataError>>()?;
+    let texts = text_arguments(NAME, &args)?;
     let arguments = S3Arguments::of_texts(texts)?;
     let (bucket, pattern) = arguments.bucket()?;
     let inputs = matching_keys(&bucket, &pattern)?
