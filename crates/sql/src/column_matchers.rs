@@ -17,7 +17,8 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    ObjectName, Select, SelectItem, Value,
+    ObjectName, ObjectNamePart, Select, SelectItem, Value, visit_expressions,
+    visit_expressions_mut,
 };
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
@@ -284,25 +285,42 @@ pub(crate) fn has_matcher(select: &Select) -> bool {
 
 fn matcher_name(expr: &Expr) -> Option<String> {
     let Expr::Function(f) = expr else { return None };
+    call_matcher_name(f)
+}
+
+fn call_matcher_name(f: &Function) -> Option<String> {
     let name = f.name.to_string().to_ascii_lowercase();
     (name == COLUMNS || name.starts_with("__matcher_")).then_some(name)
 }
 
-/// Whether `expr` is a matcher or a call with one among its arguments.
+/// Whether `expr` is a matcher or holds a call with one among its
+/// arguments, at any depth.
 fn holds_matcher(expr: &Expr) -> bool {
-    if matcher_name(expr).is_some() {
-        return true;
-    }
-    let Expr::Function(f) = expr else {
-        return false;
-    };
+    matcher_name(expr).is_some()
+        || visit_expressions(expr, |e| match e {
+            Expr::Function(f) if calls_matcher(f) => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+}
+
+fn calls_matcher(f: &Function) -> bool {
     let FunctionArguments::List(list) = &f.args else {
         return false;
     };
     list.args.iter().any(|arg| match arg {
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => holds_matcher(e),
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => matcher_name(e).is_some(),
+        FunctionArg::Unnamed(FunctionArgExpr::Wildcard | FunctionArgExpr::QualifiedWildcard(_)) => {
+            spreads_wildcards(f)
+        }
         _ => false,
     })
+}
+
+/// Whether `f(*)` stands for `f` of every column, as in `tuple(*)` or
+/// `cityHash64(*)`; `count(*)` counts rows instead.
+fn spreads_wildcards(f: &Function) -> bool {
+    !f.name.to_string().eq_ignore_ascii_case("count")
 }
 
 /// Writes out the matchers of `select`, given the columns of its FROM.
@@ -339,12 +357,25 @@ pub(crate) fn expand(select: &mut Select, columns: &[SourceColumn]) -> Result<()
     Ok(())
 }
 
-/// Replaces matchers among a call's arguments (at any depth of calls) by
-/// the expressions they stand for.
+/// Replaces matchers among calls' arguments, at any depth, by the
+/// expressions they stand for.
 fn expand_arguments(expr: &mut Expr, columns: &[SourceColumn]) -> Result<()> {
-    let Expr::Function(f) = expr else {
-        return Ok(());
-    };
+    let flow = visit_expressions_mut(expr, |e| match e {
+        // A matcher's own arguments are its chain, read when it expands.
+        Expr::Function(f) if call_matcher_name(f).is_none() => match expand_call(f, columns) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => ControlFlow::Break(e),
+        },
+        _ => ControlFlow::Continue(()),
+    });
+    match flow {
+        ControlFlow::Break(e) => Err(e),
+        ControlFlow::Continue(()) => Ok(()),
+    }
+}
+
+fn expand_call(f: &mut Function, columns: &[SourceColumn]) -> Result<()> {
+    let spreads = spreads_wildcards(f);
     let FunctionArguments::List(list) = &mut f.args else {
         return Ok(());
     };
@@ -352,19 +383,40 @@ fn expand_arguments(expr: &mut Expr, columns: &[SourceColumn]) -> Result<()> {
     for arg in std::mem::take(&mut list.args) {
         match arg {
             FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) if matcher_name(&e).is_some() => {
-                for column in matched(&e, columns)? {
-                    args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(column.expr)));
-                }
+                push_columns(&mut args, matched(&e, columns)?);
             }
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(mut e)) => {
-                expand_arguments(&mut e, columns)?;
-                args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(e)));
+            FunctionArg::Unnamed(FunctionArgExpr::Wildcard) if spreads => {
+                push_columns(&mut args, star(&[], columns)?);
+            }
+            FunctionArg::Unnamed(FunctionArgExpr::QualifiedWildcard(relation)) if spreads => {
+                let written = relation_name(&relation);
+                let qualifier = Expr::value(Value::SingleQuotedString(written));
+                push_columns(&mut args, star(&[qualifier], columns)?);
             }
             other => args.push(other),
         }
     }
     list.args = args;
     Ok(())
+}
+
+fn push_columns(args: &mut Vec<FunctionArg>, columns: Vec<Matched>) {
+    for column in columns {
+        args.push(FunctionArg::Unnamed(FunctionArgExpr::Expr(column.expr)));
+    }
+}
+
+/// `db.t` of `db.t.*`, as the matcher's qualifier is written.
+fn relation_name(relation: &ObjectName) -> String {
+    let parts: Vec<String> = relation
+        .0
+        .iter()
+        .map(|part| match part {
+            ObjectNamePart::Identifier(ident) => ident.value.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    parts.join(".")
 }
 
 /// One column a matcher stands for, as its transformers made it.
@@ -565,7 +617,7 @@ fn applied(function: &Expr, column: Expr) -> Result<Expr> {
 
 /// Replaces every bare `name` in `expr` by `with`.
 fn substitute(expr: &mut Expr, name: &str, with: &Expr) {
-    let _ = datafusion::sql::sqlparser::ast::visit_expressions_mut(expr, |e| {
+    let _ = visit_expressions_mut(expr, |e| {
         if matches!(e, Expr::Identifier(i) if i.value == name) {
             *e = with.clone();
         }
