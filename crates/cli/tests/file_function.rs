@@ -130,6 +130,49 @@ fn globs_read_every_file_they_match() {
 }
 
 #[test]
+fn a_query_that_names_path_file_size_or_time_sees_them() {
+    let dir = files();
+    let path = dir.path();
+    let full = path.join("d.csv").display().to_string();
+    assert_eq!(
+        query(
+            path,
+            "SELECT _file, count() FROM file('d.*') GROUP BY _file ORDER BY _file"
+        ),
+        "d.csv\t2\nd.csv.gz\t2\nd.jsonl\t2\n"
+    );
+    assert_eq!(
+        query(
+            path,
+            "SELECT _path, _size, _time > '2000-01-01' FROM file('d.csv') LIMIT 1"
+        ),
+        format!("{full}\t12\t1\n")
+    );
+    assert_eq!(
+        query(
+            path,
+            "SELECT toTypeName(_path), toTypeName(_file), toTypeName(_size), toTypeName(_time) FROM file('d.csv') LIMIT 1"
+        ),
+        "LowCardinality(String)\tLowCardinality(String)\tNullable(UInt64)\tNullable(DateTime)\n"
+    );
+    // `*` keeps to the data's columns, and a WHERE on them picks rows.
+    assert_eq!(
+        query(path, "SELECT *, _file FROM file('**/*.tsv') AS f"),
+        "3\tz\te.tsv\n"
+    );
+    assert_eq!(
+        query(
+            path,
+            "SELECT sum(a) FROM file('d.csv*') WHERE _file LIKE '%.gz'"
+        ),
+        "3\n"
+    );
+    // Not named, not shown.
+    let unknown = error(path, &["local", "-q", "SELECT _path FROM numbers(1)"]);
+    assert!(unknown.contains("(UNKNOWN_IDENTIFIER)"), "{unknown}");
+}
+
+#[test]
 fn missing_files_and_unknown_formats_fail_as_in_clickhouse() {
     let dir = files();
     let path = dir.path();

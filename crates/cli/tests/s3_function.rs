@@ -122,6 +122,37 @@ fn globs_list_the_bucket_from_the_directory_before_the_wildcard() {
 }
 
 #[test]
+fn a_query_that_names_path_file_or_size_sees_them() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    for (key, n) in [("v/1.csv", 1), ("v/2.csv", 22)] {
+        query(&format!(
+            "INSERT INTO FUNCTION {} SELECT {n} AS n",
+            s3(&server, key, "")
+        ));
+    }
+    // `_path` is the bucket and the key, as in ClickHouse; `_size` the
+    // object's bytes, from the listing or (a key without wildcards) a HEAD.
+    let facts = |pattern: &str| {
+        query(&format!(
+            "SELECT _path, _file, _size, _time > '2000-01-01', c1 FROM {} ORDER BY c1",
+            s3(&server, pattern, "")
+        ))
+    };
+    let both = format!("{BUCKET}/v/1.csv\t1.csv\t2\t1\t1\n{BUCKET}/v/2.csv\t2.csv\t3\t1\t22\n");
+    assert_eq!(facts("v/*.csv"), both);
+    assert_eq!(facts("v/{1,2}.csv"), both);
+    assert_eq!(
+        query(&format!(
+            "SELECT * FROM {} WHERE _file = '2.csv'",
+            s3(&server, "v/*", "")
+        )),
+        "22\n"
+    );
+}
+
+#[test]
 fn an_insert_into_a_key_that_exists_is_refused_replaced_or_numbered() {
     let Some(server) = S3Server::start() else {
         return;

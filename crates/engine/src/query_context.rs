@@ -81,6 +81,9 @@ pub struct QueryContext {
     pub current_database: String,
     /// Tables (database, name) the query reads with FINAL.
     final_tables: parking_lot::RwLock<Vec<(String, String)>>,
+    /// Whether the query names a virtual column of `file()` or `s3()`
+    /// (`_path`, `_file`, `_size`, `_time`), which their tables then show.
+    names_input_columns: AtomicBool,
 }
 
 impl QueryContext {
@@ -126,7 +129,17 @@ impl QueryContext {
             constraints,
             current_database,
             final_tables: parking_lot::RwLock::new(Vec::new()),
+            names_input_columns: AtomicBool::new(false),
         })
+    }
+
+    pub fn set_names_input_columns(&self, names: bool) {
+        self.names_input_columns.store(names, Ordering::Relaxed);
+    }
+
+    /// Whether `file()` and `s3()` show their virtual columns to this query.
+    pub fn names_input_columns(&self) -> bool {
+        self.names_input_columns.load(Ordering::Relaxed)
     }
 
     pub fn set_final_tables(&self, tables: Vec<(String, String)>) {

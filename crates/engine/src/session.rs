@@ -496,7 +496,7 @@ impl Session {
             .map(|name| self.table_name(name))
             .collect::<Result<Vec<_>>>()?;
         self.read_samples(&mut statement, &query.settings).await?;
-        let catalogs = self.expose_virtual_columns(&mut statement).await?;
+        let catalogs = self.expose_virtual_columns(&mut statement, query).await?;
         query.set_final_tables(final_tables);
         let mut state = self.engine.query_state(query)?;
         if let Some(catalogs) = catalogs {

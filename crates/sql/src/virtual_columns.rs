@@ -52,12 +52,20 @@ pub fn tables_read(statement: &Statement) -> Vec<ObjectName> {
     tables
 }
 
-/// Adds to every wildcard over a table the virtual columns `hidden` gives
-/// for the table's name. A bare `*` over several tables with virtual
-/// columns cannot say which table's to leave out, and is refused.
+/// A relation a FROM reads: a table by name, or a table function's call.
+#[derive(Debug, Clone, Copy)]
+pub enum Relation<'a> {
+    Table(&'a ObjectName),
+    /// The function's name (`file`, `s3`).
+    Function(&'a ObjectName),
+}
+
+/// Adds to every wildcard over a relation the columns `hidden` gives for
+/// it. A bare `*` over several relations that hide columns cannot say
+/// which one's to leave out, and is refused.
 pub fn exclude_from_wildcards(
     statement: &mut Statement,
-    hidden: &dyn Fn(&ObjectName) -> Vec<String>,
+    hidden: &dyn Fn(Relation) -> Vec<String>,
 ) -> Result<()> {
     let ctes = cte_names(statement);
     let mut rewriter = WildcardRewriter { ctes, hidden };
@@ -115,7 +123,7 @@ pub(crate) fn named_table<'a>(
 
 struct WildcardRewriter<'a> {
     ctes: HashSet<String>,
-    hidden: &'a dyn Fn(&ObjectName) -> Vec<String>,
+    hidden: &'a dyn Fn(Relation) -> Vec<String>,
 }
 
 /// A table in a SELECT's FROM that has virtual columns.
@@ -143,16 +151,21 @@ impl WildcardRewriter<'_> {
     fn hiding_tables(&self, from: &[TableWithJoins]) -> Vec<HidingTable> {
         let mut tables = Vec::new();
         let mut add = |factor: &TableFactor| {
-            let Some(name) = named_table(factor, &self.ctes) else {
+            let TableFactor::Table {
+                name, alias, args, ..
+            } = factor
+            else {
                 return;
             };
-            let hidden = (self.hidden)(name);
+            let relation = match (args, named_table(factor, &self.ctes)) {
+                (Some(_), _) => Relation::Function(name),
+                (None, Some(_)) => Relation::Table(name),
+                (None, None) => return,
+            };
+            let hidden = (self.hidden)(relation);
             if hidden.is_empty() {
                 return;
             }
-            let TableFactor::Table { alias, .. } = factor else {
-                return;
-            };
             tables.push(HidingTable {
                 name: name.clone(),
                 alias: alias.as_ref().map(|a| a.name.clone()),
@@ -240,12 +253,12 @@ mod tests {
 
     fn rewritten(sql: &str) -> Result<String> {
         let mut statement = parse_statement(sql)?.statement;
-        let hidden = |name: &ObjectName| {
-            if name.to_string().ends_with("hits") {
+        let hidden = |relation: Relation| match relation {
+            Relation::Table(name) if name.to_string().ends_with("hits") => {
                 vec!["_part".to_string(), "_partition_id".to_string()]
-            } else {
-                Vec::new()
             }
+            Relation::Function(name) if name.to_string() == "file" => vec!["_path".to_string()],
+            _ => Vec::new(),
         };
         exclude_from_wildcards(&mut statement, &hidden)?;
         Ok(statement.to_string())
@@ -272,6 +285,10 @@ mod tests {
         assert_eq!(
             rewritten("SELECT * FROM other").unwrap(),
             "SELECT * FROM other"
+        );
+        assert_eq!(
+            rewritten("SELECT *, _path FROM file('a.csv') AS f").unwrap(),
+            "SELECT * EXCLUDE (_path), _path FROM file('a.csv') AS f"
         );
     }
 

@@ -15,7 +15,7 @@ use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alias_columns::{AliasColumns, substitute_alias_columns};
 use strata_sql::parse_expr_text;
-use strata_sql::virtual_columns::{exclude_from_wildcards, tables_read};
+use strata_sql::virtual_columns::{Relation, exclude_from_wildcards, tables_read};
 
 use super::{Session, single_name};
 use crate::table_definition::{ColumnExtras, ColumnKind, default_text, names_any};
@@ -99,9 +99,12 @@ impl Session {
             }
         }
         substitute_alias_columns(statement, &|name| aliases.get(name).cloned());
-        let hidden = |name: &ObjectName| match tables.get(name) {
-            Some(columns) => columns.names_of(ColumnKind::Materialized),
-            None => Vec::new(),
+        let hidden = |relation: Relation| match relation {
+            Relation::Table(name) => match tables.get(name) {
+                Some(columns) => columns.names_of(ColumnKind::Materialized),
+                None => Vec::new(),
+            },
+            Relation::Function(_) => Vec::new(),
         };
         exclude_from_wildcards(statement, &hidden)
     }

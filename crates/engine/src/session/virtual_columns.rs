@@ -1,8 +1,10 @@
-//! Planning a statement that names MergeTree virtual columns (`_part`,
-//! `_partition_id`): it plans with a catalog in which the MergeTree tables
-//! it reads show them after their own columns, and its wildcards leave them
-//! out again, so `SELECT *` means the same with or without them. An
-//! INSERT's target keeps its own columns only.
+//! Planning a statement that names virtual columns: MergeTree's (`_part`,
+//! `_partition_id`) or those of `file()` and `s3()` (`_path`, `_file`,
+//! `_size`, `_time`). It plans with a catalog in which the MergeTree tables
+//! it reads show theirs after their own columns, and with table functions
+//! that show theirs; its wildcards leave them out again, so `SELECT *`
+//! means the same with or without them. An INSERT's target keeps its own
+//! columns only.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -15,11 +17,13 @@ use datafusion::catalog::{
 use datafusion::common::Result as DfResult;
 use datafusion::sql::sqlparser::ast::{ObjectName, Statement, TableObject};
 use strata_common::Result;
-use strata_sql::virtual_columns::{exclude_from_wildcards, names_column, tables_read};
+use strata_sql::virtual_columns::{Relation, exclude_from_wildcards, names_column, tables_read};
 use strata_storage::merge_tree::{VirtualColumn, virtual_columns};
 
 use super::Session;
+use crate::query_context::QueryContext;
 use crate::sources::merge_tree_table::{MergeTreeProvider, WithVirtualColumns};
+use crate::sources::{file_function, input_columns, s3_function};
 use crate::system::CATALOG;
 
 /// `(database, table)`.
@@ -31,10 +35,52 @@ impl Session {
     pub(super) async fn expose_virtual_columns(
         &self,
         statement: &mut Statement,
+        query: &QueryContext,
     ) -> Result<Option<Arc<dyn CatalogProviderList>>> {
+        let names_input_columns = names_column(statement, &input_columns::NAMES);
+        query.set_names_input_columns(names_input_columns);
+        let views = self.merge_tree_views(statement).await?;
+        if views.is_empty() && !names_input_columns {
+            return Ok(None);
+        }
+        let hidden = |relation: Relation| match relation {
+            Relation::Table(name) => {
+                let key = self.table_name(name).ok();
+                match key.and_then(|key| views.get(&key)) {
+                    Some(view) => view.virtual_names(),
+                    None => Vec::new(),
+                }
+            }
+            Relation::Function(name) if names_input_columns && reads_inputs(name) => {
+                input_columns::NAMES.map(String::from).to_vec()
+            }
+            Relation::Function(_) => Vec::new(),
+        };
+        exclude_from_wildcards(statement, &hidden)?;
+        if views.is_empty() {
+            return Ok(None);
+        }
+        let catalogs = MemoryCatalogProviderList::new();
+        catalogs.register_catalog(
+            CATALOG.to_string(),
+            Arc::new(ViewCatalog {
+                inner: Arc::clone(&self.engine.catalog),
+                views: Arc::new(views),
+            }),
+        );
+        Ok(Some(Arc::new(catalogs)))
+    }
+
+    /// The MergeTree tables a statement that names their virtual columns
+    /// reads, each as a view that shows them.
+    async fn merge_tree_views(
+        &self,
+        statement: &Statement,
+    ) -> Result<HashMap<TableKey, Arc<WithVirtualColumns>>> {
+        let mut views = HashMap::new();
         let names = VirtualColumn::ALL.map(VirtualColumn::name);
         if !names_column(statement, &names) {
-            return Ok(None);
+            return Ok(views);
         }
         let target = match statement {
             Statement::Insert(insert) => match &insert.table {
@@ -43,7 +89,6 @@ impl Session {
             },
             _ => None,
         };
-        let mut views: HashMap<TableKey, Arc<WithVirtualColumns>> = HashMap::new();
         for name in tables_read(statement) {
             // A name that does not resolve fails later, in planning, as usual.
             let Ok(key) = self.table_name(&name) else {
@@ -65,27 +110,17 @@ impl Session {
                 views.insert(key, Arc::new(WithVirtualColumns::new(merge_tree)));
             }
         }
-        if views.is_empty() {
-            return Ok(None);
-        }
-        let hidden = |name: &ObjectName| -> Vec<String> {
-            let key = self.table_name(name).ok();
-            match key.and_then(|key| views.get(&key)) {
-                Some(view) => view.virtual_names(),
-                None => Vec::new(),
-            }
-        };
-        exclude_from_wildcards(statement, &hidden)?;
-        let catalogs = MemoryCatalogProviderList::new();
-        catalogs.register_catalog(
-            CATALOG.to_string(),
-            Arc::new(ViewCatalog {
-                inner: Arc::clone(&self.engine.catalog),
-                views: Arc::new(views),
-            }),
-        );
-        Ok(Some(Arc::new(catalogs)))
+        Ok(views)
     }
+}
+
+/// Whether the table function `name` reads files or objects, whose virtual
+/// columns `file()` and `s3()` show.
+fn reads_inputs(name: &ObjectName) -> bool {
+    let name = name.to_string();
+    [file_function::NAME, s3_function::NAME]
+        .iter()
+        .any(|function| name.eq_ignore_ascii_case(function))
 }
 
 /// The engine's catalog, with some tables replaced by their views.

@@ -5,7 +5,9 @@
 //! The format defaults to the one the file name's extension names, the
 //! structure to the one inferred from the first file's first rows, and the
 //! compression to the one the name ends in (`data.csv.gz`), as ClickHouse
-//! does. Globs take `*`, `?`, `**`, `{a,b}` and `{1..10}`.
+//! does. Globs take `*`, `?`, `**`, `{a,b}` and `{1..10}`. A query that
+//! names `_path`, `_file`, `_size` or `_time` sees them too
+//! ([`super::input_columns`]).
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -22,7 +24,9 @@ use strata_formats::input::InputFormat;
 use strata_formats::input::infer::infer;
 
 use super::format_function::{target_of_columns, target_of_structure, text_arguments};
-use super::input_stream::{InputStream, Location, Source};
+use super::input_columns::InputFacts;
+use super::input_stream::{InputStream, Location, Source, with_virtual_fields};
+use crate::query_context::QueryContext;
 
 /// Rows per block read from a file.
 const BLOCK_ROWS: usize = 65_536;
@@ -200,17 +204,25 @@ impl FileFunction {
     ) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
         let texts = text_arguments(NAME, &args)?;
         let arguments = FileArguments::of_texts(texts)?;
+        let shows_facts = shows_input_columns(&args);
         let inputs = self
             .user_files
             .files(&arguments.path)?
             .into_iter()
             .map(|path| Input {
                 name: path.to_string_lossy().into_owned(),
+                facts: shows_facts.then(|| InputFacts::of_file(&path)),
                 location: Location::File(path),
             })
             .collect();
-        table_of_inputs(NAME, &arguments, inputs)
+        table_of_inputs(NAME, &arguments, inputs, shows_facts)
     }
+}
+
+/// Whether the query calling a table function names its virtual columns.
+pub(crate) fn shows_input_columns(args: &TableFunctionArgs) -> bool {
+    let query = args.session().config().get_extension::<QueryContext>();
+    query.is_some_and(|query| query.names_input_columns())
 }
 
 /// One file or object a table function reads: its name tells its format
@@ -218,14 +230,18 @@ impl FileFunction {
 pub(crate) struct Input {
     pub name: String,
     pub location: Location,
+    /// The virtual columns' values, for a query that names them.
+    pub facts: Option<InputFacts>,
 }
 
 /// The table of `inputs`, one stream each, in the format and structure the
-/// arguments give, else those inferred from the first input.
+/// arguments give, else those inferred from the first input; with the
+/// virtual columns after the data's where `shows_facts`.
 pub(crate) fn table_of_inputs(
     function: &str,
     arguments: &FileArguments,
     inputs: Vec<Input>,
+    shows_facts: bool,
 ) -> std::result::Result<Arc<dyn TableProvider>, StrataError> {
     let (inferred, target) = match &arguments.structure {
         Some(structure) => (None, target_of_structure(function, structure)?),
@@ -248,7 +264,10 @@ pub(crate) fn table_of_inputs(
             (Some((named, inferred.format)), target)
         }
     };
-    let schema = target.schema();
+    let schema = match shows_facts {
+        true => with_virtual_fields(&target.schema()),
+        false => target.schema(),
+    };
     if inputs.is_empty() {
         // A glob that matches nothing is an empty table, as in ClickHouse.
         let empty =
@@ -269,7 +288,10 @@ pub(crate) fn table_of_inputs(
                 location: input.location,
                 encoding,
             };
-            let stream = InputStream::new(format, target.clone(), source, BLOCK_ROWS);
+            let mut stream = InputStream::new(format, target.clone(), source, BLOCK_ROWS);
+            if let Some(facts) = input.facts {
+                stream = stream.with_virtual_columns(facts);
+            }
             Ok(Arc::new(stream) as Arc<dyn PartitionStream>)
         })
         .collect::<std::result::Result<Vec<_>, StrataError>>()?;

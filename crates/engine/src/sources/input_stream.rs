@@ -7,7 +7,8 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::streaming::PartitionStream;
@@ -16,6 +17,8 @@ use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::{Encoding, decoder};
 use strata_formats::input::{InputFormat, InputTarget};
 use strata_storage::disk::ObjectDisk;
+
+use super::input_columns::{self, InputFacts};
 
 /// Blocks handed from the reading thread to the consumer before it waits.
 const BLOCKS_IN_FLIGHT: usize = 2;
@@ -97,6 +100,9 @@ pub struct InputStream {
     format: InputFormat,
     target: InputTarget,
     source: Source,
+    /// The virtual columns' values, where the stream shows them after the
+    /// data's columns.
+    facts: Option<InputFacts>,
 }
 
 impl std::fmt::Debug for InputStream {
@@ -120,8 +126,44 @@ impl InputStream {
             format,
             target,
             source,
+            facts: None,
         }
     }
+
+    /// The stream with `file()`'s and `s3()`'s virtual columns after the
+    /// data's, valued from `facts`.
+    pub fn with_virtual_columns(mut self, facts: InputFacts) -> Self {
+        self.schema = with_virtual_fields(&self.schema);
+        self.facts = Some(facts);
+        self
+    }
+}
+
+/// `schema` followed by the virtual columns of `file()` and `s3()` that no
+/// column of the data hides.
+pub fn with_virtual_fields(schema: &SchemaRef) -> SchemaRef {
+    let own = schema.fields().iter().map(|f| f.as_ref().clone());
+    let shown = input_columns::fields()
+        .into_iter()
+        .filter(|field| schema.field_with_name(field.name()).is_err());
+    let fields: Vec<Field> = own.chain(shown).collect();
+    Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
+}
+
+/// `block` with the virtual columns `facts` gives appended, as `schema`.
+fn with_facts(
+    block: RecordBatch,
+    facts: &InputFacts,
+    schema: &SchemaRef,
+) -> datafusion::common::Result<RecordBatch> {
+    let data = block.schema();
+    let mut columns = block.columns().to_vec();
+    let virtuals = facts.columns(block.num_rows()).into_iter();
+    let shown = virtuals
+        .zip(input_columns::NAMES)
+        .filter(|(_, name)| data.field_with_name(name).is_err());
+    columns.extend(shown.map(|(column, _)| column));
+    Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
 }
 
 impl PartitionStream for InputStream {
@@ -135,11 +177,16 @@ impl PartitionStream for InputStream {
         let sender = builder.tx();
         let opened = self.source.open();
         let (format, target, block_rows) = (self.format, self.target.clone(), self.block_rows);
+        let (facts, schema) = (self.facts.clone(), Arc::clone(&self.schema));
         builder.spawn_blocking(move || {
             let mut blocks = opened
                 .and_then(|source| format.open(target, source, block_rows))
                 .map_err(StrataError::into_datafusion)?;
             while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
+                let block = match &facts {
+                    Some(facts) => with_facts(block, facts, &schema)?,
+                    None => block,
+                };
                 if sender.blocking_send(Ok(block)).is_err() {
                     break;
                 }

@@ -6,6 +6,7 @@
 pub mod counting;
 pub mod file_function;
 pub mod format_function;
+pub mod input_columns;
 pub mod input_stream;
 pub mod materialized_view;
 pub mod memory_table;

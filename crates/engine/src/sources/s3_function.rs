@@ -15,11 +15,14 @@ use datafusion::common::Result;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::OutputFormat;
 use strata_formats::input::InputFormat;
-use strata_storage::disk::ObjectDisk;
 use strata_storage::disk::config::S3Config;
+use strata_storage::disk::{ObjectDisk, StoredObject};
 
-use super::file_function::{FileArguments, Input, expand_braces, has_glob, table_of_inputs};
+use super::file_function::{
+    FileArguments, Input, expand_braces, has_glob, shows_input_columns, table_of_inputs,
+};
 use super::format_function::text_arguments;
+use super::input_columns::InputFacts;
 use super::input_stream::Location;
 
 /// The table function's name.
@@ -42,29 +45,41 @@ fn table(args: TableFunctionArgs) -> std::result::Result<Arc<dyn TableProvider>,
     let texts = text_arguments(NAME, &args)?;
     let arguments = S3Arguments::of_texts(texts)?;
     let (bucket, pattern) = arguments.bucket()?;
-    let inputs = matching_keys(&bucket, &pattern)?
+    let shows_facts = shows_input_columns(&args);
+    let inputs = matching_keys(&bucket, &pattern, shows_facts)?
         .into_iter()
-        .map(|key| Input {
+        .map(|(key, object)| Input {
             name: key.clone(),
+            facts: object.map(|object| InputFacts {
+                path: format!("{}/{key}", bucket.location()),
+                size: Some(object.size),
+                modified_seconds: Some(object.modified_seconds),
+            }),
             location: Location::Object {
                 bucket: Arc::clone(&bucket),
                 key,
             },
         })
         .collect();
-    table_of_inputs(NAME, &arguments.file, inputs)
+    table_of_inputs(NAME, &arguments.file, inputs, shows_facts)
 }
 
-/// The keys of `bucket` that `pattern` names, sorted; a pattern without
-/// wildcards names its one key whether or not it exists.
+/// The keys of `bucket` that `pattern` names, sorted, with what the store
+/// says of each where `described` (a HEAD for a key named without
+/// wildcards). Such a key is named whether or not it exists.
 fn matching_keys(
     bucket: &ObjectDisk,
     pattern: &str,
-) -> std::result::Result<Vec<String>, StrataError> {
+    described: bool,
+) -> std::result::Result<Vec<(String, Option<StoredObject>)>, StrataError> {
     let mut keys = Vec::new();
     for pattern in expand_braces(pattern) {
         if !has_glob(&pattern) {
-            keys.push(pattern);
+            let object = match described {
+                true => bucket.head(&pattern)?,
+                false => None,
+            };
+            keys.push((pattern, object));
             continue;
         }
         let wildcard = pattern.find(['*', '?']).unwrap_or(pattern.len());
@@ -83,12 +98,12 @@ fn matching_keys(
             bucket
                 .list(directory)?
                 .into_iter()
-                .map(|(key, _)| key)
-                .filter(|key| matcher.matches_with(key, options)),
+                .filter(|object| matcher.matches_with(&object.key, options))
+                .map(|object| (object.key.clone(), described.then_some(object))),
         );
     }
-    keys.sort();
-    keys.dedup();
+    keys.sort_by(|a, b| a.0.cmp(&b.0));
+    keys.dedup_by(|a, b| a.0 == b.0);
     Ok(keys)
 }
 

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 pub use config::{DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig};
-pub use object_store_disk::{ObjectDisk, ObjectReader, ObjectWriter};
+pub use object_store_disk::{ObjectDisk, ObjectReader, ObjectWriter, StoredObject};
 
 /// The disk every table uses unless its policy says otherwise.
 pub const DEFAULT_DISK: &str = "default";

@@ -14,8 +14,8 @@ use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
 use object_store::{
-    BackoffConfig, ClientOptions, MultipartUpload, ObjectStore, ObjectStoreExt, PutPayload,
-    RetryConfig,
+    BackoffConfig, ClientOptions, MultipartUpload, ObjectMeta, ObjectStore, ObjectStoreExt,
+    PutPayload, RetryConfig,
 };
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::events::{self, Event};
@@ -247,44 +247,58 @@ impl ObjectDisk {
     /// Keys of the objects of the table in `table_dir`.
     pub fn list_keys(&self, table_dir: &Path) -> Result<Vec<String>> {
         let listed = self.list(&table_prefix(table_dir))?;
-        Ok(listed.into_iter().map(|(key, _)| key).collect())
+        Ok(listed.into_iter().map(|object| object.key).collect())
     }
 
-    /// Keys and sizes of the objects under the directory `directory` (by
-    /// whole path segments: `a` lists `a/x`, not `ab`), at any depth; all
-    /// of them for an empty one.
-    pub fn list(&self, directory: &str) -> Result<Vec<(String, u64)>> {
+    /// The objects under the directory `directory` (by whole path
+    /// segments: `a` lists `a/x`, not `ab`), at any depth; all of them for
+    /// an empty one.
+    pub fn list(&self, directory: &str) -> Result<Vec<StoredObject>> {
         let store = Arc::clone(&self.store);
         let prefix = self.path_of(directory);
-        let listed: Vec<(String, u64)> = block_on(async move {
+        let listed: Vec<ObjectMeta> = block_on(async move {
             let prefix = (!prefix.as_ref().is_empty()).then_some(prefix);
             store
                 .list(prefix.as_ref())
-                .map_ok(|meta| (meta.location.to_string(), meta.size))
                 .try_collect()
                 .await
                 .map_err(|e| s3_error("list", e))
         })?;
         Ok(listed
             .into_iter()
-            .filter_map(|(path, size)| {
-                let key = path.strip_prefix(&self.prefix)?;
-                Some((key.to_string(), size))
-            })
+            .filter_map(|meta| self.stored_object(meta))
             .collect())
+    }
+
+    /// What the store says of `meta`'s object, by its key under this disk's
+    /// prefix; `None` for an object outside the prefix.
+    fn stored_object(&self, meta: ObjectMeta) -> Option<StoredObject> {
+        let key = meta.location.as_ref().strip_prefix(&self.prefix)?;
+        Some(StoredObject {
+            key: key.to_string(),
+            size: meta.size,
+            modified_seconds: meta.last_modified.timestamp(),
+        })
+    }
+
+    /// Object `key` as the store describes it (one HEAD), `None` if there
+    /// is none.
+    pub fn head(&self, key: &str) -> Result<Option<StoredObject>> {
+        let store = Arc::clone(&self.store);
+        let path = self.path_of(key);
+        let meta = block_on(async move {
+            match store.head(&path).await {
+                Ok(meta) => Ok(Some(meta)),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(error) => Err(object_error(&path, error)),
+            }
+        })?;
+        Ok(meta.and_then(|meta| self.stored_object(meta)))
     }
 
     /// The size of object `key`, `None` where there is none.
     pub fn size(&self, key: &str) -> Result<Option<u64>> {
-        let store = Arc::clone(&self.store);
-        let path = self.path_of(key);
-        block_on(async move {
-            match store.head(&path).await {
-                Ok(meta) => Ok(Some(meta.size)),
-                Err(object_store::Error::NotFound { .. }) => Ok(None),
-                Err(error) => Err(object_error(&path, error)),
-            }
-        })
+        Ok(self.head(key)?.map(|object| object.size))
     }
 
     /// A reader of object `key` from its start, fetched as it is read: one
@@ -345,6 +359,16 @@ impl ObjectDisk {
 }
 
 /// Reads an object's body as it arrives (see [`ObjectDisk::reader`]).
+/// An object as a listing or a HEAD describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredObject {
+    /// Its key under the disk's prefix.
+    pub key: String,
+    pub size: u64,
+    /// When it was last written, in seconds since the Unix epoch.
+    pub modified_seconds: i64,
+}
+
 pub struct ObjectReader {
     disk: Arc<ObjectDisk>,
     key: String,
