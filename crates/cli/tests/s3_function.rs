@@ -263,3 +263,43 @@ fn every_request_and_byte_of_a_read_is_counted() {
         format!("2000\nReadBufferFromS3Bytes\t{object_bytes}\nS3GetObject\t2\nS3ListObjects\t1\n")
     );
 }
+
+#[test]
+fn a_parquet_object_is_read_by_its_footer_and_the_columns_a_query_needs() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    let source = s3(&server, "p/w.parquet", "");
+    query(&format!(
+        "INSERT INTO FUNCTION {source} \
+         SELECT number AS n, hex(SHA256(toString(number))) AS h FROM numbers(100000)"
+    ));
+    let object_bytes = std::fs::metadata(&server.objects_under("p")[0])
+        .unwrap()
+        .len();
+    let out = query(&format!(
+        "SELECT sum(n), count() FROM {source}; \
+         SELECT event, value FROM system.events \
+         WHERE event IN ('S3GetObject', 'S3HeadObject', 'ReadBufferFromS3Bytes') ORDER BY event"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "4999950000\t100000");
+    // Inference and the read each take the size (HEAD) and the footer
+    // (GET); the read then fetches the one row group's `n` chunk alone.
+    assert_eq!(lines[2..], ["S3GetObject\t3", "S3HeadObject\t2"]);
+    let read: u64 = lines[1]
+        .strip_prefix("ReadBufferFromS3Bytes\t")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        read < object_bytes / 4,
+        "{read} bytes read of a {object_bytes}-byte object"
+    );
+    // Every column, and the virtual ones, still come back.
+    let hash = query("SELECT hex(SHA256('7'))");
+    assert_eq!(
+        query(&format!("SELECT n, h, _file FROM {source} WHERE n = 7")),
+        format!("7\t{}\tw.parquet\n", hash.trim_end())
+    );
+}

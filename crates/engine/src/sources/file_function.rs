@@ -12,20 +12,18 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use datafusion::catalog::streaming::StreamingTable;
 use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::Result;
 use datafusion::datasource::MemTable;
-use datafusion::physical_plan::streaming::PartitionStream;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::Encoding;
 use strata_formats::format_name_of_file;
 use strata_formats::input::InputFormat;
-use strata_formats::input::infer::infer;
 
 use super::format_function::{target_of_columns, target_of_structure, text_arguments};
 use super::input_columns::InputFacts;
 use super::input_stream::{InputStream, Location, Source, with_virtual_fields};
+use super::inputs_table::InputsTable;
 use crate::query_context::QueryContext;
 
 /// Rows per block read from a file.
@@ -255,11 +253,9 @@ pub(crate) fn table_of_inputs(
                     ),
                 )
             })?;
-            let source = first
-                .location
-                .open_decoded(arguments.encoding(&first.name)?)?;
             let named = arguments.format(&first.name)?;
-            let inferred = infer(named, source)?;
+            let encoding = arguments.encoding(&first.name)?;
+            let inferred = first.location.infer(named, encoding)?;
             let target = target_of_columns(&inferred.columns)?;
             (Some((named, inferred.format)), target)
         }
@@ -292,11 +288,10 @@ pub(crate) fn table_of_inputs(
             if let Some(facts) = input.facts {
                 stream = stream.with_virtual_columns(facts);
             }
-            Ok(Arc::new(stream) as Arc<dyn PartitionStream>)
+            Ok(stream)
         })
         .collect::<std::result::Result<Vec<_>, StrataError>>()?;
-    let table = StreamingTable::try_new(schema, streams).map_err(StrataError::from_datafusion)?;
-    Ok(Arc::new(table))
+    Ok(Arc::new(InputsTable::new(schema, streams)))
 }
 
 /// `file()`'s arguments as written, `auto` as absent.

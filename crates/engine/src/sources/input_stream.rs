@@ -1,24 +1,30 @@
 //! Data in an input format as a one-partition stream: an insert's body
 //! (read once), or a file of `file()` or an object of `s3()` (opened by
 //! each execution), read and parsed on a blocking thread, a block at a
-//! time, so data of any size is held only a few blocks at a time.
+//! time, so data of any size is held only a few blocks at a time (a row
+//! group of the columns read, for Parquet).
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
-use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::datatypes::{Field, FieldRef, Schema, SchemaRef};
+use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
+use datafusion::common::internal_err;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::streaming::PartitionStream;
 use parking_lot::Mutex;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::{Encoding, decoder};
-use strata_formats::input::{InputFormat, InputTarget};
+use strata_formats::input::infer::{Inferred, infer};
+use strata_formats::input::parquet::{ParquetReader, file_columns};
+use strata_formats::input::{InputBlocks, InputFormat, InputTarget};
 use strata_storage::disk::ObjectDisk;
 
 use super::input_columns::{self, InputFacts};
+use super::parquet_object;
 
 /// Blocks handed from the reading thread to the consumer before it waits.
 const BLOCKS_IN_FLIGHT: usize = 2;
@@ -27,7 +33,7 @@ const BLOCKS_IN_FLIGHT: usize = 2;
 pub enum Source {
     /// An insert's body, taken by the one execution it allows.
     Once(Mutex<Option<Box<dyn Read + Send>>>),
-    /// A file or an object, opened and decoded anew by each execution.
+    /// A file or an object, read anew by each execution.
     Stored {
         location: Location,
         encoding: Option<Encoding>,
@@ -60,6 +66,46 @@ impl Location {
     ) -> Result<Box<dyn Read + Send>, StrataError> {
         decoder(encoding, self.open()?)
     }
+
+    /// Its blocks as `target` reads them, in `format`. Parquet stored
+    /// uncompressed is read by ranges: its footer, then the column chunks
+    /// the target reads, a row group at a time.
+    pub fn blocks(
+        &self,
+        format: InputFormat,
+        encoding: Option<Encoding>,
+        target: InputTarget,
+        block_rows: usize,
+    ) -> Result<Box<dyn InputBlocks>, StrataError> {
+        match (self, format, encoding) {
+            (Location::File(path), InputFormat::Parquet, None) => {
+                let reader = ParquetReader::of_file(Arc::new(target), open_file(path)?, block_rows);
+                Ok(Box::new(reader?))
+            }
+            (Location::Object { bucket, key }, InputFormat::Parquet, None) => {
+                parquet_object::blocks(Arc::clone(bucket), key, target, block_rows)
+            }
+            _ => format.open(target, self.open_decoded(encoding)?, block_rows),
+        }
+    }
+
+    /// The columns of its data in `format` and their ClickHouse types, with
+    /// the format to read it in: for Parquet stored uncompressed, from the
+    /// footer alone.
+    pub fn infer(
+        &self,
+        format: InputFormat,
+        encoding: Option<Encoding>,
+    ) -> Result<Inferred, StrataError> {
+        let columns = match (self, format, encoding) {
+            (Location::File(path), InputFormat::Parquet, None) => file_columns(open_file(path)?)?,
+            (Location::Object { bucket, key }, InputFormat::Parquet, None) => {
+                parquet_object::columns(Arc::clone(bucket), key)?
+            }
+            _ => return infer(format, self.open_decoded(encoding)?),
+        };
+        Ok(Inferred { format, columns })
+    }
 }
 
 impl Source {
@@ -67,15 +113,41 @@ impl Source {
         Source::Once(Mutex::new(Some(source)))
     }
 
-    fn open(&self) -> Result<Box<dyn Read + Send>, StrataError> {
+    /// The source of one execution: the body taken (it can be read only
+    /// once), the location copied.
+    fn for_execution(&self) -> Result<Source, StrataError> {
         match self {
-            Source::Once(pending) => pending.lock().take().ok_or_else(|| {
-                StrataError::new(
-                    ErrorCode::LOGICAL_ERROR,
-                    "The data to insert was already read",
-                )
+            Source::Once(pending) => {
+                let body = pending.lock().take().ok_or_else(|| {
+                    StrataError::new(
+                        ErrorCode::LOGICAL_ERROR,
+                        "The data to insert was already read",
+                    )
+                })?;
+                Ok(Source::once(body))
+            }
+            Source::Stored { location, encoding } => Ok(Source::Stored {
+                location: location.clone(),
+                encoding: *encoding,
             }),
-            Source::Stored { location, encoding } => location.open_decoded(*encoding),
+        }
+    }
+
+    /// Its blocks as `target` reads them, in `format`.
+    fn blocks(
+        self,
+        format: InputFormat,
+        target: InputTarget,
+        block_rows: usize,
+    ) -> Result<Box<dyn InputBlocks>, StrataError> {
+        match self {
+            Source::Once(pending) => {
+                let body = pending.into_inner().expect("taken for this execution");
+                format.open(target, body, block_rows)
+            }
+            Source::Stored { location, encoding } => {
+                location.blocks(format, encoding, target, block_rows)
+            }
         }
     }
 }
@@ -103,6 +175,45 @@ pub struct InputStream {
     /// The virtual columns' values, where the stream shows them after the
     /// data's columns.
     facts: Option<InputFacts>,
+}
+
+impl InputStream {
+    /// The stream of the columns of its schema at `projection`: a reader
+    /// that matches columns by name (Parquet) reads only those.
+    pub fn projected(&self, projection: &[usize]) -> Result<Self, StrataError> {
+        let schema = self.schema.project(projection)?;
+        Ok(InputStream {
+            schema: Arc::new(schema),
+            block_rows: self.block_rows,
+            format: self.format,
+            target: self.target.clone(),
+            source: self.source.for_execution()?,
+            facts: self.facts.clone(),
+        })
+    }
+
+    /// The target the reader fills: for Parquet, the data's columns the
+    /// stream shows (one at least, for the row count); else all of them.
+    fn read_target(&self) -> InputTarget {
+        if self.format != InputFormat::Parquet {
+            return self.target.clone();
+        }
+        let shown = |field: &FieldRef| self.schema.field_with_name(field.name()).is_ok();
+        let mut kept: Vec<usize> = (0..self.target.fields.len())
+            .filter(|&i| shown(&self.target.fields[i]))
+            .collect();
+        if kept.is_empty() && !self.target.fields.is_empty() {
+            kept.push(0);
+        }
+        InputTarget {
+            fields: kept
+                .iter()
+                .map(|&i| Arc::clone(&self.target.fields[i]))
+                .collect(),
+            has_default: kept.iter().map(|&i| self.target.has_default[i]).collect(),
+            allow_errors: self.target.allow_errors,
+        }
+    }
 }
 
 impl std::fmt::Debug for InputStream {
@@ -150,20 +261,38 @@ pub fn with_virtual_fields(schema: &SchemaRef) -> SchemaRef {
     Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()))
 }
 
-/// `block` with the virtual columns `facts` gives appended, as `schema`.
-fn with_facts(
+/// The columns of `schema` from a block the reader filled, by name: the
+/// data's first, then the virtual columns `facts` gives.
+fn assembled(
     block: RecordBatch,
-    facts: &InputFacts,
+    facts: Option<&InputFacts>,
     schema: &SchemaRef,
 ) -> datafusion::common::Result<RecordBatch> {
-    let data = block.schema();
-    let mut columns = block.columns().to_vec();
-    let virtuals = facts.columns(block.num_rows()).into_iter();
-    let shown = virtuals
-        .zip(input_columns::NAMES)
-        .filter(|(_, name)| data.field_with_name(name).is_err());
-    columns.extend(shown.map(|(column, _)| column));
-    Ok(RecordBatch::try_new(Arc::clone(schema), columns)?)
+    let rows = block.num_rows();
+    let virtuals = facts.map(|facts| facts.columns(rows)).unwrap_or_default();
+    let column = |field: &FieldRef| -> datafusion::common::Result<ArrayRef> {
+        if let Some(column) = block.column_by_name(field.name()) {
+            return Ok(Arc::clone(column));
+        }
+        let at = input_columns::NAMES
+            .iter()
+            .position(|name| name == field.name());
+        match at.and_then(|i| virtuals.get(i)) {
+            Some(column) => Ok(Arc::clone(column)),
+            None => internal_err!("the input stream read no column {}", field.name()),
+        }
+    };
+    let columns = schema
+        .fields()
+        .iter()
+        .map(column)
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = RecordBatchOptions::new().with_row_count(Some(rows));
+    Ok(RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        columns,
+        &options,
+    )?)
 }
 
 impl PartitionStream for InputStream {
@@ -175,18 +304,15 @@ impl PartitionStream for InputStream {
         let mut builder =
             RecordBatchReceiverStream::builder(Arc::clone(&self.schema), BLOCKS_IN_FLIGHT);
         let sender = builder.tx();
-        let opened = self.source.open();
-        let (format, target, block_rows) = (self.format, self.target.clone(), self.block_rows);
+        let source = self.source.for_execution();
+        let (format, target, block_rows) = (self.format, self.read_target(), self.block_rows);
         let (facts, schema) = (self.facts.clone(), Arc::clone(&self.schema));
         builder.spawn_blocking(move || {
-            let mut blocks = opened
-                .and_then(|source| format.open(target, source, block_rows))
+            let mut blocks = source
+                .and_then(|source| source.blocks(format, target, block_rows))
                 .map_err(StrataError::into_datafusion)?;
             while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
-                let block = match &facts {
-                    Some(facts) => with_facts(block, facts, &schema)?,
-                    None => block,
-                };
+                let block = assembled(block, facts.as_ref(), &schema)?;
                 if sender.blocking_send(Ok(block)).is_err() {
                     break;
                 }

@@ -18,7 +18,7 @@ mod delimited;
 pub mod infer;
 mod json_each_row;
 mod native;
-mod parquet;
+pub mod parquet;
 mod row_binary;
 
 use std::io::Read;

@@ -1,27 +1,39 @@
 //! Parquet: typed columns matched to the target by name; a column the file
-//! lacks takes the target column's default. The whole file is read first,
-//! since Parquet's metadata is at its end.
+//! lacks takes the target column's default, and one the target lacks is
+//! not read. A file is read a row group at a time through its footer
+//! ([`ParquetReader::of_file`]), an object by its owner's reader
+//! ([`ParquetReader::of_batches`]); a stream (an insert's body, compressed
+//! data) is read whole first, since Parquet's metadata is at its end.
 
+use std::fs::File;
 use std::io::Read;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::ChunkReader;
+use parquet::schema::types::SchemaDescriptor;
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::convert::block_by_name;
 use super::{InputBlocks, InputTarget};
 
-pub(crate) struct ParquetReader {
+/// Batches of Parquet data as decoded, before they are matched to the
+/// target.
+pub type ParquetBatches = Box<dyn Iterator<Item = Result<RecordBatch>> + Send>;
+
+pub struct ParquetReader {
     target: Arc<InputTarget>,
     schema: SchemaRef,
-    batches: ParquetRecordBatchReader,
+    batches: ParquetBatches,
     next_row: u64,
 }
 
-fn parquet_error(error: impl std::fmt::Display) -> StrataError {
+/// ClickHouse's error for Parquet data that cannot be read.
+pub fn parquet_error(error: impl std::fmt::Display) -> StrataError {
     StrataError::new(
         ErrorCode::INCORRECT_DATA,
         format!("Error while reading Parquet data: {error}"),
@@ -29,26 +41,80 @@ fn parquet_error(error: impl std::fmt::Display) -> StrataError {
 }
 
 impl ParquetReader {
+    /// A reader of a stream of Parquet data, read whole first.
     pub(crate) fn new(
         target: Arc<InputTarget>,
         source: Box<dyn Read + Send>,
         block_rows: usize,
     ) -> Result<Self> {
-        let batches = open(source)?
-            .with_batch_size(block_rows)
-            .build()
-            .map_err(parquet_error)?;
-        Ok(ParquetReader {
+        let builder = open(read_whole(source)?)?;
+        let batches = decoded(builder, &target_names(&target), block_rows)?;
+        Ok(Self::of_batches(target, batches))
+    }
+
+    /// A reader of a Parquet file, its column chunks read as decoded.
+    pub fn of_file(target: Arc<InputTarget>, file: File, block_rows: usize) -> Result<Self> {
+        let builder = open(file)?;
+        let batches = decoded(builder, &target_names(&target), block_rows)?;
+        Ok(Self::of_batches(target, batches))
+    }
+
+    /// A reader of batches a Parquet reader decodes.
+    pub fn of_batches(target: Arc<InputTarget>, batches: ParquetBatches) -> Self {
+        ParquetReader {
             schema: target.schema(),
             target,
             batches,
             next_row: 1,
-        })
+        }
     }
 }
 
-/// The whole of `source` as Parquet, its footer read.
-fn open(mut source: Box<dyn Read + Send>) -> Result<ParquetRecordBatchReaderBuilder<bytes::Bytes>> {
+/// The names of the target's columns.
+pub fn target_names(target: &InputTarget) -> Vec<&str> {
+    target.fields.iter().map(|f| f.name().as_str()).collect()
+}
+
+/// The columns of a Parquet file with `schema` that a target with columns
+/// `names` reads: its top-level columns of those names.
+pub fn projection(schema: &SchemaDescriptor, names: &[&str]) -> ProjectionMask {
+    let roots = (0..schema.root_schema().get_fields().len())
+        .filter(|&i| names.contains(&schema.get_column_root(i).name()));
+    ProjectionMask::roots(schema, roots)
+}
+
+/// The batches of `builder`'s file, the target's columns only.
+fn decoded<T: ChunkReader + 'static>(
+    builder: ParquetRecordBatchReaderBuilder<T>,
+    names: &[&str],
+    block_rows: usize,
+) -> Result<ParquetBatches> {
+    let mask = projection(builder.parquet_schema(), names);
+    let batches = builder
+        .with_projection(mask)
+        .with_batch_size(block_rows)
+        .build()
+        .map_err(parquet_error)?;
+    Ok(Box::new(batches.map(|batch| batch.map_err(parquet_error))))
+}
+
+/// `data` as Parquet, its footer read.
+fn open<T: ChunkReader + 'static>(data: T) -> Result<ParquetRecordBatchReaderBuilder<T>> {
+    // The footer's embedded Arrow schema is decoded by arrow-ipc, which
+    // panics on some malformed schemas (apache/arrow-rs#10437): a panic
+    // there is the data's fault.
+    let open = || ParquetRecordBatchReaderBuilder::try_new(data).map_err(parquet_error);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(open))
+        .map_err(|_| parquet_error("the file's metadata is malformed"))?
+}
+
+/// The columns of Parquet data and their ClickHouse types, from its footer.
+pub(crate) fn columns(source: Box<dyn Read + Send>) -> Result<Vec<(String, String)>> {
+    Ok(schema_columns(open(read_whole(source)?)?.schema()))
+}
+
+/// All of a stream's bytes, which Parquet needs before its footer.
+fn read_whole(mut source: Box<dyn Read + Send>) -> Result<bytes::Bytes> {
     let mut bytes = Vec::new();
     source.read_to_end(&mut bytes).map_err(|e| {
         StrataError::new(
@@ -56,25 +122,21 @@ fn open(mut source: Box<dyn Read + Send>) -> Result<ParquetRecordBatchReaderBuil
             format!("Cannot read the Parquet data: {e}"),
         )
     })?;
-    // The footer's embedded Arrow schema is decoded by arrow-ipc, which
-    // panics on some malformed schemas (apache/arrow-rs#10437): a panic
-    // there is the data's fault.
-    let open = || {
-        ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes)).map_err(parquet_error)
-    };
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(open))
-        .map_err(|_| parquet_error("the file's metadata is malformed"))?
+    Ok(bytes::Bytes::from(bytes))
 }
 
-/// The columns of Parquet data and their ClickHouse types, from its footer.
-pub(crate) fn columns(source: Box<dyn Read + Send>) -> Result<Vec<(String, String)>> {
-    let builder = open(source)?;
-    Ok(builder
-        .schema()
+/// The columns of a Parquet file and their ClickHouse types, from its footer.
+pub fn file_columns(file: File) -> Result<Vec<(String, String)>> {
+    Ok(schema_columns(open(file)?.schema()))
+}
+
+/// The columns of a Parquet file's Arrow schema and their ClickHouse types.
+pub fn schema_columns(schema: &Schema) -> Vec<(String, String)> {
+    schema
         .fields()
         .iter()
         .map(|field| (field.name().clone(), field_type_name(field)))
-        .collect())
+        .collect()
 }
 
 impl InputBlocks for ParquetReader {
@@ -82,7 +144,7 @@ impl InputBlocks for ParquetReader {
         let Some(batch) = self.batches.next() else {
             return Ok(None);
         };
-        let batch = batch.map_err(parquet_error)?;
+        let batch = batch?;
         let block = block_by_name(&self.target, &self.schema, &batch, self.next_row)?;
         self.next_row += batch.num_rows() as u64;
         Ok(Some(block))

@@ -1,0 +1,134 @@
+//! Parquet objects read by ranges, not whole: the size with a HEAD, the
+//! footer with one GET of the object's tail, then for each row group the
+//! column chunks the target reads (ranges close together fetched as one),
+//! through Parquet's async reader driven on the reading thread. Every
+//! request goes through the disk's counted reads.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::StreamExt;
+use futures::future::{BoxFuture, ready};
+use parquet::arrow::ParquetRecordBatchStreamBuilder;
+use parquet::arrow::arrow_reader::ArrowReaderOptions;
+use parquet::arrow::async_reader::{AsyncFileReader, ParquetRecordBatchStream};
+use parquet::errors::ParquetError;
+use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
+use strata_common::{ErrorCode, Result, StrataError};
+use strata_formats::input::parquet::{
+    ParquetReader, parquet_error, projection, schema_columns, target_names,
+};
+use strata_formats::input::{InputBlocks, InputTarget};
+use strata_storage::disk::ObjectDisk;
+
+/// Bytes of an object's tail fetched for its footer: most footers fit, so
+/// one GET reads them; a larger one takes a second.
+const FOOTER_PREFETCH_BYTES: u64 = 64 * 1024;
+
+/// Object `key` of `bucket`, as Parquet's async reader asks for its bytes.
+struct ObjectRanges {
+    bucket: Arc<ObjectDisk>,
+    key: String,
+    size: u64,
+}
+
+fn external(error: StrataError) -> ParquetError {
+    ParquetError::External(Box::new(error))
+}
+
+impl AsyncFileReader for ObjectRanges {
+    fn get_bytes(&mut self, range: Range<u64>) -> BoxFuture<'_, parquet::errors::Result<Bytes>> {
+        let bytes = self.bucket.read_range(&self.key, range);
+        Box::pin(ready(bytes.map_err(external)))
+    }
+
+    fn get_byte_ranges(
+        &mut self,
+        ranges: Vec<Range<u64>>,
+    ) -> BoxFuture<'_, parquet::errors::Result<Vec<Bytes>>> {
+        let parts = self.bucket.read_ranges(&self.key, ranges);
+        Box::pin(ready(parts.map_err(external)))
+    }
+
+    fn get_metadata<'a>(
+        &'a mut self,
+        _options: Option<&'a ArrowReaderOptions>,
+    ) -> BoxFuture<'a, parquet::errors::Result<Arc<ParquetMetaData>>> {
+        Box::pin(async move {
+            let prefetch = FOOTER_PREFETCH_BYTES.min(self.size) as usize;
+            let reader = ParquetMetaDataReader::new().with_prefetch_hint(Some(prefetch));
+            let size = self.size;
+            Ok(Arc::new(reader.load_and_finish(self, size).await?))
+        })
+    }
+}
+
+/// The reader of object `key` with its footer read.
+fn open(
+    bucket: Arc<ObjectDisk>,
+    key: &str,
+) -> Result<ParquetRecordBatchStreamBuilder<ObjectRanges>> {
+    let size = bucket.size(key)?.ok_or_else(|| {
+        StrataError::new(
+            ErrorCode::S3_ERROR,
+            format!("{key}: The specified key does not exist."),
+        )
+    })?;
+    let ranges = ObjectRanges {
+        bucket,
+        key: key.to_string(),
+        size,
+    };
+    let builder = futures::executor::block_on(ParquetRecordBatchStreamBuilder::new(ranges));
+    builder.map_err(from_parquet)
+}
+
+/// A reader's error: the disk's own where a read failed, else the data's.
+fn from_parquet(error: ParquetError) -> StrataError {
+    match error {
+        ParquetError::External(inner) => match inner.downcast::<StrataError>() {
+            Ok(error) => *error,
+            Err(other) => parquet_error(other),
+        },
+        other => parquet_error(other),
+    }
+}
+
+/// The blocks of Parquet object `key` as `target` reads them.
+pub(crate) fn blocks(
+    bucket: Arc<ObjectDisk>,
+    key: &str,
+    target: InputTarget,
+    block_rows: usize,
+) -> Result<Box<dyn InputBlocks>> {
+    let builder = open(bucket, key)?;
+    let mask = projection(builder.parquet_schema(), &target_names(&target));
+    let stream = builder
+        .with_projection(mask)
+        .with_batch_size(block_rows)
+        .build()
+        .map_err(parquet_error)?;
+    Ok(Box::new(ParquetReader::of_batches(
+        Arc::new(target),
+        Box::new(Batches(stream)),
+    )))
+}
+
+/// The columns of Parquet object `key` and their ClickHouse types, from
+/// its footer alone.
+pub(crate) fn columns(bucket: Arc<ObjectDisk>, key: &str) -> Result<Vec<(String, String)>> {
+    Ok(schema_columns(open(bucket, key)?.schema()))
+}
+
+/// The async stream's batches, each awaited on the reading thread.
+struct Batches(ParquetRecordBatchStream<ObjectRanges>);
+
+impl Iterator for Batches {
+    type Item = Result<datafusion::arrow::record_batch::RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let batch = futures::executor::block_on(self.0.next())?;
+        Some(batch.map_err(from_parquet))
+    }
+}
