@@ -12,3 +12,5 @@ INSERT INTO sg VALUES (1, 'one'), (2, 'two');
 SELECT tuple(l.*), tuple(r.*) FROM sf AS l JOIN sg AS r ON l.a = r.a ORDER BY l.a;
 DROP TABLE sf;
 DROP TABLE sg;
+-- A subquery's * stands for the subquery's own columns.
+SELECT tuple(*), (SELECT tuple(*) FROM (SELECT 5 AS z)) FROM (SELECT 1 a, 2 b);

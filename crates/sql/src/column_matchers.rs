@@ -17,8 +17,8 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    ObjectName, ObjectNamePart, Select, SelectItem, Value, visit_expressions,
-    visit_expressions_mut,
+    ObjectName, ObjectNamePart, Query, Select, SelectItem, Value, Visit, VisitMut, Visitor,
+    VisitorMut, visit_expressions_mut,
 };
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
@@ -294,14 +294,31 @@ fn call_matcher_name(f: &Function) -> Option<String> {
 }
 
 /// Whether `expr` is a matcher or holds a call with one among its
-/// arguments, at any depth.
+/// arguments, at any depth outside its subqueries.
 fn holds_matcher(expr: &Expr) -> bool {
-    matcher_name(expr).is_some()
-        || visit_expressions(expr, |e| match e {
-            Expr::Function(f) if calls_matcher(f) => ControlFlow::Break(()),
-            _ => ControlFlow::Continue(()),
-        })
-        .is_break()
+    struct Finder {
+        subqueries: usize,
+    }
+    impl Visitor for Finder {
+        type Break = ();
+        fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.subqueries += 1;
+            ControlFlow::Continue(())
+        }
+        fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.subqueries -= 1;
+            ControlFlow::Continue(())
+        }
+        fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+            match expr {
+                Expr::Function(f) if self.subqueries == 0 && calls_matcher(f) => {
+                    ControlFlow::Break(())
+                }
+                _ => ControlFlow::Continue(()),
+            }
+        }
+    }
+    matcher_name(expr).is_some() || Visit::visit(expr, &mut Finder { subqueries: 0 }).is_break()
 }
 
 fn calls_matcher(f: &Function) -> bool {
@@ -357,18 +374,42 @@ pub(crate) fn expand(select: &mut Select, columns: &[SourceColumn]) -> Result<()
     Ok(())
 }
 
-/// Replaces matchers among calls' arguments, at any depth, by the
-/// expressions they stand for.
+/// Replaces matchers among calls' arguments, at any depth outside
+/// subqueries (each expanded with its own FROM), by the expressions they
+/// stand for.
 fn expand_arguments(expr: &mut Expr, columns: &[SourceColumn]) -> Result<()> {
-    let flow = visit_expressions_mut(expr, |e| match e {
-        // A matcher's own arguments are its chain, read when it expands.
-        Expr::Function(f) if call_matcher_name(f).is_none() => match expand_call(f, columns) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => ControlFlow::Break(e),
-        },
-        _ => ControlFlow::Continue(()),
-    });
-    match flow {
+    struct Expander<'a> {
+        columns: &'a [SourceColumn],
+        subqueries: usize,
+    }
+    impl VisitorMut for Expander<'_> {
+        type Break = StrataError;
+        fn pre_visit_query(&mut self, _: &mut Query) -> ControlFlow<StrataError> {
+            self.subqueries += 1;
+            ControlFlow::Continue(())
+        }
+        fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<StrataError> {
+            self.subqueries -= 1;
+            ControlFlow::Continue(())
+        }
+        fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<StrataError> {
+            match expr {
+                // A matcher's own arguments are its chain, read when it expands.
+                Expr::Function(f) if self.subqueries == 0 && call_matcher_name(f).is_none() => {
+                    match expand_call(f, self.columns) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(e) => ControlFlow::Break(e),
+                    }
+                }
+                _ => ControlFlow::Continue(()),
+            }
+        }
+    }
+    let mut expander = Expander {
+        columns,
+        subqueries: 0,
+    };
+    match VisitMut::visit(expr, &mut expander) {
         ControlFlow::Break(e) => Err(e),
         ControlFlow::Continue(()) => Ok(()),
     }
