@@ -167,6 +167,19 @@ fn a_query_that_names_path_file_size_or_time_sees_them() {
         ),
         "3\n"
     );
+    // A filter on the virtual columns alone skips the files it rejects:
+    // the broken one is never parsed.
+    std::fs::write(path.join("x1.csv"), "a,b\n1,x\n").unwrap();
+    std::fs::write(path.join("x2.csv"), "a,b\nnot a number,y\n").unwrap();
+    let pick = |condition: &str| {
+        format!(
+            "SELECT sum(a) FROM file('x*.csv', CSVWithNames, 'a Int64, b String') WHERE {condition}"
+        )
+    };
+    assert_eq!(query(path, &pick("_file = 'x1.csv'")), "1\n");
+    assert_eq!(query(path, &pick("_file LIKE '%1.csv' AND a > 0")), "1\n");
+    let broken = error(path, &["local", "-q", &pick("a > 0")]);
+    assert!(broken.contains("(CANNOT_PARSE"), "{broken}");
     // Not named, not shown.
     let unknown = error(path, &["local", "-q", "SELECT _path FROM numbers(1)"]);
     assert!(unknown.contains("(UNKNOWN_IDENTIFIER)"), "{unknown}");

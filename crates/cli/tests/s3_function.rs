@@ -150,6 +150,12 @@ fn a_query_that_names_path_file_or_size_sees_them() {
         )),
         "22\n"
     );
+    // A key named without wildcards that does not exist fails as a read.
+    let missing = error(&format!(
+        "SELECT _path, c1 FROM {}",
+        s3(&server, "v/{1,3}.csv", ", CSV, 'c1 UInt8'")
+    ));
+    assert!(missing.contains("(S3_ERROR)"), "{missing}");
 }
 
 #[test]
@@ -296,6 +302,13 @@ fn a_parquet_object_is_read_by_its_footer_and_the_columns_a_query_needs() {
         read < object_bytes / 4,
         "{read} bytes read of a {object_bytes}-byte object"
     );
+    // `count()` needs no column: the footers' row counts answer it.
+    let count = query(&format!(
+        "SELECT count() FROM {source}; \
+         SELECT event, value FROM system.events \
+         WHERE event IN ('S3GetObject', 'S3HeadObject') ORDER BY event"
+    ));
+    assert_eq!(count, "100000\nS3GetObject\t2\nS3HeadObject\t2\n");
     // Every column, and the virtual ones, still come back.
     let hash = query("SELECT hex(SHA256('7'))");
     assert_eq!(

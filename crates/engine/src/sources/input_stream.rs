@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::{Encoding, decoder};
 use strata_formats::input::infer::{Inferred, infer};
-use strata_formats::input::parquet::{ParquetReader, file_columns};
+use strata_formats::input::parquet::{ParquetReader, footer_columns};
 use strata_formats::input::{InputBlocks, InputFormat, InputTarget};
 use strata_storage::disk::ObjectDisk;
 
@@ -67,6 +67,25 @@ impl Location {
         decoder(encoding, self.open()?)
     }
 
+    /// Where Parquet in `format` and `encoding` can be read by ranges:
+    /// stored uncompressed, in a regular file (not a pipe) or an object.
+    fn parquet_ranges(
+        &self,
+        format: InputFormat,
+        encoding: Option<Encoding>,
+    ) -> Option<Ranges<'_>> {
+        if format != InputFormat::Parquet || encoding.is_some() {
+            return None;
+        }
+        match self {
+            Location::File(path) => {
+                let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+                regular.then_some(Ranges::File(path))
+            }
+            Location::Object { bucket, key } => Some(Ranges::Object(bucket, key)),
+        }
+    }
+
     /// Its blocks as `target` reads them, in `format`. Parquet stored
     /// uncompressed is read by ranges: its footer, then the column chunks
     /// the target reads, a row group at a time.
@@ -77,35 +96,40 @@ impl Location {
         target: InputTarget,
         block_rows: usize,
     ) -> Result<Box<dyn InputBlocks>, StrataError> {
-        match (self, format, encoding) {
-            (Location::File(path), InputFormat::Parquet, None) => {
-                let reader = ParquetReader::of_file(Arc::new(target), open_file(path)?, block_rows);
+        match self.parquet_ranges(format, encoding) {
+            Some(Ranges::File(path)) => {
+                let target = Arc::new(target);
+                let reader = ParquetReader::of_chunks(target, open_file(path)?, block_rows);
                 Ok(Box::new(reader?))
             }
-            (Location::Object { bucket, key }, InputFormat::Parquet, None) => {
+            Some(Ranges::Object(bucket, key)) => {
                 parquet_object::blocks(Arc::clone(bucket), key, target, block_rows)
             }
-            _ => format.open(target, self.open_decoded(encoding)?, block_rows),
+            None => format.open(target, self.open_decoded(encoding)?, block_rows),
         }
     }
 
     /// The columns of its data in `format` and their ClickHouse types, with
-    /// the format to read it in: for Parquet stored uncompressed, from the
+    /// the format to read it in: for Parquet read by ranges, from the
     /// footer alone.
     pub fn infer(
         &self,
         format: InputFormat,
         encoding: Option<Encoding>,
     ) -> Result<Inferred, StrataError> {
-        let columns = match (self, format, encoding) {
-            (Location::File(path), InputFormat::Parquet, None) => file_columns(open_file(path)?)?,
-            (Location::Object { bucket, key }, InputFormat::Parquet, None) => {
-                parquet_object::columns(Arc::clone(bucket), key)?
-            }
-            _ => return infer(format, self.open_decoded(encoding)?),
+        let columns = match self.parquet_ranges(format, encoding) {
+            Some(Ranges::File(path)) => footer_columns(open_file(path)?)?,
+            Some(Ranges::Object(bucket, key)) => parquet_object::columns(Arc::clone(bucket), key)?,
+            None => return infer(format, self.open_decoded(encoding)?),
         };
         Ok(Inferred { format, columns })
     }
+}
+
+/// Parquet data read by ranges.
+enum Ranges<'a> {
+    File(&'a PathBuf),
+    Object(&'a Arc<ObjectDisk>, &'a str),
 }
 
 impl Source {
@@ -177,45 +201,6 @@ pub struct InputStream {
     facts: Option<InputFacts>,
 }
 
-impl InputStream {
-    /// The stream of the columns of its schema at `projection`: a reader
-    /// that matches columns by name (Parquet) reads only those.
-    pub fn projected(&self, projection: &[usize]) -> Result<Self, StrataError> {
-        let schema = self.schema.project(projection)?;
-        Ok(InputStream {
-            schema: Arc::new(schema),
-            block_rows: self.block_rows,
-            format: self.format,
-            target: self.target.clone(),
-            source: self.source.for_execution()?,
-            facts: self.facts.clone(),
-        })
-    }
-
-    /// The target the reader fills: for Parquet, the data's columns the
-    /// stream shows (one at least, for the row count); else all of them.
-    fn read_target(&self) -> InputTarget {
-        if self.format != InputFormat::Parquet {
-            return self.target.clone();
-        }
-        let shown = |field: &FieldRef| self.schema.field_with_name(field.name()).is_ok();
-        let mut kept: Vec<usize> = (0..self.target.fields.len())
-            .filter(|&i| shown(&self.target.fields[i]))
-            .collect();
-        if kept.is_empty() && !self.target.fields.is_empty() {
-            kept.push(0);
-        }
-        InputTarget {
-            fields: kept
-                .iter()
-                .map(|&i| Arc::clone(&self.target.fields[i]))
-                .collect(),
-            has_default: kept.iter().map(|&i| self.target.has_default[i]).collect(),
-            allow_errors: self.target.allow_errors,
-        }
-    }
-}
-
 impl std::fmt::Debug for InputStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("InputStream")
@@ -247,6 +232,52 @@ impl InputStream {
         self.schema = with_virtual_fields(&self.schema);
         self.facts = Some(facts);
         self
+    }
+
+    /// The stream of the columns of its schema at `projection`: a reader
+    /// that matches columns by name (Parquet) reads only those.
+    pub fn projected(&self, projection: &[usize]) -> Result<Self, StrataError> {
+        let schema = self.schema.project(projection)?;
+        Ok(InputStream {
+            schema: Arc::new(schema),
+            block_rows: self.block_rows,
+            format: self.format,
+            target: self.target.clone(),
+            source: self.source.for_execution()?,
+            facts: self.facts.clone(),
+        })
+    }
+
+    /// The values of its virtual columns, where it shows them.
+    pub fn facts(&self) -> Option<&InputFacts> {
+        self.facts.as_ref()
+    }
+
+    /// Whether `name` is a column of the data (which hides a virtual
+    /// column of that name).
+    pub fn reads_column(&self, name: &str) -> bool {
+        self.target.fields.iter().any(|field| field.name() == name)
+    }
+
+    /// The target the reader fills: for Parquet, the data's columns the
+    /// stream shows (none for `count()`: the row groups' row counts alone);
+    /// else all of them.
+    fn read_target(&self) -> InputTarget {
+        if self.format != InputFormat::Parquet {
+            return self.target.clone();
+        }
+        let shown = |field: &FieldRef| self.schema.field_with_name(field.name()).is_ok();
+        let kept: Vec<usize> = (0..self.target.fields.len())
+            .filter(|&i| shown(&self.target.fields[i]))
+            .collect();
+        InputTarget {
+            fields: kept
+                .iter()
+                .map(|&i| Arc::clone(&self.target.fields[i]))
+                .collect(),
+            has_default: kept.iter().map(|&i| self.target.has_default[i]).collect(),
+            allow_errors: self.target.allow_errors,
+        }
     }
 }
 

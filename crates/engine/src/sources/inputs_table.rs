@@ -1,18 +1,23 @@
 //! The table of `file()` and `s3()`: one stream per file or object, each
 //! reading only the columns a query projects (for Parquet, only their
-//! column chunks are fetched).
+//! column chunks are fetched). A filter on the virtual columns alone
+//! (`WHERE _file = 'a.csv'`) skips the inputs it rejects before they are
+//! opened.
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
-use datafusion::common::Result;
-use datafusion::logical_expr::{Expr, TableType};
+use datafusion::common::{DFSchema, Result};
+use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::streaming::{PartitionStream, StreamingTableExec};
 use strata_common::StrataError;
 
+use super::input_columns;
 use super::input_stream::InputStream;
 
 #[derive(Debug)]
@@ -26,6 +31,47 @@ impl InputsTable {
         debug_assert!(streams.iter().all(|s| s.schema() == &schema));
         InputsTable { schema, streams }
     }
+
+    /// Whether `filter` reads only virtual columns, so it can be judged
+    /// for each input from its facts.
+    fn judges_inputs(&self, filter: &Expr) -> bool {
+        let columns = filter.column_refs();
+        let shows_facts = self.streams.first().is_some_and(|s| s.facts().is_some());
+        shows_facts
+            && !filter.is_volatile()
+            && !columns.is_empty()
+            && columns.iter().all(|column| {
+                input_columns::NAMES.contains(&column.name.as_str())
+                    && self.schema.field_with_name(&column.name).is_ok()
+                    && !self.streams[0].reads_column(&column.name)
+            })
+    }
+
+    /// Whether every filter that judges inputs passes `stream`'s input.
+    fn passes(&self, state: &dyn Session, stream: &InputStream, filters: &[&Expr]) -> Result<bool> {
+        let Some(facts) = stream.facts() else {
+            return Ok(true);
+        };
+        let fields = input_columns::fields();
+        let schema = Arc::new(Schema::new(fields));
+        let row = RecordBatch::try_new(Arc::clone(&schema), facts.columns(1))?;
+        let df_schema = DFSchema::try_from(schema.as_ref().clone())?;
+        for filter in filters {
+            // The filter stays above the scan: one it cannot judge here
+            // (or fails on these values) keeps the input.
+            let Ok(predicate) = state.create_physical_expr((*filter).clone(), &df_schema) else {
+                continue;
+            };
+            let Ok(verdict) = predicate.evaluate(&row).and_then(|v| v.into_array(1)) else {
+                continue;
+            };
+            let verdict = verdict.as_boolean_opt();
+            if !verdict.is_some_and(|v| v.is_valid(0) && v.value(0)) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
 }
 
 #[async_trait]
@@ -35,28 +81,42 @@ impl TableProvider for InputsTable {
     }
 
     fn table_type(&self) -> TableType {
-        TableType::Temporary
+        TableType::View
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        Ok(filters
+            .iter()
+            .map(|filter| match self.judges_inputs(filter) {
+                true => TableProviderFilterPushDown::Inexact,
+                false => TableProviderFilterPushDown::Unsupported,
+            })
+            .collect())
     }
 
     async fn scan(
         &self,
-        _state: &dyn Session,
+        state: &dyn Session,
         projection: Option<&Vec<usize>>,
-        _filters: &[Expr],
+        filters: &[Expr],
         limit: Option<usize>,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let all: Vec<usize> = (0..self.schema.fields().len()).collect();
         let projection = projection.unwrap_or(&all);
         let schema = Arc::new(self.schema.project(projection)?);
-        let streams = self
-            .streams
-            .iter()
-            .map(|stream| {
-                let projected = stream.projected(projection)?;
-                Ok(Arc::new(projected) as Arc<dyn PartitionStream>)
-            })
-            .collect::<std::result::Result<Vec<_>, StrataError>>()
-            .map_err(StrataError::into_datafusion)?;
+        let judging: Vec<&Expr> = filters.iter().filter(|f| self.judges_inputs(f)).collect();
+        let mut streams: Vec<Arc<dyn PartitionStream>> = Vec::new();
+        for stream in &self.streams {
+            if self.passes(state, stream, &judging)? {
+                let projected = stream
+                    .projected(projection)
+                    .map_err(StrataError::into_datafusion)?;
+                streams.push(Arc::new(projected));
+            }
+        }
         let exec = StreamingTableExec::try_new(schema, streams, None, [], false, limit)?;
         Ok(Arc::new(exec))
     }

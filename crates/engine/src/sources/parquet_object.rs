@@ -17,7 +17,7 @@ use parquet::errors::ParquetError;
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::parquet::{
-    ParquetReader, parquet_error, projection, schema_columns, target_names,
+    ParquetReader, parquet_error, projection, reading_footer, schema_columns, target_names,
 };
 use strata_formats::input::{InputBlocks, InputTarget};
 use strata_storage::disk::ObjectDisk;
@@ -47,6 +47,10 @@ impl AsyncFileReader for ObjectRanges {
         &mut self,
         ranges: Vec<Range<u64>>,
     ) -> BoxFuture<'_, parquet::errors::Result<Vec<Bytes>>> {
+        if ranges.is_empty() {
+            // No column chunk to read: the row counts come from the footer.
+            return Box::pin(ready(Ok(Vec::new())));
+        }
         let parts = self.bucket.read_ranges(&self.key, ranges);
         Box::pin(ready(parts.map_err(external)))
     }
@@ -80,8 +84,10 @@ fn open(
         key: key.to_string(),
         size,
     };
-    let builder = futures::executor::block_on(ParquetRecordBatchStreamBuilder::new(ranges));
-    builder.map_err(from_parquet)
+    reading_footer(|| {
+        let builder = ParquetRecordBatchStreamBuilder::new(ranges);
+        futures::executor::block_on(builder).map_err(from_parquet)
+    })
 }
 
 /// A reader's error: the disk's own where a read failed, else the data's.

@@ -50,10 +50,11 @@ fn table(args: TableFunctionArgs) -> std::result::Result<Arc<dyn TableProvider>,
         .into_iter()
         .map(|(key, object)| Input {
             name: key.clone(),
-            facts: object.map(|object| InputFacts {
+            // A key named without wildcards may not exist: its read fails.
+            facts: shows_facts.then(|| InputFacts {
                 path: format!("{}/{key}", bucket.location()),
-                size: Some(object.size),
-                modified_seconds: Some(object.modified_seconds),
+                size: object.as_ref().map(|object| object.size),
+                modified_seconds: object.as_ref().map(|object| object.modified_seconds),
             }),
             location: Location::Object {
                 bucket: Arc::clone(&bucket),

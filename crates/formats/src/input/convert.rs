@@ -14,7 +14,7 @@ use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
 use datafusion::arrow::compute::{CastOptions, cast_with_options, is_null};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, SchemaRef, TimeUnit};
-use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use strata_common::ip_text::{parse_ipv4, parse_ipv6};
 use strata_common::types::{
     EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value, field_type_name,
@@ -446,7 +446,13 @@ pub(crate) fn block_by_name(
         }
     }
     arrays.extend(masks);
-    Ok(RecordBatch::try_new(Arc::clone(schema), arrays)?)
+    // A target of no columns (Parquet read for its row count) keeps the rows.
+    let options = RecordBatchOptions::new().with_row_count(Some(rows));
+    Ok(RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        arrays,
+        &options,
+    )?)
 }
 
 /// An all-NULL column, for a column the data does not have at all.

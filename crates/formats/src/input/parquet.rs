@@ -1,11 +1,10 @@
 //! Parquet: typed columns matched to the target by name; a column the file
 //! lacks takes the target column's default, and one the target lacks is
 //! not read. A file is read a row group at a time through its footer
-//! ([`ParquetReader::of_file`]), an object by its owner's reader
+//! ([`ParquetReader::of_chunks`]), an object by its owner's reader
 //! ([`ParquetReader::of_batches`]); a stream (an insert's body, compressed
 //! data) is read whole first, since Parquet's metadata is at its end.
 
-use std::fs::File;
 use std::io::Read;
 use std::sync::Arc;
 
@@ -47,14 +46,17 @@ impl ParquetReader {
         source: Box<dyn Read + Send>,
         block_rows: usize,
     ) -> Result<Self> {
-        let builder = open(read_whole(source)?)?;
-        let batches = decoded(builder, &target_names(&target), block_rows)?;
-        Ok(Self::of_batches(target, batches))
+        Self::of_chunks(target, read_whole(source)?, block_rows)
     }
 
-    /// A reader of a Parquet file, its column chunks read as decoded.
-    pub fn of_file(target: Arc<InputTarget>, file: File, block_rows: usize) -> Result<Self> {
-        let builder = open(file)?;
+    /// A reader of Parquet data read by ranges (a file), its column chunks
+    /// read as decoded.
+    pub fn of_chunks<T: ChunkReader + 'static>(
+        target: Arc<InputTarget>,
+        data: T,
+        block_rows: usize,
+    ) -> Result<Self> {
+        let builder = open(data)?;
         let batches = decoded(builder, &target_names(&target), block_rows)?;
         Ok(Self::of_batches(target, batches))
     }
@@ -78,8 +80,8 @@ pub fn target_names(target: &InputTarget) -> Vec<&str> {
 /// The columns of a Parquet file with `schema` that a target with columns
 /// `names` reads: its top-level columns of those names.
 pub fn projection(schema: &SchemaDescriptor, names: &[&str]) -> ProjectionMask {
-    let roots = (0..schema.root_schema().get_fields().len())
-        .filter(|&i| names.contains(&schema.get_column_root(i).name()));
+    let fields = schema.root_schema().get_fields();
+    let roots = (0..fields.len()).filter(|&i| names.contains(&fields[i].name()));
     ProjectionMask::roots(schema, roots)
 }
 
@@ -100,17 +102,21 @@ fn decoded<T: ChunkReader + 'static>(
 
 /// `data` as Parquet, its footer read.
 fn open<T: ChunkReader + 'static>(data: T) -> Result<ParquetRecordBatchReaderBuilder<T>> {
-    // The footer's embedded Arrow schema is decoded by arrow-ipc, which
-    // panics on some malformed schemas (apache/arrow-rs#10437): a panic
-    // there is the data's fault.
-    let open = || ParquetRecordBatchReaderBuilder::try_new(data).map_err(parquet_error);
+    reading_footer(|| ParquetRecordBatchReaderBuilder::try_new(data).map_err(parquet_error))
+}
+
+/// Runs `open`, which reads a footer. The footer's embedded Arrow schema is
+/// decoded by arrow-ipc, which panics on some malformed schemas
+/// (apache/arrow-rs#10437): a panic there is the data's fault.
+pub fn reading_footer<T>(open: impl FnOnce() -> Result<T>) -> Result<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(open))
         .map_err(|_| parquet_error("the file's metadata is malformed"))?
 }
 
-/// The columns of Parquet data and their ClickHouse types, from its footer.
+/// The columns of a Parquet stream and their ClickHouse types, from its
+/// footer.
 pub(crate) fn columns(source: Box<dyn Read + Send>) -> Result<Vec<(String, String)>> {
-    Ok(schema_columns(open(read_whole(source)?)?.schema()))
+    footer_columns(read_whole(source)?)
 }
 
 /// All of a stream's bytes, which Parquet needs before its footer.
@@ -125,9 +131,10 @@ fn read_whole(mut source: Box<dyn Read + Send>) -> Result<bytes::Bytes> {
     Ok(bytes::Bytes::from(bytes))
 }
 
-/// The columns of a Parquet file and their ClickHouse types, from its footer.
-pub fn file_columns(file: File) -> Result<Vec<(String, String)>> {
-    Ok(schema_columns(open(file)?.schema()))
+/// The columns of Parquet data read by ranges (a file) and their
+/// ClickHouse types, from its footer.
+pub fn footer_columns<T: ChunkReader + 'static>(data: T) -> Result<Vec<(String, String)>> {
+    Ok(schema_columns(open(data)?.schema()))
 }
 
 /// The columns of a Parquet file's Arrow schema and their ClickHouse types.
@@ -148,5 +155,32 @@ impl InputBlocks for ParquetReader {
         let block = block_by_name(&self.target, &self.schema, &batch, self.next_row)?;
         self.next_row += batch.num_rows() as u64;
         Ok(Some(block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::arrow::datatypes::{DataType, Field, Fields};
+    use parquet::arrow::ArrowSchemaConverter;
+
+    use super::*;
+
+    #[test]
+    fn the_projection_takes_whole_top_level_columns_by_name() {
+        // Leaves: s.x (0), s.y (1), b (2); top-level columns: s, b.
+        let inner = Fields::from(vec![
+            Field::new("x", DataType::Int32, true),
+            Field::new("y", DataType::Int32, true),
+        ]);
+        let schema = Schema::new(vec![
+            Field::new("s", DataType::Struct(inner), true),
+            Field::new("b", DataType::Utf8, true),
+        ]);
+        let parquet = ArrowSchemaConverter::new().convert(&schema).unwrap();
+        let leaves =
+            |mask: ProjectionMask| (0..3).map(|i| mask.leaf_included(i)).collect::<Vec<_>>();
+        assert_eq!(leaves(projection(&parquet, &["b"])), [false, false, true]);
+        assert_eq!(leaves(projection(&parquet, &["s"])), [true, true, false]);
+        assert_eq!(leaves(projection(&parquet, &[])), [false, false, false]);
     }
 }

@@ -358,7 +358,6 @@ impl ObjectDisk {
     }
 }
 
-/// Reads an object's body as it arrives (see [`ObjectDisk::reader`]).
 /// An object as a listing or a HEAD describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredObject {
@@ -369,6 +368,7 @@ pub struct StoredObject {
     pub modified_seconds: i64,
 }
 
+/// Reads an object's body as it arrives (see [`ObjectDisk::reader`]).
 pub struct ObjectReader {
     disk: Arc<ObjectDisk>,
     key: String,
