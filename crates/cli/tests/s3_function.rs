@@ -159,6 +159,31 @@ fn a_query_that_names_path_file_or_size_sees_them() {
 }
 
 #[test]
+fn a_filter_skips_the_row_groups_whose_statistics_rule_it_out() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    // Row groups of a million rows: [0, 1e6), [1e6, 2e6), [2e6, 2.1e6).
+    let source = s3(&server, "g/n.parquet", "");
+    query(&format!(
+        "INSERT INTO FUNCTION {source} SELECT number AS n FROM numbers(2100000)"
+    ));
+    let gets = |filter: &str| {
+        query(&format!(
+            "SELECT count(), sum(n) FROM {source} WHERE {filter}; \
+             SELECT value FROM system.events WHERE event = 'S3GetObject'"
+        ))
+    };
+    // Inference's footer, the read's footer, then one GET of each row
+    // group read.
+    assert_eq!(gets("n >= 2050000"), "50000\t103749975000\n3\n");
+    assert_eq!(gets("n = 1500000 OR n < 2"), "3\t1500001\n4\n");
+    assert_eq!(gets("n > 3000000"), "0\t0\n2\n");
+    // A filter statistics cannot judge reads every row group.
+    assert_eq!(gets("n % 1000000 = 5"), "3\t3000015\n5\n");
+}
+
+#[test]
 fn an_insert_into_a_key_that_exists_is_refused_replaced_or_numbered() {
     let Some(server) = S3Server::start() else {
         return;

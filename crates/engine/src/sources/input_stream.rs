@@ -13,6 +13,7 @@ use datafusion::arrow::datatypes::{Field, FieldRef, Schema, SchemaRef};
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use datafusion::common::internal_err;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::physical_optimizer::pruning::PruningPredicate;
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::streaming::PartitionStream;
 use parking_lot::Mutex;
@@ -88,22 +89,24 @@ impl Location {
 
     /// Its blocks as `target` reads them, in `format`. Parquet stored
     /// uncompressed is read by ranges: its footer, then the column chunks
-    /// the target reads, a row group at a time.
+    /// the target reads, a row group at a time, of the row groups `filter`
+    /// may match.
     pub fn blocks(
         &self,
         format: InputFormat,
         encoding: Option<Encoding>,
         target: InputTarget,
         block_rows: usize,
+        filter: Option<&PruningPredicate>,
     ) -> Result<Box<dyn InputBlocks>, StrataError> {
         match self.parquet_ranges(format, encoding) {
             Some(Ranges::File(path)) => {
-                let target = Arc::new(target);
-                let reader = ParquetReader::of_chunks(target, open_file(path)?, block_rows);
+                let (target, file) = (Arc::new(target), open_file(path)?);
+                let reader = ParquetReader::of_chunks(target, file, block_rows, filter);
                 Ok(Box::new(reader?))
             }
             Some(Ranges::Object(bucket, key)) => {
-                parquet_object::blocks(Arc::clone(bucket), key, target, block_rows)
+                parquet_object::blocks(Arc::clone(bucket), key, target, block_rows, filter)
             }
             None => format.open(target, self.open_decoded(encoding)?, block_rows),
         }
@@ -163,6 +166,7 @@ impl Source {
         format: InputFormat,
         target: InputTarget,
         block_rows: usize,
+        filter: Option<&PruningPredicate>,
     ) -> Result<Box<dyn InputBlocks>, StrataError> {
         match self {
             Source::Once(pending) => {
@@ -170,7 +174,7 @@ impl Source {
                 format.open(target, body, block_rows)
             }
             Source::Stored { location, encoding } => {
-                location.blocks(format, encoding, target, block_rows)
+                location.blocks(format, encoding, target, block_rows, filter)
             }
         }
     }
@@ -199,6 +203,8 @@ pub struct InputStream {
     /// The virtual columns' values, where the stream shows them after the
     /// data's columns.
     facts: Option<InputFacts>,
+    /// The query's filter, to skip Parquet row groups by their statistics.
+    filter: Option<Arc<PruningPredicate>>,
 }
 
 impl std::fmt::Debug for InputStream {
@@ -223,6 +229,7 @@ impl InputStream {
             target,
             source,
             facts: None,
+            filter: None,
         }
     }
 
@@ -235,8 +242,13 @@ impl InputStream {
     }
 
     /// The stream of the columns of its schema at `projection`: a reader
-    /// that matches columns by name (Parquet) reads only those.
-    pub fn projected(&self, projection: &[usize]) -> Result<Self, StrataError> {
+    /// that matches columns by name (Parquet) reads only those, and only
+    /// the row groups `filter` may match.
+    pub fn projected(
+        &self,
+        projection: &[usize],
+        filter: Option<Arc<PruningPredicate>>,
+    ) -> Result<Self, StrataError> {
         let schema = self.schema.project(projection)?;
         Ok(InputStream {
             schema: Arc::new(schema),
@@ -245,6 +257,7 @@ impl InputStream {
             target: self.target.clone(),
             source: self.source.for_execution()?,
             facts: self.facts.clone(),
+            filter,
         })
     }
 
@@ -338,9 +351,10 @@ impl PartitionStream for InputStream {
         let source = self.source.for_execution();
         let (format, target, block_rows) = (self.format, self.read_target(), self.block_rows);
         let (facts, schema) = (self.facts.clone(), Arc::clone(&self.schema));
+        let filter = self.filter.clone();
         builder.spawn_blocking(move || {
             let mut blocks = source
-                .and_then(|source| source.blocks(format, target, block_rows))
+                .and_then(|source| source.blocks(format, target, block_rows, filter.as_deref()))
                 .map_err(StrataError::into_datafusion)?;
             while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
                 let block = assembled(block, facts.as_ref(), &schema)?;

@@ -2,7 +2,8 @@
 //! reading only the columns a query projects (for Parquet, only their
 //! column chunks are fetched). A filter on the virtual columns alone
 //! (`WHERE _file = 'a.csv'`) skips the inputs it rejects before they are
-//! opened.
+//! opened; a filter on the data skips the Parquet row groups whose
+//! statistics rule it out.
 
 use std::sync::Arc;
 
@@ -12,7 +13,9 @@ use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::{DFSchema, Result};
+use datafusion::logical_expr::utils::conjunction;
 use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
+use datafusion::physical_optimizer::pruning::{PruningPredicate, PruningPredicateBuilder};
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::streaming::{PartitionStream, StreamingTableExec};
 use strata_common::StrataError;
@@ -72,6 +75,21 @@ impl InputsTable {
         }
         Ok(true)
     }
+
+    /// The filters as a judge of Parquet row groups by their statistics;
+    /// none where they say nothing statistics can answer.
+    fn row_group_filter(
+        &self,
+        state: &dyn Session,
+        filters: &[Expr],
+    ) -> Option<Arc<PruningPredicate>> {
+        let filter = conjunction(filters.iter().filter(|f| !f.is_volatile()).cloned())?;
+        let df_schema = DFSchema::try_from(self.schema.as_ref().clone()).ok()?;
+        let filter = state.create_physical_expr(filter, &df_schema).ok()?;
+        PruningPredicateBuilder::new()
+            .with_file_schema(Arc::clone(&self.schema))
+            .build(filter)
+    }
 }
 
 #[async_trait]
@@ -88,11 +106,13 @@ impl TableProvider for InputsTable {
         &self,
         filters: &[&Expr],
     ) -> Result<Vec<TableProviderFilterPushDown>> {
+        // Every filter stays above the scan; the scan uses those it can to
+        // skip inputs and row groups.
         Ok(filters
             .iter()
-            .map(|filter| match self.judges_inputs(filter) {
-                true => TableProviderFilterPushDown::Inexact,
-                false => TableProviderFilterPushDown::Unsupported,
+            .map(|filter| match filter.is_volatile() {
+                true => TableProviderFilterPushDown::Unsupported,
+                false => TableProviderFilterPushDown::Inexact,
             })
             .collect())
     }
@@ -108,11 +128,12 @@ impl TableProvider for InputsTable {
         let projection = projection.unwrap_or(&all);
         let schema = Arc::new(self.schema.project(projection)?);
         let judging: Vec<&Expr> = filters.iter().filter(|f| self.judges_inputs(f)).collect();
+        let pruning = self.row_group_filter(state, filters);
         let mut streams: Vec<Arc<dyn PartitionStream>> = Vec::new();
         for stream in &self.streams {
             if self.passes(state, stream, &judging)? {
                 let projected = stream
-                    .projected(projection)
+                    .projected(projection, pruning.clone())
                     .map_err(StrataError::into_datafusion)?;
                 streams.push(Arc::new(projected));
             }

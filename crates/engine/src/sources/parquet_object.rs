@@ -1,13 +1,15 @@
 //! Parquet objects read by ranges, not whole: the size with a HEAD, the
-//! footer with one GET of the object's tail, then for each row group the
-//! column chunks the target reads (ranges close together fetched as one),
-//! through Parquet's async reader driven on the reading thread. Every
-//! request goes through the disk's counted reads.
+//! footer with one GET of the object's tail, then the column chunks the
+//! target reads (ranges close together fetched as one) of each row group a
+//! filter's statistics do not rule out, through Parquet's async reader
+//! driven on the reading thread. Every request goes through the disk's
+//! counted reads.
 
 use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use datafusion::physical_optimizer::pruning::PruningPredicate;
 use futures::StreamExt;
 use futures::future::{BoxFuture, ready};
 use parquet::arrow::ParquetRecordBatchStreamBuilder;
@@ -19,6 +21,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_formats::input::parquet::{
     ParquetReader, parquet_error, projection, reading_footer, schema_columns, target_names,
 };
+use strata_formats::input::parquet_statistics::pruned;
 use strata_formats::input::{InputBlocks, InputTarget};
 use strata_storage::disk::ObjectDisk;
 
@@ -101,14 +104,16 @@ fn from_parquet(error: ParquetError) -> StrataError {
     }
 }
 
-/// The blocks of Parquet object `key` as `target` reads them.
+/// The blocks of Parquet object `key` as `target` reads them, of the row
+/// groups `filter` may match.
 pub(crate) fn blocks(
     bucket: Arc<ObjectDisk>,
     key: &str,
     target: InputTarget,
     block_rows: usize,
+    filter: Option<&PruningPredicate>,
 ) -> Result<Box<dyn InputBlocks>> {
-    let builder = open(bucket, key)?;
+    let builder = pruned(open(bucket, key)?, filter);
     let mask = projection(builder.parquet_schema(), &target_names(&target));
     let stream = builder
         .with_projection(mask)

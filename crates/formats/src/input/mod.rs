@@ -19,6 +19,7 @@ pub mod infer;
 mod json_each_row;
 mod native;
 pub mod parquet;
+pub mod parquet_statistics;
 mod row_binary;
 
 use std::io::Read;

@@ -1,7 +1,8 @@
 //! Parquet: typed columns matched to the target by name; a column the file
 //! lacks takes the target column's default, and one the target lacks is
 //! not read. A file is read a row group at a time through its footer
-//! ([`ParquetReader::of_chunks`]), an object by its owner's reader
+//! ([`ParquetReader::of_chunks`]), skipping those a filter rules out by
+//! their statistics, an object by its owner's reader
 //! ([`ParquetReader::of_batches`]); a stream (an insert's body, compressed
 //! data) is read whole first, since Parquet's metadata is at its end.
 
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
+use datafusion::physical_optimizer::pruning::PruningPredicate;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::ChunkReader;
@@ -18,6 +20,7 @@ use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::convert::block_by_name;
+use super::parquet_statistics::pruned;
 use super::{InputBlocks, InputTarget};
 
 /// Batches of Parquet data as decoded, before they are matched to the
@@ -46,17 +49,18 @@ impl ParquetReader {
         source: Box<dyn Read + Send>,
         block_rows: usize,
     ) -> Result<Self> {
-        Self::of_chunks(target, read_whole(source)?, block_rows)
+        Self::of_chunks(target, read_whole(source)?, block_rows, None)
     }
 
     /// A reader of Parquet data read by ranges (a file), its column chunks
-    /// read as decoded.
+    /// read as decoded, of the row groups `filter` may match.
     pub fn of_chunks<T: ChunkReader + 'static>(
         target: Arc<InputTarget>,
         data: T,
         block_rows: usize,
+        filter: Option<&PruningPredicate>,
     ) -> Result<Self> {
-        let builder = open(data)?;
+        let builder = pruned(open(data)?, filter);
         let batches = decoded(builder, &target_names(&target), block_rows)?;
         Ok(Self::of_batches(target, batches))
     }
