@@ -402,6 +402,8 @@ pub struct FormatOptions {
     pub extremes: bool,
     /// `output_format_write_statistics`: JSON and XML end with the query's statistics.
     pub write_statistics: bool,
+    /// `output_format_parquet_row_group_size`: rows in a Parquet row group at most.
+    pub parquet_row_group_rows: usize,
 }
 
 impl Default for FormatOptions {
@@ -415,6 +417,7 @@ impl Default for FormatOptions {
             client_protocol_version: 0,
             extremes: false,
             write_statistics: true,
+            parquet_row_group_rows: 1_000_000,
         }
     }
 }
@@ -438,6 +441,7 @@ impl FormatOptions {
             client_protocol_version: 0,
             extremes: settings.extremes(),
             write_statistics: settings.output_format_write_statistics(),
+            parquet_row_group_rows: settings.output_format_parquet_row_group_size().max(1) as usize,
         }
     }
 }
@@ -583,7 +587,10 @@ fn format_writer(
             schema,
             options.client_protocol_version,
         )),
-        Parquet => Box::new(parquet_output::ParquetWriter::new(schema)?),
+        Parquet => Box::new(parquet_output::ParquetWriter::new(
+            schema,
+            options.parquet_row_group_rows,
+        )?),
         RowBinary | RowBinaryWithNames | RowBinaryWithNamesAndTypes => Box::new(
             row_binary::RowBinaryWriter::new(format.header(), schema, out)?,
         ),

@@ -1,7 +1,7 @@
 //! Parquet output through Arrow's writer, zstd-compressed as ClickHouse's is by
-//! default. Rows are gathered into row groups of up to a million rows (as
-//! ClickHouse's `output_format_parquet_row_group_size`), and each finished
-//! row group is passed on at once, so memory stays bounded by one group.
+//! default. Rows are gathered into row groups of `output_format_parquet_row_group_size`
+//! rows at most (a million by default), and each finished row group is
+//! passed on at once, so memory stays bounded by one group.
 
 use std::io::Write;
 
@@ -13,17 +13,16 @@ use parquet::file::properties::WriterProperties;
 
 use crate::{ResultWriter, Statistics};
 
-const ROW_GROUP_ROWS: usize = 1_000_000;
-
 pub(crate) struct ParquetWriter {
     writer: ArrowWriter<Vec<u8>>,
 }
 
 impl ParquetWriter {
-    pub(crate) fn new(schema: SchemaRef) -> std::io::Result<Self> {
+    pub(crate) fn new(schema: SchemaRef, row_group_rows: usize) -> std::io::Result<Self> {
+        debug_assert!(row_group_rows > 0);
         let properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_max_row_group_row_count(Some(row_group_rows))
             .build();
         let writer = ArrowWriter::try_new(Vec::new(), schema, Some(properties))
             .map_err(std::io::Error::other)?;

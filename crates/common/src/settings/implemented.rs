@@ -148,6 +148,8 @@ declare_settings!(IMPLEMENTED {
         "Rows of a text input format (CSV, TSV, JSONEachRow) that fail to parse and are skipped; the insert fails only once both this and input_format_allow_errors_ratio are exceeded";
     input_format_allow_errors_ratio: f64 = SettingKind::Float, "0",
         "The share of rows of a text input format that may fail to parse and be skipped; the insert fails only once both this and input_format_allow_errors_num are exceeded";
+    input_format_parquet_filter_push_down: bool = SettingKind::Bool, "1",
+        "Skip the Parquet row groups whose min, max and null counts rule out the query's filter (file() and s3())";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
     join_use_nulls: bool = SettingKind::Bool, "0",
@@ -198,6 +200,8 @@ declare_settings!(IMPLEMENTED {
         "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
         "Quote 64-bit integers in JSON output formats";
+    output_format_parquet_row_group_size: u64 = SettingKind::UInt64, "1000000",
+        "Rows in a row group of Parquet output at most (0 counts as 1)";
     output_format_pretty_max_rows: u64 = SettingKind::UInt64, "1000",
         "Rows shown by Pretty formats before the rest is elided";
     output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",

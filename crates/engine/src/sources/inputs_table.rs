@@ -22,6 +22,7 @@ use strata_common::StrataError;
 
 use super::input_columns;
 use super::input_stream::InputStream;
+use crate::query_context::QueryContext;
 
 #[derive(Debug)]
 pub struct InputsTable {
@@ -77,12 +78,17 @@ impl InputsTable {
     }
 
     /// The filters as a judge of Parquet row groups by their statistics;
-    /// none where they say nothing statistics can answer.
+    /// none where they say nothing statistics can answer, or where
+    /// `input_format_parquet_filter_push_down` is off.
     fn row_group_filter(
         &self,
         state: &dyn Session,
         filters: &[Expr],
     ) -> Option<Arc<PruningPredicate>> {
+        let query = state.config().get_extension::<QueryContext>();
+        if query.is_some_and(|query| !query.settings.input_format_parquet_filter_push_down()) {
+            return None;
+        }
         let filter = conjunction(filters.iter().filter(|f| !f.is_volatile()).cloned())?;
         let df_schema = DFSchema::try_from(self.schema.as_ref().clone()).ok()?;
         let filter = state.create_physical_expr(filter, &df_schema).ok()?;
