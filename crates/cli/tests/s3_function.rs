@@ -174,13 +174,38 @@ fn a_filter_skips_the_row_groups_whose_statistics_rule_it_out() {
              SELECT value FROM system.events WHERE event = 'S3GetObject'"
         ))
     };
-    // Inference's footer, the read's footer, then one GET of each row
-    // group read.
-    assert_eq!(gets("n >= 2050000"), "50000\t103749975000\n3\n");
-    assert_eq!(gets("n = 1500000 OR n < 2"), "3\t1500001\n4\n");
-    assert_eq!(gets("n > 3000000"), "0\t0\n2\n");
-    // A filter statistics cannot judge reads every row group.
-    assert_eq!(gets("n % 1000000 = 5"), "3\t3000015\n5\n");
+    // The footer (once, for inference and the read), then one GET of each
+    // row group read.
+    assert_eq!(gets("n >= 2050000"), "50000\t103749975000\n2\n");
+    assert_eq!(gets("n = 1500000 OR n < 2"), "3\t1500001\n3\n");
+    assert_eq!(gets("n > 3000000"), "0\t0\n1\n");
+    // A filter statistics cannot judge reads every row group, as does any
+    // filter with pruning turned off.
+    assert_eq!(gets("n % 1000000 = 5"), "3\t3000015\n4\n");
+    let unpruned = "n >= 2050000 SETTINGS input_format_parquet_filter_push_down = 0";
+    assert_eq!(gets(unpruned), "50000\t103749975000\n4\n");
+    // Smaller row groups, where the writer is told so.
+    let small = s3(&server, "g/small.parquet", "");
+    query(&format!(
+        "SET output_format_parquet_row_group_size = 1000; \
+         INSERT INTO FUNCTION {small} SELECT number AS n FROM numbers(2500)"
+    ));
+    assert_eq!(
+        query(&format!(
+            "SELECT count() FROM {small} WHERE n < 10; \
+             SELECT value FROM system.events WHERE event = 'S3GetObject'"
+        )),
+        "10\n2\n"
+    );
+    // Objects found by listing need no HEAD: the listing gave their sizes.
+    // Each takes its footer and its first row group.
+    let listed = query(&format!(
+        "SELECT count() FROM {} WHERE n < 5; \
+         SELECT event, value FROM system.events \
+         WHERE event IN ('S3GetObject', 'S3HeadObject', 'S3ListObjects') ORDER BY event",
+        s3(&server, "g/*.parquet", "")
+    ));
+    assert_eq!(listed, "10\nS3GetObject\t4\nS3ListObjects\t1\n");
 }
 
 #[test]
@@ -315,9 +340,9 @@ fn a_parquet_object_is_read_by_its_footer_and_the_columns_a_query_needs() {
     ));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "4999950000\t100000");
-    // Inference and the read each take the size (HEAD) and the footer
-    // (GET); the read then fetches the one row group's `n` chunk alone.
-    assert_eq!(lines[2..], ["S3GetObject\t3", "S3HeadObject\t2"]);
+    // Inference takes the size (HEAD) and the footer (GET), which the
+    // read reuses to fetch the one row group's `n` chunk alone.
+    assert_eq!(lines[2..], ["S3GetObject\t2", "S3HeadObject\t1"]);
     let read: u64 = lines[1]
         .strip_prefix("ReadBufferFromS3Bytes\t")
         .unwrap()
@@ -333,7 +358,7 @@ fn a_parquet_object_is_read_by_its_footer_and_the_columns_a_query_needs() {
          SELECT event, value FROM system.events \
          WHERE event IN ('S3GetObject', 'S3HeadObject') ORDER BY event"
     ));
-    assert_eq!(count, "100000\nS3GetObject\t2\nS3HeadObject\t2\n");
+    assert_eq!(count, "100000\nS3GetObject\t1\nS3HeadObject\t1\n");
     // Every column, and the virtual ones, still come back.
     let hash = query("SELECT hex(SHA256('7'))");
     assert_eq!(

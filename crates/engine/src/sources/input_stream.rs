@@ -25,7 +25,7 @@ use strata_formats::input::{InputBlocks, InputFormat, InputTarget};
 use strata_storage::disk::ObjectDisk;
 
 use super::input_columns::{self, InputFacts};
-use super::parquet_object;
+use super::parquet_object::{self, Footer};
 
 /// Blocks handed from the reading thread to the consumer before it waits.
 const BLOCKS_IN_FLIGHT: usize = 2;
@@ -45,10 +45,19 @@ pub enum Source {
 #[derive(Debug, Clone)]
 pub enum Location {
     File(PathBuf),
-    Object {
-        bucket: Arc<ObjectDisk>,
-        key: String,
-    },
+    Object(ObjectInput),
+}
+
+/// An object a table function reads.
+#[derive(Debug, Clone)]
+pub struct ObjectInput {
+    pub bucket: Arc<ObjectDisk>,
+    pub key: String,
+    /// Its size, where a listing or a HEAD gave it (no HEAD to read it).
+    pub size: Option<u64>,
+    /// Its Parquet footer once read, so inference and the read (and every
+    /// scan of the same query) fetch it once.
+    pub footer: Footer,
 }
 
 impl Location {
@@ -56,7 +65,7 @@ impl Location {
     pub fn open(&self) -> Result<Box<dyn Read + Send>, StrataError> {
         match self {
             Location::File(path) => Ok(Box::new(open_file(path)?)),
-            Location::Object { bucket, key } => Ok(Box::new(bucket.reader(key)?)),
+            Location::Object(object) => Ok(Box::new(object.bucket.reader(&object.key)?)),
         }
     }
 
@@ -83,7 +92,7 @@ impl Location {
                 let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
                 regular.then_some(Ranges::File(path))
             }
-            Location::Object { bucket, key } => Some(Ranges::Object(bucket, key)),
+            Location::Object(object) => Some(Ranges::Object(object)),
         }
     }
 
@@ -105,8 +114,8 @@ impl Location {
                 let reader = ParquetReader::of_chunks(target, file, block_rows, filter);
                 Ok(Box::new(reader?))
             }
-            Some(Ranges::Object(bucket, key)) => {
-                parquet_object::blocks(Arc::clone(bucket), key, target, block_rows, filter)
+            Some(Ranges::Object(object)) => {
+                parquet_object::blocks(object, target, block_rows, filter)
             }
             None => format.open(target, self.open_decoded(encoding)?, block_rows),
         }
@@ -122,7 +131,7 @@ impl Location {
     ) -> Result<Inferred, StrataError> {
         let columns = match self.parquet_ranges(format, encoding) {
             Some(Ranges::File(path)) => footer_columns(open_file(path)?)?,
-            Some(Ranges::Object(bucket, key)) => parquet_object::columns(Arc::clone(bucket), key)?,
+            Some(Ranges::Object(object)) => parquet_object::columns(object)?,
             None => return infer(format, self.open_decoded(encoding)?),
         };
         Ok(Inferred { format, columns })
@@ -132,7 +141,7 @@ impl Location {
 /// Parquet data read by ranges.
 enum Ranges<'a> {
     File(&'a PathBuf),
-    Object(&'a Arc<ObjectDisk>, &'a str),
+    Object(&'a ObjectInput),
 }
 
 impl Source {

@@ -1,19 +1,20 @@
-//! Parquet objects read by ranges, not whole: the size with a HEAD, the
-//! footer with one GET of the object's tail, then the column chunks the
+//! Parquet objects read by ranges, not whole: the size from the listing
+//! or a HEAD, the footer with one GET of the object's tail (once per
+//! query: inference and every scan share it), then the column chunks the
 //! target reads (ranges close together fetched as one) of each row group a
 //! filter's statistics do not rule out, through Parquet's async reader
 //! driven on the reading thread. Every request goes through the disk's
 //! counted reads.
 
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use bytes::Bytes;
 use datafusion::physical_optimizer::pruning::PruningPredicate;
 use futures::StreamExt;
 use futures::future::{BoxFuture, ready};
 use parquet::arrow::ParquetRecordBatchStreamBuilder;
-use parquet::arrow::arrow_reader::ArrowReaderOptions;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::arrow::async_reader::{AsyncFileReader, ParquetRecordBatchStream};
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
@@ -24,6 +25,8 @@ use strata_formats::input::parquet::{
 use strata_formats::input::parquet_statistics::pruned;
 use strata_formats::input::{InputBlocks, InputTarget};
 use strata_storage::disk::ObjectDisk;
+
+use super::input_stream::ObjectInput;
 
 /// Bytes of an object's tail fetched for its footer: most footers fit, so
 /// one GET reads them; a larger one takes a second.
@@ -71,26 +74,43 @@ impl AsyncFileReader for ObjectRanges {
     }
 }
 
-/// The reader of object `key` with its footer read.
-fn open(
-    bucket: Arc<ObjectDisk>,
-    key: &str,
-) -> Result<ParquetRecordBatchStreamBuilder<ObjectRanges>> {
-    let size = bucket.size(key)?.ok_or_else(|| {
-        StrataError::new(
-            ErrorCode::S3_ERROR,
-            format!("{key}: The specified key does not exist."),
-        )
-    })?;
-    let ranges = ObjectRanges {
-        bucket,
-        key: key.to_string(),
+/// An object's size and decoded footer, read once for all the reads of
+/// one query.
+#[derive(Debug, Clone, Default)]
+pub struct Footer(Arc<OnceLock<(u64, ArrowReaderMetadata)>>);
+
+/// The reader of `object` with its footer read (or taken from an earlier
+/// read).
+fn open(object: &ObjectInput) -> Result<ParquetRecordBatchStreamBuilder<ObjectRanges>> {
+    let ranges = |size: u64| ObjectRanges {
+        bucket: Arc::clone(&object.bucket),
+        key: object.key.clone(),
         size,
     };
-    reading_footer(|| {
-        let builder = ParquetRecordBatchStreamBuilder::new(ranges);
-        futures::executor::block_on(builder).map_err(from_parquet)
-    })
+    if let Some((size, metadata)) = object.footer.0.get() {
+        let builder =
+            ParquetRecordBatchStreamBuilder::new_with_metadata(ranges(*size), metadata.clone());
+        return Ok(builder);
+    }
+    let size = match object.size {
+        Some(size) => size,
+        None => object.bucket.size(&object.key)?.ok_or_else(|| {
+            StrataError::new(
+                ErrorCode::S3_ERROR,
+                format!("{}: The specified key does not exist.", object.key),
+            )
+        })?,
+    };
+    let mut reader = ranges(size);
+    let metadata = reading_footer(|| {
+        let loading = ArrowReaderMetadata::load_async(&mut reader, ArrowReaderOptions::new());
+        futures::executor::block_on(loading).map_err(from_parquet)
+    })?;
+    // Two streams reading at once may both load it: either copy serves.
+    let _ = object.footer.0.set((size, metadata.clone()));
+    Ok(ParquetRecordBatchStreamBuilder::new_with_metadata(
+        reader, metadata,
+    ))
 }
 
 /// A reader's error: the disk's own where a read failed, else the data's.
@@ -104,16 +124,15 @@ fn from_parquet(error: ParquetError) -> StrataError {
     }
 }
 
-/// The blocks of Parquet object `key` as `target` reads them, of the row
+/// The blocks of Parquet `object` as `target` reads them, of the row
 /// groups `filter` may match.
 pub(crate) fn blocks(
-    bucket: Arc<ObjectDisk>,
-    key: &str,
+    object: &ObjectInput,
     target: InputTarget,
     block_rows: usize,
     filter: Option<&PruningPredicate>,
 ) -> Result<Box<dyn InputBlocks>> {
-    let builder = pruned(open(bucket, key)?, filter);
+    let builder = pruned(open(object)?, filter);
     let mask = projection(builder.parquet_schema(), &target_names(&target));
     let stream = builder
         .with_projection(mask)
@@ -126,10 +145,10 @@ pub(crate) fn blocks(
     )))
 }
 
-/// The columns of Parquet object `key` and their ClickHouse types, from
-/// its footer alone.
-pub(crate) fn columns(bucket: Arc<ObjectDisk>, key: &str) -> Result<Vec<(String, String)>> {
-    Ok(schema_columns(open(bucket, key)?.schema()))
+/// The columns of Parquet `object` and their ClickHouse types, from its
+/// footer alone.
+pub(crate) fn columns(object: &ObjectInput) -> Result<Vec<(String, String)>> {
+    Ok(schema_columns(open(object)?.schema()))
 }
 
 /// The async stream's batches, each awaited on the reading thread.

@@ -23,7 +23,8 @@ use super::file_function::{
 };
 use super::format_function::text_arguments;
 use super::input_columns::InputFacts;
-use super::input_stream::Location;
+use super::input_stream::{Location, ObjectInput};
+use super::parquet_object::Footer;
 
 /// The table function's name.
 pub const NAME: &str = "s3";
@@ -56,18 +57,21 @@ fn table(args: TableFunctionArgs) -> std::result::Result<Arc<dyn TableProvider>,
                 size: object.as_ref().map(|object| object.size),
                 modified_seconds: object.as_ref().map(|object| object.modified_seconds),
             }),
-            location: Location::Object {
+            location: Location::Object(ObjectInput {
                 bucket: Arc::clone(&bucket),
+                size: object.map(|object| object.size),
                 key,
-            },
+                footer: Footer::default(),
+            }),
         })
         .collect();
     table_of_inputs(NAME, &arguments.file, inputs, shows_facts)
 }
 
 /// The keys of `bucket` that `pattern` names, sorted, with what the store
-/// says of each where `described` (a HEAD for a key named without
-/// wildcards). Such a key is named whether or not it exists.
+/// says of each: the listing's entry, or for a key named without
+/// wildcards a HEAD where `described`. Such a key is named whether or not
+/// it exists.
 fn matching_keys(
     bucket: &ObjectDisk,
     pattern: &str,
@@ -100,7 +104,7 @@ fn matching_keys(
                 .list(directory)?
                 .into_iter()
                 .filter(|object| matcher.matches_with(&object.key, options))
-                .map(|object| (object.key.clone(), described.then_some(object))),
+                .map(|object| (object.key.clone(), Some(object))),
         );
     }
     keys.sort_by(|a, b| a.0.cmp(&b.0));
