@@ -4,12 +4,16 @@
 //! `sipHash64` (SipHash-2-4 with a zero key over the value's bytes),
 //! `cityHash64` (CityHash v1.0.2 of a string, `intHash64` of a number's
 //! bits), `xxHash64` and `xxHash32` (of the value's bytes). Several
-//! arguments' hashes are combined left to right as ClickHouse does.
+//! arguments' hashes are combined left to right as ClickHouse does; a
+//! tuple's elements count as arguments of their own, an array is the hash of
+//! its length combined with each element's, and a NULL inside either hashes
+//! to a fixed value.
 
 use std::hash::Hasher;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array};
+use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, exec_err};
 use datafusion::logical_expr::{
@@ -96,6 +100,22 @@ impl HashKind {
             HashKind::IntHash32 | HashKind::IntHash64 => {
                 unreachable!("integer hashes take the key, not bytes")
             }
+        }
+    }
+
+    /// The hash ClickHouse gives a NULL inside an array or a tuple.
+    fn null_hash(self) -> u64 {
+        match self {
+            HashKind::XxHash32 => 64_596_081,
+            _ => 14_234_421_406_067_173_489,
+        }
+    }
+
+    /// The hash of an array's length, which starts the array's hash.
+    fn length_hash(self, length: usize) -> u64 {
+        match self {
+            HashKind::XxHash32 => u64::from(int_hash32(length as u64)),
+            _ => int_hash64(length as u64),
         }
     }
 
@@ -265,22 +285,95 @@ impl HashFunction {
     /// Each row's hash of all `inputs`, NULL where any of them is.
     fn hash_rows(&self, inputs: &[ArrayRef]) -> Result<UInt64Array> {
         let rows = inputs.first().map_or(0, |a| a.len());
-        let mut bytes = Vec::new();
-        let mut hashes = Vec::with_capacity(rows);
-        for row in 0..rows {
-            let mut hash = None;
-            for input in inputs {
-                if is_null_at(input.as_ref(), row) {
-                    hash = None;
-                    break;
-                }
-                value_bytes(input.as_ref(), row, &mut bytes)?;
-                let next = self.kind.hash_bytes(input.data_type(), &bytes);
-                hash = Some(hash.map_or(next, |previous| self.kind.combine(previous, next)));
-            }
-            hashes.push(hash);
+        if inputs.iter().any(|a| a.data_type() == &DataType::Null) {
+            return Ok(UInt64Array::new_null(rows));
         }
-        Ok(UInt64Array::from(hashes))
+        let mut hashes = vec![0u64; rows];
+        for (i, input) in inputs.iter().enumerate() {
+            self.fold(input.as_ref(), &mut hashes, i == 0)?;
+        }
+        let nulls = inputs.iter().fold(None, |nulls, input| {
+            NullBuffer::union(nulls.as_ref(), input.logical_nulls().as_ref())
+        });
+        Ok(UInt64Array::new(hashes.into(), nulls))
+    }
+
+    /// Folds each row of `column` into `hashes`: its hash where `first`,
+    /// else combined with the hash there.
+    fn fold(&self, column: &dyn Array, hashes: &mut [u64], first: bool) -> Result<()> {
+        match column.data_type() {
+            DataType::Struct(_) => {
+                for (i, element) in column.as_struct().columns().iter().enumerate() {
+                    self.fold(element.as_ref(), hashes, first && i == 0)?;
+                }
+                Ok(())
+            }
+            DataType::List(_) => {
+                let list = column.as_list::<i32>();
+                let offsets = list.offsets();
+                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
+                self.fold_arrays(list.values().as_ref(), bounds, hashes, first)
+            }
+            DataType::LargeList(_) => {
+                let list = column.as_list::<i64>();
+                let offsets = list.offsets();
+                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
+                self.fold_arrays(list.values().as_ref(), bounds, hashes, first)
+            }
+            DataType::FixedSizeList(_, size) => {
+                let size = *size as usize;
+                let list = column.as_fixed_size_list();
+                let bounds = |row: usize| {
+                    let start = list.value_offset(row) as usize;
+                    (start, start + size)
+                };
+                self.fold_arrays(list.values().as_ref(), bounds, hashes, first)
+            }
+            // A map hashes as ClickHouse stores it: an array of (key, value).
+            DataType::Map(_, _) => {
+                let map = column.as_map();
+                let offsets = map.offsets();
+                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
+                self.fold_arrays(map.entries(), bounds, hashes, first)
+            }
+            _ => self.fold_values(column, hashes, first),
+        }
+    }
+
+    /// Folds arrays whose elements are `elements[bounds(row)]`.
+    fn fold_arrays(
+        &self,
+        elements: &dyn Array,
+        bounds: impl Fn(usize) -> (usize, usize),
+        hashes: &mut [u64],
+        first: bool,
+    ) -> Result<()> {
+        let mut element_hashes = vec![0u64; elements.len()];
+        self.fold(elements, &mut element_hashes, true)?;
+        for (row, hash) in hashes.iter_mut().enumerate() {
+            let (start, end) = bounds(row);
+            let length = self.kind.length_hash(end - start);
+            *hash = if first { length } else { self.kind.combine(*hash, length) };
+            for &element in &element_hashes[start..end] {
+                *hash = self.kind.combine(*hash, element);
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds a column of single values.
+    fn fold_values(&self, column: &dyn Array, hashes: &mut [u64], first: bool) -> Result<()> {
+        let mut bytes = Vec::new();
+        for (row, hash) in hashes.iter_mut().enumerate() {
+            let next = if is_null_at(column, row) {
+                self.kind.null_hash()
+            } else {
+                value_bytes(column, row, &mut bytes)?;
+                self.kind.hash_bytes(column.data_type(), &bytes)
+            };
+            *hash = if first { next } else { self.kind.combine(*hash, next) };
+        }
+        Ok(())
     }
 }
 
