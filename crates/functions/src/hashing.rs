@@ -12,8 +12,8 @@
 use std::hash::Hasher;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array};
-use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, OffsetSizeTrait, UInt64Array};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, exec_err};
 use datafusion::logical_expr::{
@@ -117,6 +117,15 @@ impl HashKind {
             HashKind::XxHash32 => u64::from(int_hash32(length as u64)),
             _ => int_hash64(length as u64),
         }
+    }
+
+    /// Sets `hash` to `next` where `first`, else combines them.
+    fn fold_into(self, hash: &mut u64, next: u64, first: bool) {
+        *hash = if first {
+            next
+        } else {
+            self.combine(*hash, next)
+        };
     }
 
     /// The hash of a row from the hash of its previous arguments and the next.
@@ -310,15 +319,11 @@ impl HashFunction {
             }
             DataType::List(_) => {
                 let list = column.as_list::<i32>();
-                let offsets = list.offsets();
-                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
-                self.fold_arrays(list.values().as_ref(), bounds, hashes, first)
+                self.fold_lists(list.values().as_ref(), list.offsets(), hashes, first)
             }
             DataType::LargeList(_) => {
                 let list = column.as_list::<i64>();
-                let offsets = list.offsets();
-                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
-                self.fold_arrays(list.values().as_ref(), bounds, hashes, first)
+                self.fold_lists(list.values().as_ref(), list.offsets(), hashes, first)
             }
             DataType::FixedSizeList(_, size) => {
                 let size = *size as usize;
@@ -332,12 +337,22 @@ impl HashFunction {
             // A map hashes as ClickHouse stores it: an array of (key, value).
             DataType::Map(_, _) => {
                 let map = column.as_map();
-                let offsets = map.offsets();
-                let bounds = |row: usize| (offsets[row] as usize, offsets[row + 1] as usize);
-                self.fold_arrays(map.entries(), bounds, hashes, first)
+                self.fold_lists(map.entries(), map.offsets(), hashes, first)
             }
             _ => self.fold_values(column, hashes, first),
         }
+    }
+
+    /// Folds arrays whose elements are `elements[offsets[row]..offsets[row + 1]]`.
+    fn fold_lists<O: OffsetSizeTrait>(
+        &self,
+        elements: &dyn Array,
+        offsets: &OffsetBuffer<O>,
+        hashes: &mut [u64],
+        first: bool,
+    ) -> Result<()> {
+        let bounds = |row: usize| (offsets[row].as_usize(), offsets[row + 1].as_usize());
+        self.fold_arrays(elements, bounds, hashes, first)
     }
 
     /// Folds arrays whose elements are `elements[bounds(row)]`.
@@ -352,8 +367,8 @@ impl HashFunction {
         self.fold(elements, &mut element_hashes, true)?;
         for (row, hash) in hashes.iter_mut().enumerate() {
             let (start, end) = bounds(row);
-            let length = self.kind.length_hash(end - start);
-            *hash = if first { length } else { self.kind.combine(*hash, length) };
+            self.kind
+                .fold_into(hash, self.kind.length_hash(end - start), first);
             for &element in &element_hashes[start..end] {
                 *hash = self.kind.combine(*hash, element);
             }
@@ -371,7 +386,7 @@ impl HashFunction {
                 value_bytes(column, row, &mut bytes)?;
                 self.kind.hash_bytes(column.data_type(), &bytes)
             };
-            *hash = if first { next } else { self.kind.combine(*hash, next) };
+            self.kind.fold_into(hash, next, first);
         }
         Ok(())
     }

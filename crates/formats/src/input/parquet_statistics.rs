@@ -157,7 +157,13 @@ mod tests {
 
     #[test]
     fn row_groups_the_filter_cannot_match_are_not_read() {
-        let from = |n: i64| rows_read(three_row_groups(), Operator::GtEq, ScalarValue::Int64(Some(n)));
+        let from = |n: i64| {
+            rows_read(
+                three_row_groups(),
+                Operator::GtEq,
+                ScalarValue::Int64(Some(n)),
+            )
+        };
         assert_eq!(from(2500), 1000);
         assert_eq!(from(999), 3000);
         assert_eq!(from(1000), 2000);
@@ -173,8 +179,13 @@ mod tests {
     #[test]
     fn a_float_column_gives_no_statistics_as_they_leave_nan_out() {
         let schema = Arc::new(Schema::new(vec![Field::new("n", DataType::Float64, false)]));
-        let n = Float64Array::from_iter_values((0..2000).map(|i| if i % 2 == 0 { 1.0 } else { f64::NAN }));
+        let n = Float64Array::from_iter_values(
+            (0..2000).map(|i| if i % 2 == 0 { 1.0 } else { f64::NAN }),
+        );
         let file = parquet(RecordBatch::try_new(schema, vec![Arc::new(n)]).unwrap());
-        assert_eq!(rows_read(file, Operator::NotEq, ScalarValue::Float64(Some(1.0))), 2000);
+        assert_eq!(
+            rows_read(file, Operator::NotEq, ScalarValue::Float64(Some(1.0))),
+            2000
+        );
     }
 }
