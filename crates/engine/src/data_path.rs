@@ -3,7 +3,8 @@
 //! holds each table's CREATE statement after a `-- uuid:` line, and
 //! `store/<uuid prefix>/<uuid>/` holds its parts. Data is found by the UUID,
 //! not the name, so RENAME moves one metadata file and no data, and the file
-//! name is the table's name. Without `--path` the directory is temporary and
+//! name is the table's name. A table being dropped has its metadata file in
+//! `metadata_dropped/<uuid>.sql` until its data is gone. Without `--path` the directory is temporary and
 //! removed when the process ends. Either way the process owns the directory
 //! through its `status` file ([`StatusFile`]) while it runs.
 
@@ -178,14 +179,74 @@ impl DataPath {
             .join(format!("{}.sql.detached", escape(table)))
     }
 
-    pub fn remove_table(&self, database: &str, table: &str) -> Result<()> {
-        let path = self.metadata_file(database, table);
-        match fs::remove_file(&path) {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(io_error(&path, e)),
+    /// The commit point of DROP TABLE: the table's metadata file moves to
+    /// `metadata_dropped/<uuid>.sql` in one step, so a crash before the
+    /// data is gone leaves a drop start-up finishes, never a table with
+    /// half its files. `None` if the table has no metadata file.
+    pub fn begin_drop(&self, database: &str, table: &str) -> Result<Option<Uuid>> {
+        let Some(stored) = self.stored_table(database, table)? else {
+            return Ok(None);
+        };
+        let dropped = self.root.join(DROPPED_DIR);
+        fs::create_dir_all(&dropped).map_err(|e| io_error(&dropped, e))?;
+        let target = dropped_file(&dropped, &stored.uuid);
+        let mut moved = false;
+        for file in [
+            self.metadata_file(database, table),
+            self.detached_metadata_file(database, table),
+        ] {
+            match fs::rename(&file, &target) {
+                Ok(()) => moved = true,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_error(&file, e)),
+            }
+        }
+        sync_dir(&dropped)?;
+        sync_dir(&self.metadata_dir(database))?;
+        Ok(moved.then_some(stored.uuid))
+    }
+
+    /// Removes the local directory of the table with `uuid`'s data, and
+    /// returns its path.
+    pub fn remove_table_data(&self, uuid: &Uuid) -> Result<PathBuf> {
+        let dir = self.table_data(uuid);
+        match fs::remove_dir_all(&dir) {
+            Ok(()) => Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(dir),
+            Err(e) => Err(io_error(&dir, e)),
         }
     }
+
+    /// Ends a drop [`DataPath::begin_drop`] began, once the data is gone.
+    pub fn finish_drop(&self, uuid: &Uuid) -> Result<()> {
+        let dropped = self.root.join(DROPPED_DIR);
+        let file = dropped_file(&dropped, uuid);
+        match fs::remove_file(&file) {
+            Ok(()) => sync_dir(&dropped),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(io_error(&file, e)),
+        }
+    }
+
+    /// Tables whose drop began and did not finish (the process died in
+    /// between): their data is to be removed before anything else loads.
+    pub fn unfinished_drops(&self) -> Result<Vec<Uuid>> {
+        let dropped = self.root.join(DROPPED_DIR);
+        if !dropped.exists() {
+            return Ok(Vec::new());
+        }
+        Ok(read_dir_sorted(&dropped)?
+            .iter()
+            .filter_map(|file| file_name(file).strip_suffix(".sql")?.parse().ok())
+            .collect())
+    }
+}
+
+/// Where metadata files of tables being dropped wait for their data to go.
+const DROPPED_DIR: &str = "metadata_dropped";
+
+fn dropped_file(dropped: &Path, uuid: &Uuid) -> PathBuf {
+    dropped.join(format!("{uuid}.sql"))
 }
 
 /// A table's stored definition.

@@ -288,6 +288,7 @@ impl Engine {
     /// Recreates the databases and tables stored in the data path, with the
     /// parts their directories hold.
     pub async fn load_tables(self: &Arc<Self>) -> Result<()> {
+        self.finish_drops()?;
         let mut session = self.new_session();
         let mut views = Vec::new();
         for (database, tables) in self.data_path.stored()? {
@@ -311,6 +312,22 @@ impl Engine {
             }
         }
         session.attach_views(views).await
+    }
+
+    /// Removes the data of tables whose DROP the last process began and did
+    /// not finish, on the local disk and every configured object disk.
+    fn finish_drops(&self) -> Result<()> {
+        for uuid in self.data_path.unfinished_drops()? {
+            log::warn!("Finishing the interrupted drop of table {uuid}");
+            let dir = self.data_path.remove_table_data(&uuid)?;
+            for disk in self.instance.disks.all() {
+                if let Some(objects) = disk.object_store() {
+                    objects.remove_table(&dir)?;
+                }
+            }
+            self.data_path.finish_drop(&uuid)?;
+        }
+        Ok(())
     }
 
     /// Fails with UNKNOWN_DATABASE unless `name` exists.

@@ -148,6 +148,44 @@ async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
     );
 }
 
+/// A process killed while DROP TABLE removes the files leaves part of a
+/// part behind; the next start finishes the drop instead of loading the
+/// table with a broken part.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drop_cut_short_is_finished_at_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let table_dir = {
+        let engine = open(dir.path()).await;
+        let mut session = engine.new_session();
+        for sql in [
+            "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k",
+            "INSERT INTO t SELECT number FROM numbers(100)",
+        ] {
+            run(&mut session, sql).await.unwrap();
+        }
+        table_dir(&mut session, "default", "t").await
+    };
+    // The drop's commit point, then the files going one by one.
+    let data_path = DataPath::open(dir.path()).unwrap();
+    assert!(data_path.begin_drop("default", "t").unwrap().is_some());
+    std::fs::remove_file(table_dir.join("all_1_1_0/k.bin")).unwrap();
+    drop(data_path);
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    let tables = "SELECT count() FROM system.tables WHERE database = 'default' AND name = 't'";
+    assert_eq!(number(&mut session, tables).await, 0);
+    assert!(!table_dir.exists(), "the drop's data is gone");
+    let dropped = dir.path().join("metadata_dropped");
+    assert_eq!(std::fs::read_dir(&dropped).unwrap().count(), 0);
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k",
+    )
+    .await
+    .unwrap();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

@@ -114,19 +114,24 @@ impl Session {
         Ok(())
     }
 
-    /// Removes a dropped table's stored definition and data.
+    /// Removes a dropped table's stored definition, then its data: a crash
+    /// in between leaves a drop that start-up finishes.
     fn remove_table_files(
         &self,
         database: &str,
         table: &str,
         provider: Arc<dyn TableProvider>,
     ) -> Result<()> {
+        let dropped = self.engine.data_path.begin_drop(database, table)?;
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
         if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
             merge_tree.close();
             merge_tree.data.remove_files()?;
         }
-        self.engine.data_path.remove_table(database, table)
+        match dropped {
+            Some(uuid) => self.engine.data_path.finish_drop(&uuid),
+            None => Ok(()),
+        }
     }
 
     pub(crate) async fn truncate(&self, truncate: &Truncate) -> Result<StatementOutcome> {

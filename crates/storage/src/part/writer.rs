@@ -94,7 +94,7 @@ pub fn write_part(
 /// of them), without copying; on an object disk the objects are shared.
 pub fn link_part(source: &Part, table_dir: &Path, name: &PartName) -> Result<()> {
     build_part_dir(table_dir, name, "link", source.disk.as_ref(), |dir| {
-        link_files(&source.dir, &dir.path, &[])
+        link_files(source, &dir.path, &[])
     })
 }
 
@@ -180,7 +180,7 @@ pub fn write_changed_columns(
     let written: Vec<&str> = changed.iter().map(|c| c.field.name().as_str()).collect();
     let patches = source.patches.without(&written);
     build_part_dir(table_dir, name, "update", source.disk.as_ref(), |dir| {
-        link_files(&source.dir, &dir.path, &replaced)?;
+        link_files(source, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
         checksums.retain(|file, _| !replaced.contains(file));
         let mut uncompressed = source.uncompressed_sizes()?;
@@ -216,7 +216,7 @@ pub fn write_patched(
 ) -> Result<()> {
     let replaced = [CHECKSUMS_FILE.to_string(), PATCHES_FILE.to_string()];
     build_part_dir(table_dir, name, "patch", source.disk.as_ref(), |dir| {
-        link_files(&source.dir, &dir.path, &replaced)?;
+        link_files(source, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
         checksums.remove(PATCHES_FILE);
         write_patches_file(dir, patches, &mut checksums)?;
@@ -236,7 +236,7 @@ pub fn write_with_files(
     let mut replaced = vec![CHECKSUMS_FILE.to_string()];
     replaced.extend(files.iter().map(|(file, _)| file.clone()));
     build_part_dir(table_dir, name, "index", source.disk.as_ref(), |dir| {
-        link_files(&source.dir, &dir.path, &replaced)?;
+        link_files(source, &dir.path, &replaced)?;
         let mut checksums = source.files.clone();
         for (file, bytes) in files {
             let mut out = HashedFile::create(dir, file)?;
@@ -336,19 +336,18 @@ fn build_part_dir<T>(
 
 /// Hard-links every file of `source` but those named in `except` (and
 /// `disk.txt`, which the new part has already) into `dir`.
-fn link_files(source: &Path, dir: &Path, except: &[String]) -> Result<()> {
-    for entry in fs::read_dir(source).map_err(|e| io_error(source, e))? {
-        let entry = entry.map_err(|e| io_error(source, e))?;
-        let file = entry.file_name();
-        let skipped = file.to_str() == Some(DISK_FILE)
-            || except
-                .iter()
-                .any(|name| file.to_str() == Some(name.as_str()));
-        if skipped {
+/// Hard-links into `dir` the files `source`'s checksums list, and the
+/// checksums file, but `except`. The list, not the directory, says what a
+/// part holds: a file missing from the source fails the new part instead
+/// of leaving it torn.
+fn link_files(source: &Part, dir: &Path, except: &[String]) -> Result<()> {
+    let files = source.files.keys().map(String::as_str);
+    for file in files.chain([CHECKSUMS_FILE]) {
+        if except.iter().any(|name| name == file) {
             continue;
         }
-        let target = dir.join(&file);
-        fs::hard_link(entry.path(), &target).map_err(|e| io_error(&target, e))?;
+        let target = dir.join(file);
+        fs::hard_link(source.dir.join(file), &target).map_err(|e| io_error(&target, e))?;
     }
     Ok(())
 }
