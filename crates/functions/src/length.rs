@@ -2,11 +2,13 @@
 //! of an array, and `lengthUTF8(s)` (also `char_length`,
 //! `character_length`) counts code points, both as UInt64, as ClickHouse
 //! does. DataFusion's `length` counts characters as Int32 and turns an
-//! array into its text first, so both are Strata's own.
+//! array into its text first, so both are Strata's own. `empty(x)` and
+//! `notEmpty(x)` say, as UInt8, whether a string, array or map has no
+//! element, or a FixedString (UUID, IPv6) only zero bytes.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt64Array};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, UInt8Array, UInt64Array};
 use datafusion::arrow::compute::kernels::{cast, length};
 use datafusion::arrow::datatypes::{DataType, FieldRef};
 use datafusion::common::Result;
@@ -126,5 +128,82 @@ impl ScalarUDFImpl for Length {
         };
         debug_assert_eq!(counts.len(), input.len());
         crate::columnar(counts, scalar)
+    }
+}
+
+/// `empty(x)`, or with `negated` `notEmpty(x)`.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Empty {
+    negated: bool,
+    signature: Signature,
+}
+
+impl Empty {
+    pub fn new(negated: bool) -> Self {
+        Empty {
+            negated,
+            signature: Signature::any(1, Volatility::Immutable),
+        }
+    }
+}
+
+impl ScalarUDFImpl for Empty {
+    fn name(&self) -> &str {
+        if self.negated { "notEmpty" } else { "empty" }
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        if Length::new(Counting::Length).accepts(&arg_types[0]) {
+            return Ok(DataType::UInt8);
+        }
+        Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!(
+                "Illegal type {} of argument of function {}",
+                arg_types[0],
+                self.name()
+            ),
+        )
+        .into_datafusion())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        crate::null_propagating_field(self, &args)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
+        let empty: Vec<Option<bool>> = match input.data_type() {
+            DataType::Null => vec![None; input.len()],
+            DataType::FixedSizeBinary(_) => input
+                .as_fixed_size_binary()
+                .iter()
+                .map(|value| value.map(|bytes| bytes.iter().all(|&b| b == 0)))
+                .collect(),
+            DataType::Map(..) => {
+                let map = input.as_map();
+                let sizes = map.value_offsets().windows(2).map(|w| w[1] == w[0]);
+                sizes
+                    .enumerate()
+                    .map(|(i, none)| map.is_valid(i).then_some(none))
+                    .collect()
+            }
+            _ => {
+                let lengths = cast::cast(&length::length(&input)?, &DataType::UInt64)?;
+                let lengths = lengths.as_primitive::<datafusion::arrow::datatypes::UInt64Type>();
+                lengths.iter().map(|n| n.map(|n| n == 0)).collect()
+            }
+        };
+        let flags: UInt8Array = empty
+            .into_iter()
+            .map(|e| e.map(|e| u8::from(e != self.negated)))
+            .collect();
+        debug_assert_eq!(flags.len(), input.len());
+        crate::columnar(Arc::new(flags), scalar)
     }
 }

@@ -94,6 +94,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     for counting in [length::Counting::Length, length::Counting::LengthUtf8] {
         functions.push(ScalarUDF::new_from_impl(length::Length::new(counting)));
     }
+    for negated in [false, true] {
+        functions.push(ScalarUDF::new_from_impl(length::Empty::new(negated)));
+    }
     functions.push(ScalarUDF::new_from_impl(throw_if::ThrowIf::default()));
     functions.push(ScalarUDF::new_from_impl(tuples::TupleElement::default()));
     functions.push(ScalarUDF::new_from_impl(

@@ -67,8 +67,6 @@ const NAMES: &[&str] = &[
     "arraySort",
     "arrayConcat",
     "arrayJoin",
-    "empty",
-    "notEmpty",
     "tuple",
     "bitAnd",
     "bitOr",
@@ -321,14 +319,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             }
         })
     };
-    let length_compared = |op: BinaryOperator| -> Result<Expr> {
-        takes(&[1])?;
-        Ok(Expr::BinaryOp {
-            left: Box::new(call("length", all())),
-            op,
-            right: Box::new(number(0)),
-        })
-    };
     let expr = match name {
         "isNull" => {
             takes(&[1])?;
@@ -498,8 +488,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 DataType::TinyInt(None),
             )
         }
-        "empty" => length_compared(BinaryOperator::Eq)?,
-        "notEmpty" => length_compared(BinaryOperator::Gt)?,
         "tuple" => call("struct", all()),
         "bitAnd" => binary(BinaryOperator::BitwiseAnd)?,
         "bitOr" => binary(BinaryOperator::BitwiseOr)?,
