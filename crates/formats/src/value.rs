@@ -250,7 +250,7 @@ pub fn write_value(
                     text.push_str(&crate::json::json_string(field.name()));
                     text.push(':');
                 }
-                write_value(column.as_ref(), row, nested, options, &mut text);
+                write_element(field, column.as_ref(), row, nested, options, &mut text);
             }
             text.push(close);
             write_composite(&text, style, out);
@@ -274,6 +274,31 @@ pub fn write_value(
     }
 }
 
+/// The text of each value inside an array, tuple or map whose field, not
+/// its array, knows the bytes are a UUID or an address (written quoted, as
+/// ClickHouse does; an interval stays its bare count).
+fn shown_as_text(field: &Field, values: &dyn Array) -> Option<ArrayRef> {
+    if interval_type(field).is_some() {
+        return None;
+    }
+    declared_as_text(field, values)
+}
+
+/// Writes value `row` of `array`, an element of a tuple or map with `field`.
+fn write_element(
+    field: &Field,
+    array: &dyn Array,
+    row: usize,
+    style: Style,
+    options: ValueOptions,
+    out: &mut String,
+) {
+    match shown_as_text(field, &array.slice(row, 1)) {
+        Some(text) => write_value(text.as_ref(), 0, style, options, out),
+        None => write_value(array, row, style, options, out),
+    }
+}
+
 fn nested_style(style: Style) -> Style {
     if style == Style::Json {
         Style::Json
@@ -290,9 +315,8 @@ fn write_list(
     out: &mut String,
 ) {
     let nested = nested_style(style);
-    // An element's field, not its array, knows it is a UUID.
-    let uuids = is_uuid(item).then(|| uuids_as_text(values));
-    let values = uuids.as_deref().unwrap_or(values);
+    let texts = shown_as_text(item, values);
+    let values = texts.as_deref().unwrap_or(values);
     let mut text = String::from("[");
     for i in 0..values.len() {
         if i > 0 {
@@ -308,6 +332,7 @@ fn write_list(
 fn write_map(entries: StructArray, style: Style, options: ValueOptions, out: &mut String) {
     let nested = nested_style(style);
     let (keys, values) = (entries.column(0), entries.column(1));
+    let (key_field, value_field) = (&entries.fields()[0], &entries.fields()[1]);
     let mut text = String::from("{");
     let mut key = String::new();
     for i in 0..entries.len() {
@@ -316,13 +341,13 @@ fn write_map(entries: StructArray, style: Style, options: ValueOptions, out: &mu
         }
         if style == Style::Json {
             key.clear();
-            write_value(keys.as_ref(), i, Style::Raw, options, &mut key);
+            write_element(key_field, keys.as_ref(), i, Style::Raw, options, &mut key);
             write_json_string(&key, &mut text);
         } else {
-            write_value(keys.as_ref(), i, nested, options, &mut text);
+            write_element(key_field, keys.as_ref(), i, nested, options, &mut text);
         }
         text.push(':');
-        write_value(values.as_ref(), i, nested, options, &mut text);
+        write_element(value_field, values.as_ref(), i, nested, options, &mut text);
     }
     text.push('}');
     write_composite(&text, style, out);

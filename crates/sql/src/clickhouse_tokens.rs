@@ -75,6 +75,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = in_bare_operands(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = limit_after_limit_by(tokens);
+    let tokens = totals_without_group_by(tokens);
     let tokens = ordered_set_operands(tokens);
     let tokens = tuple_elements(tokens);
     let tokens = interval_texts(tokens);
@@ -758,6 +759,45 @@ fn limit_after_limit_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         i += 1;
     }
     out
+}
+
+/// `WITH TOTALS` of a SELECT without GROUP BY gets `GROUP BY ()` before it,
+/// the form sqlparser reads; [`crate::totals`] takes the empty key off.
+fn totals_without_group_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    // Per nesting depth: whether the SELECT there has a GROUP BY yet.
+    let mut grouped: Vec<bool> = vec![false];
+    for (i, token) in tokens.iter().enumerate() {
+        if opens(token) {
+            grouped.push(false);
+        } else if closes(token) && grouped.len() > 1 {
+            grouped.pop();
+        }
+        let here = grouped.last_mut().expect("the outermost depth stays");
+        match keyword(token) {
+            Keyword::SELECT => *here = false,
+            Keyword::GROUP => *here = true,
+            Keyword::WITH if !*here && next_keyword(&tokens, i) == Some(Keyword::TOTALS) => {
+                let space = with_token(token, Token::Whitespace(Whitespace::Space));
+                for word in ["GROUP", "BY"] {
+                    out.push(with_token(token, Token::make_keyword(word)));
+                    out.push(space.clone());
+                }
+                out.push(with_token(token, Token::LParen));
+                out.push(with_token(token, Token::RParen));
+                out.push(space);
+                *here = true;
+            }
+            _ => {}
+        }
+        out.push(token.clone());
+    }
+    out
+}
+
+/// The keyword of the first token after `at` that is not a space.
+fn next_keyword(tokens: &[TokenWithSpan], at: usize) -> Option<Keyword> {
+    tokens[at + 1..].iter().find(|t| !is_space(t)).map(keyword)
 }
 
 /// The index past the number that follows the LIMIT at `limit`, when that
@@ -1552,6 +1592,22 @@ pub(crate) mod tests {
             "SELECT tupleElement ( ( 1 , 2 ) , 1 ) , tupleElement ( a . b [ 1 ] , 2 )"
         );
         assert_eq!(text("SELECT 1.5, x .5"), "SELECT 1.5 , x .5");
+    }
+
+    #[test]
+    fn totals_without_group_by_get_an_empty_key() {
+        assert_eq!(
+            text("SELECT count() FROM t WITH TOTALS"),
+            "SELECT count ( ) FROM t GROUP BY ( ) WITH TOTALS"
+        );
+        assert_eq!(
+            text("SELECT k FROM t GROUP BY k WITH TOTALS"),
+            "SELECT k FROM t GROUP BY k WITH TOTALS"
+        );
+        assert_eq!(
+            text("SELECT * FROM (SELECT k FROM t GROUP BY k) WITH TOTALS"),
+            "SELECT * FROM ( SELECT k FROM t GROUP BY k ) GROUP BY ( ) WITH TOTALS"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod aliases;
 pub mod alter_columns;
 pub mod array_join;
 pub mod array_join_function;
+pub mod array_literals;
 pub mod ast_rewrite;
 pub mod clickhouse_tokens;
 pub mod column_matchers;

@@ -36,6 +36,11 @@ pub fn take_totals(query: &mut Query) -> Result<Option<Query>> {
         return Ok(None);
     };
     modifiers.remove(at);
+    // `WITH TOTALS` without GROUP BY (read as `GROUP BY ()`): one row over
+    // every row, then the same row as the totals.
+    if matches!(keys.as_slice(), [Expr::Tuple(elements)] if elements.is_empty()) {
+        keys.clear();
+    }
     // ClickHouse's own limits, kept so a query means the same in both.
     if keys.iter().any(|k| matches!(k, Expr::GroupingSets(_))) {
         return Err(not_implemented(
@@ -87,9 +92,16 @@ fn unordered(query: &Query) -> Query {
     rows
 }
 
-/// `(key1, key2, ...) IN (the keys of the groups `query` keeps)`.
+/// `(key1, key2, ...) IN (the keys of the groups `query` keeps)`; without
+/// keys, whether `query` keeps its one row.
 fn kept_groups(query: &Query, keys: &[Expr]) -> Result<Expr> {
     let mut grouped = unordered(query);
+    if keys.is_empty() {
+        return Ok(Expr::Exists {
+            subquery: Box::new(grouped),
+            negated: false,
+        });
+    }
     let SetExpr::Select(select) = grouped.body.as_mut() else {
         unreachable!("a select groups");
     };
@@ -235,6 +247,19 @@ mod tests {
             "SELECT \"defaultValueOfArgumentType\"(any(a)), count() AS c FROM t WHERE a IN \
              (SELECT __totals_key_0 FROM (SELECT a, count() AS c, a AS __totals_key_0 FROM t \
              GROUP BY a HAVING c > 1) AS __kept_groups)"
+        );
+    }
+
+    #[test]
+    fn without_keys_the_totals_are_the_same_aggregates() {
+        let (main, totals) = totals_of("SELECT count() FROM t WITH TOTALS");
+        assert_eq!(main, "SELECT count() FROM t");
+        assert_eq!(totals, "SELECT count() FROM t");
+        let (main, totals) = totals_of("SELECT count() AS c FROM t WITH TOTALS HAVING c > 1");
+        assert_eq!(main, "SELECT count() AS c FROM t HAVING c > 1");
+        assert_eq!(
+            totals,
+            "SELECT count() AS c FROM t WHERE EXISTS (SELECT count() AS c FROM t HAVING c > 1)"
         );
     }
 

@@ -7,7 +7,9 @@ use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{cast, concat_batches};
 use datafusion::arrow::datatypes::{Field, Schema, SchemaRef};
 use datafusion::common::ScalarValue;
+use datafusion::common::tree_node::TreeNode;
 use datafusion::execution::SendableRecordBatchStream;
+use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_plan::limit::GlobalLimitExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{ExecutionPlan, collect, execute_stream};
@@ -44,6 +46,12 @@ impl Session {
         strata_sql::repeated_columns::mark_repeated_columns(&mut query);
         let (plan, state, query_context) =
             self.plan(Statement::Query(query), settings.clone()).await?;
+        if totals_query.is_some() && !aggregates(&plan)? {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "WITH TOTALS, ROLLUP, CUBE or GROUPING SETS are not supported without aggregation",
+            ));
+        }
         let mut physical = self.physical_plan(&state, &plan).await?;
         if let Some(fill) = fill {
             physical = self.filled(physical, fill, &settings).await?;
@@ -221,4 +229,9 @@ fn show_repeated_columns(stream: SendableRecordBatchStream) -> SendableRecordBat
         )?)
     });
     Box::pin(RecordBatchStreamAdapter::new(shown, batches))
+}
+
+/// Whether `plan` aggregates anywhere (WITH TOTALS needs it).
+fn aggregates(plan: &LogicalPlan) -> Result<bool> {
+    Ok(plan.exists(|node| Ok(matches!(node, LogicalPlan::Aggregate(_))))?)
 }

@@ -27,8 +27,13 @@ impl Default for GroupArray {
     }
 }
 
-fn list_type(item: &DataType) -> DataType {
-    DataType::List(Arc::new(Field::new("item", item.clone(), false)))
+/// The item field of a list of `values`: its type and the metadata that
+/// says what the bytes mean (UUID, IPv4, an Enum...).
+fn item_field(values: &Field) -> FieldRef {
+    Arc::new(
+        Field::new("item", values.data_type().clone(), false)
+            .with_metadata(values.metadata().clone()),
+    )
 }
 
 impl AggregateUDFImpl for GroupArray {
@@ -51,7 +56,13 @@ impl AggregateUDFImpl for GroupArray {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        Ok(list_type(&arg_types[0]))
+        let values = Field::new("item", arg_types[0].clone(), false);
+        Ok(DataType::List(item_field(&values)))
+    }
+
+    fn return_field(&self, arg_fields: &[FieldRef]) -> Result<FieldRef> {
+        let list = DataType::List(item_field(&arg_fields[0]));
+        Ok(Arc::new(Field::new(self.name(), list, false)))
     }
 
     fn is_nullable(&self) -> bool {
@@ -59,10 +70,9 @@ impl AggregateUDFImpl for GroupArray {
     }
 
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
-        let item = args.input_fields[0].data_type();
         Ok(vec![Arc::new(Field::new(
             format!("{}[values]", args.name),
-            list_type(item),
+            DataType::List(item_field(&args.input_fields[0])),
             true,
         ))])
     }
@@ -94,7 +104,7 @@ impl AggregateUDFImpl for GroupArray {
             }
         };
         Ok(Box::new(GroupArrayAccumulator {
-            item_type: item.data_type().clone(),
+            item: Arc::clone(item),
             parts: Vec::new(),
             len: 0,
             max_size,
@@ -105,7 +115,7 @@ impl AggregateUDFImpl for GroupArray {
 
 #[derive(Debug)]
 struct GroupArrayAccumulator {
-    item_type: DataType,
+    item: FieldRef,
     parts: Vec<ArrayRef>,
     /// Values in `parts`, at most `max_size`.
     len: usize,
@@ -138,14 +148,13 @@ impl GroupArrayAccumulator {
 
     fn as_list(&self) -> Result<ListArray> {
         let values = if self.parts.is_empty() {
-            datafusion::arrow::array::new_empty_array(&self.item_type)
+            datafusion::arrow::array::new_empty_array(self.item.data_type())
         } else {
             let refs: Vec<&dyn Array> = self.parts.iter().map(|p| p.as_ref()).collect();
             concat(&refs)?
         };
-        let field = Arc::new(Field::new("item", self.item_type.clone(), false));
         Ok(ListArray::try_new(
-            field,
+            Arc::clone(&self.item),
             OffsetBuffer::from_lengths([values.len()]),
             values,
             None,

@@ -8,8 +8,10 @@
 //! b)`, DataFusion's `struct`) get the same treatment: `Tuple(UInt8,
 //! String)`, not `Tuple(Nullable(UInt8), Nullable(String))`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
+use datafusion::arrow::array::{ArrayRef, AsArray, ListArray};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
@@ -74,6 +76,14 @@ impl ScalarUDFImpl for MakeArray {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        // NULLs among elements of one type take it (DataFusion finds no
+        // common type for a FixedString and a NULL).
+        let mut typed = arg_types.iter().filter(|t| **t != DataType::Null);
+        if let Some(first) = typed.next()
+            && typed.all(|t| t == first)
+        {
+            return Ok(vec![first.clone(); arg_types.len()]);
+        }
         self.inner.coerce_types(arg_types)
     }
 
@@ -93,7 +103,8 @@ impl ScalarUDFImpl for MakeArray {
             DataType::List(item) => DataType::List(Arc::new(
                 item.as_ref()
                     .clone()
-                    .with_data_type(tuple_nullable_where_any_is(item.data_type(), &types)),
+                    .with_data_type(tuple_nullable_where_any_is(item.data_type(), &types))
+                    .with_metadata(shared_metadata(args.arg_fields, item.data_type())),
             )),
             other => other,
         };
@@ -130,6 +141,30 @@ impl ScalarUDFImpl for MakeArray {
     }
 }
 
+/// What the elements' bytes mean (UUID, IPv4, an Enum...), kept in their
+/// fields' metadata, when the elements of the item type that say anything
+/// say the same (a NULL cast to the item type says nothing).
+fn shared_metadata(elements: &[FieldRef], item: &DataType) -> HashMap<String, String> {
+    if elements
+        .iter()
+        .any(|field| field.data_type() != item && field.data_type() != &DataType::Null)
+    {
+        return HashMap::new();
+    }
+    let mut said = elements
+        .iter()
+        .map(|field| field.metadata())
+        .filter(|metadata| !metadata.is_empty());
+    let Some(first) = said.next() else {
+        return HashMap::new();
+    };
+    if said.all(|metadata| metadata == first) {
+        first.clone()
+    } else {
+        HashMap::new()
+    }
+}
+
 /// A tuple type whose elements are Nullable where any element of that
 /// position is, so every tuple of the array fits it.
 fn tuple_nullable_where_any_is(item: &DataType, elements: &[DataType]) -> DataType {
@@ -154,16 +189,36 @@ fn tuple_nullable_where_any_is(item: &DataType, elements: &[DataType]) -> DataTy
 fn retyped(result: ColumnarValue, target: &DataType) -> Result<ColumnarValue> {
     match result {
         ColumnarValue::Array(array) if array.data_type() != target => {
-            Ok(ColumnarValue::Array(cast::cast(&array, target)?))
+            Ok(ColumnarValue::Array(retyped_array(&array, target)?))
         }
         ColumnarValue::Scalar(scalar) if &scalar.data_type() != target => {
-            let array = cast::cast(&scalar.to_array()?, target)?;
-            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
-                &array, 0,
-            )?))
+            let array = retyped_array(&scalar.to_array()?, target)?;
+            // A list scalar straight from the array: taking it apart would
+            // lose the item field's metadata.
+            Ok(ColumnarValue::Scalar(match array.as_list_opt::<i32>() {
+                Some(list) => ScalarValue::List(Arc::new(list.clone())),
+                None => ScalarValue::try_from_array(&array, 0)?,
+            }))
         }
         same => Ok(same),
     }
+}
+
+/// `array` as `target`: a list whose items differ only in their field's
+/// metadata (which Arrow's cast does not set) takes the target's field.
+fn retyped_array(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
+    if let (DataType::List(item), Some(list)) = (target, array.as_list_opt::<i32>())
+        && list.values().data_type() == item.data_type()
+    {
+        let (_, offsets, values, nulls) = list.clone().into_parts();
+        return Ok(Arc::new(ListArray::try_new(
+            Arc::clone(item),
+            offsets,
+            values,
+            nulls,
+        )?));
+    }
+    Ok(cast::cast(array, target)?)
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
