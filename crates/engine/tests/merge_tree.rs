@@ -186,6 +186,66 @@ async fn a_drop_cut_short_is_finished_at_the_next_start() {
     assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
 }
 
+/// Parts a merge replaced stay on disk while a query still reads them. A
+/// TRUNCATE then, and a crash before the query ends, must not bring them
+/// back at the next start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_after_truncate_does_not_bring_back_parts_a_reader_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = open(dir.path()).await;
+    let mut session = engine.new_session();
+    run(
+        &mut session,
+        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
+    )
+    .await
+    .unwrap();
+    for i in 0..3 {
+        let sql = format!("INSERT INTO t SELECT number + {i} * 1000 FROM numbers(1000)");
+        run(&mut session, &sql).await.unwrap();
+    }
+    let StatementOutcome::Rows(reading) = session
+        .execute("SELECT k FROM t SETTINGS max_threads = 1")
+        .await
+        .unwrap()
+    else {
+        panic!("a SELECT returns rows");
+    };
+    let mut other = engine.new_session();
+    run(&mut other, "OPTIMIZE TABLE t FINAL").await.unwrap();
+    run(&mut other, "TRUNCATE TABLE t").await.unwrap();
+    // The disk as a crash now would leave it, the query still reading.
+    let crashed = tempfile::tempdir().unwrap();
+    let copy = crashed.path().join("data");
+    copy_tree(dir.path(), &copy);
+    drop(reading);
+    let engine = open(&copy).await;
+    let mut session = engine.new_session();
+    assert_eq!(number(&mut session, "SELECT count() FROM t").await, 0);
+    assert_eq!(
+        number(
+            &mut session,
+            "SELECT count() FROM system.parts WHERE table = 't'"
+        )
+        .await,
+        0
+    );
+}
+
+/// Copies the directory `from` as `to`, with everything under it.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {

@@ -721,7 +721,7 @@ impl MergeTreeTable {
     /// back. Returns the names of the parts removed.
     pub fn drop_parts(&self, dropped: impl Fn(&PartName) -> bool) -> Result<Vec<String>> {
         let list = self.removal_list();
-        let (removed, running) = {
+        let (removed, running, held) = {
             let _guard = self.commit.lock();
             // Held while the set changes, so no merge starts from its parts.
             let merges = self.merges.lock();
@@ -729,6 +729,8 @@ impl MergeTreeTable {
             let (gone, kept): (Vec<_>, Vec<_>) =
                 old.iter().cloned().partition(|p| dropped(&p.part.name));
             let mut names: Vec<PartName> = gone.iter().map(|p| p.part.name.clone()).collect();
+            let held = self.replaced_parts_within(&gone)?;
+            names.extend(held.iter().cloned());
             let mut running = Vec::new();
             for merge in merges.iter() {
                 let result = PartName::parse(&merge.result_part)?;
@@ -743,7 +745,7 @@ impl MergeTreeTable {
                 remove_part_directory(&part.part.dir, part.part.objects())
                     .map_err(|e| io_error(&part.part.dir, e))?;
             }
-            (gone, running)
+            (gone, running, held)
         };
         // Their sources are gone, so they fail at their next read if not sooner.
         while self
@@ -754,9 +756,41 @@ impl MergeTreeTable {
         {
             std::thread::sleep(Duration::from_millis(5));
         }
-        list.finish()?;
+        // A reader still holding a replaced part keeps the list in place
+        // until the next open applies it.
+        if held
+            .iter()
+            .all(|name| !self.dir.join(name.to_string()).exists())
+        {
+            list.finish()?;
+        }
         self.log_removed(&removed);
         Ok(removed.iter().map(|p| p.name()).collect())
+    }
+
+    /// Part directories within the blocks of `dropped` that are not active:
+    /// parts merges and mutations replaced, kept on disk while a query
+    /// still reads them. Nothing covers them once `dropped` are gone, so a
+    /// crash before their readers end would bring them back.
+    fn replaced_parts_within(&self, dropped: &[Arc<DataPart>]) -> Result<Vec<PartName>> {
+        let mut found = Vec::new();
+        for entry in fs::read_dir(&self.dir).map_err(|e| io_error(&self.dir, e))? {
+            let entry = entry.map_err(|e| io_error(&self.dir, e))?;
+            let Ok(name) = PartName::parse(&entry.file_name().to_string_lossy()) else {
+                continue;
+            };
+            let replaced = dropped.iter().any(|part| {
+                let by = &part.part.name;
+                by != &name
+                    && by.partition_id == name.partition_id
+                    && by.min_block <= name.min_block
+                    && name.max_block <= by.max_block
+            });
+            if replaced {
+                found.push(name);
+            }
+        }
+        Ok(found)
     }
 
     /// Active parts by partition id, for the merge selector and OPTIMIZE.

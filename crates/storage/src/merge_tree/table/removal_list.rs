@@ -11,6 +11,9 @@
 //! rename and the commit takes the whole insert away. A TRUNCATE writes its
 //! whole list under a `tmp_` name and renames it into place, so a crash
 //! leaves the list complete or absent, then removes the parts and the list.
+//! Its list also names the parts merges replaced within the dropped blocks
+//! that a query still reads; while one is on disk the list stays, for the
+//! next open to apply, since nothing else would keep them from loading.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
