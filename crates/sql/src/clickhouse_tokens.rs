@@ -23,7 +23,8 @@
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
 //!   `OFFSET m LIMIT n BY keys`;
-//! - `LIMIT n BY keys LIMIT m`, the second as `FETCH FIRST m ROWS ONLY`;
+//! - `LIMIT n BY keys LIMIT m [OFFSET k]`, the second as `[OFFSET k ROWS]
+//!   FETCH FIRST m ROWS ONLY`;
 //! - `LIMIT n WITH TIES`, as `LIMIT n FETCH ROWS WITH TIES` (a FETCH with
 //!   no count, which `query_clauses` turns into a `rank()` window);
 //! - `DateTime64` without a precision, as `DateTime64(3)`;
@@ -709,8 +710,10 @@ fn limit_offset_by(mut tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     tokens
 }
 
-/// `LIMIT n BY keys LIMIT m`: the second LIMIT, of a number, becomes
-/// `FETCH FIRST m ROWS ONLY`, which sqlparser reads after a LIMIT clause.
+/// `LIMIT n BY keys LIMIT m`: the second LIMIT, of numbers, becomes
+/// `FETCH FIRST m ROWS ONLY`, which sqlparser reads after a LIMIT clause,
+/// and its offset (`LIMIT m OFFSET k`, `LIMIT k, m`) `OFFSET k ROWS` before
+/// it: the `ROWS` tells [`crate::query_clauses`] it is not the per-key one.
 fn limit_after_limit_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     let mut depth = 0usize;
@@ -727,19 +730,18 @@ fn limit_after_limit_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
         match keyword(token) {
             Keyword::LIMIT if last_limit == Some((depth, true)) => {
-                if let Some(end) = lone_number_after(&tokens, i) {
+                if let Some(outer) = outer_limit(&tokens, i) {
                     let space = with_token(token, Token::Whitespace(Whitespace::Space));
-                    for word in ["FETCH", "FIRST"] {
-                        out.push(with_token(token, Token::make_keyword(word)));
-                        out.push(space.clone());
+                    let word = |w: &str| with_token(token, Token::make_keyword(w));
+                    if let Some(offset) = outer.offset {
+                        out.extend([word("OFFSET"), space.clone(), tokens[offset].clone()]);
+                        out.extend([space.clone(), word("ROWS"), space.clone()]);
                     }
-                    out.extend_from_slice(&tokens[i + 1..end]);
-                    for word in ["ROWS", "ONLY"] {
-                        out.push(space.clone());
-                        out.push(with_token(token, Token::make_keyword(word)));
-                    }
+                    out.extend([word("FETCH"), space.clone(), word("FIRST"), space.clone()]);
+                    out.push(tokens[outer.count].clone());
+                    out.extend([space.clone(), word("ROWS"), space, word("ONLY")]);
                     last_limit = None;
-                    i = end;
+                    i = outer.end;
                     continue;
                 }
             }
@@ -759,6 +761,51 @@ fn limit_after_limit_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         i += 1;
     }
     out
+}
+
+/// A LIMIT of numbers: where its count and offset are, and the index past it.
+struct OuterLimit {
+    count: usize,
+    offset: Option<usize>,
+    end: usize,
+}
+
+/// The LIMIT at `limit` when it is `LIMIT m`, `LIMIT m OFFSET k` or
+/// `LIMIT k, m` of numbers.
+fn outer_limit(tokens: &[TokenWithSpan], limit: usize) -> Option<OuterLimit> {
+    let significant: Vec<usize> = (limit + 1..tokens.len())
+        .filter(|&i| !is_space(&tokens[i]))
+        .take(4)
+        .collect();
+    let is_number =
+        |at: Option<&usize>| at.is_some_and(|&i| matches!(tokens[i].token, Token::Number(..)));
+    if !is_number(significant.first()) {
+        return None;
+    }
+    let first = significant[0];
+    let second = significant.get(1).copied();
+    let joined_by = |k: Keyword| second.is_some_and(|i| keyword(&tokens[i]) == k);
+    let comma = second.is_some_and(|i| tokens[i].token == Token::Comma);
+    if (joined_by(Keyword::OFFSET) || comma) && !is_number(significant.get(2)) {
+        return None;
+    }
+    Some(match (joined_by(Keyword::OFFSET), comma) {
+        (true, _) => OuterLimit {
+            count: first,
+            offset: Some(significant[2]),
+            end: significant[2] + 1,
+        },
+        (_, true) => OuterLimit {
+            count: significant[2],
+            offset: Some(first),
+            end: significant[2] + 1,
+        },
+        _ => OuterLimit {
+            count: first,
+            offset: None,
+            end: first + 1,
+        },
+    })
 }
 
 /// `WITH TOTALS` of a SELECT without GROUP BY gets `GROUP BY ()` before it,
@@ -798,20 +845,6 @@ fn totals_without_group_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
 /// The keyword of the first token after `at` that is not a space.
 fn next_keyword(tokens: &[TokenWithSpan], at: usize) -> Option<Keyword> {
     tokens[at + 1..].iter().find(|t| !is_space(t)).map(keyword)
-}
-
-/// The index past the number that follows the LIMIT at `limit`, when that
-/// number is the whole count (no `, n` or OFFSET after it).
-fn lone_number_after(tokens: &[TokenWithSpan], limit: usize) -> Option<usize> {
-    let mut significant = (limit + 1..tokens.len()).filter(|&i| !is_space(&tokens[i]));
-    let number = significant.next()?;
-    if !matches!(tokens[number].token, Token::Number(..)) {
-        return None;
-    }
-    let continues = significant.next().is_some_and(|next| {
-        tokens[next].token == Token::Comma || keyword(&tokens[next]) == Keyword::OFFSET
-    });
-    (!continues).then_some(number + 1)
 }
 
 /// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after, unless it
@@ -1607,6 +1640,26 @@ pub(crate) mod tests {
         assert_eq!(
             text("SELECT * FROM (SELECT k FROM t GROUP BY k) WITH TOTALS"),
             "SELECT * FROM ( SELECT k FROM t GROUP BY k ) GROUP BY ( ) WITH TOTALS"
+        );
+    }
+
+    #[test]
+    fn a_limit_after_limit_by_is_a_fetch_with_its_offset() {
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 1 BY k LIMIT 3"),
+            "SELECT k FROM t LIMIT 1 BY k FETCH FIRST 3 ROWS ONLY"
+        );
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 1 BY k LIMIT 3 OFFSET 2"),
+            "SELECT k FROM t LIMIT 1 BY k OFFSET 2 ROWS FETCH FIRST 3 ROWS ONLY"
+        );
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 1 BY k LIMIT 2, 3"),
+            "SELECT k FROM t LIMIT 1 BY k OFFSET 2 ROWS FETCH FIRST 3 ROWS ONLY"
+        );
+        assert_eq!(
+            text("SELECT k FROM t LIMIT 2, 3"),
+            "SELECT k FROM t LIMIT 2 , 3"
         );
     }
 

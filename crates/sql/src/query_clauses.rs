@@ -18,8 +18,8 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, Fetch, Function, GroupByExpr, GroupByWithModifier, Ident, LimitClause,
-    OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value,
-    WindowSpec, WindowType, visit_expressions,
+    OffsetRows, OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
+    TableFactor, Value, WindowSpec, WindowType, visit_expressions,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -48,9 +48,13 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     let per_key = limit
         .clone()
         .ok_or_else(|| not_supported("LIMIT BY without a row count"))?;
-    let skip = offset
-        .as_ref()
-        .map_or_else(|| "0".to_string(), |o| o.value.to_string());
+    // `OFFSET k ROWS` is the offset of a LIMIT after LIMIT BY (see
+    // `clickhouse_tokens`); a bare one skips rows of each key.
+    let (skip, outer_offset) = match offset {
+        Some(o) if o.rows == OffsetRows::Rows => ("0".to_string(), Some(o.clone())),
+        Some(o) => (o.value.to_string(), None),
+        None => ("0".to_string(), None),
+    };
     let order = take_order(query, "LIMIT BY")?;
     query.limit_clause = None;
     let select = single_select(query, "LIMIT BY")?;
@@ -62,6 +66,11 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     let fetch = query.fetch.take();
     wrap(query, &[ROW], &order, &condition)?;
     query.fetch = fetch;
+    query.limit_clause = outer_offset.map(|offset| LimitClause::LimitOffset {
+        limit: None,
+        offset: Some(offset),
+        limit_by: Vec::new(),
+    });
     Ok(())
 }
 
