@@ -4,9 +4,10 @@
 //! `store/<uuid prefix>/<uuid>/` holds its parts. Data is found by the UUID,
 //! not the name, so RENAME moves one metadata file and no data, and the file
 //! name is the table's name. A table being dropped has its metadata file in
-//! `metadata_dropped/<uuid>.sql` until its data is gone. Without `--path` the directory is temporary and
-//! removed when the process ends. Either way the process owns the directory
-//! through its `status` file ([`StatusFile`]) while it runs.
+//! `metadata_dropped/<uuid>.sql` until its data is gone. Without `--path`
+//! the directory is temporary and removed when the process ends. Either way
+//! the process owns the directory through its `status` file ([`StatusFile`])
+//! while it runs.
 
 use std::fs;
 use std::io::Write;
