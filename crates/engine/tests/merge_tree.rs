@@ -9,7 +9,7 @@ use datafusion::arrow::array::{Array, ListArray, StringArray, UInt8Array, UInt64
 use futures::StreamExt;
 use strata_common::settings::Settings;
 use strata_engine::data_path::DataPath;
-use strata_engine::{Engine, Session, StatementOutcome};
+use strata_engine::{Engine, QueryResult, Session, StatementOutcome};
 
 mod common;
 use common::{number, run_query as run};
@@ -119,7 +119,7 @@ async fn tables_and_parts_survive_a_restart_and_leftovers_are_removed() {
     drop(engine);
     let merged = parts.iter().find(|p| p.starts_with("0_")).unwrap();
     assert_eq!(merged, "0_1_3_1");
-    copy_dir(&table_dir.join(merged), &table_dir.join("0_1_1_0"));
+    copy_tree(&table_dir.join(merged), &table_dir.join("0_1_1_0"));
     let engine = open(dir.path()).await;
     let mut session = engine.new_session();
     assert_eq!(number(&mut session, "SELECT count() FROM db.t").await, 1001);
@@ -194,23 +194,7 @@ async fn a_crash_after_truncate_does_not_bring_back_parts_a_reader_held() {
     let dir = tempfile::tempdir().unwrap();
     let engine = open(dir.path()).await;
     let mut session = engine.new_session();
-    run(
-        &mut session,
-        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
-    )
-    .await
-    .unwrap();
-    for i in 0..3 {
-        let sql = format!("INSERT INTO t SELECT number + {i} * 1000 FROM numbers(1000)");
-        run(&mut session, &sql).await.unwrap();
-    }
-    let StatementOutcome::Rows(reading) = session
-        .execute("SELECT k FROM t SETTINGS max_threads = 1")
-        .await
-        .unwrap()
-    else {
-        panic!("a SELECT returns rows");
-    };
+    let reading = parts_under_an_open_scan(&mut session, 3, 1000).await;
     let mut other = engine.new_session();
     run(&mut other, "OPTIMIZE TABLE t FINAL").await.unwrap();
     run(&mut other, "TRUNCATE TABLE t").await.unwrap();
@@ -232,6 +216,29 @@ async fn a_crash_after_truncate_does_not_bring_back_parts_a_reader_held() {
     );
 }
 
+/// Table `t` of `parts` parts holding keys 0, 1, ... (`rows` each), left
+/// unmerged by its settings, and a scan of it opened and not read yet.
+async fn parts_under_an_open_scan(session: &mut Session, parts: u64, rows: u64) -> QueryResult {
+    run(
+        session,
+        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
+    )
+    .await
+    .unwrap();
+    for i in 0..parts {
+        let sql = format!("INSERT INTO t SELECT number + {i} * {rows} FROM numbers({rows})");
+        run(session, &sql).await.unwrap();
+    }
+    let StatementOutcome::Rows(result) = session
+        .execute("SELECT k FROM t SETTINGS max_threads = 1")
+        .await
+        .unwrap()
+    else {
+        panic!("a SELECT returns rows");
+    };
+    result
+}
+
 /// Copies the directory `from` as `to`, with everything under it.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir(to).unwrap();
@@ -243,14 +250,6 @@ fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), target).unwrap();
         }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
     }
 }
 
@@ -520,27 +519,8 @@ async fn text_indexes_skip_granules_without_the_tokens_or_ngrams() {
 async fn a_running_query_keeps_its_snapshot_through_merges_and_truncate() {
     let engine = Engine::new().unwrap();
     let mut session = engine.new_session();
-    run(
-        &mut session,
-        "CREATE TABLE t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 100",
-    )
-    .await
-    .unwrap();
-    for i in 0..5 {
-        let sql = format!(
-            "INSERT INTO t SELECT number + {} FROM numbers(100000)",
-            i * 100000
-        );
-        run(&mut session, &sql).await.unwrap();
-    }
     // Open a scan, then merge and truncate before reading it.
-    let StatementOutcome::Rows(mut result) = session
-        .execute("SELECT k FROM t SETTINGS max_threads = 1")
-        .await
-        .unwrap()
-    else {
-        panic!("a SELECT returns rows");
-    };
+    let mut result = parts_under_an_open_scan(&mut session, 5, 100000).await;
     let mut other = engine.new_session();
     run(&mut other, "OPTIMIZE TABLE t FINAL").await.unwrap();
     assert_eq!(
@@ -922,7 +902,7 @@ async fn alters_survive_restarts_and_an_interrupted_rename_is_finished() {
     };
     let before_rename = only_part(&table_path);
     let saved = dir.path().join("saved_part");
-    copy_dir(&before_rename, &saved);
+    copy_tree(&before_rename, &saved);
     {
         let engine = open(dir.path()).await;
         let mut session = engine.new_session();
@@ -941,7 +921,7 @@ async fn alters_survive_restarts_and_an_interrupted_rename_is_finished() {
         "{columns}"
     );
     std::fs::remove_dir_all(&renamed).unwrap();
-    copy_dir(&saved, &before_rename);
+    copy_tree(&saved, &before_rename);
     std::fs::write(table_path.join("column_rename.txt"), "str\ttext").unwrap();
     let engine = open(dir.path()).await;
     let mut session = engine.new_session();

@@ -274,14 +274,12 @@ pub fn write_value(
     }
 }
 
-/// The text of each value inside an array, tuple or map whose field, not
-/// its array, knows the bytes are a UUID or an address (written quoted, as
-/// ClickHouse does; an interval stays its bare count).
-fn shown_as_text(field: &Field, values: &dyn Array) -> Option<ArrayRef> {
-    if interval_type(field).is_some() {
-        return None;
-    }
-    declared_as_text(field, values)
+/// Whether values inside an array, tuple or map with `field` are written
+/// as text: the field, not the array, knows the bytes are a UUID or an
+/// address (quoted, as ClickHouse writes them; an interval stays its bare
+/// count).
+fn shown_as_text(field: &Field) -> bool {
+    is_uuid(field) || is_ipv4(field) || is_ipv6(field)
 }
 
 /// Writes value `row` of `array`, an element of a tuple or map with `field`.
@@ -293,7 +291,10 @@ fn write_element(
     options: ValueOptions,
     out: &mut String,
 ) {
-    match shown_as_text(field, &array.slice(row, 1)) {
+    let text = shown_as_text(field)
+        .then(|| declared_as_text(field, &array.slice(row, 1)))
+        .flatten();
+    match text {
         Some(text) => write_value(text.as_ref(), 0, style, options, out),
         None => write_value(array, row, style, options, out),
     }
@@ -315,7 +316,9 @@ fn write_list(
     out: &mut String,
 ) {
     let nested = nested_style(style);
-    let texts = shown_as_text(item, values);
+    let texts = shown_as_text(item)
+        .then(|| declared_as_text(item, values))
+        .flatten();
     let values = texts.as_deref().unwrap_or(values);
     let mut text = String::from("[");
     for i in 0..values.len() {

@@ -69,6 +69,18 @@ impl Length {
     }
 }
 
+/// ILLEGAL_TYPE_OF_ARGUMENT for `function` of `data_type` unless `accepts`.
+fn accepted(accepts: bool, data_type: &DataType, function: &str) -> Result<()> {
+    if accepts {
+        return Ok(());
+    }
+    Err(StrataError::new(
+        ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+        format!("Illegal type {data_type} of argument of function {function}"),
+    )
+    .into_datafusion())
+}
+
 impl ScalarUDFImpl for Length {
     fn name(&self) -> &str {
         match self.counting {
@@ -86,18 +98,8 @@ impl ScalarUDFImpl for Length {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        if self.accepts(&arg_types[0]) {
-            return Ok(DataType::UInt64);
-        }
-        Err(StrataError::new(
-            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-            format!(
-                "Illegal type {} of argument of function {}",
-                arg_types[0],
-                self.name()
-            ),
-        )
-        .into_datafusion())
+        accepted(self.accepts(&arg_types[0]), &arg_types[0], self.name())?;
+        Ok(DataType::UInt64)
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
@@ -157,18 +159,9 @@ impl ScalarUDFImpl for Empty {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        if Length::new(Counting::Length).accepts(&arg_types[0]) {
-            return Ok(DataType::UInt8);
-        }
-        Err(StrataError::new(
-            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-            format!(
-                "Illegal type {} of argument of function {}",
-                arg_types[0],
-                self.name()
-            ),
-        )
-        .into_datafusion())
+        let counted = Length::new(Counting::Length).accepts(&arg_types[0]);
+        accepted(counted, &arg_types[0], self.name())?;
+        Ok(DataType::UInt8)
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {

@@ -775,37 +775,20 @@ struct OuterLimit {
 fn outer_limit(tokens: &[TokenWithSpan], limit: usize) -> Option<OuterLimit> {
     let significant: Vec<usize> = (limit + 1..tokens.len())
         .filter(|&i| !is_space(&tokens[i]))
-        .take(4)
+        .take(3)
         .collect();
-    let is_number =
-        |at: Option<&usize>| at.is_some_and(|&i| matches!(tokens[i].token, Token::Number(..)));
-    if !is_number(significant.first()) {
-        return None;
-    }
-    let first = significant[0];
-    let second = significant.get(1).copied();
-    let joined_by = |k: Keyword| second.is_some_and(|i| keyword(&tokens[i]) == k);
-    let comma = second.is_some_and(|i| tokens[i].token == Token::Comma);
-    if (joined_by(Keyword::OFFSET) || comma) && !is_number(significant.get(2)) {
-        return None;
-    }
-    Some(match (joined_by(Keyword::OFFSET), comma) {
-        (true, _) => OuterLimit {
-            count: first,
-            offset: Some(significant[2]),
-            end: significant[2] + 1,
-        },
-        (_, true) => OuterLimit {
-            count: significant[2],
-            offset: Some(first),
-            end: significant[2] + 1,
-        },
-        _ => OuterLimit {
-            count: first,
-            offset: None,
-            end: first + 1,
-        },
-    })
+    let number = |n: usize| {
+        let at = *significant.get(n)?;
+        matches!(tokens[at].token, Token::Number(..)).then_some(at)
+    };
+    let first = number(0)?;
+    let (count, offset) = match significant.get(1).map(|&i| &tokens[i]) {
+        Some(between) if keyword(between) == Keyword::OFFSET => (first, Some(number(2)?)),
+        Some(between) if between.token == Token::Comma => (number(2)?, Some(first)),
+        _ => (first, None),
+    };
+    let end = offset.map_or(count, |offset| offset.max(count)) + 1;
+    Some(OuterLimit { count, offset, end })
 }
 
 /// `WITH TOTALS` of a SELECT without GROUP BY gets `GROUP BY ()` before it,
@@ -824,7 +807,11 @@ fn totals_without_group_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         match keyword(token) {
             Keyword::SELECT => *here = false,
             Keyword::GROUP => *here = true,
-            Keyword::WITH if !*here && next_keyword(&tokens, i) == Some(Keyword::TOTALS) => {
+            Keyword::WITH
+                if !*here
+                    && next_significant(&tokens, i + 1)
+                        .is_some_and(|j| keyword(&tokens[j]) == Keyword::TOTALS) =>
+            {
                 let space = with_token(token, Token::Whitespace(Whitespace::Space));
                 for word in ["GROUP", "BY"] {
                     out.push(with_token(token, Token::make_keyword(word)));
@@ -840,11 +827,6 @@ fn totals_without_group_by(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         out.push(token.clone());
     }
     out
-}
-
-/// The keyword of the first token after `at` that is not a space.
-fn next_keyword(tokens: &[TokenWithSpan], at: usize) -> Option<Keyword> {
-    tokens[at + 1..].iter().find(|t| !is_space(t)).map(keyword)
 }
 
 /// `WITH TIES` gets the `FETCH ROWS` sqlparser reads it after, unless it
