@@ -329,3 +329,54 @@ fn into_outfile_writes_the_result_where_the_clause_says() {
         "5\n"
     );
 }
+
+#[test]
+fn a_file_table_keeps_its_rows_across_restarts_and_drop_leaves_a_named_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path();
+    let data = path.join("data");
+    let data = data.to_str().unwrap();
+    let local = |sql: &str| {
+        let out = strata_in(path, &["local", "--path", data, "-q", sql]);
+        assert!(
+            out.status.success(),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    local(
+        "CREATE TABLE own (a UInt8, b String) ENGINE = File(CSVWithNames); \
+         CREATE TABLE named (a UInt8) ENGINE = File(TSV, 'named.tsv'); \
+         INSERT INTO own VALUES (1, 'x'); INSERT INTO named VALUES (7)",
+    );
+    local("INSERT INTO own VALUES (2, 'y')");
+    assert_eq!(local("SELECT * FROM own ORDER BY a"), "1\tx\n2\ty\n");
+    assert_eq!(std::fs::read_to_string(path.join("named.tsv")).unwrap(), "7\n");
+    // The header is written by the first insert only.
+    let csv: Vec<_> = walk(Path::new(data))
+        .into_iter()
+        .filter(|p| p.ends_with("data.CSVWithNames"))
+        .collect();
+    assert_eq!(csv.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(&csv[0]).unwrap(),
+        "\"a\",\"b\"\n1,\"x\"\n2,\"y\"\n"
+    );
+    local("DROP TABLE own; DROP TABLE named");
+    assert!(!csv[0].exists(), "the table's own file goes with it");
+    assert!(path.join("named.tsv").exists(), "a file the table named stays");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        match path.is_dir() {
+            true => files.extend(walk(&path)),
+            false => files.push(path),
+        }
+    }
+    files
+}

@@ -122,8 +122,10 @@ declare_settings!(IMPLEMENTED {
         "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
     enable_lightweight_update: bool = SettingKind::Bool, "1",
         "Allow UPDATE ... SET, which writes a patch of the rows it changes beside each part";
+    engine_file_empty_if_not_exists: bool = SettingKind::Bool, "0",
+        "A File table whose file does not exist yet reads as empty (1) rather than failing with FILE_DOESNT_EXIST (0)";
     engine_file_truncate_on_insert: bool = SettingKind::Bool, "0",
-        "INSERT INTO FUNCTION file(...) replaces the file's contents (1) rather than appending to them (0)";
+        "INSERT INTO FUNCTION file(...) and into a File table replaces the file's contents (1) rather than appending to them (0)";
     except_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare EXCEPT means: ALL, DISTINCT, or empty to require one of them";
     extremes: bool = SettingKind::Bool, "0",

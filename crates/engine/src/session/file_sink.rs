@@ -7,6 +7,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_formats::OutputFormat;
 use strata_formats::encoding::{ChunkWriter, Encoding, encoder};
 use strata_storage::disk::ObjectWriter;
 
@@ -110,4 +111,37 @@ impl Write for FileSink {
         let ready = self.encoder.take();
         self.destination.write_all(&ready)
     }
+}
+
+/// A sink into the file at `path` for an insert of `format`, and whether it
+/// appends to what the file holds (so the format's header is left out);
+/// `truncate` (`engine_file_truncate_on_insert`) empties the file first.
+pub(crate) fn open_for_insert(
+    path: &Path,
+    format: OutputFormat,
+    format_name: &str,
+    encoding: Option<Encoding>,
+    truncate: bool,
+) -> Result<(FileSink, bool)> {
+    let appending = !truncate && path.metadata().is_ok_and(|m| m.len() > 0);
+    if appending && (!format.supports_append() || encoding.is_some()) {
+        return Err(StrataError::new(
+            ErrorCode::CANNOT_APPEND_TO_FILE,
+            format!(
+                "File {} already exists and data cannot be appended to it in format \
+                 {format_name}{}. Set engine_file_truncate_on_insert = 1 to replace its contents",
+                path.display(),
+                if encoding.is_some() {
+                    " with compression"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    let existing = match truncate {
+        true => Existing::Truncate,
+        false => Existing::Append,
+    };
+    Ok((FileSink::open(path, existing, encoding)?, appending))
 }

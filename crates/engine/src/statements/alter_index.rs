@@ -14,12 +14,13 @@ impl Session {
         self.check_writable()?;
         let table = match self.user_table(&alter.table).await? {
             UserTable::MergeTree(table) => table,
-            UserTable::Memory(_) => {
+            other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
                     format!(
-                        "Alter of type '{}' is not supported by storage Memory",
-                        command_name(&alter.command)
+                        "Alter of type '{}' is not supported by storage {}",
+                        command_name(&alter.command),
+                        other.engine_name()
                     ),
                 ));
             }

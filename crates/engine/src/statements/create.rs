@@ -28,6 +28,8 @@ use strata_storage::merge_tree::{MergeMemory, MergeTreeTable, PastColumns};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
+use crate::sources::file_function::UserFiles;
+use crate::sources::file_table::{FileTable, file_of_table};
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
@@ -42,7 +44,6 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
     "Buffer",
     "Dictionary",
     "Distributed",
-    "File",
     "GraphiteMergeTree",
     "Join",
     "Merge",
@@ -362,8 +363,8 @@ impl Session {
         })
     }
 
-    /// The table object: a Memory or Null table, or a MergeTree table over
-    /// its directory (opening the parts already there).
+    /// The table object: a Memory or Null table, a File table, or a
+    /// MergeTree table over its directory (opening the parts already there).
     fn open_table(
         &self,
         state: &SessionState,
@@ -381,6 +382,19 @@ impl Session {
                     identity.clone(),
                     defaults,
                     keeps_rows,
+                )?));
+            }
+            TableStorage::File(definition) => {
+                let user_files =
+                    UserFiles::from_setting(&self.engine.instance.server_settings.user_files_path());
+                let dir = self.engine.data_path.table_data(&identity.uuid);
+                let path = file_of_table(definition, &dir, &user_files)?;
+                return Ok(Arc::new(FileTable::new(
+                    Arc::clone(schema),
+                    identity.clone(),
+                    defaults,
+                    definition,
+                    path,
                 )?));
             }
             TableStorage::Parts(definition) => definition,

@@ -128,10 +128,12 @@ impl Session {
             merge_tree.close();
             merge_tree.data.remove_files()?;
         }
-        match dropped {
-            Some(uuid) => self.engine.data_path.finish_drop(&uuid),
-            None => Ok(()),
-        }
+        let Some(uuid) = dropped else {
+            return Ok(());
+        };
+        // A File table's own file (not one it names) is in its directory.
+        self.engine.data_path.remove_table_data(&uuid)?;
+        self.engine.data_path.finish_drop(&uuid)
     }
 
     pub(crate) async fn truncate(&self, truncate: &Truncate) -> Result<StatementOutcome> {
@@ -141,6 +143,7 @@ impl Session {
             self.require_on_table("TRUNCATE", (&database, &table), &[])?;
             match self.user_table(&target.name).await? {
                 UserTable::Memory(table) => table.truncate().await,
+                UserTable::File(table) => table.truncate().await?,
                 UserTable::MergeTree(table) => table.data.truncate()?,
             }
         }

@@ -10,17 +10,16 @@ use datafusion::sql::sqlparser::ast::{
     Expr as SqlExpr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Insert, Statement,
     TableObject, Value,
 };
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_formats::encoding::Encoding;
 use strata_formats::{OutputFormat, format_name_of_file};
 use strata_sql::TrailingClauses;
 use strata_sql::literal_text::backquoted;
 use strata_storage::disk::ObjectDisk;
 
-use crate::session::file_sink::{Existing, FileSink};
+use crate::session::file_sink::{FileSink, open_for_insert};
 use crate::session::{Session, StatementOutcome};
 use crate::sources::file_function::{self, FileArguments, UserFiles, has_glob};
 use crate::sources::s3_function::{self, S3Arguments};
@@ -165,7 +164,13 @@ impl Session {
         };
         let context = std::sync::Arc::clone(&rows.query);
         let (mut sink, appending) = match target {
-            Target::File(path) => self.file_sink(&path, format, &format_name, encoding)?,
+            Target::File(path) => open_for_insert(
+                &path,
+                format,
+                &format_name,
+                encoding,
+                self.settings.engine_file_truncate_on_insert(),
+            )?,
             Target::Object { bucket, key } => {
                 let key = self.object_key_to_write(&bucket, key)?;
                 (FileSink::object(bucket.writer(key), encoding), false)
@@ -174,40 +179,6 @@ impl Session {
         rows.write_rows(format, &mut sink, appending).await?;
         sink.finish()?;
         Ok(StatementOutcome::Done(context))
-    }
-
-    /// A sink into the file at `path`, and whether it appends to what the
-    /// file holds.
-    fn file_sink(
-        &self,
-        path: &Path,
-        format: OutputFormat,
-        format_name: &str,
-        encoding: Option<Encoding>,
-    ) -> Result<(FileSink, bool)> {
-        let truncate = self.settings.engine_file_truncate_on_insert();
-        let appending = !truncate && path.metadata().is_ok_and(|m| m.len() > 0);
-        if appending && (!format.supports_append() || encoding.is_some()) {
-            return Err(StrataError::new(
-                ErrorCode::CANNOT_APPEND_TO_FILE,
-                format!(
-                    "File {} already exists and data cannot be appended to it in format \
-                     {format_name}{}. Set engine_file_truncate_on_insert = 1 to replace its contents",
-                    path.display(),
-                    if encoding.is_some() {
-                        " with compression"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        let existing = if truncate {
-            Existing::Truncate
-        } else {
-            Existing::Append
-        };
-        Ok((FileSink::open(path, existing, encoding)?, appending))
     }
 
     /// The key an insert into `s3()` writes: `key` if no object has it or

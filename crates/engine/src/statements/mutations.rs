@@ -182,6 +182,10 @@ impl Session {
                 ErrorCode::NOT_IMPLEMENTED,
                 "Mutations of Memory tables are not supported yet; MergeTree tables have them",
             )),
+            UserTable::File(_) => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "Table engine File doesn't support mutations",
+            )),
         }
     }
 

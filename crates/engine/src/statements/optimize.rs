@@ -18,11 +18,17 @@ impl Session {
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         self.require_on_name("OPTIMIZE", name, &[])?;
-        let UserTable::MergeTree(table) = self.user_table(name).await? else {
-            return Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                "OPTIMIZE is supported only for MergeTree tables",
-            ));
+        let table = match self.user_table(name).await? {
+            UserTable::MergeTree(table) => table,
+            other => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!(
+                        "Method optimize is not supported by storage {}",
+                        other.engine_name()
+                    ),
+                ));
+            }
         };
         let partition_id = partition.map(|p| partition_id_text(&p)).transpose()?;
         let deduplicate = match deduplicate {

@@ -98,10 +98,13 @@ impl Session {
     pub(super) async fn check_table(&mut self, check: CheckTable) -> Result<StatementOutcome> {
         let table = match self.user_table(&check.table).await? {
             UserTable::MergeTree(table) => table,
-            UserTable::Memory(_) => {
+            other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
-                    "Check query is not supported for Memory storage",
+                    format!(
+                        "Check query is not supported for {} storage",
+                        other.engine_name()
+                    ),
                 ));
             }
         };
@@ -166,9 +169,9 @@ impl Session {
     ) -> Result<Arc<MergeTreeProvider>> {
         match self.user_table(name).await? {
             UserTable::MergeTree(table) => Ok(table),
-            UserTable::Memory(_) => Err(StrataError::new(
+            other => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Table engine Memory doesn't support {what}"),
+                format!("Table engine {} doesn't support {what}", other.engine_name()),
             )),
         }
     }

@@ -28,10 +28,13 @@ pub fn table_engines_fields() -> Vec<Field> {
     ]
 }
 
-/// Memory and Null, then the engines stored as parts: the MergeTree family
-/// with a sorting key, the Log family without. Every one takes SETTINGS.
+/// Memory, Null and File, then the engines stored as parts: the MergeTree
+/// family with a sorting key, the Log family without. Every one takes SETTINGS.
 pub fn table_engines_rows() -> Vec<ArrayRef> {
-    let names: Vec<&str> = ["Memory", "Null"].into_iter().chain(PART_ENGINES).collect();
+    let names: Vec<&str> = ["Memory", "Null", "File"]
+        .into_iter()
+        .chain(PART_ENGINES)
+        .collect();
     vec![
         strings(names.iter().map(|n| n.to_string()).collect()),
         flags(vec![true; names.len()]),

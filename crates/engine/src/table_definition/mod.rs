@@ -10,7 +10,7 @@ use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::ExprSchemable;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias};
+use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Value};
 use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
@@ -290,6 +290,8 @@ pub enum TableStorage {
     /// are not kept.
     Null,
     Parts(MergeTreeDefinition),
+    /// `File(format[, path[, compression]])`: rows in one file.
+    File(FileDefinition),
 }
 
 impl TableStorage {
@@ -300,6 +302,8 @@ impl TableStorage {
             "Memory" | "Null" if has_indexes => Err(no_skip_indexes(&engine.name)),
             "Memory" => Ok(TableStorage::Memory),
             "Null" => Ok(TableStorage::Null),
+            "File" if has_indexes => Err(no_skip_indexes(&engine.name)),
+            "File" => Ok(TableStorage::File(FileDefinition::from_clause(engine)?)),
             name if TableEngine::is_part_engine(name) => Ok(TableStorage::Parts(
                 MergeTreeDefinition::from_clause(engine)?,
             )),
@@ -313,7 +317,7 @@ impl TableStorage {
     pub fn parts(&self) -> Option<&MergeTreeDefinition> {
         match self {
             TableStorage::Parts(definition) => Some(definition),
-            TableStorage::Memory | TableStorage::Null => None,
+            TableStorage::Memory | TableStorage::Null | TableStorage::File(_) => None,
         }
     }
 
@@ -324,6 +328,7 @@ impl TableStorage {
             // NULL is a keyword, so ClickHouse quotes the name.
             TableStorage::Null => "ENGINE = `Null`".to_string(),
             TableStorage::Parts(definition) => definition.clause_text(),
+            TableStorage::File(definition) => definition.clause_text(),
         }
     }
 }
@@ -332,6 +337,70 @@ fn no_skip_indexes(engine: &str) -> StrataError {
     StrataError::new(
         ErrorCode::BAD_ARGUMENTS,
         format!("Engine {engine} doesn't support skipping indices"),
+    )
+}
+
+/// A `File` table's engine arguments, as written.
+#[derive(Debug, Clone)]
+pub struct FileDefinition {
+    pub format: String,
+    /// The file, inside `user_files_path`; else `data.<format>` in the
+    /// table's directory.
+    pub path: Option<String>,
+    pub compression: Option<String>,
+}
+
+impl FileDefinition {
+    fn from_clause(engine: &EngineClause) -> Result<FileDefinition> {
+        if engine.partition_by.is_some() || engine.order_by.is_some() || engine.primary_key.is_some()
+        {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                "Engine File doesn't support PARTITION BY, ORDER BY or PRIMARY KEY clauses",
+            ));
+        }
+        let texts = engine
+            .arguments
+            .iter()
+            .map(|arg| match arg {
+                SqlExpr::Identifier(word) => Ok(word.value.clone()),
+                SqlExpr::Value(value) => match &value.value {
+                    Value::SingleQuotedString(text) => Ok(text.clone()),
+                    _ => Err(file_arguments_error()),
+                },
+                _ => Err(file_arguments_error()),
+            })
+            .collect::<Result<Vec<String>>>()?;
+        let [format, rest @ ..] = texts.as_slice() else {
+            return Err(file_arguments_error());
+        };
+        if rest.len() > 2 {
+            return Err(file_arguments_error());
+        }
+        if let Err(error) = strata_formats::input::InputFormat::from_name(format) {
+            strata_formats::OutputFormat::from_name(format).map_err(|_| error)?;
+        }
+        Ok(FileDefinition {
+            format: format.clone(),
+            path: rest.first().cloned(),
+            compression: rest.get(1).cloned(),
+        })
+    }
+
+    fn clause_text(&self) -> String {
+        let arguments: Vec<String> = std::iter::once(&self.format)
+            .chain(&self.path)
+            .chain(&self.compression)
+            .map(|text| quoted(text))
+            .collect();
+        format!("ENGINE = File({})", arguments.join(", "))
+    }
+}
+
+fn file_arguments_error() -> StrataError {
+    StrataError::new(
+        ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+        "Storage File requires from 1 to 3 arguments: name of used format, source and compression method",
     )
 }
 
