@@ -366,3 +366,57 @@ fn a_parquet_object_is_read_by_its_footer_and_the_columns_a_query_needs() {
         format!("7\t{}\tw.parquet\n", hash.trim_end())
     );
 }
+
+#[test]
+fn an_s3_table_reads_its_objects_and_writes_a_new_one_per_insert() {
+    let Some(server) = S3Server::start() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let local = |sql: &str| {
+        Command::new(env!("CARGO_BIN_EXE_strata"))
+            .args(["local", "--path", data.path().to_str().unwrap(), "-q", sql])
+            .output()
+            .expect("strata runs")
+    };
+    let ok = |sql: &str| {
+        let out = local(sql);
+        assert!(
+            out.status.success(),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let failed = |sql: &str| {
+        let out = local(sql);
+        assert!(!out.status.success(), "{sql} succeeded");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let url = server.url("e/rows.csv");
+    ok(&format!(
+        "CREATE TABLE one (n UInt32, s String) ENGINE = S3('{url}', '{ACCESS_KEY}', '{SECRET_KEY}', 'CSV'); \
+         CREATE TABLE every (n UInt32, s String) ENGINE = S3('{}', '{ACCESS_KEY}', '{SECRET_KEY}', CSV)",
+        server.url("e/*.csv")
+    ));
+    ok("INSERT INTO one VALUES (1, 'a'), (2, 'b')");
+    assert_eq!(ok("SELECT * FROM one ORDER BY n"), "1\ta\n2\tb\n");
+    // A second insert writes a numbered key, or replaces the object.
+    assert!(failed("INSERT INTO one VALUES (3, 'c')").contains("(BAD_ARGUMENTS)"));
+    ok("INSERT INTO one SETTINGS s3_create_new_file_on_insert = 1 VALUES (3, 'c')");
+    assert_eq!(ok("SELECT sum(n), count() FROM every"), "6\t3\n");
+    assert!(
+        failed("INSERT INTO every VALUES (4, 'd')").contains("(DATABASE_ACCESS_DENIED)"),
+        "a pattern of keys is read-only"
+    );
+    // The secret key is hidden wherever the definition is shown.
+    let shown = ok("SHOW CREATE TABLE one");
+    assert!(!shown.contains(SECRET_KEY) && shown.contains("[HIDDEN]"), "{shown}");
+    let listed = ok("SELECT engine, engine_full FROM system.tables WHERE name = 'one'");
+    assert!(listed.starts_with("S3\t") && !listed.contains(SECRET_KEY), "{listed}");
+    // TRUNCATE removes the table's object; DROP leaves the bucket alone.
+    ok("TRUNCATE TABLE one");
+    assert_eq!(ok("SELECT n FROM every"), "3\n");
+    ok("DROP TABLE one; DROP TABLE every");
+    assert_eq!(server.objects_under("e").len(), 1);
+}

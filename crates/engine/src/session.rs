@@ -39,7 +39,7 @@ use crate::data_path::StoredTable;
 use crate::engine::{CLICKHOUSE_VERSION, Engine};
 use crate::query_context::{ClientInfo, QueryContext};
 use crate::query_log::LogType;
-use crate::sources::file_table::FileTable;
+use crate::sources::external_table::ExternalTable;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::TableIdentity;
@@ -659,7 +659,7 @@ impl Session {
         })
     }
 
-    /// A user table (Memory, File or MergeTree) by name.
+    /// A user table (Memory, File, S3 or MergeTree) by name.
     pub(crate) async fn user_table(&self, name: &ObjectName) -> Result<UserTable> {
         let (database, table) = self.table_name(name)?;
         let provider = self
@@ -677,8 +677,8 @@ impl Session {
             Ok(memory) => return Ok(UserTable::Memory(memory)),
             Err(other) => other,
         };
-        let any = match any.downcast::<FileTable>() {
-            Ok(file) => return Ok(UserTable::File(file)),
+        let any = match any.downcast::<ExternalTable>() {
+            Ok(file) => return Ok(UserTable::External(file)),
             Err(other) => other,
         };
         any.downcast::<MergeTreeProvider>()
@@ -686,7 +686,7 @@ impl Session {
             .map_err(|_| {
                 StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
-                    format!("{database}.{table} is not a Memory, File or MergeTree table"),
+                    format!("{database}.{table} is not a Memory, File, S3 or MergeTree table"),
                 )
             })
     }
@@ -695,7 +695,7 @@ impl Session {
 /// A table users create.
 pub(crate) enum UserTable {
     Memory(Arc<MemoryTable>),
-    File(Arc<FileTable>),
+    External(Arc<ExternalTable>),
     MergeTree(Arc<MergeTreeProvider>),
 }
 
@@ -703,7 +703,7 @@ impl UserTable {
     pub(crate) fn identity(&self) -> TableIdentity {
         match self {
             UserTable::Memory(table) => table.identity(),
-            UserTable::File(table) => table.identity(),
+            UserTable::External(table) => table.identity(),
             UserTable::MergeTree(table) => table.identity(),
         }
     }
@@ -711,7 +711,7 @@ impl UserTable {
     pub(crate) fn set_identity(&self, identity: TableIdentity) {
         match self {
             UserTable::Memory(table) => table.set_identity(identity),
-            UserTable::File(table) => table.set_identity(identity),
+            UserTable::External(table) => table.set_identity(identity),
             UserTable::MergeTree(table) => table.set_identity(identity),
         }
     }
@@ -719,7 +719,7 @@ impl UserTable {
     pub(crate) fn provider(self) -> Arc<dyn TableProvider> {
         match self {
             UserTable::Memory(table) => table,
-            UserTable::File(table) => table,
+            UserTable::External(table) => table,
             UserTable::MergeTree(table) => table,
         }
     }
@@ -728,7 +728,7 @@ impl UserTable {
     pub(crate) fn engine_name(&self) -> &'static str {
         match self {
             UserTable::Memory(table) => table.engine_name(),
-            UserTable::File(_) => "File",
+            UserTable::External(table) => table.engine_name(),
             UserTable::MergeTree(table) => table.engine.name(),
         }
     }

@@ -8,7 +8,7 @@ pub mod file_function;
 pub mod format_function;
 pub mod input_columns;
 pub mod input_stream;
-pub mod file_table;
+pub mod external_table;
 pub mod inputs_table;
 pub mod materialized_view;
 pub mod memory_table;

@@ -72,7 +72,7 @@ fn table(args: TableFunctionArgs) -> std::result::Result<Arc<dyn TableProvider>,
 /// says of each: the listing's entry, or for a key named without
 /// wildcards a HEAD where `described`. Such a key is named whether or not
 /// it exists.
-fn matching_keys(
+pub(crate) fn matching_keys(
     bucket: &ObjectDisk,
     pattern: &str,
     described: bool,
@@ -110,6 +110,54 @@ fn matching_keys(
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     keys.dedup_by(|a, b| a.0 == b.0);
     Ok(keys)
+}
+
+/// The key an insert into `s3()` writes: `key` if no object has it or
+/// `truncate` (`s3_truncate_on_insert`) replaces it, else the first
+/// numbered key free where `create_new` (`s3_create_new_file_on_insert`).
+pub(crate) fn object_key_to_write(
+    bucket: &ObjectDisk,
+    key: String,
+    truncate: bool,
+    create_new: bool,
+) -> std::result::Result<String, StrataError> {
+    if has_glob(&key) || key.contains('{') {
+        return Err(StrataError::new(
+            ErrorCode::DATABASE_ACCESS_DENIED,
+            format!(
+                "Non partitioned table with path '{key}' that contains globs, the table is in readonly mode"
+            ),
+        ));
+    }
+    if truncate || bucket.size(&key)?.is_none() {
+        return Ok(key);
+    }
+    if !create_new {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Object in bucket {} with key {key} already exists. If you want to overwrite it, enable setting s3_truncate_on_insert, if you want to create a new file on each insert, enable setting s3_create_new_file_on_insert",
+                bucket.location()
+            ),
+        ));
+    }
+    let mut n = 1;
+    while bucket.size(&numbered_key(&key, n))?.is_some() {
+        n += 1;
+    }
+    Ok(numbered_key(&key, n))
+}
+
+/// `key` numbered `n` before its extensions: `d.csv.gz` is `d.1.csv.gz`.
+fn numbered_key(key: &str, n: u64) -> String {
+    let (directory, name) = match key.rsplit_once('/') {
+        Some((directory, name)) => (format!("{directory}/"), name),
+        None => (String::new(), key),
+    };
+    match name.split_once('.') {
+        Some((stem, extensions)) => format!("{directory}{stem}.{n}.{extensions}"),
+        None => format!("{directory}{name}.{n}"),
+    }
 }
 
 /// `s3()`'s arguments: where the objects are, and how to read them.
@@ -161,6 +209,21 @@ impl S3Arguments {
             config,
             file: FileArguments::of_texts(file)?,
         })
+    }
+
+    /// The `S3` table engine's arguments: `s3()`'s without the structure,
+    /// which the table's columns give (`S3(url [, credentials] [, format
+    /// [, compression]])`).
+    pub(crate) fn of_engine_texts(texts: Vec<String>) -> std::result::Result<Self, StrataError> {
+        let mut arguments = Self::of_texts(texts)?;
+        if arguments.file.compression.is_some() {
+            return Err(StrataError::new(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                "Storage S3 requires 1 to 6 arguments: url, [NOSIGN | access_key_id, secret_access_key, [session_token]], [format], [compression]",
+            ));
+        }
+        arguments.file.compression = arguments.file.structure.take();
+        Ok(arguments)
     }
 
     /// The bucket the URL names, and the pattern of keys in it.

@@ -138,12 +138,15 @@ impl Session {
 
     async fn alter_once(&mut self, name: &ObjectName, command: AlterCommand) -> Result<()> {
         let table = self.user_table(name).await?;
-        if let UserTable::File(_) = table {
+        if let UserTable::External(external) = &table {
             let (privilege, _) = alter_privilege(&command);
             let kind = privilege.trim_start_matches("ALTER ").replace(' ', "_");
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Alter of type '{kind}' is not supported by storage File"),
+                format!(
+                    "Alter of type '{kind}' is not supported by storage {}",
+                    external.engine_name()
+                ),
             ));
         }
         let identity = table.identity();
@@ -231,7 +234,7 @@ impl Session {
                 merge_tree.close();
                 Vec::new()
             }
-            UserTable::File(_) => unreachable!("a File table's ALTER is refused above"),
+            UserTable::External(_) => unreachable!("an external table's ALTER is refused above"),
         };
         if let Err(error) = self.engine.data_path.store_table(&altered.stored()) {
             // The closed table object takes no more writes: open it again as it was.

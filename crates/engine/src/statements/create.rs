@@ -29,7 +29,7 @@ use strata_storage::merge_tree::{MergeMemory, MergeTreeTable, PastColumns};
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
 use crate::sources::file_function::UserFiles;
-use crate::sources::file_table::{FileTable, file_of_table};
+use crate::sources::external_table::ExternalTable;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
@@ -48,7 +48,6 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
     "Join",
     "Merge",
     "ReplicatedMergeTree",
-    "S3",
     "Set",
     "URL",
     "VersionedCollapsingMergeTree",
@@ -363,7 +362,7 @@ impl Session {
         })
     }
 
-    /// The table object: a Memory or Null table, a File table, or a
+    /// The table object: a Memory or Null table, a File or S3 table, or a
     /// MergeTree table over its directory (opening the parts already there).
     fn open_table(
         &self,
@@ -384,17 +383,16 @@ impl Session {
                     keeps_rows,
                 )?));
             }
-            TableStorage::File(definition) => {
+            TableStorage::External(definition) => {
                 let user_files =
                     UserFiles::from_setting(&self.engine.instance.server_settings.user_files_path());
-                let dir = self.engine.data_path.table_data(&identity.uuid);
-                let path = file_of_table(definition, &dir, &user_files)?;
-                return Ok(Arc::new(FileTable::new(
+                return Ok(Arc::new(ExternalTable::open(
                     Arc::clone(schema),
                     identity.clone(),
                     defaults,
                     definition,
-                    path,
+                    &self.engine.data_path.table_data(&identity.uuid),
+                    &user_files,
                 )?));
             }
             TableStorage::Parts(definition) => definition,

@@ -143,7 +143,7 @@ impl Session {
             self.require_on_table("TRUNCATE", (&database, &table), &[])?;
             match self.user_table(&target.name).await? {
                 UserTable::Memory(table) => table.truncate().await,
-                UserTable::File(table) => table.truncate().await?,
+                UserTable::External(table) => table.truncate().await?,
                 UserTable::MergeTree(table) => table.data.truncate()?,
             }
         }

@@ -21,8 +21,8 @@ use strata_storage::disk::ObjectDisk;
 
 use crate::session::file_sink::{FileSink, open_for_insert};
 use crate::session::{Session, StatementOutcome};
-use crate::sources::file_function::{self, FileArguments, UserFiles, has_glob};
-use crate::sources::s3_function::{self, S3Arguments};
+use crate::sources::file_function::{self, FileArguments, UserFiles};
+use crate::sources::s3_function::{self, S3Arguments, object_key_to_write};
 
 /// A table function's arguments in an INSERT, formats as bare words or
 /// strings.
@@ -73,18 +73,6 @@ impl Target {
             Target::File(path) => path.to_string_lossy().into_owned(),
             Target::Object { key, .. } => key.clone(),
         }
-    }
-}
-
-/// `key` numbered `n` before its extensions: `d.csv.gz` is `d.1.csv.gz`.
-fn numbered_key(key: &str, n: u64) -> String {
-    let (directory, name) = match key.rsplit_once('/') {
-        Some((directory, name)) => (format!("{directory}/"), name),
-        None => (String::new(), key),
-    };
-    match name.split_once('.') {
-        Some((stem, extensions)) => format!("{directory}{stem}.{n}.{extensions}"),
-        None => format!("{directory}{name}.{n}"),
     }
 }
 
@@ -172,44 +160,18 @@ impl Session {
                 self.settings.engine_file_truncate_on_insert(),
             )?,
             Target::Object { bucket, key } => {
-                let key = self.object_key_to_write(&bucket, key)?;
+                let key = object_key_to_write(
+                    &bucket,
+                    key,
+                    self.settings.s3_truncate_on_insert(),
+                    self.settings.s3_create_new_file_on_insert(),
+                )?;
                 (FileSink::object(bucket.writer(key), encoding), false)
             }
         };
         rows.write_rows(format, &mut sink, appending).await?;
         sink.finish()?;
         Ok(StatementOutcome::Done(context))
-    }
-
-    /// The key an insert into `s3()` writes: `key` if no object has it or
-    /// `s3_truncate_on_insert` replaces it, else the first numbered key
-    /// free under `s3_create_new_file_on_insert`.
-    fn object_key_to_write(&self, bucket: &ObjectDisk, key: String) -> Result<String> {
-        if has_glob(&key) || key.contains('{') {
-            return Err(StrataError::new(
-                ErrorCode::DATABASE_ACCESS_DENIED,
-                format!(
-                    "Non partitioned table with path '{key}' that contains globs, the table is in readonly mode"
-                ),
-            ));
-        }
-        if self.settings.s3_truncate_on_insert() || bucket.size(&key)?.is_none() {
-            return Ok(key);
-        }
-        if !self.settings.s3_create_new_file_on_insert() {
-            return Err(StrataError::new(
-                ErrorCode::BAD_ARGUMENTS,
-                format!(
-                    "Object in bucket {} with key {key} already exists. If you want to overwrite it, enable setting s3_truncate_on_insert, if you want to create a new file on each insert, enable setting s3_create_new_file_on_insert",
-                    bucket.location()
-                ),
-            ));
-        }
-        let mut n = 1;
-        while bucket.size(&numbered_key(&key, n))?.is_some() {
-            n += 1;
-        }
-        Ok(numbered_key(&key, n))
     }
 
     /// `source` under a SELECT that casts its columns, by position, to the

@@ -182,9 +182,9 @@ impl Session {
                 ErrorCode::NOT_IMPLEMENTED,
                 "Mutations of Memory tables are not supported yet; MergeTree tables have them",
             )),
-            UserTable::File(_) => Err(StrataError::new(
+            UserTable::External(table) => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                "Table engine File doesn't support mutations",
+                format!("Table engine {} doesn't support mutations", table.engine_name()),
             )),
         }
     }

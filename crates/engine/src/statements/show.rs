@@ -14,7 +14,9 @@ use strata_formats::OutputFormat;
 use strata_sql::literal_text::quoted;
 use strata_sql::{TrailingClauses, parse_object_name, parse_statement, split_trailing_clauses};
 
-use crate::session::{Session, StatementOutcome, single_name, strings_result, strip_keyword};
+use crate::session::{
+    Session, StatementOutcome, UserTable, single_name, strings_result, strip_keyword,
+};
 use crate::table_definition::ColumnDescription;
 
 /// A SHOW statement's `[NOT] LIKE`, `ILIKE` or `WHERE` and `LIMIT` over
@@ -186,7 +188,10 @@ impl Session {
         self.require_show(&[&database, &table])?;
         let statement = match self.view(name).await? {
             Some(view) => super::view::view_statement(&view),
-            None => self.user_table(name).await?.identity().create_statement,
+            None => match self.user_table(name).await? {
+                UserTable::External(table) => table.shown_statement(),
+                table => table.identity().create_statement,
+            },
         };
         let (schema, batches) = strings_result("statement", vec![statement])?;
         self.rows(schema, batches)

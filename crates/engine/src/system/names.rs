@@ -28,10 +28,10 @@ pub fn table_engines_fields() -> Vec<Field> {
     ]
 }
 
-/// Memory, Null and File, then the engines stored as parts: the MergeTree
+/// Memory, Null, File and S3, then the engines stored as parts: the MergeTree
 /// family with a sorting key, the Log family without. Every one takes SETTINGS.
 pub fn table_engines_rows() -> Vec<ArrayRef> {
-    let names: Vec<&str> = ["Memory", "Null", "File"]
+    let names: Vec<&str> = ["Memory", "Null", "File", "S3"]
         .into_iter()
         .chain(PART_ENGINES)
         .collect();

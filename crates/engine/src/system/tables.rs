@@ -10,7 +10,7 @@ use datafusion::catalog::{CatalogProvider, TableProvider};
 use datafusion::common::Result;
 
 use super::{all_tables, engine_name};
-use crate::sources::file_table::FileTable;
+use crate::sources::external_table::ExternalTable;
 use crate::sources::materialized_view::MaterializedView;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
@@ -122,8 +122,8 @@ async fn table_row(database: &str, name: &str, table: &Arc<dyn TableProvider>) -
         let (rows, bytes) = t.totals().await;
         row.counts[..2].copy_from_slice(&[Some(rows), Some(bytes)]);
         (t.identity().create_statement, String::new())
-    } else if let Some(t) = any.downcast_ref::<FileTable>() {
-        (t.identity().create_statement, String::new())
+    } else if let Some(t) = any.downcast_ref::<ExternalTable>() {
+        (t.shown_statement(), String::new())
     } else if let Some(v) = any.downcast_ref::<ViewTable>() {
         (v.identity.create_statement.clone(), v.query.clone())
     } else if let Some(v) = any.downcast_ref::<MaterializedView>() {

@@ -290,8 +290,8 @@ pub enum TableStorage {
     /// are not kept.
     Null,
     Parts(MergeTreeDefinition),
-    /// `File(format[, path[, compression]])`: rows in one file.
-    File(FileDefinition),
+    /// `File(...)` or `S3(...)`: rows in a file or objects, in a format.
+    External(ExternalDefinition),
 }
 
 impl TableStorage {
@@ -302,8 +302,15 @@ impl TableStorage {
             "Memory" | "Null" if has_indexes => Err(no_skip_indexes(&engine.name)),
             "Memory" => Ok(TableStorage::Memory),
             "Null" => Ok(TableStorage::Null),
-            "File" if has_indexes => Err(no_skip_indexes(&engine.name)),
-            "File" => Ok(TableStorage::File(FileDefinition::from_clause(engine)?)),
+            "File" | "S3" if has_indexes => Err(no_skip_indexes(&engine.name)),
+            "File" => Ok(TableStorage::External(ExternalDefinition::from_clause(
+                engine,
+                ExternalEngine::File,
+            )?)),
+            "S3" => Ok(TableStorage::External(ExternalDefinition::from_clause(
+                engine,
+                ExternalEngine::S3,
+            )?)),
             name if TableEngine::is_part_engine(name) => Ok(TableStorage::Parts(
                 MergeTreeDefinition::from_clause(engine)?,
             )),
@@ -317,7 +324,7 @@ impl TableStorage {
     pub fn parts(&self) -> Option<&MergeTreeDefinition> {
         match self {
             TableStorage::Parts(definition) => Some(definition),
-            TableStorage::Memory | TableStorage::Null | TableStorage::File(_) => None,
+            TableStorage::Memory | TableStorage::Null | TableStorage::External(_) => None,
         }
     }
 
@@ -328,7 +335,7 @@ impl TableStorage {
             // NULL is a keyword, so ClickHouse quotes the name.
             TableStorage::Null => "ENGINE = `Null`".to_string(),
             TableStorage::Parts(definition) => definition.clause_text(),
-            TableStorage::File(definition) => definition.clause_text(),
+            TableStorage::External(definition) => definition.clause_text(),
         }
     }
 }
@@ -340,61 +347,85 @@ fn no_skip_indexes(engine: &str) -> StrataError {
     )
 }
 
-/// A `File` table's engine arguments, as written.
-#[derive(Debug, Clone)]
-pub struct FileDefinition {
-    pub format: String,
-    /// The file, inside `user_files_path`; else `data.<format>` in the
-    /// table's directory.
-    pub path: Option<String>,
-    pub compression: Option<String>,
+/// The engines whose rows are kept outside parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExternalEngine {
+    File,
+    S3,
 }
 
-impl FileDefinition {
-    fn from_clause(engine: &EngineClause) -> Result<FileDefinition> {
+/// A `File` or `S3` table's engine arguments, as written (checked).
+#[derive(Debug, Clone)]
+pub struct ExternalDefinition {
+    pub engine: ExternalEngine,
+    pub arguments: Vec<String>,
+}
+
+impl ExternalDefinition {
+    fn from_clause(engine: &EngineClause, kind: ExternalEngine) -> Result<ExternalDefinition> {
         if engine.partition_by.is_some() || engine.order_by.is_some() || engine.primary_key.is_some()
         {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
-                "Engine File doesn't support PARTITION BY, ORDER BY or PRIMARY KEY clauses",
+                format!(
+                    "Engine {} doesn't support PARTITION BY, ORDER BY or PRIMARY KEY clauses",
+                    engine.name
+                ),
             ));
         }
-        let texts = engine
+        let arguments = engine
             .arguments
             .iter()
             .map(|arg| match arg {
                 SqlExpr::Identifier(word) => Ok(word.value.clone()),
                 SqlExpr::Value(value) => match &value.value {
                     Value::SingleQuotedString(text) => Ok(text.clone()),
-                    _ => Err(file_arguments_error()),
+                    _ => Err(not_a_string(&engine.name, arg)),
                 },
-                _ => Err(file_arguments_error()),
+                _ => Err(not_a_string(&engine.name, arg)),
             })
             .collect::<Result<Vec<String>>>()?;
-        let [format, rest @ ..] = texts.as_slice() else {
-            return Err(file_arguments_error());
-        };
-        if rest.len() > 2 {
-            return Err(file_arguments_error());
+        match kind {
+            ExternalEngine::File => check_file_arguments(&arguments)?,
+            ExternalEngine::S3 => {
+                crate::sources::s3_function::S3Arguments::of_engine_texts(arguments.clone())?;
+            }
         }
-        if let Err(error) = strata_formats::input::InputFormat::from_name(format) {
-            strata_formats::OutputFormat::from_name(format).map_err(|_| error)?;
-        }
-        Ok(FileDefinition {
-            format: format.clone(),
-            path: rest.first().cloned(),
-            compression: rest.get(1).cloned(),
+        Ok(ExternalDefinition {
+            engine: kind,
+            arguments,
         })
     }
 
     fn clause_text(&self) -> String {
-        let arguments: Vec<String> = std::iter::once(&self.format)
-            .chain(&self.path)
-            .chain(&self.compression)
-            .map(|text| quoted(text))
-            .collect();
-        format!("ENGINE = File({})", arguments.join(", "))
+        let name = match self.engine {
+            ExternalEngine::File => "File",
+            ExternalEngine::S3 => "S3",
+        };
+        let arguments: Vec<String> = self.arguments.iter().map(|text| quoted(text)).collect();
+        format!("ENGINE = {name}({})", arguments.join(", "))
     }
+}
+
+/// `File(format[, path[, compression]])`: a format Strata reads or writes.
+fn check_file_arguments(arguments: &[String]) -> Result<()> {
+    let [format, rest @ ..] = arguments else {
+        return Err(file_arguments_error());
+    };
+    if rest.len() > 2 {
+        return Err(file_arguments_error());
+    }
+    if let Err(error) = strata_formats::input::InputFormat::from_name(format) {
+        strata_formats::OutputFormat::from_name(format).map_err(|_| error)?;
+    }
+    Ok(())
+}
+
+fn not_a_string(engine: &str, arg: &SqlExpr) -> StrataError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!("Storage {engine}: the argument {arg} is not a constant string"),
+    )
 }
 
 fn file_arguments_error() -> StrataError {
