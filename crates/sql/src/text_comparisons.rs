@@ -1,6 +1,10 @@
 //! A UUID, a FixedString or an IP address compared with a string compares
 //! with the string read as its type, as in ClickHouse: `id = '61f0c404-...'`,
 //! `code IN ('ab', 'cd')`, `id BETWEEN '...' AND '...'`, `ip > '10.0.0.0'`.
+//! So does an integer with a string literal (`n = '42'`, `n IN ('1', '2')`):
+//! text that is no integer of the type's sign is TYPE_MISMATCH, and one out
+//! of the type's range makes the comparison constant as ClickHouse does
+//! (`!=` true, every other operator false; an `IN` list drops it).
 //!
 //! DataFusion refuses to compare a `FixedSizeBinary` with text while it
 //! plans a binary operator, so those are caught as they are planned
@@ -11,11 +15,13 @@
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{DFSchema, Result};
+use datafusion::common::{DFSchema, Result, ScalarValue};
 use datafusion::logical_expr::expr::{Between, InList, ScalarFunction};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
-use strata_common::types::{is_ipv4, is_ipv6, is_uuid};
+use datafusion::sql::sqlparser::ast::BinaryOperator;
+use strata_common::types::{clickhouse_type_name, is_ipv4, is_ipv6, is_uuid};
+use strata_common::{ErrorCode, StrataError};
 
 /// Reads the text side of a comparison with a UUID through `toUUID`, with
 /// a `FixedString(N)` through `toFixedString(text, N)`, and with an address
@@ -73,6 +79,33 @@ impl TextComparisons {
         match expr {
             Expr::InList(InList {
                 expr,
+                list,
+                negated,
+            }) if list_has_integer_texts(&expr, &list, schema)? => {
+                let mut kept = Vec::with_capacity(list.len());
+                for item in list {
+                    match integer_text(&expr, &item, schema)? {
+                        Some(IntegerText::Fits(value)) => kept.push(value),
+                        Some(IntegerText::OutOfRange) => {}
+                        None => kept.push(item),
+                    }
+                }
+                let read = match kept.is_empty() {
+                    // Nothing the column can hold: the constant answer, as
+                    // an IN (NULL where the column is) so it stays UInt8.
+                    true => {
+                        let operand = match expr.nullable(schema)? && !expr.is_volatile() {
+                            true => *expr,
+                            false => lit(0u8),
+                        };
+                        Expr::InList(InList::new(Box::new(operand.clone()), vec![operand], !negated))
+                    }
+                    false => Expr::InList(InList::new(expr, kept, negated)),
+                };
+                Ok((read, true))
+            }
+            Expr::InList(InList {
+                expr,
                 mut list,
                 negated,
             }) if let Some(read_as) = read_as(&expr, schema)? => {
@@ -111,6 +144,99 @@ impl TextComparisons {
     }
 }
 
+/// A string literal read as an integer column's type.
+enum IntegerText {
+    Fits(Expr),
+    OutOfRange,
+}
+
+/// `text` read as the type of `column` where `column` is a plain integer
+/// (not an Enum, Interval or other type kept as one) and `text` a string
+/// literal.
+fn integer_text(column: &Expr, text: &Expr, schema: &DFSchema) -> Result<Option<IntegerText>> {
+    let Expr::Literal(
+        ScalarValue::Utf8(Some(text)) | ScalarValue::LargeUtf8(Some(text)) | ScalarValue::Utf8View(Some(text)),
+        _,
+    ) = text
+    else {
+        return Ok(None);
+    };
+    let field = column.to_field(schema)?.1;
+    let data_type = field.data_type();
+    if !field.metadata().is_empty() {
+        return Ok(None);
+    }
+    // A number written in the query has the least type that holds it.
+    let shown_type = match column {
+        Expr::Literal(ScalarValue::Int64(Some(n)), _) => literal_type(*n),
+        _ => data_type.clone(),
+    };
+    let Some((least, greatest)) = integer_range(&shown_type) else {
+        return Ok(None);
+    };
+    let mismatch = || {
+        StrataError::new(
+            ErrorCode::TYPE_MISMATCH,
+            format!(
+                "Cannot convert string '{text}' to type {}",
+                clickhouse_type_name(&shown_type, false)
+            ),
+        )
+        .into_datafusion()
+    };
+    let value: i128 = text.parse().map_err(|_| mismatch())?;
+    if value < 0 && least == 0 {
+        return Err(mismatch());
+    }
+    if value < least || value > greatest {
+        return Ok(Some(IntegerText::OutOfRange));
+    }
+    let value = match value < 0 {
+        true => ScalarValue::Int64(Some(value as i64)),
+        false => ScalarValue::UInt64(Some(value as u64)),
+    };
+    Ok(Some(IntegerText::Fits(lit(value.cast_to(data_type)?))))
+}
+
+/// ClickHouse's type of an integer literal: the narrowest that holds it,
+/// unsigned unless it is negative.
+fn literal_type(n: i64) -> DataType {
+    match n {
+        0..=0xFF => DataType::UInt8,
+        0..=0xFFFF => DataType::UInt16,
+        0..=0xFFFF_FFFF => DataType::UInt32,
+        0.. => DataType::UInt64,
+        -0x80.. => DataType::Int8,
+        -0x8000.. => DataType::Int16,
+        -0x8000_0000.. => DataType::Int32,
+        _ => DataType::Int64,
+    }
+}
+
+/// The least and greatest value of an integer type.
+fn integer_range(data_type: &DataType) -> Option<(i128, i128)> {
+    Some(match data_type {
+        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+        DataType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+        DataType::UInt8 => (0, u8::MAX.into()),
+        DataType::UInt16 => (0, u16::MAX.into()),
+        DataType::UInt32 => (0, u32::MAX.into()),
+        DataType::UInt64 => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+fn list_has_integer_texts(expr: &Expr, list: &[Expr], schema: &DFSchema) -> Result<bool> {
+    for item in list {
+        if integer_text(expr, item, schema)?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// What text compared with `expr` must be read as, if not as text.
 fn read_as(expr: &Expr, schema: &DFSchema) -> Result<Option<ReadAs>> {
     let field = expr.to_field(schema)?.1;
@@ -140,6 +266,37 @@ impl ExprPlanner for TextComparisons {
             return Ok(PlannerResult::Original(expr));
         }
         let RawBinaryExpr { op, left, right } = expr;
+        let integer = match integer_text(&left, &right, schema)? {
+            Some(read) => Some((read, &left, true)),
+            None => integer_text(&right, &left, schema)?.map(|read| (read, &right, false)),
+        };
+        match integer {
+            Some((IntegerText::Fits(value), _, text_right)) => {
+                let (left, right) = match text_right {
+                    true => (left, value),
+                    false => (value, right),
+                };
+                return Ok(PlannerResult::Original(RawBinaryExpr { op, left, right }));
+            }
+            Some((IntegerText::OutOfRange, column, _)) => {
+                // Still a comparison, so its result is UInt8 as any other's:
+                // a column with itself is NULL where it is NULL.
+                let operand = match column.nullable(schema)? && !column.is_volatile() {
+                    true => column.clone(),
+                    false => lit(0u8),
+                };
+                let op = match op {
+                    BinaryOperator::NotEq => BinaryOperator::Eq,
+                    _ => BinaryOperator::NotEq,
+                };
+                return Ok(PlannerResult::Original(RawBinaryExpr {
+                    op,
+                    left: operand.clone(),
+                    right: operand,
+                }));
+            }
+            None => {}
+        }
         let (left, right) = match (read_as(&left, schema)?, read_as(&right, schema)?) {
             (Some(read_as), None) if holds_text(&right, schema)? => {
                 (left, self.read(right, &read_as))
