@@ -23,7 +23,9 @@ use datafusion::arrow::array::AsArray;
 use datafusion::arrow::buffer::{OffsetBuffer, ScalarBuffer};
 use datafusion::common::ScalarValue;
 
-use datafusion::arrow::datatypes::{DataType, Field, Fields, IntervalUnit, TimeUnit};
+use datafusion::arrow::datatypes::{
+    DataType, Field, Fields, IntervalMonthDayNano, IntervalUnit, TimeUnit,
+};
 
 use crate::error::{ErrorCode, Result, StrataError};
 
@@ -149,6 +151,48 @@ pub fn field_type_name(field: &Field) -> String {
 pub fn interval_type(field: &Field) -> Option<&str> {
     let is_interval = field.data_type() == &DataType::Interval(IntervalUnit::MonthDayNano);
     declared(field).filter(|name| is_interval && name.starts_with("Interval"))
+}
+
+/// ClickHouse's interval types, one per unit.
+pub const INTERVAL_TYPES: [&str; 11] = [
+    "IntervalNanosecond",
+    "IntervalMicrosecond",
+    "IntervalMillisecond",
+    "IntervalSecond",
+    "IntervalMinute",
+    "IntervalHour",
+    "IntervalDay",
+    "IntervalWeek",
+    "IntervalMonth",
+    "IntervalQuarter",
+    "IntervalYear",
+];
+
+/// `count` units of the interval type `interval_name` (`IntervalDay`) as a
+/// MonthDayNano value (a week is seven days, a quarter three months); None
+/// past the value's range or for another name.
+pub fn interval_of_count(interval_name: &str, count: i64) -> Option<IntervalMonthDayNano> {
+    const SECOND: i64 = 1_000_000_000;
+    let (months, days, nanos) = match interval_name {
+        "IntervalNanosecond" => (0, 0, 1),
+        "IntervalMicrosecond" => (0, 0, 1_000),
+        "IntervalMillisecond" => (0, 0, 1_000_000),
+        "IntervalSecond" => (0, 0, SECOND),
+        "IntervalMinute" => (0, 0, 60 * SECOND),
+        "IntervalHour" => (0, 0, 3_600 * SECOND),
+        "IntervalDay" => (0, 1, 0),
+        "IntervalWeek" => (0, 7, 0),
+        "IntervalMonth" => (1, 0, 0),
+        "IntervalQuarter" => (3, 0, 0),
+        "IntervalYear" => (12, 0, 0),
+        _ => return None,
+    };
+    let part = |per_unit: i64| count.checked_mul(per_unit);
+    Some(IntervalMonthDayNano::new(
+        i32::try_from(part(months)?).ok()?,
+        i32::try_from(part(days)?).ok()?,
+        part(nanos)?,
+    ))
 }
 
 /// The field metadata that marks an interval as counting one unit
@@ -753,6 +797,15 @@ impl<'a> TypeParser<'a> {
                 metadata: uuid_metadata(),
                 ..ColumnType::plain(DataType::FixedSizeBinary(UUID_BYTES))
             }),
+            lower if let Some(interval) = INTERVAL_TYPES
+                .iter()
+                .find(|t| t.eq_ignore_ascii_case(lower)) =>
+            {
+                Ok(ColumnType {
+                    metadata: interval_metadata(interval),
+                    ..ColumnType::plain(DataType::Interval(IntervalUnit::MonthDayNano))
+                })
+            }
             "nothing" => Ok(ColumnType {
                 nullable: true,
                 ..ColumnType::plain(DataType::Null)

@@ -19,7 +19,11 @@ use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::{EnumType, clickhouse_type_name, enum_type, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{
+    EnumType, clickhouse_type_name, enum_type, interval_type, is_ipv4, is_ipv6, is_uuid,
+};
+
+use crate::dates::intervals::{IntervalKind, cast_to_interval, interval_counts};
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::value::{Style, ValueOptions, declared_as_text, uuids_as_text, write_value};
 
@@ -385,6 +389,12 @@ impl ScalarUDFImpl for ConvertTo {
             return self.convert_uuids(&args);
         }
         let field = Arc::clone(&args.arg_fields[0]);
+        if let Some(kind) = interval_type(&field).and_then(IntervalKind::of_type_name) {
+            // An interval converts as its count of its unit.
+            return map_columnar(&args.args[0], |values| {
+                convert(&interval_counts(values, kind), &self.target)
+            });
+        }
         if self.target == DataType::Utf8 && (is_ipv4(&field) || is_ipv6(&field)) {
             return map_columnar(&args.args[0], |addresses| {
                 Ok(declared_as_text(&field, addresses.as_ref()).expect("an address"))
@@ -462,8 +472,13 @@ impl ScalarUDFImpl for CastByName {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        map_columnar(&args.args[0], |values| {
-            cast_to_field(values, &args.return_field)
+        // An interval cast to a number or text is its count of its unit.
+        let counted = interval_type(&args.arg_fields[0])
+            .filter(|_| interval_type(&args.return_field).is_none())
+            .and_then(IntervalKind::of_type_name);
+        map_columnar(&args.args[0], |values| match counted {
+            Some(kind) => cast_to_field(&interval_counts(values, kind), &args.return_field),
+            None => cast_to_field(values, &args.return_field),
         })
     }
 }
@@ -471,6 +486,9 @@ impl ScalarUDFImpl for CastByName {
 /// `values` as ClickHouse's `CAST` converts them to `field`'s type; an
 /// error where a value does not convert.
 pub fn cast_to_field(values: &ArrayRef, field: &Field) -> Result<ArrayRef> {
+    if let Some(kind) = interval_type(field).and_then(IntervalKind::of_type_name) {
+        return cast_to_interval(values, kind);
+    }
     if let Some(enum_type) = enum_type(field) {
         return enum_names(&enum_type, values);
     }

@@ -308,7 +308,11 @@ impl PlanRewriter {
                 | DataType::Struct(_)
                 | DataType::Map(..)
         );
-        if !(nested || types::is_uuid(&field) || types::is_ipv4(&field) || types::is_ipv6(&field)) {
+        let declared = types::is_uuid(&field)
+            || types::is_ipv4(&field)
+            || types::is_ipv6(&field)
+            || types::interval_type(&field).is_some();
+        if !(nested || declared) {
             return Ok(None);
         }
         let text = self.call("toString", vec![inner.clone()]);

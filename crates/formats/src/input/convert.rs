@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::Scalar;
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Int64Array, ListArray, StringArray,
-    UInt32Array, new_null_array,
+    Array, ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Int64Array, IntervalMonthDayNanoArray,
+    ListArray, StringArray, UInt32Array, new_null_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
@@ -18,7 +18,7 @@ use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use strata_common::ip_text::{parse_ipv4, parse_ipv6};
 use strata_common::types::{
     EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value, field_type_name,
-    is_ipv4, is_ipv6, is_uuid,
+    interval_of_count, interval_type, is_ipv4, is_ipv6, is_uuid,
 };
 use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -174,6 +174,17 @@ fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
                 }
             }
             Ok(Arc::new(builder.finish()))
+        }
+        DataType::Interval(_) if let Some(name) = interval_type(field) => {
+            // An interval is written as its count of its unit.
+            let parsed: IntervalMonthDayNanoArray = texts
+                .iter()
+                .map(|t| {
+                    let count = t?.parse::<i64>().ok()?;
+                    interval_of_count(name, count)
+                })
+                .collect();
+            Ok(Arc::new(parsed))
         }
         DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
         DataType::List(item) => parse_arrays(texts, item),

@@ -9,9 +9,13 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, IntervalMonthDayNanoArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, Int64Array, IntervalMonthDayNanoArray,
+};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, IntervalMonthDayNano, IntervalUnit};
+use datafusion::arrow::datatypes::{
+    DataType, Int64Type, IntervalMonthDayNano, IntervalMonthDayNanoType, IntervalUnit,
+};
 use datafusion::common::Result;
 use strata_common::ErrorCode;
 
@@ -98,33 +102,87 @@ impl IntervalKind {
 
     /// `amount` of this unit, or None past the interval's range.
     fn interval(self, amount: i64) -> Option<IntervalMonthDayNano> {
+        strata_common::types::interval_of_count(self.type_name(), amount)
+    }
+
+    /// ClickHouse's type of an interval of this unit.
+    fn type_name(self) -> &'static str {
+        &self.function_name()["to".len()..]
+    }
+}
+
+impl IntervalKind {
+    /// The unit of a ClickHouse interval type (`IntervalDay`).
+    pub fn of_type_name(name: &str) -> Option<IntervalKind> {
+        Self::from_keyword(name.strip_prefix("Interval")?)
+    }
+
+    /// Nanoseconds in one unit, a month being 28 days as ClickHouse counts
+    /// it when it converts between units.
+    fn nanos(self) -> i128 {
         use IntervalKind::*;
-        let nanos = |per_unit: i64| {
-            let nanos = amount.checked_mul(per_unit)?;
-            Some(IntervalMonthDayNano::new(0, 0, nanos))
-        };
-        let days = |per_unit: i64| {
-            let days = i32::try_from(amount.checked_mul(per_unit)?).ok()?;
-            Some(IntervalMonthDayNano::new(0, days, 0))
-        };
-        let months = |per_unit: i64| {
-            let months = i32::try_from(amount.checked_mul(per_unit)?).ok()?;
-            Some(IntervalMonthDayNano::new(months, 0, 0))
-        };
+        const DAY: i128 = 86_400 * NANOS_PER_SECOND as i128;
         match self {
-            Nanosecond => nanos(1),
-            Microsecond => nanos(1_000),
-            Millisecond => nanos(1_000_000),
-            Second => nanos(NANOS_PER_SECOND),
-            Minute => nanos(60 * NANOS_PER_SECOND),
-            Hour => nanos(3600 * NANOS_PER_SECOND),
-            Day => days(1),
-            Week => days(7),
-            Month => months(1),
-            Quarter => months(3),
-            Year => months(12),
+            Nanosecond => 1,
+            Microsecond => 1_000,
+            Millisecond => 1_000_000,
+            Second => NANOS_PER_SECOND as i128,
+            Minute => 60 * NANOS_PER_SECOND as i128,
+            Hour => 3_600 * NANOS_PER_SECOND as i128,
+            Day => DAY,
+            Week => 7 * DAY,
+            Month => 28 * DAY,
+            Quarter => 3 * 28 * DAY,
+            Year => 12 * 28 * DAY,
         }
     }
+
+    /// How many of this unit `interval` holds, truncated toward zero.
+    fn count(self, interval: IntervalMonthDayNano) -> i64 {
+        let total = i128::from(interval.months) * IntervalKind::Month.nanos()
+            + i128::from(interval.days) * IntervalKind::Day.nanos()
+            + i128::from(interval.nanoseconds);
+        (total / self.nanos()) as i64
+    }
+}
+
+/// `values` as ClickHouse's CAST makes intervals of `kind`: a number (its
+/// fraction truncated) or the text of an integer counts the unit; an
+/// interval of another unit converts through its length (90 minutes is 1
+/// hour, a year 336 days).
+pub fn cast_to_interval(values: &ArrayRef, kind: IntervalKind) -> Result<ArrayRef> {
+    let counts: ArrayRef = match values.data_type() {
+        DataType::Interval(IntervalUnit::MonthDayNano) => interval_counts(values, kind),
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
+            let texts = cast(values, &DataType::Utf8)?;
+            let texts = texts.as_string::<i32>();
+            let counts = texts
+                .iter()
+                .map(|text| match text {
+                    None => Ok(None),
+                    Some(text) => text.parse::<i64>().map(Some).map_err(|_| {
+                        args::error(
+                            ErrorCode::CANNOT_PARSE_TEXT,
+                            format!("Cannot parse string '{text}' as {}", kind.type_name()),
+                        )
+                    }),
+                })
+                .collect::<Result<Int64Array>>()?;
+            Arc::new(counts)
+        }
+        _ => Arc::clone(values),
+    };
+    kind.intervals(&counts)
+}
+
+/// How many units of `kind` each interval of `values` holds: what CAST of
+/// an interval to a number gives.
+pub fn interval_counts(values: &ArrayRef, kind: IntervalKind) -> ArrayRef {
+    Arc::new(
+        values
+            .as_primitive::<IntervalMonthDayNanoType>()
+            .unary::<_, Int64Type>(|interval| kind.count(interval)),
+    )
 }
 
 impl Kernel for IntervalKind {
@@ -141,8 +199,7 @@ impl Kernel for IntervalKind {
             DataType::Null => Ok(Shape::null()),
             t if is_integer(t) || is_float(t) || matches!(t, DataType::Decimal128(..)) => {
                 Ok(Shape {
-                    // `toIntervalDay` makes an `IntervalDay`.
-                    interval: name.strip_prefix("to"),
+                    interval: Some(self.type_name()),
                     ..Shape::of(DataType::Interval(IntervalUnit::MonthDayNano))
                 })
             }
@@ -151,8 +208,15 @@ impl Kernel for IntervalKind {
     }
 
     fn run(&self, call: &Call) -> Result<ArrayRef> {
+        self.intervals(&call.arrays[0])
+    }
+}
+
+impl IntervalKind {
+    /// Each amount (a number) as an interval of this unit.
+    fn intervals(self, amounts: &ArrayRef) -> Result<ArrayRef> {
         // Casting to Int64 truncates fractions toward zero, as ClickHouse does.
-        let amounts = cast(&call.arrays[0], &DataType::Int64)?;
+        let amounts = cast(amounts, &DataType::Int64)?;
         let amounts = amounts
             .as_any()
             .downcast_ref::<datafusion::arrow::array::Int64Array>()
