@@ -258,7 +258,16 @@ impl Engine {
         physical_rules
             .extend(datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules);
         physical_rules.extend(strata_execution::final_physical_optimizer_rules());
+        let logical_rules = datafusion::optimizer::Optimizer::new()
+            .rules
+            .into_iter()
+            .map(|rule| match rule.name() == strata_sql::sort_keys::SortKeysKept::NAME {
+                true => Arc::new(strata_sql::sort_keys::SortKeysKept::new(rule)) as _,
+                false => rule,
+            })
+            .collect();
         let base = builder
+            .with_optimizer_rules(logical_rules)
             .with_physical_optimizer_rules(physical_rules)
             .build();
 

@@ -9,10 +9,18 @@
 //! where the call stood. A call inside another's array (`arrayJoin(range(
 //! arrayJoin(a)))`) is found first, so its clause comes first. A SELECT over
 //! joined tables keeps its calls for `unnest`.
+//!
+//! A call over an aggregate (`SELECT k, arrayJoin(groupArray(v)) ... GROUP
+//! BY k`) repeats the aggregated rows, so such a SELECT is first split
+//! ([`join_after_aggregation`]): it aggregates in a subquery, the array
+//! under the call's name, and the call moves to a SELECT over it.
+
+use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ExcludeSelectItem, Expr, Ident, ObjectName, OrderBy, Select, SelectItem, TableFactor,
-    WildcardAdditionalOptions,
+    ExcludeSelectItem, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName,
+    OrderBy, Select, SelectItem, SetExpr, TableFactor, WildcardAdditionalOptions,
+    visit_expressions,
 };
 use strata_common::Result;
 
@@ -22,6 +30,8 @@ use crate::outside_subqueries::rewrite_outside_subqueries;
 const FUNCTION: &str = "arrayJoin";
 /// Elements of the calls: `__strata_aj1`, `__strata_aj2`, ...
 const ELEMENT: &str = "__strata_aj";
+/// Arrays aggregated before their calls: `__strata_aggregated_array0`, ...
+const AGGREGATED_ARRAY: &str = "__strata_aggregated_array";
 
 /// Rewrites `select`'s `arrayJoin` calls, and those of the query's ORDER BY,
 /// into ARRAY JOIN clauses.
@@ -48,6 +58,85 @@ pub fn rewrite(select: &mut Select, order_by: Option<&mut OrderBy>) -> Result<()
     select.from = vec![crate::array_join::nested(relation, &clauses)?];
     hide_from_wildcards(&mut select.projection, &elements);
     Ok(())
+}
+
+/// Splits a SELECT whose items are `arrayJoin(array) AS name` with an
+/// aggregate in `array`: the SELECT, with `array AS name` for each such item,
+/// becomes a subquery, and the new SELECT over it lists every item by name,
+/// the calls over their arrays' columns. Items of other forms, or a `*`,
+/// leave the SELECT as it is.
+pub fn join_after_aggregation(
+    select: &mut Select,
+    is_aggregate: &dyn Fn(&str) -> bool,
+) -> Result<()> {
+    let over_aggregate = |item: &SelectItem| {
+        matches!(item, SelectItem::ExprWithAlias { expr, .. }
+            if joined_array(expr).is_some_and(|array| has_aggregate(array, is_aggregate)))
+    };
+    let named = |item: &SelectItem| matches!(item, SelectItem::ExprWithAlias { .. });
+    if !select.projection.iter().any(over_aggregate) || !select.projection.iter().all(named) {
+        return Ok(());
+    }
+    let mut outer_items = Vec::with_capacity(select.projection.len());
+    for (n, item) in select.projection.iter_mut().enumerate() {
+        let joined = over_aggregate(item);
+        let SelectItem::ExprWithAlias { expr, alias } = item else {
+            unreachable!("every item is named")
+        };
+        let shown_name = alias.clone();
+        let shown = match joined {
+            // The array's column has a name of its own, so that ORDER BY
+            // the item's name means the element.
+            true => {
+                *alias = Ident::new(format!("{AGGREGATED_ARRAY}{n}"));
+                let mut call = expr.clone();
+                *expr = swap_argument(&mut call, Expr::Identifier(alias.clone()));
+                call
+            }
+            false => Expr::Identifier(alias.clone()),
+        };
+        outer_items.push(SelectItem::ExprWithAlias {
+            expr: shown,
+            alias: shown_name,
+        });
+    }
+    let template =
+        crate::array_join::parse_query("SELECT 1 FROM (SELECT 1) AS __strata_aggregated")?;
+    let SetExpr::Select(outer) = *template.body else {
+        unreachable!("the template is a SELECT")
+    };
+    let aggregated = std::mem::replace(select, *outer);
+    select.projection = outer_items;
+    if let TableFactor::Derived { subquery, .. } = &mut select.from[0].relation {
+        *subquery.body = SetExpr::Select(Box::new(aggregated));
+    }
+    Ok(())
+}
+
+/// Whether `expr` calls an aggregate.
+fn has_aggregate(expr: &Expr, is_aggregate: &dyn Fn(&str) -> bool) -> bool {
+    visit_expressions(expr, |e| match e {
+        Expr::Function(f) if f.over.is_none() && is_aggregate(&f.name.to_string()) => {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
+/// Puts `argument` in place of the one argument of `call`, which it returns.
+fn swap_argument(call: &mut Expr, argument: Expr) -> Expr {
+    let Expr::Function(function) = call else {
+        unreachable!("a call of arrayJoin")
+    };
+    let FunctionArguments::List(list) = &mut function.args else {
+        unreachable!("arrayJoin takes a list")
+    };
+    let new = FunctionArg::Unnamed(FunctionArgExpr::Expr(argument));
+    match std::mem::replace(&mut list.args[0], new) {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(old)) => old,
+        _ => unreachable!("arrayJoin's argument is an expression"),
+    }
 }
 
 /// Replaces each call outside subqueries by its element, innermost first;

@@ -105,6 +105,13 @@ impl VisitorMut for Rewriter<'_, '_> {
         }
         // After naming, so that items keep the names of the calls as written.
         if let SetExpr::Select(select) = query.body.as_mut()
+            && let Err(e) = crate::array_join_function::join_after_aggregation(select, &|name| {
+                crate::combinators::names_aggregate(name, self.ctx)
+            })
+        {
+            return ControlFlow::Break(e);
+        }
+        if let SetExpr::Select(select) = query.body.as_mut()
             && let Err(e) = crate::array_join_function::rewrite(select, query.order_by.as_mut())
         {
             return ControlFlow::Break(e);

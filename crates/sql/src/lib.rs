@@ -60,6 +60,7 @@ pub mod text_comparisons;
 pub mod totals;
 pub mod ttl;
 pub mod uint8_booleans;
+pub mod sort_keys;
 pub mod untuple;
 pub mod values_cells;
 pub mod values_function;
