@@ -153,6 +153,36 @@ pub fn interval_type(field: &Field) -> Option<&str> {
     declared(field).filter(|name| is_interval && name.starts_with("Interval"))
 }
 
+/// ClickHouse's type of an integer literal: the narrowest that holds it,
+/// unsigned unless it is negative.
+pub fn literal_integer_type(v: i64) -> DataType {
+    match v {
+        0..=0xFF => DataType::UInt8,
+        0..=0xFFFF => DataType::UInt16,
+        0..=0xFFFF_FFFF => DataType::UInt32,
+        0.. => DataType::UInt64,
+        -0x80.. => DataType::Int8,
+        -0x8000.. => DataType::Int16,
+        -0x8000_0000.. => DataType::Int32,
+        _ => DataType::Int64,
+    }
+}
+
+/// The least and greatest value of an integer type; None for another type.
+pub fn integer_range(data_type: &DataType) -> Option<(i128, i128)> {
+    Some(match data_type {
+        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
+        DataType::Int16 => (i16::MIN.into(), i16::MAX.into()),
+        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
+        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
+        DataType::UInt8 => (0, u8::MAX.into()),
+        DataType::UInt16 => (0, u16::MAX.into()),
+        DataType::UInt32 => (0, u32::MAX.into()),
+        DataType::UInt64 => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
 /// ClickHouse's interval types, one per unit.
 pub const INTERVAL_TYPES: [&str; 11] = [
     "IntervalNanosecond",

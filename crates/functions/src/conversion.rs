@@ -328,16 +328,7 @@ fn decimal_to_integer(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         unreachable!("called for decimals");
     };
     let divisor = 10i128.pow(u32::from(scale.unsigned_abs()));
-    let (low, high) = match target {
-        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
-        DataType::Int16 => (i16::MIN.into(), i16::MAX.into()),
-        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
-        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
-        DataType::UInt8 => (0, u8::MAX.into()),
-        DataType::UInt16 => (0, u16::MAX.into()),
-        DataType::UInt32 => (0, u32::MAX.into()),
-        _ => (0, i128::from(u64::MAX)),
-    };
+    let (low, high) = strata_common::types::integer_range(target).expect("an integer target");
     let decimals = array.as_primitive::<Decimal128Type>();
     if decimals
         .iter()

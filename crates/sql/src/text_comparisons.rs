@@ -20,7 +20,9 @@ use datafusion::logical_expr::expr::{Between, InList, ScalarFunction};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
 use datafusion::sql::sqlparser::ast::BinaryOperator;
-use strata_common::types::{clickhouse_type_name, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{
+    clickhouse_type_name, integer_range, is_ipv4, is_ipv6, is_uuid, literal_integer_type,
+};
 use strata_common::{ErrorCode, StrataError};
 
 /// Reads the text side of a comparison with a UUID through `toUUID`, with
@@ -168,7 +170,7 @@ fn integer_text(column: &Expr, text: &Expr, schema: &DFSchema) -> Result<Option<
     }
     // A number written in the query has the least type that holds it.
     let shown_type = match column {
-        Expr::Literal(ScalarValue::Int64(Some(n)), _) => literal_type(*n),
+        Expr::Literal(ScalarValue::Int64(Some(n)), _) => literal_integer_type(*n),
         _ => data_type.clone(),
     };
     let Some((least, greatest)) = integer_range(&shown_type) else {
@@ -196,36 +198,6 @@ fn integer_text(column: &Expr, text: &Expr, schema: &DFSchema) -> Result<Option<
         false => ScalarValue::UInt64(Some(value as u64)),
     };
     Ok(Some(IntegerText::Fits(lit(value.cast_to(data_type)?))))
-}
-
-/// ClickHouse's type of an integer literal: the narrowest that holds it,
-/// unsigned unless it is negative.
-fn literal_type(n: i64) -> DataType {
-    match n {
-        0..=0xFF => DataType::UInt8,
-        0..=0xFFFF => DataType::UInt16,
-        0..=0xFFFF_FFFF => DataType::UInt32,
-        0.. => DataType::UInt64,
-        -0x80.. => DataType::Int8,
-        -0x8000.. => DataType::Int16,
-        -0x8000_0000.. => DataType::Int32,
-        _ => DataType::Int64,
-    }
-}
-
-/// The least and greatest value of an integer type.
-fn integer_range(data_type: &DataType) -> Option<(i128, i128)> {
-    Some(match data_type {
-        DataType::Int8 => (i8::MIN.into(), i8::MAX.into()),
-        DataType::Int16 => (i16::MIN.into(), i16::MAX.into()),
-        DataType::Int32 => (i32::MIN.into(), i32::MAX.into()),
-        DataType::Int64 => (i64::MIN.into(), i64::MAX.into()),
-        DataType::UInt8 => (0, u8::MAX.into()),
-        DataType::UInt16 => (0, u16::MAX.into()),
-        DataType::UInt32 => (0, u32::MAX.into()),
-        DataType::UInt64 => (0, u64::MAX.into()),
-        _ => return None,
-    })
 }
 
 fn list_has_integer_texts(expr: &Expr, list: &[Expr], schema: &DFSchema) -> Result<bool> {

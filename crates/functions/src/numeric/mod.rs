@@ -102,20 +102,6 @@ pub(crate) fn any_arguments(volatility: Volatility) -> Signature {
     )
 }
 
-/// The smallest integer type that holds `v`, as ClickHouse types a literal.
-fn literal_integer_type(v: i64) -> DataType {
-    match v {
-        0..=0xFF => DataType::UInt8,
-        0..=0xFFFF => DataType::UInt16,
-        0..=0xFFFF_FFFF => DataType::UInt32,
-        0.. => DataType::UInt64,
-        -0x80.. => DataType::Int8,
-        -0x8000.. => DataType::Int16,
-        -0x8000_0000.. => DataType::Int32,
-        _ => DataType::Int64,
-    }
-}
-
 /// `udf`'s result type for the arguments' types, or, where those have no
 /// common type, for the types ClickHouse gives their integer literals
 /// ([`argument_types`]).
@@ -153,7 +139,7 @@ pub(crate) fn argument_types(args: &ReturnFieldArgs) -> Vec<DataType> {
         .enumerate()
         .map(
             |(i, field)| match args.scalar_arguments.get(i).copied().flatten() {
-                Some(ScalarValue::Int64(Some(v))) => literal_integer_type(*v),
+                Some(ScalarValue::Int64(Some(v))) => strata_common::types::literal_integer_type(*v),
                 Some(ScalarValue::List(list))
                     if let DataType::List(item) = field.data_type()
                         && item.data_type() == &DataType::Int64
@@ -165,7 +151,7 @@ pub(crate) fn argument_types(args: &ReturnFieldArgs) -> Vec<DataType> {
                         .downcast_ref::<datafusion::arrow::array::Int64Array>();
                     let narrow = values.map_or(DataType::Int64, |values| {
                         let types: Vec<DataType> =
-                            values.iter().flatten().map(literal_integer_type).collect();
+                            values.iter().flatten().map(strata_common::types::literal_integer_type).collect();
                         crate::arrays::common_type(&types).unwrap_or(DataType::Int64)
                     });
                     DataType::List(std::sync::Arc::new(
