@@ -352,7 +352,10 @@ fn a_file_table_keeps_its_rows_across_restarts_and_drop_leaves_a_named_file() {
     );
     local("INSERT INTO own VALUES (2, 'y')");
     assert_eq!(local("SELECT * FROM own ORDER BY a"), "1\tx\n2\ty\n");
-    assert_eq!(std::fs::read_to_string(path.join("named.tsv")).unwrap(), "7\n");
+    assert_eq!(
+        std::fs::read_to_string(path.join("named.tsv")).unwrap(),
+        "7\n"
+    );
     // The header is written by the first insert only.
     let csv: Vec<_> = walk(Path::new(data))
         .into_iter()
@@ -365,7 +368,10 @@ fn a_file_table_keeps_its_rows_across_restarts_and_drop_leaves_a_named_file() {
     );
     local("DROP TABLE own; DROP TABLE named");
     assert!(!csv[0].exists(), "the table's own file goes with it");
-    assert!(path.join("named.tsv").exists(), "a file the table named stays");
+    assert!(
+        path.join("named.tsv").exists(),
+        "a file the table named stays"
+    );
 }
 
 /// Every file under `dir`.

@@ -411,9 +411,15 @@ fn an_s3_table_reads_its_objects_and_writes_a_new_one_per_insert() {
     );
     // The secret key is hidden wherever the definition is shown.
     let shown = ok("SHOW CREATE TABLE one");
-    assert!(!shown.contains(SECRET_KEY) && shown.contains("[HIDDEN]"), "{shown}");
+    assert!(
+        !shown.contains(SECRET_KEY) && shown.contains("[HIDDEN]"),
+        "{shown}"
+    );
     let listed = ok("SELECT engine, engine_full FROM system.tables WHERE name = 'one'");
-    assert!(listed.starts_with("S3\t") && !listed.contains(SECRET_KEY), "{listed}");
+    assert!(
+        listed.starts_with("S3\t") && !listed.contains(SECRET_KEY),
+        "{listed}"
+    );
     // TRUNCATE removes the table's object; DROP leaves the bucket alone.
     ok("TRUNCATE TABLE one");
     assert_eq!(ok("SELECT n FROM every"), "3\n");

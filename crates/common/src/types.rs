@@ -827,9 +827,10 @@ impl<'a> TypeParser<'a> {
                 metadata: uuid_metadata(),
                 ..ColumnType::plain(DataType::FixedSizeBinary(UUID_BYTES))
             }),
-            lower if let Some(interval) = INTERVAL_TYPES
-                .iter()
-                .find(|t| t.eq_ignore_ascii_case(lower)) =>
+            lower
+                if let Some(interval) = INTERVAL_TYPES
+                    .iter()
+                    .find(|t| t.eq_ignore_ascii_case(lower)) =>
             {
                 Ok(ColumnType {
                     metadata: interval_metadata(interval),

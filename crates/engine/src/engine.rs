@@ -261,10 +261,12 @@ impl Engine {
         let logical_rules = datafusion::optimizer::Optimizer::new()
             .rules
             .into_iter()
-            .map(|rule| match rule.name() == strata_sql::sort_keys::SortKeysKept::NAME {
-                true => Arc::new(strata_sql::sort_keys::SortKeysKept::new(rule)) as _,
-                false => rule,
-            })
+            .map(
+                |rule| match rule.name() == strata_sql::sort_keys::SortKeysKept::NAME {
+                    true => Arc::new(strata_sql::sort_keys::SortKeysKept::new(rule)) as _,
+                    false => rule,
+                },
+            )
             .collect();
         let base = builder
             .with_optimizer_rules(logical_rules)

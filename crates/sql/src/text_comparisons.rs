@@ -100,7 +100,11 @@ impl TextComparisons {
                             true => *expr,
                             false => lit(0u8),
                         };
-                        Expr::InList(InList::new(Box::new(operand.clone()), vec![operand], !negated))
+                        Expr::InList(InList::new(
+                            Box::new(operand.clone()),
+                            vec![operand],
+                            !negated,
+                        ))
                     }
                     false => Expr::InList(InList::new(expr, kept, negated)),
                 };
@@ -157,7 +161,9 @@ enum IntegerText {
 /// literal.
 fn integer_text(column: &Expr, text: &Expr, schema: &DFSchema) -> Result<Option<IntegerText>> {
     let Expr::Literal(
-        ScalarValue::Utf8(Some(text)) | ScalarValue::LargeUtf8(Some(text)) | ScalarValue::Utf8View(Some(text)),
+        ScalarValue::Utf8(Some(text))
+        | ScalarValue::LargeUtf8(Some(text))
+        | ScalarValue::Utf8View(Some(text)),
         _,
     ) = text
     else {

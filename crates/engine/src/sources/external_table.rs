@@ -306,7 +306,11 @@ impl TableProvider for ExternalTable {
             let empty = MemTable::try_new(self.schema(), vec![Vec::new()])?;
             return empty.scan(state, projection, filters, limit).await;
         }
-        let format = self.files.input.clone().map_err(StrataError::into_datafusion)?;
+        let format = self
+            .files
+            .input
+            .clone()
+            .map_err(StrataError::into_datafusion)?;
         let target = InputTarget {
             fields: self.schema.fields().iter().cloned().collect(),
             has_default: vec![false; self.schema.fields().len()],
@@ -331,7 +335,11 @@ impl TableProvider for ExternalTable {
         input: Arc<dyn ExecutionPlan>,
         _: InsertOp,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let format = self.files.output.clone().map_err(StrataError::into_datafusion)?;
+        let format = self
+            .files
+            .output
+            .clone()
+            .map_err(StrataError::into_datafusion)?;
         if let Store::Objects { pattern, .. } = &self.files.store {
             refuse_pattern(pattern).map_err(StrataError::into_datafusion)?;
         }
@@ -356,7 +364,10 @@ struct WritingSink {
 impl WritingSink {
     /// The sink the rows go to, and whether it appends after rows already
     /// there (so the format's header is left out).
-    fn open(&self, query: Option<&QueryContext>) -> std::result::Result<(FileSink, bool), StrataError> {
+    fn open(
+        &self,
+        query: Option<&QueryContext>,
+    ) -> std::result::Result<(FileSink, bool), StrataError> {
         let setting = |read: fn(&QueryContext) -> bool| query.is_some_and(read);
         match &self.files.store {
             Store::File(path) => open_for_insert(
@@ -400,9 +411,9 @@ impl DataSink for WritingSink {
         context: &Arc<TaskContext>,
     ) -> Result<u64> {
         let query = context.session_config().get_extension::<QueryContext>();
-        let options = query
-            .as_ref()
-            .map_or_else(FormatOptions::default, |q| FormatOptions::from_settings(&q.settings));
+        let options = query.as_ref().map_or_else(FormatOptions::default, |q| {
+            FormatOptions::from_settings(&q.settings)
+        });
         let _writing = self.files.writing.lock().await;
         let (mut sink, appending) = self
             .open(query.as_deref())

@@ -4,11 +4,11 @@
 //! feeds rows and bytes read into the query summary.
 
 pub mod counting;
+pub mod external_table;
 pub mod file_function;
 pub mod format_function;
 pub mod input_columns;
 pub mod input_stream;
-pub mod external_table;
 pub mod inputs_table;
 pub mod materialized_view;
 pub mod memory_table;

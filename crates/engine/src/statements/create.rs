@@ -28,8 +28,8 @@ use strata_storage::merge_tree::{MergeMemory, MergeTreeTable, PastColumns};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
-use crate::sources::file_function::UserFiles;
 use crate::sources::external_table::ExternalTable;
+use crate::sources::file_function::UserFiles;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
@@ -384,8 +384,9 @@ impl Session {
                 )?));
             }
             TableStorage::External(definition) => {
-                let user_files =
-                    UserFiles::from_setting(&self.engine.instance.server_settings.user_files_path());
+                let user_files = UserFiles::from_setting(
+                    &self.engine.instance.server_settings.user_files_path(),
+                );
                 return Ok(Arc::new(ExternalTable::open(
                     Arc::clone(schema),
                     identity.clone(),

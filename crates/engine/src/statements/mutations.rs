@@ -184,7 +184,10 @@ impl Session {
             )),
             UserTable::External(table) => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Table engine {} doesn't support mutations", table.engine_name()),
+                format!(
+                    "Table engine {} doesn't support mutations",
+                    table.engine_name()
+                ),
             )),
         }
     }

@@ -171,7 +171,10 @@ impl Session {
             UserTable::MergeTree(table) => Ok(table),
             other => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                format!("Table engine {} doesn't support {what}", other.engine_name()),
+                format!(
+                    "Table engine {} doesn't support {what}",
+                    other.engine_name()
+                ),
             )),
         }
     }

@@ -276,7 +276,9 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
         memory.engine_name()
     } else if let Some(merge_tree) = any.downcast_ref::<MergeTreeProvider>() {
         merge_tree.engine.name()
-    } else if let Some(external) = any.downcast_ref::<crate::sources::external_table::ExternalTable>() {
+    } else if let Some(external) =
+        any.downcast_ref::<crate::sources::external_table::ExternalTable>()
+    {
         external.engine_name()
     } else if any.is::<SystemTable>() {
         "SystemTable"

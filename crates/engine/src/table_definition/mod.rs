@@ -10,7 +10,9 @@ use datafusion::common::DFSchema;
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::ExprSchemable;
 use datafusion::physical_expr::PhysicalExpr;
-use datafusion::sql::sqlparser::ast::{ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Value};
+use datafusion::sql::sqlparser::ast::{
+    ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Value,
+};
 use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
@@ -363,7 +365,9 @@ pub struct ExternalDefinition {
 
 impl ExternalDefinition {
     fn from_clause(engine: &EngineClause, kind: ExternalEngine) -> Result<ExternalDefinition> {
-        if engine.partition_by.is_some() || engine.order_by.is_some() || engine.primary_key.is_some()
+        if engine.partition_by.is_some()
+            || engine.order_by.is_some()
+            || engine.primary_key.is_some()
         {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,

@@ -9,9 +9,7 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Int64Array, IntervalMonthDayNanoArray,
-};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, IntervalMonthDayNanoArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{
     DataType, Int64Type, IntervalMonthDayNano, IntervalMonthDayNanoType, IntervalUnit,

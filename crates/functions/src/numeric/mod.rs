@@ -150,8 +150,11 @@ pub(crate) fn argument_types(args: &ReturnFieldArgs) -> Vec<DataType> {
                         .as_any()
                         .downcast_ref::<datafusion::arrow::array::Int64Array>();
                     let narrow = values.map_or(DataType::Int64, |values| {
-                        let types: Vec<DataType> =
-                            values.iter().flatten().map(strata_common::types::literal_integer_type).collect();
+                        let types: Vec<DataType> = values
+                            .iter()
+                            .flatten()
+                            .map(strata_common::types::literal_integer_type)
+                            .collect();
                         crate::arrays::common_type(&types).unwrap_or(DataType::Int64)
                     });
                     DataType::List(std::sync::Arc::new(
