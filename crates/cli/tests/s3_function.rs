@@ -3,6 +3,7 @@
 //! globs, what an insert does with a key that exists, ClickHouse's errors,
 //! and the requests and bytes each read costs, from `system.events`.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 // Shared with the engine's tests, which use the parts this one does not.
@@ -12,14 +13,28 @@ mod s3_server;
 use s3_server::{ACCESS_KEY, BUCKET, S3Server, SECRET_KEY};
 
 fn strata(sql: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(["local", "-q", sql])
-        .output()
-        .expect("strata runs")
+    strata_at(None, sql)
+}
+
+/// `strata local` over the data path `path`, or a temporary one.
+fn strata_at(path: Option<&Path>, sql: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_strata"));
+    command.arg("local");
+    if let Some(path) = path {
+        command.arg("--path").arg(path);
+    }
+    command.args(["-q", sql]).output().expect("strata runs")
 }
 
 fn query(sql: &str) -> String {
-    let out = strata(sql);
+    succeeded(sql, strata(sql))
+}
+
+fn error(sql: &str) -> String {
+    failed(sql, strata(sql))
+}
+
+fn succeeded(sql: &str, out: Output) -> String {
     assert!(
         out.status.success(),
         "{sql}: {}",
@@ -28,8 +43,7 @@ fn query(sql: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn error(sql: &str) -> String {
-    let out = strata(sql);
+fn failed(sql: &str, out: Output) -> String {
     assert!(!out.status.success(), "{sql} succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -373,26 +387,8 @@ fn an_s3_table_reads_its_objects_and_writes_a_new_one_per_insert() {
         return;
     };
     let data = tempfile::tempdir().unwrap();
-    let local = |sql: &str| {
-        Command::new(env!("CARGO_BIN_EXE_strata"))
-            .args(["local", "--path", data.path().to_str().unwrap(), "-q", sql])
-            .output()
-            .expect("strata runs")
-    };
-    let ok = |sql: &str| {
-        let out = local(sql);
-        assert!(
-            out.status.success(),
-            "{sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let failed = |sql: &str| {
-        let out = local(sql);
-        assert!(!out.status.success(), "{sql} succeeded");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
+    let ok = |sql: &str| succeeded(sql, strata_at(Some(data.path()), sql));
+    let refused = |sql: &str| failed(sql, strata_at(Some(data.path()), sql));
     let url = server.url("e/rows.csv");
     ok(&format!(
         "CREATE TABLE one (n UInt32, s String) ENGINE = S3('{url}', '{ACCESS_KEY}', '{SECRET_KEY}', 'CSV'); \
@@ -402,11 +398,11 @@ fn an_s3_table_reads_its_objects_and_writes_a_new_one_per_insert() {
     ok("INSERT INTO one VALUES (1, 'a'), (2, 'b')");
     assert_eq!(ok("SELECT * FROM one ORDER BY n"), "1\ta\n2\tb\n");
     // A second insert writes a numbered key, or replaces the object.
-    assert!(failed("INSERT INTO one VALUES (3, 'c')").contains("(BAD_ARGUMENTS)"));
+    assert!(refused("INSERT INTO one VALUES (3, 'c')").contains("(BAD_ARGUMENTS)"));
     ok("INSERT INTO one SETTINGS s3_create_new_file_on_insert = 1 VALUES (3, 'c')");
     assert_eq!(ok("SELECT sum(n), count() FROM every"), "6\t3\n");
     assert!(
-        failed("INSERT INTO every VALUES (4, 'd')").contains("(DATABASE_ACCESS_DENIED)"),
+        refused("INSERT INTO every VALUES (4, 'd')").contains("(DATABASE_ACCESS_DENIED)"),
         "a pattern of keys is read-only"
     );
     // The secret key is hidden wherever the definition is shown.

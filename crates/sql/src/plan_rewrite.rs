@@ -1004,26 +1004,9 @@ fn cast_empty_arrays(input: Arc<LogicalPlan>, union: &DFSchema) -> Result<Arc<Lo
 /// ClickHouse types an integer literal by its value: the smallest unsigned type
 /// for non-negative values, the smallest signed type for negative ones.
 pub fn smallest_integer(v: i64) -> ScalarValue {
-    if v >= 0 {
-        let u = v as u64;
-        if u <= u64::from(u8::MAX) {
-            ScalarValue::UInt8(Some(u as u8))
-        } else if u <= u64::from(u16::MAX) {
-            ScalarValue::UInt16(Some(u as u16))
-        } else if u <= u64::from(u32::MAX) {
-            ScalarValue::UInt32(Some(u as u32))
-        } else {
-            ScalarValue::UInt64(Some(u))
-        }
-    } else if v >= i64::from(i8::MIN) {
-        ScalarValue::Int8(Some(v as i8))
-    } else if v >= i64::from(i16::MIN) {
-        ScalarValue::Int16(Some(v as i16))
-    } else if v >= i64::from(i32::MIN) {
-        ScalarValue::Int32(Some(v as i32))
-    } else {
-        ScalarValue::Int64(Some(v))
-    }
+    ScalarValue::Int64(Some(v))
+        .cast_to(&types::literal_integer_type(v))
+        .expect("the literal's type holds it")
 }
 
 fn input_schema(node: &LogicalPlan) -> DFSchemaRef {

@@ -10,8 +10,6 @@ mod uuid;
 
 use datafusion::logical_expr::ScalarUDF;
 
-pub(crate) use udf::literal_type;
-
 /// The scalar functions of this family.
 pub fn scalar_functions() -> Vec<ScalarUDF> {
     let mut functions = Vec::new();

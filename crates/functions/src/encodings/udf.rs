@@ -73,7 +73,7 @@ impl Args<'_> {
     /// smallest type that holds it.
     pub(crate) fn data_type(&self, i: usize) -> DataType {
         match self.scalar(i) {
-            Some(ScalarValue::Int64(Some(v))) => literal_type(*v),
+            Some(ScalarValue::Int64(Some(v))) => strata_common::types::literal_integer_type(*v),
             _ => self.fields[i].data_type().clone(),
         }
     }
@@ -144,20 +144,6 @@ impl Args<'_> {
     pub(crate) fn propagate(&self, data_type: DataType) -> Field {
         let nullable = self.fields.iter().any(|f| f.is_nullable());
         Field::new(self.name, data_type, nullable)
-    }
-}
-
-/// The type ClickHouse gives an integer literal.
-pub(crate) fn literal_type(v: i64) -> DataType {
-    match v {
-        0..=0xFF => DataType::UInt8,
-        0..=0xFFFF => DataType::UInt16,
-        0..=0xFFFF_FFFF => DataType::UInt32,
-        0.. => DataType::UInt64,
-        -0x80.. => DataType::Int8,
-        -0x8000.. => DataType::Int16,
-        -0x8000_0000.. => DataType::Int32,
-        _ => DataType::Int64,
     }
 }
 

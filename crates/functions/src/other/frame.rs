@@ -65,7 +65,7 @@ pub(crate) fn literal_typed(field: &Field, scalar: Option<&ScalarValue>) -> Fiel
     let field = field.clone();
     match scalar {
         Some(ScalarValue::Int64(Some(v))) => {
-            field.with_data_type(crate::encodings::literal_type(*v))
+            field.with_data_type(strata_common::types::literal_integer_type(*v))
         }
         _ => field,
     }
