@@ -7,7 +7,7 @@
 //! alias, `expr AS name`, so the column keeps its name. An argument of a
 //! call or an element of a tuple may define one too (`tuple(1 AS a, 'x' AS
 //! b)`, `plus(1 AS a, a)`): `AS name` is dropped there, and uses become
-//! `(expr)` the same way.
+//! `(expr)` the same way; so may an item of GROUP BY (`GROUP BY x % 3 AS k`).
 
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
@@ -30,7 +30,8 @@ pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let scopes = scopes(&tokens);
     let grouped = (0..tokens.len()).filter_map(|close| definition(&tokens, close, &scopes));
     let arguments = (0..tokens.len()).filter_map(|alias| argument(&tokens, alias, &scopes));
-    let definitions: Vec<Definition> = grouped.chain(arguments).collect();
+    let keys = (0..tokens.len()).filter_map(|alias| grouping_key(&tokens, alias, &scopes));
+    let definitions: Vec<Definition> = grouped.chain(arguments).chain(keys).collect();
     if definitions.is_empty() {
         return tokens;
     }
@@ -144,6 +145,71 @@ fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<
         name,
         scope: scopes[open],
     })
+}
+
+/// `expr AS name` at `alias`, written as an item of GROUP BY: after `GROUP
+/// BY` or a comma of its list, before a comma or the clause's end.
+fn grouping_key(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<Definition> {
+    if keyword(&tokens[alias]) != Keyword::AS {
+        return None;
+    }
+    let name = next(tokens, alias)?;
+    let Token::Word(_) = &tokens[name].token else {
+        return None;
+    };
+    let ends = next(tokens, name).is_none_or(|after| {
+        matches!(
+            tokens[after].token,
+            Token::Comma | Token::RParen | Token::SemiColon
+        ) || matches!(
+            keyword(&tokens[after]),
+            Keyword::HAVING
+                | Keyword::ORDER
+                | Keyword::LIMIT
+                | Keyword::WITH
+                | Keyword::WINDOW
+                | Keyword::QUALIFY
+                | Keyword::SETTINGS
+                | Keyword::FORMAT
+                | Keyword::UNION
+                | Keyword::EXCEPT
+                | Keyword::INTERSECT
+        )
+    });
+    if !ends {
+        return None;
+    }
+    // Walk back over this level's tokens to `GROUP BY`, remembering the last comma.
+    let mut depth = 0i32;
+    let mut separator = None;
+    for i in (0..alias).rev() {
+        match tokens[i].token {
+            Token::RParen | Token::RBracket => depth += 1,
+            Token::LParen | Token::LBracket if depth == 0 => return None,
+            Token::LParen | Token::LBracket => depth -= 1,
+            _ if depth > 0 => {}
+            Token::Comma => {
+                separator.get_or_insert(i);
+            }
+            _ => match keyword(&tokens[i]) {
+                Keyword::BY => {
+                    let grouped =
+                        previous(tokens, i).is_some_and(|g| keyword(&tokens[g]) == Keyword::GROUP);
+                    let start = next(tokens, separator.unwrap_or(i))?;
+                    return (grouped && start < alias).then_some(Definition {
+                        brackets: None,
+                        start,
+                        alias,
+                        name,
+                        scope: scopes[alias],
+                    });
+                }
+                Keyword::SELECT | Keyword::FROM | Keyword::WHERE => return None,
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// Whether a bracket after `token` groups an expression: after an
@@ -352,6 +418,20 @@ mod tests {
             rewritten("SELECT (1 AS a) + 1, a FROM t ORDER BY x, a"),
             "SELECT (1 ) + 1, (1 ) AS a FROM t ORDER BY x, (1 )"
         );
+    }
+
+    #[test]
+    fn grouping_keys_define_aliases() {
+        assert_eq!(
+            rewritten("SELECT k, count() FROM t GROUP BY x % 3 AS k ORDER BY k"),
+            "SELECT (x % 3 ) AS k, count() FROM t GROUP BY x % 3 ORDER BY (x % 3 )"
+        );
+        assert_eq!(
+            rewritten("SELECT a, b FROM t GROUP BY x AS a, f(y, 1) AS b"),
+            "SELECT (x ) AS a, (f(y, 1) ) AS b FROM t GROUP BY x , f(y, 1)"
+        );
+        let window = "SELECT sum(x) OVER (PARTITION BY y ORDER BY z) AS w FROM t";
+        assert_eq!(rewritten(window), window);
     }
 
     #[test]
