@@ -10,6 +10,7 @@ pub mod aggregate;
 pub mod arithmetic;
 pub mod arrays;
 pub mod asof;
+pub mod bitmaps;
 pub mod bits;
 pub mod calendar;
 pub mod conversion;
@@ -124,6 +125,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.extend(other::scalar_functions());
     functions.extend(asof::scalar_functions());
     tuples::register(&mut functions);
+    bitmaps::functions::register(&mut functions);
     functions.into_iter().map(Arc::new).collect()
 }
 

@@ -31,6 +31,7 @@ macro_rules! delegate_to_inner {
 }
 
 pub mod arg_min_max;
+pub mod bitmap_folds;
 pub mod collected;
 pub mod combinators;
 pub mod count;
@@ -69,6 +70,7 @@ pub fn functions() -> Vec<AggregateUDF> {
     out.extend(funnels::functions());
     out.extend(sequences::functions());
     out.extend(folds::functions());
+    out.extend(bitmap_folds::functions());
     out.push(AggregateUDF::new_from_impl(
         single_value::SingleValueOrNull::default(),
     ));

@@ -78,6 +78,15 @@ pub(crate) fn state_type(
         }
         _ => (inner, fields.to_vec()),
     };
+    // A fold of bitmaps keeps a bitmap, typed as one, as in ClickHouse.
+    if let Layer::Base(base, ..) = inner
+        && crate::bitmaps::FOLDS.contains(&base.as_str())
+        && let Some(element) = fields
+            .first()
+            .and_then(|f| crate::bitmaps::element_type(f.data_type()))
+    {
+        return crate::bitmaps::bitmap_type(&element);
+    }
     let state = inner.state_fields(name, &fields, params)?;
     let mut type_name = format!(
         "AggregateFunction({}{}",
