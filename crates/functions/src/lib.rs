@@ -137,6 +137,7 @@ pub fn aggregate_functions() -> Vec<Arc<AggregateUDF>> {
         // ClickHouse's uniqCombined64 hashes to 64 bits, as Strata's uniqCombined does.
         AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqCombined))
             .with_aliases(["uniqCombined64"]),
+        AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqHll12)),
         AggregateUDF::new_from_impl(Uniq::new(UniqKind::UniqExact)),
         AggregateUDF::new_from_impl(ArgMinMax::new(false)),
         AggregateUDF::new_from_impl(ArgMinMax::new(true)),

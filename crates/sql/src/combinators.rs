@@ -155,6 +155,7 @@ const NATIVE_DISTINCT: &[&str] = &[
     "uniqExact",
     "uniqCombined",
     "uniqCombined64",
+    "uniqHLL12",
     "groupUniqArray",
     "any",
     "anyLast",

@@ -1,7 +1,7 @@
 //! Distinct-count states for `uniqCombined` and `uniqExact`.
 //!
 //! `uniqCombined` keeps the 64-bit hashes themselves while a state holds at
-//! most [`EXACT_LIMIT`] of them (exact up to hash collisions, which at 64 bits
+//! most [`EXACT_LIMIT`] of them (fewer for fewer registers, as `uniqHLL12`'s 2^12) (exact up to hash collisions, which at 64 bits
 //! are negligible), then switches to a HyperLogLog of 2^17 registers whose
 //! estimate uses Ertl's improved estimator ("New cardinality estimation
 //! algorithms for HyperLogLog sketches", 2017), unbiased over the whole range:
@@ -72,6 +72,12 @@ impl UniqSketch {
         }
     }
 
+    /// [`EXACT_LIMIT`] at `uniqCombined`'s precision, scaled with the
+    /// register count below it so a small sketch's state stays small.
+    fn exact_limit(&self) -> usize {
+        EXACT_LIMIT >> COMBINED_PRECISION.saturating_sub(self.precision)
+    }
+
     fn is_exact(&self) -> bool {
         self.registers.is_empty()
     }
@@ -79,7 +85,7 @@ impl UniqSketch {
     pub fn insert(&mut self, hash: u64) {
         if self.is_exact() {
             self.exact.insert(hash);
-            if self.exact.len() > EXACT_LIMIT {
+            if self.exact.len() > self.exact_limit() {
                 self.to_registers();
             }
         } else {
@@ -277,11 +283,27 @@ mod tests {
 
     #[test]
     fn exact_up_to_the_limit() {
+        for precision in [12, 14, COMBINED_PRECISION] {
+            let limit = UniqSketch::new(precision).exact_limit() as u64;
+            let sketch = sketch_of(0..limit, precision);
+            assert!(sketch.is_exact());
+            assert_eq!(sketch.estimate(), limit);
+            assert!(!sketch_of(0..limit + 1, precision).is_exact());
+        }
         assert_eq!(
-            sketch_of(0..EXACT_LIMIT as u64, 14).estimate(),
-            EXACT_LIMIT as u64
+            UniqSketch::new(COMBINED_PRECISION).exact_limit(),
+            EXACT_LIMIT
         );
         assert_eq!(sketch_of(0..0, 14).estimate(), 0);
+    }
+
+    #[test]
+    fn uniq_hll12_error_is_within_five_percent() {
+        for n in [3_000u64, 100_000, 1_000_000] {
+            let estimate = sketch_of(0..n, 12).estimate() as f64;
+            let error = (estimate - n as f64).abs() / n as f64;
+            assert!(error < 0.05, "n={n} estimate={estimate} error={error}");
+        }
     }
 
     #[test]

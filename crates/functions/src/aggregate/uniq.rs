@@ -3,7 +3,9 @@
 //!
 //! Each function is one [`DistinctState`]: `uniq` a [`SampledSet`] of 32-bit
 //! hashes (ClickHouse's algorithm and hash, so integer results equal
-//! ClickHouse's), `uniqCombined` a [`UniqSketch`], `uniqExact` an [`ExactSet`].
+//! ClickHouse's), `uniqCombined` a [`UniqSketch`], `uniqHLL12` one of 2^12
+//! registers (exact up to 2,048 values, then an estimate within about 1.6%,
+//! not ClickHouse's own estimate), `uniqExact` an [`ExactSet`].
 
 use std::any::Any;
 use std::sync::Arc;
@@ -27,6 +29,7 @@ use crate::int_cast::{to_i64_wrapping, to_u64_wrapping};
 pub enum UniqKind {
     Uniq,
     UniqCombined,
+    UniqHll12,
     UniqExact,
 }
 
@@ -48,6 +51,7 @@ impl Uniq {
         match self.kind {
             UniqKind::Uniq => Box::new(UniqGroups::<SampledSet>::default()),
             UniqKind::UniqCombined => Box::new(UniqGroups::<UniqSketch>::default()),
+            UniqKind::UniqHll12 => Box::new(UniqGroups::<Hll12>::default()),
             UniqKind::UniqExact => Box::new(UniqGroups::<ExactSet>::default()),
         }
     }
@@ -184,6 +188,48 @@ impl DistinctState for UniqSketch {
     }
 }
 
+/// `uniqHLL12`'s state: a [`UniqSketch`] of 2^12 registers.
+#[derive(Debug, Clone)]
+struct Hll12(UniqSketch);
+
+impl Default for Hll12 {
+    fn default() -> Self {
+        Hll12(UniqSketch::new(12))
+    }
+}
+
+impl DistinctState for Hll12 {
+    type Key = u64;
+
+    fn keys(values: &[ArrayRef]) -> Result<Vec<u64>> {
+        UniqSketch::keys(values)
+    }
+
+    fn insert(&mut self, key: u64) -> usize {
+        DistinctState::insert(&mut self.0, key)
+    }
+
+    fn merge_serialized(&mut self, bytes: &[u8]) -> Result<usize> {
+        DistinctState::merge_serialized(&mut self.0, bytes)
+    }
+
+    fn merge(&mut self, other: &mut Self) -> isize {
+        DistinctState::merge(&mut self.0, &mut other.0)
+    }
+
+    fn serialize(&self, out: &mut Vec<u8>) {
+        self.0.serialize(out)
+    }
+
+    fn count(&self) -> u64 {
+        self.0.estimate()
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.0.size()
+    }
+}
+
 impl DistinctState for ExactSet {
     type Key = u128;
 
@@ -275,6 +321,7 @@ impl AggregateUDFImpl for Uniq {
         match self.kind {
             UniqKind::Uniq => "uniq",
             UniqKind::UniqCombined => "uniqCombined",
+            UniqKind::UniqHll12 => "uniqHLL12",
             UniqKind::UniqExact => "uniqExact",
         }
     }
@@ -307,6 +354,7 @@ impl AggregateUDFImpl for Uniq {
         Ok(match self.kind {
             UniqKind::Uniq => Box::new(UniqAccumulator::<SampledSet>::default()),
             UniqKind::UniqCombined => Box::new(UniqAccumulator::<UniqSketch>::default()),
+            UniqKind::UniqHll12 => Box::new(UniqAccumulator::<Hll12>::default()),
             UniqKind::UniqExact => Box::new(UniqAccumulator::<ExactSet>::default()),
         })
     }
