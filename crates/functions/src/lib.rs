@@ -20,6 +20,7 @@ mod decimal_arithmetic;
 mod decimal_conversion;
 pub mod encodings;
 pub mod fixed_strings;
+pub mod geo;
 pub mod hashing;
 pub mod hex;
 pub mod int_cast;
@@ -126,6 +127,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.extend(asof::scalar_functions());
     tuples::register(&mut functions);
     bitmaps::functions::register(&mut functions);
+    functions.extend(geo::scalar_functions());
     functions.into_iter().map(Arc::new).collect()
 }
 
