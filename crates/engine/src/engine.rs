@@ -33,6 +33,7 @@ use crate::query_context::{ClientInfo, QueryContext};
 use crate::session::Session;
 use crate::sources::file_function::{self, FileFunction, UserFiles};
 use crate::sources::format_function::FormatFunction;
+use crate::sources::generate_random::{self, GenerateRandom};
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::sources::s3_function::{self, S3Function};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
@@ -238,8 +239,9 @@ impl Engine {
             );
         }
         let user_files = UserFiles::from_setting(&server_settings.user_files_path());
-        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 3] = [
+        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 4] = [
             (FormatFunction::NAME, Arc::new(FormatFunction)),
+            (generate_random::NAME, Arc::new(GenerateRandom)),
             (file_function::NAME, Arc::new(FileFunction { user_files })),
             (s3_function::NAME, Arc::new(S3Function)),
         ];

@@ -97,6 +97,11 @@ impl EnumType {
         format!("{family}({})", elements.join(", "))
     }
 
+    /// The elements' names, by number.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.elements.iter().map(|(name, _)| name.as_str())
+    }
+
     /// The number of the element `name`.
     pub fn number_of(&self, name: &str) -> Option<i16> {
         self.elements

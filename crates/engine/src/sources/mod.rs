@@ -7,6 +7,7 @@ pub mod counting;
 pub mod external_table;
 pub mod file_function;
 pub mod format_function;
+pub mod generate_random;
 pub mod input_columns;
 pub mod input_stream;
 pub mod inputs_table;
