@@ -264,19 +264,17 @@ impl BitmapFunction {
     fn evaluate(&self, columns: &[ArrayRef], element: &DataType) -> Result<ArrayRef> {
         let bitmaps = read_bitmaps(columns[0].as_ref())?;
         let wide = matches!(element, DataType::Int64 | DataType::UInt64);
-        let counts = |f: &dyn Fn(usize, &Bitmap) -> u64| -> ArrayRef {
-            Arc::new(UInt64Array::from_iter_values(
-                bitmaps.iter().enumerate().map(|(row, b)| f(row, b)),
-            ))
+        let counts = |f: &dyn Fn(&Bitmap) -> u64| -> ArrayRef {
+            Arc::new(UInt64Array::from_iter_values(bitmaps.iter().map(f)))
         };
         Ok(match self.op {
             Op::ToArray => Arc::new(lists_of(&bitmaps, element, false)?),
-            Op::Cardinality => counts(&|_, b| b.len() as u64),
+            Op::Cardinality => counts(&|b| b.len() as u64),
             Op::Min => {
                 let none = if wide { u64::MAX } else { u64::from(u32::MAX) };
-                counts(&|_, b| b.min().unwrap_or(none))
+                counts(&|b| b.min().unwrap_or(none))
             }
-            Op::Max => counts(&|_, b| b.max().unwrap_or(0)),
+            Op::Max => counts(&|b| b.max().unwrap_or(0)),
             Op::Contains => {
                 let wanted = integers(&columns[1])?;
                 let hit = bitmaps.iter().zip(wanted).map(|(b, v)| {

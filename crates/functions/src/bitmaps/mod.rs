@@ -218,19 +218,11 @@ pub fn bitmap_type(element: &DataType) -> Result<DataType> {
         .map_err(|e| e.into_datafusion())
 }
 
-/// The element type of a bitmap type: `groupBitmap`'s state, or the state
-/// of a fold of bitmaps (`groupBitmapOrState`), which lists its values the
-/// same way.
+/// The element type of a bitmap type, `groupBitmap`'s state (which the
+/// folds' states are too).
 pub fn element_type(data_type: &DataType) -> Option<DataType> {
     let (name, _) = aggregate_function_parts(data_type)?;
-    let mut inner = name.strip_prefix("AggregateFunction(")?.strip_suffix(')')?;
-    for fold in FOLDS {
-        if let Some(rest) = inner.strip_prefix(fold).and_then(|r| r.strip_prefix(", ")) {
-            inner = rest.strip_prefix(STATE_PREFIX)?.strip_suffix(')')?;
-            return parse_element(inner);
-        }
-    }
-    parse_element(inner.strip_prefix("groupBitmap, ")?)
+    parse_element(name.strip_prefix(STATE_PREFIX)?.strip_suffix(')')?)
 }
 
 fn parse_element(name: &str) -> Option<DataType> {
