@@ -32,6 +32,8 @@ const FUNCTION: &str = "arrayJoin";
 const ELEMENT: &str = "__strata_aj";
 /// Arrays aggregated before their calls: `__strata_aggregated_array0`, ...
 const AGGREGATED_ARRAY: &str = "__strata_aggregated_array";
+/// The parameter of the lambda an expression over a call moves into.
+const LAMBDA_ELEMENT: &str = "__strata_element";
 
 /// Rewrites `select`'s `arrayJoin` calls, and those of the query's ORDER BY,
 /// into ARRAY JOIN clauses.
@@ -63,19 +65,39 @@ pub fn rewrite(select: &mut Select, order_by: Option<&mut OrderBy>) -> Result<()
 /// Splits a SELECT whose items are `arrayJoin(array) AS name` with an
 /// aggregate in `array`: the SELECT, with `array AS name` for each such item,
 /// becomes a subquery, and the new SELECT over it lists every item by name,
-/// the calls over their arrays' columns. Items of other forms, or a `*`,
-/// leave the SELECT as it is.
+/// the calls over their arrays' columns. Items of other forms than named
+/// expressions and columns, or a `*`, leave the SELECT as it is.
 pub fn join_after_aggregation(
     select: &mut Select,
     is_aggregate: &dyn Fn(&str) -> bool,
 ) -> Result<()> {
+    for item in select.projection.iter_mut() {
+        if let SelectItem::ExprWithAlias { expr, .. } = item {
+            move_call_outward(expr, is_aggregate)?;
+        }
+    }
     let over_aggregate = |item: &SelectItem| {
         matches!(item, SelectItem::ExprWithAlias { expr, .. }
             if joined_array(expr).is_some_and(|array| has_aggregate(array, is_aggregate)))
     };
-    let named = |item: &SelectItem| matches!(item, SelectItem::ExprWithAlias { .. });
+    let named = |item: &SelectItem| {
+        matches!(
+            item,
+            SelectItem::ExprWithAlias { .. } | SelectItem::UnnamedExpr(Expr::Identifier(_))
+        )
+    };
     if !select.projection.iter().any(over_aggregate) || !select.projection.iter().all(named) {
         return Ok(());
+    }
+    // A column named alone (a GROUP BY key) is named by itself.
+    for item in select.projection.iter_mut() {
+        if let SelectItem::UnnamedExpr(Expr::Identifier(name)) = item {
+            let alias = name.clone();
+            *item = SelectItem::ExprWithAlias {
+                expr: Expr::Identifier(name.clone()),
+                alias,
+            };
+        }
     }
     let mut outer_items = Vec::with_capacity(select.projection.len());
     for (n, item) in select.projection.iter_mut().enumerate() {
@@ -113,10 +135,62 @@ pub fn join_after_aggregation(
     Ok(())
 }
 
+/// An item `E(arrayJoin(A))` with an aggregate in `A`, where `E` is more
+/// than the call, as `arrayJoin(arrayMap(e -> E(e), A))`: the same rows,
+/// the rest of `E` applied inside the array, so that the split takes it as
+/// a whole item. Left alone when `E` holds several such calls or calls an
+/// aggregate outside them.
+fn move_call_outward(expr: &mut Expr, is_aggregate: &dyn Fn(&str) -> bool) -> Result<()> {
+    if joined_array(expr).is_some() {
+        return Ok(());
+    }
+    let mut arrays = Vec::new();
+    let mut body = expr.clone();
+    rewrite_outside_subqueries(&mut body, &mut |e: &mut Expr| match joined_array(e) {
+        Some(array) if has_aggregate(array, is_aggregate) => {
+            arrays.push(array.clone());
+            *e = Expr::Identifier(Ident::new(LAMBDA_ELEMENT));
+            true
+        }
+        _ => false,
+    });
+    let [array] = arrays.as_slice() else {
+        return Ok(());
+    };
+    if has_aggregate(&body, is_aggregate) {
+        return Ok(());
+    }
+    let template = crate::array_join::parse_query(&format!(
+        "SELECT {FUNCTION}(arrayMap({LAMBDA_ELEMENT} -> 0, []))"
+    ))?;
+    let SetExpr::Select(select) = *template.body else {
+        unreachable!("the template is a SELECT")
+    };
+    let Some(SelectItem::UnnamedExpr(mut call)) = select.projection.into_iter().next() else {
+        unreachable!("the template has one item")
+    };
+    let (mut body, mut array) = (Some(body), Some(array.clone()));
+    rewrite_outside_subqueries(&mut call, &mut |e: &mut Expr| match e {
+        Expr::Lambda(lambda) => {
+            *lambda.body = body.take().expect("one lambda");
+            true
+        }
+        Expr::Array(_) => {
+            *e = array.take().expect("one array");
+            true
+        }
+        _ => false,
+    });
+    *expr = call;
+    Ok(())
+}
+
 /// Whether `expr` calls an aggregate.
 fn has_aggregate(expr: &Expr, is_aggregate: &dyn Fn(&str) -> bool) -> bool {
     visit_expressions(expr, |e| match e {
-        Expr::Function(f) if f.over.is_none() && is_aggregate(&f.name.to_string()) => {
+        Expr::Function(f)
+            if f.over.is_none() && is_aggregate(&crate::ast_rewrite::written_name(f)) =>
+        {
             ControlFlow::Break(())
         }
         _ => ControlFlow::Continue(()),
@@ -178,7 +252,7 @@ fn joined_array(expr: &Expr) -> Option<&Expr> {
     let Expr::Function(function) = expr else {
         return None;
     };
-    if function.name.to_string() != FUNCTION {
+    if crate::ast_rewrite::written_name(function) != FUNCTION {
         return None;
     }
     match crate::ast_rewrite::function_args(&function.args)?.as_slice() {

@@ -260,6 +260,15 @@ fn tuple_of_columns(query: &Query) -> Option<Query> {
     })
 }
 
+/// A function's name as written, a quoted one (`"toUUID"`) without its
+/// quotes: earlier rewrites quote names they write back.
+pub(crate) fn written_name(f: &Function) -> String {
+    match f.name.0.as_slice() {
+        [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
+        _ => f.name.to_string(),
+    }
+}
+
 /// `DATE 'text'` as `toDate('text')`, `TIMESTAMP 'text'` as `toDateTime('text')`.
 pub(crate) fn typed_string_function(typed: &TypedString) -> Option<Expr> {
     let name = match typed.data_type {
@@ -593,11 +602,7 @@ impl Rewriter<'_, '_> {
         let Expr::Function(f) = expr else {
             return Ok(None);
         };
-        // A quoted name (`"toUUID"`) is the name without its quotes.
-        let written = match f.name.0.as_slice() {
-            [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
-            _ => f.name.to_string(),
-        };
+        let written = written_name(f);
         if let Some(equivalent) = equivalents::aggregate(f, &written)? {
             return Ok(Some(equivalent));
         }

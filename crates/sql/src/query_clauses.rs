@@ -359,7 +359,7 @@ pub fn qualify_without_windows(select: &mut Select, is_aggregate: &dyn Fn(&str) 
     }
     let aggregating = !matches!(&select.group_by, GroupByExpr::Expressions(keys, _) if keys.is_empty())
         || select.having.is_some()
-        || calls(&|f| is_aggregate(&f.name.to_string()));
+        || calls(&|f| is_aggregate(&crate::ast_rewrite::written_name(f)));
     let qualify = select.qualify.take().expect("checked above");
     let target = if aggregating {
         &mut select.having
