@@ -24,6 +24,7 @@ SELECT bitmapHasAll(bitmapBuild([1]), bitmapBuild(emptyArrayUInt8())), bitmapHas
 SELECT bitmapAndCardinality(a, b), bitmapOrCardinality(a, b), bitmapXorCardinality(a, b), bitmapAndnotCardinality(a, b) FROM (SELECT bitmapBuild([1,2,3,4]) a, bitmapBuild([3,4,5]) b);
 SELECT bitmapCardinality(bitmapAnd(a, b)), bitmapContains(a, toUInt64(99999)), bitmapMax(bitmapXor(a, b)) FROM (SELECT groupBitmapState(number * 3) a, groupBitmapState(number * 5) b FROM numbers(100000));
 SELECT bitmapToArray(subBitmap(groupBitmapState(number), 99990, 5)), bitmapToArray(bitmapSubsetLimit(groupBitmapState(number), 500, 3)) FROM numbers(100000);
+SELECT bitmapContains(bitmapBuild([-3]::Array(Int8)), toInt8(-3)), bitmapContains(bitmapBuild([-3]::Array(Int8)), 253), bitmapContains(bitmapBuild([-3]::Array(Int64)), -3), bitmapContains(bitmapBuild([-3]::Array(Int32)), -3), bitmapContains(bitmapBuild([7]::Array(UInt64)), 7);
 -- Bitmaps stored in a table, merged per key.
 DROP TABLE IF EXISTS bitmap_users;
 CREATE TABLE bitmap_users (day UInt8, users AggregateFunction(groupBitmap, UInt32)) ENGINE = AggregatingMergeTree ORDER BY day;

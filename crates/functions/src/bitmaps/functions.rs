@@ -276,10 +276,14 @@ impl BitmapFunction {
             }
             Op::Max => counts(&|b| b.max().unwrap_or(0)),
             Op::Contains => {
+                // The value's bits as a UInt64, as ClickHouse reads it: Int64 -3
+                // is found in a bitmap of Int64, Int8 -3 not in one of Int8 (253).
+                let bits = |v: i128| v as u64;
                 let wanted = integers(&columns[1])?;
-                let hit = bitmaps.iter().zip(wanted).map(|(b, v)| {
-                    u8::from(v.is_some_and(|v| u64::try_from(v).is_ok_and(|v| b.contains(v))))
-                });
+                let hit = bitmaps
+                    .iter()
+                    .zip(wanted)
+                    .map(|(b, v)| u8::from(v.is_some_and(|v| b.contains(bits(v)))));
                 Arc::new(UInt8Array::from_iter_values(hit))
             }
             Op::SubsetInRange | Op::SubsetLimit | Op::SubBitmap => {
