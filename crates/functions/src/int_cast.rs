@@ -107,6 +107,13 @@ pub fn narrow_from_u64(array: &PrimitiveArray<UInt64Type>, target: &DataType) ->
     narrow!(array, target, u64)
 }
 
+/// An integer column's values as i128, wide enough for every integer type
+/// (NULL as None).
+pub fn to_i128(column: &ArrayRef) -> Result<Vec<Option<i128>>> {
+    let wide = cast::cast(column, &DataType::Decimal128(38, 0))?;
+    Ok(wide.as_primitive::<Decimal128Type>().iter().collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

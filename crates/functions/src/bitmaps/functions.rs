@@ -15,6 +15,8 @@ use datafusion::logical_expr::{
 use strata_common::types::clickhouse_type_name;
 use strata_common::{ErrorCode, StrataError};
 
+use crate::int_cast::to_i128;
+
 use super::{
     Bitmap, bitmap_column, bitmap_type, element_type, lists_of, read_bitmaps, unsigned_values,
 };
@@ -279,7 +281,7 @@ impl BitmapFunction {
                 // The value's bits as a UInt64, as ClickHouse reads it: Int64 -3
                 // is found in a bitmap of Int64, Int8 -3 not in one of Int8 (253).
                 let bits = |v: i128| v as u64;
-                let wanted = integers(&columns[1])?;
+                let wanted = to_i128(&columns[1])?;
                 let hit = bitmaps
                     .iter()
                     .zip(wanted)
@@ -287,7 +289,7 @@ impl BitmapFunction {
                 Arc::new(UInt8Array::from_iter_values(hit))
             }
             Op::SubsetInRange | Op::SubsetLimit | Op::SubBitmap => {
-                let (a, b) = (integers(&columns[1])?, integers(&columns[2])?);
+                let (a, b) = (to_i128(&columns[1])?, to_i128(&columns[2])?);
                 let cut = bitmaps
                     .iter()
                     .zip(a.into_iter().zip(b))
@@ -372,15 +374,6 @@ fn transformed(bitmaps: &[Bitmap], columns: &[ArrayRef]) -> Result<Vec<Bitmap>> 
             Ok(bitmap.replaced(&from, &to))
         })
         .collect()
-}
-
-/// An integer column's values, wide enough for every integer type.
-fn integers(column: &ArrayRef) -> Result<Vec<Option<i128>>> {
-    let wide = datafusion::arrow::compute::cast(column, &DataType::Decimal128(38, 0))?;
-    Ok(wide
-        .as_primitive::<datafusion::arrow::datatypes::Decimal128Type>()
-        .iter()
-        .collect())
 }
 
 fn unsigned(v: Option<i128>) -> u64 {

@@ -5,7 +5,7 @@
 //! geohash alphabet decodes as its last letter (`z`), as in ClickHouse.
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Float64Array, ListBuilder, StringBuilder, StructArray,
+    Array, AsArray, Float64Array, ListBuilder, StringBuilder, StructArray,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
@@ -14,6 +14,7 @@ use strata_common::ErrorCode;
 use strata_common::types::clickhouse_type_name;
 
 use super::{floats, null_where_any, shared};
+use crate::int_cast::to_i128;
 use crate::other::frame::{Call, Spec, Typing, failure};
 
 const ALPHABET: &[u8; 32] = b"0123456789bcdefghjkmnpqrstuvwxyz";
@@ -113,20 +114,12 @@ fn illegal(
     )
 }
 
-/// A precision argument as ClickHouse reads it: outside 1..=12 is 12.
-fn precision(value: i128) -> usize {
-    usize::try_from(value)
-        .ok()
+/// A precision argument as ClickHouse reads it: outside 1..=12 (or NULL) is 12.
+fn precision(value: Option<i128>) -> usize {
+    value
+        .and_then(|v| usize::try_from(v).ok())
         .filter(|p| (1..=MAX_PRECISION).contains(p))
         .unwrap_or(MAX_PRECISION)
-}
-
-fn integers(column: &ArrayRef) -> Result<Vec<i128>> {
-    let wide = datafusion::arrow::compute::cast(column, &DataType::Decimal128(38, 0))?;
-    Ok(wide
-        .as_primitive::<datafusion::arrow::datatypes::Decimal128Type>()
-        .values()
-        .to_vec())
 }
 
 fn encode_rows(call: &Call) -> Result<ColumnarValue> {
@@ -135,7 +128,7 @@ fn encode_rows(call: &Call) -> Result<ColumnarValue> {
     let precisions = match call.args.len() {
         3 => {
             columns.push(call.column(2)?);
-            integers(&columns[2])?.into_iter().map(precision).collect()
+            to_i128(&columns[2])?.into_iter().map(precision).collect()
         }
         _ => vec![MAX_PRECISION; lon.len()],
     };
@@ -222,7 +215,7 @@ fn box_rows(call: &Call) -> Result<ColumnarValue> {
     let coordinates = (0..4)
         .map(|i| call.column(i).and_then(|c| floats(&c)))
         .collect::<Result<Vec<_>>>()?;
-    let precisions = integers(&call.column(4)?)?;
+    let precisions = to_i128(&call.column(4)?)?;
     let mut out = ListBuilder::new(StringBuilder::new()).with_field(Field::new(
         "item",
         DataType::Utf8,
