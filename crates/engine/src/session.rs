@@ -48,6 +48,7 @@ mod access_check;
 mod column_kinds;
 pub(crate) mod file_sink;
 mod logged_stream;
+mod nested_columns;
 mod outfile;
 mod sampling;
 pub(crate) mod temporary;
@@ -542,6 +543,7 @@ impl Session {
         let server_setting = |name: &str| engine.instance.server_setting(name);
         let resolve_function = |name: &str| engine.resolve_function(name);
         let is_aggregate = |name: &str| engine.base.aggregate_functions().contains_key(name);
+        let nested = self.nested_names(statement);
         let context = AstContext {
             settings,
             current_database: &self.current_database,
@@ -552,6 +554,7 @@ impl Session {
             server_setting: &server_setting,
             resolve_function: &resolve_function,
             is_aggregate: &is_aggregate,
+            nested: &nested,
         };
         rewrite_statement(statement, &context)
     }

@@ -13,12 +13,14 @@
 //! comma and `b AS y`, so FROM items after an array join are more arrays.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Ident, Join, JoinOperator, ObjectName, Query, Select, SetExpr, TableAlias, TableFactor,
-    TableWithJoins,
+    Expr, Ident, Join, JoinOperator, ObjectName, ObjectNamePart, Query, Select, SetExpr,
+    TableAlias, TableFactor, TableWithJoins,
 };
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::parser::Parser;
 use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::nested_columns::NestedNames;
 
 /// The name of the zipped arrays' element while several arrays are joined.
 const ZIPPED: &str = "__strata_array_join";
@@ -38,8 +40,9 @@ pub(crate) struct ArrayJoinClause {
     pub(crate) arrays: Vec<JoinedArray>,
 }
 
-/// Rewrites `select`'s FROM if it holds an ARRAY JOIN.
-pub fn rewrite(select: &mut Select) -> Result<()> {
+/// Rewrites `select`'s FROM if it holds an ARRAY JOIN; `structures` says which
+/// names are Nested structures, whose arrays are joined together.
+pub fn rewrite(select: &mut Select, structures: &NestedNames) -> Result<()> {
     let Some(first) = select.from.first() else {
         return Ok(());
     };
@@ -57,29 +60,66 @@ pub fn rewrite(select: &mut Select) -> Result<()> {
     }
     let mut clauses = Vec::new();
     for join in &array_joins {
-        clauses.push(clause(join)?);
+        clauses.push(clause(join, structures)?);
     }
     // `ARRAY JOIN a AS x, b AS y`: an item after a comma is one more array
     // of the clause before it, and its joins are clauses of their own.
     for item in select.from.drain(..) {
         let last = clauses.last_mut().expect("an ARRAY JOIN came first");
-        last.arrays.push(joined_array(&item.relation)?);
+        last.arrays
+            .extend(joined_arrays(&item.relation, structures)?);
         for join in &item.joins {
-            clauses.push(clause(join)?);
+            clauses.push(clause(join, structures)?);
         }
     }
     select.from = vec![nested(from.relation, &clauses)?];
     Ok(())
 }
 
-fn clause(join: &Join) -> Result<ArrayJoinClause> {
+fn clause(join: &Join, nested: &NestedNames) -> Result<ArrayJoinClause> {
     if !is_array_join(&join.join_operator) {
         return Err(not_implemented("a JOIN after ARRAY JOIN"));
     }
     Ok(ArrayJoinClause {
         left: matches!(join.join_operator, JoinOperator::LeftArrayJoin),
-        arrays: vec![joined_array(&join.relation)?],
+        arrays: joined_arrays(&join.relation, nested)?,
     })
+}
+
+/// The arrays one item of an ARRAY JOIN names: every array of a Nested
+/// structure (`n`: `n.a`, `n.b`, elements named `m.a`, `m.b` under
+/// `AS m`), else the one array [`joined_array`] reads.
+fn joined_arrays(relation: &TableFactor, nested: &NestedNames) -> Result<Vec<JoinedArray>> {
+    if let TableFactor::Table {
+        name: ObjectName(parts),
+        alias,
+        args: None,
+        ..
+    } = relation
+        && let Some((ObjectNamePart::Identifier(structure), qualifier)) = parts.split_last()
+        && let elements = nested.elements(&structure.value)
+        && !elements.is_empty()
+    {
+        let arrays = elements.into_iter().map(|column| {
+            let mut reference: Vec<Ident> = qualifier
+                .iter()
+                .filter_map(ObjectNamePart::as_ident)
+                .cloned()
+                .collect();
+            reference.push(Ident::with_quote('"', column));
+            let field = &column[structure.value.len()..];
+            JoinedArray {
+                array: Expr::CompoundIdentifier(reference),
+                element: match alias {
+                    Some(alias) => Ident::with_quote('"', format!("{}{field}", alias.name.value)),
+                    None => Ident::with_quote('"', column),
+                },
+                replaces_column: alias.is_none(),
+            }
+        });
+        return Ok(arrays.collect());
+    }
+    Ok(vec![joined_array(relation)?])
 }
 
 /// `relation` with each clause applied in turn, each level a derived table
@@ -109,7 +149,7 @@ pub(crate) fn nested(
     })
 }
 
-fn is_array_join(op: &JoinOperator) -> bool {
+pub(crate) fn is_array_join(op: &JoinOperator) -> bool {
     matches!(
         op,
         JoinOperator::ArrayJoin | JoinOperator::LeftArrayJoin | JoinOperator::InnerArrayJoin
@@ -258,7 +298,7 @@ pub(crate) mod tests {
     }
 
     fn rewritten(sql: &str) -> String {
-        rewritten_with(sql, |select, _| rewrite(select))
+        rewritten_with(sql, |select, _| rewrite(select, &NestedNames::default()))
     }
 
     #[test]

@@ -33,6 +33,7 @@ use crate::aliases;
 use crate::combinators::quoted;
 use crate::equivalents;
 use crate::naming::column_name;
+use crate::nested_columns::NestedNames;
 use crate::query_clauses;
 use crate::uint8_booleans;
 
@@ -53,9 +54,12 @@ pub struct AstContext<'a> {
     pub resolve_function: &'a dyn Fn(&str) -> Option<String>,
     /// Whether a function of this exact name is an aggregate.
     pub is_aggregate: &'a dyn Fn(&str) -> bool,
+    /// The dotted column names of the tables the statement reads.
+    pub nested: &'a NestedNames,
 }
 
 pub fn rewrite_statement(statement: &mut Statement, ctx: &AstContext) -> Result<()> {
+    crate::nested_columns::rewrite(statement, ctx.nested);
     let mut visitor = Rewriter { ctx, subqueries: 0 };
     match statement.visit(&mut visitor) {
         ControlFlow::Continue(()) => Ok(()),
@@ -93,7 +97,7 @@ impl VisitorMut for Rewriter<'_, '_> {
             return ControlFlow::Break(e);
         }
         if let SetExpr::Select(select) = query.body.as_mut()
-            && let Err(e) = crate::array_join::rewrite(select)
+            && let Err(e) = crate::array_join::rewrite(select, self.ctx.nested)
         {
             return ControlFlow::Break(e);
         }

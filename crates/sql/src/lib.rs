@@ -40,6 +40,7 @@ pub mod literal_text;
 pub mod mutations;
 pub mod naming;
 mod nan_comparisons;
+pub mod nested_columns;
 pub mod not_in;
 mod outside_subqueries;
 pub mod parser;

@@ -14,6 +14,7 @@ pub mod inputs_table;
 pub mod materialized_view;
 pub mod memory_table;
 pub mod merge_tree_table;
+pub mod nested_sizes;
 mod number_ranges;
 pub mod numbers;
 mod parquet_object;

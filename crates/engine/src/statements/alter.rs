@@ -43,7 +43,7 @@ use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::{
     Codecs, TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
-    past_type_conversion, quote_name, stored_columns,
+    flatten_nested, past_type_conversion, quote_name, stored_columns,
 };
 
 impl Session {
@@ -430,18 +430,22 @@ fn edit_columns(
             column_position,
             ..
         } => {
-            let (field, extra) = column_definition(&column_def)?;
-            if columns.position(field.name()).is_some() {
-                if if_not_exists {
-                    return Ok(false);
+            let mut added = Vec::new();
+            for column in flatten_nested(std::slice::from_ref(&column_def))? {
+                let (field, extra) = column_definition(&column)?;
+                if columns.position(field.name()).is_some() {
+                    if if_not_exists {
+                        return Ok(false);
+                    }
+                    return Err(StrataError::new(
+                        ErrorCode::DUPLICATE_COLUMN,
+                        format!(
+                            "Cannot add column {}: column with this name already exists",
+                            field.name()
+                        ),
+                    ));
                 }
-                return Err(StrataError::new(
-                    ErrorCode::DUPLICATE_COLUMN,
-                    format!(
-                        "Cannot add column {}: column with this name already exists",
-                        field.name()
-                    ),
-                ));
+                added.push((field, extra));
             }
             let at = match column_position {
                 None => columns.fields.len(),
@@ -453,8 +457,10 @@ fn edit_columns(
                         + 1
                 }
             };
-            columns.fields.insert(at, field);
-            columns.extras.insert(at, extra);
+            for (i, (field, extra)) in added.into_iter().enumerate() {
+                columns.fields.insert(at + i, field);
+                columns.extras.insert(at + i, extra);
+            }
         }
         AlterTableOperation::DropColumn {
             column_names,

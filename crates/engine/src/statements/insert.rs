@@ -18,11 +18,13 @@ use strata_sql::values_cells::{CellTarget, convert_row, needs_defaults};
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::materialized_view::TriggerExec;
+use crate::sources::nested_sizes::NestedSizesExec;
 
 impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
     pub(crate) async fn insert(&mut self, mut insert: Insert) -> Result<StatementOutcome> {
         self.check_writable()?;
+        strata_sql::nested_columns::join_insert_columns(&mut insert.columns);
         if Self::inserts_into_file(&insert) {
             return self.insert_into_file(insert).await;
         }
@@ -49,6 +51,7 @@ impl Session {
             .plan(Statement::Insert(insert), self.settings.clone())
             .await?;
         let physical = self.physical_plan(&state, &plan).await?;
+        let physical = NestedSizesExec::wrap(physical)?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;

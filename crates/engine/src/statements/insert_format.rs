@@ -22,6 +22,7 @@ use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::{InputStream, Source};
 use crate::sources::materialized_view::TriggerExec;
+use crate::sources::nested_sizes::NestedSizesExec;
 use crate::table_definition::ColumnKind;
 
 /// Rows per parsed block; the insert gathers blocks into parts of
@@ -50,7 +51,7 @@ impl Session {
         }
         events::add(Event::InsertQuery, 1);
         let format = InputFormat::from_name(&insert.format)?;
-        let Statement::Insert(parsed) =
+        let Statement::Insert(mut parsed) =
             parse_statement(&format!("{} SELECT 1", insert.head))?.statement
         else {
             return Err(StrataError::new(
@@ -68,6 +69,7 @@ impl Session {
             ));
         };
         let (database, table_name) = self.table_name(name)?;
+        strata_sql::nested_columns::join_insert_columns(&mut parsed.columns);
         let columns: Vec<String> = parsed
             .columns
             .iter()
@@ -185,6 +187,7 @@ impl Session {
         let query = self.new_query(self.settings.clone());
         let state = self.engine.query_state(&query)?;
         let physical = self.physical_plan(&state, &plan).await?;
+        let physical = NestedSizesExec::wrap(physical)?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;

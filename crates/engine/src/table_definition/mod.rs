@@ -11,7 +11,8 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::ExprSchemable;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::sql::sqlparser::ast::{
-    ColumnDef, ColumnOption, Expr as SqlExpr, ExprWithAlias, Value,
+    ArrayElemTypeDef, ColumnDef, ColumnOption, DataType as SqlDataType, Expr as SqlExpr,
+    ExprWithAlias, Ident, Value,
 };
 use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
@@ -95,8 +96,22 @@ pub fn column_definitions(
 ) -> Result<(Vec<Field>, Vec<ColumnExtras>)> {
     let mut fields: Vec<Field> = Vec::new();
     let mut extras = Vec::new();
-    for column in columns {
-        let (field, extra) = column_definition(column)?;
+    if let Some(position) = codecs.iter().map(|(p, _)| *p).find(|p| {
+        columns
+            .get(*p)
+            .is_some_and(|c| matches!(c.data_type, SqlDataType::Nested(_)))
+    }) {
+        return Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!(
+                "CODEC of the Nested column {} is not supported yet",
+                columns[position].name
+            ),
+        ));
+    }
+    let codecs = codecs_after_nested(columns, codecs);
+    for column in flatten_nested(columns)? {
+        let (field, extra) = column_definition(&column)?;
         if fields.iter().any(|f| f.name() == field.name()) {
             return Err(StrataError::new(
                 ErrorCode::DUPLICATE_COLUMN,
@@ -121,6 +136,63 @@ pub fn column_definitions(
         extra.codec = Some(chain.sql());
     }
     Ok((fields, extras))
+}
+
+/// The columns with each `n Nested(a T, b U)` as ClickHouse stores it
+/// (`flatten_nested = 1`): the columns `n.a Array(T)` and `n.b Array(U)`,
+/// arrays of one length per row.
+pub fn flatten_nested(columns: &[ColumnDef]) -> Result<Vec<ColumnDef>> {
+    let mut flat = Vec::with_capacity(columns.len());
+    for column in columns {
+        let SqlDataType::Nested(elements) = &column.data_type else {
+            flat.push(column.clone());
+            continue;
+        };
+        if !column.options.is_empty() {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!(
+                    "Options of the Nested column {} are not supported yet",
+                    column.name
+                ),
+            ));
+        }
+        for element in elements {
+            if matches!(element.data_type, SqlDataType::Nested(_)) {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!(
+                        "Nested inside the Nested column {} is not supported yet",
+                        column.name
+                    ),
+                ));
+            }
+            let mut element = element.clone();
+            element.name = Ident::new(format!("{}.{}", column.name.value, element.name.value));
+            element.data_type =
+                SqlDataType::Array(ArrayElemTypeDef::Parenthesis(Box::new(element.data_type)));
+            flat.push(element);
+        }
+    }
+    Ok(flat)
+}
+
+/// Codec positions moved past the columns Nested ones flatten into.
+fn codecs_after_nested(
+    columns: &[ColumnDef],
+    codecs: Vec<(usize, String)>,
+) -> Vec<(usize, String)> {
+    let width = |c: &ColumnDef| match &c.data_type {
+        SqlDataType::Nested(elements) => elements.len(),
+        _ => 1,
+    };
+    codecs
+        .into_iter()
+        .map(|(position, codec)| {
+            let before: usize = columns.iter().take(position).map(width).sum();
+            (before, codec)
+        })
+        .collect()
 }
 
 /// One column definition: its type as an Arrow field, and its DEFAULT.
