@@ -115,7 +115,8 @@ pub struct Session {
 pub(crate) fn value_text(expr: &Expr) -> Result<String> {
     Ok(match expr {
         Expr::Value(v) => match &v.value {
-            Value::Number(n, _) => n.clone(),
+            // `100_000`: digits grouped as in ClickHouse's numeric literals.
+            Value::Number(n, _) => n.replace('_', ""),
             Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => s.clone(),
             Value::Boolean(b) => if *b { "1" } else { "0" }.to_string(),
             other => other.to_string(),

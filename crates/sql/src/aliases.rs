@@ -54,7 +54,13 @@ pub fn expand_aliases(select: &mut Select, aliases: &HashMap<String, Expr>) {
     };
     for item in &mut select.projection {
         let (expr, own) = match item {
-            SelectItem::ExprWithAlias { expr, alias } => (expr, Some(alias.value.clone())),
+            // An item is the definition of its alias only where the user
+            // wrote it so: `n` after `number AS n` is named `n` too.
+            SelectItem::ExprWithAlias { expr, alias } => {
+                let defines = aliases.get(&alias.value).is_none_or(|d| d == expr);
+                let own = defines.then(|| alias.value.clone());
+                (expr, own)
+            }
             SelectItem::UnnamedExpr(expr) => (expr, None),
             _ => continue,
         };
@@ -196,6 +202,25 @@ mod tests {
         let aliases = user_aliases(select).unwrap();
         expand_aliases(select, &aliases);
         statement.to_string()
+    }
+
+    #[test]
+    fn an_item_named_by_an_alias_reads_it() {
+        let mut statement = parse_statement("SELECT number AS n, n AS n FROM t")
+            .unwrap()
+            .statement;
+        let Statement::Query(query) = &mut statement else {
+            panic!("a query");
+        };
+        let SetExpr::Select(select) = query.body.as_mut() else {
+            panic!("a select");
+        };
+        let aliases = HashMap::from([("n".to_string(), Expr::Identifier("number".into()))]);
+        expand_aliases(select, &aliases);
+        assert_eq!(
+            statement.to_string(),
+            "SELECT number AS n, (number) AS n FROM t"
+        );
     }
 
     #[test]

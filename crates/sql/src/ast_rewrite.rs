@@ -20,9 +20,9 @@ use std::ops::ControlFlow;
 use datafusion::sql::sqlparser::ast::{
     ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
     Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    Interval, NullTreatment, ObjectName, ObjectNamePart, Query, Select, SelectItem, SetExpr,
-    SetOperator, SetQuantifier, Statement, TableAlias, TableFactor, TypedString, UnaryOperator,
-    Value, VisitMut, VisitorMut,
+    Interval, JoinConstraint, NullTreatment, ObjectName, ObjectNamePart, Query, Select, SelectItem,
+    SetExpr, SetOperator, SetQuantifier, Statement, TableAlias, TableFactor, TypedString,
+    UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -804,6 +804,14 @@ fn select_conditions(select: &mut Select) {
     .flatten()
     {
         as_condition(condition);
+    }
+    // `JOIN ... ON 1`: a number is a condition in a join too.
+    for join in select.from.iter_mut().flat_map(|t| &mut t.joins) {
+        if let Some(JoinConstraint::On(condition)) =
+            crate::join_using::constraint_mut(&mut join.join_operator)
+        {
+            as_condition(condition);
+        }
     }
 }
 

@@ -248,7 +248,10 @@ fn char_offset(sql: &str, line: u64, column: u64) -> usize {
 
 /// Parses exactly one statement.
 pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
-    if let Some(rewritten) = without_sync(sql).or_else(|| quoted_deduplicate_list(sql)) {
+    if let Some(rewritten) = without_sync(sql)
+        .or_else(|| quoted_deduplicate_list(sql))
+        .or_else(|| set_flags_on(sql))
+    {
         let mut parsed = parse_statement(&rewritten)?;
         parsed.text = sql.to_string();
         return Ok(parsed);
@@ -263,6 +266,47 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
         return parse_in_dialect(&GenericDialect {}, sql);
     }
     parse_in_dialect(&StrataDialect, sql)
+}
+
+/// `SET a, b = 2` with `a = 1`: ClickHouse reads a setting named without a
+/// value as turned on. Only lists of plain names and assignments qualify.
+fn set_flags_on(sql: &str) -> Option<String> {
+    let trimmed = sql.trim_end().trim_end_matches(';').trim_end();
+    let rest = trimmed
+        .get(..4)
+        .filter(|head| head.eq_ignore_ascii_case("SET "))
+        .map(|_| &trimmed[4..])?;
+    let is_name = |s: &str| {
+        let mut chars = s.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    // Values with commas or quotes inside stay with sqlparser.
+    if rest.contains(['\'', '"', '`', '(']) {
+        return None;
+    }
+    let items: Vec<&str> = rest.split(',').map(str::trim).collect();
+    let bare = |item: &&str| is_name(item) && !item.eq_ignore_ascii_case("ROLE");
+    if !items.iter().any(bare) {
+        return None;
+    }
+    let assignment = |item: &&str| {
+        item.split_once('=')
+            .is_some_and(|(name, _)| is_name(name.trim()))
+    };
+    if !items.iter().all(|item| bare(item) || assignment(item)) {
+        return None;
+    }
+    let items: Vec<String> = items
+        .iter()
+        .map(|item| match bare(item) {
+            true => format!("{item} = 1"),
+            false => item.to_string(),
+        })
+        .collect();
+    Some(format!("SET {}", items.join(", ")))
 }
 
 /// `DROP ... name SYNC` without its `SYNC`: Strata's DROP always waits
@@ -483,6 +527,18 @@ mod tests {
         );
         assert!(quoted_deduplicate_list("OPTIMIZE TABLE t FINAL DEDUPLICATE").is_none());
         assert!(parse_statement("OPTIMIZE TABLE t FINAL DEDUPLICATE BY a, b").is_ok());
+    }
+
+    #[test]
+    fn a_setting_named_without_a_value_is_turned_on() {
+        assert_eq!(
+            set_flags_on("SET optimize_on_insert;").unwrap(),
+            "SET optimize_on_insert = 1"
+        );
+        assert_eq!(set_flags_on("set a, b = 2").unwrap(), "SET a = 1, b = 2");
+        assert!(set_flags_on("SET a = 1").is_none());
+        assert!(set_flags_on("SET ROLE r").is_none());
+        assert!(set_flags_on("SET a, b = 'x,y'").is_none());
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn mark_operands(body: &mut SetExpr) {
 
 fn mark_select(select: &mut Select) {
     let has_wildcard = has_wildcard(select);
-    let mut seen: Vec<(String, Expr, bool)> = Vec::new();
+    let mut seen: Vec<(String, Expr, bool, bool)> = Vec::new();
     for (position, item) in select.projection.iter_mut().enumerate() {
         let (name, expr, plain_column, aliased) = match &*item {
             SelectItem::ExprWithAlias { alias, expr } => (alias.value.clone(), expr, false, true),
@@ -77,11 +77,12 @@ fn mark_select(select: &mut Select) {
         // two expressions ClickHouse names alike (`concat(a, b)`, `a || b`)
         // are two columns of one name. (Columns of joined tables are named
         // apart by `join_columns`.)
+        // A bare name after the alias it reads (`number AS n, n`) repeats it.
         let named_alike = !aliased && !plain_column;
-        let repeated = seen
-            .iter()
-            .any(|(n, e, alike)| *n == name && (*e == expr || (named_alike && *alike)));
-        seen.push((name.clone(), expr.clone(), named_alike));
+        let repeated = seen.iter().any(|(n, e, alike, alias)| {
+            *n == name && (*e == expr || (named_alike && *alike) || (plain_column && *alias))
+        });
+        seen.push((name.clone(), expr.clone(), named_alike, aliased));
         let beside_wildcard = has_wildcard && plain_column;
         if !(repeated || beside_wildcard) {
             continue;
@@ -143,6 +144,10 @@ mod tests {
         assert_eq!(
             marked("SELECT concat(a, b), a || b FROM t"),
             "SELECT concat(a, b), a || b AS \"concat(a, b)|1\" FROM t"
+        );
+        assert_eq!(
+            marked("SELECT number AS n, n FROM t"),
+            "SELECT number AS n, n AS \"n|1\" FROM t"
         );
     }
 

@@ -110,6 +110,8 @@ declare_settings!(IMPLEMENTED {
         "Allow CREATE TABLE with the MergeTree family's old engine arguments, MergeTree(date, [sampling,] key, granularity), read as PARTITION BY toYYYYMM(date) ORDER BY key";
     allow_drop_detached: bool = SettingKind::Bool, "0",
         "Allow ALTER TABLE ... DROP DETACHED PART | PARTITION, which deletes detached data for good";
+    allow_suspicious_codecs: bool = SettingKind::Bool, "0",
+        "Allow a column CODEC of transformations alone (Delta), which compresses nothing";
     alter_update_mode: String = SettingKind::Enum(ALTER_UPDATE_MODES), "heavy",
         "ALTER TABLE ... UPDATE rewrites the columns it assigns (heavy), is written as a patch of the rows it changes where it can (lightweight), or must be (lightweight_force)";
     cancel_http_readonly_queries_on_client_close: bool = SettingKind::Bool, "0",

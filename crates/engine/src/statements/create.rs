@@ -327,7 +327,9 @@ impl Session {
         // A stored table's codecs were checked when declared.
         let source = match self.attaching {
             Some(_) => Codecs::Stored,
-            None => Codecs::Declared,
+            None => Codecs::Declared {
+                suspicious: self.settings.allow_suspicious_codecs(),
+            },
         };
         let (mut fields, extras) = column_definitions(&create.columns, codecs, source)?;
         self.infer_column_types(&mut fields, &extras)?;

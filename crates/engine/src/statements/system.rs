@@ -8,6 +8,23 @@ use strata_storage::cache::CacheTier;
 use crate::access::privileges::catalog;
 use crate::session::{Session, StatementOutcome, UserTable};
 
+/// ClickHouse's caches that Strata has no counterpart of, by the words
+/// between `SYSTEM DROP` and `CACHE`.
+const NOT_KEPT_CACHES: &[&[&str]] = &[
+    &["QUERY"],
+    &["QUERY", "CONDITION"],
+    &["DNS"],
+    &["MMAP"],
+    &["COMPILED", "EXPRESSION"],
+    &["PRIMARY", "INDEX"],
+    &["SKIPPING", "INDEX"],
+    &["VECTOR", "SIMILARITY", "INDEX"],
+    &["SCHEMA"],
+    &["FORMAT", "SCHEMA"],
+    &["FILESYSTEM"],
+    &["ICEBERG", "METADATA"],
+];
+
 impl Session {
     /// `SYSTEM ...` commands. System logs are written as queries end, so
     /// FLUSH LOGS has nothing to wait for; it is accepted because ClickHouse
@@ -22,9 +39,14 @@ impl Session {
             .as_slice()
         {
             ["FLUSH", "LOGS", ..] => self.done(),
-            ["DROP", "MARK", "CACHE"] => self.drop_cache(CacheTier::Mark),
-            ["DROP", "UNCOMPRESSED", "CACHE"] => self.drop_cache(CacheTier::Uncompressed),
-            ["DROP", "PAGE", "CACHE"] => self.drop_cache(CacheTier::Page),
+            // ClickHouse 25 names these CLEAR and keeps DROP.
+            ["DROP" | "CLEAR", "MARK", "CACHE"] => self.drop_cache(CacheTier::Mark),
+            ["DROP" | "CLEAR", "UNCOMPRESSED", "CACHE"] => self.drop_cache(CacheTier::Uncompressed),
+            ["DROP" | "CLEAR", "PAGE", "CACHE"] => self.drop_cache(CacheTier::Page),
+            // Caches Strata does not keep hold nothing to drop.
+            ["DROP" | "CLEAR", cache @ .., "CACHE"] if NOT_KEPT_CACHES.contains(&cache) => {
+                self.done()
+            }
             ["STOP", "MERGES", ..] => self.stop_merges(rest, true).await,
             ["START", "MERGES", ..] => self.stop_merges(rest, false).await,
             ["RELOAD", "CONFIG"] => {

@@ -80,8 +80,9 @@ pub struct ColumnExtras {
 /// Where a CREATE statement's codecs come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Codecs {
-    /// Written by the user: each must suit its column's type.
-    Declared,
+    /// Written by the user: each must suit its column's type, and compress
+    /// unless `allow_suspicious_codecs` is on (`suspicious`).
+    Declared { suspicious: bool },
     /// A table's kept definition: checked when declared (a later change of
     /// the column's type keeps them, as in ClickHouse).
     Stored,
@@ -130,7 +131,12 @@ pub fn column_definitions(
         };
         // Kept as ClickHouse shows it: `Delta(8), ZSTD(1)`.
         let chain = match source {
-            Codecs::Declared => CodecChain::parse(&codec, &field_type_name(field))?,
+            Codecs::Declared { suspicious: false } => {
+                CodecChain::parse(&codec, &field_type_name(field))?
+            }
+            Codecs::Declared { suspicious: true } => {
+                CodecChain::parse_suspicious(&codec, &field_type_name(field))?
+            }
             Codecs::Stored => CodecChain::stored(&codec)?,
         };
         extra.codec = Some(chain.sql());

@@ -45,17 +45,23 @@ impl CodecChain {
     /// Parses the inside of `CODEC(...)` as declared for a column of
     /// ClickHouse type `column_type`, which each transformation must suit.
     pub fn parse(text: &str, column_type: &str) -> Result<CodecChain> {
-        CodecChain::parse_for(text, Some(column_type))
+        CodecChain::parse_for(text, Some(column_type), true)
+    }
+
+    /// [`CodecChain::parse`] under `allow_suspicious_codecs`: a chain of
+    /// transformations alone, which compresses nothing, is allowed.
+    pub fn parse_suspicious(text: &str, column_type: &str) -> Result<CodecChain> {
+        CodecChain::parse_for(text, Some(column_type), false)
     }
 
     /// Parses a chain a table's definition keeps, checked when it was
     /// declared: a later MODIFY COLUMN of the type keeps it unchecked, as
     /// ClickHouse does, and values it no longer suits are only compressed.
     pub fn stored(text: &str) -> Result<CodecChain> {
-        CodecChain::parse_for(text, None)
+        CodecChain::parse_for(text, None, false)
     }
 
-    fn parse_for(text: &str, column_type: Option<&str>) -> Result<CodecChain> {
+    fn parse_for(text: &str, column_type: Option<&str>, must_compress: bool) -> Result<CodecChain> {
         let mut chain = CodecChain {
             transforms: [None; MAX_TRANSFORMS],
             general: None,
@@ -91,7 +97,7 @@ impl CodecChain {
         }
         let compresses =
             chain.general.is_some() || chain.transforms().any(|t| t.kind != TransformKind::Delta);
-        if !compresses {
+        if must_compress && !compresses {
             return Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
                 format!(
