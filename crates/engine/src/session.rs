@@ -336,7 +336,9 @@ impl Session {
         match parse_statement(&text)?.statement {
             Statement::Query(query) => self.select(query, &clauses).await,
             Statement::Insert(insert) => self.insert(insert).await,
-            Statement::CreateTable(create) => self.create_table(create, None, Vec::new()).await,
+            Statement::CreateTable(create) => {
+                self.create_table(create, None, Default::default()).await
+            }
             Statement::CreateView(create) => self.create_view(create).await,
             Statement::CreateDatabase {
                 db_name,

@@ -12,6 +12,7 @@ use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 use strata_common::{ErrorCode, Result, StrataError, settings};
 
 use crate::clickhouse_tokens::unescape;
+use crate::constraints::{self, TableConstraint};
 use crate::parser::syntax_error;
 use crate::skip_index::{self, SkipIndex};
 use crate::source_text::normalize;
@@ -83,6 +84,8 @@ pub struct CreateTableText {
     pub engine: Option<EngineClause>,
     /// `CODEC(...)` arguments as written, by column position.
     pub codecs: Vec<(usize, String)>,
+    /// `CONSTRAINT name CHECK | ASSUME expr` items of the column list.
+    pub constraints: Vec<TableConstraint>,
     /// `AS [db.]table`: the table whose structure (and engine, when none
     /// is given) the new one takes.
     pub as_table: Option<String>,
@@ -116,6 +119,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
     let mut kept = Vec::with_capacity(tokens.len());
     let mut codecs = Vec::new();
     let mut indexes = Vec::new();
+    let mut declared_constraints = Vec::new();
     let mut engine = None;
     let mut depth = 0usize;
     let mut column = 0usize;
@@ -130,13 +134,15 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         let token = &tokens[i];
         if column_start && !matches!(token, Token::Whitespace(_)) {
             column_start = false;
-            if skip_index::is_index_item(&tokens, i) {
+            let is_index = skip_index::is_index_item(&tokens, i);
+            if is_index || constraints::is_constraint_item(&tokens, i) {
                 let end = skip_index::item_end(&tokens, i);
-                indexes.push(skip_index::parse_index(
-                    sql,
-                    &unescaped(&tokens[i..end]),
-                    parse_expr,
-                )?);
+                let item = unescaped(&tokens[i..end]);
+                match is_index {
+                    true => indexes.push(skip_index::parse_index(sql, &item, parse_expr)?),
+                    false => declared_constraints
+                        .push(constraints::parse_constraint(sql, &item, parse_expr)?),
+                }
                 // The item leaves the list with a comma: the one before it,
                 // or the one after it when it comes first.
                 while matches!(kept.last(), Some(Token::Whitespace(_))) {
@@ -235,6 +241,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         statement: kept.iter().map(|t| t.to_string()).collect(),
         engine,
         codecs,
+        constraints: declared_constraints,
         as_table,
         empty,
     })

@@ -20,6 +20,7 @@ pub mod ast_rewrite;
 pub mod clickhouse_tokens;
 pub mod column_matchers;
 pub mod combinators;
+pub mod constraints;
 pub mod create_table;
 pub mod depth;
 mod dialect;

@@ -261,7 +261,7 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
 }
 
 /// The statement's tokens left, without trailing `;`s and whitespace.
-fn remaining(parser: &mut Parser) -> Vec<Token> {
+pub(crate) fn remaining(parser: &mut Parser) -> Vec<Token> {
     let mut rest: Vec<Token> = std::iter::from_fn(|| {
         let token = parser.next_token().token;
         (token != Token::EOF).then_some(token)

@@ -26,6 +26,7 @@ use futures::StreamExt;
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alter_columns::{AlterCommand, parse_alter_columns};
+use strata_sql::constraints::{ConstraintCommand, TableConstraint};
 use strata_sql::mutations::MutationAst;
 use strata_sql::part_statements::PartAction;
 use strata_sql::skip_index::IndexCommand;
@@ -86,6 +87,14 @@ impl Session {
             };
             self.require_on_name(privilege, &alter.table, &[])?;
             return self.alter_index(alter).await;
+        }
+        if let Some(alter) = strata_sql::constraints::parse_alter_constraint(text)? {
+            let privilege = match alter.command {
+                ConstraintCommand::Add { .. } => "ALTER ADD CONSTRAINT",
+                ConstraintCommand::Drop { .. } => "ALTER DROP CONSTRAINT",
+            };
+            self.require_on_name(privilege, &alter.table, &[])?;
+            return self.alter_constraint(alter).await;
         }
         if let Some(mutation) = strata_sql::mutations::parse_alter_mutation(text)? {
             for command in &mutation.commands {
@@ -212,6 +221,7 @@ impl Session {
             &declared,
             &columns.extras,
             &storage,
+            &split.constraints,
             columns.comment.as_deref(),
         );
         let altered = TableIdentity {
@@ -286,7 +296,7 @@ impl Session {
         self.check_writable()?;
         let table = self.merge_tree(&alter.table, "TTL").await?;
         let rules = alter.rules.unwrap_or_default();
-        self.alter_engine_clause(&table, |engine| {
+        self.alter_definition(&table, |engine, _| {
             engine.ttl = rules;
             Ok(true)
         })
@@ -298,14 +308,14 @@ impl Session {
         self.done()
     }
 
-    /// Stores `table`'s definition with its engine clause changed by
-    /// `edit` and reopens the table from it; a definition the table cannot
-    /// open with is undone. An edit that changes nothing (`IF EXISTS`)
-    /// leaves the table open as it is.
-    pub(super) async fn alter_engine_clause(
+    /// Stores `table`'s definition with its engine clause and constraints
+    /// changed by `edit` and reopens the table from it; a definition the
+    /// table cannot open with is undone. An edit that changes nothing (`IF
+    /// EXISTS`) leaves the table open as it is.
+    pub(super) async fn alter_definition(
         &mut self,
         table: &MergeTreeProvider,
-        edit: impl FnOnce(&mut EngineClause) -> Result<bool>,
+        edit: impl FnOnce(&mut EngineClause, &mut Vec<TableConstraint>) -> Result<bool>,
     ) -> Result<()> {
         let identity = table.identity();
         let mut split = split_create_table(&identity.create_statement)?;
@@ -321,7 +331,7 @@ impl Session {
                 ),
             ));
         };
-        if !edit(engine)? {
+        if !edit(engine, &mut split.constraints)? {
             return Ok(());
         }
         let storage = TableStorage::from_clause(engine)?;
@@ -333,6 +343,7 @@ impl Session {
             &declared,
             &extras,
             &storage,
+            &split.constraints,
             engine.comment.as_deref(),
         );
         let altered = TableIdentity {

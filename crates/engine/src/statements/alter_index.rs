@@ -28,7 +28,7 @@ impl Session {
         match alter.command {
             IndexCommand::Clear => {}
             command => {
-                self.alter_engine_clause(&table, |engine| edit_indexes(engine, command))
+                self.alter_definition(&table, |engine, _| edit_indexes(engine, command))
                     .await?
             }
         }

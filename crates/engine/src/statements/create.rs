@@ -11,7 +11,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{RecordBatch, RecordBatchOptions};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::catalog::{MemorySchemaProvider, TableProvider};
-use datafusion::common::ScalarValue;
+use datafusion::common::{DFSchema, ScalarValue};
 use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::physical_plan::collect;
@@ -20,6 +20,7 @@ use datafusion::sql::sqlparser::ast::{
     Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::constraints::TableConstraint;
 use strata_sql::create_table::DEFAULT_ENGINE;
 use strata_sql::literal_text::expr_text;
 use strata_sql::{EngineClause, parse_object_name, parse_statement, split_create_table};
@@ -57,7 +58,15 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
 struct TableStructure {
     columns: Vec<ColumnDef>,
     engine: Option<EngineClause>,
-    codecs: Vec<(usize, String)>,
+    clauses: ColumnClauses,
+}
+
+/// What a column list declares beside its columns.
+#[derive(Default)]
+pub(crate) struct ColumnClauses {
+    /// `CODEC(...)` arguments as written, by column position.
+    pub codecs: Vec<(usize, String)>,
+    pub constraints: Vec<TableConstraint>,
 }
 
 /// Columns and rows of a table being created.
@@ -114,7 +123,8 @@ impl Session {
             let source = self.table_structure(source).await?;
             create.columns = source.columns;
             split.engine = split.engine.or(source.engine);
-            split.codecs = source.codecs;
+            split.codecs = source.clauses.codecs;
+            split.constraints = source.clauses.constraints;
         }
         if split.empty {
             take_no_rows(&mut create);
@@ -127,7 +137,14 @@ impl Session {
         let settings = self.settings_with(&query_settings)?;
         let session_settings = std::mem::replace(&mut self.settings, settings);
         let created = self
-            .create_with_columns_as(create, split.engine, split.codecs)
+            .create_with_columns_as(
+                create,
+                split.engine,
+                ColumnClauses {
+                    codecs: split.codecs,
+                    constraints: split.constraints,
+                },
+            )
             .await;
         self.settings = session_settings;
         created
@@ -140,7 +157,7 @@ impl Session {
         &mut self,
         mut create: CreateTable,
         engine: Option<EngineClause>,
-        codecs: Vec<(usize, String)>,
+        clauses: ColumnClauses,
     ) -> Result<StatementOutcome> {
         let query = match &create.query {
             Some(_) if !create.columns.is_empty() && !self.table_exists(&create.name)? => {
@@ -149,7 +166,7 @@ impl Session {
             _ => None,
         };
         let Some(query) = query else {
-            return self.create_table(create, engine, codecs).await;
+            return self.create_table(create, engine, clauses).await;
         };
         let (plan, _, _) = self
             .plan(Statement::Query(query.clone()), self.settings.clone())
@@ -162,7 +179,7 @@ impl Session {
             ));
         }
         let (name, temporary) = (create.name.clone(), create.temporary);
-        self.create_table(create, engine, codecs).await?;
+        self.create_table(create, engine, clauses).await?;
         let Statement::Insert(mut insert) = parse_statement("INSERT INTO t SELECT 1")?.statement
         else {
             unreachable!("an INSERT parses as one");
@@ -196,7 +213,10 @@ impl Session {
         Ok(TableStructure {
             columns: create_table_statement(&split.statement)?.columns,
             engine: split.engine,
-            codecs: split.codecs,
+            clauses: ColumnClauses {
+                codecs: split.codecs,
+                constraints: split.constraints,
+            },
         })
     }
 
@@ -204,7 +224,7 @@ impl Session {
         &mut self,
         create: CreateTable,
         engine: Option<EngineClause>,
-        codecs: Vec<(usize, String)>,
+        clauses: ColumnClauses,
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let (database, table) = match &self.attaching {
@@ -258,7 +278,8 @@ impl Session {
             crate::old_engine_syntax::read_old_syntax(engine, allowed)?;
         }
         let storage = table_engine(engine, create.temporary, &default_engine)?;
-        let data = self.new_table_data(&create, codecs).await?;
+        let data = self.new_table_data(&create, clauses.codecs).await?;
+        self.check_constraints(&clauses.constraints, &data.schema)?;
         let identity = TableIdentity {
             create_statement: create_statement(
                 &database,
@@ -266,6 +287,7 @@ impl Session {
                 &data.schema,
                 &data.extras,
                 &storage,
+                &clauses.constraints,
                 comment.as_deref(),
             ),
             uuid: self
@@ -469,6 +491,29 @@ impl Session {
             )))),
             (None, None) => Ok(Arc::clone(disks.policy(DEFAULT_POLICY)?)),
         }
+    }
+
+    /// Fails as ClickHouse does for a CHECK constraint that does not
+    /// compile over the table's columns (a column it names is missing).
+    pub(crate) fn check_constraints(
+        &self,
+        constraints: &[TableConstraint],
+        schema: &SchemaRef,
+    ) -> Result<()> {
+        let checked: Vec<&TableConstraint> = constraints.iter().filter(|c| !c.assume).collect();
+        if checked.is_empty() {
+            return Ok(());
+        }
+        let mut exprs: Vec<_> = checked.iter().map(|c| c.expr.clone()).collect();
+        self.rewrite_exprs(&mut exprs)?;
+        let state = self
+            .engine
+            .query_state(&self.new_query(self.settings.clone()))?;
+        let rows = DFSchema::try_from(Arc::clone(schema))?;
+        for expr in exprs {
+            crate::sources::insert_checks::compile(&state, &rows, expr)?;
+        }
+        Ok(())
     }
 
     /// `exprs` with ClickHouse's meaning, as a SELECT's would get: function

@@ -11,14 +11,15 @@ use datafusion::sql::sqlparser::ast::{
 use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_common::types::field_type_name;
+use strata_sql::constraints::TableConstraint;
 use strata_sql::literal_text::backquoted;
 use strata_sql::parse_statement;
 use strata_sql::values_cells::{CellTarget, convert_row, needs_defaults};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
+use crate::sources::insert_checks::{InsertChecksExec, InsertTarget};
 use crate::sources::materialized_view::TriggerExec;
-use crate::sources::nested_sizes::NestedSizesExec;
 
 impl Session {
     /// INSERT ... VALUES and INSERT ... SELECT, planned and run to the end.
@@ -40,18 +41,19 @@ impl Session {
         }
         self.insert_column_kinds(&mut insert).await?;
         self.name_insert_source(&mut insert).await?;
-        let triggers = match &insert.table {
+        let (triggers, target) = match &insert.table {
             TableObject::TableName(name) => {
                 let (database, table) = self.table_name(name)?;
-                self.triggers_on(&database, &table).await?
+                let triggers = self.triggers_on(&database, &table).await?;
+                (triggers, self.insert_target(name).await?)
             }
-            _ => Vec::new(),
+            _ => (Vec::new(), InsertTarget::default()),
         };
         let (plan, state, query) = self
             .plan(Statement::Insert(insert), self.settings.clone())
             .await?;
         let physical = self.physical_plan(&state, &plan).await?;
-        let physical = NestedSizesExec::wrap(physical)?;
+        let physical = InsertChecksExec::wrap(physical, target, &state)?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;
@@ -272,6 +274,24 @@ impl Session {
             })
             .collect();
         Ok(Some(targets))
+    }
+}
+
+impl Session {
+    /// What an INSERT into the table `name` checks its rows for.
+    pub(crate) async fn insert_target(&self, name: &ObjectName) -> Result<InsertTarget> {
+        let identity = self.user_table(name).await?.identity();
+        let constraints: Vec<TableConstraint> = identity
+            .constraints()?
+            .into_iter()
+            .filter(|c| !c.assume)
+            .collect();
+        let mut exprs: Vec<SqlExpr> = constraints.iter().map(|c| c.expr.clone()).collect();
+        self.rewrite_exprs(&mut exprs)?;
+        Ok(InsertTarget {
+            name: format!("{} ({})", identity.qualified_name(), identity.uuid),
+            constraints: constraints.into_iter().zip(exprs).collect(),
+        })
     }
 }
 

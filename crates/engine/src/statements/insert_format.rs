@@ -21,8 +21,8 @@ use strata_sql::{FormattedInsert, parse_statement};
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name};
 use crate::sources::input_stream::{InputStream, Source};
+use crate::sources::insert_checks::InsertChecksExec;
 use crate::sources::materialized_view::TriggerExec;
-use crate::sources::nested_sizes::NestedSizesExec;
 use crate::table_definition::ColumnKind;
 
 /// Rows per parsed block; the insert gathers blocks into parts of
@@ -187,7 +187,8 @@ impl Session {
         let query = self.new_query(self.settings.clone());
         let state = self.engine.query_state(&query)?;
         let physical = self.physical_plan(&state, &plan).await?;
-        let physical = NestedSizesExec::wrap(physical)?;
+        let target = self.insert_target(name).await?;
+        let physical = InsertChecksExec::wrap(physical, target, &state)?;
         let physical = TriggerExec::wrap(physical, triggers, state.clone())?;
         self.log_start(&query);
         collect(physical, task_context(&state)).await?;

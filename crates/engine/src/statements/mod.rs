@@ -13,6 +13,7 @@
 
 mod access;
 mod alter;
+mod alter_constraint;
 mod alter_index;
 mod create;
 mod detach;

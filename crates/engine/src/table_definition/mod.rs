@@ -18,6 +18,7 @@ use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
+use strata_sql::constraints::TableConstraint;
 use strata_sql::literal_text::{expr_text, quoted};
 use strata_sql::skip_index::SkipIndex;
 use strata_sql::ttl::{TtlAction, TtlRule};
@@ -856,6 +857,7 @@ pub fn create_statement(
     schema: &SchemaRef,
     extras: &[ColumnExtras],
     storage: &TableStorage,
+    constraints: &[TableConstraint],
     comment: Option<&str>,
 ) -> String {
     let columns: Vec<String> = schema
@@ -889,6 +891,11 @@ pub fn create_statement(
                 .into_iter()
                 .flat_map(|definition| &definition.indexes)
                 .map(|index| format!("    {}", index.definition())),
+        )
+        .chain(
+            constraints
+                .iter()
+                .map(|c| format!("    {}", c.definition())),
         )
         .collect();
     let mut text = format!(
@@ -995,6 +1002,14 @@ impl TableIdentity {
         };
         let (fields, extras) = column_definitions(&create.columns, split.codecs, Codecs::Stored)?;
         Ok(fields.into_iter().zip(extras).collect())
+    }
+
+    /// The table's `CONSTRAINT` declarations.
+    pub fn constraints(&self) -> Result<Vec<TableConstraint>> {
+        if !self.create_statement.contains("CONSTRAINT ") {
+            return Ok(Vec::new());
+        }
+        Ok(strata_sql::split_create_table(&self.create_statement)?.constraints)
     }
 
     pub fn stored(&self) -> StoredTable {
