@@ -76,20 +76,20 @@ pub fn rewrite(select: &mut Select, structures: &NestedNames) -> Result<()> {
     Ok(())
 }
 
-fn clause(join: &Join, nested: &NestedNames) -> Result<ArrayJoinClause> {
+fn clause(join: &Join, structures: &NestedNames) -> Result<ArrayJoinClause> {
     if !is_array_join(&join.join_operator) {
         return Err(not_implemented("a JOIN after ARRAY JOIN"));
     }
     Ok(ArrayJoinClause {
         left: matches!(join.join_operator, JoinOperator::LeftArrayJoin),
-        arrays: joined_arrays(&join.relation, nested)?,
+        arrays: joined_arrays(&join.relation, structures)?,
     })
 }
 
 /// The arrays one item of an ARRAY JOIN names: every array of a Nested
 /// structure (`n`: `n.a`, `n.b`, elements named `m.a`, `m.b` under
 /// `AS m`), else the one array [`joined_array`] reads.
-fn joined_arrays(relation: &TableFactor, nested: &NestedNames) -> Result<Vec<JoinedArray>> {
+fn joined_arrays(relation: &TableFactor, structures: &NestedNames) -> Result<Vec<JoinedArray>> {
     if let TableFactor::Table {
         name: ObjectName(parts),
         alias,
@@ -97,7 +97,7 @@ fn joined_arrays(relation: &TableFactor, nested: &NestedNames) -> Result<Vec<Joi
         ..
     } = relation
         && let Some((ObjectNamePart::Identifier(structure), qualifier)) = parts.split_last()
-        && let elements = nested.elements(&structure.value)
+        && let elements = structures.elements(&structure.value)
         && !elements.is_empty()
     {
         let arrays = elements.into_iter().map(|column| {

@@ -77,6 +77,7 @@ impl VisitorMut for Rewriter<'_, '_> {
     type Break = StrataError;
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<StrataError> {
+        crate::table_qualifiers::rewrite(query);
         query_clauses::order_by_all(query);
         query_clauses::nulls_last(query);
         if let Err(e) = query_clauses::rewrite_limit_by(query) {

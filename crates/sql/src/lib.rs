@@ -59,6 +59,7 @@ pub mod sort_keys;
 pub mod source_text;
 mod subquery_order;
 pub mod table_function_scans;
+mod table_qualifiers;
 pub mod text_comparisons;
 pub mod totals;
 pub mod ttl;

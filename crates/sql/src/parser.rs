@@ -251,6 +251,7 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
     if let Some(rewritten) = without_sync(sql)
         .or_else(|| quoted_deduplicate_list(sql))
         .or_else(|| set_flags_on(sql))
+        .or_else(|| show_create_table(sql))
     {
         let mut parsed = parse_statement(&rewritten)?;
         parsed.text = sql.to_string();
@@ -266,6 +267,43 @@ pub fn parse_statement(sql: &str) -> Result<ParsedStatement> {
         return parse_in_dialect(&GenericDialect {}, sql);
     }
     parse_in_dialect(&StrataDialect, sql)
+}
+
+/// `SHOW CREATE t` as `SHOW CREATE TABLE t`: ClickHouse takes a table
+/// where no kind of object is named.
+fn show_create_table(sql: &str) -> Option<String> {
+    let mut words = sql.split_whitespace();
+    let show_create =
+        words.next()?.eq_ignore_ascii_case("SHOW") && words.next()?.eq_ignore_ascii_case("CREATE");
+    let next = words.next()?;
+    let kinds = [
+        "TABLE",
+        "VIEW",
+        "DATABASE",
+        "DICTIONARY",
+        "USER",
+        "ROLE",
+        "QUOTA",
+        "ROW",
+        "SETTINGS",
+        "PROFILE",
+        "POLICY",
+        "TEMPORARY",
+        "FUNCTION",
+        "MATERIALIZED",
+        "NAMED",
+    ];
+    if !show_create || kinds.iter().any(|k| next.eq_ignore_ascii_case(k)) {
+        return None;
+    }
+    // The third word's offset: past two words and the spaces after them.
+    let mut rest = sql.trim_start();
+    for _ in 0..2 {
+        rest = rest
+            .trim_start_matches(|c: char| !c.is_whitespace())
+            .trim_start();
+    }
+    Some(format!("SHOW CREATE TABLE {rest}"))
 }
 
 /// `SET a, b = 2` with `a = 1`: ClickHouse reads a setting named without a
@@ -527,6 +565,20 @@ mod tests {
         );
         assert!(quoted_deduplicate_list("OPTIMIZE TABLE t FINAL DEDUPLICATE").is_none());
         assert!(parse_statement("OPTIMIZE TABLE t FINAL DEDUPLICATE BY a, b").is_ok());
+    }
+
+    #[test]
+    fn show_create_without_a_kind_shows_a_table() {
+        assert_eq!(
+            show_create_table("SHOW CREATE db.t").unwrap(),
+            "SHOW CREATE TABLE db.t"
+        );
+        assert!(show_create_table("show create view v").is_none());
+        assert_eq!(
+            show_create_table("show  create create").unwrap(),
+            "SHOW CREATE TABLE create"
+        );
+        assert!(show_create_table("SELECT 1").is_none());
     }
 
     #[test]
