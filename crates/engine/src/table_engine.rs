@@ -182,9 +182,10 @@ impl TableEngine {
 
     /// The storage's rule for rows of one sorting key, over `schema`'s
     /// columns; `key_columns` are the columns the sorting key reads.
-    /// AggregatingMergeTree refuses other plain columns (whose value a merge
-    /// picks arbitrarily) unless `dimensions_allowed`, ClickHouse's table
-    /// setting `allow_dimensions_outside_sorting_key`.
+    /// AggregatingMergeTree with aggregate columns refuses other plain
+    /// columns (whose value a merge picks arbitrarily) unless
+    /// `dimensions_allowed`, ClickHouse's table setting
+    /// `allow_dimensions_outside_sorting_key`.
     pub fn merge_mode(
         &self,
         schema: &Schema,
@@ -258,7 +259,8 @@ impl TableEngine {
                     .filter(|i| !key_columns.contains(i) && !columns.iter().any(|c| c.index == *i))
                     .map(|i| schema.field(i).name().as_str())
                     .collect();
-                if !dimensions.is_empty() && !dimensions_allowed {
+                // Without any measure the table only keeps one row per key.
+                if !dimensions.is_empty() && !columns.is_empty() && !dimensions_allowed {
                     return Err(StrataError::new(
                         ErrorCode::BAD_ARGUMENTS,
                         format!(

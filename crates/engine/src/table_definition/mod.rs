@@ -208,6 +208,7 @@ fn codecs_after_nested(
 pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
     let type_text = strata_sql::literal_text::type_text(&column.data_type);
     let mut extra = ColumnExtras::default();
+    let mut null_modifier = false;
     for option in &column.options {
         match &option.option {
             ColumnOption::Default(expr) => extra.default = Some(expr.clone()),
@@ -224,7 +225,15 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
                 extra.default = expr.clone();
             }
             ColumnOption::Comment(text) => extra.comment = Some(text.clone()),
-            ColumnOption::Null | ColumnOption::NotNull => {}
+            ColumnOption::Null | ColumnOption::NotNull if type_text.starts_with("Nullable(") => {
+                return Err(StrataError::new(
+                    ErrorCode::ILLEGAL_SYNTAX_FOR_DATA_TYPE,
+                    "Can't use [NOT] NULL modifier with Nullable type",
+                ));
+            }
+            // `s String NULL` is a Nullable(String) column, as in ClickHouse.
+            ColumnOption::Null => null_modifier = true,
+            ColumnOption::NotNull => {}
             other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,
@@ -243,6 +252,10 @@ pub fn column_definition(column: &ColumnDef) -> Result<(Field, ColumnExtras)> {
         }
         return Ok((Field::new(name, DataType::Null, true), extra));
     }
+    let type_text = match null_modifier {
+        true => format!("Nullable({type_text})"),
+        false => type_text,
+    };
     Ok((parse_clickhouse_type(&type_text)?.field(name), extra))
 }
 
