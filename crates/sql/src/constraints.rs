@@ -5,14 +5,12 @@
 
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName};
 use datafusion::sql::sqlparser::keywords::Keyword;
-use datafusion::sql::sqlparser::parser::Parser;
-use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+use datafusion::sql::sqlparser::tokenizer::{Token, Whitespace};
 use strata_common::Result;
 
 use crate::literal_text::expr_text;
 use crate::parser::syntax_error;
-use crate::part_statements::parse_word;
-use crate::skip_index::remaining;
+use crate::skip_index::{alter_table_command, remaining};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableConstraint {
@@ -101,26 +99,10 @@ pub enum ConstraintCommand {
 /// expr` and `ALTER TABLE t DROP CONSTRAINT [IF EXISTS] name`; None for
 /// any other statement.
 pub fn parse_alter_constraint(sql: &str) -> Result<Option<AlterConstraint>> {
-    let dialect = crate::dialect::StrataDialect;
-    let tokens = Tokenizer::new(&dialect, sql)
-        .tokenize()
-        .map_err(|e| syntax_error(sql, &e.to_string()))?;
-    let mut parser = Parser::new(&dialect).with_tokens(tokens);
-    if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
-        return Ok(None);
-    }
-    let Ok(table) = parser.parse_object_name(false) else {
+    let Some((mut parser, table, verb)) = alter_table_command(sql, &["ADD", "DROP"], "CONSTRAINT")?
+    else {
         return Ok(None);
     };
-    let verb = ["ADD", "DROP"]
-        .into_iter()
-        .find(|verb| parse_word(&mut parser, verb));
-    let Some(verb) = verb else {
-        return Ok(None);
-    };
-    if !parser.parse_keyword(Keyword::CONSTRAINT) {
-        return Ok(None);
-    }
     let command = match verb {
         "ADD" => {
             let if_not_exists =

@@ -18,9 +18,11 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     AccessExpr, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
-    FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, Select, SelectItem, SetExpr,
-    Statement, TableFactor, VisitMut, VisitorMut,
+    FunctionArguments, Ident, ObjectName, ObjectNamePart, Query, Select, SelectItem, Statement,
+    TableFactor, VisitMut, VisitorMut,
 };
+
+use crate::select_probes::selects_of;
 
 /// The dotted column names (`n.a`) of the tables a statement reads, in
 /// their tables' column order.
@@ -387,18 +389,6 @@ fn array_join_relations(select: &mut Select) -> Vec<&mut TableFactor> {
         relations.extend(item.joins.iter_mut().map(|j| &mut j.relation));
     }
     relations
-}
-
-/// The SELECTs of a query's body, through set operations.
-fn selects_of<'a>(body: &'a mut SetExpr, out: &mut Vec<&'a mut Select>) {
-    match body {
-        SetExpr::Select(select) => out.push(select.as_mut()),
-        SetExpr::SetOperation { left, right, .. } => {
-            selects_of(left, out);
-            selects_of(right, out);
-        }
-        _ => {}
-    }
 }
 
 #[cfg(test)]

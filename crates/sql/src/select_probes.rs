@@ -177,7 +177,7 @@ impl VisitorMut for Finder<'_, '_> {
 
 /// The SELECTs of a query's body, through set operations, not into
 /// subqueries (the visitor reaches those as queries of their own).
-fn selects_of<'a>(body: &'a mut SetExpr, out: &mut Vec<&'a mut Select>) {
+pub(crate) fn selects_of<'a>(body: &'a mut SetExpr, out: &mut Vec<&'a mut Select>) {
     match body {
         SetExpr::Select(select) => out.push(select.as_mut()),
         SetExpr::SetOperation { left, right, .. } => {

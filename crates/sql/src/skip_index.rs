@@ -203,27 +203,12 @@ pub enum IndexPosition {
 /// Reads `sql` as an ALTER of a table's indexes, or `None` if it is
 /// another statement.
 pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
-    let dialect = crate::dialect::StrataDialect;
-    let tokens = Tokenizer::new(&dialect, sql)
-        .tokenize()
-        .map_err(|e| syntax_error(sql, &e.to_string()))?;
-    let mut parser = Parser::new(&dialect).with_tokens(tokens);
-    if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
-        return Ok(None);
-    }
-    let Ok(table) = parser.parse_object_name(false) else {
-        return Ok(None);
-    };
     // MATERIALIZE INDEX is a mutation (see `mutations`).
-    let verb = ["ADD", "DROP", "CLEAR"]
-        .into_iter()
-        .find(|verb| parse_word(&mut parser, verb));
-    let Some(verb) = verb else {
+    let Some((mut parser, table, verb)) =
+        alter_table_command(sql, &["ADD", "DROP", "CLEAR"], "INDEX")?
+    else {
         return Ok(None);
     };
-    if !parse_word(&mut parser, "INDEX") {
-        return Ok(None);
-    }
     let command = match verb {
         "ADD" => {
             let if_not_exists =
@@ -258,6 +243,33 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
         }
     };
     Ok(Some(AlterIndex { table, command }))
+}
+
+/// `ALTER TABLE name VERB NOUN ...`, one of `verbs`: the parser after the
+/// noun, the table and the verb; None for any other statement.
+pub(crate) fn alter_table_command(
+    sql: &str,
+    verbs: &[&'static str],
+    noun: &str,
+) -> Result<Option<(Parser<'static>, ObjectName, &'static str)>> {
+    let tokens = Tokenizer::new(&crate::dialect::StrataDialect, sql)
+        .tokenize()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    let mut parser = Parser::new(&crate::dialect::StrataDialect).with_tokens(tokens);
+    if !parser.parse_keywords(&[Keyword::ALTER, Keyword::TABLE]) {
+        return Ok(None);
+    }
+    let Ok(table) = parser.parse_object_name(false) else {
+        return Ok(None);
+    };
+    let verb = verbs
+        .iter()
+        .copied()
+        .find(|verb| parse_word(&mut parser, verb));
+    match verb {
+        Some(verb) if parse_word(&mut parser, noun) => Ok(Some((parser, table, verb))),
+        _ => Ok(None),
+    }
 }
 
 /// The statement's tokens left, without trailing `;`s and whitespace.
