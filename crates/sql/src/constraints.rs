@@ -5,12 +5,12 @@
 
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName};
 use datafusion::sql::sqlparser::keywords::Keyword;
-use datafusion::sql::sqlparser::tokenizer::{Token, Whitespace};
+use datafusion::sql::sqlparser::tokenizer::Token;
 use strata_common::Result;
 
 use crate::literal_text::expr_text;
 use crate::parser::syntax_error;
-use crate::skip_index::{alter_table_command, remaining};
+use crate::skip_index::{alter_table_command, column_list_item, dropped_name, remaining};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableConstraint {
@@ -107,23 +107,14 @@ pub fn parse_alter_constraint(sql: &str) -> Result<Option<AlterConstraint>> {
         "ADD" => {
             let if_not_exists =
                 parser.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
-            let mut item = vec![
-                Token::make_word("CONSTRAINT", None),
-                Token::Whitespace(Whitespace::Space),
-            ];
-            item.extend(remaining(&mut parser));
+            let item = column_list_item("CONSTRAINT", remaining(&mut parser));
             ConstraintCommand::Add {
                 constraint: parse_constraint(sql, &item, crate::create_table::parse_expr)?,
                 if_not_exists,
             }
         }
         _ => {
-            let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
-            let name = parser
-                .parse_identifier()
-                .map_err(|e| syntax_error(sql, &e.to_string()))?
-                .value;
-            crate::parser::expect_end(sql, &mut parser)?;
+            let (name, if_exists) = dropped_name(sql, &mut parser)?;
             ConstraintCommand::Drop { name, if_exists }
         }
     };

@@ -215,11 +215,7 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
                 parser.parse_keywords(&[Keyword::IF, Keyword::NOT, Keyword::EXISTS]);
             let mut rest = remaining(&mut parser);
             let position = take_position(&mut rest);
-            let mut item = vec![
-                Token::make_word("INDEX", None),
-                Token::Whitespace(Whitespace::Space),
-            ];
-            item.extend(rest);
+            let item = column_list_item("INDEX", rest);
             IndexCommand::Add {
                 index: parse_index(sql, &item, crate::create_table::parse_expr)?,
                 if_not_exists,
@@ -227,12 +223,7 @@ pub fn parse_alter_index(sql: &str) -> Result<Option<AlterIndex>> {
             }
         }
         "DROP" => {
-            let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
-            let name = parser
-                .parse_identifier()
-                .map_err(|e| syntax_error(sql, &e.to_string()))?
-                .value;
-            crate::parser::expect_end(sql, &mut parser)?;
+            let (name, if_exists) = dropped_name(sql, &mut parser)?;
             IndexCommand::Drop { name, if_exists }
         }
         _ => {
@@ -270,6 +261,29 @@ pub(crate) fn alter_table_command(
         Some(verb) if parse_word(&mut parser, noun) => Ok(Some((parser, table, verb))),
         _ => Ok(None),
     }
+}
+
+/// `[IF EXISTS] name` ending a `DROP INDEX | CONSTRAINT`: the name, and
+/// whether IF EXISTS was given.
+pub(crate) fn dropped_name(sql: &str, parser: &mut Parser) -> Result<(String, bool)> {
+    let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
+    let name = parser
+        .parse_identifier()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?
+        .value;
+    crate::parser::expect_end(sql, parser)?;
+    Ok((name, if_exists))
+}
+
+/// An ALTER's declaration as the column-list item it adds: `head` (`INDEX`,
+/// `CONSTRAINT`) before the tokens that followed it.
+pub(crate) fn column_list_item(head: &str, rest: Vec<Token>) -> Vec<Token> {
+    let mut item = vec![
+        Token::make_word(head, None),
+        Token::Whitespace(Whitespace::Space),
+    ];
+    item.extend(rest);
+    item
 }
 
 /// The statement's tokens left, without trailing `;`s and whitespace.
