@@ -220,9 +220,13 @@ impl Engine {
             .expr_planners()
             .get_or_insert_with(Vec::new)
             .insert(1, Arc::new(strata_sql::uint8_booleans::MixedOperands));
+        builder
+            .expr_planners()
+            .get_or_insert_with(Vec::new)
+            .insert(2, Arc::new(strata_sql::moment_numbers::MomentNumbers));
         let make_array = scalar.iter().find(|f| f.name() == "make_array");
         builder.expr_planners().get_or_insert_with(Vec::new).insert(
-            2,
+            3,
             Arc::new(strata_sql::array_literals::ArrayLiterals::new(Arc::clone(
                 make_array.expect("make_array is registered"),
             ))),

@@ -207,6 +207,12 @@ impl CalendarFunction {
         )
     }
 
+    /// Whether text is read as a DateTime, as ClickHouse reads it for these.
+    fn takes_text(self) -> bool {
+        use CalendarFunction::*;
+        matches!(self, DayOfWeek | Week | YearWeek)
+    }
+
     /// Whether a week mode comes between the moment and the time zone.
     fn takes_mode(self) -> bool {
         use CalendarFunction::*;
@@ -367,6 +373,11 @@ impl Calendar {
             DataType::Null => return Ok(DataType::Null),
             DataType::Date32 | DataType::Date64 => false,
             DataType::Timestamp(..) => true,
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+                if self.function.takes_text() =>
+            {
+                true
+            }
             other => return Err(args::illegal_type(self.name(), other)),
         };
         if self.function.needs_time() && !has_time {
@@ -432,7 +443,10 @@ impl ScalarUDFImpl for Calendar {
             return Ok(ColumnarValue::Scalar(ScalarValue::try_from(output)?));
         }
         // A time zone argument reads the same instants on another clock.
-        let argument = args.args[0].to_array(args.number_rows)?;
+        let mut argument = args.args[0].to_array(args.number_rows)?;
+        if crate::hashing::is_text(argument.data_type()) {
+            argument = crate::dates::to_moment::text_date_times(&argument, options.zone.clone())?;
+        }
         let argument = moments::in_zone(argument, options.zone.as_ref())?;
         let moments = local_moments(&argument)?;
         let nulls = argument.nulls().cloned();

@@ -536,10 +536,26 @@ fn separate_values_rows(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
-/// `INTERVAL '2 day'`, the amount and unit in one string, as `INTERVAL 2 day`.
+/// `INTERVAL '2 day'`, the amount and unit in one string, as `INTERVAL 2 day`;
+/// a short unit after a one-token amount (`INTERVAL 4 h`) by its full keyword.
 fn interval_texts(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    use strata_functions::dates::intervals::IntervalKind;
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     for token in tokens {
+        if let Token::Word(unit) = &token.token
+            && unit.quote_style.is_none()
+            && let Some(kind) = IntervalKind::from_keyword(&unit.value)
+            && let mut before = out.iter().rev().filter(|t| !is_space(t))
+            && before
+                .next()
+                .is_some_and(|amount| matches!(amount.token, Token::Number(..) | Token::Word(_)))
+            && before
+                .next()
+                .is_some_and(|t| keyword(t) == Keyword::INTERVAL)
+        {
+            out.push(with_token(&token, Token::make_word(kind.keyword(), None)));
+            continue;
+        }
         let after_interval = out
             .iter()
             .rev()
@@ -549,11 +565,11 @@ fn interval_texts(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
             && after_interval
             && let Some((amount, unit)) = text.trim().split_once(char::is_whitespace)
             && amount.parse::<i64>().is_ok()
-            && strata_functions::dates::intervals::IntervalKind::from_keyword(unit.trim()).is_some()
+            && let Some(kind) = IntervalKind::from_keyword(unit.trim())
         {
             out.push(with_token(&token, Token::Number(amount.to_string(), false)));
             out.push(with_token(&token, Token::Whitespace(Whitespace::Space)));
-            out.push(with_token(&token, Token::make_word(unit.trim(), None)));
+            out.push(with_token(&token, Token::make_word(kind.keyword(), None)));
             continue;
         }
         out.push(token);

@@ -38,6 +38,7 @@ pub mod join_defaults;
 pub mod join_strictness;
 pub mod join_using;
 pub mod literal_text;
+pub mod moment_numbers;
 pub mod mutations;
 pub mod naming;
 mod nan_comparisons;

@@ -399,6 +399,11 @@ impl PlanRewriter {
             return Ok(instants);
         }
         let expr = instants.data;
+        let seconds = crate::moment_numbers::compare_seconds(expr, schema);
+        if seconds.transformed {
+            return Ok(seconds);
+        }
+        let expr = seconds.data;
         let ieee = crate::nan_comparisons::ieee_comparison(expr, schema)?;
         if ieee.transformed {
             return Ok(ieee);

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, Float64Array};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type};
+use datafusion::arrow::datatypes::{DataType, Field, Fields, Float64Type, TimeUnit};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{Accumulator, AggregateUDF, EmitTo, GroupsAccumulator};
 
@@ -457,7 +457,13 @@ impl AggregateSpec for Moments {
         for t in args {
             let number = t.is_integer() || t.is_floating() || *t == DataType::Boolean;
             let decimal = matches!(t, DataType::Decimal128(..));
-            if !number && !(decimal && takes_decimals) {
+            // boundingRatio's points may be dates or DateTimes (days or seconds).
+            let moment = matches!(
+                t,
+                DataType::Date32 | DataType::Timestamp(TimeUnit::Second, _)
+            );
+            let takes_moments = self.statistic == Statistic::BoundingRatio;
+            if !number && !(decimal && takes_decimals) && !(moment && takes_moments) {
                 return Err(illegal_type(name, t));
             }
         }
@@ -500,7 +506,11 @@ struct MomentsGroups {
 }
 
 fn floats(array: &ArrayRef) -> Result<Float64Array> {
-    Ok(cast(array, &DataType::Float64)?
+    let numbers = match array.data_type() {
+        DataType::Date32 | DataType::Timestamp(..) => cast(array, &DataType::Int64)?,
+        _ => Arc::clone(array),
+    };
+    Ok(cast(&numbers, &DataType::Float64)?
         .as_primitive::<Float64Type>()
         .clone())
 }

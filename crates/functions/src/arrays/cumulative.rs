@@ -13,7 +13,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::{
-    DataType, Decimal128Type, Field, FieldRef, Float64Type, Int64Type, UInt64Type,
+    DataType, Decimal128Type, Field, FieldRef, Float64Type, Int64Type, TimeUnit, UInt64Type,
 };
 use datafusion::common::Result;
 use datafusion::error::DataFusionError;
@@ -60,6 +60,11 @@ impl Cumulative {
     fn element_type(&self, arg: &DataType) -> Result<DataType> {
         let item = array_item(self.name(), arg)?;
         let t = item.data_type();
+        if self.kind == Running::Difference
+            && let Some(difference) = moment_difference(&item)
+        {
+            return Ok(difference);
+        }
         if !(t.is_integer() || t.is_floating() || decimal_scale(t).is_some()) {
             return Err(refused(self.name(), &item));
         }
@@ -74,6 +79,24 @@ impl Cumulative {
             _ => DataType::Int64,
         })
     }
+}
+
+/// ClickHouse's difference of Dates and DateTimes: days (Int32 for a Date,
+/// Int64 for a Date32), seconds (Int64), or a DateTime64's seconds with its
+/// fraction (Decimal(18, precision)).
+fn moment_difference(item: &Field) -> Option<DataType> {
+    Some(match item.data_type() {
+        DataType::Date32 if strata_common::types::field_type_name(item) == "Date32" => {
+            DataType::Int64
+        }
+        DataType::Date32 => DataType::Int32,
+        DataType::Timestamp(TimeUnit::Second, _) => DataType::Int64,
+        DataType::Timestamp(unit, _) => {
+            let precision = (crate::dates::ticks_per_second(*unit) as f64).log10() as i8;
+            DataType::Decimal128(18, precision)
+        }
+        _ => return None,
+    })
 }
 
 /// ClickHouse refuses elements it cannot add, NULLs among them; DataFusion
@@ -102,6 +125,11 @@ fn decimal_scale(data_type: &DataType) -> Option<i8> {
 /// The integers (or decimals' unscaled integers) of `values`, widened;
 /// results truncated back to 64 bits wrap as ClickHouse's do.
 fn words(values: &ArrayRef) -> Result<Vec<i128>> {
+    if let DataType::Timestamp(..) | DataType::Date32 = values.data_type() {
+        let ticks = cast::cast(values, &DataType::Int64)?;
+        let ticks = ticks.as_primitive::<Int64Type>();
+        return Ok(ticks.values().iter().map(|&v| i128::from(v)).collect());
+    }
     if let Some(scale) = decimal_scale(values.data_type()) {
         let wide = cast::cast(values, &DataType::Decimal128(38, scale))?;
         return Ok(wide.as_primitive::<Decimal128Type>().values().to_vec());

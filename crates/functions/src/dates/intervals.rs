@@ -107,6 +107,11 @@ impl IntervalKind {
     fn type_name(self) -> &'static str {
         &self.function_name()["to".len()..]
     }
+
+    /// The unit's full keyword (`Hour`), the one every SQL parser knows.
+    pub fn keyword(self) -> &'static str {
+        &self.function_name()["toInterval".len()..]
+    }
 }
 
 impl IntervalKind {

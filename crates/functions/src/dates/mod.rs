@@ -27,6 +27,8 @@ pub mod zones;
 
 use datafusion::logical_expr::ScalarUDF;
 
+pub use moments::ticks_per_second;
+
 /// The scalar functions of this family.
 pub fn scalar_functions() -> Vec<ScalarUDF> {
     let mut functions = Vec::new();

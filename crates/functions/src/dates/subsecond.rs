@@ -68,16 +68,6 @@ impl Fraction {
             Fraction::Nanosecond | Fraction::StartOfNanosecond => TimeUnit::Nanosecond,
         }
     }
-
-    fn is_start(self) -> bool {
-        matches!(
-            self,
-            Fraction::StartOfSecond
-                | Fraction::StartOfMillisecond
-                | Fraction::StartOfMicrosecond
-                | Fraction::StartOfNanosecond
-        )
-    }
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -105,12 +95,9 @@ impl SubSecond {
         let (zone, null) = args::trailing_zone(self.name(), types, values, 1)?;
         let (unit, own) = match &types[0] {
             DataType::Null => return Ok((DataType::Null, None)),
-            // A DateTime has no fraction, but only the start functions refuse it.
-            DataType::Timestamp(unit, own)
-                if !(self.fraction.is_start() && *unit == TimeUnit::Second) =>
-            {
-                (*unit, own.clone())
-            }
+            // ClickHouse refuses a DateTime to the start functions, but a DateTime64(0)
+            // has the same Arrow type here, so both are taken (the start is the value).
+            DataType::Timestamp(unit, own) => (*unit, own.clone()),
             other => return Err(args::illegal_type(self.name(), other)),
         };
         if null {

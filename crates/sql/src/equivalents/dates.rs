@@ -167,8 +167,8 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             .iter()
             .any(|spelling| spelling.eq_ignore_ascii_case(name)) =>
         {
-            takes(name, args, &[3])?;
-            super::date_diff(args[0], args[1], args[2])?
+            takes(name, args, &[3, 4])?;
+            super::date_diff(args[0], args[1], args[2], args.get(3).copied())?
         }
         _ if name.eq_ignore_ascii_case("DATE_FORMAT") => {
             takes(name, args, &[2])?;
@@ -192,21 +192,14 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(name, args, &[1])?;
             call("toDate", all())
         }
-        // MySQL's TIMESTAMP(expr [, time]): a DateTime64(6).
+        // MySQL's TIMESTAMP(expr [, time]): a DateTime64(6), moved by the time.
         "timestamp" => {
             takes(name, args, &[1, 2])?;
-            let moment = match args {
-                [date, time] => call(
-                    "concat",
-                    vec![
-                        call("toString", vec![(*date).clone()]),
-                        text(" "),
-                        (*time).clone(),
-                    ],
-                ),
-                _ => args[0].clone(),
-            };
-            call("toDateTime64", vec![moment, super::number(6)])
+            let moment = call("toDateTime64", vec![args[0].clone(), super::number(6)]);
+            match args {
+                [_, time] => call("addMicroseconds", vec![moment, time_micros(time)]),
+                _ => moment,
+            }
         }
         "toDateTime64OrNull" | "toDateTime64OrZero" | "toDateTime64OrDefault" => {
             date_time64_or(name, args)?
@@ -214,6 +207,21 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         _ => return Ok(None),
     };
     Ok(Some(expr))
+}
+
+/// The microseconds a time text `[-]hh:mm:ss[.ffffff]` spans.
+fn time_micros(time: &Expr) -> Expr {
+    let unsigned = call("replaceOne", vec![time.clone(), text("-"), text("")]);
+    let on_the_epoch = call("concat", vec![text("1970-01-01 "), unsigned]);
+    let moment = call(
+        "toDateTime64",
+        vec![on_the_epoch, super::number(6), text("UTC")],
+    );
+    let micros = call("toUnixTimestamp64Micro", vec![moment]);
+    let negative = call("starts_with", vec![time.clone(), text("-")]);
+    let minus_one = Expr::value(Value::Number("-1".to_string(), false));
+    let sign = crate::ast_rewrite::case(&[negative, minus_one], Some(super::number(1)));
+    super::binary_op(sign, BinaryOperator::Multiply, micros)
 }
 
 fn text(s: &str) -> Expr {

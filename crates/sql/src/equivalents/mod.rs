@@ -627,7 +627,7 @@ fn shifted(moment: &Expr, sign: BinaryOperator, kind: IntervalKind, amount: &Exp
 /// `dateDiff('unit', a, b)` (or a bare `unit`): how many unit boundaries
 /// lie between a and b, counted as ClickHouse counts them, on the calendar
 /// of each value's zone.
-pub(super) fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
+pub(super) fn date_diff(unit: &Expr, from: &Expr, to: &Expr, zone: Option<&Expr>) -> Result<Expr> {
     let unit = match unit {
         Expr::Value(v) => match &v.value {
             Value::SingleQuotedString(s) => s.to_ascii_lowercase(),
@@ -636,9 +636,10 @@ pub(super) fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
         Expr::Identifier(ident) => ident.value.to_ascii_lowercase(),
         _ => String::new(),
     };
-    let (Some(later), Some(earlier)) =
-        (units_since_epoch(&unit, to), units_since_epoch(&unit, from))
-    else {
+    let (Some(later), Some(earlier)) = (
+        units_since_epoch(&unit, to, zone),
+        units_since_epoch(&unit, from, zone),
+    ) else {
         return Err(StrataError::new(
             ErrorCode::BAD_ARGUMENTS,
             format!(
@@ -649,20 +650,26 @@ pub(super) fn date_diff(unit: &Expr, from: &Expr, to: &Expr) -> Result<Expr> {
     Ok(binary_op(later, BinaryOperator::Minus, earlier))
 }
 
-/// The whole `unit`s from the epoch to `moment`, as Int64.
-fn units_since_epoch(unit: &str, moment: &Expr) -> Option<Expr> {
-    let int64 = |f: &str, e: Expr| call("toInt64", vec![call(f, vec![e])]);
-    let seconds = || call("toInt64", vec![call("toDateTime", vec![moment.clone()])]);
-    // Date32 reaches before 1970, where Date wraps.
-    let days = || int64("toDate32", moment.clone());
-    let ticks = |f: &str, scale: u64| {
-        call(
-            f,
-            vec![call("toDateTime64", vec![moment.clone(), number(scale)])],
-        )
+/// The whole `unit`s from the epoch to `moment`, as Int64, counted on the
+/// clock of `zone` where one is given (a Date is then its midnight there).
+fn units_since_epoch(unit: &str, moment: &Expr, zone: Option<&Expr>) -> Option<Expr> {
+    // DateTime64 reaches before 1970, where DateTime stops.
+    let at = |scale: u64| {
+        let mut args = vec![moment.clone(), number(scale)];
+        args.extend(zone.cloned());
+        call("toDateTime64", args)
     };
+    let local = || match zone {
+        Some(_) => at(0),
+        None => moment.clone(),
+    };
+    let int64 = |f: &str, e: Expr| call("toInt64", vec![call(f, vec![e])]);
+    let seconds = || call("toInt64", vec![at(0)]);
+    // Date32 reaches before 1970, where Date wraps.
+    let days = || int64("toDate32", local());
+    let ticks = |f: &str, scale: u64| call(f, vec![at(scale)]);
     let per = |count: Expr, n: u64| call("intDiv", vec![count, number(n)]);
-    let field = |f: &str| int64(f, moment.clone());
+    let field = |f: &str| int64(f, local());
     Some(match unit {
         "nanosecond" | "nanoseconds" | "ns" => ticks("toUnixTimestamp64Nano", 9),
         "microsecond" | "microseconds" | "us" | "u" | "mcs" => ticks("toUnixTimestamp64Micro", 6),
