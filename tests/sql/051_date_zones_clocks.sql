@@ -31,4 +31,3 @@ SELECT toStartOfSecond(t) AS a, toTypeName(a), toStartOfMillisecond(t) AS b, toT
 SELECT toStartOfMicrosecond(toDateTime64('2024-01-31 20:59:59.987', 3)) AS a, toTypeName(a), toStartOfNanosecond(toDateTime64('2024-01-31 20:59:59.987', 3)) AS b, toTypeName(b), toStartOfMillisecond(toDateTime64('2024-01-31 20:59:59.987654321', 9)) AS c, toTypeName(c);
 SELECT toStartOfSecond(toDateTime64('1969-12-31 23:59:59.5', 3, 'UTC')), toStartOfMillisecond(toDateTime64('1969-12-31 23:59:59.5555', 6, 'UTC')), toStartOfSecond(toDateTime64('2024-01-31 20:59:59.987654', 6), 'Asia/Tokyo') AS z, toTypeName(z);
 SELECT toMillisecond(toDate('2024-01-01')); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
-SELECT toStartOfMillisecond(now()); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
