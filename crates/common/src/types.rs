@@ -486,11 +486,13 @@ pub const TYPE_FAMILIES: &[(&str, &str)] = &[
     ("INT", "Int32"),
     ("INTEGER", "Int32"),
     ("BIGINT", "Int64"),
+    ("MEDIUMINT", "Int32"),
     ("FLOAT", "Float32"),
     ("REAL", "Float32"),
     ("DOUBLE", "Float64"),
     ("TEXT", "String"),
     ("VARCHAR", "String"),
+    ("CHAR", "String"),
     ("BOOLEAN", "Bool"),
 ];
 
@@ -646,6 +648,34 @@ impl<'a> TypeParser<'a> {
         Ok(format!("{name}({parameters})"))
     }
 
+    /// The SQL integer type `name`, past its ignored display width (`INT(11)`)
+    /// and an `UNSIGNED` or `SIGNED` after it, as ClickHouse reads MySQL's.
+    fn sql_integer(&mut self, name: &str) -> Result<DataType> {
+        if self.eat('(') {
+            self.number()?;
+            self.expect(')')?;
+        }
+        let before = self.pos;
+        let unsigned = match self.ident().to_ascii_lowercase().as_str() {
+            "unsigned" => true,
+            "signed" => false,
+            _ => {
+                self.pos = before;
+                false
+            }
+        };
+        Ok(match (name, unsigned) {
+            ("tinyint", false) => DataType::Int8,
+            ("tinyint", true) => DataType::UInt8,
+            ("smallint", false) => DataType::Int16,
+            ("smallint", true) => DataType::UInt16,
+            ("bigint", false) => DataType::Int64,
+            ("bigint", true) => DataType::UInt64,
+            (_, false) => DataType::Int32,
+            (_, true) => DataType::UInt32,
+        })
+    }
+
     fn parse_type(&mut self) -> Result<ColumnType> {
         let name = self.ident().to_string();
         let plain = |data_type| Ok(ColumnType::plain(data_type));
@@ -772,7 +802,7 @@ impl<'a> TypeParser<'a> {
                 }
             }
             "datetime" => {
-                let tz = if self.eat('(') {
+                let tz = if self.eat('(') && !self.eat(')') {
                     let tz = self.quoted()?;
                     self.expect(')')?;
                     Some(tz.into())
@@ -802,13 +832,24 @@ impl<'a> TypeParser<'a> {
             "uint16" => plain(DataType::UInt16),
             "uint32" => plain(DataType::UInt32),
             "uint64" => plain(DataType::UInt64),
-            "int8" | "tinyint" => plain(DataType::Int8),
-            "int16" | "smallint" => plain(DataType::Int16),
-            "int32" | "int" | "integer" => plain(DataType::Int32),
-            "int64" | "bigint" => plain(DataType::Int64),
+            "int8" => plain(DataType::Int8),
+            "int16" => plain(DataType::Int16),
+            "int32" => plain(DataType::Int32),
+            "int64" => plain(DataType::Int64),
+            sql @ ("tinyint" | "smallint" | "mediumint" | "int" | "integer" | "bigint") => {
+                plain(self.sql_integer(sql)?)
+            }
             "float32" | "float" | "real" => plain(DataType::Float32),
             "float64" | "double" => plain(DataType::Float64),
-            "string" | "text" | "varchar" => plain(DataType::Utf8),
+            "string" => plain(DataType::Utf8),
+            // SQL's text types, their length ignored as ClickHouse does.
+            "text" | "varchar" | "char" => {
+                if self.eat('(') {
+                    self.number()?;
+                    self.expect(')')?;
+                }
+                plain(DataType::Utf8)
+            }
             "bool" | "boolean" => plain(DataType::Boolean),
             "date" => plain(DataType::Date32),
             "date32" => Ok(ColumnType {

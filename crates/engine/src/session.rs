@@ -18,7 +18,8 @@ use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::sql::parser::Statement as DFStatement;
 use datafusion::sql::sqlparser::ast::{
-    Expr, FormatClause, ObjectName, Query, ShowCreateObject, Statement, TableObject, Use, Value,
+    Expr, FormatClause, Ident, ObjectName, Query, ShowCreateObject, Statement, TableObject, Use,
+    Value,
 };
 use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
@@ -327,6 +328,10 @@ impl Session {
         }
         if is_create_table(text) {
             return self.create_table_text(text).await;
+        }
+        if let Some(create) = strata_sql::create_database::parse_create_database(text)? {
+            let name = ObjectName::from(vec![Ident::new(create.name)]);
+            return self.create_database(&name, create.if_not_exists);
         }
         let (text, clauses) = if is_query(text) {
             split_trailing_clauses(text)?

@@ -91,7 +91,7 @@ impl Filling {
             let array = cast(&value.to_array()?, &key_type)?;
             Ok(points(&array)?[0])
         };
-        let step = step(options.step.as_ref(), &key_type)?;
+        let step = step(options.step.as_ref(), &key_type, options.descending)?;
         check_direction(step, options.descending)?;
         Ok(Filling {
             prefix: options.prefix,
@@ -174,10 +174,12 @@ fn per_second(unit: &TimeUnit) -> i128 {
     }
 }
 
-/// The step in the key's units: 1 (a day, a second) without one; a number
-/// counts days for dates and seconds for times.
-fn step(step: Option<&ScalarValue>, key_type: &DataType) -> Result<Step> {
+/// The step in the key's units: one unit (a day, a second) in the sort's
+/// direction without one; a number counts days for dates and seconds for
+/// times.
+fn step(step: Option<&ScalarValue>, key_type: &DataType, descending: bool) -> Result<Step> {
     let amount = match step {
+        None if descending => -1.0,
         None => 1.0,
         Some(ScalarValue::IntervalMonthDayNano(Some(interval))) => {
             return interval_step(*interval, key_type);

@@ -205,11 +205,12 @@ impl Header {
 }
 
 impl OutputFormat {
-    /// Looks a format up by ClickHouse's name or alias (names are case-sensitive there).
+    /// Looks a format up by ClickHouse's name or alias, in any letter case
+    /// (as ClickHouse does).
     pub fn from_name(name: &str) -> Result<Self, StrataError> {
         SPELLINGS
             .iter()
-            .find(|(_, names)| names.contains(&name))
+            .find(|(_, names)| names.iter().any(|known| known.eq_ignore_ascii_case(name)))
             .map(|(format, _)| *format)
             .ok_or_else(|| {
                 StrataError::new(

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, GroupByExpr, Query, Select, SelectItem, TableFactor, VisitMut, VisitorMut,
+    BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, TableFactor, Value, VisitMut,
+    VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -75,8 +76,28 @@ pub fn expand_aliases(select: &mut Select, aliases: &HashMap<String, Expr>) {
     }
     if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
         for key in keys {
+            let literal = is_number(key);
             expand(key, &scope, &mut Vec::new());
+            // An alias of a number (`0 AS b ... GROUP BY b`) groups by the
+            // value, not by the select list's position it would read as.
+            // (`+ 0` keeps it an expression; calls of a constant fold to it.)
+            if !literal && is_number(key) {
+                *key = Expr::BinaryOp {
+                    left: Box::new(key.clone()),
+                    op: BinaryOperator::Plus,
+                    right: Box::new(Expr::value(Value::Number("0".to_string(), false))),
+                };
+            }
         }
+    }
+}
+
+/// A number literal, in parentheses or not, which GROUP BY reads as a position.
+fn is_number(expr: &Expr) -> bool {
+    match expr {
+        Expr::Nested(inner) => is_number(inner),
+        Expr::Value(v) => matches!(v.value, Value::Number(..)),
+        _ => false,
     }
 }
 

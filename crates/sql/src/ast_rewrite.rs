@@ -305,7 +305,14 @@ pub(crate) fn function_args(args: &FunctionArguments) -> Option<Vec<&Expr>> {
 
 /// `CAST(x, 'Type')`, ClickHouse's function form, as `CAST(x AS Type)`.
 fn two_argument_cast(args: &[&Expr]) -> Result<Option<Expr>> {
-    let [value, Expr::Value(type_name)] = args else {
+    let &[value, mut type_name] = args else {
+        return Ok(None);
+    };
+    // A type named by a WITH constant comes in parentheses.
+    while let Expr::Nested(inner) = type_name {
+        type_name = inner;
+    }
+    let Expr::Value(type_name) = type_name else {
         return Ok(None);
     };
     let Value::SingleQuotedString(type_name) = &type_name.value else {
@@ -322,7 +329,7 @@ fn two_argument_cast(args: &[&Expr]) -> Result<Option<Expr>> {
         })?;
     Ok(Some(Expr::Cast {
         kind: CastKind::Cast,
-        expr: Box::new((*value).clone()),
+        expr: Box::new(value.clone()),
         data_type,
         array: false,
         format: None,
@@ -690,7 +697,13 @@ impl Rewriter<'_, '_> {
             "timezone" | "timeZone" | "serverTimezone" | "serverTimeZone" if args.is_empty() => {
                 string_literal("UTC")
             }
-            "currentUser" | "user" | "current_user" if args.is_empty() => {
+            // `user` and `current_user` in any letter case (`USER()`), as ClickHouse.
+            written
+                if args.is_empty()
+                    && (written == "currentUser"
+                        || written.eq_ignore_ascii_case("user")
+                        || written.eq_ignore_ascii_case("current_user")) =>
+            {
                 string_literal(self.ctx.current_user)
             }
             "sum" | "avg" | "SUM" | "AVG" if args.iter().any(|a| is_boolean(a)) => {

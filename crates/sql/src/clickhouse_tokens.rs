@@ -82,6 +82,9 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = interval_texts(tokens);
     let tokens = zoned_date_times(tokens);
     let tokens = default_date_time_precision(tokens);
+    let tokens = empty_type_parentheses(tokens);
+    let tokens = tables_named_table(tokens);
+    let tokens = bare_lambda_parameters(tokens);
     let tokens = aggregate_function_arguments(tokens);
     let tokens = crate::column_matchers::encode(tokens);
     let tokens = conditional_operators(tokens);
@@ -281,6 +284,91 @@ fn default_date_time_precision(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan>
             out.push(with_token(token, Token::LParen));
             out.push(with_token(token, Token::Number("3".to_string(), false)));
             out.push(with_token(token, Token::RParen));
+        }
+    }
+    out
+}
+
+/// `arrayMap(x, y -> x + y, a, b)`: a lambda's parameters without their
+/// parentheses, as the first argument of a call, parenthesized.
+fn bare_lambda_parameters(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        if token.token == Token::Arrow
+            && let Some(open) = bare_parameters_start(&out)
+        {
+            out.insert(open + 1, with_token(&token, Token::LParen));
+            out.push(with_token(&token, Token::RParen));
+        }
+        out.push(token);
+    }
+    out
+}
+
+/// Where `before` ends in `( name, name [, name ...]` (two names or more),
+/// the index of that `(`.
+fn bare_parameters_start(before: &[TokenWithSpan]) -> Option<usize> {
+    let mut names = 0;
+    let mut expect_name = true;
+    for i in (0..before.len()).rev() {
+        match &before[i].token {
+            _ if is_space(&before[i]) => {}
+            Token::Word(_) if expect_name => {
+                names += 1;
+                expect_name = false;
+            }
+            Token::Comma if !expect_name => expect_name = true,
+            Token::LParen if !expect_name && names >= 2 => return Some(i),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// `FROM table`: a table named `table` (sqlparser reads the keyword as
+/// the start of `TABLE(...)`), quoted.
+fn tables_named_table(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    for (i, token) in tokens.iter().enumerate() {
+        let after_from = out
+            .iter()
+            .rev()
+            .find(|t| !is_space(t))
+            .is_some_and(|t| matches!(keyword(t), Keyword::FROM | Keyword::JOIN));
+        let called = tokens[i + 1..]
+            .iter()
+            .find(|t| !is_space(t))
+            .is_some_and(|t| t.token == Token::LParen);
+        if keyword(token) == Keyword::TABLE && after_from && !called {
+            let Token::Word(word) = &token.token else {
+                unreachable!("a keyword is a word");
+            };
+            out.push(with_token(token, Token::make_word(&word.value, Some('`'))));
+            continue;
+        }
+        out.push(token.clone());
+    }
+    out
+}
+
+/// The type `DateTime()`, which sqlparser does not read, as `DateTime`.
+fn empty_type_parentheses(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let token = &tokens[i];
+        i += 1;
+        let is_type = keyword(token) == Keyword::DATETIME && names_a_type(&out);
+        out.push(token.clone());
+        if !is_type {
+            continue;
+        }
+        let mut next = (i..tokens.len()).filter(|&j| !is_space(&tokens[j]));
+        if let (Some(open), Some(close)) = (next.next(), next.next())
+            && tokens[open].token == Token::LParen
+            && tokens[close].token == Token::RParen
+        {
+            i = close + 1;
         }
     }
     out
@@ -545,6 +633,7 @@ fn interval_texts(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         if let Token::Word(unit) = &token.token
             && unit.quote_style.is_none()
             && let Some(kind) = IntervalKind::from_keyword(&unit.value)
+            && !unit.value.eq_ignore_ascii_case(kind.keyword())
             && let mut before = out.iter().rev().filter(|t| !is_space(t))
             && before
                 .next()
@@ -569,12 +658,25 @@ fn interval_texts(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         {
             out.push(with_token(&token, Token::Number(amount.to_string(), false)));
             out.push(with_token(&token, Token::Whitespace(Whitespace::Space)));
-            out.push(with_token(&token, Token::make_word(kind.keyword(), None)));
+            out.push(with_token(
+                &token,
+                Token::make_word(unit_word(unit.trim(), kind), None),
+            ));
             continue;
         }
         out.push(token);
     }
     out
+}
+
+/// A unit as written when it is the full keyword (`day`), else the full
+/// keyword (`h` is `Hour`), which every SQL parser reads.
+fn unit_word(written: &str, kind: strata_functions::dates::intervals::IntervalKind) -> &str {
+    if written.eq_ignore_ascii_case(kind.keyword()) {
+        written
+    } else {
+        kind.keyword()
+    }
 }
 
 /// `t.1` is `tupleElement(t, 1)`: the tokenizer reads `.1` as a number

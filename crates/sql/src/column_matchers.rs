@@ -277,10 +277,11 @@ fn depth_at(tokens: &[TokenWithSpan], at: usize) -> usize {
 
 /// Whether the select list holds a matcher.
 pub(crate) fn has_matcher(select: &Select) -> bool {
-    select.projection.iter().any(|item| match item {
+    let in_items = select.projection.iter().any(|item| match item {
         SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => holds_matcher(e),
         _ => false,
-    })
+    });
+    in_items || select.selection.as_ref().is_some_and(holds_matcher)
 }
 
 fn matcher_name(expr: &Expr) -> Option<String> {
@@ -371,6 +372,10 @@ pub(crate) fn expand(select: &mut Select, columns: &[SourceColumn]) -> Result<()
         ));
     }
     select.projection = projection;
+    // `WHERE NOT ignore(*)`: calls of the WHERE spread their matchers too.
+    if let Some(selection) = &mut select.selection {
+        expand_arguments(selection, columns)?;
+    }
     Ok(())
 }
 

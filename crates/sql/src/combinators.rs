@@ -23,9 +23,20 @@ use strata_functions::aggregate::states::split_chain;
 
 use crate::ast_rewrite::{AstContext, call, string_literal};
 
+/// ClickHouse's other names of combinator chains.
+const CHAIN_ALIASES: [(&str, &str); 1] = [("array_concat_agg", "groupArrayArray")];
+
+fn unaliased(written: &str) -> &str {
+    CHAIN_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == written)
+        .map_or(written, |(_, chain)| chain)
+}
+
 /// `f` as DataFusion plans it, if it is a parametric call of a Strata
 /// aggregate or a combinator chain.
 pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<Expr>> {
+    let written = unaliased(written);
     // A plain groupUniqArray is rewritten with the renamed aggregates.
     let unique_chain = unique_array_chain(written).filter(|_| written != UNIQUE_ARRAY);
     let written = unique_chain.as_deref().unwrap_or(written);
@@ -96,6 +107,7 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
 
 /// Whether `written` calls an aggregate, plain or with combinators.
 pub fn names_aggregate(written: &str, ctx: &AstContext) -> bool {
+    let written = unaliased(written);
     let base = |name: &str| base_aggregate(name, ctx);
     let unique_chain = unique_array_chain(written);
     let written = unique_chain.as_deref().unwrap_or(written);

@@ -218,6 +218,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
                 if depth == 0
                     && engine.is_none()
                     && !seen_as
+                    && !is_table_name(&tokens, i)
                     && clause_at(&tokens, i).is_some_and(|(clause, _)| clause != "COMMENT") =>
             {
                 let end = engine_clause_end(&tokens, i);
@@ -374,6 +375,21 @@ fn clause_at(tokens: &[Token], i: usize) -> Option<(&'static str, usize)> {
         _ if first.value.eq_ignore_ascii_case("TTL") => Some(("TTL", i + 1)),
         Keyword::COMMENT => Some(("COMMENT", i + 1)),
         _ => None,
+    }
+}
+
+/// Whether the word at `i` is the created table's name (a table named
+/// `ttl` or `order`), not a clause: it follows TABLE, IF NOT EXISTS or a
+/// database's `.`.
+fn is_table_name(tokens: &[Token], i: usize) -> bool {
+    let before = tokens[..i]
+        .iter()
+        .rev()
+        .find(|t| !matches!(t, Token::Whitespace(_)));
+    match before {
+        Some(Token::Word(w)) => matches!(w.keyword, Keyword::TABLE | Keyword::EXISTS),
+        Some(Token::Period) => true,
+        _ => false,
     }
 }
 
@@ -536,7 +552,7 @@ pub(crate) fn parse_expr(sql: &str, tokens: &[Token]) -> Result<Expr> {
     Ok(expr)
 }
 
-fn parse_setting(sql: &str, tokens: &[Token]) -> Result<(String, String)> {
+pub(crate) fn parse_setting(sql: &str, tokens: &[Token]) -> Result<(String, String)> {
     let significant: Vec<&Token> = tokens
         .iter()
         .filter(|t| !matches!(t, Token::Whitespace(_)))

@@ -36,6 +36,7 @@ pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         return tokens;
     }
     let mut replaced: Vec<Option<Vec<TokenWithSpan>>> = vec![None; tokens.len()];
+    let mut used = Vec::new();
     for d in &definitions {
         if let Some((open, close)) = d.brackets
             && is_select_item(&tokens, open, close)
@@ -46,8 +47,17 @@ pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
         replaced[d.alias] = Some(Vec::new());
         replaced[d.name] = Some(Vec::new());
+        used.push(d);
+    }
+    // Copies of an expression leave out the aliases defined inside it
+    // (`if(x = 0 AS c, 1, 0) AS i`).
+    let removed: Vec<bool> = replaced.iter().map(Option::is_some).collect();
+    for d in used {
         let name = name_of(&tokens[d.name]);
-        let expression = &tokens[d.start..d.alias];
+        let expression: Vec<TokenWithSpan> = (d.start..d.alias)
+            .filter(|&i| !removed[i])
+            .map(|i| tokens[i].clone())
+            .collect();
         for (i, token) in tokens.iter().enumerate() {
             let defining = definitions.iter().any(|o| o.name == i);
             if scopes[i] == d.scope && !defining && is_reference(&tokens, i, &name) {
@@ -56,7 +66,7 @@ pub(crate) fn inline_aliases(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
                     span: token.span,
                 };
                 let mut use_ = vec![bracket(Token::LParen)];
-                use_.extend_from_slice(expression);
+                use_.extend_from_slice(&expression);
                 use_.push(bracket(Token::RParen));
                 // Used alone as a select item, the column keeps the alias's name.
                 if is_select_item(&tokens, i, i) {

@@ -305,6 +305,13 @@ fn write_expr(expr: &Expr, out: &mut String) {
             if let Ok(Some(moved)) = crate::equivalents::dates::moved(&name, &args) {
                 return write_expr(&moved, out);
             }
+            // `f(DISTINCT x)` shows as ClickHouse's `fDistinct(x)`.
+            let distinct = list
+                .duplicate_treatment
+                .is_some_and(|d| d.to_string() == "DISTINCT");
+            if distinct {
+                name.push_str("Distinct");
+            }
             // A parametric aggregate, `quantile(0.9)(x)`, shows its parameters.
             let name = match &f.parameters {
                 FunctionArguments::List(parameters) => {
@@ -326,16 +333,7 @@ fn write_expr(expr: &Expr, out: &mut String) {
                 }
                 _ => name,
             };
-            let distinct = list
-                .duplicate_treatment
-                .is_some_and(|d| d.to_string() == "DISTINCT");
-            if distinct {
-                let mut joined = String::new();
-                function("", &args, &mut joined);
-                out.push_str(&format!("{name}(DISTINCT {}", &joined[1..]));
-            } else {
-                function(&name, &args, out);
-            }
+            function(&name, &args, out);
             match &f.over {
                 Some(WindowType::WindowSpec(spec)) => write_window(spec, out),
                 Some(WindowType::NamedWindow(name)) => out.push_str(&format!(" OVER {name}")),

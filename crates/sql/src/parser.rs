@@ -529,7 +529,7 @@ fn with_before_insert(statement: &mut Statement) -> Result<()> {
     Ok(())
 }
 
-fn parser_error(sql: &str, error: ParserError) -> StrataError {
+pub(crate) fn parser_error(sql: &str, error: ParserError) -> StrataError {
     match error {
         ParserError::RecursionLimitExceeded => StrataError::new(
             ErrorCode::SYNTAX_ERROR,

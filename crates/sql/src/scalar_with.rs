@@ -55,8 +55,9 @@ pub fn parse(dialect: &dyn Dialect, sql: &str, recursion_limit: usize) -> Option
     Some(Statement::Query(query))
 }
 
-/// `sql` with each subquery `(WITH expr AS name ... SELECT ...)` read as
-/// above and written back as a plain query; None when there is none.
+/// `sql` with each subquery `(WITH expr AS name ... SELECT ...)`, and the
+/// query of a `CREATE ... AS WITH expr AS name ...`, read as above and
+/// written back as a plain query; None when there is none.
 /// The last such subquery is taken first: none is nested inside it.
 pub fn rewrite_subqueries(
     dialect: &dyn Dialect,
@@ -71,17 +72,29 @@ pub fn rewrite_subqueries(
             .with_unescape(false)
             .tokenize_with_location()
             .ok()?;
-        let Some((start, end, query)) = (0..tokens.len()).rev().find_map(|open| {
-            let with = (open + 1..tokens.len())
+        let creates = tokens
+            .iter()
+            .find(|t| !matches!(t.token, Token::Whitespace(_)))
+            .is_some_and(|t| matches!(&t.token, Token::Word(w) if w.keyword == Keyword::CREATE));
+        let Some((start, end, query)) = (0..tokens.len()).rev().find_map(|before| {
+            let with = (before + 1..tokens.len())
                 .find(|&i| !matches!(tokens[i].token, Token::Whitespace(_)))?;
-            let starts = tokens[open].token == Token::LParen
-                && matches!(&tokens[with].token, Token::Word(w) if w.keyword == Keyword::WITH);
-            if !starts {
+            if !matches!(&tokens[with].token, Token::Word(w) if w.keyword == Keyword::WITH) {
                 return None;
             }
-            let close = crate::clickhouse_tokens::matching_close(&tokens, open)?;
+            // A subquery `(WITH ...)`, or the query of `CREATE ... AS WITH ...`,
+            // which runs to the statement's end.
+            let end = match &tokens[before].token {
+                Token::LParen => {
+                    let close = crate::clickhouse_tokens::matching_close(&tokens, before)?;
+                    offset(&text, tokens[close].span.start)?
+                }
+                Token::Word(w) if creates && w.keyword == Keyword::AS => {
+                    text.trim_end().trim_end_matches(';').len()
+                }
+                _ => return None,
+            };
             let start = offset(&text, tokens[with].span.start)?;
-            let end = offset(&text, tokens[close].span.start)?;
             let query = parse(dialect, &text[start..end], recursion_limit)?;
             Some((start, end, query))
         }) else {

@@ -116,6 +116,10 @@ impl Session {
             self.require_on_name(privilege, &operation.table, &[])?;
             return self.part_operation(operation).await;
         }
+        if let Some(alter) = strata_sql::alter_settings::parse_alter_settings(text)? {
+            self.require_on_name("ALTER SETTINGS", &alter.table, &[])?;
+            return self.alter_settings(alter).await;
+        }
         if let Some(alter) = strata_sql::ttl::parse_alter_ttl(text)? {
             self.require_on_name("ALTER TTL", &alter.table, &[])?;
             return self.alter_ttl(alter).await;

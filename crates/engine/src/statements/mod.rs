@@ -15,6 +15,7 @@ mod access;
 mod alter;
 mod alter_constraint;
 mod alter_index;
+mod alter_settings;
 mod create;
 mod detach;
 mod drop;

@@ -202,7 +202,10 @@ impl Session {
         let mut format = None;
         let mut rows =
             if body.starts_with('(') || strip_keyword(body, &["SELECT", "WITH"]).is_some() {
-                let inner = body.trim_start_matches('(').trim_end_matches(')');
+                let inner = body
+                    .strip_prefix('(')
+                    .and_then(|b| b.strip_suffix(')'))
+                    .unwrap_or(body);
                 let (query, settings) = self.parse_query(
                     inner,
                     (

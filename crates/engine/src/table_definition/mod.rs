@@ -569,6 +569,27 @@ fn key_elements(expr: Option<&SqlExpr>) -> Vec<SqlExpr> {
     }
 }
 
+/// The arguments of `tuple(a, b)`, a key written as a function; any other
+/// expression as itself.
+fn tuple_arguments(expr: &SqlExpr) -> Vec<SqlExpr> {
+    use datafusion::sql::sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    match expr {
+        SqlExpr::Function(f) if f.name.to_string().eq_ignore_ascii_case("tuple") => {
+            let FunctionArguments::List(list) = &f.args else {
+                return vec![expr.clone()];
+            };
+            list.args
+                .iter()
+                .filter_map(|arg| match arg {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect()
+        }
+        other => vec![other.clone()],
+    }
+}
+
 fn show_key(elements: &[SqlExpr]) -> String {
     match elements {
         [] => "tuple()".to_string(),
@@ -616,6 +637,7 @@ impl MergeTreeDefinition {
         if let Some(sample_by) = &engine.sample_by
             && !primary
                 .iter()
+                .flat_map(tuple_arguments)
                 .any(|e| e.to_string() == sample_by.to_string())
         {
             return Err(StrataError::new(

@@ -125,6 +125,40 @@ pub enum InputFormat {
     AsString(as_string::Piece),
 }
 
+/// Every spelling [`InputFormat::from_name`] knows.
+const INPUT_NAMES: [&str; 30] = [
+    "CSV",
+    "CSVWithNames",
+    "CSVWithNamesAndTypes",
+    "TabSeparated",
+    "TSV",
+    "TabSeparatedWithNames",
+    "TSVWithNames",
+    "TabSeparatedWithNamesAndTypes",
+    "TSVWithNamesAndTypes",
+    "JSONEachRow",
+    "JSONLines",
+    "JSONL",
+    "NDJSON",
+    "JSONStringsEachRow",
+    "JSONCompactEachRow",
+    "JSONCompactStringsEachRow",
+    "JSONCompactEachRowWithNames",
+    "JSONCompactStringsEachRowWithNames",
+    "JSONCompactEachRowWithNamesAndTypes",
+    "JSONCompactStringsEachRowWithNamesAndTypes",
+    "LineAsString",
+    "JSONAsString",
+    "RawBLOB",
+    "Parquet",
+    "Native",
+    "RowBinary",
+    "RowBinaryWithNames",
+    "RowBinaryWithNamesAndTypes",
+    "Arrow",
+    "ArrowStream",
+];
+
 impl InputFormat {
     /// Every name accepted by [`InputFormat::from_name`].
     pub const NAMES: &'static [&'static str] = &[
@@ -160,8 +194,18 @@ impl InputFormat {
         "ArrowStream",
     ];
 
-    /// Looks a format up by ClickHouse's name (case-sensitive, as there).
+    /// Looks a format up by ClickHouse's name or alias, in any letter case
+    /// (as ClickHouse does).
     pub fn from_name(name: &str) -> Result<Self> {
+        let canonical = INPUT_NAMES
+            .iter()
+            .find(|known| known.eq_ignore_ascii_case(name))
+            .copied();
+        Self::from_exact_name(canonical.unwrap_or(name))
+    }
+
+    /// Looks a format up by its exact name.
+    fn from_exact_name(name: &str) -> Result<Self> {
         let plain = |names, types| (names, types);
         Ok(match name {
             "CSV" => Self::csv(plain(false, false)),

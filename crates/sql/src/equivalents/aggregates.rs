@@ -23,6 +23,9 @@ pub fn renamed(name: &str) -> Option<(&'static str, bool)> {
 /// The aggregate call `f`, named `name`, as DataFusion plans it, if it is
 /// one of [`NAMES`]; DISTINCT, FILTER and OVER stay as written.
 pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
+    if let Some(uniq) = distinct_tuples(f, name) {
+        return Ok(Some(uniq));
+    }
     let Some((to, distinct)) = renamed(name) else {
         return Ok(None);
     };
@@ -52,6 +55,30 @@ pub fn aggregate(f: &Function, name: &str) -> Result<Option<Expr>> {
             max_size,
         ],
     )))
+}
+
+/// `count(DISTINCT a, b)` (or `countDistinct(a, b)`): the distinct tuples,
+/// which DataFusion's count of several arguments does not count.
+fn distinct_tuples(f: &Function, name: &str) -> Option<Expr> {
+    let FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    let distinct = name == "countDistinct"
+        || name.eq_ignore_ascii_case("count")
+            && list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
+    if !distinct || list.args.len() < 2 {
+        return None;
+    }
+    let mut uniq = f.clone();
+    uniq.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::with_quote(
+        '"',
+        "uniqExact",
+    ))]);
+    let FunctionArguments::List(list) = &mut uniq.args else {
+        unreachable!("checked above");
+    };
+    list.duplicate_treatment = None;
+    Some(Expr::Function(uniq))
 }
 
 /// The `N` of `groupUniqArray(N)(x)`: one positive integer, or none.

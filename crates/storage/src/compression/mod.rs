@@ -52,13 +52,15 @@ const LZ4HC_DEFAULT_LEVEL: i32 = 9;
 const TRANSFORMED: u8 = 0x80;
 
 impl Codec {
-    /// Parses one general-purpose codec: `NONE`, `LZ4`, `LZ4HC[(level)]`,
-    /// `ZSTD[(level)]`.
+    /// Parses one general-purpose codec: `NONE`, `Default`, `LZ4`,
+    /// `LZ4HC[(level)]`, `ZSTD[(level)]`.
     pub fn parse(text: &str) -> Result<Codec> {
         let text = text.trim();
         let upper = text.to_ascii_uppercase();
         match upper.as_str() {
             "NONE" => return Ok(Codec::None),
+            // The server's default compression, LZ4 here as in ClickHouse.
+            "DEFAULT" => return Ok(Codec::default()),
             "LZ4" => return Ok(Codec::Lz4),
             "LZ4HC" => return Ok(Codec::Lz4Hc(0)),
             "ZSTD" => return Ok(Codec::Zstd(ZSTD_DEFAULT_LEVEL)),
