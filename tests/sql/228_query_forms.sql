@@ -18,4 +18,4 @@ WITH 'Array(UInt8)' AS t SELECT cast([1], t);
 SELECT number FROM numbers(3) ORDER BY number DESC WITH FILL FROM 5;
 SELECT number FROM numbers(3) ORDER BY number DESC WITH FILL FROM 5 TO 1;
 -- array_concat_agg is groupArrayArray.
-SELECT array_concat_agg(a) FROM (SELECT [1, 2] AS a UNION ALL SELECT [3]);
+SELECT arraySort(array_concat_agg(a)) FROM (SELECT [1, 2] AS a UNION ALL SELECT [3]);

@@ -13,8 +13,8 @@
 //! comma and `b AS y`, so FROM items after an array join are more arrays.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, Ident, Join, JoinOperator, ObjectName, ObjectNamePart, Query, Select, SetExpr,
-    TableAlias, TableFactor, TableWithJoins,
+    ExcludeSelectItem, Expr, Ident, Join, JoinOperator, ObjectName, ObjectNamePart, Query, Select,
+    SelectItem, SetExpr, TableAlias, TableFactor, TableWithJoins,
 };
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -73,7 +73,34 @@ pub fn rewrite(select: &mut Select, structures: &NestedNames) -> Result<()> {
         }
     }
     select.from = vec![nested(from.relation, &clauses)?];
+    exclude_elements_from_wildcards(select, &clauses);
     Ok(())
+}
+
+/// `*` stands for the joined table's columns, as in ClickHouse: an element
+/// under an alias of its own (`ARRAY JOIN arr AS x`) is left out of it.
+fn exclude_elements_from_wildcards(select: &mut Select, clauses: &[ArrayJoinClause]) {
+    let aliased: Vec<ObjectName> = clauses
+        .iter()
+        .flat_map(|clause| &clause.arrays)
+        .filter(|array| !array.replaces_column)
+        .map(|array| ObjectName::from(vec![array.element.clone()]))
+        .collect();
+    if aliased.is_empty() {
+        return;
+    }
+    for item in &mut select.projection {
+        let SelectItem::Wildcard(options) = item else {
+            continue;
+        };
+        let mut excluded = match options.opt_exclude.take() {
+            Some(ExcludeSelectItem::Single(name)) => vec![name],
+            Some(ExcludeSelectItem::Multiple(names)) => names,
+            None => Vec::new(),
+        };
+        excluded.extend(aliased.iter().cloned());
+        options.opt_exclude = Some(ExcludeSelectItem::Multiple(excluded));
+    }
 }
 
 fn clause(join: &Join, structures: &NestedNames) -> Result<ArrayJoinClause> {

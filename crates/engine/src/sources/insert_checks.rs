@@ -198,6 +198,10 @@ fn check_constraint(batch: &RecordBatch, constraint: &Constraint, first_row: usi
     let truth = match values.data_type() {
         DataType::Boolean => values,
         DataType::UInt8 => cast(&values, &DataType::Boolean)?,
+        // A number written alone (`CHECK 1`) is a UInt8 constant in ClickHouse.
+        t if t.is_integer() && constraint.text.trim().parse::<u8>().is_ok() => {
+            cast(&values, &DataType::Boolean)?
+        }
         _ => {
             return Err(StrataError::new(
                 ErrorCode::UNSUPPORTED_METHOD,

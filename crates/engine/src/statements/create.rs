@@ -129,6 +129,7 @@ impl Session {
         if split.empty {
             take_no_rows(&mut create);
         }
+        column_primary_key(&mut create, &mut split.engine)?;
         let query_settings = split
             .engine
             .as_mut()
@@ -748,4 +749,35 @@ pub(crate) fn constant_defaults(
         values.insert(field.name().clone(), value);
     }
     Ok(values)
+}
+
+/// `a String PRIMARY KEY`: the columns marked so are the table's primary
+/// key, and its sorting key when it names none, as in ClickHouse.
+fn column_primary_key(create: &mut CreateTable, engine: &mut Option<EngineClause>) -> Result<()> {
+    use datafusion::sql::sqlparser::ast::ColumnOption;
+    let mut keys = Vec::new();
+    for column in &mut create.columns {
+        let before = column.options.len();
+        column
+            .options
+            .retain(|o| !matches!(o.option, ColumnOption::PrimaryKey(_)));
+        if column.options.len() != before {
+            keys.push(Expr::Identifier(column.name.clone()));
+        }
+    }
+    let key = match keys.len() {
+        0 => return Ok(()),
+        1 => keys.remove(0),
+        _ => Expr::Tuple(keys),
+    };
+    let engine = engine.get_or_insert_with(|| EngineClause::named(DEFAULT_ENGINE));
+    if engine.primary_key.is_some() {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            "Multiple primary keys are not allowed",
+        ));
+    }
+    engine.order_by.get_or_insert_with(|| key.clone());
+    engine.primary_key = Some(key);
+    Ok(())
 }

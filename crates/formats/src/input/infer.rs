@@ -343,7 +343,9 @@ fn split_elements(inner: &str) -> Option<Vec<&str>> {
 
 /// JSONEachRow: the keys of the objects in the order they first appear.
 fn infer_json_each_row(source: Box<dyn Read + Send>) -> Result<Inferred> {
-    let reader = std::io::BufReader::with_capacity(1 << 20, source);
+    // Rows as the reader takes them: commas between them, or all in one array.
+    let rows = super::json_each_row::RowsOnly::new(source, true);
+    let reader = std::io::BufReader::with_capacity(1 << 20, rows);
     let mut columns: Vec<(String, Kind)> = Vec::new();
     let objects = serde_json::Deserializer::from_reader(reader).into_iter::<Value>();
     for (row, object) in objects.take(ROWS_TO_READ).enumerate() {
@@ -387,7 +389,8 @@ fn infer_json_compact(
     types: bool,
     source: Box<dyn Read + Send>,
 ) -> Result<Vec<(String, String)>> {
-    let reader = std::io::BufReader::with_capacity(1 << 20, source);
+    let rows = super::json_each_row::RowsOnly::new(source, false);
+    let reader = std::io::BufReader::with_capacity(1 << 20, rows);
     let mut rows: Vec<Vec<Value>> = Vec::new();
     for (row, values) in serde_json::Deserializer::from_reader(reader)
         .into_iter::<Value>()

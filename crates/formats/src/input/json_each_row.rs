@@ -84,7 +84,7 @@ impl JsonEachRowReader {
 /// The input without what ClickHouse allows between rows and serde_json's
 /// stream of values does not: commas, and for object rows the brackets of
 /// an array around them all.
-struct RowsOnly {
+pub(crate) struct RowsOnly {
     source: Box<dyn Read + Send>,
     unwrap_array: bool,
     depth: usize,
@@ -93,7 +93,7 @@ struct RowsOnly {
 }
 
 impl RowsOnly {
-    fn new(source: Box<dyn Read + Send>, unwrap_array: bool) -> RowsOnly {
+    pub(crate) fn new(source: Box<dyn Read + Send>, unwrap_array: bool) -> RowsOnly {
         RowsOnly {
             source,
             unwrap_array,

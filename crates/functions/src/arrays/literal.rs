@@ -326,7 +326,12 @@ impl ScalarUDFImpl for Tuple {
                 fields
                     .iter()
                     .zip(args.arg_fields)
-                    .map(|(f, arg)| f.as_ref().clone().with_nullable(can_be_null(arg)))
+                    // An element keeps what its argument's field says of
+                    // its values (a UUID's bytes, an Enum's names).
+                    .map(|(f, arg)| {
+                        let element = f.as_ref().clone().with_nullable(can_be_null(arg));
+                        element.with_metadata(arg.metadata().clone())
+                    })
                     .collect(),
             ),
             other => other,

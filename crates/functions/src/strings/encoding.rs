@@ -70,7 +70,10 @@ impl Codec {
                 };
                 engine.decode(digits).ok()
             }
-            Codec::Base32 => data_encoding::BASE32.decode(text).ok(),
+            // Letters in either case, as ClickHouse decodes them.
+            Codec::Base32 => data_encoding::BASE32
+                .decode(&text.to_ascii_uppercase())
+                .ok(),
             Codec::Base58 => bs58::decode(text).into_vec().ok(),
         }
     }

@@ -67,7 +67,7 @@ impl MergeTreeTable {
         self.dir.join(DETACHED_DIR)
     }
 
-    /// The directories under `detached/`, by name.
+    /// The directories under `detached/`, by part (partition and blocks), then name.
     pub fn detached_parts(&self) -> Result<Vec<DetachedPart>> {
         let dir = self.detached_dir();
         if !dir.exists() {
@@ -91,7 +91,16 @@ impl MergeTreeTable {
                 name,
             });
         }
-        parts.sort_by(|a, b| a.name.cmp(&b.name));
+        // In block order, so ATTACH PARTITION keeps the parts' order (the one
+        // ReplacingMergeTree's last row depends on); `all_10_10_0` sorts
+        // after `all_9_9_0`.
+        parts.sort_by_cached_key(|p| {
+            let blocks = p.part.as_ref().map(|n| {
+                let partition = n.partition_id.clone();
+                (partition, n.min_block, n.max_block, n.level, n.mutation)
+            });
+            (blocks, p.name.clone())
+        });
         Ok(parts)
     }
 
