@@ -124,8 +124,8 @@ fn parse_bool(text: &str) -> Option<bool> {
 }
 
 fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
-    let strings = cast::cast(strings, &DataType::Utf8)?;
-    let strings = strings.as_string::<i32>();
+    let texts = cast::cast(strings, &DataType::Utf8)?;
+    let strings = texts.as_string::<i32>();
     match target {
         DataType::Boolean => {
             let bools = strings
@@ -160,25 +160,9 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
             }
             Ok(Arc::new(Date32Array::from(out)))
         }
-        DataType::Timestamp(unit, _) => {
-            let mut out = Vec::with_capacity(strings.len());
-            for s in strings.iter() {
-                out.push(match s {
-                    None => None,
-                    Some(s) => {
-                        let time = parse_datetime(s)
-                            .ok_or_else(|| parse_error(s, target))?
-                            .and_utc();
-                        Some(match unit {
-                            TimeUnit::Second => time.timestamp(),
-                            TimeUnit::Millisecond => time.timestamp_millis(),
-                            TimeUnit::Microsecond => time.timestamp_micros(),
-                            TimeUnit::Nanosecond => time.timestamp_nanos_opt().unwrap_or(0),
-                        })
-                    }
-                });
-            }
-            Ok(cast::cast(&Int64Array::from(out), target)?)
+        // Read as toDateTime64 reads text: on the zone's clock, Unix times too.
+        DataType::Timestamp(unit, zone) => {
+            crate::dates::to_moment::text_moments(&texts, *unit, zone.clone())
         }
         DataType::Float32 | DataType::Float64 => {
             let mut out = Vec::with_capacity(strings.len());
@@ -574,6 +558,12 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             pairs_to_map(array.as_list::<i32>(), entries, *sorted)
         }
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
+        // Text as FixedString: its bytes padded, which Arrow's cast does not do.
+        (source, DataType::FixedSizeBinary(width))
+            if source.is_string() || matches!(source, DataType::Binary | DataType::LargeBinary) =>
+        {
+            crate::fixed_strings::fixed_strings(array, *width)
+        }
         (_, DataType::Decimal128(precision, scale)) => {
             crate::decimal_conversion::to_decimal(array, *precision, *scale)
         }

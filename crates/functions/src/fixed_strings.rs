@@ -118,32 +118,38 @@ impl ScalarUDFImpl for ToFixedString {
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
-        let width_bytes = width as usize;
-        let mut out = FixedSizeBinaryBuilder::with_capacity(input.len(), width);
-        let mut padded = vec![0u8; width_bytes];
-        let mut append = |bytes: Option<&[u8]>| -> Result<()> {
-            match bytes {
-                None => out.append_null(),
-                Some(b) if b.len() > width_bytes => return Err(too_long(width)),
-                Some(b) => {
-                    padded.fill(0);
-                    padded[..b.len()].copy_from_slice(b);
-                    out.append_value(&padded)?;
-                }
-            }
-            Ok(())
-        };
-        if let DataType::FixedSizeBinary(_) = input.data_type() {
-            let input = input.as_fixed_size_binary();
-            for row in 0..input.len() {
-                append(input.is_valid(row).then(|| input.value(row)))?;
-            }
-        } else {
-            let bytes = cast::cast(&input, &DataType::Binary)?;
-            for value in bytes.as_binary::<i32>().iter() {
-                append(value)?;
+        columnar(fixed_strings(&input, width)?, scalar)
+    }
+}
+
+/// Each value's bytes padded with zero bytes to `width`; one longer is
+/// TOO_LARGE_STRING_SIZE, as in ClickHouse.
+pub(crate) fn fixed_strings(input: &ArrayRef, width: i32) -> Result<ArrayRef> {
+    let width_bytes = width as usize;
+    let mut out = FixedSizeBinaryBuilder::with_capacity(input.len(), width);
+    let mut padded = vec![0u8; width_bytes];
+    let mut append = |bytes: Option<&[u8]>| -> Result<()> {
+        match bytes {
+            None => out.append_null(),
+            Some(b) if b.len() > width_bytes => return Err(too_long(width)),
+            Some(b) => {
+                padded.fill(0);
+                padded[..b.len()].copy_from_slice(b);
+                out.append_value(&padded)?;
             }
         }
-        columnar(Arc::new(out.finish()) as ArrayRef, scalar)
+        Ok(())
+    };
+    if let DataType::FixedSizeBinary(_) = input.data_type() {
+        let input = input.as_fixed_size_binary();
+        for row in 0..input.len() {
+            append(input.is_valid(row).then(|| input.value(row)))?;
+        }
+    } else {
+        let bytes = cast::cast(input, &DataType::Binary)?;
+        for value in bytes.as_binary::<i32>().iter() {
+            append(value)?;
+        }
     }
+    Ok(Arc::new(out.finish()))
 }

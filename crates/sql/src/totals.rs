@@ -5,7 +5,8 @@
 //!
 //! The totals row is its own query: the same SELECT without GROUP BY,
 //! ORDER BY and LIMIT, where each key expression in the select list reads
-//! `defaultValueOfArgumentType(any(key))`. With HAVING, the totals are over
+//! `any(defaultValueOfArgumentType(key))` (the default taken per row, where the
+//! key's type still says what it is: an Enum's is its first name). With HAVING, the totals are over
 //! the groups HAVING keeps (ClickHouse's default `totals_mode`,
 //! `after_having_exclusive`): the totals query reads only rows whose keys
 //! are among those the grouped query keeps.
@@ -186,7 +187,7 @@ fn is_position(value: &Value, index: usize) -> bool {
     matches!(value, Value::Number(n, _) if n.parse::<usize>() == Ok(index + 1))
 }
 
-/// Puts `defaultValueOfArgumentType(any(key))` in place of each key.
+/// Puts `any(defaultValueOfArgumentType(key))` in place of each key.
 struct KeyDefaults {
     keys: Vec<String>,
 }
@@ -197,8 +198,8 @@ impl VisitorMut for KeyDefaults {
     /// After the children, so the new call is not visited again.
     fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
         if self.keys.contains(&expr.to_string()) {
-            let any = call("any", vec![expr.clone()]);
-            *expr = call("defaultValueOfArgumentType", vec![any]);
+            let default = call("defaultValueOfArgumentType", vec![expr.clone()]);
+            *expr = call("any", vec![default]);
         }
         ControlFlow::Continue(())
     }
@@ -230,7 +231,7 @@ mod tests {
         );
         assert_eq!(
             totals,
-            "SELECT \"defaultValueOfArgumentType\"(any(number % 2)) AS k, k + 1, count() FROM t"
+            "SELECT any(\"defaultValueOfArgumentType\"(number % 2)) AS k, k + 1, count() FROM t"
         );
     }
 
@@ -244,7 +245,7 @@ mod tests {
         );
         assert_eq!(
             totals,
-            "SELECT \"defaultValueOfArgumentType\"(any(a)), count() AS c FROM t WHERE a IN \
+            "SELECT any(\"defaultValueOfArgumentType\"(a)), count() AS c FROM t WHERE a IN \
              (SELECT __totals_key_0 FROM (SELECT a, count() AS c, a AS __totals_key_0 FROM t \
              GROUP BY a HAVING c > 1) AS __kept_groups)"
         );
@@ -270,8 +271,8 @@ mod tests {
         assert_eq!(main, "SELECT a, b, count() FROM t GROUP BY ROLLUP (a, b)");
         assert_eq!(
             totals,
-            "SELECT \"defaultValueOfArgumentType\"(any(a)), \
-             \"defaultValueOfArgumentType\"(any(b)), count() FROM t"
+            "SELECT any(\"defaultValueOfArgumentType\"(a)), \
+             any(\"defaultValueOfArgumentType\"(b)), count() FROM t"
         );
         let sql = "SELECT a, count() AS c FROM t GROUP BY a WITH ROLLUP WITH TOTALS HAVING c > 1";
         let Statement::Query(mut query) = crate::parser::parse_statement(sql).unwrap().statement

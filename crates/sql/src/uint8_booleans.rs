@@ -78,9 +78,10 @@ pub fn is_condition(expr: &Expr, schema: &DFSchema) -> bool {
         | Expr::Between(_)
         | Expr::InSubquery(_)
         | Expr::Exists(_) => true,
-        // `toBool` makes a Bool of ClickHouse's too.
+        // `toBool` and a CAST to `Nullable(Bool)` make a Bool of ClickHouse's too.
         Expr::ScalarFunction(f) => {
-            f.name() != TO_BOOL && expr.get_type(schema).is_ok_and(|t| t == DataType::Boolean)
+            ![TO_BOOL, "_CAST"].contains(&f.name())
+                && expr.get_type(schema).is_ok_and(|t| t == DataType::Boolean)
         }
         _ => false,
     }

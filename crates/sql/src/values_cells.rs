@@ -143,12 +143,17 @@ fn convert_cell(cell: &mut Expr, field: &Field) {
                 *cell = cast_to(cell.clone(), field);
             }
         }
-        // A number for a DateTime64 counts seconds, not its ticks.
-        DataType::Timestamp(..) if number_literal(cell).is_some() => {
+        // A number for a DateTime64 counts seconds, not its ticks; text is
+        // read as ClickHouse reads it (`'1234567890'` is a Unix time).
+        DataType::Timestamp(..) if number_literal(cell).is_some() || is_text(cell) => {
             *cell = cast_to(cell.clone(), field);
         }
         _ => {}
     }
+}
+
+fn is_text(cell: &Expr) -> bool {
+    matches!(cell, Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_)))
 }
 
 /// The sign and digits of a number literal, if `cell` is one.

@@ -162,17 +162,24 @@ pub(crate) fn parse(text: &str, reading: Reading) -> Option<Text> {
     assemble(parts, reading.current_year)
 }
 
-/// Digits alone (9 or 10 of them a Unix timestamp, 8 a date, 14 a date
-/// and time), or a Unix timestamp with a fraction where `sub_second`.
+/// Digits alone (9 or 10 of them a Unix timestamp, 13, 16 or 19 one in
+/// milli-, micro- or nanoseconds, 8 a date, 14 a date and time), or a Unix
+/// timestamp with a fraction where `sub_second`.
 fn unix_timestamp(text: &str, sub_second: bool) -> Option<Text> {
     let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) {
         return None;
     }
+    // Milli-, micro- or nanoseconds since the epoch: ten digits of seconds.
+    let ticks = matches!(whole.len(), 13 | 16 | 19) && fraction.is_empty();
+    let (whole, fraction) = match ticks {
+        true => whole.split_at(10),
+        false => (whole, fraction),
+    };
     match (whole.len(), fraction.is_empty()) {
         (8 | 9 | 10 | 14, true) => text::digits_only(whole),
-        (9 | 10, false) if sub_second => {
+        (9 | 10, false) if sub_second || ticks => {
             let seconds: i64 = whole.parse().ok()?;
             let at = chrono::DateTime::from_timestamp(seconds, 0)?.naive_utc();
             let nanos = fraction_nanos(fraction);

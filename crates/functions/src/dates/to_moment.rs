@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::timezone::Tz;
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, Date32Array, PrimitiveArray, TimestampSecondArray, new_null_array,
+    Array, ArrayRef, AsArray, Date32Array, PrimitiveArray, new_null_array,
 };
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Date32Type, Float64Type, TimeUnit};
@@ -276,11 +276,24 @@ pub(super) fn to_ticks(
 /// Text read as `toDateTime(text, zone)` reads it: a DateTime column in
 /// `zone` (CANNOT_PARSE_DATETIME for text that is not one).
 pub(crate) fn text_date_times(array: &ArrayRef, zone: Option<Arc<str>>) -> Result<ArrayRef> {
+    text_moments(array, TimeUnit::Second, zone)
+}
+
+/// Text read as `toDateTime64(text, precision, zone)` reads it, in ticks
+/// of `unit` (a DateTime's for seconds).
+pub(crate) fn text_moments(
+    array: &ArrayRef,
+    unit: TimeUnit,
+    zone: Option<Arc<str>>,
+) -> Result<ArrayRef> {
     let parsed = parse_zone(zone.as_deref())?;
-    let seconds = parse_texts(array, 1, parsed.as_ref(), Target::DateTime)?;
-    Ok(Arc::new(
-        TimestampSecondArray::from(seconds).with_timezone_opt(zone),
-    ))
+    let target = match unit {
+        TimeUnit::Second => Target::DateTime,
+        _ => Target::DateTime64,
+    };
+    let ticks = parse_texts(array, ticks_per_second(unit), parsed.as_ref(), target)?;
+    let ticks: ArrayRef = Arc::new(datafusion::arrow::array::Int64Array::from(ticks));
+    Ok(cast(&ticks, &DataType::Timestamp(unit, zone))?)
 }
 
 fn parse_texts(

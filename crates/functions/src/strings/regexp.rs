@@ -331,7 +331,8 @@ fn multi_match(call: &Call, kind: MultiMatch) -> Result<ArrayRef> {
 }
 
 /// `splitByRegexp(pattern, s[, max_substrings])`: an empty pattern splits
-/// into characters; with a maximum, only the first pieces are kept.
+/// into characters, an empty match ends the pieces; with a maximum, only
+/// the first pieces are kept.
 fn split_by_regexp(call: &Call) -> Result<ArrayRef> {
     let mut patterns = Patterns::new(call, 0, false)?;
     let text = call.text(1)?;
@@ -343,7 +344,16 @@ fn split_by_regexp(call: &Call) -> Result<ArrayRef> {
             let text = String::from_utf8_lossy(value);
             out.extend(text.chars().map(|c| c.to_string().into_bytes()));
         } else {
-            out.extend(regex.split(value).map(<[u8]>::to_vec));
+            // ClickHouse stops splitting at the first empty match (`^`, `x*`).
+            let mut start = 0;
+            for found in regex.find_iter(value) {
+                if found.is_empty() {
+                    break;
+                }
+                out.push(value[start..found.start()].to_vec());
+                start = found.end();
+            }
+            out.push(value[start..].to_vec());
         }
         if let Some(n) = limit.get(row) {
             out.truncate(n);
