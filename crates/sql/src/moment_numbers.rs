@@ -12,7 +12,6 @@ use datafusion::common::{DFSchema, Result, ScalarValue};
 use datafusion::logical_expr::expr::{Between, InList};
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{BinaryExpr, Cast, Expr, ExprSchemable, Operator};
-use datafusion::sql::sqlparser::ast::BinaryOperator as SqlOperator;
 use strata_functions::dates::ticks_per_second;
 
 /// Plans a comparison of a DateTime with a number: DataFusion refuses the
@@ -27,16 +26,7 @@ impl ExprPlanner for MomentNumbers {
         schema: &DFSchema,
     ) -> Result<PlannerResult<RawBinaryExpr>> {
         let RawBinaryExpr { op, left, right } = expr;
-        let comparison = matches!(
-            op,
-            SqlOperator::Eq
-                | SqlOperator::NotEq
-                | SqlOperator::Lt
-                | SqlOperator::LtEq
-                | SqlOperator::Gt
-                | SqlOperator::GtEq
-        );
-        if !comparison {
+        if !crate::ast_rewrite::is_comparison(&op) {
             return Ok(PlannerResult::Original(RawBinaryExpr { op, left, right }));
         }
         let mut operands = match seconds(vec![left, right], schema) {

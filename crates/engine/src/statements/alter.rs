@@ -316,6 +316,26 @@ impl Session {
     /// changed by `edit` and reopens the table from it; a definition the
     /// table cannot open with is undone. An edit that changes nothing (`IF
     /// EXISTS`) leaves the table open as it is.
+    /// The MergeTree table whose definition an ALTER edits; other engines
+    /// refuse the alter of type `kind` (`ADD_INDEX`), as ClickHouse does.
+    pub(super) async fn merge_tree_to_alter(
+        &self,
+        name: &ObjectName,
+        kind: &str,
+    ) -> Result<Arc<MergeTreeProvider>> {
+        self.check_writable()?;
+        match self.user_table(name).await? {
+            UserTable::MergeTree(table) => Ok(table),
+            other => Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!(
+                    "Alter of type '{kind}' is not supported by storage {}",
+                    other.engine_name()
+                ),
+            )),
+        }
+    }
+
     pub(super) async fn alter_definition(
         &mut self,
         table: &MergeTreeProvider,

@@ -6,30 +6,18 @@ use datafusion::catalog::TableProvider;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::constraints::{AlterConstraint, ConstraintCommand, TableConstraint};
 
-use crate::session::{Session, StatementOutcome, UserTable};
+use crate::session::{Session, StatementOutcome};
 
 impl Session {
     pub(super) async fn alter_constraint(
         &mut self,
         alter: AlterConstraint,
     ) -> Result<StatementOutcome> {
-        self.check_writable()?;
-        let table = match self.user_table(&alter.table).await? {
-            UserTable::MergeTree(table) => table,
-            other => {
-                let kind = match alter.command {
-                    ConstraintCommand::Add { .. } => "ADD_CONSTRAINT",
-                    ConstraintCommand::Drop { .. } => "DROP_CONSTRAINT",
-                };
-                return Err(StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    format!(
-                        "Alter of type '{kind}' is not supported by storage {}",
-                        other.engine_name()
-                    ),
-                ));
-            }
+        let kind = match alter.command {
+            ConstraintCommand::Add { .. } => "ADD_CONSTRAINT",
+            ConstraintCommand::Drop { .. } => "DROP_CONSTRAINT",
         };
+        let table = self.merge_tree_to_alter(&alter.table, kind).await?;
         if let ConstraintCommand::Add { constraint, .. } = &alter.command {
             self.check_constraints(std::slice::from_ref(constraint), &table.schema())?;
         }

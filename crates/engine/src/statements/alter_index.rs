@@ -7,24 +7,12 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 use strata_sql::skip_index::{AlterIndex, IndexCommand, IndexPosition, SkipIndex};
 
-use crate::session::{Session, StatementOutcome, UserTable};
+use crate::session::{Session, StatementOutcome};
 
 impl Session {
     pub(super) async fn alter_index(&mut self, alter: AlterIndex) -> Result<StatementOutcome> {
-        self.check_writable()?;
-        let table = match self.user_table(&alter.table).await? {
-            UserTable::MergeTree(table) => table,
-            other => {
-                return Err(StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    format!(
-                        "Alter of type '{}' is not supported by storage {}",
-                        command_name(&alter.command),
-                        other.engine_name()
-                    ),
-                ));
-            }
-        };
+        let kind = command_name(&alter.command);
+        let table = self.merge_tree_to_alter(&alter.table, kind).await?;
         match alter.command {
             IndexCommand::Clear => {}
             command => {

@@ -6,7 +6,7 @@
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alter_settings::{AlterSettings, SettingsCommand};
 
-use crate::session::{Session, StatementOutcome, UserTable};
+use crate::session::{Session, StatementOutcome};
 
 /// Settings the layout of stored parts depends on (ClickHouse's read-only ones).
 const READONLY: [&str; 3] = [
@@ -24,19 +24,9 @@ impl Session {
         &mut self,
         alter: AlterSettings,
     ) -> Result<StatementOutcome> {
-        self.check_writable()?;
-        let table = match self.user_table(&alter.table).await? {
-            UserTable::MergeTree(table) => table,
-            other => {
-                return Err(StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    format!(
-                        "Alter of type 'MODIFY_SETTING' is not supported by storage {}",
-                        other.engine_name()
-                    ),
-                ));
-            }
-        };
+        let table = self
+            .merge_tree_to_alter(&alter.table, "MODIFY_SETTING")
+            .await?;
         self.alter_definition(&table, |engine, _| {
             edit_settings(&mut engine.settings, alter.command)
         })

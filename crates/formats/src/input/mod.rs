@@ -125,40 +125,6 @@ pub enum InputFormat {
     AsString(as_string::Piece),
 }
 
-/// Every spelling [`InputFormat::from_name`] knows.
-const INPUT_NAMES: [&str; 30] = [
-    "CSV",
-    "CSVWithNames",
-    "CSVWithNamesAndTypes",
-    "TabSeparated",
-    "TSV",
-    "TabSeparatedWithNames",
-    "TSVWithNames",
-    "TabSeparatedWithNamesAndTypes",
-    "TSVWithNamesAndTypes",
-    "JSONEachRow",
-    "JSONLines",
-    "JSONL",
-    "NDJSON",
-    "JSONStringsEachRow",
-    "JSONCompactEachRow",
-    "JSONCompactStringsEachRow",
-    "JSONCompactEachRowWithNames",
-    "JSONCompactStringsEachRowWithNames",
-    "JSONCompactEachRowWithNamesAndTypes",
-    "JSONCompactStringsEachRowWithNamesAndTypes",
-    "LineAsString",
-    "JSONAsString",
-    "RawBLOB",
-    "Parquet",
-    "Native",
-    "RowBinary",
-    "RowBinaryWithNames",
-    "RowBinaryWithNamesAndTypes",
-    "Arrow",
-    "ArrowStream",
-];
-
 impl InputFormat {
     /// Every name accepted by [`InputFormat::from_name`].
     pub const NAMES: &'static [&'static str] = &[
@@ -197,7 +163,7 @@ impl InputFormat {
     /// Looks a format up by ClickHouse's name or alias, in any letter case
     /// (as ClickHouse does).
     pub fn from_name(name: &str) -> Result<Self> {
-        let canonical = INPUT_NAMES
+        let canonical = Self::NAMES
             .iter()
             .find(|known| known.eq_ignore_ascii_case(name))
             .copied();
