@@ -4,11 +4,9 @@
 //! A name some relation of the FROM is known by keeps its meaning; a
 //! subquery is rewritten against its own FROM.
 
-use std::ops::ControlFlow;
-
 use datafusion::sql::sqlparser::ast::{
     Expr, Ident, ObjectName, ObjectNamePart, Query, Select, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, TableFactor, VisitMut, VisitorMut,
+    SelectItemQualifiedWildcardKind, SetExpr, TableFactor,
 };
 
 /// An aliased table of a FROM: its name as written and its alias.
@@ -103,50 +101,27 @@ pub fn rewrite(query: &mut Query) {
             }
         }
     }
-    let mut requalifier = Requalifier {
-        relations: &relations,
-        depth: 0,
-    };
-    let _ = select.visit(&mut requalifier);
+    // Subqueries' names are their own FROM's.
+    let mut requalify = |expr: &mut Expr| requalify(expr, &relations);
+    crate::outside_subqueries::rewrite_outside_subqueries(select.as_mut(), &mut requalify);
     if let Some(order) = query.order_by.as_mut() {
-        let _ = order.visit(&mut requalifier);
+        crate::outside_subqueries::rewrite_outside_subqueries(order, &mut requalify);
     }
 }
 
-struct Requalifier<'a> {
-    relations: &'a Relations,
-    /// Subqueries entered: their names are their own FROM's.
-    depth: usize,
-}
-
-impl VisitorMut for Requalifier<'_> {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _query: &mut Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _query: &mut Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
+/// `t1.a` as `t.a` where `t1` names the table aliased `t`; whether it was.
+fn requalify(expr: &mut Expr, relations: &Relations) -> bool {
+    if let Expr::CompoundIdentifier(parts) = expr
+        && let [qualifier @ .., column] = parts.as_slice()
+        && !qualifier.is_empty()
+    {
+        let written: Vec<String> = qualifier.iter().map(|i| i.value.clone()).collect();
+        if let Some(alias) = relations.alias_for(&written) {
+            *parts = vec![alias.clone(), column.clone()];
+            return true;
         }
-        if let Expr::CompoundIdentifier(parts) = expr
-            && let [qualifier @ .., column] = parts.as_slice()
-            && !qualifier.is_empty()
-        {
-            let written: Vec<String> = qualifier.iter().map(|i| i.value.clone()).collect();
-            if let Some(alias) = self.relations.alias_for(&written) {
-                *parts = vec![alias.clone(), column.clone()];
-            }
-        }
-        ControlFlow::Continue(())
     }
+    false
 }
 
 #[cfg(test)]
