@@ -13,6 +13,7 @@ use strata_storage::cache::{CacheSizes, DataCache};
 use strata_storage::disk::Disks;
 
 use crate::access::AccessControl;
+use crate::error_counts::ErrorCounts;
 use crate::part_log::PartLog;
 use crate::process_list::ProcessList;
 use crate::query_log::QueryLog;
@@ -26,6 +27,8 @@ pub struct Instance {
     pub memory: Arc<ServerMemory>,
     pub processes: ProcessList,
     pub query_log: QueryLog,
+    /// The error codes queries ended with, for `system.errors`.
+    pub errors: ErrorCounts,
     pub part_log: Arc<PartLog>,
     /// Where operators put temporary data that goes to disk (`tmp_path`).
     pub tmp_directories: Vec<PathBuf>,
@@ -98,6 +101,9 @@ impl Instance {
             return;
         }
         self.query_log.record(kind, query, error);
+        if let Some(error) = error {
+            self.errors.record(error, &query.query_id);
+        }
         if let Some(ticket) = ticket {
             let used = crate::access::quotas::used_by(query, error.is_some());
             self.access.end_query(ticket, &used);
@@ -123,6 +129,7 @@ impl Instance {
             memory,
             processes: ProcessList::default(),
             query_log: QueryLog::default(),
+            errors: ErrorCounts::default(),
             part_log: Arc::default(),
             tmp_directories,
             access,

@@ -9,6 +9,7 @@ pub mod access;
 mod bounded_log;
 pub mod data_path;
 pub mod engine;
+pub mod error_counts;
 pub mod instance;
 mod old_engine_syntax;
 pub mod part_log;

@@ -329,10 +329,24 @@ impl Session {
         if is_create_table(text) {
             return self.create_table_text(text).await;
         }
+        if let Some(view) = strata_sql::materialized_view::split_materialized_view(text)? {
+            return self.create_materialized_view(view).await;
+        }
         if let Some(create) = strata_sql::create_database::parse_create_database(text)? {
             let name = ObjectName::from(vec![Ident::new(create.name)]);
             return self.create_database(&name, create.if_not_exists);
         }
+        let explained;
+        let text = match is_query(text) {
+            true => match self.explain_subqueries(text).await? {
+                Some(replaced) => {
+                    explained = replaced;
+                    explained.as_str()
+                }
+                None => text,
+            },
+            false => text,
+        };
         let (text, clauses) = if is_query(text) {
             split_trailing_clauses(text)?
         } else {

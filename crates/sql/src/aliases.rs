@@ -3,19 +3,22 @@
 //!
 //! DataFusion resolves aliases only in GROUP BY, HAVING and ORDER BY, and
 //! prefers a column of the same name in GROUP BY, so each use in the select
-//! list, WHERE, PREWHERE and GROUP BY is replaced by the aliased expression
-//! (parenthesized). As in ClickHouse, an alias wins over a column of the same
-//! name, except inside its own definition (`SELECT number + 1 AS number`). Subqueries keep their own
-//! scope: an alias is not looked up inside them.
+//! list, WHERE, PREWHERE, JOIN ... ON and GROUP BY is replaced by the aliased
+//! expression (parenthesized). As in ClickHouse, an alias wins over a column
+//! of the same name, except inside its own definition (`SELECT number + 1 AS
+//! number`). Subqueries keep their own scope: an alias is not looked up
+//! inside them.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, TableFactor, Value, VisitMut,
-    VisitorMut,
+    BinaryOperator, Expr, GroupByExpr, JoinConstraint, Query, Select, SelectItem, TableFactor,
+    Value, VisitMut, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
+
+use crate::join_using::constraint_mut;
 
 /// The aliases the user wrote in `select`'s list, with their expressions.
 /// Taken before the select items get their ClickHouse column names, which
@@ -73,6 +76,11 @@ pub fn expand_aliases(select: &mut Select, aliases: &HashMap<String, Expr>) {
     }
     if let Some(prewhere) = &mut select.prewhere {
         expand(prewhere, &scope, &mut Vec::new());
+    }
+    for join in select.from.iter_mut().flat_map(|from| &mut from.joins) {
+        if let Some(JoinConstraint::On(on)) = constraint_mut(&mut join.join_operator) {
+            expand(on, &scope, &mut Vec::new());
+        }
     }
     if let GroupByExpr::Expressions(keys, _) = &mut select.group_by {
         for key in keys {

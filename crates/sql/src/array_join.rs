@@ -12,9 +12,11 @@
 //! reads `ARRAY JOIN a AS x, b AS y` as an array join of `a` followed by a
 //! comma and `b AS y`, so FROM items after an array join are more arrays.
 
+use std::ops::ControlFlow;
+
 use datafusion::sql::sqlparser::ast::{
     ExcludeSelectItem, Expr, Ident, Join, JoinOperator, ObjectName, ObjectNamePart, Query, Select,
-    SelectItem, SetExpr, TableAlias, TableFactor, TableWithJoins,
+    SelectItem, SetExpr, TableAlias, TableFactor, TableWithJoins, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::dialect::ClickHouseDialect;
 use datafusion::sql::sqlparser::parser::Parser;
@@ -235,45 +237,85 @@ fn relation_name(relation: &TableFactor) -> Option<Ident> {
 }
 
 /// `SELECT * REPLACE (...), <elements> FROM relation`, through one unnest
-/// of the zipped arrays when there are several.
+/// of the zipped arrays when there are several. The text names the arrays
+/// and the relation by placeholders, which their nodes then replace: their
+/// own text would not read back the same (a string's backslashes).
 fn derived_table(relation: &TableFactor, arrays: &[JoinedArray], left: bool) -> Result<Query> {
     // LEFT ARRAY JOIN keeps a row with an empty array as one default element.
-    let array = |a: &JoinedArray| match left {
-        true => format!("if(empty({0}), arrayResize({0}, 1), {0})", a.array),
-        false => a.array.to_string(),
+    let array = |i: usize| match left {
+        true => format!("if(empty({ARRAY}{i}), arrayResize({ARRAY}{i}, 1), {ARRAY}{i})"),
+        false => format!("{ARRAY}{i}"),
     };
-    let element_of = |i: usize, a: &JoinedArray| match arrays.len() {
-        1 => format!("unnest({})", array(a)),
+    let element_of = |i: usize| match arrays.len() {
+        1 => format!("unnest({})", array(i)),
         _ => format!("tupleElement({ZIPPED}, {})", i + 1),
     };
     let replaced: Vec<String> = arrays
         .iter()
         .enumerate()
         .filter(|(_, a)| a.replaces_column)
-        .map(|(i, a)| format!("{} AS {}", element_of(i, a), a.element))
+        .map(|(i, a)| format!("{} AS {}", element_of(i), a.element))
         .collect();
     let added: Vec<String> = arrays
         .iter()
         .enumerate()
         .filter(|(_, a)| !a.replaces_column)
-        .map(|(i, a)| format!(", {} AS {}", element_of(i, a), a.element))
+        .map(|(i, a)| format!(", {} AS {}", element_of(i), a.element))
         .collect();
     let replace = match replaced.is_empty() {
         true => String::new(),
         false => format!(" REPLACE ({})", replaced.join(", ")),
     };
     let text = match arrays.len() {
-        1 => format!("SELECT *{replace}{} FROM {relation}", added.concat()),
+        1 => format!("SELECT *{replace}{} FROM {RELATION}", added.concat()),
         _ => {
-            let zipped: Vec<String> = arrays.iter().map(array).collect();
+            let zipped: Vec<String> = (0..arrays.len()).map(array).collect();
             format!(
-                "SELECT * EXCEPT ({ZIPPED}){replace}{} FROM (SELECT *, unnest(arrayZip({})) AS {ZIPPED} FROM {relation})",
+                "SELECT * EXCEPT ({ZIPPED}){replace}{} FROM (SELECT *, unnest(arrayZip({})) AS {ZIPPED} FROM {RELATION})",
                 added.concat(),
                 zipped.join(", ")
             )
         }
     };
-    parse_query(&text)
+    let mut query = parse_query(&text)?;
+    let _ = query.visit(&mut Placeholders { relation, arrays });
+    Ok(query)
+}
+
+const ARRAY: &str = "__strata_joined_array_";
+const RELATION: &str = "__strata_joined_relation";
+
+/// Puts the arrays and the relation in place of their placeholders.
+struct Placeholders<'a> {
+    relation: &'a TableFactor,
+    arrays: &'a [JoinedArray],
+}
+
+impl VisitorMut for Placeholders<'_> {
+    type Break = ();
+
+    fn pre_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+        if matches!(factor, TableFactor::Table { name, .. } if name.to_string() == RELATION) {
+            *factor = self.relation.clone();
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::Identifier(ident) = expr
+            && let Some(i) = ident.value.strip_prefix(ARRAY)
+        {
+            let i: usize = i.parse().expect("a placeholder numbers its array");
+            *expr = match &self.arrays[i].array {
+                // A nested column's subcolumn, one quoted name.
+                Expr::CompoundIdentifier(parts) if parts.len() == 1 => {
+                    Expr::Identifier(parts[0].clone())
+                }
+                array => array.clone(),
+            };
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 fn parse_expr(text: &str) -> Result<Expr> {

@@ -304,7 +304,7 @@ fn unescaped(tokens: &[Token]) -> Vec<Token> {
         .collect()
 }
 
-fn next_significant(tokens: &[Token], mut i: usize) -> usize {
+pub(crate) fn next_significant(tokens: &[Token], mut i: usize) -> usize {
     while matches!(tokens.get(i), Some(Token::Whitespace(_))) {
         i += 1;
     }
@@ -334,7 +334,7 @@ fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
 
 /// Where the engine clause starting at `from` ends: at `AS SELECT`, `AS (`,
 /// `AS WITH`, `EMPTY AS` or the statement's end.
-fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
+pub(crate) fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
     let mut depth = 0usize;
     for i in from..tokens.len() {
         match &tokens[i] {
@@ -360,7 +360,7 @@ fn engine_clause_end(tokens: &[Token], from: usize) -> usize {
 }
 
 /// The clause keywords an engine clause is split on, at depth 0.
-fn clause_at(tokens: &[Token], i: usize) -> Option<(&'static str, usize)> {
+pub(crate) fn clause_at(tokens: &[Token], i: usize) -> Option<(&'static str, usize)> {
     let Token::Word(first) = &tokens[i] else {
         return None;
     };

@@ -40,6 +40,7 @@ pub mod join_defaults;
 pub mod join_strictness;
 pub mod join_using;
 pub mod literal_text;
+pub mod materialized_view;
 pub mod moment_numbers;
 pub mod mutations;
 pub mod naming;
@@ -81,8 +82,9 @@ pub use create_table::{CreateTableText, EngineClause, is_create_table, split_cre
 pub use depth::check_depth;
 pub use insert_format::{FormattedInsert, split_insert_format};
 pub use parser::{
-    OutFile, OutFileMode, ParsedStatement, TrailingClauses, parse_alter_statement, parse_expr_text,
-    parse_object_name, parse_statement, split_statements, split_trailing_clauses, statement_spans,
+    OutFile, OutFileMode, ParsedStatement, TrailingClauses, explain_subqueries,
+    parse_alter_statement, parse_expr_text, parse_object_name, parse_statement, split_statements,
+    split_trailing_clauses, statement_spans,
 };
 pub use plan_rewrite::PlanRewriter;
 pub use text_comparisons::TextComparisons;

@@ -232,6 +232,53 @@ fn parse_outfile(tokens: &[TokenWithSpan]) -> Option<(OutFile, usize)> {
 }
 
 /// The byte offset of a 1-based (line, column) character position.
+/// Byte ranges of the `EXPLAIN ...` statements written as subqueries,
+/// `FROM (EXPLAIN ...)` or `JOIN (EXPLAIN ...)`, each without its parentheses: they run first and
+/// their lines take their place, as in ClickHouse.
+pub fn explain_subqueries(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
+    if !sql.to_ascii_uppercase().contains("EXPLAIN") {
+        return Ok(Vec::new());
+    }
+    let dialect = ClickHouseDialect {};
+    let tokens = Tokenizer::new(&dialect, &normalize(sql))
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, &e.to_string()))?;
+    let offset =
+        |token: &TokenWithSpan| char_offset(sql, token.span.start.line, token.span.start.column);
+    let significant: Vec<&TokenWithSpan> = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .collect();
+    let mut ranges = Vec::new();
+    let mut i = 0;
+    while i + 1 < significant.len() {
+        let after_from = i > 0
+            && matches!(&significant[i - 1].token, Token::Word(w) if matches!(w.keyword, Keyword::FROM | Keyword::JOIN));
+        let opens_explain = after_from
+            && significant[i].token == Token::LParen
+            && matches!(&significant[i + 1].token, Token::Word(w) if w.keyword == Keyword::EXPLAIN);
+        if !opens_explain {
+            i += 1;
+            continue;
+        }
+        let mut depth = 0usize;
+        let close = significant[i..].iter().position(|t| {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        let Some(close) = close else {
+            return Err(syntax_error(sql, "Expected ')' after the EXPLAIN subquery"));
+        };
+        ranges.push(offset(significant[i + 1])..offset(significant[i + close]));
+        i += close + 1;
+    }
+    Ok(ranges)
+}
+
 fn char_offset(sql: &str, line: u64, column: u64) -> usize {
     let mut line_start = 0;
     for _ in 1..line {

@@ -28,11 +28,15 @@ use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties, collect,
     replace_children_if_necessary,
 };
+use datafusion::sql::sqlparser::ast::{Ident, ObjectName};
 use futures::TryStreamExt;
 use strata_common::{ErrorCode, StrataError};
 
 use crate::engine::task_context;
-use crate::table_definition::TableIdentity;
+use crate::table_definition::{TableIdentity, quote_name};
+
+/// A materialized view's inner table is named this and the view's UUID.
+pub const INNER_TABLE_PREFIX: &str = ".inner_id.";
 
 #[derive(Debug)]
 pub struct MaterializedView {
@@ -60,6 +64,29 @@ impl MaterializedView {
             query,
             schema,
         }
+    }
+
+    /// The target as a statement names it, `database.table`.
+    pub fn target_name(&self) -> ObjectName {
+        ObjectName::from(vec![
+            Ident::new(self.target.schema().unwrap_or_default()),
+            Ident::new(self.target.table()),
+        ])
+    }
+
+    /// The target's name as SQL text, quoted where it must be.
+    pub fn quoted_target(&self) -> String {
+        format!(
+            "{}.{}",
+            quote_name(self.target.schema().unwrap_or_default()),
+            quote_name(self.target.table())
+        )
+    }
+
+    /// Whether the view's target is its own inner table (made with it
+    /// from its `ENGINE` clause, and dropped with it).
+    pub fn has_inner_table(&self) -> bool {
+        self.target.table() == format!("{INNER_TABLE_PREFIX}{}", self.identity.uuid)
     }
 }
 

@@ -6,8 +6,10 @@ use datafusion::catalog::TableProvider;
 use datafusion::sql::sqlparser::ast::{ObjectName, ObjectType, Truncate};
 use strata_common::{ErrorCode, Result, StrataError};
 
+use super::view::ReadView;
 use crate::engine::DEFAULT_DATABASE;
 use crate::session::{Session, StatementOutcome, UserTable, is_temporary_database, single_name};
+use crate::sources::materialized_view::MaterializedView;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::system::SYSTEM_DATABASE;
 
@@ -74,7 +76,14 @@ impl Session {
             None => self.database(&database)?,
         };
         match provider.deregister_table(&table)? {
-            Some(removed) => self.remove_table_files(&database, &table, removed),
+            Some(removed) => {
+                let inner = inner_table(&removed);
+                self.remove_table_files(&database, &table, removed)?;
+                match inner {
+                    Some(inner) => self.drop_table(&inner, true, false),
+                    None => Ok(()),
+                }
+            }
             None if if_exists => Ok(()),
             None => Err(StrataError::new(
                 ErrorCode::UNKNOWN_TABLE,
@@ -141,7 +150,12 @@ impl Session {
         for target in &truncate.table_names {
             let (database, table) = self.table_name(&target.name)?;
             self.require_on_table("TRUNCATE", (&database, &table), &[])?;
-            match self.user_table(&target.name).await? {
+            // A materialized view's rows are its inner table's.
+            let name = match self.view(&target.name).await? {
+                Some(ReadView::Materialized(view)) if view.has_inner_table() => view.target_name(),
+                _ => target.name.clone(),
+            };
+            match self.user_table(&name).await? {
                 UserTable::Memory(table) => table.truncate().await,
                 UserTable::External(table) => table.truncate().await?,
                 UserTable::MergeTree(table) => table.data.truncate()?,
@@ -149,4 +163,11 @@ impl Session {
         }
         self.done()
     }
+}
+
+/// The inner table of a materialized view, which goes with it.
+fn inner_table(provider: &Arc<dyn TableProvider>) -> Option<ObjectName> {
+    let any = provider.as_ref() as &dyn std::any::Any;
+    let view = any.downcast_ref::<MaterializedView>()?;
+    view.has_inner_table().then(|| view.target_name())
 }

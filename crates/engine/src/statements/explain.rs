@@ -134,6 +134,41 @@ fn index_lines(plan: &Arc<dyn ExecutionPlan>, lines: &mut Vec<String>) {
 
 impl Session {
     pub(crate) async fn explain(&mut self, rest: &str) -> Result<StatementOutcome> {
+        let lines = self.explain_lines(rest).await?;
+        let (schema, batches) = strings_result("explain", lines)?;
+        self.rows(schema, batches)
+    }
+
+    /// `text` with each `(EXPLAIN ...)` subquery replaced by a query of its
+    /// lines, in a column named `explain`; `None` where it has none.
+    pub(crate) async fn explain_subqueries(&mut self, text: &str) -> Result<Option<String>> {
+        let ranges = strata_sql::explain_subqueries(text)?;
+        if ranges.is_empty() {
+            return Ok(None);
+        }
+        let mut replaced = String::with_capacity(text.len());
+        let mut done = 0;
+        for range in ranges {
+            let (_, rest) = strip_keyword(&text[range.clone()], &["EXPLAIN"])
+                .expect("an EXPLAIN subquery starts with EXPLAIN");
+            let lines: Vec<String> = self
+                .explain_lines(rest)
+                .await?
+                .iter()
+                .map(|line| format!("'{}'", line.replace('\\', "\\\\").replace('\'', "\\'")))
+                .collect();
+            replaced.push_str(&text[done..range.start]);
+            replaced.push_str(&format!(
+                "SELECT arrayJoin(CAST([{}], 'Array(String)')) AS explain",
+                lines.join(", ")
+            ));
+            done = range.end;
+        }
+        replaced.push_str(&text[done..]);
+        Ok(Some(replaced))
+    }
+
+    async fn explain_lines(&mut self, rest: &str) -> Result<Vec<String>> {
         let kinds = ["PLAN", "PIPELINE", "ANALYZE", "SYNTAX", "AST"];
         let (kind, body) = strip_keyword(rest, &kinds).unwrap_or(("PLAN", rest));
         let (explain_settings, body) = split_settings(kind, body)?;
@@ -200,7 +235,6 @@ impl Session {
                 }
             }
         };
-        let (schema, batches) = strings_result("explain", lines)?;
-        self.rows(schema, batches)
+        Ok(lines)
     }
 }

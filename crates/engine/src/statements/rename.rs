@@ -1,9 +1,15 @@
 //! RENAME TABLE.
 
+use std::sync::Arc;
+
+use datafusion::catalog::TableProvider;
 use datafusion::sql::sqlparser::ast::{ObjectName, RenameTable};
 use strata_common::{ErrorCode, Result, StrataError};
 
+use super::view::ReadView;
 use crate::session::{Session, StatementOutcome};
+use crate::sources::materialized_view::MaterializedView;
+use crate::sources::view::ViewTable;
 use crate::system::SYSTEM_DATABASE;
 
 impl Session {
@@ -29,7 +35,6 @@ impl Session {
         }
         self.require_on_table("DROP TABLE", (&from_database, &from_table), &[])?;
         self.require_on_table("CREATE TABLE", (&to_database, &to_table), &[])?;
-        let table = self.user_table(from).await?;
         let target = self.database(&to_database)?;
         if target.table_exist(&to_table) {
             return Err(StrataError::new(
@@ -37,6 +42,14 @@ impl Session {
                 format!("Table {to_database}.{to_table} already exists"),
             ));
         }
+        if let Some(view) = self.view(from).await? {
+            return self.rename_view(
+                view,
+                (&from_database, &from_table),
+                (&to_database, &to_table),
+            );
+        }
+        let table = self.user_table(from).await?;
         let identity = table.identity();
         let renamed = identity.renamed(&to_database, &to_table);
         self.engine
@@ -53,6 +66,39 @@ impl Session {
             })?;
         table.set_identity(renamed);
         target.register_table(to_table, provider)?;
+        Ok(())
+    }
+}
+
+impl Session {
+    /// A view takes its new name in a new object: nothing holds it but the
+    /// catalog, and its inner table, if any, keeps its name.
+    fn rename_view(
+        &self,
+        view: ReadView,
+        (from_database, from_table): (&str, &str),
+        (to_database, to_table): (&str, &str),
+    ) -> Result<()> {
+        let identity = match &view {
+            ReadView::View(v) => &v.identity,
+            ReadView::Materialized(v) => &v.identity,
+        };
+        let renamed = identity.renamed(to_database, to_table);
+        self.engine
+            .data_path
+            .rename_table(&identity.stored(), &renamed.stored())?;
+        let provider: Arc<dyn TableProvider> = match view {
+            ReadView::View(v) => Arc::new(ViewTable::new(renamed, v.query.clone(), v.schema())),
+            ReadView::Materialized(v) => Arc::new(MaterializedView::new(
+                renamed,
+                (v.source.clone(), v.target.clone()),
+                v.query.clone(),
+                v.schema(),
+            )),
+        };
+        self.database(from_database)?.deregister_table(from_table)?;
+        self.database(to_database)?
+            .register_table(to_table.to_string(), provider)?;
         Ok(())
     }
 }

@@ -187,7 +187,7 @@ impl Session {
         let (database, table) = self.table_name(name)?;
         self.require_show(&[&database, &table])?;
         let statement = match self.view(name).await? {
-            Some(view) => super::view::view_statement(&view),
+            Some(view) => self.view_statement(&view).await?,
             None => match self.user_table(name).await? {
                 UserTable::External(table) => table.shown_statement(),
                 table => table.identity().create_statement,

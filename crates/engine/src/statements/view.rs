@@ -6,29 +6,117 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use datafusion::arrow::datatypes::Schema;
+use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::catalog::TableProvider;
 use datafusion::common::TableReference;
-use datafusion::sql::sqlparser::ast::{CreateView, ObjectName, Query, Statement};
+use datafusion::sql::sqlparser::ast::{
+    ColumnDef, CreateView, ObjectName, Query, Statement, TableObject, ViewColumnDef,
+};
 use strata_common::pretty_types::{Spread, pretty_type_name};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::parse_statement;
+use strata_sql::materialized_view::MaterializedViewText;
 use strata_sql::virtual_columns::tables_read;
+use strata_sql::{parse_object_name, parse_statement};
+use uuid::Uuid;
 
 use crate::data_path::StoredTable;
 use crate::session::{Session, StatementOutcome};
-use crate::sources::materialized_view::{MaterializedView, Trigger};
+use crate::sources::materialized_view::{INNER_TABLE_PREFIX, MaterializedView, Trigger};
 use crate::sources::view::ViewTable;
 use crate::system::SYSTEM_DATABASE;
-use crate::table_definition::{TableIdentity, quote_name};
+use crate::table_definition::{TableIdentity, column_definition, quote_name};
 
 /// Views reading views: past this depth the chain is taken for a cycle.
 const MAX_VIEW_DEPTH: usize = 32;
 
 impl Session {
     pub(crate) async fn create_view(&mut self, create: CreateView) -> Result<StatementOutcome> {
-        self.create_view_with(create, false).await
+        self.create_view_with(create, false, Uuid::new_v4()).await
+    }
+
+    /// `CREATE MATERIALIZED VIEW`: with `TO`, a view of that table; without,
+    /// of an inner table `.inner_id.<view's UUID>` (as ClickHouse's Atomic
+    /// databases name it) made from the storage clauses, or with the
+    /// default engine. `POPULATE` then runs the query over the rows there.
+    pub(crate) async fn create_materialized_view(
+        &mut self,
+        text: MaterializedViewText,
+    ) -> Result<StatementOutcome> {
+        let Statement::CreateView(mut create) = parse_statement(&text.statement)?.statement else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "Expected CREATE MATERIALIZED VIEW name [TO table] [ENGINE = ...] AS SELECT",
+            ));
+        };
+        if create.to.is_some() && text.storage.is_some() {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                "When creating a materialized view you can't declare both 'TO [db].[table]' and 'ENGINE'",
+            ));
+        }
+        let (database, name) = self.table_in_database(&create.name)?;
+        if self.database(&database)?.table_exist(&name) {
+            if create.if_not_exists {
+                return self.done();
+            }
+            if create.or_replace {
+                self.drop_table(&create.name, false, false)?;
+            }
+        }
+        let uuid = Uuid::new_v4();
+        let inner = match &create.to {
+            Some(_) => None,
+            None => {
+                let inner = self
+                    .create_inner_table(&create, &database, uuid, text.storage)
+                    .await?;
+                create.to = Some(inner.clone());
+                Some(inner)
+            }
+        };
+        let target = create.to.clone().expect("a target was named or made");
+        let query = create.query.clone();
+        if let Err(error) = self.create_view_with(create, false, uuid).await {
+            if let Some(inner) = inner {
+                self.drop_table(&inner, true, false)?;
+            }
+            return Err(error);
+        }
+        if text.populate {
+            let Statement::Insert(mut insert) =
+                parse_statement("INSERT INTO t SELECT 1")?.statement
+            else {
+                unreachable!("an INSERT parses as one");
+            };
+            insert.table = TableObject::TableName(target);
+            insert.source = Some(query);
+            self.insert(insert).await?;
+        }
+        self.done()
+    }
+
+    /// Creates a materialized view's inner table: the declared columns, or
+    /// the query's, with the view's storage clauses.
+    async fn create_inner_table(
+        &mut self,
+        create: &CreateView,
+        database: &str,
+        uuid: Uuid,
+        storage: Option<String>,
+    ) -> Result<ObjectName> {
+        let inner = format!("{INNER_TABLE_PREFIX}{uuid}");
+        let name = format!("{}.{}", quote_name(database), quote_name(&inner));
+        let storage = storage.unwrap_or_default();
+        let text = match create.columns.is_empty() {
+            true => format!("CREATE TABLE {name} {storage} EMPTY AS {}", create.query),
+            false => {
+                let columns: Vec<String> = create.columns.iter().map(|c| c.to_string()).collect();
+                format!("CREATE TABLE {name} ({}) {storage}", columns.join(", "))
+            }
+        };
+        self.create_table_text(&text).await?;
+        parse_object_name(&name)
     }
 
     /// Attaches stored views after the tables: in passes, so a view that
@@ -47,7 +135,7 @@ impl Session {
                         unreachable!("only views are deferred");
                     };
                     self.attaching = Some(stored.clone());
-                    let attached = self.create_view_with(create, lenient).await;
+                    let attached = self.create_view_with(create, lenient, stored.uuid).await;
                     self.attaching = None;
                     if attached.is_err() {
                         failed.push(stored);
@@ -73,6 +161,7 @@ impl Session {
         &mut self,
         create: CreateView,
         lenient: bool,
+        uuid: Uuid,
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
         let (database, name) = match &self.attaching {
@@ -130,9 +219,19 @@ impl Session {
             }
             Err(e) => return Err(e),
         };
+        // Declared columns are the view's: its query's rows are cast to them.
+        let schema = match declared_columns(&create.columns)? {
+            Some(fields) => Arc::new(Schema::new(fields)),
+            None => schema,
+        };
+        let columns: Vec<String> = create.columns.iter().map(|c| c.to_string()).collect();
+        let columns = match columns.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", columns.join(", ")),
+        };
         let head = match &target {
             Some((target_database, target)) => format!(
-                "CREATE MATERIALIZED VIEW {}.{} TO {}.{}",
+                "CREATE MATERIALIZED VIEW {}.{}{columns} TO {}.{}",
                 quote_name(&database),
                 quote_name(&name),
                 quote_name(target_database),
@@ -146,10 +245,7 @@ impl Session {
         };
         let identity = TableIdentity {
             create_statement: format!("{head} AS {query}"),
-            uuid: self
-                .attaching
-                .as_ref()
-                .map_or_else(uuid::Uuid::new_v4, |stored| stored.uuid),
+            uuid,
             database,
             name: name.clone(),
         };
@@ -203,7 +299,7 @@ impl Session {
                 .collect();
             let text = format!(
                 "INSERT INTO {} ({}) {}",
-                view.target,
+                view.quoted_target(),
                 columns.join(", "),
                 view.query
             );
@@ -285,7 +381,22 @@ impl Session {
             }
             let text = match view {
                 Some(ReadView::View(view)) => view.query.clone(),
-                Some(ReadView::Materialized(view)) => format!("SELECT * FROM {}", view.target),
+                Some(ReadView::Materialized(view)) => {
+                    let columns: Vec<String> = view
+                        .schema()
+                        .fields()
+                        .iter()
+                        .map(|f| quote_column(f.name()))
+                        .collect();
+                    match columns.is_empty() {
+                        true => format!("SELECT * FROM {}", view.quoted_target()),
+                        false => format!(
+                            "SELECT {} FROM {}",
+                            columns.join(", "),
+                            view.quoted_target()
+                        ),
+                    }
+                }
                 None => continue,
             };
             let Statement::Query(query) = parse_statement(&text)?.statement else {
@@ -315,26 +426,72 @@ fn view_identity(view: &Arc<dyn TableProvider>) -> TableIdentity {
     }
 }
 
-/// `SHOW CREATE TABLE` of a view: its columns and its query.
-pub(crate) fn view_statement(view: &ReadView) -> String {
-    let (identity, schema, query) = match view {
-        ReadView::View(v) => (&v.identity, v.schema(), &v.query),
-        ReadView::Materialized(v) => (&v.identity, v.schema(), &v.query),
-    };
-    let columns: Vec<String> = schema
-        .fields()
-        .iter()
-        .map(|f| {
-            let type_name = pretty_type_name(&field_type_name(f), 4, Spread::All);
-            format!("    {} {type_name}", quote_column(f.name()))
-        })
-        .collect();
-    let head = identity
-        .create_statement
-        .split(" AS ")
-        .next()
-        .expect("a view's statement has its query after AS");
-    format!("{head}\n(\n{}\n)\nAS {query}", columns.join(",\n"))
+impl Session {
+    /// `SHOW CREATE TABLE` of a view: its columns, a materialized view's
+    /// target or inner table's storage, and its query.
+    pub(crate) async fn view_statement(&self, view: &ReadView) -> Result<String> {
+        let (identity, schema, query) = match view {
+            ReadView::View(v) => (&v.identity, v.schema(), &v.query),
+            ReadView::Materialized(v) => (&v.identity, v.schema(), &v.query),
+        };
+        let name = format!(
+            "{}.{}",
+            quote_name(&identity.database),
+            quote_name(&identity.name)
+        );
+        let (head, storage) = match view {
+            ReadView::View(_) => (format!("CREATE VIEW {name}"), String::new()),
+            ReadView::Materialized(v) if v.has_inner_table() => (
+                format!("CREATE MATERIALIZED VIEW {name}"),
+                self.inner_table_storage(v).await?,
+            ),
+            ReadView::Materialized(v) => (
+                format!("CREATE MATERIALIZED VIEW {name} TO {}", v.quoted_target()),
+                String::new(),
+            ),
+        };
+        let columns: Vec<String> = schema
+            .fields()
+            .iter()
+            .map(|f| {
+                let type_name = pretty_type_name(&field_type_name(f), 4, Spread::All);
+                format!("    {} {type_name}", quote_column(f.name()))
+            })
+            .collect();
+        Ok(format!(
+            "{head}\n(\n{}\n)\n{storage}AS {query}",
+            columns.join(",\n")
+        ))
+    }
+
+    /// The `ENGINE = ...` lines of a materialized view's inner table.
+    async fn inner_table_storage(&self, view: &MaterializedView) -> Result<String> {
+        let statement = self
+            .user_table(&view.target_name())
+            .await?
+            .identity()
+            .create_statement;
+        Ok(statement
+            .find("\nENGINE")
+            .map_or_else(String::new, |at| format!("{}\n", &statement[at + 1..])))
+    }
+}
+
+/// The fields of a view's declared columns, if it declares them with types.
+fn declared_columns(columns: &[ViewColumnDef]) -> Result<Option<Vec<Field>>> {
+    let mut fields = Vec::with_capacity(columns.len());
+    for column in columns {
+        let Some(data_type) = &column.data_type else {
+            return Ok(None);
+        };
+        let definition = ColumnDef {
+            name: column.name.clone(),
+            data_type: data_type.clone(),
+            options: Vec::new(),
+        };
+        fields.push(column_definition(&definition)?.0);
+    }
+    Ok((!fields.is_empty()).then_some(fields))
 }
 
 fn quote_column(name: &str) -> String {

@@ -61,6 +61,8 @@ pub enum SystemTableKind {
     DetachedParts,
     Mutations,
     Events,
+    Metrics,
+    Errors,
     /// Bytes in each tier of the memory hierarchy: hot, warm, disk.
     MemoryTiers,
     TableEngines,
@@ -85,7 +87,7 @@ pub enum SystemTableKind {
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 36] = [
+    pub const ALL: [SystemTableKind; 38] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -102,6 +104,8 @@ impl SystemTableKind {
         SystemTableKind::DetachedParts,
         SystemTableKind::Mutations,
         SystemTableKind::Events,
+        SystemTableKind::Metrics,
+        SystemTableKind::Errors,
         SystemTableKind::MemoryTiers,
         SystemTableKind::TableEngines,
         SystemTableKind::Formats,
@@ -142,6 +146,8 @@ impl SystemTableKind {
             SystemTableKind::DetachedParts => "detached_parts",
             SystemTableKind::Mutations => "mutations",
             SystemTableKind::Events => "events",
+            SystemTableKind::Metrics => "metrics",
+            SystemTableKind::Errors => "errors",
             SystemTableKind::MemoryTiers => "memory_tiers",
             SystemTableKind::TableEngines => "table_engines",
             SystemTableKind::Formats => "formats",
@@ -221,6 +227,8 @@ impl SystemTableKind {
             SystemTableKind::DetachedParts => parts::detached_parts_fields(),
             SystemTableKind::Mutations => mutations::mutations_fields(),
             SystemTableKind::Events => server::events_fields(),
+            SystemTableKind::Metrics => server::metrics_fields(),
+            SystemTableKind::Errors => server::errors_fields(),
             SystemTableKind::MemoryTiers => server::memory_tiers_fields(),
             SystemTableKind::TableEngines => names::table_engines_fields(),
             SystemTableKind::Formats => names::formats_fields(),
@@ -562,6 +570,15 @@ impl TableProvider for SystemTable {
             SystemTableKind::DetachedParts => parts::detached_parts_rows(&catalog).await?,
             SystemTableKind::Mutations => mutations::mutations_rows(&catalog).await?,
             SystemTableKind::Events => server::events_rows(),
+            SystemTableKind::Metrics => {
+                let merges = parts::merge_tree_tables(&catalog)
+                    .await?
+                    .iter()
+                    .map(|(_, _, table)| table.data.running_merges().len())
+                    .sum();
+                server::metrics_rows(&instance, merges)
+            }
+            SystemTableKind::Errors => server::errors_rows(&instance),
             SystemTableKind::MemoryTiers => server::memory_tiers_rows(&instance),
             SystemTableKind::TableEngines => names::table_engines_rows(),
             SystemTableKind::Formats => names::formats_rows(),

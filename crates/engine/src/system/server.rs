@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
-    ArrayRef, Date32Array, Float64Array, Int32Array, ListBuilder, StringArray, StringBuilder,
-    TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt16Array, UInt64Array,
+    ArrayRef, Date32Array, Float64Array, Int32Array, Int64Array, ListBuilder, StringArray,
+    StringBuilder, TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt16Array,
+    UInt64Array, UInt64Builder,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
@@ -107,6 +108,88 @@ pub fn events_rows() -> Vec<ArrayRef> {
         Arc::new(StringArray::from_iter_values(
             counted.iter().map(|(e, _)| e.description()),
         )),
+    ]
+}
+
+pub fn metrics_fields() -> Vec<Field> {
+    vec![
+        s("metric"),
+        Field::new("value", DataType::Int64, false),
+        s("description"),
+        s("name"),
+    ]
+}
+
+/// `system.metrics`: what is happening now, each figure counted where it
+/// happens (only the ones Strata counts are listed).
+pub fn metrics_rows(instance: &Instance, running_merges: usize) -> Vec<ArrayRef> {
+    let rows: [(&str, i64, &str); 3] = [
+        (
+            "Query",
+            instance.processes.running().len() as i64,
+            "Number of executing queries",
+        ),
+        (
+            "Merge",
+            running_merges as i64,
+            "Number of executing background merges and mutations",
+        ),
+        (
+            "MemoryTracking",
+            instance.memory.reserved() as i64,
+            "Bytes reserved through the memory tracker now, by queries and the data cache",
+        ),
+    ];
+    vec![
+        strings(rows.iter().map(|r| r.0.to_string())),
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| r.1))),
+        strings(rows.iter().map(|r| r.2.to_string())),
+        strings(rows.iter().map(|r| r.0.to_string())),
+    ]
+}
+
+pub fn errors_fields() -> Vec<Field> {
+    vec![
+        s("name"),
+        Field::new("code", DataType::Int32, false),
+        u64("value"),
+        datetime("last_error_time"),
+        s("last_error_message"),
+        s("last_error_format_string"),
+        Field::new(
+            "last_error_trace",
+            DataType::List(Arc::new(Field::new("item", DataType::UInt64, false))),
+            false,
+        ),
+        Field::new("remote", DataType::UInt8, false),
+        s("query_id"),
+    ]
+}
+
+/// `system.errors`: the error codes queries ended with since start-up.
+/// Strata keeps no stack traces, so `last_error_trace` is empty.
+pub fn errors_rows(instance: &Instance) -> Vec<ArrayRef> {
+    let entries = instance.errors.entries();
+    let mut traces = ListBuilder::new(UInt64Builder::new()).with_field(Arc::new(Field::new(
+        "item",
+        DataType::UInt64,
+        false,
+    )));
+    for _ in &entries {
+        traces.append(true);
+    }
+    vec![
+        strings(entries.iter().map(|e| e.name.to_string())),
+        Arc::new(Int32Array::from_iter_values(entries.iter().map(|e| e.code))),
+        numbers(entries.iter().map(|e| e.count)),
+        Arc::new(TimestampSecondArray::from_iter_values(
+            entries.iter().map(|e| seconds(e.last_time)),
+        )),
+        strings(entries.iter().map(|e| e.last_message.clone())),
+        strings(entries.iter().map(|_| String::new())),
+        Arc::new(traces.finish()),
+        Arc::new(UInt8Array::from_iter_values(entries.iter().map(|_| 0))),
+        strings(entries.iter().map(|e| e.last_query_id.clone())),
     ]
 }
 

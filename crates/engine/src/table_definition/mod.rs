@@ -997,16 +997,30 @@ impl TableIdentity {
 
     /// The same table under another name.
     pub fn renamed(&self, database: &str, name: &str) -> TableIdentity {
+        let qualified =
+            |database: &str, name: &str| format!("{}.{}", quote_name(database), quote_name(name));
         let old_head = statement_head(&self.database, &self.name);
-        let body = self
-            .create_statement
-            .strip_prefix(&old_head)
-            .expect("a canonical statement starts with its table's name");
+        let create_statement = match self.create_statement.strip_prefix(&old_head) {
+            Some(body) => format!("{}{body}", statement_head(database, name)),
+            None => {
+                let old_name = qualified(&self.database, &self.name);
+                let (kind, body) = ["CREATE VIEW", "CREATE MATERIALIZED VIEW"]
+                    .into_iter()
+                    .find_map(|kind| {
+                        let body = self
+                            .create_statement
+                            .strip_prefix(&format!("{kind} {old_name}"))?;
+                        Some((kind, body))
+                    })
+                    .expect("a canonical statement starts with its table's name");
+                format!("{kind} {}{body}", qualified(database, name))
+            }
+        };
         TableIdentity {
             database: database.to_string(),
             name: name.to_string(),
             uuid: self.uuid,
-            create_statement: format!("{}{body}", statement_head(database, name)),
+            create_statement,
         }
     }
 
