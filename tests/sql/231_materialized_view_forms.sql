@@ -30,3 +30,8 @@ DROP TABLE mv_renamed;
 SELECT count() FROM system.tables WHERE database = currentDatabase();
 CREATE MATERIALIZED VIEW IF NOT EXISTS mv_default AS SELECT y FROM mv_source;
 SELECT count() FROM system.tables WHERE database = currentDatabase();
+-- A view whose query reads no table: only POPULATE fills it.
+CREATE MATERIALIZED VIEW mv_constant ENGINE = Memory POPULATE AS SELECT 1 AS x;
+SELECT * FROM mv_constant;
+DROP TABLE mv_constant;
+SELECT count() FROM system.tables WHERE database = currentDatabase();

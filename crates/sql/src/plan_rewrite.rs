@@ -130,7 +130,50 @@ impl PlanRewriter {
                 false => node.transform_data(crate::join_defaults::fill_defaults),
             }
         })?;
-        Ok(rewritten.data)
+        match inserting {
+            true => Ok(rewritten.data.map_children(|input| self.wrap_narrowings(input))?.data),
+            false => Ok(rewritten.data),
+        }
+    }
+
+    /// The casts an INSERT's source takes to the table's plain integer
+    /// columns (not an IPv4's), through `_CAST`: as in ClickHouse, a value out of the column's range
+    /// wraps (300 into UInt8 is 44), where DataFusion's cast fails.
+    fn wrap_narrowings(&self, input: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+        let LogicalPlan::Projection(_) = &input else {
+            return Ok(Transformed::no(input));
+        };
+        let Some(wrapping_cast) = self.functions.get("_CAST") else {
+            return Ok(Transformed::no(input));
+        };
+        let schema = input_schema(&input);
+        let wrap = |e: Expr| match e {
+            Expr::Cast(Cast { expr, field })
+                if field.data_type().is_integer()
+                    && field.metadata().is_empty()
+                    && expr.get_type(&schema).is_ok_and(|from| from.is_integer()) =>
+            {
+                let nullable = expr.nullable(&schema).unwrap_or(true);
+                let type_name = types::clickhouse_type_name(field.data_type(), nullable);
+                let args = vec![*expr, lit(type_name)];
+                Transformed::yes(Expr::ScalarFunction(ScalarFunction::new_udf(
+                    Arc::clone(wrapping_cast),
+                    args,
+                )))
+            }
+            e => Transformed::no(e),
+        };
+        // Only the column's own cast, at the top of its expression.
+        input.map_expressions(|expr| {
+            Ok(match expr {
+                Expr::Alias(mut alias) => {
+                    let inner = wrap(*alias.expr);
+                    alias.expr = Box::new(inner.data);
+                    Transformed::new_transformed(Expr::Alias(alias), inner.transformed)
+                }
+                other => wrap(other),
+            })
+        })
     }
 
     /// An INSERT's VALUES with Strata's array, map and tuple constructors,

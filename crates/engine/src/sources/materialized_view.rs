@@ -41,8 +41,9 @@ pub const INNER_TABLE_PREFIX: &str = ".inner_id.";
 #[derive(Debug)]
 pub struct MaterializedView {
     pub identity: TableIdentity,
-    /// The table whose inserts run through the query, as `database.table`.
-    pub source: TableReference,
+    /// The table whose inserts run through the query, as `database.table`;
+    /// none when the query reads no table.
+    pub source: Option<TableReference>,
     /// The table the query's rows go to.
     pub target: TableReference,
     /// The SELECT, its tables qualified with their databases.
@@ -53,7 +54,7 @@ pub struct MaterializedView {
 impl MaterializedView {
     pub fn new(
         identity: TableIdentity,
-        (source, target): (TableReference, TableReference),
+        (source, target): (Option<TableReference>, TableReference),
         query: String,
         schema: SchemaRef,
     ) -> MaterializedView {

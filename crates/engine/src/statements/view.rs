@@ -252,19 +252,17 @@ impl Session {
         let view: Arc<dyn TableProvider> = match target {
             Some((target_database, target)) => {
                 let statement = Statement::Query(Box::new(query.clone()));
-                let Some(source) = tables_read(&statement).into_iter().next() else {
-                    return Err(StrataError::new(
-                        ErrorCode::BAD_ARGUMENTS,
-                        "A materialized view's query reads a table, whose inserts it takes",
-                    ));
+                // A query of no table (`SELECT 1`) is never triggered.
+                let source = match tables_read(&statement).into_iter().next() {
+                    Some(source) => {
+                        let (database, table) = self.table_name(&source)?;
+                        Some(TableReference::partial(database, table))
+                    }
+                    None => None,
                 };
-                let (source_database, source) = self.table_name(&source)?;
                 Arc::new(MaterializedView::new(
                     identity,
-                    (
-                        TableReference::partial(source_database, source),
-                        TableReference::partial(target_database, target),
-                    ),
+                    (source, TableReference::partial(target_database, target)),
                     query.to_string(),
                     schema,
                 ))
@@ -288,7 +286,7 @@ impl Session {
         let source = TableReference::partial(database, table);
         let mut triggers = Vec::new();
         for view in self.materialized_views().await? {
-            if view.source != source {
+            if view.source.as_ref() != Some(&source) {
                 continue;
             }
             let columns: Vec<String> = view
