@@ -15,7 +15,7 @@ use datafusion::common::Result;
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::{field_type_name, is_uuid};
+use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, StrataError};
 
 use crate::int_cast::to_i64_wrapping;
@@ -68,19 +68,19 @@ impl ScalarUDFImpl for Hex {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let input = &args.arg_fields[0];
-        let readable = !is_uuid(input)
-            && (integer_width(input.data_type()).is_some()
-                || matches!(
-                    input.data_type(),
-                    DataType::Float32
-                        | DataType::Float64
-                        | DataType::Utf8
-                        | DataType::LargeUtf8
-                        | DataType::Utf8View
-                        | DataType::Binary
-                        | DataType::FixedSizeBinary(_)
-                        | DataType::Null
-                ));
+        // A UUID's 16 bytes are in its text's order.
+        let readable = integer_width(input.data_type()).is_some()
+            || matches!(
+                input.data_type(),
+                DataType::Float32
+                    | DataType::Float64
+                    | DataType::Utf8
+                    | DataType::LargeUtf8
+                    | DataType::Utf8View
+                    | DataType::Binary
+                    | DataType::FixedSizeBinary(_)
+                    | DataType::Null
+            );
         if !readable {
             return Err(StrataError::new(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,

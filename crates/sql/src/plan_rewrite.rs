@@ -131,7 +131,10 @@ impl PlanRewriter {
             }
         })?;
         match inserting {
-            true => Ok(rewritten.data.map_children(|input| self.wrap_narrowings(input))?.data),
+            true => Ok(rewritten
+                .data
+                .map_children(|input| self.wrap_narrowings(input))?
+                .data),
             false => Ok(rewritten.data),
         }
     }

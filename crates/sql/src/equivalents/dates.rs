@@ -25,6 +25,8 @@ use crate::ast_rewrite::call;
 /// The names rewritten here, for `system.functions`.
 pub const NAMES: &[&str] = &[
     "DATE_DIFF",
+    "timeDiff",
+    "TIMEDIFF",
     "TIMESTAMP_DIFF",
     "timestampDiff",
     "timestamp_diff",
@@ -169,6 +171,17 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         {
             takes(name, args, &[3, 4])?;
             super::date_diff(args[0], args[1], args[2], args.get(3).copied())?
+        }
+        _ if name.eq_ignore_ascii_case("timeDiff") => {
+            takes(name, args, &[2])?;
+            let second = Expr::value(Value::SingleQuotedString("second".into()));
+            super::date_diff(&second, args[0], args[1], None)?
+        }
+        // `toDate32(moment, zone)`: the date on that zone's clock.
+        "toDate32" if args.len() == 2 => {
+            let zero = Expr::value(Value::Number("0".into(), false));
+            let moment = call("toDateTime64", vec![args[0].clone(), zero, args[1].clone()]);
+            call("toDate32", vec![moment])
         }
         _ if name.eq_ignore_ascii_case("DATE_FORMAT") => {
             takes(name, args, &[2])?;

@@ -8,7 +8,8 @@
 //! DataFusion function are implemented in `strata-functions` instead.
 
 use datafusion::sql::sqlparser::ast::{
-    Array, BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Value,
+    Array, BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, FunctionArg, FunctionArgExpr,
+    FunctionArguments, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::dates::intervals::IntervalKind;
@@ -559,8 +560,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 }
 
 /// `toStartOfInterval(moment, interval)` as DataFusion's `date_bin`, whose
-/// bins start at the epoch. ClickHouse's weeks start on Mondays (the epoch
-/// was a Thursday); bins of weeks, months, quarters or years are Dates, of
+/// bins start at the epoch unless [`interval_origin`] says otherwise; bins of weeks, months, quarters or years are Dates, of
 /// seconds to days DateTimes in the moment's zone, and of smaller units
 /// DateTime64s of the unit's precision in the moment's zone.
 fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
@@ -576,18 +576,65 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
         .into_iter()
         .find(|kind| unit == kind.function_name());
     let mut args = vec![interval.clone(), moment.clone()];
-    if kind == Some(IntervalKind::Week) {
-        let first_monday = Expr::value(Value::SingleQuotedString("1970-01-05 00:00:00".into()));
-        args.push(call("toDateTime", vec![first_monday]));
+    if let Some(origin) = interval_origin(kind, &unit_amount(interval)) {
+        // A DateTime64, as a DateTime cannot be before 1970.
+        let origin = Expr::value(Value::SingleQuotedString(origin));
+        args.push(call("toDateTime64", vec![origin, number(0)]));
     }
     let binned = call("date_bin", args);
     use IntervalKind::*;
     match kind {
-        Some(Week | Month | Quarter | Year) => call("toDate", vec![binned]),
+        // A bin starting before 1970 is the Date's first day, as in ClickHouse.
+        Some(Week | Month | Quarter | Year) => {
+            let epoch = Expr::value(Value::SingleQuotedString("1970-01-01 00:00:00".into()));
+            let epoch = call("toDateTime64", vec![epoch, number(0)]);
+            call("toDate", vec![call("greatest", vec![binned, epoch])])
+        }
         Some(Second | Minute | Hour | Day) => call("toDateTime", vec![binned]),
         Some(Millisecond) => call("toDateTime64", vec![binned, number(3)]),
         Some(Microsecond) => call("toDateTime64", vec![binned, number(6)]),
         Some(Nanosecond) | None => binned,
+    }
+}
+
+/// Where ClickHouse's bins of `kind` start, where not at the epoch: weeks on
+/// a Monday (the epoch was a Thursday), months and quarters counted from
+/// 1900-01 (its calendar's first month), years from year 0 (so the bin of
+/// a literal `n` years starts at the last multiple of `n` before 1970).
+fn interval_origin(kind: Option<IntervalKind>, amount: &Option<u64>) -> Option<String> {
+    let origin = match kind? {
+        IntervalKind::Week => "1970-01-05".to_string(),
+        IntervalKind::Month | IntervalKind::Quarter => "1900-01-01".to_string(),
+        IntervalKind::Year => {
+            // A DateTime64 goes back to 1900.
+            let year = amount.filter(|&n| n > 0).map(|n| 1970 / n * n)?;
+            (year >= 1900).then(|| format!("{year:04}-01-01"))?
+        }
+        _ => return None,
+    };
+    Some(format!("{origin} 00:00:00"))
+}
+
+/// The literal amount of `interval` (`INTERVAL 3 YEAR`, `toIntervalYear(3)`).
+fn unit_amount(interval: &Expr) -> Option<u64> {
+    let amount = match interval {
+        Expr::Interval(interval) => interval.value.as_ref(),
+        Expr::Function(f) => match &f.args {
+            FunctionArguments::List(list) => match list.args.as_slice() {
+                [FunctionArg::Unnamed(FunctionArgExpr::Expr(amount))] => amount,
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match amount {
+        Expr::Value(v) => match &v.value {
+            Value::Number(n, _) => n.parse().ok(),
+            Value::SingleQuotedString(s) => s.split_whitespace().next()?.parse().ok(),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -3,14 +3,15 @@
 //! user, database, roles, shard), `FORMAT_BYTES` as `formatReadableSize`, and
 //! the gate ClickHouse puts on its block-wise window functions
 //! (`runningDifference`, `neighbor`: DEPRECATED_FUNCTION unless
-//! `allow_deprecated_error_prone_window_functions` is on). Functions with
+//! `allow_deprecated_error_prone_window_functions` is on), and
+//! `firstNonDefault` as a `CASE`. Functions with
 //! their own semantics are UDFs in `strata-functions`.
 
-use datafusion::sql::sqlparser::ast::{Array, Expr, Value};
+use datafusion::sql::sqlparser::ast::{Array, BinaryOperator, Expr, Value};
 use strata_common::settings::SettingValue;
 use strata_common::{ErrorCode, Result, StrataError};
 
-use crate::ast_rewrite::{AstContext, call};
+use crate::ast_rewrite::{AstContext, call, case};
 
 /// The names rewritten here, for `system.functions`.
 pub const NAMES: &[&str] = &[
@@ -39,6 +40,7 @@ pub const NAMES: &[&str] = &[
     "shardNum",
     "shardCount",
     "getSettingOrDefault",
+    "firstNonDefault",
 ];
 
 /// The names ClickHouse accepts in any letter case.
@@ -79,8 +81,41 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             "formatReadableSize",
             args.iter().map(|a| (*a).clone()).collect(),
         ))),
+        Some("firstNonDefault") => first_non_default(args).map(Some),
         _ => Ok(None),
     }
+}
+
+/// `firstNonDefault(a, b, ...)`: the first argument that is neither NULL nor
+/// its type's default, else the default of the arguments' common type.
+fn first_non_default(args: &[&Expr]) -> Result<Expr> {
+    let Some((last, _)) = args.split_last() else {
+        return Err(StrataError::new(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            "Function firstNonDefault takes at least one argument",
+        ));
+    };
+    let mut branches = Vec::with_capacity(2 * args.len());
+    for arg in args {
+        let default = call("defaultValueOfArgumentType", vec![(*arg).clone()]);
+        let set = Expr::BinaryOp {
+            left: Box::new(Expr::IsNotNull(Box::new((*arg).clone()))),
+            op: BinaryOperator::And,
+            right: Box::new(Expr::BinaryOp {
+                left: Box::new((*arg).clone()),
+                op: BinaryOperator::NotEq,
+                right: Box::new(default),
+            }),
+        };
+        branches.extend([set, (*arg).clone()]);
+    }
+    // The common type, through the same branches with the last as the else.
+    let common = match args.len() {
+        1 => (*last).clone(),
+        _ => case(&branches[..branches.len() - 2], Some((*last).clone())),
+    };
+    let otherwise = call("defaultValueOfArgumentType", vec![common]);
+    Ok(case(&branches, Some(otherwise)))
 }
 
 /// `name(args)` as a literal of the query's or session's facts, if it is one.
