@@ -67,6 +67,7 @@ mod table_qualifiers;
 pub mod text_comparisons;
 pub mod totals;
 pub mod ttl;
+mod tuple_comparisons;
 pub mod uint8_booleans;
 pub mod untuple;
 pub mod values_cells;

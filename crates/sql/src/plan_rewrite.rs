@@ -450,6 +450,11 @@ impl PlanRewriter {
             return Ok(seconds);
         }
         let expr = seconds.data;
+        let elements = crate::tuple_comparisons::compare_elements(expr, schema)?;
+        if elements.transformed {
+            return Ok(elements);
+        }
+        let expr = elements.data;
         let ieee = crate::nan_comparisons::ieee_comparison(expr, schema)?;
         if ieee.transformed {
             return Ok(ieee);

@@ -62,16 +62,22 @@ pub(crate) const SPECS: &[Spec] = &[
                     ),
                 ));
             }
-            Ok(t.plain(map_type(key.data_type().clone(), value.data_type().clone())))
+            let value_type = value.data_type().clone();
+            Ok(t.plain(map_type(
+                key.data_type().clone(),
+                (value_type, value.is_nullable()),
+            )))
         },
         eval: populated,
     },
 ];
 
-fn map_type(key: DataType, value: DataType) -> DataType {
+/// A map of `key` to `value`, whose values are NULL only where an
+/// argument's may be (missing keys take 0, not NULL).
+fn map_type(key: DataType, (value, nullable): (DataType, bool)) -> DataType {
     let entries = Fields::from(vec![
         Field::new("keys", key, false),
-        Field::new("values", value, true),
+        Field::new("values", value, nullable),
     ]);
     DataType::Map(
         Arc::new(Field::new("entries", DataType::Struct(entries), false)),
@@ -129,6 +135,7 @@ fn sum_typing(t: &Typing) -> Result<Field> {
         return Err(illegal_key(t.name, key.data_type()));
     }
     let mut values = vec![first_value.data_type().clone()];
+    let mut nullable = first_value.is_nullable();
     for i in 1..t.fields.len() {
         let (other_key, value) = map_entry_types(t, i)?;
         let same = other_key.data_type() == key.data_type()
@@ -144,6 +151,7 @@ fn sum_typing(t: &Typing) -> Result<Field> {
             ));
         }
         values.push(value.data_type().clone());
+        nullable |= value.is_nullable();
     }
     let sum = if values.iter().all(|v| v.is_floating()) {
         DataType::Float64
@@ -160,7 +168,7 @@ fn sum_typing(t: &Typing) -> Result<Field> {
             ),
         ));
     };
-    Ok(t.plain(map_type(key.data_type().clone(), sum)))
+    Ok(t.plain(map_type(key.data_type().clone(), (sum, nullable))))
 }
 
 /// A sum in the kind of the result's values.

@@ -450,13 +450,17 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 let sum = Expr::value(Value::SingleQuotedString("sum".into()));
                 return Ok(Some(call("arrayReduce", vec![sum, values])));
             }
-            // ClickHouse's aggregate of an empty array is 0; DataFusion's is NULL.
+            // ClickHouse's aggregate of an empty array is 0; DataFusion's is
+            // NULL. ClickHouse takes no NULL elements, so its result is
+            // never NULL (nor typed Nullable): `coalesce` says so.
             let empty = binary_op(
                 call("cardinality", vec![values.clone()]),
                 BinaryOperator::Eq,
                 number(0),
             );
-            crate::ast_rewrite::case(&[empty, number(0)], Some(call(to, vec![values])))
+            let aggregate =
+                crate::ast_rewrite::case(&[empty, number(0)], Some(call(to, vec![values])));
+            call("coalesce", vec![aggregate, number(0)])
         }
         "mapKeys" => renamed("map_keys", &[1])?,
         "mapValues" => renamed("map_values", &[1])?,
