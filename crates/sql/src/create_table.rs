@@ -312,7 +312,7 @@ pub(crate) fn next_significant(tokens: &[Token], mut i: usize) -> usize {
 }
 
 /// The index of the `)` closing the `(` at `open`.
-fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
+pub(crate) fn matching_paren(tokens: &[Token], open: usize) -> Option<usize> {
     if tokens.get(open) != Some(&Token::LParen) {
         return None;
     }

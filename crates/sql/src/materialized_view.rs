@@ -9,7 +9,7 @@ use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::{Token, Tokenizer};
 use strata_common::Result;
 
-use crate::create_table::{clause_at, engine_clause_end, next_significant};
+use crate::create_table::{clause_at, engine_clause_end, matching_paren, next_significant};
 use crate::parser::syntax_error;
 use crate::source_text::normalize;
 
@@ -53,7 +53,7 @@ pub fn split_materialized_view(sql: &str) -> Result<Option<MaterializedViewText>
         match token {
             Token::Word(w) if w.keyword == Keyword::AS => break,
             Token::LParen => {
-                let end = closing_paren(&tokens, i)
+                let end = matching_paren(&tokens, i)
                     .ok_or_else(|| syntax_error(sql, "Expected ')' after the view's columns"))?;
                 columns = Some(text(&tokens[i..=end]));
                 i = end + 1;
@@ -104,24 +104,6 @@ pub fn split_materialized_view(sql: &str) -> Result<Option<MaterializedViewText>
         storage,
         populate,
     }))
-}
-
-/// The index of the `)` closing the `(` at `open`.
-fn closing_paren(tokens: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, token) in tokens.iter().enumerate().skip(open) {
-        match token {
-            Token::LParen => depth += 1,
-            Token::RParen => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Where the `[db.]name` starting at `from` ends.

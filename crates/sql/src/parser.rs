@@ -236,7 +236,11 @@ fn parse_outfile(tokens: &[TokenWithSpan]) -> Option<(OutFile, usize)> {
 /// `FROM (EXPLAIN ...)` or `JOIN (EXPLAIN ...)`, each without its parentheses: they run first and
 /// their lines take their place, as in ClickHouse.
 pub fn explain_subqueries(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
-    if !sql.to_ascii_uppercase().contains("EXPLAIN") {
+    let named = sql
+        .as_bytes()
+        .windows("EXPLAIN".len())
+        .any(|w| w.eq_ignore_ascii_case(b"EXPLAIN"));
+    if !named {
         return Ok(Vec::new());
     }
     let dialect = ClickHouseDialect {};

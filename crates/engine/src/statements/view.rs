@@ -219,7 +219,7 @@ impl Session {
             }
             Err(e) => return Err(e),
         };
-        // Declared columns are the view's: its query's rows are cast to them.
+        // Declared columns are the view's, read from its target by name.
         let schema = match declared_columns(&create.columns)? {
             Some(fields) => Arc::new(Schema::new(fields)),
             None => schema,
@@ -289,12 +289,7 @@ impl Session {
             if view.source.as_ref() != Some(&source) {
                 continue;
             }
-            let columns: Vec<String> = view
-                .schema()
-                .fields()
-                .iter()
-                .map(|f| quote_column(f.name()))
-                .collect();
+            let columns = quoted_columns(&view.schema());
             let text = format!(
                 "INSERT INTO {} ({}) {}",
                 view.quoted_target(),
@@ -380,12 +375,7 @@ impl Session {
             let text = match view {
                 Some(ReadView::View(view)) => view.query.clone(),
                 Some(ReadView::Materialized(view)) => {
-                    let columns: Vec<String> = view
-                        .schema()
-                        .fields()
-                        .iter()
-                        .map(|f| quote_column(f.name()))
-                        .collect();
+                    let columns = quoted_columns(&view.schema());
                     match columns.is_empty() {
                         true => format!("SELECT * FROM {}", view.quoted_target()),
                         false => format!(
@@ -490,6 +480,15 @@ fn declared_columns(columns: &[ViewColumnDef]) -> Result<Option<Vec<Field>>> {
         fields.push(column_definition(&definition)?.0);
     }
     Ok((!fields.is_empty()).then_some(fields))
+}
+
+/// A view's column names, quoted for a statement.
+fn quoted_columns(schema: &Schema) -> Vec<String> {
+    schema
+        .fields()
+        .iter()
+        .map(|f| quote_column(f.name()))
+        .collect()
 }
 
 fn quote_column(name: &str) -> String {
