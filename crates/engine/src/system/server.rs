@@ -28,6 +28,15 @@ fn u64(name: &str) -> Field {
     Field::new(name, DataType::UInt64, false)
 }
 
+/// An `Array(item)` column.
+fn list(name: &str, item: DataType) -> Field {
+    Field::new(
+        name,
+        DataType::List(Arc::new(Field::new("item", item, false))),
+        false,
+    )
+}
+
 fn datetime(name: &str) -> Field {
     Field::new(name, DataType::Timestamp(TimeUnit::Second, None), false)
 }
@@ -156,11 +165,7 @@ pub fn errors_fields() -> Vec<Field> {
         datetime("last_error_time"),
         s("last_error_message"),
         s("last_error_format_string"),
-        Field::new(
-            "last_error_trace",
-            DataType::List(Arc::new(Field::new("item", DataType::UInt64, false))),
-            false,
-        ),
+        list("last_error_trace", DataType::UInt64),
         Field::new("remote", DataType::UInt8, false),
         s("query_id"),
     ]
@@ -538,11 +543,7 @@ pub fn part_log_fields() -> Vec<Field> {
         s("path_on_disk"),
         u64("rows"),
         u64("size_in_bytes"),
-        Field::new(
-            "merged_from",
-            DataType::List(Arc::new(Field::new("item", DataType::Utf8, false))),
-            false,
-        ),
+        list("merged_from", DataType::Utf8),
         Field::new("error", DataType::UInt16, false),
         s("exception"),
     ]
