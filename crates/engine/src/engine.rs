@@ -37,6 +37,7 @@ use crate::sources::generate_random::{self, GenerateRandom};
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
 use crate::sources::s3_function::{self, S3Function};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
+use crate::user_functions::UserFunctions;
 
 /// Functions the SQL front resolves itself rather than registering with DataFusion.
 const SQL_LEVEL_FUNCTIONS: &[&str] = &[
@@ -44,6 +45,8 @@ const SQL_LEVEL_FUNCTIONS: &[&str] = &[
     "multiIf",
     "getSetting",
     "getServerSetting",
+    "joinGet",
+    "joinGetOrNull",
     "currentDatabase",
     "currentUser",
     "user",
@@ -304,6 +307,7 @@ impl Engine {
                 data_path.root().join("tmp"),
                 disks,
                 AccessControl::open(Some(data_path.root().join("access")))?,
+                UserFunctions::open(data_path.root().join("user_defined"))?,
             )?,
             data_path,
         }))
@@ -367,6 +371,19 @@ impl Engine {
 
     pub fn data_path(&self) -> &DataPath {
         &self.data_path
+    }
+
+    /// Whether `name` is a function of Strata's own (not a user's), and
+    /// whether an aggregate.
+    pub(crate) fn system_function(&self, name: &str) -> Option<bool> {
+        if self.base.aggregate_functions().contains_key(name)
+            || self.base.window_functions().contains_key(name)
+        {
+            return Some(true);
+        }
+        let scalar = self.base.scalar_functions().contains_key(name)
+            || sql_level_functions().any(|f| f == name);
+        scalar.then_some(false)
     }
 
     pub(crate) fn resolve_function(&self, name: &str) -> Option<String> {

@@ -17,6 +17,7 @@ use crate::error_counts::ErrorCounts;
 use crate::part_log::PartLog;
 use crate::process_list::ProcessList;
 use crate::query_log::QueryLog;
+use crate::user_functions::UserFunctions;
 
 /// How often the memory budget re-reads RAM and the cgroup limit.
 pub const BUDGET_REFRESH: Duration = Duration::from_secs(5);
@@ -38,6 +39,8 @@ pub struct Instance {
     pub disks: Arc<Disks>,
     /// What MergeTree reads keep in RAM, on `memory`'s account.
     pub cache: Arc<DataCache>,
+    /// `CREATE FUNCTION`'s functions.
+    pub user_functions: UserFunctions,
     /// Reads the server settings again from where they came from, for
     /// `SYSTEM RELOAD CONFIG`; none when there is no file to read.
     config_source: ConfigSourceSlot,
@@ -116,6 +119,7 @@ impl Instance {
         default_tmp: PathBuf,
         disks: Disks,
         access: AccessControl,
+        user_functions: UserFunctions,
     ) -> Result<Arc<Self>> {
         let tmp_directories = tmp_directories(&server_settings, default_tmp)?;
         let memory = ServerMemory::new(
@@ -135,6 +139,7 @@ impl Instance {
             access,
             disks: Arc::new(disks),
             cache,
+            user_functions,
             config_source: ConfigSourceSlot::default(),
         }))
     }

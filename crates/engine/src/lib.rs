@@ -23,6 +23,7 @@ pub mod status_file;
 pub mod system;
 pub mod table_definition;
 pub mod table_engine;
+pub mod user_functions;
 
 pub use engine::Engine;
 pub use instance::Instance;

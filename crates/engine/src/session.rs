@@ -40,15 +40,19 @@ use crate::data_path::StoredTable;
 use crate::engine::{CLICKHOUSE_VERSION, Engine};
 use crate::query_context::{ClientInfo, QueryContext};
 use crate::query_log::LogType;
+use crate::sources::buffer_table::BufferTable;
 use crate::sources::external_table::ExternalTable;
 use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_table::MergeTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::TableIdentity;
 
 mod access_check;
 mod column_kinds;
 pub(crate) mod file_sink;
+mod join_get;
 mod logged_stream;
+mod merge_reads;
 mod nested_columns;
 mod outfile;
 mod sampling;
@@ -332,6 +336,12 @@ impl Session {
         if let Some(view) = strata_sql::materialized_view::split_materialized_view(text)? {
             return self.create_materialized_view(view).await;
         }
+        if let Some(create) = strata_sql::user_functions::parse_create_function(text)? {
+            return self.create_function(create);
+        }
+        if let Some((name, if_exists)) = strata_sql::user_functions::parse_drop_function(text)? {
+            return self.drop_function(&name, if_exists);
+        }
         if let Some(create) = strata_sql::create_database::parse_create_database(text)? {
             let name = ObjectName::from(vec![Ident::new(create.name)]);
             return self.create_database(&name, create.if_not_exists);
@@ -459,6 +469,7 @@ impl Session {
         mut statement: Statement,
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+        self.expand_merge_functions(&mut statement).await?;
         self.expand_views(&mut statement).await?;
         strata_sql::values_function::expand_values_functions(&mut statement)?;
         strata_sql::format_function::quote_format_names(&mut statement);
@@ -513,6 +524,7 @@ impl Session {
     ) -> Result<(LogicalPlan, SessionState)> {
         self.apply_column_kinds(&mut statement).await?;
         self.rewrite(&mut statement, &query.settings)?;
+        let join_gets = self.bind_join_gets(&mut statement).await?;
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;
         let final_tables = strata_sql::final_modifier::take_final_tables(&mut statement)
@@ -523,6 +535,9 @@ impl Session {
         let catalogs = self.expose_virtual_columns(&mut statement, query).await?;
         query.set_final_tables(final_tables);
         let mut state = self.engine.query_state(query)?;
+        for function in join_gets {
+            datafusion::execution::FunctionRegistry::register_udf(&mut state, Arc::new(function))?;
+        }
         if let Some(catalogs) = catalogs {
             state = SessionStateBuilder::new_from_existing(state)
                 .with_catalog_list(catalogs)
@@ -562,6 +577,8 @@ impl Session {
     /// Rewrites a parsed statement to ClickHouse's meaning for this session.
     pub(crate) fn rewrite(&self, statement: &mut Statement, settings: &Settings) -> Result<()> {
         let engine = &self.engine;
+        let user_functions = &engine.instance.user_functions;
+        strata_sql::user_functions::inline_calls(statement, &|name| user_functions.get(name))?;
         let server_setting = |name: &str| engine.instance.server_setting(name);
         let resolve_function = |name: &str| engine.resolve_function(name);
         let is_aggregate = |name: &str| engine.base.aggregate_functions().contains_key(name);
@@ -706,6 +723,14 @@ impl Session {
             Ok(file) => return Ok(UserTable::External(file)),
             Err(other) => other,
         };
+        let any = match any.downcast::<MergeTable>() {
+            Ok(merge) => return Ok(UserTable::Merge(merge)),
+            Err(other) => other,
+        };
+        let any = match any.downcast::<BufferTable>() {
+            Ok(buffer) => return Ok(UserTable::Buffer(buffer)),
+            Err(other) => other,
+        };
         any.downcast::<MergeTreeProvider>()
             .map(UserTable::MergeTree)
             .map_err(|_| {
@@ -721,6 +746,8 @@ impl Session {
 pub(crate) enum UserTable {
     Memory(Arc<MemoryTable>),
     External(Arc<ExternalTable>),
+    Merge(Arc<MergeTable>),
+    Buffer(Arc<BufferTable>),
     MergeTree(Arc<MergeTreeProvider>),
 }
 
@@ -729,6 +756,8 @@ impl UserTable {
         match self {
             UserTable::Memory(table) => table.identity(),
             UserTable::External(table) => table.identity(),
+            UserTable::Merge(table) => table.identity(),
+            UserTable::Buffer(table) => table.identity(),
             UserTable::MergeTree(table) => table.identity(),
         }
     }
@@ -737,6 +766,8 @@ impl UserTable {
         match self {
             UserTable::Memory(table) => table.set_identity(identity),
             UserTable::External(table) => table.set_identity(identity),
+            UserTable::Merge(table) => table.set_identity(identity),
+            UserTable::Buffer(table) => table.set_identity(identity),
             UserTable::MergeTree(table) => table.set_identity(identity),
         }
     }
@@ -745,6 +776,8 @@ impl UserTable {
         match self {
             UserTable::Memory(table) => table,
             UserTable::External(table) => table,
+            UserTable::Merge(table) => table,
+            UserTable::Buffer(table) => table,
             UserTable::MergeTree(table) => table,
         }
     }
@@ -754,6 +787,8 @@ impl UserTable {
         match self {
             UserTable::Memory(table) => table.engine_name(),
             UserTable::External(table) => table.engine_name(),
+            UserTable::Merge(_) => "Merge",
+            UserTable::Buffer(_) => "Buffer",
             UserTable::MergeTree(table) => table.engine.name(),
         }
     }

@@ -61,12 +61,33 @@ impl EngineClause {
     }
 }
 
+/// The settings of the `Set` engine.
+pub const SET_SETTINGS: &[&str] = &["persistent", "disk"];
+
+/// The settings of the `Join` engine (some are query settings too).
+pub const JOIN_SETTINGS: &[&str] = &[
+    "persistent",
+    "disk",
+    "join_use_nulls",
+    "join_any_take_last_row",
+    "max_rows_in_join",
+    "max_bytes_in_join",
+    "join_overflow_mode",
+];
+
 impl EngineClause {
     /// Takes the query-level settings out of `SETTINGS` (ClickHouse applies
     /// them to the CREATE query itself), leaving the table's own.
     pub fn take_query_settings(&mut self) -> Vec<(String, String)> {
+        let own: &[&str] = match self.name.as_str() {
+            "Set" => SET_SETTINGS,
+            "Join" => JOIN_SETTINGS,
+            _ => &[],
+        };
         let is_query_level = |name: &str| {
-            !settings::is_merge_tree_setting(name) && settings::Scope::Query.find(name).is_some()
+            !settings::is_merge_tree_setting(name)
+                && !own.contains(&name)
+                && settings::Scope::Query.find(name).is_some()
         };
         let (query, table) = std::mem::take(&mut self.settings)
             .into_iter()

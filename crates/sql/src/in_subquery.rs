@@ -13,7 +13,8 @@
 //! ([`crate::quantified_subqueries`]).
 //!
 //! `(a, b) IN (SELECT x, y ...)` compares tuples: the subquery's columns
-//! become one `tuple(x, y)`, the single column DataFusion compares with.
+//! become one `tuple(x, y)`, the single column DataFusion compares with
+//! (`(a, b) IN t`, read as `SELECT * FROM t`, names the table's columns first).
 
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, Select, SelectItem, SetExpr, UnaryOperator,
@@ -87,6 +88,21 @@ fn tuple_rows(expr: &mut Expr) -> bool {
     let Expr::Tuple(values) = &**value else {
         return false;
     };
+    if is_star(subquery) && values.len() > 1 {
+        // `(a, b) IN t`: the table's columns, however many, named here.
+        let names: Vec<String> = (1..=values.len()).map(|i| format!("_in_{i}")).collect();
+        let text = format!(
+            "SELECT tuple({0}) FROM ({subquery}) AS _in_rows({0})",
+            names.join(", ")
+        );
+        return match crate::parse_statement(&text).map(|parsed| parsed.statement) {
+            Ok(datafusion::sql::sqlparser::ast::Statement::Query(query)) => {
+                *subquery = query;
+                true
+            }
+            _ => false,
+        };
+    }
     let SetExpr::Select(select) = &mut *subquery.body else {
         return false;
     };
@@ -105,6 +121,14 @@ fn tuple_rows(expr: &mut Expr) -> bool {
     };
     select.projection = vec![SelectItem::UnnamedExpr(call("tuple", columns))];
     true
+}
+
+/// Whether `query` is `SELECT * FROM ...`.
+fn is_star(query: &datafusion::sql::sqlparser::ast::Query) -> bool {
+    let SetExpr::Select(select) = &*query.body else {
+        return false;
+    };
+    matches!(select.projection.as_slice(), [SelectItem::Wildcard(_)])
 }
 
 /// `x [NOT] IN (subquery)` as a search of the set's array, and `[NOT]

@@ -70,6 +70,7 @@ pub mod ttl;
 mod tuple_comparisons;
 pub mod uint8_booleans;
 pub mod untuple;
+pub mod user_functions;
 pub mod values_cells;
 pub mod values_function;
 pub mod views;

@@ -1,16 +1,20 @@
 //! The `Memory` table engine: rows kept in RAM as Arrow batches for the life of
 //! the process, with reads counted like any other source. The `Null` engine
 //! is the same table keeping no rows: its inserts only feed materialized views.
+//! `Set` and `Join` are the same table keeping rows unique by a key, and on
+//! disk ([`super::set_and_join`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::Result;
 use datafusion::datasource::MemTable;
+use datafusion::datasource::memory::PartitionData;
 use datafusion::datasource::sink::{DataSink, DataSinkExec};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
@@ -19,8 +23,10 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 
 use parking_lot::RwLock;
+use strata_common::StrataError;
 
 use super::counting::CountingExec;
+use super::set_and_join::KeyedRows;
 use crate::query_context::QueryContext;
 use crate::table_definition::TableIdentity;
 
@@ -30,8 +36,18 @@ pub struct MemoryTable {
     identity: RwLock<TableIdentity>,
     /// `DEFAULT` expressions by column, for inserts that leave columns out.
     defaults: HashMap<String, Expr>,
-    /// False for the `Null` engine.
-    keeps_rows: bool,
+    engine: MemoryEngine,
+}
+
+/// Which rows a [`MemoryTable`] keeps.
+#[derive(Debug)]
+pub enum MemoryEngine {
+    /// `Memory`: every row.
+    Memory,
+    /// `Null`: none.
+    Null,
+    /// `Set` or `Join`: rows unique by a key, also kept on disk.
+    Keyed(Arc<KeyedRows>),
 }
 
 impl MemoryTable {
@@ -39,19 +55,31 @@ impl MemoryTable {
         schema: SchemaRef,
         identity: TableIdentity,
         defaults: HashMap<String, Expr>,
-        keeps_rows: bool,
+        engine: MemoryEngine,
+        rows: Vec<RecordBatch>,
     ) -> Result<Self> {
         Ok(MemoryTable {
-            inner: MemTable::try_new(schema, vec![vec![]])?,
+            inner: MemTable::try_new(schema, vec![rows])?,
             identity: RwLock::new(identity),
             defaults,
-            keeps_rows,
+            engine,
         })
     }
 
-    /// `Memory`, or `Null` for a table that keeps no rows.
     pub fn engine_name(&self) -> &'static str {
-        if self.keeps_rows { "Memory" } else { "Null" }
+        match &self.engine {
+            MemoryEngine::Memory => "Memory",
+            MemoryEngine::Null => "Null",
+            MemoryEngine::Keyed(rows) => rows.definition.engine_name(),
+        }
+    }
+
+    /// The rows of a `Set` or `Join` table.
+    pub fn keyed(&self) -> Option<&Arc<KeyedRows>> {
+        match &self.engine {
+            MemoryEngine::Keyed(rows) => Some(rows),
+            MemoryEngine::Memory | MemoryEngine::Null => None,
+        }
     }
 
     pub fn identity(&self) -> TableIdentity {
@@ -98,11 +126,68 @@ impl TableProvider for MemoryTable {
         input: Arc<dyn ExecutionPlan>,
         insert_op: InsertOp,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        if !self.keeps_rows {
-            let sink = Arc::new(DroppingSink(self.schema()));
-            return Ok(Arc::new(DataSinkExec::new(input, sink, None)));
+        let sink: Arc<dyn DataSink> = match &self.engine {
+            MemoryEngine::Memory => return self.inner.insert_into(state, input, insert_op).await,
+            MemoryEngine::Null => Arc::new(DroppingSink(self.schema())),
+            MemoryEngine::Keyed(rows) => Arc::new(KeyedSink {
+                rows: Arc::clone(rows),
+                partition: Arc::clone(self.partition()),
+            }),
+        };
+        Ok(Arc::new(DataSinkExec::new(input, sink, None)))
+    }
+}
+
+/// A `Set` or `Join` table's sink: admits an INSERT's rows as one batch,
+/// writes them to disk, then adds them to the rows in RAM.
+#[derive(Debug)]
+struct KeyedSink {
+    rows: Arc<KeyedRows>,
+    partition: PartitionData,
+}
+
+impl DisplayAs for KeyedSink {
+    fn fmt_as(&self, _: DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "KeyedSink")
+    }
+}
+
+#[async_trait]
+impl DataSink for KeyedSink {
+    fn schema(&self) -> &SchemaRef {
+        self.rows.schema()
+    }
+
+    async fn write_all(
+        &self,
+        mut data: SendableRecordBatchStream,
+        _: &Arc<TaskContext>,
+    ) -> Result<u64> {
+        let mut batches = Vec::new();
+        while let Some(batch) = data.next().await {
+            batches.push(batch?);
         }
-        self.inner.insert_into(state, input, insert_op).await
+        self.keep(batches)
+            .await
+            .map_err(StrataError::into_datafusion)
+    }
+}
+
+impl KeyedSink {
+    async fn keep(&self, batches: Vec<RecordBatch>) -> strata_common::Result<u64> {
+        let batches = batches
+            .iter()
+            .map(|b| self.rows.relabel(b))
+            .collect::<strata_common::Result<Vec<_>>>()?;
+        let batch = concat_batches(self.rows.schema(), &batches)?;
+        let count = batch.num_rows() as u64;
+        // Held across the write, so INSERTs admit one after another.
+        let mut kept = self.partition.write().await;
+        if let Some(admitted) = self.rows.admit(batch, &mut kept)? {
+            self.rows.persist(&admitted)?;
+            kept.push(admitted);
+        }
+        Ok(count)
     }
 }
 
@@ -158,20 +243,25 @@ impl MemoryTable {
         batches
     }
 
-    /// Adds rows already in the table's shape.
-    pub async fn append(&self, batches: Vec<RecordBatch>) {
-        let partition = self
-            .inner
+    fn partition(&self) -> &PartitionData {
+        self.inner
             .batches
             .first()
-            .expect("a Memory table has a partition");
-        partition.write().await.extend(batches);
+            .expect("a Memory table has a partition")
+    }
+
+    /// Adds rows already in the table's shape.
+    pub async fn append(&self, batches: Vec<RecordBatch>) {
+        self.partition().write().await.extend(batches);
     }
 
     /// Removes every row (TRUNCATE).
-    pub async fn truncate(&self) {
-        for partition in &self.inner.batches {
-            partition.write().await.clear();
+    pub async fn truncate(&self) -> Result<()> {
+        let mut kept = self.partition().write().await;
+        if let Some(rows) = self.keyed() {
+            rows.clear().map_err(StrataError::into_datafusion)?;
         }
+        kept.clear();
+        Ok(())
     }
 }

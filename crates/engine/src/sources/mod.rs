@@ -1,8 +1,9 @@
 //! Table sources: generated tables (`numbers`, `zeros`), rows in a format
 //! written in the query (`format`), in files (`file`) or in S3 objects
-//! (`s3`), the Memory and MergeTree engines, and the counting wrapper that
+//! (`s3`), the Memory, Set, Join, Merge, Buffer and MergeTree engines, and the counting wrapper that
 //! feeds rows and bytes read into the query summary.
 
+pub mod buffer_table;
 pub mod counting;
 pub mod external_table;
 pub mod file_function;
@@ -14,10 +15,12 @@ pub mod inputs_table;
 pub mod insert_checks;
 pub mod materialized_view;
 pub mod memory_table;
+pub mod merge_table;
 pub mod merge_tree_table;
 mod number_ranges;
 pub mod numbers;
 mod parquet_object;
 pub mod s3_function;
 pub mod sampling;
+pub mod set_and_join;
 pub mod view;

@@ -151,14 +151,19 @@ impl Session {
 
     async fn alter_once(&mut self, name: &ObjectName, command: AlterCommand) -> Result<()> {
         let table = self.user_table(name).await?;
-        if let UserTable::External(external) = &table {
+        let fixed_columns = match &table {
+            UserTable::External(_) | UserTable::Merge(_) | UserTable::Buffer(_) => true,
+            UserTable::Memory(memory) => memory.keyed().is_some(),
+            UserTable::MergeTree(_) => false,
+        };
+        if fixed_columns {
             let (privilege, _) = alter_privilege(&command);
             let kind = privilege.trim_start_matches("ALTER ").replace(' ', "_");
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
                 format!(
                     "Alter of type '{kind}' is not supported by storage {}",
-                    external.engine_name()
+                    table.engine_name()
                 ),
             ));
         }
@@ -248,7 +253,9 @@ impl Session {
                 merge_tree.close();
                 Vec::new()
             }
-            UserTable::External(_) => unreachable!("an external table's ALTER is refused above"),
+            UserTable::External(_) | UserTable::Merge(_) | UserTable::Buffer(_) => {
+                unreachable!("an external, Merge or Buffer table's ALTER is refused above")
+            }
         };
         if let Err(error) = self.engine.data_path.store_table(&altered.stored()) {
             // The closed table object takes no more writes: open it again as it was.

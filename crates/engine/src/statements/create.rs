@@ -29,10 +29,13 @@ use strata_storage::merge_tree::{MergeMemory, MergeTreeTable, PastColumns};
 
 use crate::engine::task_context;
 use crate::session::{Session, StatementOutcome, single_name, temporary};
+use crate::sources::buffer_table::BufferTable;
 use crate::sources::external_table::ExternalTable;
 use crate::sources::file_function::UserFiles;
-use crate::sources::memory_table::MemoryTable;
+use crate::sources::memory_table::{MemoryEngine, MemoryTable};
+use crate::sources::merge_table::{MergeSource, MergeTable, name_current_database, union_query};
 use crate::sources::merge_tree_table::MergeTreeProvider;
+use crate::sources::set_and_join::KeyedRows;
 use crate::system::SYSTEM_DATABASE;
 use crate::table_definition::{
     Codecs, ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions,
@@ -42,14 +45,10 @@ use crate::table_definition::{
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
 const CLICKHOUSE_ENGINES: &[&str] = &[
-    "Buffer",
     "Dictionary",
     "Distributed",
     "GraphiteMergeTree",
-    "Join",
-    "Merge",
     "ReplicatedMergeTree",
-    "Set",
     "URL",
     "VersionedCollapsingMergeTree",
 ];
@@ -278,8 +277,19 @@ impl Session {
             let allowed = self.settings.allow_deprecated_syntax_for_merge_tree();
             crate::old_engine_syntax::read_old_syntax(engine, allowed)?;
         }
+        if let Some(engine) = engine
+            .as_mut()
+            .filter(|e| e.name == "Merge" || e.name == "Buffer")
+        {
+            name_current_database(&mut engine.arguments, &self.current_database);
+        }
         let storage = table_engine(engine, create.temporary, &default_engine)?;
-        let data = self.new_table_data(&create, clauses.codecs).await?;
+        let data = match &storage {
+            TableStorage::Merge(source) if create.columns.is_empty() && create.query.is_none() => {
+                self.merged_columns(source).await?
+            }
+            _ => self.new_table_data(&create, clauses.codecs).await?,
+        };
         self.check_constraints(&clauses.constraints, &data.schema)?;
         let identity = TableIdentity {
             create_statement: create_statement(
@@ -370,6 +380,25 @@ impl Session {
         }
     }
 
+    /// The columns of a Merge table created without any: those of the
+    /// tables it reads now, as `merge()` would read them.
+    async fn merged_columns(&self, source: &MergeSource) -> Result<NewTableData> {
+        let tables = self.merged_tables(source).await?;
+        let text = union_query(&tables, None, false)?;
+        let Statement::Query(query) = parse_statement(&text)?.statement else {
+            unreachable!("a union of SELECTs is a query");
+        };
+        let (plan, _, _) = self
+            .plan(Statement::Query(query), self.settings.clone())
+            .await?;
+        let schema: SchemaRef = Arc::new(plan.schema().as_arrow().clone());
+        Ok(NewTableData {
+            extras: vec![ColumnExtras::default(); schema.fields().len()],
+            schema,
+            rows: Vec::new(),
+        })
+    }
+
     async fn select_into_new_table(&self, query: &Query) -> Result<NewTableData> {
         let (plan, state, _) = self
             .plan(
@@ -400,12 +429,48 @@ impl Session {
         let defaults = self.column_defaults(state, schema, &data.extras)?;
         let definition = match storage {
             TableStorage::Memory | TableStorage::Null => {
-                let keeps_rows = matches!(storage, TableStorage::Memory);
+                let engine = match storage {
+                    TableStorage::Memory => MemoryEngine::Memory,
+                    _ => MemoryEngine::Null,
+                };
                 return Ok(Arc::new(MemoryTable::new(
                     Arc::clone(schema),
                     identity.clone(),
                     defaults,
-                    keeps_rows,
+                    engine,
+                    Vec::new(),
+                )?));
+            }
+            TableStorage::Buffer(definition) => {
+                let fills = constant_defaults(state, schema, &data.extras, &defaults)?;
+                return Ok(Arc::new(BufferTable::open(
+                    identity.clone(),
+                    Arc::clone(schema),
+                    defaults,
+                    fills,
+                    definition.clone(),
+                    Arc::clone(&self.engine.catalog),
+                )));
+            }
+            TableStorage::Merge(source) => {
+                return Ok(Arc::new(MergeTable::new(
+                    identity.clone(),
+                    source.clone(),
+                    Arc::clone(schema),
+                )));
+            }
+            TableStorage::Keyed(definition) => {
+                let (rows, kept) = KeyedRows::open(
+                    definition.clone(),
+                    Arc::clone(schema),
+                    &self.engine.data_path.table_data(&identity.uuid),
+                )?;
+                return Ok(Arc::new(MemoryTable::new(
+                    Arc::clone(schema),
+                    identity.clone(),
+                    defaults,
+                    MemoryEngine::Keyed(Arc::new(rows)),
+                    kept,
                 )?));
             }
             TableStorage::External(definition) => {

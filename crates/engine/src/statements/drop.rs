@@ -156,8 +156,17 @@ impl Session {
                 _ => target.name.clone(),
             };
             match self.user_table(&name).await? {
-                UserTable::Memory(table) => table.truncate().await,
+                UserTable::Memory(table) => table.truncate().await?,
                 UserTable::External(table) => table.truncate().await?,
+                table @ (UserTable::Merge(_) | UserTable::Buffer(_)) => {
+                    return Err(StrataError::new(
+                        ErrorCode::NOT_IMPLEMENTED,
+                        format!(
+                            "Truncate is not supported by storage {}",
+                            table.engine_name()
+                        ),
+                    ));
+                }
                 UserTable::MergeTree(table) => table.data.truncate()?,
             }
         }

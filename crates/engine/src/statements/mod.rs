@@ -20,6 +20,7 @@ mod create;
 mod detach;
 mod drop;
 mod explain;
+mod function;
 mod insert;
 mod insert_file;
 mod insert_format;

@@ -182,13 +182,15 @@ impl Session {
                 ErrorCode::NOT_IMPLEMENTED,
                 "Mutations of Memory tables are not supported yet; MergeTree tables have them",
             )),
-            UserTable::External(table) => Err(StrataError::new(
-                ErrorCode::NOT_IMPLEMENTED,
-                format!(
-                    "Table engine {} doesn't support mutations",
-                    table.engine_name()
-                ),
-            )),
+            table @ (UserTable::External(_) | UserTable::Merge(_) | UserTable::Buffer(_)) => {
+                Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!(
+                        "Table engine {} doesn't support mutations",
+                        table.engine_name()
+                    ),
+                ))
+            }
         }
     }
 

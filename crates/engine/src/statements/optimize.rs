@@ -20,6 +20,10 @@ impl Session {
         self.require_on_name("OPTIMIZE", name, &[])?;
         let table = match self.user_table(name).await? {
             UserTable::MergeTree(table) => table,
+            UserTable::Buffer(buffer) => {
+                buffer.flush().await?;
+                return self.done();
+            }
             other => {
                 return Err(StrataError::new(
                     ErrorCode::NOT_IMPLEMENTED,

@@ -367,6 +367,16 @@ impl Session {
     async fn views_read(&self, statement: &Statement) -> Result<HashMap<ObjectName, Query>> {
         let mut views = HashMap::new();
         for name in tables_read(statement) {
+            if let Some(merge) = self.merge_table(&name).await? {
+                let (database, table) = self.table_name(&name)?;
+                self.require_select_any(&database, &table)?;
+                let text = self.merge_table_query(&merge, statement).await?;
+                let Statement::Query(query) = parse_statement(&text)?.statement else {
+                    unreachable!("a union of SELECTs is a query");
+                };
+                views.insert(name, *query);
+                continue;
+            }
             let view = self.view(&name).await?;
             if view.is_some() {
                 let (database, table) = self.table_name(&name)?;

@@ -199,6 +199,8 @@ impl SystemTableKind {
                 u8("is_aggregate"),
                 u8("case_insensitive"),
                 s("alias_to"),
+                s("origin"),
+                s("create_query"),
             ],
             SystemTableKind::Databases => vec![s("name"), s("engine"), s("comment")],
             SystemTableKind::Tables => tables::tables_fields(),
@@ -288,6 +290,10 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
         any.downcast_ref::<crate::sources::external_table::ExternalTable>()
     {
         external.engine_name()
+    } else if any.is::<crate::sources::merge_table::MergeTable>() {
+        "Merge"
+    } else if any.is::<crate::sources::buffer_table::BufferTable>() {
+        "Buffer"
     } else if any.is::<SystemTable>() {
         "SystemTable"
     } else if any.is::<crate::sources::materialized_view::MaterializedView>() {
@@ -441,7 +447,7 @@ fn settings_rows(settings: &Settings, constraints: &SettingsConstraints) -> Vec<
     ]
 }
 
-fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
+fn function_rows(state: &SessionState, instance: &Instance) -> Vec<ArrayRef> {
     // (name, is_aggregate, the name it is an alias to or empty)
     let row = |name: &String, canonical: &str, aggregate: bool| {
         let alias_to = match canonical == name {
@@ -471,15 +477,25 @@ fn function_rows(state: &SessionState) -> Vec<ArrayRef> {
     }
     rows.sort();
     rows.dedup_by(|a, b| a.0 == b.0);
+    let mut create_queries = vec![String::new(); rows.len()];
+    let mut origins = vec!["System".to_string(); rows.len()];
+    for function in instance.user_functions.all() {
+        rows.push((function.name.clone(), false, String::new()));
+        create_queries.push(function.create_query());
+        origins.push("SQLUserDefined".to_string());
+    }
     let case_insensitive: Vec<bool> = rows
         .iter()
-        .map(|r| r.0.chars().all(|c| !c.is_ascii_uppercase()))
+        .zip(&origins)
+        .map(|(r, origin)| origin == "System" && r.0.chars().all(|c| !c.is_ascii_uppercase()))
         .collect();
     vec![
         strings(rows.iter().map(|r| r.0.clone()).collect()),
         flags(rows.iter().map(|r| r.1).collect()),
         flags(case_insensitive),
         strings(rows.iter().map(|r| r.2.clone()).collect()),
+        strings(origins),
+        strings(create_queries),
     ]
 }
 
@@ -520,7 +536,7 @@ impl TableProvider for SystemTable {
         let columns = match self.kind {
             SystemTableKind::One => vec![flags(vec![false])],
             SystemTableKind::Settings => settings_rows(settings, constraints),
-            SystemTableKind::Functions => function_rows(state),
+            SystemTableKind::Functions => function_rows(state, &instance),
             SystemTableKind::Databases => {
                 let names = database_names(&catalog);
                 let engines = names

@@ -28,13 +28,15 @@ pub fn table_engines_fields() -> Vec<Field> {
     ]
 }
 
-/// Memory, Null, File and S3, then the engines stored as parts: the MergeTree
+/// Memory, Null, Set, Join, Merge, Buffer, File and S3, then the engines stored as parts: the MergeTree
 /// family with a sorting key, the Log family without. Every one takes SETTINGS.
 pub fn table_engines_rows() -> Vec<ArrayRef> {
-    let names: Vec<&str> = ["Memory", "Null", "File", "S3"]
-        .into_iter()
-        .chain(PART_ENGINES)
-        .collect();
+    let names: Vec<&str> = [
+        "Memory", "Null", "Set", "Join", "Merge", "Buffer", "File", "S3",
+    ]
+    .into_iter()
+    .chain(PART_ENGINES)
+    .collect();
     vec![
         strings(names.iter().map(|n| n.to_string()).collect()),
         flags(vec![true; names.len()]),

@@ -32,9 +32,12 @@ use datafusion::catalog::TableProvider;
 mod skip_index;
 
 use crate::data_path::StoredTable;
+use crate::sources::buffer_table::BufferDefinition;
 use crate::sources::memory_table::MemoryTable;
+use crate::sources::merge_table::MergeSource;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::sampling::SamplingKey;
+use crate::sources::set_and_join::KeyedDefinition;
 use crate::table_engine::TableEngine;
 
 /// How a column gets its values: ClickHouse's `default_kind`.
@@ -386,6 +389,12 @@ pub enum TableStorage {
     Parts(MergeTreeDefinition),
     /// `File(...)` or `S3(...)`: rows in a file or objects, in a format.
     External(ExternalDefinition),
+    /// `Set` or `Join(...)`: rows in RAM, unique by a key, and on disk.
+    Keyed(KeyedDefinition),
+    /// `Merge(database, 'tables')`: other tables read as one.
+    Merge(MergeSource),
+    /// `Buffer(database, table, ...)`: rows in RAM, written to another table in batches.
+    Buffer(BufferDefinition),
 }
 
 impl TableStorage {
@@ -396,6 +405,12 @@ impl TableStorage {
             "Memory" | "Null" if has_indexes => Err(no_skip_indexes(&engine.name)),
             "Memory" => Ok(TableStorage::Memory),
             "Null" => Ok(TableStorage::Null),
+            "Set" | "Join" if has_indexes => Err(no_skip_indexes(&engine.name)),
+            "Set" | "Join" => Ok(TableStorage::Keyed(KeyedDefinition::from_clause(engine)?)),
+            "Merge" => Ok(TableStorage::Merge(merge_source(engine)?)),
+            "Buffer" => Ok(TableStorage::Buffer(BufferDefinition::from_arguments(
+                &engine.arguments,
+            )?)),
             "File" | "S3" if has_indexes => Err(no_skip_indexes(&engine.name)),
             "File" => Ok(TableStorage::External(ExternalDefinition::from_clause(
                 engine,
@@ -418,7 +433,12 @@ impl TableStorage {
     pub fn parts(&self) -> Option<&MergeTreeDefinition> {
         match self {
             TableStorage::Parts(definition) => Some(definition),
-            TableStorage::Memory | TableStorage::Null | TableStorage::External(_) => None,
+            TableStorage::Memory
+            | TableStorage::Null
+            | TableStorage::External(_)
+            | TableStorage::Keyed(_)
+            | TableStorage::Merge(_)
+            | TableStorage::Buffer(_) => None,
         }
     }
 
@@ -430,8 +450,27 @@ impl TableStorage {
             TableStorage::Null => "ENGINE = `Null`".to_string(),
             TableStorage::Parts(definition) => definition.clause_text(),
             TableStorage::External(definition) => definition.clause_text(),
+            TableStorage::Keyed(definition) => definition.clause_text(),
+            TableStorage::Merge(source) => source.clause_text(),
+            TableStorage::Buffer(definition) => definition.clause_text(),
         }
     }
+}
+
+/// A Merge clause's source; `currentDatabase()` was made a name when the
+/// table was created ([`crate::sources::merge_table::name_current_database`]).
+fn merge_source(engine: &EngineClause) -> Result<MergeSource> {
+    let keyed = engine.partition_by.is_some()
+        || engine.order_by.is_some()
+        || engine.primary_key.is_some()
+        || !engine.indexes.is_empty();
+    if keyed {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            "Engine Merge doesn't support PARTITION_BY, PRIMARY_KEY, ORDER_BY, SAMPLE_BY clauses or skipping indices",
+        ));
+    }
+    MergeSource::from_arguments("Merge", &engine.arguments, "")
 }
 
 fn no_skip_indexes(engine: &str) -> StrataError {
