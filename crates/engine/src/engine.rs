@@ -64,6 +64,11 @@ pub fn sql_level_functions() -> impl Iterator<Item = &'static str> {
     SQL_LEVEL_FUNCTIONS
         .iter()
         .copied()
+        .chain(
+            crate::session::dictionaries::DICTIONARY_FUNCTIONS
+                .iter()
+                .copied(),
+        )
         .chain(strata_sql::equivalents::names())
 }
 

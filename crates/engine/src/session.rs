@@ -49,10 +49,14 @@ use crate::table_definition::TableIdentity;
 
 mod access_check;
 mod column_kinds;
+pub(crate) mod dictionaries;
 pub(crate) mod file_sink;
 mod join_get;
+pub(crate) mod key_lookup;
 mod logged_stream;
 mod merge_reads;
+mod view_parameters;
+pub(crate) use view_parameters::{parameter_defaults, shown_parameters};
 mod nested_columns;
 mod outfile;
 mod sampling;
@@ -284,6 +288,14 @@ impl Session {
     /// Sends a statement to its family's module in `statements/`: by its
     /// first words where the parser cannot read it, else by its parsed kind.
     pub(crate) async fn execute_statement(&mut self, text: &str) -> Result<StatementOutcome> {
+        if strata_sql::dictionary::is_dictionary_statement(text) {
+            if let Some(create) = strata_sql::dictionary::parse_create_dictionary(text)? {
+                return self.create_dictionary(create).await;
+            }
+            if let Some(statement) = strata_sql::dictionary::parse_dictionary_statement(text)? {
+                return self.dictionary_statement(statement).await;
+            }
+        }
         if let Some((_, rest)) = strip_keyword(text, &["EXPLAIN"]) {
             return self.explain(rest).await;
         }
@@ -469,8 +481,11 @@ impl Session {
         mut statement: Statement,
         settings: Settings,
     ) -> Result<(LogicalPlan, SessionState, Arc<QueryContext>)> {
+        self.expand_parameterized_views(&mut statement).await?;
         self.expand_merge_functions(&mut statement).await?;
+        self.prepare_dictionary_reads(&mut statement).await?;
         self.expand_views(&mut statement).await?;
+        view_parameters::check_parameters_given(&statement)?;
         strata_sql::values_function::expand_values_functions(&mut statement)?;
         strata_sql::format_function::quote_format_names(&mut statement);
         let query = self.new_query(settings);
@@ -524,7 +539,8 @@ impl Session {
     ) -> Result<(LogicalPlan, SessionState)> {
         self.apply_column_kinds(&mut statement).await?;
         self.rewrite(&mut statement, &query.settings)?;
-        let join_gets = self.bind_join_gets(&mut statement).await?;
+        let mut lookups = self.bind_join_gets(&mut statement).await?;
+        lookups.extend(self.bind_dictionary_calls(&mut statement).await?);
         self.qualify_temporary_tables(&mut statement);
         self.check_tables_exist(&statement)?;
         let final_tables = strata_sql::final_modifier::take_final_tables(&mut statement)
@@ -535,7 +551,7 @@ impl Session {
         let catalogs = self.expose_virtual_columns(&mut statement, query).await?;
         query.set_final_tables(final_tables);
         let mut state = self.engine.query_state(query)?;
-        for function in join_gets {
+        for function in lookups {
             datafusion::execution::FunctionRegistry::register_udf(&mut state, Arc::new(function))?;
         }
         if let Some(catalogs) = catalogs {

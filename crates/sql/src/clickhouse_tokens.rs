@@ -32,7 +32,10 @@
 //!   the engine takes off the table before planning (see [`FINAL_HINT`]);
 //! - `(expr AS name)` inside expressions (`inline_aliases`);
 //! - column matchers with transformers, `COLUMNS('re') APPLY(sum)`, as
-//!   nested calls (`column_matchers`).
+//!   nested calls (`column_matchers`);
+//! - a query parameter left in the text, `{name:Type}`, as
+//!   `__strata_param('name', 'Type')`: a parameterized view keeps it so, and
+//!   the engine gives it a value or fails with UNKNOWN_QUERY_PARAMETER.
 
 use datafusion::sql::sqlparser::dialect::Dialect;
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -62,6 +65,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
         }
     }
     let tokens = digit_led_names(tokens);
+    let tokens = query_parameters(tokens);
     let tokens = hex_numbers(tokens);
     let tokens = aggregate_filters(tokens);
     let tokens = crate::join_strictness::rewrite_words(tokens, sql)?;
@@ -1043,6 +1047,50 @@ fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
             _ => {}
         }
         out.push(token);
+    }
+    out
+}
+
+/// `{name:Type}` as `__strata_param('name', 'Type')`.
+fn query_parameters(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let parameter = match (&tokens[i].token, tokens.get(i + 1), tokens.get(i + 2)) {
+            (Token::LBrace, Some(name), Some(colon)) if colon.token == Token::Colon => {
+                match &name.token {
+                    Token::Word(w) => {
+                        let end = (i + 3..tokens.len()).find(|&j| tokens[j].token == Token::RBrace);
+                        end.map(|end| (w.value.clone(), end))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some((name, end)) = parameter else {
+            out.push(tokens[i].clone());
+            i += 1;
+            continue;
+        };
+        let type_name: String = tokens[i + 3..end]
+            .iter()
+            .map(|t| t.token.to_string())
+            .collect();
+        let at = &tokens[i];
+        out.push(with_token(
+            at,
+            Token::make_word(crate::QUERY_PARAMETER_FUNCTION, None),
+        ));
+        out.push(with_token(at, Token::LParen));
+        out.push(with_token(at, Token::SingleQuotedString(name)));
+        out.push(with_token(at, Token::Comma));
+        out.push(with_token(
+            at,
+            Token::SingleQuotedString(type_name.trim().to_string()),
+        ));
+        out.push(with_token(&tokens[end], Token::RParen));
+        i = end + 1;
     }
     out
 }

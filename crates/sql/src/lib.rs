@@ -24,8 +24,12 @@ pub mod combinators;
 pub mod constraints;
 pub mod create_database;
 pub mod create_table;
+/// The function a query parameter `{name:Type}` left in a statement is read as.
+pub const QUERY_PARAMETER_FUNCTION: &str = "__strata_param";
+
 pub mod depth;
 mod dialect;
+pub mod dictionary;
 mod enum_numbers;
 pub mod equivalents;
 pub mod final_modifier;

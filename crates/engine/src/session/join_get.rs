@@ -1,33 +1,27 @@
 //! `joinGet('join_table', 'column', key, ...)` and `joinGetOrNull`: a
 //! column's value at a key of a `Join(ANY, LEFT, keys)` table. The table is
 //! named by a constant, so each call is bound while the statement is planned:
-//! it becomes a function of its own (`__strata_join_get_<n>`) holding the
-//! column and a hash index of the keys as the table has them then, and the
-//! query looks keys up row by row. A missing key gives the type's default,
+//! it becomes a function of its own (`__strata_join_get_<n>`, a
+//! [`KeyLookup`]) holding the column and a hash index of the keys as the
+//! table has them then. A missing key gives the type's default,
 //! or NULL for `joinGetOrNull` (and with the table's `join_use_nulls = 1`)
 //! where the type can be NULL.
 
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, UInt32Array};
-use datafusion::arrow::compute::{cast, concat, take};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::arrow::row::{RowConverter, SortField};
-use datafusion::logical_expr::{
-    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::arrow::array::ArrayRef;
+use datafusion::arrow::datatypes::FieldRef;
+use datafusion::logical_expr::ScalarUDF;
 use datafusion::sql::sqlparser::ast::{
     Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Statement,
     Value, Visit, VisitMut, Visitor, VisitorMut,
 };
-use strata_common::types::{field_default_value, field_type_name};
+use strata_common::types::field_default_value;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::parse_object_name;
 
+use super::key_lookup::{Answer, KeyArguments, KeyIndex, KeyLookup, can_be_null};
 use super::{Session, UserTable};
 use crate::sources::set_and_join::{JoinKind, Strictness};
 
@@ -60,7 +54,7 @@ impl Session {
         Ok(bound.into_iter().map(ScalarUDF::new_from_impl).collect())
     }
 
-    async fn bind_join_get(&self, call: &Call, name: String) -> Result<JoinGet> {
+    async fn bind_join_get(&self, call: &Call, name: String) -> Result<KeyLookup> {
         let (database, table) = self.table_name(&call.table)?;
         let UserTable::Memory(memory) = self.user_table(&call.table).await? else {
             return Err(not_a_join_table(&table));
@@ -107,47 +101,31 @@ impl Session {
             .iter()
             .map(|&i| Arc::new(schema.field(i).clone()))
             .collect();
-        let converter = key_converter(&keys)?;
         let batches = memory.batches().await;
-        let mut index = HashMap::new();
-        let mut columns = Vec::with_capacity(batches.len());
-        let mut offset = 0u32;
-        for batch in &batches {
-            let key_columns: Vec<ArrayRef> = key_indices
-                .iter()
-                .map(|&i| batch.column(i).clone())
-                .collect();
-            let encoded = converter.convert_columns(&key_columns)?;
-            for (i, key) in encoded.iter().enumerate() {
-                index.entry(key.data().into()).or_insert(offset + i as u32);
-            }
-            offset += batch.num_rows() as u32;
-            columns.push(batch.column(value_index).clone());
-        }
+        let index = KeyIndex::build(keys, &batches, &key_indices, false)?;
         let value_field = schema.field(value_index);
         let nullable = (call.function == "joinGetOrNull"
             || rows.definition.use_nulls()
             || value_field.is_nullable())
             && can_be_null(value_field.data_type());
         let result = Arc::new(value_field.clone().with_nullable(nullable));
-        // A missing key reads one row past the table's: NULL, or the default.
         let missing = match nullable {
             true => datafusion::common::ScalarValue::try_from(value_field.data_type())?,
             false => field_default_value(value_field)?,
         };
-        columns.push(missing.to_array_of_size(1)?);
-        let parts: Vec<&dyn Array> = columns.iter().map(|c| c.as_ref()).collect();
-        Ok(JoinGet {
+        let columns: Vec<ArrayRef> = batches
+            .iter()
+            .map(|b| b.column(value_index).clone())
+            .collect();
+        let values = KeyLookup::with_missing(&columns, &missing.to_array_of_size(1)?)?;
+        KeyLookup::new(
             name,
-            function: call.function,
-            signature: Signature::variadic_any(Volatility::Stable),
-            keys,
-            converter,
-            index,
-            missing: offset,
-            values: concat(&parts)?,
+            call.function,
+            Arc::new(index),
+            (KeyArguments::Exact, Answer::Value),
+            values,
             result,
-        })
+        )
     }
 }
 
@@ -156,22 +134,6 @@ fn not_a_join_table(table: &str) -> StrataError {
         ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
         format!("Table {table} should have engine StorageJoin"),
     )
-}
-
-/// Array, Map and Tuple values are never NULL in ClickHouse.
-fn can_be_null(data_type: &DataType) -> bool {
-    !matches!(
-        data_type,
-        DataType::List(_) | DataType::LargeList(_) | DataType::Map(..) | DataType::Struct(_)
-    )
-}
-
-fn key_converter(keys: &[FieldRef]) -> Result<RowConverter> {
-    let fields = keys
-        .iter()
-        .map(|k| SortField::new(k.data_type().clone()))
-        .collect();
-    Ok(RowConverter::new(fields)?)
 }
 
 fn is_join_get(function: &Function) -> Option<&'static str> {
@@ -277,111 +239,5 @@ impl VisitorMut for Rename {
             self.next += 1;
         }
         ControlFlow::Continue(())
-    }
-}
-
-/// One bound joinGet call.
-#[derive(Debug)]
-struct JoinGet {
-    name: String,
-    function: &'static str,
-    signature: Signature,
-    keys: Vec<FieldRef>,
-    converter: RowConverter,
-    /// Each key's row, in the row format.
-    index: HashMap<Box<[u8]>, u32>,
-    /// The row of `values` a missing key reads.
-    missing: u32,
-    values: ArrayRef,
-    result: FieldRef,
-}
-
-impl PartialEq for JoinGet {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && Arc::ptr_eq(&self.values, &other.values)
-    }
-}
-
-impl Eq for JoinGet {}
-
-impl Hash for JoinGet {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.name.hash(state);
-    }
-}
-
-impl JoinGet {
-    /// Whether key argument `i` has the table's key type (NULL allowed).
-    fn check_key(&self, i: usize, given: &Field) -> Result<()> {
-        let needed = &self.keys[i];
-        let shown = |f: &Field| field_type_name(&f.clone().with_nullable(false));
-        if shown(given) == shown(needed) {
-            return Ok(());
-        }
-        Err(StrataError::new(
-            ErrorCode::TYPE_MISMATCH,
-            format!(
-                "Type mismatch in {} key {i}: found type {}, while the needed type is {}",
-                self.function,
-                field_type_name(given),
-                field_type_name(needed)
-            ),
-        ))
-    }
-}
-
-impl ScalarUDFImpl for JoinGet {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn return_type(&self, _: &[DataType]) -> datafusion::common::Result<DataType> {
-        Ok(self.result.data_type().clone())
-    }
-
-    fn return_field_from_args(
-        &self,
-        args: ReturnFieldArgs,
-    ) -> datafusion::common::Result<FieldRef> {
-        if args.arg_fields.len() != self.keys.len() {
-            return Err(StrataError::new(
-                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
-                format!(
-                    "Number of join_keys and number of right table key columns for function {} don't match: passed {}, should be equal to {}",
-                    self.function,
-                    args.arg_fields.len(),
-                    self.keys.len()
-                ),
-            )
-            .into_datafusion());
-        }
-        for (i, given) in args.arg_fields.iter().enumerate() {
-            self.check_key(i, given)
-                .map_err(StrataError::into_datafusion)?;
-        }
-        Ok(Arc::clone(&self.result))
-    }
-
-    fn invoke_with_args(
-        &self,
-        args: ScalarFunctionArgs,
-    ) -> datafusion::common::Result<ColumnarValue> {
-        let rows = args.number_rows;
-        let keys = args
-            .args
-            .iter()
-            .zip(&self.keys)
-            .map(|(arg, key)| cast(&arg.to_array(rows)?, key.data_type()).map_err(Into::into))
-            .collect::<datafusion::common::Result<Vec<ArrayRef>>>()?;
-        let encoded = self.converter.convert_columns(&keys)?;
-        let at: UInt32Array = encoded
-            .iter()
-            .map(|key| Some(*self.index.get(key.data()).unwrap_or(&self.missing)))
-            .collect();
-        Ok(ColumnarValue::Array(take(&self.values, &at, None)?))
     }
 }

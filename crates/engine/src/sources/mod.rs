@@ -1,10 +1,11 @@
 //! Table sources: generated tables (`numbers`, `zeros`), rows in a format
 //! written in the query (`format`), in files (`file`) or in S3 objects
-//! (`s3`), the Memory, Set, Join, Merge, Buffer and MergeTree engines, and the counting wrapper that
+//! (`s3`), the Memory, Set, Join, Merge, Buffer and MergeTree engines, dictionaries, and the counting wrapper that
 //! feeds rows and bytes read into the query summary.
 
 pub mod buffer_table;
 pub mod counting;
+pub mod dictionary;
 pub mod external_table;
 pub mod file_function;
 pub mod format_function;

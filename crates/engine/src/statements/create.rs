@@ -723,6 +723,20 @@ impl Session {
     }
 }
 
+/// The columns a column list declares (`(a UInt8 DEFAULT 1, ...)`), read
+/// as a CREATE TABLE's: a dictionary's.
+pub(crate) fn create_table_columns(
+    columns: &str,
+) -> Result<(Vec<datafusion::arrow::datatypes::Field>, Vec<ColumnExtras>)> {
+    let create =
+        create_table_statement(&format!("CREATE TABLE _columns {columns} ENGINE = Memory"))?;
+    column_definitions(
+        &create.columns,
+        Vec::new(),
+        Codecs::Declared { suspicious: false },
+    )
+}
+
 fn create_table_statement(text: &str) -> Result<CreateTable> {
     match parse_statement(text)?.statement {
         Statement::CreateTable(create) => Ok(create),

@@ -48,7 +48,7 @@ impl Session {
         self.done()
     }
 
-    pub(super) fn drop_table(
+    pub(crate) fn drop_table(
         &self,
         name: &ObjectName,
         if_exists: bool,

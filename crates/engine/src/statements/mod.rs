@@ -36,5 +36,6 @@ mod show;
 mod system;
 mod view;
 
-pub(crate) use create::constant_defaults;
+pub(crate) use create::{constant_defaults, create_table_columns};
 pub(crate) use optimize::partition_id_text;
+pub(crate) use view::ReadView;

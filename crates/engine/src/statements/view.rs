@@ -204,10 +204,13 @@ impl Session {
             }
             (_, false) => None,
         };
-        // Planned once now, so a view of a missing table or column fails here.
+        // Planned once now, so a view of a missing table or column fails
+        // here (a parameter as its type's default).
+        let mut planned_query = query.clone();
+        crate::session::parameter_defaults(&mut planned_query)?;
         let planned = self
             .plan(
-                Statement::Query(Box::new(query.clone())),
+                Statement::Query(Box::new(planned_query)),
                 self.settings.clone(),
             )
             .await;
@@ -457,8 +460,9 @@ impl Session {
             })
             .collect();
         Ok(format!(
-            "{head}\n(\n{}\n)\n{storage}AS {query}",
-            columns.join(",\n")
+            "{head}\n(\n{}\n)\n{storage}AS {}",
+            columns.join(",\n"),
+            crate::session::shown_parameters(query)
         ))
     }
 

@@ -26,6 +26,7 @@ use crate::query_context::QueryContext;
 use crate::table_definition::ColumnDescription;
 
 pub mod access;
+pub mod dictionaries;
 pub mod disks;
 pub mod mutations;
 pub mod names;
@@ -84,10 +85,11 @@ pub enum SystemTableKind {
     Disks,
     StoragePolicies,
     DataSkippingIndices,
+    Dictionaries,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 38] = [
+    pub const ALL: [SystemTableKind; 39] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -126,6 +128,7 @@ impl SystemTableKind {
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
         SystemTableKind::DataSkippingIndices,
+        SystemTableKind::Dictionaries,
     ];
 
     pub fn name(self) -> &'static str {
@@ -168,6 +171,7 @@ impl SystemTableKind {
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
             SystemTableKind::DataSkippingIndices => "data_skipping_indices",
+            SystemTableKind::Dictionaries => "dictionaries",
         }
     }
 
@@ -253,6 +257,7 @@ impl SystemTableKind {
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
             SystemTableKind::DataSkippingIndices => skipping_indices::skipping_indices_fields(),
+            SystemTableKind::Dictionaries => dictionaries::dictionaries_fields(),
         };
         Arc::new(Schema::new(fields))
     }
@@ -294,6 +299,8 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
         "Merge"
     } else if any.is::<crate::sources::buffer_table::BufferTable>() {
         "Buffer"
+    } else if any.is::<crate::sources::dictionary::Dictionary>() {
+        "Dictionary"
     } else if any.is::<SystemTable>() {
         "SystemTable"
     } else if any.is::<crate::sources::materialized_view::MaterializedView>() {
@@ -577,6 +584,7 @@ impl TableProvider for SystemTable {
             SystemTableKind::PartLog => server::part_log_rows(&instance),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
+            SystemTableKind::Dictionaries => dictionaries::dictionaries_rows(&catalog).await?,
             SystemTableKind::DataSkippingIndices => {
                 skipping_indices::skipping_indices_rows(&catalog).await?
             }

@@ -122,6 +122,8 @@ async fn table_row(database: &str, name: &str, table: &Arc<dyn TableProvider>) -
         let (rows, bytes) = t.totals().await;
         row.counts[..2].copy_from_slice(&[Some(rows), Some(bytes)]);
         (t.identity().create_statement, String::new())
+    } else if let Some(t) = any.downcast_ref::<crate::sources::dictionary::Dictionary>() {
+        (t.identity().create_statement, String::new())
     } else if let Some(t) = any.downcast_ref::<crate::sources::buffer_table::BufferTable>() {
         let (rows, bytes) = t.totals();
         row.counts[..2].copy_from_slice(&[Some(rows), Some(bytes)]);

@@ -934,31 +934,8 @@ pub fn create_statement(
     constraints: &[TableConstraint],
     comment: Option<&str>,
 ) -> String {
-    let columns: Vec<String> = schema
-        .fields()
-        .iter()
-        .zip(extras)
-        .map(|(field, extra)| {
-            let mut line = format!(
-                "    `{}` {}",
-                field.name().replace('`', "\\`"),
-                pretty_type_name(&field_type_name(field), 4, Spread::All)
-            );
-            match (&extra.default, extra.kind) {
-                (None, ColumnKind::Ephemeral) => line.push_str(" EPHEMERAL"),
-                (Some(default), kind) => {
-                    line.push_str(&format!(" {} {}", kind.keyword(), expr_text(default)))
-                }
-                (None, _) => {}
-            }
-            if let Some(comment) = &extra.comment {
-                line.push_str(&format!(" COMMENT {}", quoted(comment)));
-            }
-            if let Some(codec) = &extra.codec {
-                line.push_str(&format!(" CODEC({codec})"));
-            }
-            line
-        })
+    let columns: Vec<String> = column_lines(schema, extras)
+        .into_iter()
         .chain(
             storage
                 .parts()
@@ -983,6 +960,36 @@ pub fn create_statement(
         text.push_str(&quoted(comment));
     }
     text
+}
+
+/// The column list's lines of a canonical statement: name, type, default, comment, codec.
+pub fn column_lines(schema: &SchemaRef, extras: &[ColumnExtras]) -> Vec<String> {
+    schema
+        .fields()
+        .iter()
+        .zip(extras)
+        .map(|(field, extra)| {
+            let mut line = format!(
+                "    `{}` {}",
+                field.name().replace('`', "\\`"),
+                pretty_type_name(&field_type_name(field), 4, Spread::All)
+            );
+            match (&extra.default, extra.kind) {
+                (None, ColumnKind::Ephemeral) => line.push_str(" EPHEMERAL"),
+                (Some(default), kind) => {
+                    line.push_str(&format!(" {} {}", kind.keyword(), expr_text(default)))
+                }
+                (None, _) => {}
+            }
+            if let Some(comment) = &extra.comment {
+                line.push_str(&format!(" COMMENT {}", quoted(comment)));
+            }
+            if let Some(codec) = &extra.codec {
+                line.push_str(&format!(" CODEC({codec})"));
+            }
+            line
+        })
+        .collect()
 }
 
 /// What starts a canonical statement's table comment: a line of its own,
