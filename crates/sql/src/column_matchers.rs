@@ -25,6 +25,7 @@ use datafusion::sql::sqlparser::tokenizer::{Token, TokenWithSpan};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::clickhouse_tokens::{is_space, keyword, matching_close, next_significant, with_token};
+use crate::literal_text::string_value;
 use crate::select_probes::{SourceColumn, qualified};
 
 const COLUMNS: &str = "columns";
@@ -585,16 +586,6 @@ fn compile(pattern: &str) -> Result<regex::Regex> {
             format!("COLUMNS pattern {pattern} cannot be compiled: {e}"),
         )
     })
-}
-
-fn string_value(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Value(v) => match &v.value {
-            Value::SingleQuotedString(s) => Some(s.clone()),
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// `*` or `t.*`: every column, or those of relation `t`.

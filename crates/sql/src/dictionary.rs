@@ -12,6 +12,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::clickhouse_tokens::unescape;
 use crate::create_table::matching_paren;
+use crate::literal_text::quoted;
 use crate::parser::syntax_error;
 use crate::source_text::normalize;
 
@@ -84,10 +85,6 @@ impl DictionaryText {
     }
 }
 
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
 /// Whether a statement's first words name a dictionary statement: the
 /// cheap test before tokenizing.
 pub fn is_dictionary_statement(sql: &str) -> bool {
@@ -97,11 +94,7 @@ pub fn is_dictionary_statement(sql: &str) -> bool {
         .map(|w| w.to_ascii_uppercase())
         .collect();
     let starts = |expected: &[&str]| {
-        words.len() >= expected.len()
-            && expected
-                .iter()
-                .zip(&words)
-                .all(|(e, w)| w == e || w.starts_with(&format!("{e}(")))
+        words.len() >= expected.len() && expected.iter().zip(&words).all(|(e, w)| w == e)
     };
     starts(&["CREATE", "DICTIONARY"])
         || starts(&["CREATE", "OR", "REPLACE", "DICTIONARY"])

@@ -2,11 +2,13 @@
 //! back unchanged. sqlparser writes a string literal as standard SQL does,
 //! doubling quotes only, so a backslash in it would read as an escape; here
 //! strings are written with ClickHouse's escapes (`'x\'y'`, `'a\\'`).
+//! Also the reverse for calls' constant arguments: a string literal's text.
 
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ArrayElemTypeDef, DataType, EnumMember, Expr, Value, visit_expressions_mut,
+    ArrayElemTypeDef, DataType, EnumMember, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
+    Value, visit_expressions_mut,
 };
 
 /// `expr` as SQL text with its string literals escaped as ClickHouse writes them.
@@ -57,6 +59,32 @@ fn escape_enum_names(data_type: &mut DataType) {
 /// `name` as a backquoted identifier, whatever characters it has.
 pub fn backquoted(name: &str) -> String {
     format!("`{}`", name.replace('\\', "\\\\").replace('`', "\\`"))
+}
+
+/// The text of a string literal, if `expr` is one.
+pub fn string_value(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::SingleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A call's unnamed arguments (named ones and `*` left out).
+pub fn unnamed_arguments(args: &FunctionArguments) -> Vec<&Expr> {
+    match args {
+        FunctionArguments::List(list) => list
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect(),
+        FunctionArguments::None | FunctionArguments::Subquery(_) => Vec::new(),
+    }
 }
 
 /// `s` as a ClickHouse string literal.

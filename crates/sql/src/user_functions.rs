@@ -7,14 +7,14 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, OneOrManyWithParens, Query,
-    SelectItem, SetExpr, Statement, VisitMut, VisitorMut,
+    Expr, Ident, OneOrManyWithParens, Query, SelectItem, SetExpr, Statement, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::keywords::Keyword;
 use datafusion::sql::sqlparser::tokenizer::Token;
 use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::dialect::StrataDialect;
+use crate::literal_text::unnamed_arguments;
 use crate::naming::column_name;
 use crate::parser::{clickhouse_parser, expect_end, parser_error, syntax_error};
 use crate::part_statements::parse_word;
@@ -226,7 +226,7 @@ fn expand(
             ),
         ));
     }
-    let arguments = call_arguments(&call.args);
+    let arguments: Vec<Expr> = unnamed_arguments(&call.args).into_iter().cloned().collect();
     if arguments.len() != function.parameters.len() {
         return Err(StrataError::new(
             ErrorCode::BAD_ARGUMENTS,
@@ -251,20 +251,6 @@ fn expand(
     result?;
     *expr = Expr::Nested(Box::new(body));
     Ok(())
-}
-
-fn call_arguments(args: &FunctionArguments) -> Vec<Expr> {
-    match args {
-        FunctionArguments::List(list) => list
-            .args
-            .iter()
-            .filter_map(|arg| match arg {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
-                _ => None,
-            })
-            .collect(),
-        FunctionArguments::None | FunctionArguments::Subquery(_) => Vec::new(),
-    }
 }
 
 /// Puts each argument, parenthesized, where the body names its parameter,

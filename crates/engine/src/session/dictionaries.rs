@@ -12,15 +12,18 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Schema, Sc
 use datafusion::logical_expr::ScalarUDF;
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Statement,
-    TableFactor, Value, Visit, VisitMut, Visitor, VisitorMut,
+    Expr, Function, FunctionArg, FunctionArgExpr, ObjectName, Statement, TableFactor, Visit,
+    VisitMut, Visitor, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::dictionary::{DictionaryStatement, DictionaryText};
+use strata_sql::literal_text::{string_value, unnamed_arguments};
+use strata_sql::parse_statement;
 use strata_sql::virtual_columns::tables_read;
-use strata_sql::{parse_object_name, parse_statement};
 
-use super::key_lookup::{Answer, KeyArguments, KeyLookup, can_be_null};
+use super::key_lookup::{
+    Answer, KeyArguments, KeyLookup, RenameCalls, can_be_null, object_argument,
+};
 use super::{Session, StatementOutcome, strings_result};
 use crate::engine::task_context;
 use crate::sources::dictionary::Dictionary;
@@ -177,21 +180,11 @@ impl Session {
 
     /// The dictionary `name` names, if it names one.
     pub(crate) async fn dictionary(&self, name: &ObjectName) -> Result<Option<Arc<Dictionary>>> {
-        let Ok((database, table)) = self.table_name(name) else {
-            return Ok(None);
-        };
-        let Some(schema) = self.engine.catalog.schema(&database) else {
-            return Ok(None);
-        };
-        let Some(provider) = schema.table(&table).await? else {
-            return Ok(None);
-        };
-        let any: Arc<dyn std::any::Any + Send + Sync> = provider;
-        Ok(any.downcast::<Dictionary>().ok())
+        self.named_table_of(name).await
     }
 
     async fn all_dictionaries(&self) -> Result<Vec<Arc<Dictionary>>> {
-        let found = crate::system::dictionaries::dictionaries(&self.engine.catalog).await?;
+        let found = crate::system::tables_of::<Dictionary>(&self.engine.catalog).await?;
         Ok(found.into_iter().map(|(_, _, d)| d).collect())
     }
 
@@ -271,7 +264,11 @@ impl Session {
                 .await?;
             bound.push(ScalarUDF::new_from_impl(lookup));
         }
-        let mut rename = Rename { next: 0 };
+        let mut rename = RenameCalls {
+            prefix: "__strata_dict_get_",
+            bound: |f: &Function| family_member(f).map(leading_arguments),
+            next: 0,
+        };
         let _ = VisitMut::visit(statement, &mut rename);
         Ok(bound)
     }
@@ -422,30 +419,6 @@ impl Visitor for Calls {
     }
 }
 
-fn unnamed_arguments(args: &FunctionArguments) -> Vec<&Expr> {
-    match args {
-        FunctionArguments::List(list) => list
-            .args
-            .iter()
-            .filter_map(|a| match a {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn string(expr: &Expr) -> Option<String> {
-    match expr {
-        Expr::Value(v) => match &v.value {
-            Value::SingleQuotedString(s) => Some(s.clone()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 fn call(function: &'static str, f: &Function) -> Result<Call> {
     let args = unnamed_arguments(&f.args);
     let leading = leading_arguments(function);
@@ -459,25 +432,18 @@ fn call(function: &'static str, f: &Function) -> Result<Call> {
             ),
         ));
     }
-    let dictionary = match args[0] {
-        Expr::Identifier(ident) => ObjectName::from(vec![ident.clone()]),
-        Expr::CompoundIdentifier(parts) => ObjectName::from(parts.clone()),
-        other => match string(other) {
-            Some(text) => parse_object_name(&text)?,
-            None => return Err(constant(function, "first")),
-        },
-    };
+    let dictionary = object_argument(args[0])?.ok_or_else(|| constant(function, "first"))?;
     let (attributes, tuple) = match (leading, args.get(1)) {
         (1, _) => (Vec::new(), false),
         (_, Some(Expr::Tuple(items))) => (
             items
                 .iter()
-                .map(|i| string(i).ok_or_else(|| constant(function, "second")))
+                .map(|i| string_value(i).ok_or_else(|| constant(function, "second")))
                 .collect::<Result<Vec<_>>>()?,
             true,
         ),
         (_, Some(other)) => (
-            vec![string(other).ok_or_else(|| constant(function, "second"))?],
+            vec![string_value(other).ok_or_else(|| constant(function, "second"))?],
             false,
         ),
         (_, None) => unreachable!("the count was checked"),
@@ -499,30 +465,6 @@ fn constant(function: &str, which: &str) -> StrataError {
     )
 }
 
-/// Renames the calls [`Calls`] saw, in the same order, leaving their keys.
-struct Rename {
-    next: usize,
-}
-
-impl VisitorMut for Rename {
-    type Break = ();
-
-    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(function) = expr
-            && let Some(member) = family_member(function)
-        {
-            let leading = leading_arguments(member);
-            function.name =
-                ObjectName::from(vec![Ident::new(format!("__strata_dict_get_{}", self.next))]);
-            if let FunctionArguments::List(list) = &mut function.args {
-                list.args.drain(..leading);
-            }
-            self.next += 1;
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 /// `dictionary('d')` in FROM, read as the table `d`.
 struct DictionaryFunctions(Result<()>);
 
@@ -537,12 +479,8 @@ impl VisitorMut for DictionaryFunctions {
             return ControlFlow::Continue(());
         };
         let named = match arguments.args.as_slice() {
-            [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] => match e {
-                Expr::Identifier(ident) => Ok(ObjectName::from(vec![ident.clone()])),
-                other => string(other)
-                    .ok_or_else(|| constant("dictionary", "first"))
-                    .and_then(|text| parse_object_name(&text)),
-            },
+            [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] => object_argument(e)
+                .and_then(|name| name.ok_or_else(|| constant("dictionary", "first"))),
             _ => Err(constant("dictionary", "first")),
         };
         match named {

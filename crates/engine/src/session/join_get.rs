@@ -14,14 +14,15 @@ use datafusion::arrow::array::ArrayRef;
 use datafusion::arrow::datatypes::FieldRef;
 use datafusion::logical_expr::ScalarUDF;
 use datafusion::sql::sqlparser::ast::{
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Ident, ObjectName, Statement,
-    Value, Visit, VisitMut, Visitor, VisitorMut,
+    Expr, Function, ObjectName, Statement, Visit, VisitMut, Visitor,
 };
 use strata_common::types::field_default_value;
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::parse_object_name;
+use strata_sql::literal_text::{string_value, unnamed_arguments};
 
-use super::key_lookup::{Answer, KeyArguments, KeyIndex, KeyLookup, can_be_null};
+use super::key_lookup::{
+    Answer, KeyArguments, KeyIndex, KeyLookup, RenameCalls, can_be_null, object_argument,
+};
 use super::{Session, UserTable};
 use crate::sources::set_and_join::{JoinKind, Strictness};
 
@@ -49,7 +50,11 @@ impl Session {
                     .await?,
             );
         }
-        let mut rename = Rename { next: 0 };
+        let mut rename = RenameCalls {
+            prefix: "__strata_join_get_",
+            bound: |f: &Function| is_join_get(f).map(|_| 2),
+            next: 0,
+        };
         let _ = VisitMut::visit(statement, &mut rename);
         Ok(bound.into_iter().map(ScalarUDF::new_from_impl).collect())
     }
@@ -166,36 +171,12 @@ impl Visitor for Found {
 
 /// A call's table and column, its keys left as its arguments.
 fn call(function: &'static str, f: &Function) -> Result<Call> {
-    let FunctionArguments::List(list) = &f.args else {
-        return Err(arity(function, 0));
-    };
-    let args: Vec<&Expr> = list
-        .args
-        .iter()
-        .filter_map(|arg| match arg {
-            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-            _ => None,
-        })
-        .collect();
+    let args = unnamed_arguments(&f.args);
     if args.len() < 3 {
         return Err(arity(function, args.len()));
     }
-    let table = match args[0] {
-        Expr::Value(v) => match &v.value {
-            Value::SingleQuotedString(text) => parse_object_name(text)?,
-            _ => return Err(constant_argument(function, "first")),
-        },
-        Expr::Identifier(ident) => ObjectName::from(vec![ident.clone()]),
-        Expr::CompoundIdentifier(parts) => ObjectName::from(parts.clone()),
-        _ => return Err(constant_argument(function, "first")),
-    };
-    let column = match args[1] {
-        Expr::Value(v) => match &v.value {
-            Value::SingleQuotedString(text) => text.clone(),
-            _ => return Err(constant_argument(function, "second")),
-        },
-        _ => return Err(constant_argument(function, "second")),
-    };
+    let table = object_argument(args[0])?.ok_or_else(|| constant_argument(function, "first"))?;
+    let column = string_value(args[1]).ok_or_else(|| constant_argument(function, "second"))?;
     Ok(Call {
         function,
         table,
@@ -217,27 +198,4 @@ fn constant_argument(function: &str, which: &str) -> StrataError {
         ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
         format!("The {which} argument of function {function} must be a constant String"),
     )
-}
-
-/// Renames the calls [`Found`] saw, in the same order, leaving their keys.
-struct Rename {
-    next: usize,
-}
-
-impl VisitorMut for Rename {
-    type Break = ();
-
-    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(function) = expr
-            && is_join_get(function).is_some()
-        {
-            function.name =
-                ObjectName::from(vec![Ident::new(format!("__strata_join_get_{}", self.next))]);
-            if let FunctionArguments::List(list) = &mut function.args {
-                list.args.drain(..2);
-            }
-            self.next += 1;
-        }
-        ControlFlow::Continue(())
-    }
 }

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -17,8 +18,13 @@ use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
+use datafusion::sql::sqlparser::ast::{
+    Expr, Function, FunctionArguments, Ident, ObjectName, VisitorMut,
+};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::literal_text::string_value;
+use strata_sql::parse_object_name;
 
 /// Rows by key: the key columns' row-format bytes to a row number.
 #[derive(Debug)]
@@ -57,6 +63,45 @@ impl KeyIndex {
             len += batch.num_rows() as u32;
         }
         Ok(KeyIndex { keys, rows, len })
+    }
+}
+
+/// The table or dictionary a call's first argument names: a name, or a
+/// string holding one (`'db.t'`); None for anything else.
+pub(crate) fn object_argument(expr: &Expr) -> Result<Option<ObjectName>> {
+    match expr {
+        Expr::Identifier(ident) => Ok(Some(ObjectName::from(vec![ident.clone()]))),
+        Expr::CompoundIdentifier(parts) => Ok(Some(ObjectName::from(parts.clone()))),
+        other => string_value(other)
+            .map(|t| parse_object_name(&t))
+            .transpose(),
+    }
+}
+
+/// Renames the calls `bound` picks to `<prefix><n>`, n counting them in
+/// visiting order (as their binding found them), dropping the leading
+/// arguments `bound` counts (those that named what the call reads).
+pub(crate) struct RenameCalls<F: Fn(&Function) -> Option<usize>> {
+    pub prefix: &'static str,
+    pub bound: F,
+    pub next: usize,
+}
+
+impl<F: Fn(&Function) -> Option<usize>> VisitorMut for RenameCalls<F> {
+    type Break = ();
+
+    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::Function(function) = expr
+            && let Some(leading) = (self.bound)(function)
+        {
+            function.name =
+                ObjectName::from(vec![Ident::new(format!("{}{}", self.prefix, self.next))]);
+            if let FunctionArguments::List(list) = &mut function.args {
+                list.args.drain(..leading);
+            }
+            self.next += 1;
+        }
+        ControlFlow::Continue(())
     }
 }
 

@@ -110,17 +110,7 @@ impl Session {
         &self,
         name: &ObjectName,
     ) -> Result<Option<std::sync::Arc<MergeTable>>> {
-        let Ok((database, table)) = self.table_name(name) else {
-            return Ok(None);
-        };
-        let Some(schema) = self.engine.catalog.schema(&database) else {
-            return Ok(None);
-        };
-        let Some(provider) = schema.table(&table).await? else {
-            return Ok(None);
-        };
-        let any: std::sync::Arc<dyn std::any::Any + Send + Sync> = provider;
-        Ok(any.downcast::<MergeTable>().ok())
+        self.named_table_of(name).await
     }
 }
 

@@ -8,12 +8,12 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, Query, Statement,
-    TableFactor, Value, Visit, VisitMut, Visitor, VisitorMut,
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, Query, Statement, TableFactor, Visit,
+    VisitMut, Visitor, VisitorMut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_sql::parse_expr_text;
-use strata_sql::parse_statement;
+use strata_sql::literal_text::{quoted, string_value, unnamed_arguments};
+use strata_sql::{parse_expr_text, parse_statement};
 
 use super::Session;
 use crate::statements::ReadView;
@@ -86,18 +86,8 @@ fn marker(expr: &Expr) -> Option<(String, String)> {
     if f.name.to_string() != strata_sql::QUERY_PARAMETER_FUNCTION {
         return None;
     }
-    let FunctionArguments::List(list) = &f.args else {
-        return None;
-    };
-    let text = |arg: &FunctionArg| match arg {
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v))) => match &v.value {
-            Value::SingleQuotedString(s) => Some(s.clone()),
-            _ => None,
-        },
-        _ => None,
-    };
-    match list.args.as_slice() {
-        [name, type_name] => Some((text(name)?, text(type_name)?)),
+    match unnamed_arguments(&f.args).as_slice() {
+        [name, type_name] => Some((string_value(name)?, string_value(type_name)?)),
         _ => None,
     }
 }
@@ -117,10 +107,6 @@ pub(crate) fn parameter_defaults(query: &mut Query) -> Result<()> {
     replace_markers(query, &|_, type_name| {
         parse_expr_text(&format!("defaultValueOfTypeName({})", quoted(type_name)))
     })
-}
-
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 fn replace_markers(query: &mut Query, value: &dyn Fn(&str, &str) -> Result<Expr>) -> Result<()> {
@@ -171,13 +157,7 @@ fn parameter_values(args: &[FunctionArg]) -> Result<HashMap<String, String>> {
                     let Expr::Identifier(name) = left.as_ref() else {
                         return Err(bad_argument(arg));
                     };
-                    let value = match right.as_ref() {
-                        Expr::Value(v) => match &v.value {
-                            Value::SingleQuotedString(s) => s.clone(),
-                            other => other.to_string(),
-                        },
-                        other => other.to_string(),
-                    };
+                    let value = string_value(right).unwrap_or_else(|| right.to_string());
                     Ok((name.value.clone(), value))
                 }
                 _ => Err(bad_argument(arg)),

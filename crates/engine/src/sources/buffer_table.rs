@@ -39,6 +39,7 @@ use futures::StreamExt;
 use parking_lot::{Mutex, RwLock};
 use strata_common::types::field_default_value;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::literal_text::{quoted, string_value};
 
 use super::counting::CountingExec;
 use crate::query_context::QueryContext;
@@ -79,11 +80,7 @@ impl BufferDefinition {
         }
         let name = |expr: &SqlExpr| match expr {
             SqlExpr::Identifier(ident) => Some(ident.value.clone()),
-            SqlExpr::Value(v) => match &v.value {
-                Value::SingleQuotedString(text) => Some(text.clone()),
-                _ => None,
-            },
-            _ => None,
+            other => string_value(other),
         };
         let (Some(database), Some(table)) = (name(&arguments[0]), name(&arguments[1])) else {
             return Err(StrataError::new(
@@ -178,10 +175,6 @@ fn number(expr: &SqlExpr) -> Result<f64> {
                 format!("Storage Buffer's parameters after the table are numbers, got {expr}"),
             )
         })
-}
-
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 /// The buffered rows.

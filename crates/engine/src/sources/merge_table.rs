@@ -14,11 +14,12 @@ use datafusion::common::Result as DfResult;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
-use datafusion::sql::sqlparser::ast::{Expr as SqlExpr, FunctionArguments, Value};
+use datafusion::sql::sqlparser::ast::{Expr as SqlExpr, Value};
 use parking_lot::RwLock;
 use regex::Regex;
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError};
+use strata_sql::literal_text::{quoted, string_value, unnamed_arguments};
 
 use crate::table_definition::{TableIdentity, quote_name};
 
@@ -61,7 +62,7 @@ impl MergeSource {
                 ));
             }
         };
-        let tables = string(tables).ok_or_else(|| bad_argument(function, "second"))?;
+        let tables = string_value(tables).ok_or_else(|| bad_argument(function, "second"))?;
         Regex::new(&tables).map_err(|e| bad_regexp(&tables, e))?;
         let database = match database {
             None => DatabasePattern::Name(current.to_string()),
@@ -112,47 +113,21 @@ pub fn name_current_database(arguments: &mut [SqlExpr], current: &str) {
     }
 }
 
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
-fn string(expr: &SqlExpr) -> Option<String> {
-    match expr {
-        SqlExpr::Value(v) => match &v.value {
-            Value::SingleQuotedString(text) => Some(text.clone()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 fn database_pattern(expr: &SqlExpr, current: &str) -> Option<DatabasePattern> {
     match expr {
         SqlExpr::Identifier(ident) => Some(DatabasePattern::Name(ident.value.clone())),
         SqlExpr::Function(f) => {
             let name = f.name.to_string();
-            let FunctionArguments::List(list) = &f.args else {
-                return None;
-            };
-            let args: Vec<&SqlExpr> = list
-                .args
-                .iter()
-                .filter_map(|a| match a {
-                    datafusion::sql::sqlparser::ast::FunctionArg::Unnamed(
-                        datafusion::sql::sqlparser::ast::FunctionArgExpr::Expr(e),
-                    ) => Some(e),
-                    _ => None,
-                })
-                .collect();
+            let args = unnamed_arguments(&f.args);
             match (name.as_str(), args.as_slice()) {
                 ("currentDatabase", []) => Some(DatabasePattern::Name(current.to_string())),
                 (regexp, [pattern]) if regexp.eq_ignore_ascii_case("REGEXP") => {
-                    string(pattern).map(DatabasePattern::Regexp)
+                    string_value(pattern).map(DatabasePattern::Regexp)
                 }
                 _ => None,
             }
         }
-        other => string(other).map(DatabasePattern::Name),
+        other => string_value(other).map(DatabasePattern::Name),
     }
 }
 

@@ -347,6 +347,18 @@ impl Session {
 
     /// The view `name` names, if it names one.
     pub(crate) async fn view(&self, name: &ObjectName) -> Result<Option<ReadView>> {
+        if let Some(view) = self.named_table_of::<ViewTable>(name).await? {
+            return Ok(Some(ReadView::View(view)));
+        }
+        let view = self.named_table_of::<MaterializedView>(name).await?;
+        Ok(view.map(ReadView::Materialized))
+    }
+
+    /// The table of type `T` that `name` names, if it names one.
+    pub(crate) async fn named_table_of<T: Send + Sync + 'static>(
+        &self,
+        name: &ObjectName,
+    ) -> Result<Option<Arc<T>>> {
         let Ok((database, table)) = self.table_name(name) else {
             return Ok(None);
         };
@@ -357,14 +369,7 @@ impl Session {
             return Ok(None);
         };
         let any: Arc<dyn std::any::Any + Send + Sync> = provider;
-        let any = match any.downcast::<ViewTable>() {
-            Ok(view) => return Ok(Some(ReadView::View(view))),
-            Err(other) => other,
-        };
-        Ok(any
-            .downcast::<MaterializedView>()
-            .ok()
-            .map(ReadView::Materialized))
+        Ok(any.downcast::<T>().ok())
     }
 
     async fn views_read(&self, statement: &Statement) -> Result<HashMap<ObjectName, Query>> {

@@ -9,32 +9,7 @@ use datafusion::catalog::CatalogProvider;
 use datafusion::common::Result;
 
 use super::access::{list, lists, strings};
-use super::database_names;
 use crate::sources::dictionary::Dictionary;
-
-/// Every dictionary, by database then name.
-pub(crate) async fn dictionaries(
-    catalog: &Arc<dyn CatalogProvider>,
-) -> Result<Vec<(String, String, Arc<Dictionary>)>> {
-    let mut found = Vec::new();
-    for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else {
-            continue;
-        };
-        let mut names = schema.table_names();
-        names.sort();
-        for name in names {
-            let Some(table) = schema.table(&name).await? else {
-                continue;
-            };
-            let any: Arc<dyn std::any::Any + Send + Sync> = table;
-            if let Ok(dictionary) = any.downcast::<Dictionary>() {
-                found.push((database.clone(), name, dictionary));
-            }
-        }
-    }
-    Ok(found)
-}
 
 fn text(name: &str) -> Field {
     Field::new(name, DataType::Utf8, false)
@@ -67,7 +42,7 @@ pub fn dictionaries_fields() -> Vec<Field> {
 }
 
 pub async fn dictionaries_rows(catalog: &Arc<dyn CatalogProvider>) -> Result<Vec<ArrayRef>> {
-    let found = dictionaries(catalog).await?;
+    let found = super::tables_of::<Dictionary>(catalog).await?;
     let mut texts: [Vec<String>; 8] = Default::default();
     let mut names: [Vec<Vec<String>>; 4] = Default::default();
     let mut numbers: [Vec<u64>; 5] = Default::default();

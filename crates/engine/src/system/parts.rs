@@ -17,7 +17,6 @@ use datafusion::common::Result;
 use strata_common::StrataError;
 use strata_common::types::field_type_name;
 
-use super::database_names;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 
 fn s(name: &str) -> Field {
@@ -75,24 +74,7 @@ pub fn parts_columns_fields() -> Vec<Field> {
 pub(crate) async fn merge_tree_tables(
     catalog: &Arc<dyn CatalogProvider>,
 ) -> Result<Vec<(String, String, Arc<MergeTreeProvider>)>> {
-    let mut tables = Vec::new();
-    for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else {
-            continue;
-        };
-        let mut names = schema.table_names();
-        names.sort();
-        for name in names {
-            let Some(table) = schema.table(&name).await? else {
-                continue;
-            };
-            let any: Arc<dyn std::any::Any + Send + Sync> = table;
-            if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
-                tables.push((database.clone(), name, merge_tree));
-            }
-        }
-    }
-    Ok(tables)
+    super::tables_of(catalog).await
 }
 
 pub(super) fn strings(values: Vec<String>) -> ArrayRef {
