@@ -333,10 +333,6 @@ impl TableProvider for Dictionary {
         _input: Arc<dyn ExecutionPlan>,
         _insert_op: InsertOp,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
-        Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            "Method write is not supported by storage Dictionary",
-        )
-        .into_datafusion())
+        Err(super::write_refused("Dictionary"))
     }
 }

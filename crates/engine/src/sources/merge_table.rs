@@ -301,10 +301,6 @@ impl TableProvider for MergeTable {
         _input: Arc<dyn ExecutionPlan>,
         _insert_op: InsertOp,
     ) -> DfResult<Arc<dyn ExecutionPlan>> {
-        Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            "Method write is not supported by storage Merge",
-        )
-        .into_datafusion())
+        Err(super::write_refused("Merge"))
     }
 }

@@ -25,3 +25,12 @@ pub mod s3_function;
 pub mod sampling;
 pub mod set_and_join;
 pub mod view;
+
+/// A table engine's refusal of INSERT, in ClickHouse's words.
+pub(crate) fn write_refused(engine: &str) -> datafusion::common::DataFusionError {
+    strata_common::StrataError::new(
+        strata_common::ErrorCode::NOT_IMPLEMENTED,
+        format!("Method write is not supported by storage {engine}"),
+    )
+    .into_datafusion()
+}

@@ -13,7 +13,6 @@ use datafusion::common::Result;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, TableType};
 use datafusion::physical_plan::ExecutionPlan;
-use strata_common::{ErrorCode, StrataError};
 
 use crate::table_definition::TableIdentity;
 
@@ -61,10 +60,6 @@ impl TableProvider for ViewTable {
         _input: Arc<dyn ExecutionPlan>,
         _insert_op: InsertOp,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            "Method write is not supported by storage View",
-        )
-        .into_datafusion())
+        Err(super::write_refused("View"))
     }
 }
