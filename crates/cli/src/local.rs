@@ -147,11 +147,15 @@ async fn run_async(args: LocalArgs, settings: Vec<(String, String)>, running: Ru
         let file = file.clone();
         let overrides: Vec<(String, String)> = server_args.into_iter().cloned().collect();
         engine.instance().set_config_source(Box::new(move || {
-            let mut settings = strata_server::config::ServerConfig::load(&file)?.server_settings;
+            let config = strata_server::config::ServerConfig::load(&file)?;
+            let mut settings = config.server_settings;
             for (name, value) in &overrides {
                 settings.set(name, value)?;
             }
-            Ok(settings)
+            Ok(strata_engine::instance::ReloadedConfig {
+                settings,
+                storage: config.storage,
+            })
         }));
     }
     if let Err(e) = engine.load_tables().await {

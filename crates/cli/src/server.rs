@@ -8,6 +8,7 @@ use strata_common::StrataError;
 use strata_common::settings::Scope;
 use strata_engine::Engine;
 use strata_engine::data_path::DataPath;
+use strata_engine::instance::ReloadedConfig;
 use strata_server::{Server, ServerConfig};
 
 #[derive(Args, Clone)]
@@ -65,7 +66,11 @@ async fn run_async(args: ServerArgs, settings: Vec<(String, String)>) -> strata_
     let engine = Engine::open_with_storage(config.engine_settings()?, data_path, &config.storage)?;
     let (reload_args, reload_settings) = (args.clone(), settings.clone());
     engine.instance().set_config_source(Box::new(move || {
-        configuration(&reload_args, &reload_settings)?.engine_settings()
+        let config = configuration(&reload_args, &reload_settings)?;
+        Ok(ReloadedConfig {
+            settings: config.engine_settings()?,
+            storage: config.storage,
+        })
     }));
     engine.load_tables().await?;
     let listeners = strata_server::bind(&config).await?;

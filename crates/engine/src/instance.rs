@@ -10,7 +10,7 @@ use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_memory::{BudgetConfig, ServerMemory, SystemProbe};
 use strata_storage::cache::{CacheSizes, DataCache};
-use strata_storage::disk::Disks;
+use strata_storage::disk::{DiskType, Disks, StorageConfiguration};
 
 use crate::access::AccessControl;
 use crate::error_counts::ErrorCounts;
@@ -46,8 +46,15 @@ pub struct Instance {
     config_source: ConfigSourceSlot,
 }
 
-/// Reads the server settings from the configuration file and command line.
-pub type ConfigSource = Box<dyn Fn() -> Result<Settings> + Send + Sync>;
+/// Reads the server settings and disks from the configuration file and
+/// command line.
+pub type ConfigSource = Box<dyn Fn() -> Result<ReloadedConfig> + Send + Sync>;
+
+/// What `SYSTEM RELOAD CONFIG` reads.
+pub struct ReloadedConfig {
+    pub settings: Settings,
+    pub storage: StorageConfiguration,
+}
 
 #[derive(Default)]
 struct ConfigSourceSlot(parking_lot::Mutex<Option<ConfigSource>>);
@@ -150,15 +157,28 @@ impl Instance {
     }
 
     /// `SYSTEM RELOAD CONFIG`: the settings changeable without a restart
-    /// (the cache sizes) take their configured values now; the others keep
-    /// theirs until the next start.
+    /// (the cache sizes, a cache disk's `max_size`) take their configured
+    /// values now; the others keep theirs until the next start.
     pub fn reload_config(&self) -> Result<()> {
         let source = self.config_source.0.lock();
         let Some(read) = source.as_ref() else {
             return Ok(());
         };
-        let settings = read()?;
-        self.cache.resize(cache_sizes(&settings));
+        let config = read()?;
+        self.cache.resize(cache_sizes(&config.settings));
+        for disk in &config.storage.disks {
+            let DiskType::Cache(cache_config) = &disk.kind else {
+                continue;
+            };
+            let cache = self
+                .disks
+                .disk(&disk.name)
+                .ok()
+                .and_then(|disk| disk.object_store().and_then(|objects| objects.file_cache()));
+            if let Some(cache) = cache {
+                cache.resize(cache_config.max_size);
+            }
+        }
         Ok(())
     }
 

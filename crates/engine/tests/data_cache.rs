@@ -331,7 +331,10 @@ async fn reload_config_resizes_the_caches_without_a_restart() {
         let mut settings = Settings::server();
         let size = std::fs::read_to_string(&source).unwrap();
         settings.set("uncompressed_cache_size", size.trim())?;
-        Ok(settings)
+        Ok(strata_engine::instance::ReloadedConfig {
+            settings,
+            storage: Default::default(),
+        })
     }));
     let mut session = engine.new_session();
     let shown = "SELECT value, changed, changeable_without_restart FROM system.server_settings WHERE name = 'uncompressed_cache_size'";

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 
+use strata_common::settings::parse_size;
 use strata_storage::disk::config::{DEFAULT_MOVE_FACTOR, S3Config};
+use strata_storage::disk::file_cache::{DEFAULT_BOUNDARY_ALIGNMENT, FileCacheConfig};
 use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
 };
@@ -243,9 +245,10 @@ fn disk_config(disk: &Node) -> Result<DiskConfig> {
             }
             DiskType::S3(s3)
         }
+        ("cache", _) => DiskType::Cache(cache_config(disk)?),
         (other, _) => {
             return Err(config_error(format!(
-                "Disk {} has type '{other}'; Strata supports the types local and s3",
+                "Disk {} has type '{other}'; Strata supports the types local, s3 and cache",
                 disk.name
             )));
         }
@@ -253,6 +256,37 @@ fn disk_config(disk: &Node) -> Result<DiskConfig> {
     Ok(DiskConfig {
         name: disk.name.clone(),
         kind,
+    })
+}
+
+/// A `cache` disk: the disk it reads, where its files go and how much it
+/// may keep (sizes with ClickHouse's suffixes, `10Gi`).
+fn cache_config(disk: &Node) -> Result<FileCacheConfig> {
+    let text = |name: &str| disk.text_of(name).map(|t| t.trim().to_string());
+    let required = |name: &str| {
+        text(name).ok_or_else(|| config_error(format!("Cache disk {} has no {name}", disk.name)))
+    };
+    let size = |name: &str, value: String| {
+        parse_size(&value).ok_or_else(|| {
+            config_error(format!(
+                "{name} of disk {} must be a size in bytes, got '{value}'",
+                disk.name
+            ))
+        })
+    };
+    let boundary_alignment = match text("boundary_alignment") {
+        Some(value) => size("boundary_alignment", value)?,
+        None => DEFAULT_BOUNDARY_ALIGNMENT,
+    };
+    Ok(FileCacheConfig {
+        disk: required("disk")?,
+        path: PathBuf::from(required("path")?),
+        max_size: size("max_size", required("max_size")?)?,
+        boundary_alignment,
+        cache_on_write_operations: matches!(
+            text("cache_on_write_operations").as_deref(),
+            Some("1" | "true")
+        ),
     })
 }
 
@@ -598,6 +632,52 @@ mod tests {
                 matches!(config.users[0].authentication, Authentication::Plaintext(ref p) if p == "secret")
             );
         }
+    }
+
+    #[test]
+    fn storage_configuration_reads_s3_and_cache_disks() {
+        let dir = tempfile::tempdir().unwrap();
+        let xml = write(
+            dir.path(),
+            "config.xml",
+            "<clickhouse><storage_configuration><disks>\
+             <s3disk><type>s3</type><endpoint>http://127.0.0.1:9000/b/data/</endpoint>\
+             <access_key_id>k</access_key_id><secret_access_key>s</secret_access_key></s3disk>\
+             <s3cache><type>cache</type><disk>s3disk</disk><path>s3cache</path>\
+             <max_size>10Gi</max_size><cache_on_write_operations>1</cache_on_write_operations>\
+             </s3cache></disks><policies><cached><volumes><main><disk>s3cache</disk></main>\
+             </volumes></cached></policies></storage_configuration></clickhouse>",
+        );
+        let yaml = write(
+            dir.path(),
+            "config.yaml",
+            "storage_configuration:\n  disks:\n    s3disk:\n      type: s3\n      \
+             endpoint: http://127.0.0.1:9000/b/data/\n      access_key_id: k\n      \
+             secret_access_key: s\n    s3cache:\n      type: cache\n      disk: s3disk\n      \
+             path: s3cache\n      max_size: 10Gi\n      cache_on_write_operations: 1\n  \
+             policies:\n    cached:\n      volumes:\n        main:\n          disk: s3cache\n",
+        );
+        for file in [xml, yaml] {
+            let storage = ServerConfig::load(&file).unwrap().storage;
+            assert_eq!(storage.disks.len(), 2);
+            let DiskType::Cache(cache) = &storage.disks[1].kind else {
+                panic!("{:?}", storage.disks[1]);
+            };
+            assert_eq!(cache.disk, "s3disk");
+            assert_eq!(cache.path, PathBuf::from("s3cache"));
+            assert_eq!(cache.max_size, 10 << 30);
+            assert_eq!(cache.boundary_alignment, DEFAULT_BOUNDARY_ALIGNMENT);
+            assert!(cache.cache_on_write_operations);
+            assert_eq!(storage.policies[0].volumes[0].disks, ["s3cache"]);
+        }
+        let file = write(
+            dir.path(),
+            "no_size.xml",
+            "<clickhouse><storage_configuration><disks><c><type>cache</type><disk>d</disk>\
+             <path>p</path><max_size>lots</max_size></c></disks></storage_configuration></clickhouse>",
+        );
+        let error = ServerConfig::load(&file).unwrap_err();
+        assert!(error.message.contains("max_size of disk c"), "{error}");
     }
 
     #[test]

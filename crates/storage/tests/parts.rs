@@ -249,6 +249,7 @@ fn object_disk(path: &std::path::Path) -> Arc<Disk> {
         objects: Some(Arc::new(
             ObjectDisk::local("objects", path, "instance").unwrap(),
         )),
+        sharing: vec!["objects".to_string()],
     })
 }
 

@@ -120,6 +120,8 @@ declare_settings!(IMPLEMENTED {
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
     default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",
         "The engine of a CREATE TABLE that names none; None requires ENGINE";
+    enable_filesystem_cache: bool = SettingKind::Bool, "1",
+        "Read objects of cache disks through their filesystem cache; 0 reads from the object store only";
     enable_http_compression: bool = SettingKind::Bool, "1",
         "Compress HTTP responses in an encoding the client's Accept-Encoding names (gzip, deflate, br, zstd, lz4)";
     enable_lightweight_update: bool = SettingKind::Bool, "1",
@@ -214,6 +216,8 @@ declare_settings!(IMPLEMENTED {
         "Pretty formats follow a number in the last column (Vertical: any number) larger than this with its size in words (`-- 1.23 million`); 0 turns it off";
     output_format_write_statistics: bool = SettingKind::Bool, "1",
         "End JSON and XML output with the query's statistics (elapsed time, rows and bytes read)";
+    read_from_filesystem_cache_if_exists_otherwise_bypass_cache: bool = SettingKind::Bool, "0",
+        "Read what a cache disk's filesystem cache holds and the rest from the object store, without caching it";
     read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
         "Past max_rows_to_read: fail with TOO_MANY_ROWS (throw); break is accepted but reads on, as if there were no limit";
     readonly: u64 = SettingKind::UInt64, "0",

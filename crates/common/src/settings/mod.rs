@@ -305,6 +305,7 @@ impl Settings {
 mod catalog;
 mod parse;
 
+pub use parse::parse_size;
 use parse::parse_value;
 
 fn unknown_setting(name: &str) -> StrataError {

@@ -114,17 +114,18 @@ fn parse_enum(def: &SettingDef, words: &[&str], text: &str) -> Result<SettingVal
 /// Integers as ClickHouse reads them in settings: plain, a whole float
 /// (`1e9`), or with a size suffix (`10G` is 10^10, `2GiB` 2^31).
 fn parse_u64(def: &SettingDef, text: &str) -> Result<u64> {
+    parse_size(text).ok_or_else(|| cannot_parse(def, text))
+}
+
+/// A count of bytes as ClickHouse reads sizes in settings and its
+/// configuration: plain, a whole float, or with a size suffix.
+pub fn parse_size(text: &str) -> Option<u64> {
     if let Ok(v) = text.parse::<u64>() {
-        return Ok(v);
+        return Some(v);
     }
     let (number, scale) = split_suffix(text);
-    let f: f64 = number.parse().map_err(|_| cannot_parse(def, text))?;
-    let v = f * scale;
-    if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 1.8e19 {
-        Ok(v as u64)
-    } else {
-        Err(cannot_parse(def, text))
-    }
+    let v = number.parse::<f64>().ok()? * scale;
+    (v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 1.8e19).then_some(v as u64)
 }
 
 fn parse_i64(def: &SettingDef, text: &str) -> Result<i64> {

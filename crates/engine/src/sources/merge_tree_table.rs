@@ -30,6 +30,7 @@ use strata_common::events::{self, Event};
 use strata_common::{ErrorCode, StrataError};
 use strata_execution::expressions::specialize;
 use strata_storage::cache::CacheRead;
+use strata_storage::disk::file_cache::CacheUse;
 use strata_storage::merge_tree::{
     DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter,
     RemovalList, ScanColumns, ScanFilter, Summaries, VirtualColumn, select_granules,
@@ -502,6 +503,13 @@ fn cache_read(
         hot: settings.use_uncompressed_cache(),
         warm: settings.use_page_cache_for_disks_without_file_cache(),
         admit,
+        files: if !settings.enable_filesystem_cache() {
+            CacheUse::Bypass
+        } else if settings.read_from_filesystem_cache_if_exists_otherwise_bypass_cache() {
+            CacheUse::IfExists
+        } else {
+            CacheUse::Fill
+        },
     })
 }
 

@@ -21,7 +21,6 @@ const NOT_KEPT_CACHES: &[&[&str]] = &[
     &["VECTOR", "SIMILARITY", "INDEX"],
     &["SCHEMA"],
     &["FORMAT", "SCHEMA"],
-    &["FILESYSTEM"],
     &["ICEBERG", "METADATA"],
 ];
 
@@ -43,6 +42,7 @@ impl Session {
             ["DROP" | "CLEAR", "MARK", "CACHE"] => self.drop_cache(CacheTier::Mark),
             ["DROP" | "CLEAR", "UNCOMPRESSED", "CACHE"] => self.drop_cache(CacheTier::Uncompressed),
             ["DROP" | "CLEAR", "PAGE", "CACHE"] => self.drop_cache(CacheTier::Page),
+            ["DROP" | "CLEAR", "FILESYSTEM", "CACHE", ..] => self.drop_filesystem_cache(rest),
             // Caches Strata does not keep hold nothing to drop.
             ["DROP" | "CLEAR", cache @ .., "CACHE"] if NOT_KEPT_CACHES.contains(&cache) => {
                 self.done()
@@ -97,6 +97,42 @@ impl Session {
 
     fn drop_cache(&self, tier: CacheTier) -> Result<StatementOutcome> {
         self.engine.instance().cache.clear(tier);
+        self.done()
+    }
+
+    /// `SYSTEM DROP FILESYSTEM CACHE ['disk']`: one cache disk's segments,
+    /// or every cache's.
+    fn drop_filesystem_cache(&self, rest: &str) -> Result<StatementOutcome> {
+        let named: Vec<&str> = rest.split_whitespace().skip(3).collect();
+        let name = match named[..] {
+            [] => None,
+            [name] => Some(name.trim_matches(['\'', '"', '`']).to_string()),
+            _ => {
+                return Err(StrataError::new(
+                    ErrorCode::SYNTAX_ERROR,
+                    format!(
+                        "Syntax error: expected a cache name after 'SYSTEM {}'",
+                        rest.trim()
+                    ),
+                ));
+            }
+        };
+        let instance = self.engine.instance();
+        let caches: Vec<_> = instance
+            .disks
+            .all()
+            .filter_map(|disk| disk.object_store()?.file_cache())
+            .filter(|cache| name.as_deref().is_none_or(|name| cache.name() == name))
+            .collect();
+        if let (Some(name), true) = (&name, caches.is_empty()) {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("There is no filesystem cache named {name}"),
+            ));
+        }
+        for cache in caches {
+            cache.clear();
+        }
         self.done()
     }
 }

@@ -80,7 +80,15 @@ pub fn disks_rows(instance: &Instance) -> Vec<ArrayRef> {
         flags(vec![false; disks.len()]),
         flags(disks.iter().map(|d| d.is_remote()).collect()),
         flags(vec![false; disks.len()]),
-        strings(vec![String::new(); disks.len()]),
+        strings(
+            disks
+                .iter()
+                .map(|d| {
+                    let cache = d.object_store().and_then(|objects| objects.file_cache());
+                    cache.map_or_else(String::new, |c| format!("{}/", c.dir().display()))
+                })
+                .collect(),
+        ),
     ]
 }
 

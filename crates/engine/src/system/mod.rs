@@ -28,6 +28,7 @@ use crate::table_definition::ColumnDescription;
 pub mod access;
 pub mod dictionaries;
 pub mod disks;
+pub mod filesystem_cache;
 pub mod mutations;
 pub mod names;
 pub mod parts;
@@ -84,12 +85,14 @@ pub enum SystemTableKind {
     PartLog,
     Disks,
     StoragePolicies,
+    FilesystemCache,
+    FilesystemCacheSettings,
     DataSkippingIndices,
     Dictionaries,
 }
 
 impl SystemTableKind {
-    pub const ALL: [SystemTableKind; 39] = [
+    pub const ALL: [SystemTableKind; 41] = [
         SystemTableKind::One,
         SystemTableKind::Settings,
         SystemTableKind::Functions,
@@ -127,6 +130,8 @@ impl SystemTableKind {
         SystemTableKind::PartLog,
         SystemTableKind::Disks,
         SystemTableKind::StoragePolicies,
+        SystemTableKind::FilesystemCache,
+        SystemTableKind::FilesystemCacheSettings,
         SystemTableKind::DataSkippingIndices,
         SystemTableKind::Dictionaries,
     ];
@@ -170,6 +175,8 @@ impl SystemTableKind {
             SystemTableKind::PartLog => "part_log",
             SystemTableKind::Disks => "disks",
             SystemTableKind::StoragePolicies => "storage_policies",
+            SystemTableKind::FilesystemCache => "filesystem_cache",
+            SystemTableKind::FilesystemCacheSettings => "filesystem_cache_settings",
             SystemTableKind::DataSkippingIndices => "data_skipping_indices",
             SystemTableKind::Dictionaries => "dictionaries",
         }
@@ -256,6 +263,10 @@ impl SystemTableKind {
             SystemTableKind::PartLog => server::part_log_fields(),
             SystemTableKind::Disks => disks::disks_fields(),
             SystemTableKind::StoragePolicies => disks::storage_policies_fields(),
+            SystemTableKind::FilesystemCache => filesystem_cache::filesystem_cache_fields(),
+            SystemTableKind::FilesystemCacheSettings => {
+                filesystem_cache::filesystem_cache_settings_fields()
+            }
             SystemTableKind::DataSkippingIndices => skipping_indices::skipping_indices_fields(),
             SystemTableKind::Dictionaries => dictionaries::dictionaries_fields(),
         };
@@ -608,6 +619,10 @@ impl TableProvider for SystemTable {
             SystemTableKind::PartLog => server::part_log_rows(&instance),
             SystemTableKind::Disks => disks::disks_rows(&instance),
             SystemTableKind::StoragePolicies => disks::storage_policies_rows(&instance),
+            SystemTableKind::FilesystemCache => filesystem_cache::filesystem_cache_rows(&instance),
+            SystemTableKind::FilesystemCacheSettings => {
+                filesystem_cache::filesystem_cache_settings_rows(&instance)
+            }
             SystemTableKind::Dictionaries => dictionaries::dictionaries_rows(&catalog).await?,
             SystemTableKind::DataSkippingIndices => {
                 skipping_indices::skipping_indices_rows(&catalog).await?

@@ -35,6 +35,7 @@ use strata_common::error::Result;
 use strata_common::events::{self, Event};
 use strata_memory::{Reclaim, ServerMemory};
 
+use crate::disk::file_cache::CacheUse;
 use crate::part::reader::Mark;
 use slru::{Slru, SlruStats};
 
@@ -114,6 +115,8 @@ pub struct CacheRead {
     /// Add what is read, not only take hits: false for scans past
     /// `merge_tree_max_rows_to_use_cache`, which would only churn the tiers.
     pub admit: bool,
+    /// How reads of a `cache` disk's objects use its filesystem cache.
+    pub files: CacheUse,
 }
 
 pub struct DataCache {

@@ -108,7 +108,9 @@ pub struct Slru<K: Hash + Eq, V> {
     capacity: AtomicUsize,
     bytes: AtomicUsize,
     entries: AtomicUsize,
-    server: Arc<ServerMemory>,
+    /// The account cached bytes are reserved on; `None` for a cache of
+    /// something other than RAM (the filesystem cache's local files).
+    server: Option<Arc<ServerMemory>>,
     /// The shard a reclaim starts at, turning so no shard is always first.
     reclaim_cursor: AtomicUsize,
     longest_hold_ns: AtomicU64,
@@ -117,6 +119,16 @@ pub struct Slru<K: Hash + Eq, V> {
 impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
     /// An empty cache of `capacity` bytes reserving on `server`.
     pub fn new(capacity: usize, server: Arc<ServerMemory>) -> Self {
+        Self::with_account(capacity, Some(server))
+    }
+
+    /// An empty cache of `capacity` bytes that reserves no memory: its
+    /// values hold something other than RAM.
+    pub fn unaccounted(capacity: usize) -> Self {
+        Self::with_account(capacity, None)
+    }
+
+    fn with_account(capacity: usize, server: Option<Arc<ServerMemory>>) -> Self {
         Slru {
             shards: (0..SHARDS).map(|_| Mutex::new(Shard::new())).collect(),
             hasher: RandomState::new(),
@@ -187,9 +199,11 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
         if bytes == 0 || bytes > shard_capacity {
             return Vec::new();
         }
-        if !self.server.try_reserve_cache(bytes) {
+        if let Some(server) = &self.server
+            && !server.try_reserve_cache(bytes)
+        {
             self.reclaim(bytes);
-            if !self.server.try_reserve_cache(bytes) {
+            if !server.try_reserve_cache(bytes) {
                 return Vec::new();
             }
         }
@@ -273,7 +287,9 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
             before >= entries,
             "cache forgets {entries} of {before} entries"
         );
-        self.server.release_cache(bytes);
+        if let Some(server) = &self.server {
+            server.release_cache(bytes);
+        }
     }
 
     /// Sets the capacity: new admissions see it at once, and each shard over
@@ -304,6 +320,19 @@ impl<K: Hash + Eq + Clone, V: Clone> Slru<K, V> {
             freed += self.evict_from(shard, bytes - freed);
         }
         freed
+    }
+
+    /// Every entry with its bytes, a shard at a time (for system tables;
+    /// entries may come and go meanwhile).
+    pub fn entries(&self) -> Vec<(K, V, usize)> {
+        let mut entries = Vec::new();
+        for shard in self.shards.iter() {
+            let shard = shard.lock();
+            for (key, entry) in shard.protected.iter().chain(shard.probation.iter()) {
+                entries.push((key.clone(), entry.value.clone(), entry.bytes));
+            }
+        }
+        entries
     }
 
     /// Empties the cache, a batch per lock.

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use strata_common::error::{ErrorCode, Result, StrataError};
 
+use super::file_cache::{FileCache, FileCacheConfig};
 use super::{Disk, ObjectDisk, StoragePolicy, Volume};
 
 /// Tries of one S3 request before it fails, as ClickHouse's disk setting.
@@ -40,6 +41,8 @@ pub enum DiskType {
     Local { path: PathBuf },
     /// A bucket of an S3-compatible service.
     S3(S3Config),
+    /// Another disk's objects read through a filesystem cache.
+    Cache(FileCacheConfig),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -121,8 +124,14 @@ pub struct VolumeConfig {
 
 /// The disk `config` describes; `data_path` is where a relative local
 /// path is resolved. Objects go under `instance` inside the disk, so data
-/// paths sharing a bucket never take each other's objects for orphans.
-pub fn build_disk(config: &DiskConfig, data_path: &Path, instance: &str) -> Result<Disk> {
+/// paths sharing a bucket never take each other's objects for orphans. A
+/// `cache` disk wraps one of `built`, the disks configured before it.
+pub fn build_disk(
+    config: &DiskConfig,
+    data_path: &Path,
+    instance: &str,
+    built: &BTreeMap<String, Disk>,
+) -> Result<Disk> {
     if config.name == super::DEFAULT_DISK {
         return Err(StrataError::new(
             ErrorCode::BAD_ARGUMENTS,
@@ -136,14 +145,53 @@ pub fn build_disk(config: &DiskConfig, data_path: &Path, instance: &str) -> Resu
                 name: config.name.clone(),
                 objects: Some(Arc::new(ObjectDisk::local(&config.name, &path, instance)?)),
                 path,
+                sharing: vec![config.name.clone()],
             })
         }
         DiskType::S3(s3) => Ok(Disk {
             name: config.name.clone(),
             path: data_path.join("disks").join(&config.name),
             objects: Some(Arc::new(ObjectDisk::s3(&config.name, s3, instance)?)),
+            sharing: vec![config.name.clone()],
         }),
+        DiskType::Cache(cache) => build_cache_disk(&config.name, cache, data_path, built),
     }
+}
+
+fn build_cache_disk(
+    name: &str,
+    config: &FileCacheConfig,
+    data_path: &Path,
+    built: &BTreeMap<String, Disk>,
+) -> Result<Disk> {
+    let inner = built.get(&config.disk).ok_or_else(|| {
+        StrataError::new(
+            ErrorCode::UNKNOWN_DISK,
+            format!(
+                "Disk {} that cache disk {name} reads is not configured before it",
+                config.disk
+            ),
+        )
+    })?;
+    let Some(objects) = inner.object_store() else {
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Cache disk {name} reads disk {}, which keeps no objects to cache",
+                config.disk
+            ),
+        ));
+    };
+    // As ClickHouse's `filesystem_caches_path`: relative paths are under
+    // the data path's `caches`.
+    let dir = data_path.join("caches").join(&config.path);
+    let cache = FileCache::open(name, config.clone(), dir)?;
+    Ok(Disk {
+        name: name.to_string(),
+        path: inner.path.clone(),
+        objects: Some(Arc::new(objects.cached(name, Arc::new(cache)))),
+        sharing: vec![name.to_string()],
+    })
 }
 
 pub fn build_policy(

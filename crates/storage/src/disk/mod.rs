@@ -18,6 +18,7 @@
 //! objects are under its own key prefix (see [`ObjectDisk::new_key`]).
 
 pub mod config;
+pub mod file_cache;
 pub mod object_ref;
 mod object_store_disk;
 mod requests;
@@ -50,6 +51,10 @@ pub struct Disk {
     pub path: PathBuf,
     /// `None` for the default disk, whose files are in the part directories.
     pub objects: Option<Arc<ObjectDisk>>,
+    /// The disks whose parts keep objects in this one's store, itself
+    /// included: a `cache` disk and the disk it caches. A sweep counts the
+    /// references of all of them.
+    pub sharing: Vec<String>,
 }
 
 impl Disk {
@@ -89,7 +94,7 @@ impl Disk {
         let Some(objects) = &self.objects else {
             return Ok(0);
         };
-        objects.sweep(table_dir, || references_under(table_dir, &self.name))
+        objects.sweep(table_dir, || references_under(table_dir, &self.sharing))
     }
 }
 
@@ -126,9 +131,9 @@ fn instance_id(data_path: &Path) -> Result<String> {
     Ok(id)
 }
 
-/// Keys the parts under `root` on disk `disk` reference, found by walking
-/// every directory (parts, `detached`, unfinished `tmp_` parts).
-fn references_under(root: &Path, disk: &str) -> Result<HashSet<String>> {
+/// Keys the parts under `root` on disks `disks` reference, found by
+/// walking every directory (parts, `detached`, unfinished `tmp_` parts).
+fn references_under(root: &Path, disks: &[String]) -> Result<HashSet<String>> {
     let mut keys = HashSet::new();
     let mut pending = vec![root.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -144,8 +149,8 @@ fn references_under(root: &Path, disk: &str) -> Result<HashSet<String>> {
                 files.push(path);
             }
         }
-        let on_disk =
-            std::fs::read_to_string(dir.join(DISK_FILE)).is_ok_and(|text| text.trim() == disk);
+        let on_disk = std::fs::read_to_string(dir.join(DISK_FILE))
+            .is_ok_and(|text| disks.iter().any(|disk| text.trim() == disk));
         if !on_disk {
             continue;
         }
@@ -207,6 +212,7 @@ impl StoragePolicy {
             name: DEFAULT_DISK.to_string(),
             path: PathBuf::new(),
             objects: None,
+            sharing: vec![DEFAULT_DISK.to_string()],
         }));
         policy.name = DEFAULT_POLICY.to_string();
         policy.volumes[0].name = DEFAULT_DISK.to_string();
@@ -268,24 +274,50 @@ impl Disks {
     /// The disks and policies `config` describes, with the default disk
     /// and policy added unless it redefines them.
     pub fn from_config(data_path: &Path, config: &StorageConfiguration) -> Result<Disks> {
-        let mut disks = BTreeMap::new();
-        disks.insert(
+        let mut built = BTreeMap::new();
+        built.insert(
             DEFAULT_DISK.to_string(),
-            Arc::new(Disk {
+            Disk {
                 name: DEFAULT_DISK.to_string(),
                 path: data_path.to_path_buf(),
                 objects: None,
-            }),
+                sharing: vec![DEFAULT_DISK.to_string()],
+            },
         );
         let instance = if config.disks.is_empty() {
             String::new()
         } else {
             instance_id(data_path)?
         };
+        // The disk whose store each disk's objects are in.
+        let mut owners: BTreeMap<String, String> = BTreeMap::new();
         for disk in &config.disks {
-            let built = config::build_disk(disk, data_path, &instance)?;
-            disks.insert(disk.name.clone(), Arc::new(built));
+            let owner = match &disk.kind {
+                DiskType::Cache(cache) => owners.get(&cache.disk).cloned(),
+                _ => None,
+            };
+            owners.insert(
+                disk.name.clone(),
+                owner.unwrap_or_else(|| disk.name.clone()),
+            );
+            let made = config::build_disk(disk, data_path, &instance, &built)?;
+            built.insert(disk.name.clone(), made);
         }
+        for (name, disk) in built.iter_mut() {
+            let owner = owners.get(name).unwrap_or(name);
+            disk.sharing = owners
+                .iter()
+                .filter(|(_, other)| *other == owner)
+                .map(|(sharing, _)| sharing.clone())
+                .collect();
+            if disk.sharing.is_empty() {
+                disk.sharing.push(name.clone());
+            }
+        }
+        let disks: BTreeMap<String, Arc<Disk>> = built
+            .into_iter()
+            .map(|(name, disk)| (name, Arc::new(disk)))
+            .collect();
         let mut policies = BTreeMap::new();
         let default_disk = Arc::clone(&disks[DEFAULT_DISK]);
         let mut default_policy = StoragePolicy::single(default_disk);

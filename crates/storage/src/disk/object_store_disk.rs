@@ -21,6 +21,7 @@ use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::events::{self, Event};
 
 use super::config::{DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES, DEFAULT_UPLOAD_PART_BYTES, S3Config};
+use super::file_cache::{CacheFill, CacheUse, FileCache};
 use super::requests::CountingConnector;
 use super::runtime::block_on;
 
@@ -35,6 +36,8 @@ pub struct ObjectDisk {
     location: String,
     max_single_part_upload_bytes: usize,
     upload_part_bytes: usize,
+    /// A `cache` disk's segments of these objects on local disk.
+    cache: Option<Arc<FileCache>>,
 }
 
 impl std::fmt::Debug for ObjectDisk {
@@ -99,6 +102,7 @@ impl ObjectDisk {
             location: config.endpoint.clone(),
             max_single_part_upload_bytes: config.max_single_part_upload_bytes,
             upload_part_bytes: config.upload_part_bytes,
+            cache: None,
         })
     }
 
@@ -115,6 +119,7 @@ impl ObjectDisk {
             location: bucket,
             max_single_part_upload_bytes: config.max_single_part_upload_bytes,
             upload_part_bytes: config.upload_part_bytes,
+            cache: None,
         };
         Ok((disk, key))
     }
@@ -144,7 +149,27 @@ impl ObjectDisk {
             location: path.display().to_string(),
             max_single_part_upload_bytes: DEFAULT_MAX_SINGLE_PART_UPLOAD_BYTES,
             upload_part_bytes: DEFAULT_UPLOAD_PART_BYTES,
+            cache: None,
         })
+    }
+
+    /// The `cache` disk `name` over this disk's objects: the same store and
+    /// keys, read through `cache`.
+    pub fn cached(&self, name: &str, cache: Arc<FileCache>) -> ObjectDisk {
+        ObjectDisk {
+            name: name.to_string(),
+            store: Arc::clone(&self.store),
+            prefix: self.prefix.clone(),
+            remote: self.remote,
+            location: self.location.clone(),
+            max_single_part_upload_bytes: self.max_single_part_upload_bytes,
+            upload_part_bytes: self.upload_part_bytes,
+            cache: Some(cache),
+        }
+    }
+
+    pub fn file_cache(&self) -> Option<&Arc<FileCache>> {
+        self.cache.as_ref()
     }
 
     pub fn is_remote(&self) -> bool {
@@ -183,6 +208,21 @@ impl ObjectDisk {
         Ok(bytes)
     }
 
+    /// Bytes `range` of object `key` (`size` bytes long), through the
+    /// disk's filesystem cache as `using` says.
+    pub fn read_range_using(
+        &self,
+        key: &str,
+        size: u64,
+        range: Range<u64>,
+        using: CacheUse,
+    ) -> Result<Bytes> {
+        match &self.cache {
+            Some(cache) if using != CacheUse::Bypass => cache.read(self, key, size, range, using),
+            _ => self.read_range(key, range),
+        }
+    }
+
     /// Several ranges of object `key`, requested side by side; ranges close
     /// together are fetched as one.
     pub fn read_ranges(&self, key: &str, ranges: Vec<Range<u64>>) -> Result<Vec<Bytes>> {
@@ -218,12 +258,18 @@ impl ObjectDisk {
 
     /// A writer of the new object `key`.
     pub fn writer(self: &Arc<Self>, key: String) -> ObjectWriter {
+        let fill = self
+            .cache
+            .as_ref()
+            .filter(|cache| cache.config().cache_on_write_operations)
+            .map(|cache| cache.fill(&key));
         ObjectWriter {
             disk: Arc::clone(self),
             path: self.path_of(&key),
             buffer: Vec::new(),
             upload: None,
             bytes: 0,
+            fill,
         }
     }
 
@@ -431,10 +477,15 @@ pub struct ObjectWriter {
     buffer: Vec<u8>,
     upload: Option<Box<dyn MultipartUpload>>,
     bytes: u64,
+    /// The object's segments for the disk's filesystem cache.
+    fill: Option<CacheFill>,
 }
 
 impl ObjectWriter {
     pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        if let Some(fill) = &mut self.fill {
+            fill.write(bytes);
+        }
         self.buffer.extend_from_slice(bytes);
         self.bytes += bytes.len() as u64;
         if self.upload.is_some() || self.buffer.len() > self.disk.max_single_part_upload_bytes {
@@ -494,6 +545,7 @@ impl ObjectWriter {
                     .map_err(|e| object_error(&path, e))
             })?;
             self.disk.count_write(length);
+            self.cache_written();
             return Ok(self.bytes);
         }
         if !rest.is_empty() {
@@ -510,7 +562,15 @@ impl ObjectWriter {
                 }
             }
         })?;
+        self.cache_written();
         Ok(self.bytes)
+    }
+
+    /// The object is stored: what the fill wrote enters the cache.
+    fn cache_written(&mut self) {
+        if let Some(fill) = self.fill.take() {
+            fill.finish();
+        }
     }
 }
 

@@ -30,6 +30,7 @@ use super::{
 };
 use crate::cache::{BlockKey, CacheRead, Cached, ColumnKey};
 use crate::compression::read_block;
+use crate::disk::file_cache::CacheUse;
 use crate::disk::object_ref::ObjectRef;
 use crate::disk::{DEFAULT_DISK, DISK_FILE, Disk, ObjectDisk, StoragePolicy};
 
@@ -324,7 +325,8 @@ impl Part {
             while end < granules.end && arrays[end - granules.start].is_none() {
                 end += 1;
             }
-            let read = self.read_granules(field, &marks, first..end)?;
+            let using = cache.map_or(CacheUse::IfExists, |cache| cache.files);
+            let read = self.read_granules(field, &marks, first..end, using)?;
             for ((granule, array), block) in (first..end).zip(read.arrays).zip(read.blocks) {
                 if let Some(cache) = cache {
                     cache.keep(key(granule), &array, block);
@@ -342,18 +344,20 @@ impl Part {
     }
 
     /// Granules `granules` of column `field` read from its file in one
-    /// range, decoded, with each granule's compressed block.
+    /// range (through a filesystem cache as `using` says), decoded, with
+    /// each granule's compressed block.
     fn read_granules(
         &self,
         field: &Field,
         marks: &[Mark],
         granules: Range<usize>,
+        using: CacheUse,
     ) -> Result<ReadGranules> {
         let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(field.name()));
         let file_size = self.column_data_bytes(field.name());
         let start = marks[granules.start].offset;
         let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
-        let bytes = Bytes::from(self.read_range(&file_name, start..end)?);
+        let bytes = self.read_range_using(&file_name, start..end, using)?;
         let mut read = ReadGranules {
             arrays: Vec::with_capacity(granules.len()),
             blocks: Vec::with_capacity(granules.len()),
@@ -418,13 +422,21 @@ impl Part {
         Ok(array)
     }
 
-    /// Bytes `range` of the part's file `name`, from its directory or its disk.
+    /// Bytes `range` of the part's file `name`, from its directory or its
+    /// disk; a filesystem cache is read where it has them, not filled (for
+    /// merges, mutations and checks, which read each byte once).
     pub(crate) fn read_range(&self, name: &str, range: Range<u64>) -> Result<Vec<u8>> {
+        Ok(self
+            .read_range_using(name, range, CacheUse::IfExists)?
+            .to_vec())
+    }
+
+    fn read_range_using(&self, name: &str, range: Range<u64>, using: CacheUse) -> Result<Bytes> {
         if let Some(reference) = self.object_refs.get(name) {
             let store = self
                 .objects()
                 .expect("a part with objects is on an object disk");
-            return Ok(store.read_range(&reference.key, range)?.to_vec());
+            return store.read_range_using(&reference.key, reference.size, range, using);
         }
         let path = self.dir.join(name);
         let mut bytes = vec![0u8; range.end.saturating_sub(range.start) as usize];
@@ -437,7 +449,7 @@ impl Part {
             Event::ReadBufferFromFileDescriptorReadBytes,
             bytes.len() as u64,
         );
-        Ok(bytes)
+        Ok(Bytes::from(bytes))
     }
 
     /// The store of the part's column data, unless it is in the directory.
