@@ -1287,3 +1287,94 @@ async fn detach_and_attach_move_parts_and_partitions_out_and_back() {
         0
     );
 }
+
+/// A policy of the data path's disk then a local object disk, moving by
+/// free space: `move_factor = 1` wants the whole first volume free, so
+/// every part there moves; the second volume's `prefer_not_to_merge`
+/// keeps its parts out of background merges.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_factor_moves_parts_and_prefer_not_to_merge_keeps_them_apart() {
+    use strata_storage::disk::{
+        DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let volume = |name: &str, disk: &str, prefer_not_to_merge| VolumeConfig {
+        name: name.to_string(),
+        disks: vec![disk.to_string()],
+        max_data_part_size_bytes: 0,
+        prefer_not_to_merge,
+    };
+    let policy = |name: &str, move_factor| PolicyConfig {
+        name: name.to_string(),
+        volumes: vec![
+            volume("main", "default", false),
+            volume("archive", "cold", true),
+        ],
+        move_factor,
+    };
+    let storage = StorageConfiguration {
+        disks: vec![DiskConfig {
+            name: "cold".to_string(),
+            kind: DiskType::Local {
+                path: PathBuf::from("cold"),
+            },
+        }],
+        policies: vec![policy("moving", 1.0), policy("staying", 0.0)],
+    };
+    let data_path = DataPath::open(dir.path()).unwrap();
+    let engine = Engine::open_with_storage(Settings::server(), data_path, &storage).unwrap();
+    engine.load_tables().await.unwrap();
+    let mut session = engine.new_session();
+    for (table, policy) in [("m", "moving"), ("s", "staying")] {
+        let create = format!(
+            "CREATE TABLE {table} (x UInt64) ENGINE = MergeTree ORDER BY x SETTINGS storage_policy = '{policy}', min_parts_to_merge_at_once = 2"
+        );
+        run(&mut session, &create).await.unwrap();
+        let stop = format!("SYSTEM STOP MERGES {table}");
+        run(&mut session, &stop).await.unwrap();
+        for i in 0..4 {
+            let insert =
+                format!("INSERT INTO {table} SELECT number + {i} * 1000 FROM numbers(1000)");
+            run(&mut session, &insert).await.unwrap();
+        }
+    }
+    let on = |table: &str, disk: &str| {
+        format!(
+            "SELECT count() FROM system.parts WHERE table = '{table}' AND active AND disk_name = '{disk}'"
+        )
+    };
+    for _ in 0..200 {
+        if number(&mut session, &on("m", "default")).await == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(number(&mut session, &on("m", "default")).await, 0);
+    assert_eq!(number(&mut session, &on("m", "cold")).await, 4);
+    let (_, rows) = run(&mut session, "SELECT toUInt64(sum(x)) FROM m")
+        .await
+        .unwrap();
+    let sum = rows[0]
+        .column(0)
+        .as_any()
+        .downcast_ref::<UInt64Array>()
+        .unwrap()
+        .value(0);
+    assert_eq!(sum, (0..4000u64).sum::<u64>());
+    // Merges started again pick among the parts at once, but not those of
+    // the archive volume; the other table's parts merge.
+    run(&mut session, "SYSTEM START MERGES").await.unwrap();
+    let active = |table: &str| {
+        format!("SELECT count() FROM system.parts WHERE table = '{table}' AND active")
+    };
+    for _ in 0..200 {
+        if number(&mut session, &active("s")).await < 4 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(number(&mut session, &active("s")).await < 4);
+    assert_eq!(number(&mut session, &on("m", "cold")).await, 4);
+    // move_factor = 0 never moves.
+    assert_eq!(number(&mut session, &on("s", "cold")).await, 0);
+}

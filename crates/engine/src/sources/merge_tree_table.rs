@@ -65,8 +65,11 @@ struct Background {
     merging: AtomicBool,
     /// Set while a background thread runs the table's mutations.
     mutating: AtomicBool,
-    /// Set while a background thread applies the table's TTL rules.
+    /// Set while a background thread applies the table's TTL rules and
+    /// moves by free space.
     expiring: AtomicBool,
+    /// Set when that work was asked for while it ran: it runs once more.
+    expiring_again: AtomicBool,
 }
 
 /// How often a table with TTL rules checks whether a rule's time came
@@ -88,7 +91,7 @@ impl MergeTreeProvider {
             sampling: None,
             background: Arc::default(),
         };
-        if provider.data.has_ttl() {
+        if provider.data.has_ttl() || provider.data.moves_by_space() {
             watch_ttl(&provider.data, &provider.background);
         }
         provider
@@ -611,20 +614,44 @@ fn schedule_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>) 
     });
 }
 
-/// Applies the table's TTL rules on a background thread unless one
-/// already does; a failure leaves the parts as they were until the next try.
+/// Applies the table's TTL rules, then its policy's `move_factor`, on a
+/// background thread unless one already does; a failure leaves the parts
+/// as they were until the next try.
 fn schedule_ttl(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
-    if !data.has_ttl() || background.expiring.swap(true, Ordering::AcqRel) {
+    if !data.has_ttl() && !data.moves_by_space() {
+        return;
+    }
+    background.expiring_again.store(true, Ordering::Release);
+    if background.expiring.swap(true, Ordering::AcqRel) {
         return;
     }
     let data = Arc::clone(data);
     let background = Arc::clone(background);
     std::thread::spawn(move || {
-        if let Err(error) = data.apply_ttl(unix_now()) {
-            log::warn!("TTL of {}: {error}", data.dir().display());
+        loop {
+            background.expiring_again.store(false, Ordering::Release);
+            apply_ttl_and_moves(&data);
+            background.expiring.store(false, Ordering::Release);
+            // Asked for again while this ran (an insert's new part), unless
+            // another thread took the work as the flag dropped.
+            if !background.expiring_again.load(Ordering::Acquire)
+                || background.expiring.swap(true, Ordering::AcqRel)
+            {
+                return;
+            }
         }
-        background.expiring.store(false, Ordering::Release);
     });
+}
+
+fn apply_ttl_and_moves(data: &MergeTreeTable) {
+    if let Err(error) = data.apply_ttl(unix_now()) {
+        log::warn!("TTL of {}: {error}", data.dir().display());
+    }
+    if data.moves_by_space()
+        && let Err(error) = data.apply_move_factor()
+    {
+        log::warn!("Moves by free space of {}: {error}", data.dir().display());
+    }
 }
 
 /// Checks the table's TTL rules every [`TTL_CHECK_INTERVAL`] while the

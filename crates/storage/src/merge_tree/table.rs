@@ -314,6 +314,12 @@ impl MergeTreeTable {
         !self.ttl.is_empty()
     }
 
+    /// Whether the table's policy moves parts by free space (`move_factor`).
+    pub fn moves_by_space(&self) -> bool {
+        let policy = &self.settings.policy;
+        policy.volumes.len() > 1 && policy.move_factor > 0.0
+    }
+
     /// Records, before the new definition is stored, that column `old` is
     /// being renamed to `new`, so opening the table finishes the rename in
     /// every part whether or not the process stops in between.
@@ -817,9 +823,21 @@ impl MergeTreeTable {
             let between = a.part.name.max_block + 1..b.part.name.min_block;
             self.generation(a) == self.generation(b) && uncommitted.range(between).next().is_none()
         };
+        // Parts on a `prefer_not_to_merge` volume stay out, as if merging.
+        let mut held = self.merging_parts();
+        for volume in &self.settings.policy.volumes {
+            if !volume.prefer_not_to_merge {
+                continue;
+            }
+            for part in self.snapshot().iter() {
+                if volume.disks.iter().any(|d| d.name == part.part.disk_name()) {
+                    held.insert(part.name());
+                }
+            }
+        }
         select_merge(
             &self.parts_by_partition(),
-            &self.merging_parts(),
+            &held,
             &mergeable,
             &self.settings,
         )

@@ -4,6 +4,10 @@
 //! a rewrite does; the source goes with its last reader. A crash between
 //! leaves one active copy: the higher level covers the lower one when the
 //! table opens.
+//!
+//! The policy's `move_factor` moves parts in the background: when the free
+//! space of a volume's disks falls below that share of their size, its
+//! largest parts go to the next volume until the share would be free again.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -11,7 +15,7 @@ use std::sync::atomic::Ordering;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
 use super::MergeTreeTable;
-use crate::disk::Disk;
+use crate::disk::{Disk, Volume};
 use crate::merge_tree::data_part::DataPart;
 use crate::merge_tree::part_log::PartEventType;
 use crate::part::writer::copy_part;
@@ -89,6 +93,41 @@ impl MergeTreeTable {
         Ok(())
     }
 
+    /// Moves parts off each volume but the last whose free space is under
+    /// the policy's `move_factor`, largest first, to the next volume's first
+    /// disk; returns how many moved.
+    pub fn apply_move_factor(&self) -> Result<usize> {
+        let policy = &self.settings.policy;
+        let mut moved = 0;
+        for pair in policy.volumes.windows(2) {
+            let (volume, next) = (&pair[0], &pair[1]);
+            let wanted = bytes_to_free(volume, policy.move_factor);
+            if wanted == 0 {
+                continue;
+            }
+            let mut parts: Vec<Arc<DataPart>> = self
+                .snapshot()
+                .iter()
+                .filter(|p| volume.disks.iter().any(|d| d.name == p.part.disk_name()))
+                .cloned()
+                .collect();
+            parts.sort_by_key(|p| std::cmp::Reverse(p.part.bytes_on_disk()));
+            let mut freed = 0;
+            for part in parts {
+                if freed >= wanted {
+                    break;
+                }
+                if !part.is_active() {
+                    continue;
+                }
+                self.move_one(&part, &next.disks[0])?;
+                freed += part.part.bytes_on_disk();
+                moved += 1;
+            }
+        }
+        Ok(moved)
+    }
+
     /// Copies `part` to `disk` at the next level and swaps the copy in.
     pub(crate) fn move_one(&self, part: &Arc<DataPart>, disk: &Arc<Disk>) -> Result<()> {
         let mut name = part.part.name.clone();
@@ -122,4 +161,18 @@ impl MergeTreeTable {
         }
         Ok(())
     }
+}
+
+/// Bytes `volume` must free for `factor` of its disks' space to be free; 0
+/// when it is (an object store's space has no limit).
+fn bytes_to_free(volume: &Volume, factor: f64) -> u64 {
+    let (free, total) = volume
+        .disks
+        .iter()
+        .map(|disk| disk.space())
+        .fold((0u64, 0u64), |(free, total), (f, t)| {
+            (free.saturating_add(f), total.saturating_add(t))
+        });
+    let goal = (total as f64 * factor) as u64;
+    goal.saturating_sub(free)
 }
