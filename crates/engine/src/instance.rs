@@ -174,7 +174,7 @@ impl Instance {
                 .disks
                 .disk(&disk.name)
                 .ok()
-                .and_then(|disk| disk.object_store().and_then(|objects| objects.file_cache()));
+                .and_then(|disk| disk.object_store()?.file_cache().cloned());
             if let Some(cache) = cache {
                 cache.resize(cache_config.max_size);
             }

@@ -231,10 +231,44 @@ async fn cache_disks_serve_repeated_reads_of_s3_parts_without_requests() {
     .await;
     assert_eq!((written[GETS], written[S3_BYTES]), (0, 0), "{written:?}");
 
+    table_defined_disks(&mut session, &server).await;
     resize_on_reload(&engine, &mut session, &server).await;
     drop(session);
     sweep_keeps_both_disks_objects(dir.path(), engine, &server, &first).await;
     misconfigured_cache_disks_are_refused(dir.path(), &server);
+}
+
+/// A table's own disk definition, a cache over an S3 disk: read through the
+/// cache, shown with its secret hidden, reopened after a restart (see
+/// [`sweep_keeps_both_disks_objects`]).
+async fn table_defined_disks(session: &mut Session, server: &S3Server) {
+    let definition = format!(
+        "disk(type = cache, max_size = '16Mi', path = 'inline', boundary_alignment = {SEGMENT_BYTES}, \
+         disk = disk(type = s3, endpoint = '{}', access_key_id = '{ACCESS_KEY}', secret_access_key = '{SECRET_KEY}'))",
+        server.endpoint()
+    );
+    let create = format!(
+        "CREATE TABLE i (A Int64) ENGINE = MergeTree ORDER BY A SETTINGS disk = {definition}"
+    );
+    run(session, &create).await.unwrap();
+    run(session, "INSERT INTO i SELECT number FROM numbers(10000)")
+        .await
+        .unwrap();
+    let (shown, _) = counted(session, "SHOW CREATE TABLE i").await;
+    assert!(shown.contains("secret_access_key = '[HIDDEN]'"), "{shown}");
+    assert!(!shown.contains(SECRET_KEY), "{shown}");
+    let sum = "SELECT sum(A) FROM i SETTINGS use_page_cache_for_disks_without_file_cache = 0";
+    let (first, cold) = counted(session, sum).await;
+    assert!(cold[GETS] > 0, "{cold:?}");
+    let (second, warm) = counted(session, sum).await;
+    assert_eq!(first, second);
+    assert_eq!((warm[GETS], warm[S3_BYTES]), (0, 0), "{warm:?}");
+    let caches = number(
+        session,
+        "SELECT count() FROM system.disks WHERE cache_path LIKE '%caches/inline/'",
+    )
+    .await;
+    assert_eq!(caches, 1);
 }
 
 /// `SYSTEM RELOAD CONFIG` with a smaller `max_size` shrinks the cache at once.
@@ -308,6 +342,10 @@ async fn sweep_keeps_both_disks_objects(
     );
     let (text, _) = counted(&mut session, SCAN).await;
     assert_eq!(text, scan);
+    assert_eq!(
+        number(&mut session, "SELECT toUInt64(sum(A)) FROM i").await,
+        (0..10_000u64).sum::<u64>()
+    );
 }
 
 fn misconfigured_cache_disks_are_refused(dir: &Path, server: &S3Server) {

@@ -13,12 +13,8 @@ use std::path::{Path, PathBuf};
 use strata_common::settings::{Scope, Settings};
 use strata_common::{ErrorCode, Result, StrataError};
 
-use strata_common::settings::parse_size;
-use strata_storage::disk::config::{DEFAULT_MOVE_FACTOR, S3Config};
-use strata_storage::disk::file_cache::{DEFAULT_BOUNDARY_ALIGNMENT, FileCacheConfig};
-use strata_storage::disk::{
-    DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
-};
+use strata_storage::disk::config::DEFAULT_MOVE_FACTOR;
+use strata_storage::disk::{DiskConfig, PolicyConfig, StorageConfiguration, VolumeConfig};
 
 use strata_common::settings::constraints::Writability;
 use strata_engine::access::ConfigUser;
@@ -200,98 +196,8 @@ fn storage_configuration(node: &Node) -> Result<StorageConfiguration> {
 
 fn disk_config(disk: &Node) -> Result<DiskConfig> {
     let text = |name: &str| disk.text_of(name).map(|t| t.trim().to_string());
-    let number = |name: &str| -> Result<Option<u64>> {
-        text(name)
-            .map(|value| {
-                value.parse::<u64>().map_err(|_| {
-                    config_error(format!(
-                        "{name} of disk {} must be a number, got '{value}'",
-                        disk.name
-                    ))
-                })
-            })
-            .transpose()
-    };
-    let kind = text("type").unwrap_or_else(|| "local".to_string());
-    let object_storage = text("object_storage_type").unwrap_or_default();
-    let kind = match (kind.as_str(), object_storage.as_str()) {
-        ("local", _) => DiskType::Local {
-            path: text("path")
-                .map(PathBuf::from)
-                .ok_or_else(|| config_error(format!("Disk {} has no path", disk.name)))?,
-        },
-        ("s3", _) | ("object_storage", "s3") => {
-            let endpoint = text("endpoint")
-                .ok_or_else(|| config_error(format!("Disk {} has no endpoint", disk.name)))?;
-            let mut s3 = S3Config::new(&endpoint);
-            s3.access_key_id = text("access_key_id");
-            s3.secret_access_key = text("secret_access_key");
-            s3.region = text("region");
-            s3.use_environment_credentials = matches!(
-                text("use_environment_credentials").as_deref(),
-                Some("1" | "true")
-            );
-            if let Some(attempts) = number("retry_attempts")? {
-                s3.retry_attempts = attempts as usize;
-            }
-            if let Some(milliseconds) = number("request_timeout_ms")? {
-                s3.request_timeout = std::time::Duration::from_millis(milliseconds);
-            }
-            if let Some(bytes) = number("max_single_part_upload_size")? {
-                s3.max_single_part_upload_bytes = bytes as usize;
-            }
-            if let Some(bytes) = number("min_upload_part_size")? {
-                s3.upload_part_bytes = (bytes as usize).max(MIN_UPLOAD_PART_BYTES);
-            }
-            DiskType::S3(s3)
-        }
-        ("cache", _) => DiskType::Cache(cache_config(disk)?),
-        (other, _) => {
-            return Err(config_error(format!(
-                "Disk {} has type '{other}'; Strata supports the types local, s3 and cache",
-                disk.name
-            )));
-        }
-    };
-    Ok(DiskConfig {
-        name: disk.name.clone(),
-        kind,
-    })
+    strata_storage::disk::config::disk_config(&disk.name, &text).map_err(config_error)
 }
-
-/// A `cache` disk: the disk it reads, where its files go and how much it
-/// may keep (sizes with ClickHouse's suffixes, `10Gi`).
-fn cache_config(disk: &Node) -> Result<FileCacheConfig> {
-    let text = |name: &str| disk.text_of(name).map(|t| t.trim().to_string());
-    let required = |name: &str| {
-        text(name).ok_or_else(|| config_error(format!("Cache disk {} has no {name}", disk.name)))
-    };
-    let size = |name: &str, value: String| {
-        parse_size(&value).ok_or_else(|| {
-            config_error(format!(
-                "{name} of disk {} must be a size in bytes, got '{value}'",
-                disk.name
-            ))
-        })
-    };
-    let boundary_alignment = match text("boundary_alignment") {
-        Some(value) => size("boundary_alignment", value)?,
-        None => DEFAULT_BOUNDARY_ALIGNMENT,
-    };
-    Ok(FileCacheConfig {
-        disk: required("disk")?,
-        path: PathBuf::from(required("path")?),
-        max_size: size("max_size", required("max_size")?)?,
-        boundary_alignment,
-        cache_on_write_operations: matches!(
-            text("cache_on_write_operations").as_deref(),
-            Some("1" | "true")
-        ),
-    })
-}
-
-/// S3 refuses parts of a multipart upload under 5 MiB but the last.
-const MIN_UPLOAD_PART_BYTES: usize = 5 << 20;
 
 fn policy_config(policy: &Node) -> Result<PolicyConfig> {
     let mut volumes = Vec::new();
@@ -660,13 +566,16 @@ mod tests {
         for file in [xml, yaml] {
             let storage = ServerConfig::load(&file).unwrap().storage;
             assert_eq!(storage.disks.len(), 2);
-            let DiskType::Cache(cache) = &storage.disks[1].kind else {
+            let strata_storage::disk::DiskType::Cache(cache) = &storage.disks[1].kind else {
                 panic!("{:?}", storage.disks[1]);
             };
             assert_eq!(cache.disk, "s3disk");
             assert_eq!(cache.path, PathBuf::from("s3cache"));
             assert_eq!(cache.max_size, 10 << 30);
-            assert_eq!(cache.boundary_alignment, DEFAULT_BOUNDARY_ALIGNMENT);
+            assert_eq!(
+                cache.boundary_alignment,
+                strata_storage::disk::file_cache::DEFAULT_BOUNDARY_ALIGNMENT
+            );
             assert!(cache.cache_on_write_operations);
             assert_eq!(storage.policies[0].volumes[0].disks, ["s3cache"]);
         }

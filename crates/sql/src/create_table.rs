@@ -586,6 +586,19 @@ pub(crate) fn parse_setting(sql: &str, tokens: &[Token]) -> Result<(String, Stri
     };
     match significant.as_slice() {
         [Token::Word(name), Token::Eq, v] => value(v).map(|v| (name.value.clone(), v)),
+        // `disk = disk(type = s3, ...)`: the definition's text, read by the
+        // engine.
+        [
+            Token::Word(name),
+            Token::Eq,
+            Token::Word(call),
+            Token::LParen,
+            ..,
+            Token::RParen,
+        ] if call.value.eq_ignore_ascii_case("disk") => {
+            let text: Vec<String> = significant[2..].iter().map(|t| t.to_string()).collect();
+            Some((name.value.clone(), text.join(" ")))
+        }
         [
             Token::Word(name),
             Token::Eq,

@@ -37,6 +37,7 @@ use crate::sources::merge_table::{MergeSource, MergeTable, name_current_database
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::set_and_join::KeyedRows;
 use crate::system::SYSTEM_DATABASE;
+use crate::table_definition::inline_disk;
 use crate::table_definition::{
     Codecs, ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions,
     create_statement, past_type_conversion, stored_columns,
@@ -542,7 +543,7 @@ impl Session {
     }
 
     /// The storage policy `SETTINGS storage_policy = 'p'` or `disk = 'd'`
-    /// names, the default one without either.
+    /// names (or `disk = disk(...)` defines), the default one without either.
     fn table_policy(&self, settings: &[(String, String)]) -> Result<Arc<StoragePolicy>> {
         let disks = &self.engine.instance.disks;
         let named = |name: &str| settings.iter().find(|(n, _)| n == name).map(|(_, v)| v);
@@ -552,9 +553,11 @@ impl Session {
                 "MergeTree settings `storage_policy` and `disk` cannot be specified at the same time",
             )),
             (Some(policy), None) => Ok(Arc::clone(disks.policy(policy)?)),
-            (None, Some(disk)) => Ok(Arc::new(StoragePolicy::single(Arc::clone(
-                disks.disk(disk)?,
-            )))),
+            (None, Some(disk)) if inline_disk::is_definition(disk) => {
+                let disk = inline_disk::DiskDefinition::parse(disk)?.disk(disks)?;
+                Ok(Arc::new(StoragePolicy::single(disk)))
+            }
+            (None, Some(disk)) => Ok(Arc::new(StoragePolicy::single(disks.disk(disk)?))),
             (None, None) => Ok(Arc::clone(disks.policy(DEFAULT_POLICY)?)),
         }
     }

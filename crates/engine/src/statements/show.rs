@@ -18,6 +18,7 @@ use crate::session::{
     Session, StatementOutcome, UserTable, single_name, strings_result, strip_keyword,
 };
 use crate::table_definition::ColumnDescription;
+use crate::table_definition::inline_disk::hide_secrets;
 
 /// A SHOW statement's `[NOT] LIKE`, `ILIKE` or `WHERE` and `LIMIT` over
 /// `select`, ordered by `column`, which the filter patterns match.
@@ -190,7 +191,7 @@ impl Session {
             Some(view) => self.view_statement(&view).await?,
             None => match self.user_table(name).await? {
                 UserTable::External(table) => table.shown_statement(),
-                table => table.identity().create_statement,
+                table => hide_secrets(&table.identity().create_statement),
             },
         };
         let (schema, batches) = strings_result("statement", vec![statement])?;

@@ -121,7 +121,8 @@ impl Session {
         let caches: Vec<_> = instance
             .disks
             .all()
-            .filter_map(|disk| disk.object_store()?.file_cache())
+            .into_iter()
+            .filter_map(|disk| disk.object_store()?.file_cache().cloned())
             .filter(|cache| name.as_deref().is_none_or(|name| cache.name() == name))
             .collect();
         if let (Some(name), true) = (&name, caches.is_empty()) {

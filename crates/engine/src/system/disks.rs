@@ -42,7 +42,7 @@ pub fn disks_fields() -> Vec<Field> {
 }
 
 pub fn disks_rows(instance: &Instance) -> Vec<ArrayRef> {
-    let disks: Vec<_> = instance.disks.all().collect();
+    let disks = instance.disks.all();
     let space: Vec<(u64, u64)> = disks.iter().map(|disk| disk.space()).collect();
     let numbers = |values: Vec<u64>| -> ArrayRef { Arc::new(UInt64Array::from(values)) };
     let flags = |values: Vec<bool>| -> ArrayRef {
@@ -50,7 +50,7 @@ pub fn disks_rows(instance: &Instance) -> Vec<ArrayRef> {
             values.into_iter().map(u8::from),
         ))
     };
-    let object_type = |disk: &&Arc<strata_storage::disk::Disk>| match &disk.objects {
+    let object_type = |disk: &Arc<strata_storage::disk::Disk>| match &disk.objects {
         Some(objects) if objects.is_remote() => "S3",
         Some(_) => "Local",
         None => "None",

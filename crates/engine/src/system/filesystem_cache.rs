@@ -27,6 +27,7 @@ fn caches(instance: &Instance) -> Vec<Arc<FileCache>> {
     instance
         .disks
         .all()
+        .into_iter()
         .filter_map(|disk| disk.object_store()?.file_cache().cloned())
         .collect()
 }

@@ -15,6 +15,7 @@ use crate::sources::materialized_view::MaterializedView;
 use crate::sources::memory_table::MemoryTable;
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::view::ViewTable;
+use crate::table_definition::inline_disk::hide_secrets;
 use crate::table_definition::{table_comment, without_comment};
 
 const TEXT_COLUMNS: [&str; 11] = [
@@ -117,7 +118,8 @@ async fn table_row(database: &str, name: &str, table: &Arc<dyn TableProvider>) -
             Some(marks),
         ];
         row.has_own_data = true;
-        (t.identity().create_statement, String::new())
+        let statement = t.identity().create_statement;
+        (hide_secrets(&statement), String::new())
     } else if let Some(t) = any.downcast_ref::<MemoryTable>() {
         let (rows, bytes) = t.totals().await;
         row.counts[..2].copy_from_slice(&[Some(rows), Some(bytes)]);

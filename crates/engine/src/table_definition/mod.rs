@@ -29,6 +29,7 @@ use uuid::Uuid;
 
 use datafusion::catalog::TableProvider;
 
+pub(crate) mod inline_disk;
 mod skip_index;
 
 use crate::data_path::StoredTable;
@@ -897,6 +898,11 @@ fn physical_expr(
 /// A table setting's value as SHOW CREATE TABLE writes it: numbers and
 /// booleans bare, text quoted.
 fn setting_literal(value: &str) -> String {
+    if inline_disk::is_definition(value)
+        && let Ok(definition) = inline_disk::DiskDefinition::parse(value)
+    {
+        return definition.render(false);
+    }
     let bare = value.parse::<f64>().is_ok() || matches!(value, "true" | "false");
     if bare {
         value.to_string()

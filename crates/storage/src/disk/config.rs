@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::settings::parse_size;
 
-use super::file_cache::{FileCache, FileCacheConfig};
+use super::file_cache::{DEFAULT_BOUNDARY_ALIGNMENT, FileCache, FileCacheConfig};
 use super::{Disk, ObjectDisk, StoragePolicy, Volume};
 
 /// Tries of one S3 request before it fails, as ClickHouse's disk setting.
@@ -122,15 +123,112 @@ pub struct VolumeConfig {
     pub prefer_not_to_merge: bool,
 }
 
+/// S3 refuses parts of a multipart upload under 5 MiB but the last.
+const MIN_UPLOAD_PART_BYTES: usize = 5 << 20;
+
+/// The disk `name` whose parameters `text` gives by name, as the
+/// configuration file's elements or a `disk(...)` definition's arguments
+/// name them; the error is the message alone, for the caller's code.
+pub fn disk_config(
+    name: &str,
+    text: &dyn Fn(&str) -> Option<String>,
+) -> std::result::Result<DiskConfig, String> {
+    let kind = text("type").unwrap_or_else(|| "local".to_string());
+    let object_storage = text("object_storage_type").unwrap_or_default();
+    let kind = match (kind.as_str(), object_storage.as_str()) {
+        ("local", _) => DiskType::Local {
+            path: text("path")
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("Disk {name} has no path"))?,
+        },
+        ("s3", _) | ("object_storage", "s3") => DiskType::S3(s3_config(name, text)?),
+        ("cache", _) => DiskType::Cache(cache_config(name, text)?),
+        (other, _) => {
+            return Err(format!(
+                "Disk {name} has type '{other}'; Strata supports the types local, s3 and cache"
+            ));
+        }
+    };
+    Ok(DiskConfig {
+        name: name.to_string(),
+        kind,
+    })
+}
+
+fn s3_config(
+    name: &str,
+    text: &dyn Fn(&str) -> Option<String>,
+) -> std::result::Result<S3Config, String> {
+    let number = |key: &str| -> std::result::Result<Option<u64>, String> {
+        text(key)
+            .map(|value| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| format!("{key} of disk {name} must be a number, got '{value}'"))
+            })
+            .transpose()
+    };
+    let endpoint = text("endpoint").ok_or_else(|| format!("Disk {name} has no endpoint"))?;
+    let mut s3 = S3Config::new(&endpoint);
+    s3.access_key_id = text("access_key_id");
+    s3.secret_access_key = text("secret_access_key");
+    s3.session_token = text("session_token");
+    s3.region = text("region");
+    s3.use_environment_credentials = matches!(
+        text("use_environment_credentials").as_deref(),
+        Some("1" | "true")
+    );
+    if let Some(attempts) = number("retry_attempts")? {
+        s3.retry_attempts = attempts as usize;
+    }
+    if let Some(milliseconds) = number("request_timeout_ms")? {
+        s3.request_timeout = Duration::from_millis(milliseconds);
+    }
+    if let Some(bytes) = number("max_single_part_upload_size")? {
+        s3.max_single_part_upload_bytes = bytes as usize;
+    }
+    if let Some(bytes) = number("min_upload_part_size")? {
+        s3.upload_part_bytes = (bytes as usize).max(MIN_UPLOAD_PART_BYTES);
+    }
+    Ok(s3)
+}
+
+/// A `cache` disk: the disk it reads, where its files go and how much it
+/// may keep (sizes with ClickHouse's suffixes, `10Gi`).
+fn cache_config(
+    name: &str,
+    text: &dyn Fn(&str) -> Option<String>,
+) -> std::result::Result<FileCacheConfig, String> {
+    let required = |key: &str| text(key).ok_or_else(|| format!("Cache disk {name} has no {key}"));
+    let size = |key: &str, value: String| {
+        parse_size(&value)
+            .ok_or_else(|| format!("{key} of disk {name} must be a size in bytes, got '{value}'"))
+    };
+    let boundary_alignment = match text("boundary_alignment") {
+        Some(value) => size("boundary_alignment", value)?,
+        None => DEFAULT_BOUNDARY_ALIGNMENT,
+    };
+    Ok(FileCacheConfig {
+        disk: required("disk")?,
+        path: PathBuf::from(required("path")?),
+        max_size: size("max_size", required("max_size")?)?,
+        boundary_alignment,
+        cache_on_write_operations: matches!(
+            text("cache_on_write_operations").as_deref(),
+            Some("1" | "true")
+        ),
+    })
+}
+
 /// The disk `config` describes; `data_path` is where a relative local
 /// path is resolved. Objects go under `instance` inside the disk, so data
 /// paths sharing a bucket never take each other's objects for orphans. A
-/// `cache` disk wraps one of `built`, the disks configured before it.
+/// `cache` disk wraps `inner`, the disk its configuration names.
 pub fn build_disk(
     config: &DiskConfig,
     data_path: &Path,
     instance: &str,
-    built: &BTreeMap<String, Disk>,
+    inner: Option<&Disk>,
 ) -> Result<Disk> {
     if config.name == super::DEFAULT_DISK {
         return Err(StrataError::new(
@@ -154,7 +252,7 @@ pub fn build_disk(
             objects: Some(Arc::new(ObjectDisk::s3(&config.name, s3, instance)?)),
             sharing: vec![config.name.clone()],
         }),
-        DiskType::Cache(cache) => build_cache_disk(&config.name, cache, data_path, built),
+        DiskType::Cache(cache) => build_cache_disk(&config.name, cache, data_path, inner),
     }
 }
 
@@ -162,9 +260,9 @@ fn build_cache_disk(
     name: &str,
     config: &FileCacheConfig,
     data_path: &Path,
-    built: &BTreeMap<String, Disk>,
+    inner: Option<&Disk>,
 ) -> Result<Disk> {
-    let inner = built.get(&config.disk).ok_or_else(|| {
+    let inner = inner.ok_or_else(|| {
         StrataError::new(
             ErrorCode::UNKNOWN_DISK,
             format!(

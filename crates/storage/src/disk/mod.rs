@@ -263,11 +263,15 @@ impl StoragePolicy {
     }
 }
 
-/// The process's disks and storage policies, from the configuration.
+/// The process's disks and storage policies, from the configuration, and
+/// the disks tables defined in their settings (`disk = disk(...)`).
 #[derive(Debug)]
 pub struct Disks {
     disks: BTreeMap<String, Arc<Disk>>,
     policies: BTreeMap<String, Arc<StoragePolicy>>,
+    data_path: PathBuf,
+    /// Disks made from tables' definitions, by name, built at first use.
+    custom: parking_lot::Mutex<BTreeMap<String, Arc<Disk>>>,
 }
 
 impl Disks {
@@ -300,7 +304,11 @@ impl Disks {
                 disk.name.clone(),
                 owner.unwrap_or_else(|| disk.name.clone()),
             );
-            let made = config::build_disk(disk, data_path, &instance, &built)?;
+            let inner = match &disk.kind {
+                DiskType::Cache(cache) => built.get(&cache.disk),
+                _ => None,
+            };
+            let made = config::build_disk(disk, data_path, &instance, inner)?;
             built.insert(disk.name.clone(), made);
         }
         for (name, disk) in built.iter_mut() {
@@ -328,13 +336,53 @@ impl Disks {
             let built = config::build_policy(policy, &disks)?;
             policies.insert(policy.name.clone(), Arc::new(built));
         }
-        Ok(Disks { disks, policies })
+        Ok(Disks {
+            disks,
+            policies,
+            data_path: data_path.to_path_buf(),
+            custom: parking_lot::Mutex::default(),
+        })
     }
 
-    pub fn disk(&self, name: &str) -> Result<&Arc<Disk>> {
-        self.disks.get(name).ok_or_else(|| {
-            StrataError::new(ErrorCode::UNKNOWN_DISK, format!("Unknown disk {name}"))
-        })
+    /// The configured or table-defined disk `name`.
+    pub fn disk(&self, name: &str) -> Result<Arc<Disk>> {
+        let found = self.disks.get(name).cloned();
+        found
+            .or_else(|| self.custom.lock().get(name).cloned())
+            .ok_or_else(|| {
+                StrataError::new(ErrorCode::UNKNOWN_DISK, format!("Unknown disk {name}"))
+            })
+    }
+
+    /// The disk a table's settings define, built the first time its name is
+    /// seen and shared after; a `cache` one wraps a configured or defined
+    /// disk.
+    pub fn custom(&self, config: DiskConfig) -> Result<Arc<Disk>> {
+        if self.disks.contains_key(&config.name) {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!(
+                    "Disk {} is configured; a table's disk definition cannot redefine it",
+                    config.name
+                ),
+            ));
+        }
+        let inner = match &config.kind {
+            DiskType::Cache(cache) => Some(self.disk(&cache.disk)?),
+            _ => None,
+        };
+        let mut custom = self.custom.lock();
+        if let Some(disk) = custom.get(&config.name) {
+            return Ok(Arc::clone(disk));
+        }
+        let instance = instance_id(&self.data_path)?;
+        let mut disk = config::build_disk(&config, &self.data_path, &instance, inner.as_deref())?;
+        if let Some(inner) = &inner {
+            disk.sharing = [inner.sharing.clone(), vec![config.name.clone()]].concat();
+        }
+        let disk = Arc::new(disk);
+        custom.insert(config.name, Arc::clone(&disk));
+        Ok(disk)
     }
 
     pub fn policy(&self, name: &str) -> Result<&Arc<StoragePolicy>> {
@@ -346,8 +394,14 @@ impl Disks {
         })
     }
 
-    pub fn all(&self) -> impl Iterator<Item = &Arc<Disk>> {
-        self.disks.values()
+    /// Configured disks, then those tables defined.
+    pub fn all(&self) -> Vec<Arc<Disk>> {
+        let custom = self.custom.lock();
+        self.disks
+            .values()
+            .chain(custom.values())
+            .cloned()
+            .collect()
     }
 
     pub fn policies(&self) -> impl Iterator<Item = &Arc<StoragePolicy>> {
