@@ -59,7 +59,7 @@ events! {
     PageCacheHits: "Granules found compressed in the page cache (the warm tier)",
     PageCacheMisses: "Granules looked for in the page cache and not found",
     CachedReadBufferReadFromCacheHits: "Segments of remote objects read from a filesystem cache",
-    CachedReadBufferReadFromCacheMisses: "Segments of remote objects looked for in a filesystem cache and not found",
+    CachedReadBufferReadFromCacheMisses: "Segments of remote objects a read through a filesystem cache fetched from the object store",
     CachedReadBufferReadFromCacheBytes: "Bytes of remote objects read from a filesystem cache's files",
     CachedReadBufferReadFromSourceBytes: "Bytes of remote objects read from the object store by reads through a filesystem cache",
     CachedReadBufferCacheWriteBytes: "Bytes written to a filesystem cache by reads that downloaded segments",

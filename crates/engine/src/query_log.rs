@@ -88,7 +88,8 @@ impl QueryLog {
             },
             query_id: query.query_id.clone(),
             client: Arc::clone(&query.client),
-            query: query.text.clone(),
+            // Secrets of disk definitions are not kept, as ClickHouse masks them.
+            query: crate::table_definition::inline_disk::hide_secrets(&query.text),
             current_database: query.current_database.clone(),
             read_rows: query.rows_read(),
             read_bytes: query.bytes_read(),

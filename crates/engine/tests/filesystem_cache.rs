@@ -168,9 +168,10 @@ async fn cache_disks_serve_repeated_reads_of_s3_parts_without_requests() {
     )
     .await;
     assert_eq!(held, current);
-    // Two streams missing the segment at their boundary at once both
-    // download it, so the scan may have fetched a segment twice.
-    assert!(held > 0 && held <= cold[SOURCE_BYTES], "{held} {cold:?}");
+    assert_eq!(
+        held, cold[SOURCE_BYTES],
+        "a scan downloads every segment once"
+    );
 
     // enable_filesystem_cache = 0 goes to S3.
     let bypass = format!("{SCAN}, enable_filesystem_cache = 0");
@@ -257,6 +258,15 @@ async fn table_defined_disks(session: &mut Session, server: &S3Server) {
     let (shown, _) = counted(session, "SHOW CREATE TABLE i").await;
     assert!(shown.contains("secret_access_key = '[HIDDEN]'"), "{shown}");
     assert!(!shown.contains(SECRET_KEY), "{shown}");
+    let logged = number(
+        session,
+        &format!(
+            "SELECT count() FROM system.query_log WHERE query LIKE 'CREATE TABLE i %' \
+             AND query LIKE '%[HIDDEN]%' AND query NOT LIKE '%{SECRET_KEY}%'"
+        ),
+    )
+    .await;
+    assert!(logged > 0, "the CREATE is logged with its secret hidden");
     let sum = "SELECT sum(A) FROM i SETTINGS use_page_cache_for_disks_without_file_cache = 0";
     let (first, cold) = counted(session, sum).await;
     assert!(cold[GETS] > 0, "{cold:?}");

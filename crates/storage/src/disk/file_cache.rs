@@ -14,14 +14,17 @@
 //! The index lives in memory: the cache's directory is emptied when the
 //! process starts, so it starts cold.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
+use parking_lot::{Condvar, Mutex};
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::events::{self, Event};
 
@@ -86,6 +89,64 @@ impl Drop for Segment {
     }
 }
 
+/// One read of an object through the cache.
+struct SegmentRead<'a> {
+    source: &'a ObjectDisk,
+    object: Arc<str>,
+    /// The object's bytes.
+    size: u64,
+    range: Range<u64>,
+    /// The segments `range` touches.
+    indexes: Range<u64>,
+}
+
+impl SegmentRead<'_> {
+    /// The part of `span` the read wants.
+    fn wanted(&self, span: &Range<u64>) -> Range<u64> {
+        self.range.start.max(span.start)..self.range.end.min(span.end)
+    }
+}
+
+/// How long a reader waits for a segment another reader downloads before
+/// reading it from the source itself; each request has its own timeout,
+/// so this bounds only a stuck download.
+const DOWNLOAD_WAIT: Duration = Duration::from_secs(600);
+
+/// A segment being downloaded; readers that need it wait until it is done.
+#[derive(Default)]
+struct Download {
+    done: Mutex<bool>,
+    finished: Condvar,
+}
+
+impl Download {
+    fn wait(&self) {
+        let mut done = self.done.lock();
+        let deadline = Instant::now() + DOWNLOAD_WAIT;
+        while !*done {
+            if self.finished.wait_until(&mut done, deadline).timed_out() {
+                return;
+            }
+        }
+    }
+}
+
+/// The right to download one segment; dropped, it wakes the readers
+/// waiting for it, whether the download succeeded or not.
+struct Claim<'a> {
+    cache: &'a FileCache,
+    key: SegmentKey,
+    download: Arc<Download>,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        self.cache.downloading.lock().remove(&self.key);
+        *self.download.done.lock() = true;
+        self.download.finished.notify_all();
+    }
+}
+
 /// A cached segment as `system.filesystem_cache` shows it.
 #[derive(Debug, Clone)]
 pub struct SegmentRow {
@@ -105,6 +166,8 @@ pub struct FileCache {
     /// Absolute: the configured path resolved against the data path.
     dir: PathBuf,
     segments: Slru<SegmentKey, Arc<Segment>>,
+    /// Segments a reader is downloading, for others to wait on.
+    downloading: Mutex<HashMap<SegmentKey, Arc<Download>>>,
     next_file: AtomicU64,
 }
 
@@ -141,6 +204,7 @@ impl FileCache {
             segments: Slru::unaccounted(config.max_size as usize),
             config,
             dir,
+            downloading: Mutex::default(),
             next_file: AtomicU64::new(0),
         })
     }
@@ -207,9 +271,10 @@ impl FileCache {
     }
 
     /// Bytes `range` of object `key`, `size` bytes long, from cached
-    /// segments where they are and from `source` for the rest; with
+    /// segments where they are and from `source` for the rest. With
     /// [`CacheUse::Fill`] whole missing segments are downloaded (one request
-    /// per run of adjacent ones) and kept.
+    /// per run of adjacent ones) and kept; a segment another reader is
+    /// downloading is waited for, not fetched twice.
     pub fn read(
         &self,
         source: &ObjectDisk,
@@ -229,61 +294,127 @@ impl FileCache {
         if range.is_empty() {
             return Ok(Bytes::new());
         }
-        let object: Arc<str> = Arc::from(key);
-        let alignment = self.config.boundary_alignment;
-        let indexes = range.start / alignment..(range.end - 1) / alignment + 1;
-        let mut pieces: Vec<Option<Bytes>> = indexes
+        let read = SegmentRead {
+            source,
+            object: Arc::from(key),
+            size,
+            indexes: range.start / self.config.boundary_alignment
+                ..(range.end - 1) / self.config.boundary_alignment + 1,
+            range,
+        };
+        let mut pieces: Vec<Option<Bytes>> = read
+            .indexes
             .clone()
-            .map(|index| self.cached_piece(&object, index, size, &range))
+            .map(|index| self.cached_piece(&read, index))
             .collect();
-        let mut first = 0;
-        while first < pieces.len() {
-            if pieces[first].is_some() {
-                first += 1;
-                continue;
-            }
-            let mut end = first + 1;
-            while end < pieces.len() && pieces[end].is_none() {
-                end += 1;
-            }
-            let run = indexes.start + first as u64..indexes.start + end as u64;
-            let fetched = self.fetch_run(source, &object, size, run, &range, using)?;
-            for (slot, piece) in pieces[first..end].iter_mut().zip(fetched) {
-                *slot = Some(piece);
-            }
-            first = end;
+        if using == CacheUse::Fill {
+            self.fill_missing(&read, &mut pieces)?;
         }
-        let mut out = BytesMut::with_capacity((range.end - range.start) as usize);
+        // What is still missing is read without being cached.
+        self.fetch_missing(&read, &mut pieces, &|_| true, CacheUse::IfExists)?;
+        let mut out = BytesMut::with_capacity((read.range.end - read.range.start) as usize);
         for piece in pieces {
             out.extend_from_slice(&piece.expect("every segment read"));
         }
         Ok(out.freeze())
     }
 
-    /// The part of `range` in segment `index`, if the segment is cached
-    /// and its file readable (a file gone missing is a miss).
-    fn cached_piece(
+    /// Downloads and caches the missing segments no other reader is
+    /// downloading, then waits for those others download and takes them
+    /// from the cache. Downloads never wait, so two readers waiting on each
+    /// other's segments cannot block each other.
+    fn fill_missing(&self, read: &SegmentRead, pieces: &mut [Option<Bytes>]) -> Result<()> {
+        let mut claims = Vec::new();
+        let mut others = Vec::new();
+        for (slot, index) in pieces.iter_mut().zip(read.indexes.clone()) {
+            if slot.is_some() {
+                continue;
+            }
+            let key = SegmentKey {
+                object: Arc::clone(&read.object),
+                index,
+            };
+            match self.claim(key) {
+                // A download that ended between the lookup and the claim
+                // left its segment cached.
+                Ok(claim) => match self.cached_piece(read, index) {
+                    Some(piece) => *slot = Some(piece),
+                    None => claims.push(claim),
+                },
+                Err(download) => others.push((index, download)),
+            }
+        }
+        let mine: HashSet<u64> = claims.iter().map(|claim| claim.key.index).collect();
+        let claimed = |index: u64| mine.contains(&index);
+        self.fetch_missing(read, pieces, &claimed, CacheUse::Fill)?;
+        drop(claims);
+        for (index, download) in others {
+            download.wait();
+            pieces[(index - read.indexes.start) as usize] = self.cached_piece(read, index);
+        }
+        Ok(())
+    }
+
+    /// Reads the missing segments `take` accepts, a request per run of
+    /// adjacent ones, caching them as `using` says.
+    fn fetch_missing(
         &self,
-        object: &Arc<str>,
-        index: u64,
-        size: u64,
-        range: &Range<u64>,
-    ) -> Option<Bytes> {
+        read: &SegmentRead,
+        pieces: &mut [Option<Bytes>],
+        take: &dyn Fn(u64) -> bool,
+        using: CacheUse,
+    ) -> Result<()> {
+        let wanted = |pieces: &[Option<Bytes>], i: usize| {
+            pieces[i].is_none() && take(read.indexes.start + i as u64)
+        };
+        let mut first = 0;
+        while first < pieces.len() {
+            if !wanted(pieces, first) {
+                first += 1;
+                continue;
+            }
+            let mut end = first + 1;
+            while end < pieces.len() && wanted(pieces, end) {
+                end += 1;
+            }
+            let run = read.indexes.start + first as u64..read.indexes.start + end as u64;
+            let fetched = self.fetch_run(read, run, using)?;
+            for (slot, piece) in pieces[first..end].iter_mut().zip(fetched) {
+                *slot = Some(piece);
+            }
+            first = end;
+        }
+        Ok(())
+    }
+
+    /// Claims the download of segment `key`, or gives the download another
+    /// reader runs.
+    fn claim(&self, key: SegmentKey) -> std::result::Result<Claim<'_>, Arc<Download>> {
+        let mut downloading = self.downloading.lock();
+        if let Some(download) = downloading.get(&key) {
+            return Err(Arc::clone(download));
+        }
+        let download = Arc::new(Download::default());
+        downloading.insert(key.clone(), Arc::clone(&download));
+        Ok(Claim {
+            cache: self,
+            key,
+            download,
+        })
+    }
+
+    /// The part of the read's range in segment `index`, if the segment is
+    /// cached and its file readable (a file gone missing is a miss).
+    fn cached_piece(&self, read: &SegmentRead, index: u64) -> Option<Bytes> {
         let key = SegmentKey {
-            object: Arc::clone(object),
+            object: Arc::clone(&read.object),
             index,
         };
-        let Some(segment) = self.segments.get(&key) else {
-            events::add(Event::CachedReadBufferReadFromCacheMisses, 1);
-            return None;
-        };
-        let whole = self.segment_range(index, size);
-        let wanted = range.start.max(whole.start)..range.end.min(whole.end);
-        match read_file_range(
-            &segment.file,
-            wanted.start - whole.start,
-            wanted.end - wanted.start,
-        ) {
+        let segment = self.segments.get(&key)?;
+        let whole = self.segment_range(index, read.size);
+        let wanted = read.wanted(&whole);
+        let offset = wanted.start - whole.start;
+        match read_file_range(&segment.file, offset, wanted.end - wanted.start) {
             Ok(bytes) => {
                 segment.hits.fetch_add(1, Ordering::Relaxed);
                 events::add(Event::CachedReadBufferReadFromCacheHits, 1);
@@ -296,49 +427,45 @@ impl FileCache {
             Err(error) => {
                 log::warn!("Cache {}: {error}; reading from the source", self.name);
                 self.segments.remove(&key);
-                events::add(Event::CachedReadBufferReadFromCacheMisses, 1);
                 None
             }
         }
     }
 
-    /// Segments `run` (none cached) from `source`: each one's part of
-    /// `range`. Filling fetches the whole segments and caches them.
+    /// Segments `run` (none cached) from the source in one request: each
+    /// one's part of the read's range. Filling fetches the whole segments
+    /// and caches them.
     fn fetch_run(
         &self,
-        source: &ObjectDisk,
-        object: &Arc<str>,
-        size: u64,
+        read: &SegmentRead,
         run: Range<u64>,
-        range: &Range<u64>,
         using: CacheUse,
     ) -> Result<Vec<Bytes>> {
-        let span =
-            self.segment_range(run.start, size).start..self.segment_range(run.end - 1, size).end;
+        let span = self.segment_range(run.start, read.size).start
+            ..self.segment_range(run.end - 1, read.size).end;
         let fetch = match using {
             CacheUse::Fill => span.clone(),
-            _ => range.start.max(span.start)..range.end.min(span.end),
+            _ => read.wanted(&span),
         };
-        let bytes = source.read_range(object, fetch.clone())?;
+        let bytes = read.source.read_range(&read.object, fetch.clone())?;
+        events::add(
+            Event::CachedReadBufferReadFromCacheMisses,
+            run.end - run.start,
+        );
         events::add(
             Event::CachedReadBufferReadFromSourceBytes,
             bytes.len() as u64,
         );
+        let slice = |range: Range<u64>| {
+            bytes.slice((range.start - fetch.start) as usize..(range.end - fetch.start) as usize)
+        };
         let mut pieces = Vec::with_capacity((run.end - run.start) as usize);
         for index in run {
-            let whole = self.segment_range(index, size);
-            let wanted = range.start.max(whole.start)..range.end.min(whole.end);
+            let whole = self.segment_range(index, read.size);
             if using == CacheUse::Fill {
-                let segment = bytes.slice(
-                    (whole.start - fetch.start) as usize..(whole.end - fetch.start) as usize,
-                );
-                self.keep(object, index, &segment);
+                self.keep(&read.object, index, &slice(whole.clone()));
             }
-            pieces.push(
-                bytes.slice(
-                    (wanted.start - fetch.start) as usize..(wanted.end - fetch.start) as usize,
-                ),
-            );
+            pieces.push(slice(read.wanted(&whole)));
         }
         Ok(pieces)
     }
@@ -517,6 +644,31 @@ mod tests {
         let hits: u64 = cache.rows().iter().map(|row| row.hits).sum();
         assert!(hits >= 11, "{hits}");
         assert!(read(7..7, CacheUse::Fill).is_empty());
+    }
+
+    #[test]
+    fn readers_missing_the_same_segments_download_each_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = data(2000);
+        let (disk, cache) = setup(dir.path(), &bytes, 1 << 20);
+        std::thread::scope(|scope| {
+            for start in 0..8u64 {
+                let (disk, bytes) = (&disk, &bytes);
+                scope.spawn(move || {
+                    let range = start * 50..2000;
+                    let got = disk
+                        .read_range_using("t/object", 2000, range.clone(), CacheUse::Fill)
+                        .unwrap();
+                    assert_eq!(got, &bytes[range.start as usize..]);
+                });
+            }
+        });
+        assert_eq!(cache.usage().1, 20);
+        assert_eq!(
+            cache.next_file.load(Ordering::Relaxed),
+            20,
+            "no segment written twice"
+        );
     }
 
     #[test]
