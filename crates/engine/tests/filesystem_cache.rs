@@ -29,11 +29,16 @@ use common::{number, run};
 /// Bytes of each cached segment: small, so the test's parts span many.
 const SEGMENT_BYTES: u64 = 64 << 10;
 
+/// A cache disk `name` over the S3 disk.
 fn cache_disk(name: &str, max_size: u64, on_write: bool) -> DiskConfig {
+    cache_over(name, "s3", max_size, on_write)
+}
+
+fn cache_over(name: &str, disk: &str, max_size: u64, on_write: bool) -> DiskConfig {
     DiskConfig {
         name: name.to_string(),
         kind: DiskType::Cache(FileCacheConfig {
-            disk: "s3".to_string(),
+            disk: disk.to_string(),
             path: PathBuf::from(name),
             max_size,
             boundary_alignment: SEGMENT_BYTES,
@@ -359,30 +364,10 @@ async fn sweep_keeps_both_disks_objects(
 }
 
 fn misconfigured_cache_disks_are_refused(dir: &Path, server: &S3Server) {
-    let mut config = storage(server, 1 << 20);
-    config.disks.push(DiskConfig {
-        name: "over_nothing".to_string(),
-        kind: DiskType::Cache(FileCacheConfig {
-            disk: "missing".to_string(),
-            path: PathBuf::from("x"),
-            max_size: 1 << 20,
-            boundary_alignment: SEGMENT_BYTES,
-            cache_on_write_operations: false,
-        }),
-    });
-    let error = Disks::from_config(dir, &config).unwrap_err();
-    assert_eq!(error.code.name, "UNKNOWN_DISK", "{error}");
-    let mut config = storage(server, 1 << 20);
-    config.disks.push(DiskConfig {
-        name: "over_default".to_string(),
-        kind: DiskType::Cache(FileCacheConfig {
-            disk: "default".to_string(),
-            path: PathBuf::from("y"),
-            max_size: 1 << 20,
-            boundary_alignment: SEGMENT_BYTES,
-            cache_on_write_operations: false,
-        }),
-    });
-    let error = Disks::from_config(dir, &config).unwrap_err();
-    assert_eq!(error.code.name, "BAD_ARGUMENTS", "{error}");
+    for (inner, code) in [("missing", "UNKNOWN_DISK"), ("default", "BAD_ARGUMENTS")] {
+        let mut config = storage(server, 1 << 20);
+        config.disks.push(cache_over("over", inner, 1 << 20, false));
+        let error = Disks::from_config(dir, &config).unwrap_err();
+        assert_eq!(error.code.name, code, "{error}");
+    }
 }

@@ -176,6 +176,22 @@ fn references_under(root: &Path, disks: &[String]) -> Result<HashSet<String>> {
     Ok(keys)
 }
 
+/// Gives each disk the names of the disks whose objects are in the same
+/// store, by `owners` (the disk owning each one's store).
+fn share_stores(disks: &mut BTreeMap<String, Disk>, owners: &BTreeMap<String, String>) {
+    for (name, disk) in disks.iter_mut() {
+        let owner = owners.get(name).unwrap_or(name);
+        disk.sharing = owners
+            .iter()
+            .filter(|(_, other)| *other == owner)
+            .map(|(sharing, _)| sharing.clone())
+            .collect();
+        if disk.sharing.is_empty() {
+            disk.sharing.push(name.clone());
+        }
+    }
+}
+
 /// A volume of a storage policy: disks new parts go to, in order.
 #[derive(Debug)]
 pub struct Volume {
@@ -311,17 +327,7 @@ impl Disks {
             let made = config::build_disk(disk, data_path, &instance, inner)?;
             built.insert(disk.name.clone(), made);
         }
-        for (name, disk) in built.iter_mut() {
-            let owner = owners.get(name).unwrap_or(name);
-            disk.sharing = owners
-                .iter()
-                .filter(|(_, other)| *other == owner)
-                .map(|(sharing, _)| sharing.clone())
-                .collect();
-            if disk.sharing.is_empty() {
-                disk.sharing.push(name.clone());
-            }
-        }
+        share_stores(&mut built, &owners);
         let disks: BTreeMap<String, Arc<Disk>> = built
             .into_iter()
             .map(|(name, disk)| (name, Arc::new(disk)))
