@@ -181,7 +181,8 @@ impl std::fmt::Debug for FileCache {
 }
 
 impl FileCache {
-    /// An empty cache in `dir`, whose old segment files are removed.
+    /// An empty cache in `dir`, whose old segment files are removed (only
+    /// files named as segments: the directory may hold anything else).
     pub fn open(name: &str, config: FileCacheConfig, dir: PathBuf) -> Result<FileCache> {
         if config.boundary_alignment == 0 {
             return Err(StrataError::new(
@@ -189,11 +190,7 @@ impl FileCache {
                 format!("boundary_alignment of cache disk {name} must be positive"),
             ));
         }
-        let emptied = match std::fs::remove_dir_all(&dir) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-            _ => std::fs::create_dir_all(&dir),
-        };
-        emptied.map_err(|e| {
+        remove_old_segments(&dir).map_err(|e| {
             StrataError::new(
                 ErrorCode::CANNOT_OPEN_FILE,
                 format!("Cannot prepare the cache directory {}: {e}", dir.display()),
@@ -486,7 +483,7 @@ impl FileCache {
             return None;
         }
         let number = self.next_file.fetch_add(1, Ordering::Relaxed);
-        let file = self.dir.join(format!("{number:016x}.bin"));
+        let file = self.dir.join(segment_file_name(number));
         match File::create(&file).and_then(|mut f| f.write_all(bytes)) {
             Ok(()) => Some(file),
             Err(error) => {
@@ -586,6 +583,28 @@ impl Drop for CacheFill {
     }
 }
 
+/// The name of the segment file numbered `number`.
+fn segment_file_name(number: u64) -> String {
+    format!("{number:016x}.bin")
+}
+
+/// Creates `dir` if missing and removes the segment files a previous
+/// process left in it.
+fn remove_old_segments(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().to_string();
+        let is_segment = name
+            .strip_suffix(".bin")
+            .is_some_and(|stem| stem.len() == 16 && stem.bytes().all(|b| b.is_ascii_hexdigit()));
+        if is_segment && entry.file_type()?.is_file() {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 fn read_file_range(path: &Path, offset: u64, length: u64) -> std::io::Result<Bytes> {
     let mut file = File::open(path)?;
     file.seek(SeekFrom::Start(offset))?;
@@ -669,6 +688,19 @@ mod tests {
             20,
             "no segment written twice"
         );
+    }
+
+    #[test]
+    fn opening_removes_old_segment_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache_dir = dir.path().join("cache");
+        std::fs::create_dir_all(&cache_dir).unwrap();
+        std::fs::write(cache_dir.join(segment_file_name(7)), b"old").unwrap();
+        std::fs::write(cache_dir.join("notes.txt"), b"keep").unwrap();
+        let (_, cache) = setup(dir.path(), &data(10), 1 << 20);
+        assert!(!cache_dir.join(segment_file_name(7)).exists());
+        assert!(cache_dir.join("notes.txt").exists());
+        assert_eq!(cache.usage().1, 0);
     }
 
     #[test]
