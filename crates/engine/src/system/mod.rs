@@ -322,31 +322,23 @@ pub fn engine_name(table: &Arc<dyn TableProvider>) -> &'static str {
 }
 
 /// Databases in display order.
-/// Sessions' temporary databases are not listed.
 /// Every table of type `T`, by database then name.
 pub(crate) async fn tables_of<T: Send + Sync + 'static>(
     catalog: &Arc<dyn CatalogProvider>,
 ) -> Result<Vec<(String, String, Arc<T>)>> {
-    let mut found = Vec::new();
-    for database in database_names(catalog) {
-        let Some(schema) = catalog.schema(&database) else {
-            continue;
-        };
-        let mut names = schema.table_names();
-        names.sort();
-        for name in names {
-            let Some(table) = schema.table(&name).await? else {
-                continue;
-            };
+    let tables = all_tables(catalog).await?;
+    Ok(tables
+        .into_iter()
+        .filter_map(|(database, name, table)| {
             let any: Arc<dyn std::any::Any + Send + Sync> = table;
-            if let Ok(table) = any.downcast::<T>() {
-                found.push((database.clone(), name, table));
-            }
-        }
-    }
-    Ok(found)
+            any.downcast::<T>()
+                .ok()
+                .map(|table| (database, name, table))
+        })
+        .collect())
 }
 
+/// Sessions' temporary databases are not listed.
 pub fn database_names(catalog: &Arc<dyn CatalogProvider>) -> Vec<String> {
     let mut names = catalog.schema_names();
     names.retain(|name| !crate::session::is_temporary_database(name));

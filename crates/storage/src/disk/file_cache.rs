@@ -284,10 +284,13 @@ impl FileCache {
             using != CacheUse::Bypass,
             "a bypassing read skips the cache"
         );
-        debug_assert!(
-            range.end <= size,
-            "{range:?} past the object's {size} bytes"
-        );
+        if range.end > size {
+            // Marks or a reference disagreeing with the object: corrupt data.
+            return Err(StrataError::new(
+                ErrorCode::CORRUPTED_DATA,
+                format!("Bytes {range:?} of object {key} asked for, which has {size}"),
+            ));
+        }
         if range.is_empty() {
             return Ok(Bytes::new());
         }
@@ -701,6 +704,16 @@ mod tests {
         assert!(!cache_dir.join(segment_file_name(7)).exists());
         assert!(cache_dir.join("notes.txt").exists());
         assert_eq!(cache.usage().1, 0);
+    }
+
+    #[test]
+    fn a_range_past_the_object_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (disk, _) = setup(dir.path(), &data(300), 1 << 20);
+        let error = disk
+            .read_range_using("t/object", 300, 250..450, CacheUse::Fill)
+            .unwrap_err();
+        assert_eq!(error.code, ErrorCode::CORRUPTED_DATA, "{error}");
     }
 
     #[test]
