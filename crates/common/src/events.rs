@@ -1,9 +1,22 @@
-//! Process-wide event counters, ClickHouse's `ProfileEvents` under its
-//! names: what `system.events` shows. Each is counted where the work
-//! happens (a file opened, bytes read or written, rows a merge read), never
-//! derived afterwards.
+//! Event counters, ClickHouse's `ProfileEvents` under its names: process-wide
+//! (what `system.events` shows) and per query (`system.query_log`'s
+//! `ProfileEvents`). Each is counted where the work happens (a file opened,
+//! bytes read or written, rows a merge read), never derived afterwards.
+//!
+//! A query's counts are those added on a thread while the query's
+//! [`QueryEvents`] is the thread's scope: its statement, its result stream
+//! and its sources run in scope ([`in_scope`], [`Scoped`]), and work handed
+//! to another thread for the query carries the scope ([`current`]), as do
+//! the mutations a statement runs and waits for (`mutations_sync`,
+//! `lightweight_deletes_sync`). Background merges and mutations run out of
+//! any query's scope, as in ClickHouse.
 
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 
 macro_rules! events {
     ($($name:ident: $description:literal,)*) => {
@@ -87,9 +100,115 @@ events! {
 
 static COUNTS: [AtomicU64; Event::ALL.len()] = [const { AtomicU64::new(0) }; Event::ALL.len()];
 
-/// Adds `amount` to `event`.
+/// Adds `amount` to `event`, and to the scope's query if there is one.
 pub fn add(event: Event, amount: u64) {
     COUNTS[event as usize].fetch_add(amount, Ordering::Relaxed);
+    // A thread's scope is gone while it exits; its events are then no query's.
+    let _ = SCOPE.try_with(|scope| {
+        if let Some(query) = scope.borrow().as_ref() {
+            query.counts[event as usize].fetch_add(amount, Ordering::Relaxed);
+        }
+    });
+}
+
+/// The events one query caused.
+#[derive(Debug)]
+pub struct QueryEvents {
+    counts: [AtomicU64; Event::ALL.len()],
+}
+
+impl Default for QueryEvents {
+    fn default() -> Self {
+        QueryEvents {
+            counts: [const { AtomicU64::new(0) }; Event::ALL.len()],
+        }
+    }
+}
+
+impl QueryEvents {
+    pub fn value(&self, event: Event) -> u64 {
+        self.counts[event as usize].load(Ordering::Relaxed)
+    }
+
+    /// The events counted so far, those above zero, in [`Event::ALL`]'s order.
+    pub fn nonzero(&self) -> Vec<(Event, u64)> {
+        Event::ALL
+            .iter()
+            .map(|&event| (event, self.value(event)))
+            .filter(|&(_, value)| value > 0)
+            .collect()
+    }
+}
+
+thread_local! {
+    static SCOPE: RefCell<Option<Arc<QueryEvents>>> = const { RefCell::new(None) };
+}
+
+/// The query whose events this thread counts now, to carry into work it
+/// hands to other threads.
+pub fn current() -> Option<Arc<QueryEvents>> {
+    SCOPE.with_borrow(Clone::clone)
+}
+
+/// Counts the thread's events for `query` too (none: for no query) until
+/// the guard drops, which brings back the scope before.
+#[must_use = "the scope ends when the guard drops"]
+pub fn enter(query: Option<&Arc<QueryEvents>>) -> ScopeGuard {
+    ScopeGuard {
+        previous: SCOPE.replace(query.cloned()),
+    }
+}
+
+pub struct ScopeGuard {
+    previous: Option<Arc<QueryEvents>>,
+}
+
+impl Drop for ScopeGuard {
+    fn drop(&mut self) {
+        SCOPE.set(self.previous.take());
+    }
+}
+
+/// Runs `f` in `query`'s scope, as [`enter`] does.
+pub fn in_scope<R>(query: Option<&Arc<QueryEvents>>, f: impl FnOnce() -> R) -> R {
+    let _scope = enter(query);
+    f()
+}
+
+/// A future or stream polled in a query's scope, on whichever thread polls it.
+pub struct Scoped<T> {
+    inner: T,
+    query: Option<Arc<QueryEvents>>,
+}
+
+impl<T: Unpin> Scoped<T> {
+    pub fn new(inner: T, query: Option<Arc<QueryEvents>>) -> Self {
+        Scoped { inner, query }
+    }
+}
+
+impl<T: Future + Unpin> Future for Scoped<T> {
+    type Output = T::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T::Output> {
+        let this = self.get_mut();
+        in_scope(this.query.as_ref(), || Pin::new(&mut this.inner).poll(cx))
+    }
+}
+
+impl<T: futures::Stream + Unpin> futures::Stream for Scoped<T> {
+    type Item = T::Item;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T::Item>> {
+        let this = self.get_mut();
+        in_scope(this.query.as_ref(), || {
+            Pin::new(&mut this.inner).poll_next(cx)
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
 }
 
 /// The value of `event` now.
@@ -109,5 +228,42 @@ mod tests {
         assert!(value(Event::MergedRows) >= before + 7);
         assert_eq!(Event::MergedRows.name(), "MergedRows");
         assert_eq!(Event::ALL[Event::FileOpen as usize], Event::FileOpen);
+    }
+
+    #[test]
+    fn a_query_counts_what_its_scope_adds_and_nothing_else() {
+        let query = Arc::new(QueryEvents::default());
+        let other = Arc::new(QueryEvents::default());
+        add(Event::FileOpen, 1);
+        in_scope(Some(&query), || {
+            add(Event::FileOpen, 2);
+            // A nested scope counts for its own query only, then hands back.
+            in_scope(Some(&other), || add(Event::FileOpen, 5));
+            in_scope(None, || add(Event::FileOpen, 7));
+            let carried = current();
+            std::thread::spawn(move || in_scope(carried.as_ref(), || add(Event::FileOpen, 3)))
+                .join()
+                .unwrap();
+        });
+        add(Event::FileOpen, 1);
+        assert_eq!(query.value(Event::FileOpen), 5);
+        assert_eq!(other.value(Event::FileOpen), 5);
+        assert_eq!(query.nonzero(), vec![(Event::FileOpen, 5)]);
+        assert!(current().is_none());
+    }
+
+    #[test]
+    fn a_scoped_stream_counts_each_poll_for_its_query() {
+        use futures::StreamExt;
+        let query = Arc::new(QueryEvents::default());
+        let counting = futures::stream::iter(0..3).map(|n| {
+            add(Event::SelectedParts, 1);
+            n
+        });
+        let scoped = Scoped::new(counting, Some(Arc::clone(&query)));
+        let seen: Vec<i32> = futures::executor::block_on(scoped.collect());
+        assert_eq!(seen, vec![0, 1, 2]);
+        assert_eq!(query.value(Event::SelectedParts), 3);
+        assert!(current().is_none());
     }
 }

@@ -17,6 +17,7 @@ use datafusion::execution::memory_pool::MemoryLimit;
 use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::{SessionState, SessionStateBuilder};
 use datafusion::prelude::SessionConfig;
+use strata_common::events::QueryEvents;
 use strata_common::settings::Settings;
 use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -415,6 +416,7 @@ impl Engine {
         settings: (Settings, Arc<SettingsConstraints>),
         current_database: &str,
         identity: (Option<String>, Arc<ClientInfo>),
+        events: Arc<QueryEvents>,
     ) -> Arc<QueryContext> {
         let query = QueryContext::new(
             text.to_string(),
@@ -422,6 +424,7 @@ impl Engine {
             current_database.to_string(),
             identity,
             &self.instance.memory,
+            events,
         );
         self.instance.processes.add(&query);
         query
@@ -439,6 +442,7 @@ impl Engine {
             .with_target_partitions(settings.thread_count())
             .with_batch_size(settings.max_block_size().max(1) as usize)
             .with_extension(Arc::clone(query))
+            .with_extension(Arc::clone(&query.events))
             .with_extension(Arc::clone(&self.instance))
             .with_extension(Arc::clone(&spill));
         config.options_mut().catalog.default_schema = query.current_database.clone();

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use datafusion::common::Result;
+use strata_common::events::QueryEvents;
 use strata_common::readable::readable_quantity;
 use strata_common::settings::Settings;
 use strata_common::settings::constraints::SettingsConstraints;
@@ -74,6 +75,9 @@ pub struct QueryContext {
     pub memory: Arc<QueryMemory>,
     /// What the query's operators moved to temporary data.
     pub spill: Arc<SpillCounters>,
+    /// The events its work counted (`ProfileEvents`), shared by every query
+    /// context of one statement.
+    pub events: Arc<QueryEvents>,
     /// The settings the query runs with (session settings plus its SETTINGS clause).
     pub settings: Settings,
     /// What the session may change of its settings (`system.settings` shows them).
@@ -94,6 +98,7 @@ impl QueryContext {
         current_database: String,
         identity: (Option<String>, Arc<ClientInfo>),
         server_memory: &Arc<ServerMemory>,
+        events: Arc<QueryEvents>,
     ) -> Arc<Self> {
         let (query_id, client) = identity;
         let query_id = query_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
@@ -125,6 +130,7 @@ impl QueryContext {
             finished: AtomicBool::new(false),
             deadline: max_execution_time,
             spill: Arc::new(SpillCounters::default()),
+            events,
             settings,
             constraints,
             current_database,

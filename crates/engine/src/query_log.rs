@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use strata_execution::spill::SpillFigures;
 
 use strata_common::StrataError;
+use strata_common::events::Event;
 
 use crate::bounded_log::BoundedLog;
 use crate::query_context::{ClientInfo, QueryContext};
@@ -48,11 +49,18 @@ pub struct QueryLogEntry {
     pub current_database: String,
     pub read_rows: u64,
     pub read_bytes: u64,
+    pub written_rows: u64,
+    pub written_bytes: u64,
     pub result_rows: u64,
+    pub result_bytes: u64,
     /// Tracked bytes the query still held when the entry was written.
     pub memory_usage: u64,
     pub peak_memory_usage: u64,
     pub spill: SpillFigures,
+    /// The events the query counted, those above zero; none at its start.
+    pub profile_events: Vec<(Event, u64)>,
+    /// The settings it ran with that differ from the defaults, values as text.
+    pub settings: Vec<(&'static str, String)>,
     pub exception_code: i32,
     pub exception: String,
 }
@@ -93,12 +101,21 @@ impl QueryLog {
             current_database: query.current_database.clone(),
             read_rows: query.rows_read(),
             read_bytes: query.bytes_read(),
+            written_rows: query.written_rows(),
+            written_bytes: query.written_bytes(),
             result_rows: query.result_rows(),
+            result_bytes: query.result_bytes(),
             memory_usage: datafusion::execution::memory_pool::MemoryPool::reserved(
                 query.memory.as_ref(),
             ) as u64,
             peak_memory_usage: query.memory.peak() as u64,
             spill: query.spill.figures(),
+            profile_events: if finished {
+                query.events.nonzero()
+            } else {
+                Vec::new()
+            },
+            settings: query.settings.changes(),
             exception_code: error.map_or(0, |e| e.code.code),
             exception: error.map_or_else(String::new, |e| e.to_string()),
         };

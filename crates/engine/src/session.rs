@@ -21,7 +21,7 @@ use datafusion::sql::sqlparser::ast::{
     Expr, FormatClause, Ident, ObjectName, Query, ShowCreateObject, Statement, TableObject, Use,
     Value,
 };
-use strata_common::events::{self, Event};
+use strata_common::events::{self, Event, QueryEvents};
 use strata_common::settings::Settings;
 use strata_common::settings::constraints::SettingsConstraints;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -102,6 +102,8 @@ pub struct Session {
     /// The statement being executed and the query opened for it, so failures
     /// are logged against the right query.
     pub(crate) statement_text: String,
+    /// The events the statement counts, for each query opened for it.
+    pub(crate) statement_events: Arc<QueryEvents>,
     pub(crate) current_query: parking_lot::Mutex<Option<Arc<QueryContext>>>,
     /// Set while stored tables are loaded: CREATE then opens this table's
     /// existing data under its stored name and stores nothing.
@@ -171,6 +173,7 @@ impl Session {
             constraints: Arc::default(),
             current_database: crate::engine::DEFAULT_DATABASE.to_string(),
             statement_text: String::new(),
+            statement_events: Arc::default(),
             current_query: parking_lot::Mutex::new(None),
             attaching: None,
             input: None,
@@ -196,13 +199,15 @@ impl Session {
     /// logged here, one that returns rows when its stream ends.
     pub async fn execute(&mut self, text: &str) -> Result<StatementOutcome> {
         self.statement_text = text.to_string();
+        self.statement_events = Arc::default();
         *self.current_query.lock() = None;
-        events::add(Event::Query, 1);
+        let scope = Some(Arc::clone(&self.statement_events));
+        events::in_scope(scope.as_ref(), || events::add(Event::Query, 1));
         let mut quota = None;
         let outcome = match self.check_query_id().and_then(|()| self.begin_quota(text)) {
             Ok(ticket) => {
                 quota = ticket;
-                self.execute_statement(text).await
+                events::Scoped::new(Box::pin(self.execute_statement(text)), scope).await
             }
             Err(e) => Err(e),
         };
@@ -451,6 +456,7 @@ impl Session {
             (settings, Arc::clone(&self.constraints)),
             &self.current_database,
             identity,
+            Arc::clone(&self.statement_events),
         );
         *self.current_query.lock() = Some(Arc::clone(&query));
         query

@@ -200,7 +200,28 @@ async fn a_lightweight_delete_writes_only_its_mask_and_reads_stay_narrow() {
     let lookup = "SELECT k FROM t WHERE k = 502";
     let read_before = rows_read(&mut session, lookup).await;
     let even_files = inodes(&table.join("0_1_1_0"));
-    ok(&mut session, "DELETE FROM t WHERE k = 500").await;
+    let delete = "DELETE FROM t WHERE k = 500";
+    ok(&mut session, delete).await;
+    // The statement's own figures: the mask of one part, found by reading
+    // a granule of its key.
+    let written = logged_event(
+        &mut session,
+        delete,
+        "WriteBufferFromFileDescriptorWriteBytes",
+    )
+    .await;
+    assert!(
+        written > 0 && written < 4096,
+        "a DELETE of one row wrote {written} bytes"
+    );
+    assert_eq!(
+        logged_event(&mut session, delete, "MutationTotalParts").await,
+        2
+    );
+    assert_eq!(
+        logged_event(&mut session, delete, "MutationUntouchedParts").await,
+        1
+    );
     assert_eq!(
         written_files(&table.join("0_1_1_0_3"), &even_files),
         ["checksums.txt", "patches.bin"]
@@ -241,10 +262,14 @@ async fn an_update_set_writes_a_patch_of_its_rows_and_merges_fold_it() {
     .await;
     let table = table_dir(&mut session, "t").await;
     let even_files = inodes(&table.join("0_1_1_0"));
-    let written_before = event(&mut session, "WriteBufferFromFileDescriptorWriteBytes").await;
-    ok(&mut session, "UPDATE t SET s = 'new', n = -n WHERE k = 500").await;
-    let written =
-        event(&mut session, "WriteBufferFromFileDescriptorWriteBytes").await - written_before;
+    let update = "UPDATE t SET s = 'new', n = -n WHERE k = 500";
+    ok(&mut session, update).await;
+    let written = logged_event(
+        &mut session,
+        update,
+        "WriteBufferFromFileDescriptorWriteBytes",
+    )
+    .await;
     // The patch and the listing of the part's files; every column is a link.
     assert_eq!(
         written_files(&table.join("0_1_1_0_3"), &even_files),
@@ -292,9 +317,14 @@ async fn an_update_set_writes_a_patch_of_its_rows_and_merges_fold_it() {
     assert_eq!(count, ["999"]);
 }
 
-/// A `system.events` counter's value now.
-async fn event(session: &mut Session, name: &str) -> u64 {
-    let sql = format!("SELECT toString(value) FROM system.events WHERE event = '{name}'");
+/// The value of `event` in the ProfileEvents of `query`'s last finish in
+/// system.query_log: what that statement alone did.
+async fn logged_event(session: &mut Session, query: &str, event: &str) -> u64 {
+    let sql = format!(
+        "SELECT toString(ProfileEvents['{event}']) FROM system.query_log \
+         WHERE type = 'QueryFinish' AND query = '{}' ORDER BY event_time_microseconds DESC LIMIT 1",
+        query.replace('\'', "\\'")
+    );
     strings(session, &sql).await[0].parse().unwrap()
 }
 

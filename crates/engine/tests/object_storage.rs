@@ -168,6 +168,36 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
         "SELECT S FROM t WHERE A = 50001 SETTINGS use_page_cache_for_disks_without_file_cache = 0";
     assert_eq!(texts(&mut session, uncached).await, ["50001"]);
     assert_eq!(again.of(Event::S3GetObject), 3);
+    // Each query's own requests are in its system.query_log entry.
+    let logged = |query: &str, event: &str| {
+        format!(
+            "SELECT ProfileEvents['{event}'] FROM system.query_log \
+             WHERE type = 'QueryFinish' AND query = '{query}' \
+             ORDER BY event_time_microseconds DESC LIMIT 1"
+        )
+    };
+    let inserted = "INSERT INTO t SELECT number, toString(number), toDate('2024-01-01') + number % 2 FROM numbers(100000)".replace('\'', "\\'");
+    assert_eq!(
+        number(&mut session, &logged(&inserted, "S3PutObject")).await,
+        6
+    );
+    assert_eq!(
+        number(&mut session, &logged(uncached, "S3GetObject")).await,
+        3
+    );
+    assert_eq!(
+        number(&mut session, &logged(uncached, "SelectedMarks")).await,
+        2
+    );
+    let cached = "SELECT S FROM t WHERE A = 50001";
+    assert_eq!(
+        number(&mut session, &logged(cached, "S3GetObject")).await,
+        0
+    );
+    assert_eq!(
+        number(&mut session, &logged(cached, "PageCacheHits")).await,
+        3
+    );
 
     // A full scan reads each column file once.
     assert_eq!(

@@ -75,6 +75,28 @@ fn queries_in_the_url_the_body_or_both() {
 }
 
 #[test]
+fn query_log_keeps_each_querys_events_and_settings() {
+    let server = start();
+    server.ok("CREATE TABLE events_t (k UInt64) ENGINE = MergeTree ORDER BY k SETTINGS index_granularity = 100");
+    server.ok("INSERT INTO events_t SELECT number FROM numbers(1000)");
+    let lookup = server.post(
+        "query_id=lookup&max_threads=1",
+        "SELECT k FROM events_t WHERE k = 555",
+    );
+    assert_eq!(lookup.text(), "555\n");
+    let logged = server.ok(
+        "SELECT ProfileEvents['SelectQuery'], ProfileEvents['SelectedMarks'], \
+         ProfileEvents['SelectedRows'], Settings['max_threads'] \
+         FROM system.query_log WHERE query_id = 'lookup' AND type = 'QueryFinish'",
+    );
+    assert_eq!(logged, "1\t1\t100\t1\n");
+    let inserted = server.ok("SELECT ProfileEvents['InsertedRows'], written_rows, \
+         ProfileEvents['WriteBufferFromFileDescriptorWriteBytes'] > 0 \
+         FROM system.query_log WHERE query LIKE 'INSERT INTO events_t%' AND type = 'QueryFinish'");
+    assert_eq!(inserted, "1000\t1000\t1\n");
+}
+
+#[test]
 fn errors_carry_clickhouse_codes_and_statuses() {
     let server = start();
     let cases = [

@@ -240,6 +240,14 @@ impl Settings {
         }
     }
 
+    /// The changed settings with their values as text, by name.
+    pub fn changes(&self) -> Vec<(&'static str, String)> {
+        self.changed
+            .iter()
+            .map(|(name, value)| (*name, value.to_string()))
+            .collect()
+    }
+
     pub fn is_changed(&self, name: &str) -> bool {
         self.def(name)
             .is_ok_and(|def| self.changed.contains_key(def.name))

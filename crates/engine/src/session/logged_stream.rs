@@ -7,7 +7,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::execution::SendableRecordBatchStream;
 use futures::StreamExt;
-use strata_common::{ErrorCode, StrataError};
+use strata_common::{ErrorCode, StrataError, events};
 
 use crate::access::quotas::QuotaTicket;
 use crate::instance::Instance;
@@ -41,7 +41,10 @@ impl futures::Stream for LoggedStream {
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Self::Item>> {
-        match self.inner.poll_next_unpin(cx) {
+        // The query's work done while its result is pulled counts for it.
+        let this = &mut *self;
+        let polled = events::in_scope(Some(&this.query.events), || this.inner.poll_next_unpin(cx));
+        match polled {
             std::task::Poll::Ready(Some(Ok(batch))) => {
                 let bytes = batch.get_array_memory_size() as u64;
                 self.query.add_result(batch.num_rows() as u64, bytes);

@@ -16,6 +16,7 @@ use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, PlanProperties};
 use futures::StreamExt;
 
+use strata_common::events;
 use strata_storage::merge_tree::ReadCounter;
 
 use crate::query_context::QueryContext;
@@ -105,7 +106,8 @@ impl ExecutionPlan for CountingExec {
         let query = context.session_config().get_extension::<QueryContext>();
         let input = self.input.execute(partition, context)?;
         let schema = input.schema();
-        let counted = input.map(move |batch| {
+        let scope = query.as_ref().map(|query| Arc::clone(&query.events));
+        let counted = events::Scoped::new(input, scope).map(move |batch| {
             let batch = batch?;
             if let Some(query) = &query {
                 query.check()?;

@@ -17,6 +17,7 @@ use datafusion::physical_optimizer::pruning::PruningPredicate;
 use datafusion::physical_plan::stream::RecordBatchReceiverStream;
 use datafusion::physical_plan::streaming::PartitionStream;
 use parking_lot::Mutex;
+use strata_common::events::{self, QueryEvents};
 use strata_common::{ErrorCode, StrataError};
 use strata_formats::encoding::{Encoding, decoder};
 use strata_formats::input::infer::{Inferred, infer};
@@ -353,7 +354,7 @@ impl PartitionStream for InputStream {
         &self.schema
     }
 
-    fn execute(&self, _ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
+    fn execute(&self, ctx: Arc<TaskContext>) -> SendableRecordBatchStream {
         let mut builder =
             RecordBatchReceiverStream::builder(Arc::clone(&self.schema), BLOCKS_IN_FLIGHT);
         let sender = builder.tx();
@@ -361,17 +362,20 @@ impl PartitionStream for InputStream {
         let (format, target, block_rows) = (self.format, self.read_target(), self.block_rows);
         let (facts, schema) = (self.facts.clone(), Arc::clone(&self.schema));
         let filter = self.filter.clone();
+        let query = ctx.session_config().get_extension::<QueryEvents>();
         builder.spawn_blocking(move || {
-            let mut blocks = source
-                .and_then(|source| source.blocks(format, target, block_rows, filter.as_deref()))
-                .map_err(StrataError::into_datafusion)?;
-            while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
-                let block = assembled(block, facts.as_ref(), &schema)?;
-                if sender.blocking_send(Ok(block)).is_err() {
-                    break;
+            events::in_scope(query.as_ref(), || {
+                let mut blocks = source
+                    .and_then(|source| source.blocks(format, target, block_rows, filter.as_deref()))
+                    .map_err(StrataError::into_datafusion)?;
+                while let Some(block) = blocks.next_block().map_err(StrataError::into_datafusion)? {
+                    let block = assembled(block, facts.as_ref(), &schema)?;
+                    if sender.blocking_send(Ok(block)).is_err() {
+                        break;
+                    }
                 }
-            }
-            Ok(())
+                Ok(())
+            })
         });
         builder.build()
     }

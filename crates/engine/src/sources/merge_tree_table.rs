@@ -707,15 +707,19 @@ impl MergeTreeSink {
     fn spawn_write(&self, insert: &Arc<RemovalList>, batches: Vec<RecordBatch>) -> BlockWrite {
         let data = Arc::clone(&self.data);
         let insert = Arc::clone(insert);
+        // The block's writes count for the inserting query.
+        let query = events::current();
         tokio::task::spawn_blocking(move || {
-            // The planner's literal typing can leave a narrower type than the column's.
-            let batches = batches
-                .iter()
-                .map(|batch| conform(batch, data.schema()))
-                .collect::<strata_common::Result<Vec<_>>>()?;
-            let block = concat_batches(data.schema(), &batches)?;
-            drop(batches);
-            data.write(&insert, &block)
+            events::in_scope(query.as_ref(), || {
+                // The planner's literal typing can leave a narrower type than the column's.
+                let batches = batches
+                    .iter()
+                    .map(|batch| conform(batch, data.schema()))
+                    .collect::<strata_common::Result<Vec<_>>>()?;
+                let block = concat_batches(data.schema(), &batches)?;
+                drop(batches);
+                data.write(&insert, &block)
+            })
         })
     }
 }

@@ -24,7 +24,7 @@ use datafusion::sql::sqlparser::ast::{
     AssignmentTarget, Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
     TableFactor, Update,
 };
-use strata_common::{ErrorCode, Result, StrataError};
+use strata_common::{ErrorCode, Result, StrataError, events};
 use strata_execution::expressions::specialize;
 use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
@@ -469,12 +469,16 @@ fn unqualified(expr: LogicalExpr) -> Result<LogicalExpr> {
 }
 
 /// Runs the table's mutations until mutation `number` is done, on a
-/// blocking thread; a failure comes back as ClickHouse reports one.
+/// blocking thread whose work counts for the waiting statement; a failure
+/// comes back as ClickHouse reports one.
 async fn wait_for_mutation(table: &Arc<MergeTreeProvider>, number: u64) -> Result<()> {
     let data = Arc::clone(&table.data);
-    let outcome = tokio::task::spawn_blocking(move || data.run_mutations())
-        .await
-        .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?;
+    let query = events::current();
+    let outcome = tokio::task::spawn_blocking(move || {
+        events::in_scope(query.as_ref(), || data.run_mutations())
+    })
+    .await
+    .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?;
     let status = table
         .data
         .mutation_statuses()

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use datafusion::arrow::array::{
-    ArrayRef, Date32Array, Float64Array, Int32Array, Int64Array, ListBuilder, StringArray,
-    StringBuilder, TimestampMicrosecondArray, TimestampSecondArray, UInt8Array, UInt16Array,
-    UInt64Array, UInt64Builder,
+    ArrayBuilder, ArrayRef, Date32Array, Float64Array, Int32Array, Int64Array, ListBuilder,
+    MapBuilder, MapFieldNames, StringArray, StringBuilder, TimestampMicrosecondArray,
+    TimestampSecondArray, UInt8Array, UInt16Array, UInt64Array, UInt64Builder,
 };
 use datafusion::arrow::datatypes::{DataType, Field, TimeUnit};
 use strata_common::events::{self, Event};
@@ -39,6 +39,60 @@ fn list(name: &str, item: DataType) -> Field {
 
 fn datetime(name: &str) -> Field {
     Field::new(name, DataType::Timestamp(TimeUnit::Second, None), false)
+}
+
+/// A `Map(String, value)` column, as `MapBuilder` builds it.
+fn map_field(name: &str, value: DataType) -> Field {
+    let entries = Field::new(
+        "entries",
+        DataType::Struct(
+            vec![
+                Field::new("key", DataType::Utf8, false),
+                Field::new("value", value, false),
+            ]
+            .into(),
+        ),
+        false,
+    );
+    Field::new(name, DataType::Map(Arc::new(entries), false), false)
+}
+
+fn map_builder<V: ArrayBuilder>(values: V, value_type: DataType) -> MapBuilder<StringBuilder, V> {
+    let names = MapFieldNames {
+        entry: "entries".to_string(),
+        key: "key".to_string(),
+        value: "value".to_string(),
+    };
+    MapBuilder::new(Some(names), StringBuilder::new(), values)
+        .with_values_field(Field::new("value", value_type, false))
+}
+
+/// `ProfileEvents`: a row's events by name.
+fn profile_events<'a>(rows: impl Iterator<Item = &'a [(Event, u64)]>) -> ArrayRef {
+    let mut map = map_builder(UInt64Builder::new(), DataType::UInt64);
+    for row in rows {
+        for &(event, value) in row {
+            map.keys().append_value(event.name());
+            map.values().append_value(value);
+        }
+        map.append(true)
+            .expect("keys and values are appended in pairs");
+    }
+    Arc::new(map.finish())
+}
+
+/// `Settings`: a row's changed settings by name.
+fn settings_map<'a>(rows: impl Iterator<Item = &'a [(&'static str, String)]>) -> ArrayRef {
+    let mut map = map_builder(StringBuilder::new(), DataType::Utf8);
+    for row in rows {
+        for (name, value) in row {
+            map.keys().append_value(name);
+            map.values().append_value(value);
+        }
+        map.append(true)
+            .expect("keys and values are appended in pairs");
+    }
+    Arc::new(map.finish())
 }
 
 fn strings(values: impl IntoIterator<Item = String>) -> ArrayRef {
@@ -306,9 +360,13 @@ pub fn processes_fields() -> Vec<Field> {
         u64("read_rows"),
         u64("read_bytes"),
         u64("total_rows_approx"),
+        u64("written_rows"),
+        u64("written_bytes"),
         u64("result_rows"),
         u64("memory_usage"),
         u64("peak_memory_usage"),
+        map_field("ProfileEvents", DataType::UInt64),
+        map_field("Settings", DataType::Utf8),
     ];
     fields.extend(client_fields());
     fields
@@ -317,6 +375,8 @@ pub fn processes_fields() -> Vec<Field> {
 pub fn processes_rows(instance: &Instance) -> Vec<ArrayRef> {
     use datafusion::execution::memory_pool::MemoryPool;
     let queries = instance.processes.running();
+    let events: Vec<_> = queries.iter().map(|q| q.events.nonzero()).collect();
+    let settings: Vec<_> = queries.iter().map(|q| q.settings.changes()).collect();
     let mut rows: Vec<ArrayRef> = vec![
         strings(queries.iter().map(|q| q.query_id.clone())),
         strings(queries.iter().map(|q| q.text.clone())),
@@ -327,9 +387,13 @@ pub fn processes_rows(instance: &Instance) -> Vec<ArrayRef> {
         numbers(queries.iter().map(|q| q.rows_read())),
         numbers(queries.iter().map(|q| q.bytes_read())),
         numbers(queries.iter().map(|q| q.rows_to_read())),
+        numbers(queries.iter().map(|q| q.written_rows())),
+        numbers(queries.iter().map(|q| q.written_bytes())),
         numbers(queries.iter().map(|q| q.result_rows())),
         numbers(queries.iter().map(|q| q.memory.reserved() as u64)),
         numbers(queries.iter().map(|q| q.memory.peak() as u64)),
+        profile_events(events.iter().map(Vec::as_slice)),
+        settings_map(settings.iter().map(Vec::as_slice)),
     ];
     rows.extend(client_rows(queries.iter().map(|q| q.client.as_ref())));
     rows
@@ -340,11 +404,16 @@ pub fn query_log_fields() -> Vec<Field> {
         s("type"),
         Field::new("event_date", DataType::Date32, false),
         datetime("event_time"),
+        microseconds_field("event_time_microseconds"),
         datetime("query_start_time"),
+        microseconds_field("query_start_time_microseconds"),
         u64("query_duration_ms"),
         u64("read_rows"),
         u64("read_bytes"),
+        u64("written_rows"),
+        u64("written_bytes"),
         u64("result_rows"),
+        u64("result_bytes"),
         u64("memory_usage"),
         u64("peak_memory_usage"),
         u64("temporary_data_bytes"),
@@ -357,6 +426,8 @@ pub fn query_log_fields() -> Vec<Field> {
         s("query_id"),
         Field::new("exception_code", DataType::Int32, false),
         s("exception"),
+        map_field("ProfileEvents", DataType::UInt64),
+        map_field("Settings", DataType::Utf8),
     ];
     fields.extend(client_fields());
     fields
@@ -374,13 +445,22 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
         Arc::new(TimestampSecondArray::from_iter_values(
             entries.iter().map(|e| seconds(e.event_time)),
         )),
+        Arc::new(TimestampMicrosecondArray::from_iter_values(
+            entries.iter().map(|e| micros(e.event_time)),
+        )),
         Arc::new(TimestampSecondArray::from_iter_values(
             entries.iter().map(|e| seconds(e.query_start_time)),
+        )),
+        Arc::new(TimestampMicrosecondArray::from_iter_values(
+            entries.iter().map(|e| micros(e.query_start_time)),
         )),
         numbers(entries.iter().map(|e| e.query_duration_ms)),
         numbers(entries.iter().map(|e| e.read_rows)),
         numbers(entries.iter().map(|e| e.read_bytes)),
+        numbers(entries.iter().map(|e| e.written_rows)),
+        numbers(entries.iter().map(|e| e.written_bytes)),
         numbers(entries.iter().map(|e| e.result_rows)),
+        numbers(entries.iter().map(|e| e.result_bytes)),
         numbers(entries.iter().map(|e| e.memory_usage)),
         numbers(entries.iter().map(|e| e.peak_memory_usage)),
         numbers(entries.iter().map(|e| e.spill.bytes_spilled)),
@@ -395,6 +475,8 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
             entries.iter().map(|e| e.exception_code),
         )),
         strings(entries.iter().map(|e| e.exception.clone())),
+        profile_events(entries.iter().map(|e| e.profile_events.as_slice())),
+        settings_map(entries.iter().map(|e| e.settings.as_slice())),
     ];
     rows.extend(client_rows(entries.iter().map(|e| e.client.as_ref())));
     rows

@@ -9,6 +9,7 @@ use std::future::Future;
 use std::sync::OnceLock;
 
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{self, Scoped};
 
 /// Threads serving requests: enough to keep several ranges of a scan in
 /// flight; they mostly wait on the network.
@@ -36,6 +37,8 @@ pub fn block_on<T: Send + 'static>(
     future: impl Future<Output = Result<T>> + Send + 'static,
 ) -> Result<T> {
     let (answer, answered) = std::sync::mpsc::sync_channel(1);
+    // The requests count for the query that waits for them.
+    let future = Scoped::new(Box::pin(future), events::current());
     runtime().spawn(async move {
         // The receiver waits until this sends or the task is dropped.
         let _ = answer.send(future.await);

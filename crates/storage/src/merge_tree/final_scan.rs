@@ -22,6 +22,7 @@ use datafusion::physical_plan::{
 };
 use futures::stream;
 use strata_common::error::StrataError;
+use strata_common::events::{QueryEvents, Scoped};
 
 use super::data_part::DataPart;
 use super::scan::ReadCounter;
@@ -121,6 +122,8 @@ impl ExecutionPlan for FinalScanExec {
                 }
             },
         );
+        let query = context.session_config().get_extension::<QueryEvents>();
+        let batches = Scoped::new(Box::pin(batches), query);
         Ok(Box::pin(RecordBatchStreamAdapter::new(schema, batches)))
     }
 }

@@ -26,6 +26,7 @@ use datafusion::physical_plan::{
 };
 use futures::StreamExt;
 use strata_common::error::{ErrorCode, Result, StrataError};
+use strata_common::events::{QueryEvents, Scoped};
 
 use super::data_part::PastColumns;
 use super::pruning::{GranuleRange, PruningReport, Selection};
@@ -282,7 +283,7 @@ impl ExecutionPlan for MergeTreeScanExec {
     fn execute(
         &self,
         partition: usize,
-        _context: Arc<TaskContext>,
+        context: Arc<TaskContext>,
     ) -> DfResult<SendableRecordBatchStream> {
         let share = self.streams.get(partition).cloned().unwrap_or_default();
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
@@ -291,6 +292,8 @@ impl ExecutionPlan for MergeTreeScanExec {
             let read = reader.read(&range);
             async move { read.transpose() }
         });
+        let query = context.session_config().get_extension::<QueryEvents>();
+        let batches = Scoped::new(Box::pin(batches), query);
         // Reads are synchronous: yield between chunks so a long scan shares
         // its worker thread (see NumbersExec).
         Ok(make_cooperative(Box::pin(RecordBatchStreamAdapter::new(

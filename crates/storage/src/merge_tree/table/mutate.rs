@@ -251,9 +251,12 @@ impl MergeTreeTable {
             .min(work.len());
         let next = AtomicUsize::new(0);
         let outcomes = Mutex::new(Vec::with_capacity(work.len()));
+        // A statement waiting for the mutation counts its workers' events.
+        let query = events::current();
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 scope.spawn(|| {
+                    let _scope = events::enter(query.as_ref());
                     while let Some(item) = work.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let (part, pending) = item;
                         let target = pending.iter().map(|(n, _)| *n).max().unwrap_or(0);
