@@ -8,9 +8,10 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
+    Array, ArrayRef, AsArray, FixedSizeBinaryArray, GenericListArray, MapArray, OffsetSizeTrait,
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
@@ -219,6 +220,15 @@ fn write_values(out: &mut Vec<u8>, field: &Field, column: &ArrayRef) -> std::io:
     match column.data_type() {
         DataType::List(item) => write_list(out, item, column.as_list::<i32>()),
         DataType::LargeList(item) => write_list(out, item, column.as_list::<i64>()),
+        // A tuple is its elements' columns one after another.
+        DataType::Struct(elements) => {
+            let tuple = column.as_struct();
+            for (element, values) in elements.iter().zip(tuple.columns()) {
+                write_column(out, element, values)?;
+            }
+            Ok(())
+        }
+        DataType::Map(entries, _) => write_map(out, entries, column.as_map()),
         _ => {
             let write = value_writer(field, column.as_ref())?;
             (0..column.len()).for_each(|row| write(out, row));
@@ -360,6 +370,19 @@ fn write_list<O: OffsetSizeTrait>(
     write_column(out, item, &items)
 }
 
+/// A map column, as an array of (key, value) tuples: each row's end
+/// offset (UInt64), then all keys, then all values.
+fn write_map(out: &mut Vec<u8>, entries: &Field, map: &MapArray) -> std::io::Result<()> {
+    let offsets = map.value_offsets();
+    let first = offsets[0].as_usize();
+    for end in &offsets[1..] {
+        out.extend_from_slice(&((end.as_usize() - first) as u64).to_le_bytes());
+    }
+    let last = offsets[offsets.len() - 1].as_usize();
+    let items: ArrayRef = Arc::new(map.entries().slice(first, last - first));
+    write_values(out, entries, &items)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +395,39 @@ mod tests {
             "Array(Nullable(String))"
         );
         assert_eq!(without_low_cardinality("UInt8"), "UInt8");
+    }
+
+    #[test]
+    fn maps_are_arrays_of_keys_then_values_and_tuples_their_elements() {
+        use datafusion::arrow::array::{MapBuilder, StringBuilder, UInt8Array, UInt64Builder};
+        let mut builder = MapBuilder::new(None, StringBuilder::new(), UInt64Builder::new())
+            .with_values_field(Field::new("value", DataType::UInt64, false));
+        for (key, value) in [("z", 9), ("a", 1)] {
+            builder.keys().append_value(key);
+            builder.values().append_value(value);
+            builder.append(true).unwrap();
+        }
+        builder.append(true).unwrap();
+        let map: ArrayRef = Arc::new(builder.finish().slice(1, 2));
+        let mut out = Vec::new();
+        let field = Field::new("m", map.data_type().clone(), false);
+        write_column(&mut out, &field, &map).unwrap();
+        let mut expected = [1u64.to_le_bytes(), 1u64.to_le_bytes()].concat();
+        expected.extend_from_slice(b"\x01a");
+        expected.extend_from_slice(&1u64.to_le_bytes());
+        assert_eq!(
+            out, expected,
+            "offsets from the slice's start, one key, one value"
+        );
+
+        let tuple: ArrayRef = Arc::new(datafusion::arrow::array::StructArray::from(vec![(
+            Arc::new(Field::new("1", DataType::UInt8, false)),
+            Arc::new(UInt8Array::from(vec![4, 5])) as ArrayRef,
+        )]));
+        let mut out = Vec::new();
+        let field = Field::new("t", tuple.data_type().clone(), false);
+        write_column(&mut out, &field, &tuple).unwrap();
+        assert_eq!(out, [4, 5]);
     }
 
     #[test]
