@@ -61,6 +61,31 @@ class ClickHouseConnectTest(ServerTestCase):
         self.assertEqual(client.query("SELECT toTypeName(m) FROM moods LIMIT 1").result_rows,
                          [("Enum8('sad' = -1, 'ok' = 5)",)])
 
+    def test_maps_and_tuples_travel_both_ways(self):
+        client = self.client()
+        client.command("CREATE TABLE nested_kinds (k UInt8, m Map(String, UInt64), "
+                       "t Tuple(a UInt8, b String), n Map(String, Array(Nullable(Int32)))) "
+                       "ENGINE = MergeTree ORDER BY k")
+        client.insert("nested_kinds", [[1, {"a": 1, "b": 2}, (3, "x"), {"q": [1, None]}],
+                                       [2, {}, (4, "y"), {}]],
+                      column_names=["k", "m", "t", "n"])
+        back = client.query("SELECT m, t, n, m['b'], t.b FROM nested_kinds ORDER BY k").result_rows
+        self.assertEqual([list(r) for r in back], [
+            [{"a": 1, "b": 2}, {"a": 3, "b": "x"}, {"q": [1, None]}, 2, "x"],
+            [{}, {"a": 4, "b": "y"}, {}, 0, "y"],
+        ])
+
+    def test_query_log_has_each_querys_profile_events(self):
+        client = self.client()
+        client.command("CREATE TABLE logged (k UInt64) ENGINE = MergeTree ORDER BY k "
+                       "SETTINGS index_granularity = 100")
+        client.command("INSERT INTO logged SELECT number FROM numbers(1000)")
+        client.query("SELECT k FROM logged WHERE k = 5", settings={"query_id": "logged-lookup"})
+        events = client.query("SELECT ProfileEvents FROM system.query_log "
+                              "WHERE query_id = 'logged-lookup' AND type = 'QueryFinish'").result_rows
+        self.assertEqual(events[0][0]["SelectedMarks"], 1)
+        self.assertEqual(events[0][0]["SelectedRows"], 100)
+
     def test_addresses_travel_as_bytes(self):
         import ipaddress
         client = self.client()

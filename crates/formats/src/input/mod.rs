@@ -502,6 +502,48 @@ mod tests {
         assert_eq!(lied.unwrap_err().code, ErrorCode::CANNOT_READ_ALL_DATA);
     }
 
+    #[test]
+    fn native_maps_and_tuples_read_back_as_written() {
+        use datafusion::arrow::array::{
+            ArrayRef, MapBuilder, StringBuilder, StructArray, UInt64Array, UInt64Builder,
+        };
+        let mut map = MapBuilder::new(None, StringBuilder::new(), UInt64Builder::new())
+            .with_values_field(Field::new("value", DataType::UInt64, false));
+        for row in [vec![("a", 1), ("b", 2)], vec![], vec![("c", 3)]] {
+            for (key, value) in row {
+                map.keys().append_value(key);
+                map.values().append_value(value);
+            }
+            map.append(true).unwrap();
+        }
+        let map: ArrayRef = Arc::new(map.finish());
+        let tuple: ArrayRef = Arc::new(StructArray::from(vec![
+            (
+                Arc::new(Field::new("x", DataType::UInt64, false)),
+                Arc::new(UInt64Array::from(vec![7, 8, 9])) as ArrayRef,
+            ),
+            (
+                Arc::new(Field::new("y", DataType::Utf8, true)),
+                Arc::new(StringArray::from(vec![Some("p"), None, Some("q")])) as ArrayRef,
+            ),
+        ]));
+        let fields = vec![
+            Field::new("m", map.data_type().clone(), false),
+            Field::new("t", tuple.data_type().clone(), false),
+        ];
+        let schema = Arc::new(Schema::new(fields.clone()));
+        let batch = RecordBatch::try_new(Arc::clone(&schema), vec![map, tuple]).unwrap();
+        let mut bytes = Vec::new();
+        let mut writer = crate::native::NativeWriter::new(Arc::clone(&schema), 0);
+        crate::ResultWriter::write_batch(&mut writer, &mut bytes, &batch).unwrap();
+        let batches = read_all("Native", target(fields, vec![false; 2]), bytes).unwrap();
+        assert_eq!(strings(&batches[0], 0), ["{a: 1, b: 2}", "{}", "{c: 3}"]);
+        assert_eq!(
+            strings(&batches[0], 1),
+            ["{x: 7, y: p}", "{x: 8, y: }", "{x: 9, y: q}"]
+        );
+    }
+
     fn strings(batch: &RecordBatch, column: usize) -> Vec<String> {
         let values = batch.column(column);
         (0..values.len())

@@ -9,8 +9,9 @@ use std::io::Read;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    ArrayRef, BooleanArray, Date32Array, Decimal128Array, Decimal256Array, FixedSizeBinaryArray,
-    ListArray, PrimitiveArray, StringArray, TimestampSecondArray, UInt64Array,
+    Array, ArrayRef, BooleanArray, Date32Array, Decimal128Array, Decimal256Array,
+    FixedSizeBinaryArray, ListArray, MapArray, PrimitiveArray, StringArray, StructArray,
+    TimestampSecondArray, UInt64Array,
 };
 use datafusion::arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use datafusion::arrow::compute::take;
@@ -474,6 +475,8 @@ fn read_values(source: &mut dyn Read, field: &Field, rows: usize) -> Result<Arra
             Arc::new(StringArray::from(values))
         }
         DataType::List(item) => read_list(source, &field_type_name(item), rows)?,
+        DataType::Struct(elements) => Arc::new(read_tuple(source, elements, rows)?),
+        DataType::Map(entries, sorted) => read_map(source, entries, *sorted, rows)?,
         other => {
             return Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
@@ -483,8 +486,9 @@ fn read_values(source: &mut dyn Read, field: &Field, rows: usize) -> Result<Arra
     })
 }
 
-/// An array column: each row's end offset (UInt64), then all items.
-fn read_list(source: &mut dyn Read, item_type: &str, rows: usize) -> Result<ArrayRef> {
+/// An array's or a map's row ends (UInt64 each) as Arrow offsets, and the
+/// number of items they cover.
+fn read_offsets(source: &mut dyn Read, rows: usize) -> Result<(OffsetBuffer<i32>, usize)> {
     let ends = numbers::<u64>(&read_bytes(source, rows as u64 * 8, "array offsets")?, 8);
     let mut offsets = Vec::with_capacity(ends.len() + 1);
     offsets.push(0i32);
@@ -498,7 +502,62 @@ fn read_list(source: &mut dyn Read, item_type: &str, rows: usize) -> Result<Arra
         previous = end;
         offsets.push(end as i32);
     }
-    let items = read_body(source, item_type, previous as usize)?;
+    Ok((
+        OffsetBuffer::new(ScalarBuffer::from(offsets)),
+        previous as usize,
+    ))
+}
+
+/// A tuple column: each element's column in turn.
+fn read_tuple(source: &mut dyn Read, elements: &Fields, rows: usize) -> Result<StructArray> {
+    let mut fields = Vec::with_capacity(elements.len());
+    let mut columns = Vec::with_capacity(elements.len());
+    for element in elements {
+        let column = read_body(source, &field_type_name(element), rows)?;
+        fields.push(
+            element
+                .as_ref()
+                .clone()
+                .with_data_type(column.data_type().clone()),
+        );
+        columns.push(column);
+    }
+    Ok(StructArray::try_new_with_length(
+        fields.into(),
+        columns,
+        None,
+        rows,
+    )?)
+}
+
+/// A map column, as an array of (key, value) tuples: each row's end
+/// offset, then all keys, then all values.
+fn read_map(
+    source: &mut dyn Read,
+    entries: &FieldRef,
+    sorted: bool,
+    rows: usize,
+) -> Result<ArrayRef> {
+    let DataType::Struct(key_and_value) = entries.data_type() else {
+        unreachable!("a map's entries are a struct")
+    };
+    let (offsets, items) = read_offsets(source, rows)?;
+    let pairs = read_tuple(source, key_and_value, items)?;
+    let entries = Arc::new(
+        entries
+            .as_ref()
+            .clone()
+            .with_data_type(pairs.data_type().clone()),
+    );
+    Ok(Arc::new(MapArray::try_new(
+        entries, offsets, pairs, None, sorted,
+    )?))
+}
+
+/// An array column: each row's end offset (UInt64), then all items.
+fn read_list(source: &mut dyn Read, item_type: &str, rows: usize) -> Result<ArrayRef> {
+    let (offsets, items) = read_offsets(source, rows)?;
+    let items = read_body(source, item_type, items)?;
     // The item field as the array type declares it (no LowCardinality mark).
     let DataType::List(item) = parse_clickhouse_type(&format!("Array({item_type})"))?.data_type
     else {
@@ -510,9 +569,6 @@ fn read_list(source: &mut dyn Read, item_type: &str, rows: usize) -> Result<Arra
             .with_data_type(items.data_type().clone()),
     );
     Ok(Arc::new(ListArray::try_new(
-        item_field,
-        OffsetBuffer::new(ScalarBuffer::from(offsets)),
-        items,
-        None,
+        item_field, offsets, items, None,
     )?))
 }
