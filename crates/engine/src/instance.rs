@@ -82,9 +82,10 @@ pub struct ServerSettingRow {
 }
 
 /// Server settings that take effect without a restart (`SYSTEM RELOAD CONFIG`).
-pub const CACHE_SIZE_SETTINGS: [&str; 3] = [
+pub const CACHE_SIZE_SETTINGS: [&str; 4] = [
     "mark_cache_size",
     "page_cache_max_size",
+    "page_cache_min_size",
     "uncompressed_cache_size",
 ];
 
@@ -94,6 +95,7 @@ pub fn cache_sizes(settings: &Settings) -> CacheSizes {
         mark_cache_size: settings.mark_cache_size(),
         uncompressed_cache_size: settings.uncompressed_cache_size(),
         page_cache_max_size: settings.page_cache_max_size(),
+        page_cache_min_size: settings.page_cache_min_size(),
     }
 }
 
@@ -182,6 +184,30 @@ impl Instance {
         Ok(())
     }
 
+    /// `SYSTEM SET SERVER SETTING name = value`: one of the settings
+    /// changeable without a restart takes `value` now, until the next
+    /// `SYSTEM RELOAD CONFIG` or start.
+    pub fn set_server_setting(&self, name: &str, value: &str) -> Result<()> {
+        let mut given = Settings::server();
+        given.set(name, value)?;
+        let Some(&name) = CACHE_SIZE_SETTINGS.iter().find(|n| given.is_changed(n)) else {
+            return Err(StrataError::new(
+                ErrorCode::BAD_ARGUMENTS,
+                format!("Server setting {name} cannot be changed without a restart"),
+            ));
+        };
+        let mut sizes = self.cache.configured();
+        let given = cache_sizes(&given);
+        match name {
+            "mark_cache_size" => sizes.mark_cache_size = given.mark_cache_size,
+            "page_cache_max_size" => sizes.page_cache_max_size = given.page_cache_max_size,
+            "page_cache_min_size" => sizes.page_cache_min_size = given.page_cache_min_size,
+            _ => sizes.uncompressed_cache_size = given.uncompressed_cache_size,
+        }
+        self.cache.resize(sizes);
+        Ok(())
+    }
+
     /// Server settings with their effective values. The memory limit shows
     /// the bytes in force and how they were derived, not just what was set.
     pub fn server_setting_rows(&self) -> Vec<ServerSettingRow> {
@@ -233,6 +259,7 @@ impl Instance {
         match name {
             "mark_cache_size" => sizes.mark_cache_size,
             "page_cache_max_size" => sizes.page_cache_max_size,
+            "page_cache_min_size" => sizes.page_cache_min_size,
             _ => sizes.uncompressed_cache_size,
         }
         .to_string()

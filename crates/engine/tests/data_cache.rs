@@ -173,9 +173,16 @@ async fn a_query_needing_the_budget_takes_it_from_the_cache() {
     assert!(filled > 40 << 20, "the cache holds {filled} bytes");
     let memory = &engine.instance().memory;
     assert_eq!(memory.cached(), filled);
+    // The warm tier keeps its floor, set without a restart.
+    let mut session = engine.new_session();
+    let floor = 8 << 20;
+    let set = format!("SYSTEM SET SERVER SETTING page_cache_min_size = {floor}");
+    run(&mut session, &set).await.unwrap();
+    let cache = &engine.instance().cache;
+    assert_eq!(cache.configured().page_cache_min_size, floor as u64);
+    assert!(cache.stats(CacheTier::Page).bytes > floor);
     // One array of 4.2e7 UInt64 (336 MB) cannot be spilled: it fits only
     // once the cache gives memory back.
-    let mut session = engine.new_session();
     let rows = number(
         &mut session,
         "SELECT length(groupArray(number)) FROM numbers(42000000) SETTINGS max_threads = 1",
@@ -184,6 +191,14 @@ async fn a_query_needing_the_budget_takes_it_from_the_cache() {
     assert_eq!(rows, 42_000_000);
     assert!(memory.cached() < filled, "the cache shrank");
     assert_eq!(memory.decision_count(), 0, "no query was stopped");
+    // The query needs more than the warm tier holds above its floor (75 MB
+    // warm, 100 MB hot here). Whole blocks (a granule's, under 1 MiB) are
+    // given back, so the tier may end one block below its floor.
+    let warm = cache.stats(CacheTier::Page).bytes;
+    assert!(
+        warm > floor - (1 << 20) && warm < floor + (1 << 20),
+        "{warm}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -249,6 +264,7 @@ async fn resizing_under_point_lookups_never_fails_a_lookup_or_holds_a_lock_long(
         mark_cache_size: 1 << 20,
         uncompressed_cache_size: 1600 << 10,
         page_cache_max_size: 800 << 10,
+        page_cache_min_size: 0,
     };
     let resizer = tokio::task::spawn_blocking(move || {
         for _ in 0..20 {

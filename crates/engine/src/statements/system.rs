@@ -49,6 +49,7 @@ impl Session {
             }
             ["STOP", "MERGES", ..] => self.stop_merges(rest, true).await,
             ["START", "MERGES", ..] => self.stop_merges(rest, false).await,
+            ["SET", "SERVER", "SETTING", ..] => self.set_server_setting(rest),
             ["RELOAD", "CONFIG"] => {
                 self.engine.instance().reload_config()?;
                 self.done()
@@ -92,6 +93,34 @@ impl Session {
                 ));
             }
         }
+        self.done()
+    }
+
+    /// `SYSTEM SET SERVER SETTING name = value`, Strata's statement for
+    /// what ClickHouse changes only by editing the file and reloading.
+    fn set_server_setting(&self, rest: &str) -> Result<StatementOutcome> {
+        let mut assignment = rest.trim();
+        for _ in 0..3 {
+            assignment = assignment
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, after)| after.trim_start());
+        }
+        let Some((name, value)) = assignment.split_once('=') else {
+            return Err(StrataError::new(
+                ErrorCode::SYNTAX_ERROR,
+                format!(
+                    "Syntax error: expected name = value after 'SYSTEM SET SERVER SETTING', got '{assignment}'"
+                ),
+            ));
+        };
+        let value = value.trim();
+        let value = value
+            .strip_prefix('\'')
+            .and_then(|v| v.strip_suffix('\''))
+            .unwrap_or(value);
+        self.engine
+            .instance()
+            .set_server_setting(name.trim(), value)?;
         self.done()
     }
 

@@ -16,8 +16,9 @@
 //! limit, so the caches follow the budget when the cgroup limit changes, and
 //! resizing never stops readers (see [`slru`]). Caches only admit while the
 //! server has headroom, and give memory back the moment a query needs it
-//! (warm first, then hot, then marks), so they float between empty and their
-//! size on what queries leave free.
+//! (warm first, then hot, then marks), so they float between empty (the
+//! warm tier: `page_cache_min_size`) and their size on what queries leave
+//! free.
 //!
 //! Entries are keyed by a part's process-unique id: a part replaced by a
 //! merge or mutation is a new id, so no block of it is ever served again;
@@ -52,6 +53,8 @@ pub struct CacheSizes {
     pub mark_cache_size: u64,
     pub uncompressed_cache_size: u64,
     pub page_cache_max_size: u64,
+    /// The warm tier's bytes that reclaiming for queries leaves in place.
+    pub page_cache_min_size: u64,
 }
 
 /// One tier, as `SYSTEM DROP ... CACHE` and the metrics name it.
@@ -301,7 +304,13 @@ impl Reclaim for DataCache {
     /// The warm tier goes first (a re-read costs a decode), then the hot
     /// tier, then marks.
     fn reclaim(&self, bytes: usize) -> usize {
-        let mut freed = self.warm.reclaim(bytes);
+        let floor = usize::try_from(self.configured().page_cache_min_size).unwrap_or(usize::MAX);
+        let above_floor = self.warm.stats().bytes.saturating_sub(floor);
+        let mut freed = match above_floor {
+            0 => 0,
+            // Whole entries go, so the tier may end an entry below its floor.
+            above => self.warm.reclaim(bytes.min(above)),
+        };
         if freed < bytes {
             freed += self.hot.reclaim(bytes - freed);
         }
@@ -313,5 +322,45 @@ impl Reclaim for DataCache {
 
     fn limit_changed(&self, limit: usize) {
         self.apply(limit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BLOCK: usize = 1000;
+
+    fn filled(min: u64) -> Arc<DataCache> {
+        let server = ServerMemory::with_limit(64 << 20);
+        let sizes = CacheSizes {
+            mark_cache_size: 1 << 20,
+            uncompressed_cache_size: 1 << 20,
+            page_cache_max_size: 1 << 20,
+            page_cache_min_size: min,
+        };
+        let cache = DataCache::new(server, sizes);
+        for granule in 0..100 {
+            let column = ColumnKey { part: 1, column: 0 };
+            let key = BlockKey { column, granule };
+            keep_warm(&cache, key, Bytes::from(vec![0u8; BLOCK]));
+        }
+        cache
+    }
+
+    #[test]
+    fn queries_take_the_warm_tier_back_down_to_its_floor() {
+        let floor = 30 * (BLOCK + ENTRY_OVERHEAD) as u64;
+        let cache = filled(floor);
+        let held = cache.stats(CacheTier::Page).bytes;
+        assert_eq!(held, 100 * (BLOCK + ENTRY_OVERHEAD));
+        let freed = cache.reclaim(usize::MAX);
+        assert_eq!(freed, held - floor as usize);
+        assert_eq!(cache.stats(CacheTier::Page).bytes, floor as usize);
+        assert_eq!(cache.reclaim(1), 0, "nothing above the floor is left");
+        // Without a floor the tier empties.
+        let cache = filled(0);
+        cache.reclaim(usize::MAX);
+        assert_eq!(cache.stats(CacheTier::Page).bytes, 0);
     }
 }
