@@ -260,10 +260,10 @@ declare_settings!(SERVER {
         "The share of available memory (the smaller of physical RAM and the cgroup limit) the process may use when max_server_memory_usage is 0";
     max_session_timeout: u64 = SettingKind::UInt64, "3600",
         "The longest session_timeout an HTTP request may ask for, in seconds";
-    page_cache_min_size: u64 = SettingKind::UInt64, "0",
-        "Bytes of the warm tier that queries needing memory do not take back: it floats between this and page_cache_max_size on what queries leave free; Strata's default 0 gives all of it back, ClickHouse's is 100 MiB; changeable without restart";
     page_cache_max_size: u64 = SettingKind::UInt64, "8589934592",
         "Bytes of compressed MergeTree blocks kept in RAM (the data cache's warm tier), at most 25% of the server memory limit; 0 turns it off; Strata's default, ClickHouse's is 0; changeable without restart";
+    page_cache_min_size: u64 = SettingKind::UInt64, "0",
+        "Bytes of the warm tier that queries needing memory do not take back: it floats between this and page_cache_max_size on what queries leave free; Strata's default 0 gives all of it back, ClickHouse's is 100 MiB; changeable without restart";
     tmp_path: String = SettingKind::String, "",
         "Directories for temporary data, separated by commas and written round-robin; empty means tmp/ under the data path";
     uncompressed_cache_size: u64 = SettingKind::UInt64, "8589934592",
