@@ -29,6 +29,17 @@ impl Session {
 /// The `name = value` pairs of `SET a = 1` and `SET a = 1, b = 2`.
 fn set_assignments(set: Set) -> Result<Vec<(String, Expr)>> {
     match set {
+        // ClickHouse's SET has no scope: `SET GLOBAL x = 1` is a syntax
+        // error there, not a session setting.
+        Set::SingleAssignment {
+            scope: Some(scope), ..
+        } => Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            format!(
+                "Syntax error: SET takes no {}modifier: settings are per session or per query",
+                scope.to_string().to_uppercase()
+            ),
+        )),
         // sqlparser reads `SET a = 1, b = 2` as `a` set to the list `1, b = 2`.
         Set::SingleAssignment {
             variable, values, ..
