@@ -17,6 +17,7 @@ pub mod parse;
 pub mod relative;
 pub mod shift;
 pub mod slots;
+pub mod snowflake;
 pub mod subsecond;
 pub(crate) mod text;
 pub mod to_moment;
@@ -66,6 +67,9 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     for unix in unix::Unix::ALL {
         functions.push(ScalarUDF::new_from_impl(frame::Udf::new(unix)));
+    }
+    for snowflake in snowflake::Snowflake::ALL {
+        functions.push(ScalarUDF::new_from_impl(frame::Udf::new(snowflake)));
     }
     functions.push(ScalarUDF::new_from_impl(frame::Udf::new(joda::FormatJoda)));
     for target in to_moment::Target::ALL {

@@ -1,9 +1,10 @@
 //! Unix timestamps: `fromUnixTimestamp` (`FROM_UNIXTIME`), a DateTime from
 //! seconds, or with a format (and zone) the text `formatDateTime` writes;
 //! `fromUnixTimestampInJodaSyntax`, the same with a Joda format;
-//! `toUnixTimestamp64Milli/Micro/Nano`, a DateTime64's ticks in that unit
-//! (truncated toward zero), and `fromUnixTimestamp64Milli/Micro/Nano`, the
-//! DateTime64 of such ticks.
+//! `toUnixTimestamp64Second/Milli/Micro/Nano`, a DateTime64's ticks in that
+//! unit (truncated toward zero), and `fromUnixTimestamp64Second/Milli/Micro/Nano`,
+//! the DateTime64 of such ticks. Strata holds a DateTime64(0) as a DateTime,
+//! so the Second forms take and give one.
 //!
 //! As ClickHouse reads seconds: alone they stop at the ends of DateTime's
 //! range; to be formatted, a 64-bit count is read as is and a narrower
@@ -29,12 +30,14 @@ pub enum Unix {
 }
 
 impl Unix {
-    pub const ALL: [Unix; 8] = [
+    pub const ALL: [Unix; 10] = [
         Unix::FromTimestamp,
         Unix::FromTimestampJoda,
+        Unix::To64(TimeUnit::Second),
         Unix::To64(TimeUnit::Millisecond),
         Unix::To64(TimeUnit::Microsecond),
         Unix::To64(TimeUnit::Nanosecond),
+        Unix::From64(TimeUnit::Second),
         Unix::From64(TimeUnit::Millisecond),
         Unix::From64(TimeUnit::Microsecond),
         Unix::From64(TimeUnit::Nanosecond),
@@ -77,9 +80,11 @@ impl Kernel for Unix {
         match self {
             Unix::FromTimestamp => "fromUnixTimestamp",
             Unix::FromTimestampJoda => "fromUnixTimestampInJodaSyntax",
+            Unix::To64(Second) => "toUnixTimestamp64Second",
             Unix::To64(Millisecond) => "toUnixTimestamp64Milli",
             Unix::To64(Microsecond) => "toUnixTimestamp64Micro",
             Unix::To64(_) => "toUnixTimestamp64Nano",
+            Unix::From64(Second) => "fromUnixTimestamp64Second",
             Unix::From64(Millisecond) => "fromUnixTimestamp64Milli",
             Unix::From64(Microsecond) => "fromUnixTimestamp64Micro",
             Unix::From64(_) => "fromUnixTimestamp64Nano",
@@ -101,8 +106,9 @@ impl Kernel for Unix {
                 if types.len() != 1 {
                     return Err(args::arity(name, types.len(), "1"));
                 }
+                let seconds = *self == Unix::To64(TimeUnit::Second);
                 match types[0] {
-                    DataType::Timestamp(unit, _) if unit != TimeUnit::Second => {
+                    DataType::Timestamp(unit, _) if seconds || unit != TimeUnit::Second => {
                         Shape::of(DataType::Int64)
                     }
                     DataType::Null => Shape::null(),
