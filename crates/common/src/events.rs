@@ -150,22 +150,27 @@ pub fn current() -> Option<Arc<QueryEvents>> {
     SCOPE.with_borrow(Clone::clone)
 }
 
-/// Counts the thread's events for `query` too (none: for no query) until
-/// the guard drops, which brings back the scope before.
+/// Counts the thread's events for `query` too until the guard drops, which
+/// brings back the scope before. With no query the scope stays as it is:
+/// work run for no query in particular (a plan without the query's events,
+/// a fresh thread) still counts for a query it runs inside.
 #[must_use = "the scope ends when the guard drops"]
 pub fn enter(query: Option<&Arc<QueryEvents>>) -> ScopeGuard {
     ScopeGuard {
-        previous: SCOPE.replace(query.cloned()),
+        previous: query.map(|query| SCOPE.replace(Some(Arc::clone(query)))),
     }
 }
 
 pub struct ScopeGuard {
-    previous: Option<Arc<QueryEvents>>,
+    /// The scope to bring back; none when entering changed nothing.
+    previous: Option<Option<Arc<QueryEvents>>>,
 }
 
 impl Drop for ScopeGuard {
     fn drop(&mut self) {
-        SCOPE.set(self.previous.take());
+        if let Some(previous) = self.previous.take() {
+            SCOPE.set(previous);
+        }
     }
 }
 
@@ -237,7 +242,8 @@ mod tests {
         add(Event::FileOpen, 1);
         in_scope(Some(&query), || {
             add(Event::FileOpen, 2);
-            // A nested scope counts for its own query only, then hands back.
+            // A nested scope counts for its own query only, then hands back;
+            // entering no query leaves the scope as it is.
             in_scope(Some(&other), || add(Event::FileOpen, 5));
             in_scope(None, || add(Event::FileOpen, 7));
             let carried = current();
@@ -246,9 +252,9 @@ mod tests {
                 .unwrap();
         });
         add(Event::FileOpen, 1);
-        assert_eq!(query.value(Event::FileOpen), 5);
+        assert_eq!(query.value(Event::FileOpen), 12);
         assert_eq!(other.value(Event::FileOpen), 5);
-        assert_eq!(query.nonzero(), vec![(Event::FileOpen, 5)]);
+        assert_eq!(query.nonzero(), vec![(Event::FileOpen, 12)]);
         assert!(current().is_none());
     }
 
