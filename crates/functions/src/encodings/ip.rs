@@ -7,9 +7,12 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, FixedSizeBinaryBuilder, StringBuilder, UInt8Array, UInt32Array,
+    Array, ArrayRef, AsArray, FixedSizeBinaryArray, FixedSizeBinaryBuilder, StringBuilder,
+    StructArray, UInt8Array, UInt32Array,
 };
-use datafusion::arrow::datatypes::{DataType, Field, UInt32Type};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Fields, UInt8Type, UInt32Type};
 use datafusion::common::{Result, ScalarValue};
 use strata_common::ErrorCode;
 use strata_common::types::{ip_metadata, is_ipv4};
@@ -141,6 +144,18 @@ pub(crate) static SPECS: &[Spec] = &[
         aliases: &[],
         typing: |args| address_typing(args, true, Bad::Null),
         eval: |call| to_ipv6(call, Bad::Null),
+    },
+    Spec {
+        name: "IPv4CIDRToRange",
+        aliases: &[],
+        typing: |args| cidr_typing(args, false),
+        eval: |call| cidr_range(call, false),
+    },
+    Spec {
+        name: "IPv6CIDRToRange",
+        aliases: &[],
+        typing: |args| cidr_typing(args, true),
+        eval: |call| cidr_range(call, true),
     },
     Spec {
         name: "isIPAddressInRange",
@@ -420,6 +435,80 @@ fn is_address(call: &Call, valid: fn(&[u8]) -> bool) -> Result<ArrayRef> {
             .map(|t| t.map(|t| u8::from(valid(t))))
             .collect::<UInt8Array>(),
     ))
+}
+
+/// `IPv4CIDRToRange(address, prefix)` and the IPv6 form: an address of the
+/// family (or its plain UInt32 / FixedString(16)) and a UInt8 prefix length.
+fn cidr_typing(args: &Args, v6: bool) -> Result<Field> {
+    args.arity(2, 2)?;
+    if v6 {
+        args.require(0, |t| t == &DataType::FixedSizeBinary(16))?;
+    } else {
+        args.require(0, |t| t == &DataType::UInt32)?;
+    }
+    args.require(1, |t| t == &DataType::UInt8)?;
+    Ok(args.propagate(DataType::Struct(range_fields(v6))))
+}
+
+/// A range's first and last address, as a `Tuple(IPv4, IPv4)` or of IPv6.
+fn range_fields(v6: bool) -> Fields {
+    let data_type = if v6 {
+        DataType::FixedSizeBinary(16)
+    } else {
+        DataType::UInt32
+    };
+    let address =
+        |name: &str| Field::new(name, data_type.clone(), false).with_metadata(ip_metadata(v6));
+    Fields::from(vec![address("1"), address("2")])
+}
+
+/// The block of addresses sharing the first `prefix` bits of each address;
+/// a prefix past the address's width is the address alone.
+fn cidr_range(call: &Call, v6: bool) -> Result<ArrayRef> {
+    let prefixes = cast(&call.array(1)?, &DataType::UInt8)?;
+    let prefixes = prefixes.as_primitive::<UInt8Type>();
+    let (width, address_type) = match v6 {
+        true => (128, DataType::FixedSizeBinary(16)),
+        false => (32, DataType::UInt32),
+    };
+    let addresses = cast(&call.array(0)?, &address_type)?;
+    let values = (0..addresses.len()).map(|row| match v6 {
+        true => u128::from_be_bytes(
+            addresses
+                .as_fixed_size_binary()
+                .value(row)
+                .try_into()
+                .unwrap_or_default(),
+        ),
+        false => u128::from(addresses.as_primitive::<UInt32Type>().value(row)),
+    });
+    let mut low = Vec::with_capacity(addresses.len());
+    let mut high = Vec::with_capacity(addresses.len());
+    for (value, &prefix) in values.zip(prefixes.values()) {
+        let host_bits = width - u32::from(prefix).min(width);
+        let hosts = u128::MAX
+            .checked_shr(128 - host_bits)
+            .filter(|_| host_bits > 0)
+            .unwrap_or(0);
+        low.push(value & !hosts);
+        high.push(value | hosts);
+    }
+    let column = |values: Vec<u128>| -> Result<ArrayRef> {
+        Ok(match v6 {
+            true => Arc::new(FixedSizeBinaryArray::try_from_iter(
+                values.into_iter().map(u128::to_be_bytes),
+            )?),
+            false => Arc::new(UInt32Array::from_iter_values(
+                values.into_iter().map(|v| v as u32),
+            )),
+        })
+    };
+    let nulls = NullBuffer::union(addresses.nulls(), prefixes.nulls());
+    Ok(Arc::new(StructArray::try_new(
+        range_fields(v6),
+        vec![column(low)?, column(high)?],
+        nulls,
+    )?))
 }
 
 fn in_range_typing(args: &Args) -> Result<Field> {
