@@ -394,6 +394,8 @@ pub struct FormatOptions {
     /// `output_format_pretty_single_large_number_tip_threshold`: numbers above it
     /// get their size in words after the row (0: never).
     pub pretty_number_tip_threshold: u64,
+    /// How Pretty and Vertical cut long column names (see [`pretty::cut_name`]).
+    pub pretty_name_cut: pretty::NameCut,
     pub csv_delimiter: u8,
     pub values: ValueOptions,
     /// The HTTP `client_protocol_version`: Native output's block layout and
@@ -413,6 +415,7 @@ impl Default for FormatOptions {
             pretty_max_rows: 10_000,
             pretty_row_numbers: true,
             pretty_number_tip_threshold: 1_000_000,
+            pretty_name_cut: pretty::NameCut::default(),
             csv_delimiter: b',',
             values: ValueOptions::default(),
             client_protocol_version: 0,
@@ -431,6 +434,12 @@ impl FormatOptions {
             pretty_row_numbers: settings.output_format_pretty_row_numbers(),
             pretty_number_tip_threshold: settings
                 .output_format_pretty_single_large_number_tip_threshold(),
+            pretty_name_cut: pretty::NameCut {
+                cut_to: settings.output_format_pretty_max_column_name_width_cut_to() as usize,
+                min_chars_to_cut: settings
+                    .output_format_pretty_max_column_name_width_min_chars_to_cut()
+                    as usize,
+            },
             csv_delimiter: settings
                 .format_csv_delimiter()
                 .bytes()
@@ -582,6 +591,7 @@ fn format_writer(
         Vertical => Box::new(pretty::VerticalWriter::new(
             schema,
             options.pretty_number_tip_threshold,
+            options.pretty_name_cut,
         )),
         Null => Box::new(NullWriter),
         Native => Box::new(native::NativeWriter::new(

@@ -121,6 +121,41 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// `output_format_pretty_max_column_name_width_cut_to` and `..._min_chars_to_cut`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameCut {
+    pub cut_to: usize,
+    pub min_chars_to_cut: usize,
+}
+
+impl Default for NameCut {
+    fn default() -> Self {
+        NameCut {
+            cut_to: 24,
+            min_chars_to_cut: 4,
+        }
+    }
+}
+
+/// `name` cut in the middle to `max(cut_to, room)` characters, with `⋯`
+/// where the middle was, as ClickHouse shows a long expression's name. A
+/// plain identifier (an alias, a column) is never cut, nor a name that
+/// would lose no more than `min_chars_to_cut` characters.
+pub(crate) fn cut_name(name: &str, cut: NameCut, room: usize) -> String {
+    let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let target = cut.cut_to.max(room);
+    let length = name.chars().count();
+    if identifier || target == 0 || length <= target + cut.min_chars_to_cut {
+        return name.to_string();
+    }
+    let head = target / 2;
+    let tail = target - head - 1;
+    let start: String = name.chars().take(head).collect();
+    let end: String = name.chars().skip(length - tail).collect();
+    format!("{start}⋯{end}")
+}
+
 pub(crate) struct PrettyWriter {
     layout: Layout,
     names: Vec<String>,
@@ -175,16 +210,19 @@ impl PrettyWriter {
         if self.rows.is_empty() {
             return String::new();
         }
-        let widths: Vec<usize> = (0..self.names.len())
+        let names: Vec<String> = (0..self.names.len())
             .map(|c| {
-                self.rows
-                    .iter()
-                    .flat_map(|r| Lines::of(&r[c]).texts)
-                    .map(width)
-                    .chain([width(&self.names[c])])
-                    .max()
-                    .unwrap_or(0)
+                cut_name(
+                    &self.names[c],
+                    self.options.pretty_name_cut,
+                    self.values_width(c),
+                )
             })
+            .collect();
+        let widths: Vec<usize> = names
+            .iter()
+            .enumerate()
+            .map(|(c, name)| self.values_width(c).max(width(name)))
             .collect();
         let prefix_width = if self.options.pretty_row_numbers {
             self.rows.len().to_string().len() + 2
@@ -192,8 +230,8 @@ impl PrettyWriter {
             0
         };
         let mut out = match self.layout {
-            Layout::Space => self.render_space(&widths, prefix_width),
-            Layout::Grid | Layout::Compact => self.render_boxes(&widths, prefix_width),
+            Layout::Space => self.render_space(&names, &widths, prefix_width),
+            Layout::Grid | Layout::Compact => self.render_boxes(&names, &widths, prefix_width),
         };
         if self.total_rows > self.rows.len() {
             out.push_str(&format!(
@@ -205,6 +243,16 @@ impl PrettyWriter {
         out
     }
 
+    /// The widest line of column `c`'s values.
+    fn values_width(&self, c: usize) -> usize {
+        self.rows
+            .iter()
+            .flat_map(|r| Lines::of(&r[c]).texts)
+            .map(width)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// `1. ` before a row when rows are numbered, right-aligned to `prefix_width`.
     fn row_number(&self, row: usize, prefix_width: usize) -> String {
         if self.options.pretty_row_numbers {
@@ -214,9 +262,8 @@ impl PrettyWriter {
         }
     }
 
-    fn render_space(&self, widths: &[usize], prefix_width: usize) -> String {
-        let names: Vec<String> = self
-            .names
+    fn render_space(&self, names: &[String], widths: &[usize], prefix_width: usize) -> String {
+        let names: Vec<String> = names
             .iter()
             .zip(widths)
             .zip(&self.right_aligned)
@@ -270,7 +317,7 @@ impl PrettyWriter {
             .collect()
     }
 
-    fn render_boxes(&self, widths: &[usize], prefix_width: usize) -> String {
+    fn render_boxes(&self, names: &[String], widths: &[usize], prefix_width: usize) -> String {
         let compact = self.layout == Layout::Compact;
         let blank_prefix = " ".repeat(prefix_width);
         let line = |left: &str, fill: char, mid: &str, right: &str| -> String {
@@ -295,7 +342,7 @@ impl PrettyWriter {
                     out.push('┬');
                 }
                 out.push('─');
-                out.push_str(&Self::pad(&self.names[c], *w, self.right_aligned[c], '─'));
+                out.push_str(&Self::pad(&names[c], *w, self.right_aligned[c], '─'));
                 out.push('─');
             }
             out.push_str("┐\n");
@@ -308,7 +355,7 @@ impl PrettyWriter {
                     out.push('┃');
                 }
                 out.push(' ');
-                out.push_str(&Self::pad(&self.names[c], *w, self.right_aligned[c], ' '));
+                out.push_str(&Self::pad(&names[c], *w, self.right_aligned[c], ' '));
                 out.push(' ');
             }
             out.push_str("┃\n");
@@ -410,9 +457,13 @@ pub(crate) struct VerticalWriter {
 }
 
 impl VerticalWriter {
-    pub(crate) fn new(schema: SchemaRef, tip_threshold: u64) -> Self {
+    pub(crate) fn new(schema: SchemaRef, tip_threshold: u64, cut: NameCut) -> Self {
         VerticalWriter {
-            names: schema.fields().iter().map(|f| f.name().clone()).collect(),
+            names: schema
+                .fields()
+                .iter()
+                .map(|f| cut_name(f.name(), cut, 0))
+                .collect(),
             numbers: schema.fields().iter().map(|f| is_number(f)).collect(),
             tip_threshold,
             rows_written: 0,

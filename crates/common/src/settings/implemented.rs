@@ -208,6 +208,10 @@ declare_settings!(IMPLEMENTED {
         "Quote 64-bit integers in JSON output formats";
     output_format_parquet_row_group_size: u64 = SettingKind::UInt64, "1000000",
         "Rows in a row group of Parquet output at most (0 counts as 1)";
+    output_format_pretty_max_column_name_width_cut_to: u64 = SettingKind::UInt64, "24",
+        "Pretty and Vertical formats cut a column name that is not a plain identifier to this width (or its values' width in Pretty), keeping both ends";
+    output_format_pretty_max_column_name_width_min_chars_to_cut: u64 = SettingKind::UInt64, "4",
+        "A column name is cut only when that removes more than this many characters";
     output_format_pretty_max_rows: u64 = SettingKind::UInt64, "1000",
         "Rows shown by Pretty formats before the rest is elided";
     output_format_pretty_row_numbers: bool = SettingKind::Bool, "1",
