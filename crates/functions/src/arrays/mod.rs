@@ -23,6 +23,7 @@ pub mod edit;
 pub mod element;
 pub mod empty;
 pub mod enumerate;
+pub mod fold;
 pub mod literal;
 mod map_series;
 pub mod maps;
