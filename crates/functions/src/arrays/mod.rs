@@ -34,6 +34,8 @@ pub mod reshape;
 mod reverse;
 pub mod search;
 pub mod sets;
+mod shingles;
+mod similarity;
 pub mod sort;
 
 /// The scalar functions of this family.
@@ -90,6 +92,8 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     functions.extend(crate::other::frame::register(map_series::SPECS));
     functions.extend(crate::other::frame::register(reverse::SPECS));
+    functions.extend(crate::other::frame::register(shingles::SPECS));
+    functions.extend(crate::other::frame::register(similarity::SPECS));
     functions
 }
 
