@@ -17,6 +17,7 @@ use datafusion::error::DataFusionError;
 use datafusion::logical_expr::{ColumnarValue, ScalarUDF};
 use strata_common::{ErrorCode, StrataError};
 
+mod auc;
 pub mod cumulative;
 pub mod distance;
 pub mod edit;
@@ -93,6 +94,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     functions.extend(crate::other::frame::register(map_series::SPECS));
     functions.extend(crate::other::frame::register(reverse::SPECS));
     functions.extend(crate::other::frame::register(shingles::SPECS));
+    functions.extend(crate::other::frame::register(auc::SPECS));
     functions.extend(crate::other::frame::register(similarity::SPECS));
     functions
 }
