@@ -29,6 +29,7 @@ pub mod literal;
 mod map_series;
 pub mod maps;
 pub mod masked;
+mod random;
 pub mod range;
 pub mod reduce;
 pub mod reshape;
@@ -95,6 +96,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     functions.extend(crate::other::frame::register(reverse::SPECS));
     functions.extend(crate::other::frame::register(shingles::SPECS));
     functions.extend(crate::other::frame::register(auc::SPECS));
+    functions.extend(crate::other::frame::register(random::SPECS));
     functions.extend(crate::other::frame::register(similarity::SPECS));
     functions
 }
