@@ -31,6 +31,7 @@ pub mod maps;
 pub mod masked;
 mod random;
 pub mod range;
+mod ranked;
 pub mod reduce;
 pub mod reshape;
 mod reverse;
@@ -97,6 +98,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     functions.extend(crate::other::frame::register(shingles::SPECS));
     functions.extend(crate::other::frame::register(auc::SPECS));
     functions.extend(crate::other::frame::register(random::SPECS));
+    functions.extend(crate::other::frame::register(ranked::SPECS));
     functions.extend(crate::other::frame::register(similarity::SPECS));
     functions
 }
