@@ -218,6 +218,9 @@ impl Engine {
         for udwf in strata_functions::window::window_functions() {
             state.register_udwf(udwf)?;
         }
+        state.register_higher_order_function(
+            strata_functions::arrays::fold::higher_order_function(),
+        )?;
         let mut builder = SessionStateBuilder::new_from_existing(state);
         // First, so that a comparison of a UUID or FixedString with text never reaches
         // DataFusion's own planning of the operator, which refuses it.

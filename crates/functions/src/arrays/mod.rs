@@ -17,22 +17,28 @@ use datafusion::error::DataFusionError;
 use datafusion::logical_expr::{ColumnarValue, ScalarUDF};
 use strata_common::{ErrorCode, StrataError};
 
+mod auc;
 pub mod cumulative;
 pub mod distance;
 pub mod edit;
 pub mod element;
 pub mod empty;
 pub mod enumerate;
+pub mod fold;
 pub mod literal;
 mod map_series;
 pub mod maps;
 pub mod masked;
+mod random;
 pub mod range;
+mod ranked;
 pub mod reduce;
 pub mod reshape;
 mod reverse;
 pub mod search;
 pub mod sets;
+mod shingles;
+mod similarity;
 pub mod sort;
 
 /// The scalar functions of this family.
@@ -89,6 +95,11 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     functions.extend(crate::other::frame::register(map_series::SPECS));
     functions.extend(crate::other::frame::register(reverse::SPECS));
+    functions.extend(crate::other::frame::register(shingles::SPECS));
+    functions.extend(crate::other::frame::register(auc::SPECS));
+    functions.extend(crate::other::frame::register(random::SPECS));
+    functions.extend(crate::other::frame::register(ranked::SPECS));
+    functions.extend(crate::other::frame::register(similarity::SPECS));
     functions
 }
 

@@ -42,6 +42,11 @@ pub const NAMES: &[&str] = &[
     "mapSort",
     "mapReverseSort",
     "replicate",
+    "arrayFold",
+    "arrayPartialSort",
+    "arrayPartialReverseSort",
+    "arrayTopK",
+    "arrayBottomK",
 ];
 
 /// The name of the one parameter of a lambda over zipped arrays.
@@ -66,6 +71,27 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 "arraySort" | "arrayReverseSort" => call(name, vec![args[1].clone(), values]),
                 _ => call(name, vec![values]),
             }
+        }
+        "arrayFold" => fold(args)?,
+        // A full sort is a partial sort: ClickHouse leaves the order past
+        // the limit unspecified.
+        "arrayPartialSort" | "arrayPartialReverseSort" => {
+            let sort = name.replace("Partial", "");
+            return equivalent(&sort, &without_limit(name, args)?);
+        }
+        // The first `k` elements of the array sorted (the greatest first for
+        // the top ones).
+        "arrayTopK" | "arrayBottomK" => {
+            let sort = if name == "arrayTopK" {
+                "arrayReverseSort"
+            } else {
+                "arraySort"
+            };
+            let rest = without_limit(name, args)?;
+            let sorted = equivalent(sort, &rest)?.expect("a sort is rewritten");
+            let k = args[usize::from(lambda)].clone();
+            let one = Expr::value(Value::Number("1".to_string(), false));
+            call("arraySlice", vec![sorted, one, k])
         }
         "arrayFirstIndex" | "arrayLastIndex" => call(name, vec![mapped(name, args)?]),
         "arrayFirst" | "arrayFirstOrNull" | "arrayLast" | "arrayLastOrNull" => {
@@ -114,6 +140,53 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         _ => return Ok(None),
     };
     Ok(Some(expr))
+}
+
+/// The arguments of `name([f,] limit, a...)` less the limit.
+fn without_limit<'a>(name: &str, args: &[&'a Expr]) -> Result<Vec<&'a Expr>> {
+    let at = usize::from(matches!(args.first(), Some(Expr::Lambda(_))));
+    if args.len() < at + 2 {
+        return Err(crate::ast_rewrite::arity(name, args.len(), "at least 2"));
+    }
+    let mut rest = args.to_vec();
+    rest.remove(at);
+    Ok(rest)
+}
+
+/// `arrayFold(lambda, a[, b...], initial)` as the higher-order function
+/// that takes the lambda last, its parameters checked against the arrays.
+fn fold(args: &[&Expr]) -> Result<Expr> {
+    const NAME: &str = "arrayFold";
+    if args.len() < 3 {
+        return Err(StrataError::new(
+            ErrorCode::TOO_FEW_ARGUMENTS_FOR_FUNCTION,
+            format!(
+                "Function {NAME} requires as arguments a lambda function, at least one array and an accumulator"
+            ),
+        ));
+    }
+    let Expr::Lambda(lambda) = args[0] else {
+        return Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!("First argument for function {NAME} must be a function"),
+        ));
+    };
+    let parameters = match &lambda.params {
+        OneOrManyWithParens::One(_) => 1,
+        OneOrManyWithParens::Many(ps) => ps.len(),
+    };
+    if parameters != args.len() - 1 {
+        return Err(StrataError::new(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!(
+                "First argument of function {NAME} must be a lambda function with {} arguments, found one with {parameters} instead",
+                args.len() - 1
+            ),
+        ));
+    }
+    let mut values = cloned(&args[1..]);
+    values.push(args[0].clone());
+    Ok(call(strata_functions::arrays::fold::PLANNED_NAME, values))
 }
 
 /// A `(k, v) -> ...` lambda (the first argument) evaluated over the
