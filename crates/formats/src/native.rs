@@ -360,26 +360,26 @@ fn write_list<O: OffsetSizeTrait>(
     item: &Field,
     list: &GenericListArray<O>,
 ) -> std::io::Result<()> {
-    let offsets = list.value_offsets();
+    let (first, len) = write_offsets(out, list.value_offsets());
+    let items = list.values().slice(first, len);
+    write_column(out, item, &items)
+}
+
+/// Each row's end offset as UInt64, counted from the first row's start;
+/// returns where the rows' items start and how many there are.
+fn write_offsets<O: OffsetSizeTrait>(out: &mut Vec<u8>, offsets: &[O]) -> (usize, usize) {
     let first = offsets[0].as_usize();
     for end in &offsets[1..] {
         out.extend_from_slice(&((end.as_usize() - first) as u64).to_le_bytes());
     }
-    let last = offsets[offsets.len() - 1].as_usize();
-    let items = list.values().slice(first, last - first);
-    write_column(out, item, &items)
+    (first, offsets[offsets.len() - 1].as_usize() - first)
 }
 
 /// A map column, as an array of (key, value) tuples: each row's end
 /// offset (UInt64), then all keys, then all values.
 fn write_map(out: &mut Vec<u8>, entries: &Field, map: &MapArray) -> std::io::Result<()> {
-    let offsets = map.value_offsets();
-    let first = offsets[0].as_usize();
-    for end in &offsets[1..] {
-        out.extend_from_slice(&((end.as_usize() - first) as u64).to_le_bytes());
-    }
-    let last = offsets[offsets.len() - 1].as_usize();
-    let items: ArrayRef = Arc::new(map.entries().slice(first, last - first));
+    let (first, len) = write_offsets(out, map.value_offsets());
+    let items: ArrayRef = Arc::new(map.entries().slice(first, len));
     write_values(out, entries, &items)
 }
 
