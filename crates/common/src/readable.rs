@@ -17,7 +17,9 @@ pub fn readable_size(bytes: f64) -> String {
     readable(
         bytes,
         1024.0,
-        &[" B", " KiB", " MiB", " GiB", " TiB", " PiB", " EiB"],
+        &[
+            " B", " KiB", " MiB", " GiB", " TiB", " PiB", " EiB", " ZiB", " YiB",
+        ],
     )
 }
 
@@ -26,7 +28,7 @@ pub fn readable_decimal_size(bytes: f64) -> String {
     readable(
         bytes,
         1000.0,
-        &[" B", " KB", " MB", " GB", " TB", " PB", " EB"],
+        &[" B", " KB", " MB", " GB", " TB", " PB", " EB", " ZB", " YB"],
     )
 }
 
@@ -43,6 +45,11 @@ pub fn readable_quantity(count: f64) -> String {
             " trillion",
             " quadrillion",
             " quintillion",
+            " sextillion",
+            " septillion",
+            " octillion",
+            " nonillion",
+            " decillion",
         ],
     )
 }

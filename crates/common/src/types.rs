@@ -494,6 +494,9 @@ pub const TYPE_FAMILIES: &[(&str, &str)] = &[
     ("VARCHAR", "String"),
     ("CHAR", "String"),
     ("BOOLEAN", "Bool"),
+    ("DEC", "Decimal"),
+    ("NUMERIC", "Decimal"),
+    ("FIXED", "Decimal"),
 ];
 
 /// Parses a ClickHouse type name such as `Nullable(UInt64)` or `Array(String)`.
@@ -540,6 +543,11 @@ impl<'a> TypeParser<'a> {
             }
         }
         &self.input[start..self.pos]
+    }
+
+    fn peek_is(&mut self, ch: char) -> bool {
+        self.skip_ws();
+        self.input[self.pos..].starts_with(ch)
     }
 
     fn eat(&mut self, ch: char) -> bool {
@@ -774,26 +782,31 @@ impl<'a> TypeParser<'a> {
                 self.expect(')')?;
                 plain(DataType::FixedSizeBinary(n as i32))
             }
-            "decimal" | "decimal32" | "decimal64" | "decimal128" | "decimal256" => {
+            "decimal" | "dec" | "numeric" | "fixed" if !self.peek_is('(') => {
+                plain(DataType::Decimal128(10, 0))
+            }
+            "decimal" | "decimal32" | "decimal64" | "decimal128" | "decimal256" | "dec"
+            | "numeric" | "fixed" => {
                 let lower = name.to_ascii_lowercase();
                 self.expect('(')?;
                 let first = self.number()? as u8;
-                let (precision, scale) = if lower == "decimal" {
-                    let scale = if self.eat(',') {
-                        self.number()? as i8
+                let (precision, scale) =
+                    if matches!(lower.as_str(), "decimal" | "dec" | "numeric" | "fixed") {
+                        let scale = if self.eat(',') {
+                            self.number()? as i8
+                        } else {
+                            0
+                        };
+                        (first, scale)
                     } else {
-                        0
+                        let precision = match lower.as_str() {
+                            "decimal32" => 9,
+                            "decimal64" => 18,
+                            "decimal128" => 38,
+                            _ => 76,
+                        };
+                        (precision, first as i8)
                     };
-                    (first, scale)
-                } else {
-                    let precision = match lower.as_str() {
-                        "decimal32" => 9,
-                        "decimal64" => 18,
-                        "decimal128" => 38,
-                        _ => 76,
-                    };
-                    (precision, first as i8)
-                };
                 self.expect(')')?;
                 if precision > 38 {
                     plain(DataType::Decimal256(precision, scale))

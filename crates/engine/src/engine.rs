@@ -35,7 +35,7 @@ use crate::session::Session;
 use crate::sources::file_function::{self, FileFunction, UserFiles};
 use crate::sources::format_function::FormatFunction;
 use crate::sources::generate_random::{self, GenerateRandom};
-use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable};
+use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable, SeriesFunction};
 use crate::sources::s3_function::{self, S3Function};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
 use crate::user_functions::UserFunctions;
@@ -255,7 +255,9 @@ impl Engine {
             );
         }
         let user_files = UserFiles::from_setting(&server_settings.user_files_path());
-        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 4] = [
+        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 6] = [
+            (SeriesFunction::NAME, Arc::new(SeriesFunction)),
+            (SeriesFunction::ALIAS, Arc::new(SeriesFunction)),
             (FormatFunction::NAME, Arc::new(FormatFunction)),
             (generate_random::NAME, Arc::new(GenerateRandom)),
             (file_function::NAME, Arc::new(FileFunction { user_files })),
@@ -276,7 +278,7 @@ impl Engine {
         physical_rules
             .extend(datafusion::physical_optimizer::optimizer::PhysicalOptimizer::new().rules);
         physical_rules.extend(strata_execution::final_physical_optimizer_rules());
-        let logical_rules = datafusion::optimizer::Optimizer::new()
+        let mut logical_rules: Vec<_> = datafusion::optimizer::Optimizer::new()
             .rules
             .into_iter()
             .map(
@@ -286,6 +288,9 @@ impl Engine {
                 },
             )
             .collect();
+        // Last, so that no rule after them puts a volatile call back.
+        logical_rules.push(Arc::new(strata_sql::volatile_shared::SharedVolatileCalls));
+        logical_rules.push(Arc::new(strata_sql::volatile_case::VolatileCaseNullability));
         let base = builder
             .with_optimizer_rules(logical_rules)
             .with_physical_optimizer_rules(physical_rules)

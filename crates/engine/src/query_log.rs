@@ -46,6 +46,8 @@ pub struct QueryLogEntry {
     pub query_id: String,
     pub client: Arc<ClientInfo>,
     pub query: String,
+    /// The statement's family, by its first word (`Select`, `Insert`, ...).
+    pub query_kind: &'static str,
     pub current_database: String,
     pub read_rows: u64,
     pub read_bytes: u64,
@@ -98,6 +100,7 @@ impl QueryLog {
             client: Arc::clone(&query.client),
             // Secrets of disk definitions are not kept, as ClickHouse masks them.
             query: crate::table_definition::inline_disk::hide_secrets(&query.text),
+            query_kind: query_kind(&query.text),
             current_database: query.current_database.clone(),
             read_rows: query.rows_read(),
             read_bytes: query.bytes_read(),
@@ -124,5 +127,74 @@ impl QueryLog {
 
     pub fn entries(&self) -> Vec<QueryLogEntry> {
         self.entries.entries()
+    }
+}
+
+/// ClickHouse's kind of the statement `text` by its first word, past
+/// comments and opening parentheses; empty where none matches.
+pub fn query_kind(text: &str) -> &'static str {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '(');
+        if let Some(comment) = rest.strip_prefix("--") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            rest = comment.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            break;
+        }
+    }
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect::<String>()
+        .to_ascii_uppercase();
+    match word.as_str() {
+        "SELECT" | "WITH" | "VALUES" | "FROM" => "Select",
+        "INSERT" => "Insert",
+        "DELETE" => "Delete",
+        "UPDATE" => "Update",
+        "CREATE" | "ATTACH" | "REPLACE" => "Create",
+        "DROP" | "DETACH" | "TRUNCATE" => "Drop",
+        "UNDROP" => "Undrop",
+        "RENAME" | "EXCHANGE" => "Rename",
+        "OPTIMIZE" => "Optimize",
+        "CHECK" => "Check",
+        "ALTER" => "Alter",
+        "GRANT" => "Grant",
+        "REVOKE" => "Revoke",
+        "MOVE" => "Move",
+        "SYSTEM" => "System",
+        "SET" => "Set",
+        "USE" => "Use",
+        "SHOW" => "Show",
+        "EXISTS" => "Exists",
+        "DESCRIBE" | "DESC" => "Describe",
+        "EXPLAIN" => "Explain",
+        "BACKUP" => "Backup",
+        "RESTORE" => "Restore",
+        "KILL" => "KillQuery",
+        "BEGIN" => "Begin",
+        "COMMIT" => "Commit",
+        "ROLLBACK" => "Rollback",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::query_kind;
+
+    #[test]
+    fn kinds_by_first_word() {
+        assert_eq!(query_kind("SELECT 1"), "Select");
+        assert_eq!(query_kind("  (with 1 AS x SELECT x)"), "Select");
+        assert_eq!(
+            query_kind("-- note\n/* c */ insert into t values (1)"),
+            "Insert"
+        );
+        assert_eq!(query_kind("ALTER TABLE t DELETE WHERE 1"), "Alter");
+        assert_eq!(query_kind("desc t"), "Describe");
+        assert_eq!(query_kind("FOO"), "");
     }
 }

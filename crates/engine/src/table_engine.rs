@@ -95,7 +95,14 @@ impl TableEngine {
                     is_deleted: names.get(1).cloned(),
                 }
             }
-            "SummingMergeTree" => TableEngine::Summing { columns: names },
+            "SummingMergeTree" => TableEngine::Summing {
+                columns: clause
+                    .arguments
+                    .iter()
+                    .map(|arg| summed_columns(&clause.name, arg))
+                    .collect::<Result<Vec<_>>>()?
+                    .concat(),
+            },
             "CollapsingMergeTree" => {
                 arity(1..=1, "1 parameter: the sign column")?;
                 TableEngine::Collapsing {
@@ -183,13 +190,14 @@ impl TableEngine {
     /// The storage's rule for rows of one sorting key, over `schema`'s
     /// columns; `key_columns` are the columns the sorting key reads.
     /// AggregatingMergeTree with aggregate columns refuses other plain
-    /// columns (whose value a merge picks arbitrarily) unless
-    /// `dimensions_allowed`, ClickHouse's table setting
-    /// `allow_dimensions_outside_sorting_key`.
+    /// columns (whose value a merge picks arbitrarily) other than the
+    /// `partition_columns` unless `dimensions_allowed`, ClickHouse's table
+    /// setting `allow_dimensions_outside_sorting_key`.
     pub fn merge_mode(
         &self,
         schema: &Schema,
         key_columns: &[usize],
+        partition_columns: &[usize],
         dimensions_allowed: bool,
     ) -> Result<MergeMode> {
         let column = |name: &str, role: &str| {
@@ -256,7 +264,8 @@ impl TableEngine {
             TableEngine::Aggregating => {
                 let columns = combined_columns(schema, key_columns)?;
                 let dimensions: Vec<&str> = (0..schema.fields().len())
-                    .filter(|i| !key_columns.contains(i) && !columns.iter().any(|c| c.index == *i))
+                    .filter(|i| !key_columns.contains(i) && !partition_columns.contains(i))
+                    .filter(|i| !columns.iter().any(|c| c.index == *i))
                     .map(|i| schema.field(i).name().as_str())
                     .collect();
                 // Without any measure the table only keeps one row per key.
@@ -325,6 +334,21 @@ fn column_argument(engine: &str, arg: &SqlExpr) -> Result<String> {
             ErrorCode::BAD_ARGUMENTS,
             format!("Engine {engine} takes column names as arguments, got {other}"),
         )),
+    }
+}
+
+/// The columns a SummingMergeTree argument names: one, or a tuple of them
+/// (`SummingMergeTree((y, z))`).
+fn summed_columns(engine: &str, arg: &SqlExpr) -> Result<Vec<String>> {
+    match arg {
+        SqlExpr::Tuple(items) => items
+            .iter()
+            .map(|item| column_argument(engine, item))
+            .collect(),
+        SqlExpr::Nested(inner) if matches!(inner.as_ref(), SqlExpr::Tuple(_)) => {
+            summed_columns(engine, inner)
+        }
+        other => Ok(vec![column_argument(engine, other)?]),
     }
 }
 

@@ -13,6 +13,10 @@ use crate::{FormatOptions, OutputFormat, ResultWriter, Statistics, column_names,
 pub(crate) struct EachRowWriter {
     cells: JsonCells,
     compact: bool,
+    /// `output_format_json_array_of_rows`: JSONEachRow's objects as the
+    /// elements of one JSON array.
+    array_of_rows: bool,
+    rows: u64,
 }
 
 impl EachRowWriter {
@@ -37,9 +41,16 @@ impl EachRowWriter {
             let cells: Vec<String> = cells.iter().map(|c| json_string(c)).collect();
             writeln!(out, "[{}]", cells.join(", "))?;
         }
+        let compact = !matches!(format, JsonEachRow | JsonStringsEachRow);
+        let array_of_rows = !compact && options.json_array_of_rows;
+        if array_of_rows {
+            out.write_all(b"[\n")?;
+        }
         Ok(EachRowWriter {
             cells: JsonCells::new(&schema, strings, options.values),
-            compact: !matches!(format, JsonEachRow | JsonStringsEachRow),
+            compact,
+            array_of_rows,
+            rows: 0,
         })
     }
 }
@@ -48,6 +59,14 @@ impl ResultWriter for EachRowWriter {
     fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
         let mut text = String::new();
         for row in 0..batch.num_rows() {
+            if self.array_of_rows {
+                if self.rows > 0 {
+                    text.push_str(",\n");
+                }
+                self.rows += 1;
+                self.cells.object(batch, row, &mut text);
+                continue;
+            }
             if self.compact {
                 self.cells.array(batch, row, &mut text);
             } else {
@@ -58,8 +77,11 @@ impl ResultWriter for EachRowWriter {
         out.write_all(text.as_bytes())
     }
 
-    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
-        Ok(())
+    fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        match self.array_of_rows {
+            true => out.write_all(b"\n]\n"),
+            false => Ok(()),
+        }
     }
 }
 

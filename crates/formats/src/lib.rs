@@ -407,6 +407,8 @@ pub struct FormatOptions {
     pub write_statistics: bool,
     /// `output_format_parquet_row_group_size`: rows in a Parquet row group at most.
     pub parquet_row_group_rows: usize,
+    /// `output_format_json_array_of_rows`: JSONEachRow writes one JSON array.
+    pub json_array_of_rows: bool,
 }
 
 impl Default for FormatOptions {
@@ -422,6 +424,7 @@ impl Default for FormatOptions {
             extremes: false,
             write_statistics: true,
             parquet_row_group_rows: 1_000_000,
+            json_array_of_rows: false,
         }
     }
 }
@@ -447,11 +450,17 @@ impl FormatOptions {
                 .unwrap_or(b','),
             values: ValueOptions {
                 json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
-            },
+                ..ValueOptions::default()
+            }
+            .with_bool_texts(
+                &settings.bool_false_representation(),
+                &settings.bool_true_representation(),
+            ),
             client_protocol_version: 0,
             extremes: settings.extremes(),
             write_statistics: settings.output_format_write_statistics(),
             parquet_row_group_rows: settings.output_format_parquet_row_group_size().max(1) as usize,
+            json_array_of_rows: settings.output_format_json_array_of_rows(),
         }
     }
 }

@@ -34,12 +34,44 @@ pub enum Style {
 #[derive(Debug, Clone, Copy)]
 pub struct ValueOptions {
     pub json_quote_64bit_integers: bool,
+    /// `bool_true_representation`, `bool_false_representation`: a Bool's
+    /// text at the top level of TSV, CSV, Pretty and Vertical.
+    pub bool_texts: [&'static str; 2],
 }
 
 impl Default for ValueOptions {
     fn default() -> Self {
         ValueOptions {
             json_quote_64bit_integers: false,
+            bool_texts: ["false", "true"],
+        }
+    }
+}
+
+impl ValueOptions {
+    /// The options with Bools written as `false_text` and `true_text`.
+    pub fn with_bool_texts(self, false_text: &str, true_text: &str) -> Self {
+        ValueOptions {
+            bool_texts: [interned(false_text), interned(true_text)],
+            ..self
+        }
+    }
+}
+
+/// `text` kept for the life of the process: few distinct texts are ever set,
+/// and options stay `Copy`.
+fn interned(text: &str) -> &'static str {
+    static TEXTS: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut texts = TEXTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match texts.get(text) {
+        Some(kept) => kept,
+        None => {
+            let kept: &'static str = Box::leak(text.to_string().into_boxed_str());
+            texts.insert(kept);
+            kept
         }
     }
 }
@@ -173,10 +205,11 @@ pub fn write_value(
     match array.data_type() {
         DataType::Null => out.push_str(null_text(style)),
         DataType::Boolean => {
-            out.push_str(if array.as_boolean().value(row) {
-                "true"
-            } else {
-                "false"
+            let value = array.as_boolean().value(row);
+            out.push_str(match style {
+                Style::Escaped | Style::Csv | Style::Raw => options.bool_texts[value as usize],
+                Style::Quoted | Style::Json if value => "true",
+                Style::Quoted | Style::Json => "false",
             });
         }
         DataType::UInt8 => int!(UInt8Type, false),

@@ -147,13 +147,14 @@ fn date_result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Resu
             Ok(DataType::Date32)
         }
         (ArithmeticOp::Plus, l, DataType::Date32) if is_int(l) => Ok(DataType::Date32),
-        (
-            ArithmeticOp::Plus | ArithmeticOp::Minus,
-            DataType::Timestamp(TimeUnit::Second, tz),
-            r,
-        ) if is_int(r) => Ok(DataType::Timestamp(TimeUnit::Second, tz.clone())),
-        (ArithmeticOp::Plus, l, DataType::Timestamp(TimeUnit::Second, tz)) if is_int(l) => {
-            Ok(DataType::Timestamp(TimeUnit::Second, tz.clone()))
+        // A DateTime64 plus or minus a number of seconds keeps its precision.
+        (ArithmeticOp::Plus | ArithmeticOp::Minus, DataType::Timestamp(unit, tz), r)
+            if is_int(r) =>
+        {
+            Ok(DataType::Timestamp(*unit, tz.clone()))
+        }
+        (ArithmeticOp::Plus, l, DataType::Timestamp(unit, tz)) if is_int(l) => {
+            Ok(DataType::Timestamp(*unit, tz.clone()))
         }
         (ArithmeticOp::Minus, DataType::Date32, DataType::Date32) => Ok(DataType::Int32),
         (
@@ -586,7 +587,12 @@ fn evaluate_dates(
     if !l_temporal && !r_temporal {
         return Ok(None);
     }
-    // Dates are day counts and DateTimes second counts: compute on those numbers.
+    // Dates are day counts and DateTimes counts of their unit (a number
+    // added to a DateTime64 counts seconds): compute on those numbers.
+    let ticks_per_second = match result {
+        DataType::Timestamp(unit, _) => ticks_per_second(*unit),
+        _ => 1,
+    };
     let as_i64 = |a: &ArrayRef| -> Result<PrimitiveArray<Int64Type>> {
         match a.data_type() {
             DataType::Date32 => Ok(cast::cast(
@@ -595,10 +601,8 @@ fn evaluate_dates(
             )?
             .as_primitive()
             .clone()),
-            DataType::Timestamp(TimeUnit::Second, _) => {
-                Ok(a.as_primitive::<TimestampSecondType>().reinterpret_cast())
-            }
-            _ => to_i64_wrapping(a),
+            DataType::Timestamp(..) => Ok(cast::cast(a, &DataType::Int64)?.as_primitive().clone()),
+            _ => Ok(to_i64_wrapping(a)?.unary(|n| n.wrapping_mul(ticks_per_second))),
         }
     };
     let l = as_i64(left)?;
@@ -614,9 +618,19 @@ fn evaluate_dates(
             out.reinterpret_cast::<TimestampSecondType>()
                 .with_timezone_opt(tz.clone()),
         ),
+        DataType::Timestamp(..) => cast::cast(&out, result)?,
         other => narrow_from_i64(&out, other)?,
     };
     Ok(Some(out))
+}
+
+fn ticks_per_second(unit: TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Second => 1,
+        TimeUnit::Millisecond => 1_000,
+        TimeUnit::Microsecond => 1_000_000,
+        TimeUnit::Nanosecond => 1_000_000_000,
+    }
 }
 
 /// `negate(x)`, ClickHouse's unary minus: unsigned types become signed of the next size.

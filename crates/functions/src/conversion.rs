@@ -13,6 +13,7 @@ use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, Int64Array,
     ListArray, MapArray, StringArray, StringBuilder, StructArray,
 };
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, ScalarValue, exec_err};
@@ -209,7 +210,7 @@ fn parse_integer(s: &str) -> Option<i64> {
 }
 
 /// Renders any value as `toString` does: like TabSeparated, without escaping.
-fn to_strings(array: &dyn Array) -> Result<ArrayRef> {
+pub(crate) fn to_strings(array: &dyn Array) -> Result<ArrayRef> {
     // Arrow writes integers exactly as ClickHouse does, many times faster
     // than formatting value by value.
     if array.data_type().is_integer() {
@@ -300,6 +301,16 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
                 narrow_from_i64(&to_i64_wrapping(&seconds)?, target)
             }
             DataType::Decimal128(..) => decimal_to_integer(array, target),
+            // Past Int64's range a float still fits UInt64
+            // (`toUInt64(1e19)`); Int64 and narrower wrap from Int64.
+            DataType::Float64 if *target == DataType::UInt64 => Ok(Arc::new(
+                array
+                    .as_primitive::<Float64Type>()
+                    .unary::<_, UInt64Type>(|v| match v >= 9_223_372_036_854_775_808.0 {
+                        true => v as u64,
+                        false => v as i64 as u64,
+                    }),
+            )),
             _ => narrow_from_i64(&to_i64_wrapping(array)?, target),
         },
     }
@@ -451,7 +462,15 @@ impl ScalarUDFImpl for CastByName {
         let counted = interval_type(&args.arg_fields[0])
             .filter(|_| interval_type(&args.return_field).is_none())
             .and_then(IntervalKind::of_type_name);
-        map_columnar(&args.args[0], |values| match counted {
+        // A constant list goes through a ScalarValue that rebuilds its
+        // element field without the metadata (a UUID's): keep a column.
+        let value = match (&args.args[0], args.return_field.data_type()) {
+            (ColumnarValue::Scalar(value), DataType::List(item)) if !item.metadata().is_empty() => {
+                ColumnarValue::Array(value.to_array_of_size(args.number_rows)?)
+            }
+            _ => args.args[0].clone(),
+        };
+        map_columnar(&value, |values| match counted {
             Some(kind) => cast_to_field(&interval_counts(values, kind), &args.return_field),
             None => cast_to_field(values, &args.return_field),
         })
@@ -472,6 +491,9 @@ pub fn cast_to_field(values: &ArrayRef, field: &Field) -> Result<ArrayRef> {
     }
     if is_ipv6(field) {
         return crate::encodings::cast_to_ipv6(values);
+    }
+    if is_uuid(field) && values.data_type().is_string() {
+        return crate::uuids::uuids_from_texts(values, crate::uuids::Unparsable::Fail);
     }
     if let DataType::List(item) = field.data_type()
         && values.data_type().is_string()
@@ -495,7 +517,14 @@ fn arrays_from_texts(values: &ArrayRef, item: &FieldRef) -> Result<ArrayRef> {
         )
         .into_datafusion());
     }
-    Ok(arrays)
+    // The element field as declared, with its metadata (a UUID's).
+    let (_, offsets, elements, nulls) = arrays.as_list::<i32>().clone().into_parts();
+    Ok(Arc::new(ListArray::try_new(
+        Arc::clone(item),
+        offsets,
+        elements,
+        nulls,
+    )?))
 }
 
 /// `f` applied to a value, scalar or array alike.
@@ -544,9 +573,11 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             | DataType::Timestamp(..)
     );
     match (array.data_type(), target) {
+        // Element by element, so that an element's declared type (a UUID,
+        // an enum) converts as itself.
         (DataType::List(_), DataType::List(item)) => {
             let list = array.as_list::<i32>();
-            let values = cast_to(list.values(), item.data_type())?;
+            let values = cast_to_field(list.values(), item)?;
             Ok(Arc::new(datafusion::arrow::array::ListArray::try_new(
                 Arc::clone(item),
                 list.offsets().clone(),
@@ -556,6 +587,9 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         }
         (DataType::List(item), DataType::Map(entries, sorted)) if matches!(item.data_type(), DataType::Struct(pair) if pair.len() == 2) => {
             pairs_to_map(array.as_list::<i32>(), entries, *sorted)
+        }
+        (DataType::Map(..), DataType::Map(entries, sorted)) => {
+            map_entries_to(array.as_map(), entries, *sorted)
         }
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
         // Text as FixedString: its bytes padded, which Arrow's cast does not do.
@@ -572,6 +606,41 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
     }
 }
 
+/// A Map with its keys and values converted as CAST converts them (an
+/// integer wraps into a narrower type, as in ClickHouse).
+fn map_entries_to(map: &MapArray, entries: &FieldRef, sorted: bool) -> Result<ArrayRef> {
+    let DataType::Struct(key_value) = entries.data_type() else {
+        unreachable!("a Map's entries are a struct")
+    };
+    let columns = [map.keys(), map.values()]
+        .into_iter()
+        .zip(key_value)
+        .map(|(column, field)| cast_to_field(column, field))
+        .collect::<Result<Vec<_>>>()?;
+    map_of(entries, sorted, columns, map.offsets(), map.nulls())
+}
+
+/// A Map of `entries`' type from its key and value columns.
+fn map_of(
+    entries: &FieldRef,
+    sorted: bool,
+    columns: Vec<ArrayRef>,
+    offsets: &OffsetBuffer<i32>,
+    nulls: Option<&NullBuffer>,
+) -> Result<ArrayRef> {
+    let DataType::Struct(key_value) = entries.data_type() else {
+        unreachable!("a Map's entries are a struct")
+    };
+    let entries_array = StructArray::try_new(key_value.clone(), columns, None)?;
+    Ok(Arc::new(MapArray::try_new(
+        Arc::clone(entries),
+        offsets.clone(),
+        entries_array,
+        nulls.cloned(),
+        sorted,
+    )?))
+}
+
 /// An array of (key, value) tuples as a Map, as ClickHouse casts
 /// `[('a', 1)]` to `Map(String, UInt8)`: each pair an entry, in order.
 fn pairs_to_map(list: &ListArray, entries: &FieldRef, sorted: bool) -> Result<ArrayRef> {
@@ -585,14 +654,7 @@ fn pairs_to_map(list: &ListArray, entries: &FieldRef, sorted: bool) -> Result<Ar
         .zip(key_value)
         .map(|(column, field)| cast_to(column, field.data_type()))
         .collect::<Result<Vec<_>>>()?;
-    let entries_array = StructArray::try_new(key_value.clone(), columns, None)?;
-    Ok(Arc::new(MapArray::try_new(
-        Arc::clone(entries),
-        list.offsets().clone(),
-        entries_array,
-        list.nulls().cloned(),
-        sorted,
-    )?))
+    map_of(entries, sorted, columns, list.offsets(), list.nulls())
 }
 
 /// `_enumNumber(e)`: the numbers of an enum's names, by which ClickHouse

@@ -13,6 +13,7 @@ pub mod asof;
 pub mod bitmaps;
 pub mod bits;
 pub mod calendar;
+pub mod cast_not_null;
 pub mod conversion;
 pub mod date_format;
 pub mod dates;
@@ -69,6 +70,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }
     functions.push(ScalarUDF::new_from_impl(CastByName::default()));
+    functions.push(ScalarUDF::new_from_impl(
+        cast_not_null::CastNotNull::default(),
+    ));
     functions.push(ScalarUDF::new_from_impl(EnumNumber::default()));
     for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));

@@ -104,23 +104,28 @@ impl ScalarUDFImpl for ToUuid {
         }
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
-        let texts = cast::cast(&input, &DataType::Utf8)?;
-        let texts = texts.as_string::<i32>();
-        let mut out = FixedSizeBinaryBuilder::with_capacity(texts.len(), UUID_BYTES);
-        for text in texts.iter() {
-            let Some(text) = text else {
-                out.append_null();
-                continue;
-            };
-            match (parse_uuid(text.as_bytes()), self.unparsable) {
-                (Some(bytes), _) => out.append_value(bytes)?,
-                (None, Unparsable::Fail) => return Err(not_a_uuid(text).into_datafusion()),
-                (None, Unparsable::Null) => out.append_null(),
-                (None, Unparsable::Zero) => out.append_value([0u8; UUID_BYTES as usize])?,
-            }
-        }
-        columnar(Arc::new(out.finish()) as ArrayRef, scalar)
+        columnar(uuids_from_texts(&input, self.unparsable)?, scalar)
     }
+}
+
+/// The UUIDs `texts` write, a text that is none handled as `unparsable` says.
+pub(crate) fn uuids_from_texts(texts: &ArrayRef, unparsable: Unparsable) -> Result<ArrayRef> {
+    let texts = cast::cast(texts, &DataType::Utf8)?;
+    let texts = texts.as_string::<i32>();
+    let mut out = FixedSizeBinaryBuilder::with_capacity(texts.len(), UUID_BYTES);
+    for text in texts.iter() {
+        let Some(text) = text else {
+            out.append_null();
+            continue;
+        };
+        match (parse_uuid(text.as_bytes()), unparsable) {
+            (Some(bytes), _) => out.append_value(bytes)?,
+            (None, Unparsable::Fail) => return Err(not_a_uuid(text).into_datafusion()),
+            (None, Unparsable::Null) => out.append_null(),
+            (None, Unparsable::Zero) => out.append_value([0u8; UUID_BYTES as usize])?,
+        }
+    }
+    Ok(Arc::new(out.finish()))
 }
 
 /// Which UUIDs `generateUUIDv*` makes.

@@ -219,7 +219,7 @@ fn literal(name: &str, value: &str, type_name: &str, after_in: bool) -> Result<S
 /// The NULL of `type_name`, typed where Strata can cast to it.
 fn null_of(type_name: &str) -> String {
     match kind(type_name) {
-        Kind::Scalar(scalar) => format!("CAST(NULL AS {scalar})"),
+        Kind::Scalar(scalar) => format!("CAST(NULL AS Nullable({scalar}))"),
         _ => "NULL".to_string(),
     }
 }
@@ -430,7 +430,7 @@ mod tests {
         assert_eq!(
             substitute(text, &p).unwrap(),
             "SELECT CAST('42' AS UInt8), 'it\\'s\ta', '{id:UInt8}' FROM `events` \
-             WHERE x IN (CAST('1' AS UInt8), CAST('2' AS UInt8)) AND y = CAST(NULL AS Int8) -- {id:UInt8}"
+             WHERE x IN (CAST('1' AS UInt8), CAST('2' AS UInt8)) AND y = CAST(NULL AS Nullable(Int8)) -- {id:UInt8}"
         );
     }
 
@@ -473,7 +473,7 @@ mod tests {
                     {m:Map(String, Array(UInt8))}, {e:Array(UInt8)}, {n:Nullable(String)}";
         assert_eq!(
             substitute(text, &p).unwrap(),
-            "SELECT [toNullable('x\\'y'), CAST(NULL AS String)], \
+            "SELECT [toNullable('x\\'y'), CAST(NULL AS Nullable(String))], \
              tuple(CAST('1' AS UInt8), 'x'), map('k', [CAST('1' AS UInt8)]), \
              emptyArrayUInt8(), toNullable('x')"
         );

@@ -104,6 +104,10 @@ impl VisitorMut for Rewriter<'_, '_> {
         }
         if let SetExpr::Select(select) = query.body.as_mut() {
             crate::in_subquery::rewrite_in_subqueries(select);
+            // Before aliases expand, as they do in WHERE.
+            query_clauses::having_without_aggregates(select, &|name| {
+                crate::combinators::names_aggregate(name, self.ctx)
+            });
         }
         if let Err(e) = prepare_select_items(&mut query.body) {
             return ControlFlow::Break(e);
@@ -219,6 +223,29 @@ fn numeric_conversion(data_type: &DataType) -> Option<&'static str> {
     })
 }
 
+/// Whether `expr` is a CAST whose type cannot hold NULL (`CAST(x AS
+/// Int32)`, `x::String`; not `Nullable(T)`, `LowCardinality(Nullable(T))`
+/// or the types that hold anything).
+fn casts_to_not_nullable(expr: &Expr) -> bool {
+    let Expr::Cast {
+        kind: CastKind::Cast | CastKind::DoubleColon,
+        data_type,
+        ..
+    } = expr
+    else {
+        return false;
+    };
+    match data_type {
+        DataType::Nullable(_) => false,
+        DataType::LowCardinality(inner) => !matches!(inner.as_ref(), DataType::Nullable(_)),
+        DataType::Custom(name, _) => !matches!(
+            name.to_string().as_str(),
+            "Dynamic" | "Variant" | "JSON" | "Object" | "Nothing"
+        ),
+        _ => true,
+    }
+}
+
 /// `INTERVAL n unit` as `toInterval<Unit>(n)`, as ClickHouse names it.
 pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
     let field = interval.leading_field.as_ref()?;
@@ -271,6 +298,19 @@ pub(crate) fn written_name(f: &Function) -> String {
     match f.name.0.as_slice() {
         [ObjectNamePart::Identifier(ident)] => ident.value.clone(),
         _ => f.name.to_string(),
+    }
+}
+
+/// The spelling this module matches of the functions it rewrites by name
+/// that ClickHouse finds in any letter case (`If(c, a, b)`, `VERSION()`).
+fn case_insensitive_spelling(written: String) -> String {
+    const NAMES: [&str; 5] = ["if", "version", "timezone", "first_value", "last_value"];
+    match NAMES
+        .iter()
+        .find(|name| name.eq_ignore_ascii_case(&written))
+    {
+        Some(name) => name.to_string(),
+        None => written,
     }
 }
 
@@ -389,7 +429,65 @@ impl Rewriter<'_, '_> {
         Ok(())
     }
 
+    /// A CAST to a type that is not Nullable also refuses NULLs and drops
+    /// the Nullable, whatever its conversion.
+    /// `aggregate_functions_null_for_empty`: an aggregate's -OrNull form,
+    /// NULL over no rows, except where it counts (`count`, `uniq`), as in
+    /// ClickHouse. Window calls keep their form.
+    fn null_for_empty(&self, f: &Function, written: &str) -> Option<Expr> {
+        let counts = written.starts_with("count") || written.starts_with("uniq");
+        let or_null = written.ends_with("OrNull") || written.ends_with("OrNullIf");
+        let wanted = self.ctx.settings.aggregate_functions_null_for_empty()
+            && f.over.is_none()
+            && !counts
+            && !or_null
+            && crate::combinators::names_aggregate(written, self.ctx);
+        if !wanted {
+            return None;
+        }
+        let mut call = f.clone();
+        call.name = quoted(&format!("{written}OrNull"));
+        Some(Expr::Function(call))
+    }
+
+    /// `cast_ipv4_ipv6_default_on_conversion_error`: text that is no
+    /// address converts to the zero address, as the -OrDefault forms do.
+    fn ip_default_on_error(&self, f: &Function, written: &str) -> Option<Expr> {
+        const CONVERSIONS: [&str; 4] = ["IPv4StringToNum", "IPv6StringToNum", "toIPv4", "toIPv6"];
+        if !self
+            .ctx
+            .settings
+            .cast_ipv4_ipv6_default_on_conversion_error()
+            || !CONVERSIONS.contains(&written)
+        {
+            return None;
+        }
+        let mut call = f.clone();
+        call.name = quoted(&format!("{written}OrDefault"));
+        Some(Expr::Function(call))
+    }
+
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
+        let converted = self.rewrite_once(expr)?;
+        if !casts_to_not_nullable(expr) {
+            return Ok(converted);
+        }
+        if let Expr::Cast { expr: inner, .. } = expr
+            && is_null_literal(inner)
+        {
+            return Err(StrataError::new(
+                ErrorCode::CANNOT_CONVERT_TYPE,
+                "Cannot convert NULL to a non-nullable type",
+            ));
+        }
+        let converted = converted.unwrap_or_else(|| expr.clone());
+        Ok(Some(call(
+            strata_functions::cast_not_null::CAST_NOT_NULL,
+            vec![converted],
+        )))
+    }
+
+    fn rewrite_once(&self, expr: &Expr) -> Result<Option<Expr>> {
         match expr {
             Expr::Lambda(lambda) if contains_array_literal(&lambda.body) => {
                 let mut lambda = lambda.clone();
@@ -561,15 +659,36 @@ impl Rewriter<'_, '_> {
                     TextReader::FixedString(*width).read((**inner).clone()),
                 ));
             }
+            // A Decimal without precision is ClickHouse's Decimal(10, 0).
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type:
+                    DataType::Decimal(ExactNumberInfo::None)
+                    | DataType::Dec(ExactNumberInfo::None)
+                    | DataType::Numeric(ExactNumberInfo::None),
+                ..
+            } => {
+                let type_name = string_literal("Decimal(10, 0)");
+                return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
+            }
             // ClickHouse cuts a Decimal's extra digits off; DataFusion rounds.
             Expr::Cast {
                 kind: CastKind::Cast | CastKind::DoubleColon,
                 expr: inner,
                 data_type:
-                    data_type @ DataType::Decimal(
+                    data_type @ (DataType::Decimal(
                         ExactNumberInfo::PrecisionAndScale(precision, _)
                         | ExactNumberInfo::Precision(precision),
-                    ),
+                    )
+                    | DataType::Dec(
+                        ExactNumberInfo::PrecisionAndScale(precision, _)
+                        | ExactNumberInfo::Precision(precision),
+                    )
+                    | DataType::Numeric(
+                        ExactNumberInfo::PrecisionAndScale(precision, _)
+                        | ExactNumberInfo::Precision(precision),
+                    )),
                 ..
             } if *precision <= 38 => {
                 let type_name = string_literal(&crate::literal_text::type_text(data_type));
@@ -614,7 +733,13 @@ impl Rewriter<'_, '_> {
         let Expr::Function(f) = expr else {
             return Ok(None);
         };
-        let written = written_name(f);
+        let written = case_insensitive_spelling(written_name(f));
+        if let Some(or_null) = self.null_for_empty(f, &written) {
+            return Ok(Some(self.rewrite_expr(&or_null)?.unwrap_or(or_null)));
+        }
+        if let Some(or_default) = self.ip_default_on_error(f, &written) {
+            return Ok(Some(or_default));
+        }
         if let Some(equivalent) = equivalents::aggregate(f, &written)? {
             return Ok(Some(equivalent));
         }
@@ -642,8 +767,8 @@ impl Rewriter<'_, '_> {
             return Ok(Some(constant));
         }
         let constant = match written.as_str() {
-            // ClickHouse's `any` and `anyLast` skip NULLs.
-            "any" | "anyLast" if f.null_treatment.is_none() => {
+            // ClickHouse's `any`, `anyLast`, `first_value` and `last_value` skip NULLs.
+            "any" | "anyLast" | "first_value" | "last_value" if f.null_treatment.is_none() => {
                 let mut ignoring = f.clone();
                 ignoring.null_treatment = Some(NullTreatment::IgnoreNulls);
                 ignoring.name = quoted(&written);

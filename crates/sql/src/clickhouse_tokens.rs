@@ -78,6 +78,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = final_hints(tokens);
     let tokens = in_array_literals(tokens);
     let tokens = in_bare_operands(tokens);
+    let tokens = show_not_like(tokens);
     let tokens = limit_offset_by(tokens);
     let tokens = limit_after_limit_by(tokens);
     let tokens = totals_without_group_by(tokens);
@@ -1335,6 +1336,41 @@ fn in_bare_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
+/// `SHOW TABLES NOT LIKE 'p'` (and NOT ILIKE, of any SHOW that filters by
+/// pattern) as `SHOW TABLES WHERE name NOT LIKE 'p'`, which sqlparser reads;
+/// SHOW COLUMNS filters its `field`.
+fn show_not_like(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut statement_start = true;
+    let mut showing = false;
+    let mut column = "name";
+    for (i, token) in tokens.iter().enumerate() {
+        if token.token == Token::SemiColon {
+            statement_start = true;
+        } else if statement_start && !is_space(token) {
+            statement_start = false;
+            showing = keyword(token) == Keyword::SHOW;
+            column = "name";
+        }
+        if showing && matches!(keyword(token), Keyword::COLUMNS | Keyword::FIELDS) {
+            column = "field";
+        }
+        let negated_pattern = showing
+            && keyword(token) == Keyword::NOT
+            && next_significant(&tokens, i + 1)
+                .is_some_and(|j| matches!(keyword(&tokens[j]), Keyword::LIKE | Keyword::ILIKE));
+        if negated_pattern {
+            let space = with_token(token, Token::Whitespace(Whitespace::Space));
+            out.push(with_token(token, Token::make_keyword("WHERE")));
+            out.push(space.clone());
+            out.push(with_token(token, Token::make_word(column, None)));
+            out.push(space);
+        }
+        out.push(token.clone());
+    }
+    out
+}
+
 /// `SELECT ... ORDER BY a LIMIT n UNION ALL SELECT ... LIMIT m`: in
 /// ClickHouse each SELECT of a set operation may have its own ORDER BY and
 /// LIMIT, the last one's included (they never apply to the whole result).
@@ -1700,6 +1736,19 @@ pub(crate) mod tests {
             text("ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"),
             "ALTER TABLE t DELETE IN PARTITION 1 WHERE 1"
         );
+    }
+
+    #[test]
+    fn show_negated_patterns_filter_by_name() {
+        assert_eq!(
+            text("SHOW TABLES FROM system NOT LIKE '%a%' LIMIT 2"),
+            "SHOW TABLES FROM system WHERE name NOT LIKE '%a%' LIMIT 2"
+        );
+        assert_eq!(
+            text("SHOW COLUMNS FROM t NOT ILIKE 'x'"),
+            "SHOW COLUMNS FROM t WHERE field NOT ILIKE 'x'"
+        );
+        assert_eq!(text("SELECT 'a' NOT LIKE 'b'"), "SELECT 'a' NOT LIKE 'b'");
     }
 
     #[test]

@@ -135,6 +135,9 @@ fn parametric(f: &Function, registered: &str) -> Result<Option<Expr>> {
     if !matches!(f.parameters, FunctionArguments::List(_)) {
         return Ok(None);
     }
+    if matches!(registered, "uniqCombined" | "uniqCombined64") {
+        return uniq_combined_precision(f, registered).map(Some);
+    }
     if !strata_functions::aggregate::takes_parameters(registered) {
         return Err(StrataError::new(
             ErrorCode::AGGREGATE_FUNCTION_DOESNT_ALLOW_PARAMETERS,
@@ -195,6 +198,32 @@ fn distinct_as_combinator(f: &Function, registered: &str) -> Option<Function> {
         list.duplicate_treatment = None;
     }
     Some(plain)
+}
+
+/// `uniqCombined(p)(x)`: the precision `p` (12 to 20) of ClickHouse's
+/// HyperLogLog only changes how close a large count comes; Strata's sketch
+/// keeps its own, so the call is `uniqCombined(x)`.
+fn uniq_combined_precision(f: &Function, registered: &str) -> Result<Expr> {
+    let precision = match parameters(f).as_slice() {
+        [Expr::Value(v)] => match &v.value {
+            Value::Number(n, _) => n.parse::<u64>().ok(),
+            _ => None,
+        },
+        _ => None,
+    };
+    if !precision.is_some_and(|p| (12..=20).contains(&p)) {
+        return Err(StrataError::new(
+            ErrorCode::ARGUMENT_OUT_OF_BOUND,
+            format!(
+                "Parameter for aggregate function {} is out of range: [12, 20]",
+                f.name
+            ),
+        ));
+    }
+    let mut plain = f.clone();
+    plain.parameters = FunctionArguments::None;
+    plain.name = quoted(registered);
+    Ok(Expr::Function(plain))
 }
 
 fn parameters(f: &Function) -> Vec<Expr> {

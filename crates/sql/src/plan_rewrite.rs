@@ -26,6 +26,7 @@
 //! - The elements an ARRAY JOIN gives are Nullable only where the array's are.
 //! - An enum orders and compares with numbers by its elements' numbers
 //!   ([`crate::enum_numbers`]).
+//! - NaN sorts beside NULL ([`crate::nan_order`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
 //! - A Date or DateTime moved by a finer interval takes the finer type
 //!   ([`crate::interval_moments`]).
@@ -245,10 +246,12 @@ impl PlanRewriter {
         };
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
         let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
-        let grouped = match_grouping_keys(ordered.data)?;
+        let nan_ordered = crate::nan_order::beside_nulls(ordered.data)?;
+        let grouped = match_grouping_keys(nan_ordered.data)?;
         let changed = untupled.transformed
             || rewritten.transformed
             || ordered.transformed
+            || nan_ordered.transformed
             || grouped.transformed;
         let node = grouped.data;
         if let LogicalPlan::Aggregate(_) = &node {
@@ -477,6 +480,11 @@ impl PlanRewriter {
             Expr::Literal(ScalarValue::Int64(Some(v)), meta) => {
                 Ok(Transformed::yes(Expr::Literal(smallest_integer(v), meta)))
             }
+            // A FixedString matches a pattern as the text of its bytes.
+            Expr::Like(mut like) if is_fixed_string(&like.expr, schema)? => {
+                like.expr = Box::new(self.call("toString", vec![*like.expr]));
+                Ok(Transformed::yes(Expr::Like(like)))
+            }
             Expr::ScalarSubquery(subquery) => self.nullable_subquery(subquery),
             // An INSERT's cast to a Decimal column cuts digits off, as
             // ClickHouse does; DataFusion's cast rounds.
@@ -492,9 +500,11 @@ impl PlanRewriter {
             }
             // Arrow casts tuples by element name, and a tuple literal's
             // names (`c0`) are not a declared Tuple's (`1`): ClickHouse
-            // converts by position, as `_CAST` does.
+            // converts by position, as `_CAST` does. A map's keys and
+            // values wrap into narrower integers there too.
             Expr::Cast(Cast { expr: inner, field })
-                if has_tuple(field.data_type())
+                if (has_tuple(field.data_type())
+                    || matches!(field.data_type(), DataType::Map(..)))
                     && !is_call(&inner, "_CAST")
                     && inner.get_type(schema)? != *field.data_type() =>
             {
@@ -1055,6 +1065,12 @@ fn cast_empty_arrays(input: Arc<LogicalPlan>, union: &DFSchema) -> Result<Arc<Lo
     Ok(Arc::new(LogicalPlan::Projection(Projection::try_new(
         exprs, input,
     )?)))
+}
+
+/// Whether `expr` is a FixedString (not a UUID, which is stored alike).
+fn is_fixed_string(expr: &Expr, schema: &DFSchemaRef) -> Result<bool> {
+    let (_, field) = expr.to_field(schema)?;
+    Ok(matches!(field.data_type(), DataType::FixedSizeBinary(_)) && !types::is_uuid(&field))
 }
 
 /// ClickHouse types an integer literal by its value: the smallest unsigned type

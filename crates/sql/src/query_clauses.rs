@@ -58,6 +58,10 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     let order = take_order(query, "LIMIT BY")?;
     query.limit_clause = None;
     let select = single_select(query, "LIMIT BY")?;
+    let keys = keys
+        .into_iter()
+        .map(|key| positional_key(select, key))
+        .collect();
     select
         .projection
         .push(window_item("row_number", keys, &order, ROW));
@@ -204,6 +208,28 @@ fn take_order(query: &mut Query, clause: &str) -> Result<Vec<OrderByExpr>> {
     }
 }
 
+/// `LIMIT n BY 2`: a number is the select list's item at that position
+/// (`enable_positional_arguments`), another key is itself.
+fn positional_key(select: &Select, key: Expr) -> Expr {
+    let Expr::Value(value) = &key else {
+        return key;
+    };
+    let Value::Number(text, _) = &value.value else {
+        return key;
+    };
+    let item = text
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|at| select.projection.get(at));
+    match item {
+        Some(SelectItem::UnnamedExpr(expr) | SelectItem::ExprWithAlias { expr, .. }) => {
+            expr.clone()
+        }
+        _ => key,
+    }
+}
+
 fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Select> {
     let SetExpr::Select(select) = query.body.as_mut() else {
         return Err(not_supported(&format!(
@@ -333,6 +359,44 @@ pub fn implicit_system_one(select: &mut Select) -> Result<()> {
     };
     select.from = one.from;
     Ok(())
+}
+
+/// `select`'s HAVING as WHERE when the select does not aggregate, which
+/// ClickHouse allows (`SELECT number FROM numbers(3) HAVING number > 1`).
+pub fn having_without_aggregates(select: &mut Select, is_aggregate: &dyn Fn(&str) -> bool) {
+    let Some(having) = &select.having else {
+        return;
+    };
+    if !matches!(&select.group_by, GroupByExpr::Expressions(keys, _) if keys.is_empty()) {
+        return;
+    }
+    let mut items = select.projection.iter().filter_map(|item| match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
+        _ => None,
+    });
+    let aggregates = |e: &Expr| {
+        visit_expressions(e, |e| match e {
+            Expr::Function(f)
+                if f.over.is_none() && is_aggregate(&crate::ast_rewrite::written_name(f)) =>
+            {
+                ControlFlow::Break(())
+            }
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+    };
+    if aggregates(having) || items.any(aggregates) {
+        return;
+    }
+    let having = select.having.take().expect("checked above");
+    select.selection = Some(match select.selection.take() {
+        Some(existing) => Expr::BinaryOp {
+            left: Box::new(Expr::Nested(Box::new(existing))),
+            op: BinaryOperator::And,
+            right: Box::new(Expr::Nested(Box::new(having))),
+        },
+        None => having,
+    });
 }
 
 /// `select`'s QUALIFY as HAVING (an aggregating select) or WHERE, when

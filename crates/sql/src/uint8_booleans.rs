@@ -78,9 +78,15 @@ pub fn is_condition(expr: &Expr, schema: &DFSchema) -> bool {
         | Expr::Between(_)
         | Expr::InSubquery(_)
         | Expr::Exists(_) => true,
-        // `toBool` and a CAST to `Nullable(Bool)` make a Bool of ClickHouse's too.
+        // `toBool` and a CAST to `Bool` or `Nullable(Bool)` make a Bool of
+        // ClickHouse's too.
         Expr::ScalarFunction(f) => {
-            ![TO_BOOL, "_CAST"].contains(&f.name())
+            ![
+                TO_BOOL,
+                "_CAST",
+                strata_functions::cast_not_null::CAST_NOT_NULL,
+            ]
+            .contains(&f.name())
                 && expr.get_type(schema).is_ok_and(|t| t == DataType::Boolean)
         }
         _ => false,

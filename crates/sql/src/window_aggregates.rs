@@ -1,7 +1,7 @@
 //! ClickHouse aggregates over a window that DataFusion's window planner
 //! does not find under ClickHouse's names:
-//! - `any` and `anyLast` are `first_value` and `last_value`, skipping NULLs
-//!   as ClickHouse's do;
+//! - `any` and `anyLast` are `first_value` and `last_value`, and all four
+//!   skip NULLs as ClickHouse's do (unless written `RESPECT NULLS`);
 //! - the -If combinator (`sumIf(x, c) OVER w`) passes only the rows where
 //!   the condition holds: each argument is NULL elsewhere, which aggregates
 //!   skip (a FILTER clause is not planned over a window), and `sum`'s is 0,
@@ -30,8 +30,8 @@ pub(crate) fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<O
 
 fn value_function(written: &str) -> Option<&'static str> {
     match written {
-        "any" => Some("first_value"),
-        "anyLast" => Some("last_value"),
+        "any" | "first_value" => Some("first_value"),
+        "anyLast" | "last_value" => Some("last_value"),
         _ => None,
     }
 }

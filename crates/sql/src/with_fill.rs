@@ -17,15 +17,24 @@ pub struct FillClause {
     /// The result columns of the ORDER BY keys before the filled one: rows
     /// are filled within each run of equal values of these, as ClickHouse's
     /// `use_with_fill_by_sorting_prefix` does.
-    pub prefix: Vec<usize>,
+    pub prefix: Vec<ResultColumn>,
     /// The filled result column.
-    pub column: usize,
+    pub column: ResultColumn,
     pub descending: bool,
     /// `FROM`, `TO` and `STEP`, constant expressions.
     pub bounds: WithFill,
     /// `LIMIT` and `OFFSET`, applied to the filled rows.
     pub limit: Option<u64>,
     pub offset: u64,
+}
+
+/// A result column an ORDER BY key names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResultColumn {
+    /// Its position in the select list.
+    Position(usize),
+    /// The column a `*` expands to, found by name once planned.
+    Named(String),
 }
 
 /// Takes the `WITH FILL` clause off `query`'s ORDER BY, with its LIMIT;
@@ -60,11 +69,11 @@ pub fn take_fill(query: &mut Query) -> Result<Option<FillClause>> {
     let positions = keys
         .iter()
         .map(|key| result_position(select, key))
-        .collect::<Result<Vec<usize>>>()?;
+        .collect::<Result<Vec<ResultColumn>>>()?;
     let (limit, offset) = take_limit(query)?;
     Ok(Some(FillClause {
         prefix: positions[..at].to_vec(),
-        column: positions[at],
+        column: positions[at].clone(),
         descending,
         bounds,
         limit,
@@ -74,38 +83,48 @@ pub fn take_fill(query: &mut Query) -> Result<Option<FillClause>> {
 
 /// The result column an ORDER BY key is: a position, an alias, or the same
 /// expression as a select item.
-fn result_position(select: &Select, key: &Expr) -> Result<usize> {
+fn result_position(select: &Select, key: &Expr) -> Result<ResultColumn> {
+    let wildcard = select.projection.iter().any(|item| {
+        matches!(
+            item,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
+    });
     if let Some(n) = integer(key) {
         return match n {
-            1.. if (n as usize) <= select.projection.len() => Ok(n as usize - 1),
+            1.. if (n as usize) <= select.projection.len() && !wildcard => {
+                Ok(ResultColumn::Position(n as usize - 1))
+            }
+            _ if wildcard => Err(not_supported("WITH FILL by position beside *")),
             _ => Err(StrataError::new(
                 ErrorCode::BAD_ARGUMENTS,
                 format!("ORDER BY position {n} is not in the select list"),
             )),
         };
     }
-    if select.projection.iter().any(|item| {
-        matches!(
-            item,
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
-        )
-    }) {
-        return Err(not_supported("WITH FILL beside * in the select list"));
-    }
     let text = key.to_string();
-    select
-        .projection
-        .iter()
-        .position(|item| match item {
-            SelectItem::ExprWithAlias { alias, expr } => {
-                alias.value == text || expr.to_string() == text
-            }
-            SelectItem::UnnamedExpr(expr) => expr.to_string() == text,
-            _ => false,
-        })
-        .ok_or_else(|| {
-            not_supported("WITH FILL on an ORDER BY key that is not a column of the result")
-        })
+    let listed = select.projection.iter().position(|item| match item {
+        SelectItem::ExprWithAlias { alias, expr } => {
+            alias.value == text || expr.to_string() == text
+        }
+        SelectItem::UnnamedExpr(expr) => expr.to_string() == text,
+        _ => false,
+    });
+    match (listed, key) {
+        (Some(at), _) if !wildcard => Ok(ResultColumn::Position(at)),
+        (_, Expr::Identifier(ident)) if wildcard => Ok(ResultColumn::Named(ident.value.clone())),
+        (_, Expr::CompoundIdentifier(parts)) if wildcard => Ok(ResultColumn::Named(
+            parts
+                .last()
+                .expect("a compound identifier has parts")
+                .value
+                .clone(),
+        )),
+        (Some(_), _) => Err(not_supported("WITH FILL on an expression beside *")),
+        (None, _) => Err(not_supported(
+            "WITH FILL on an ORDER BY key that is not a column of the result",
+        )),
+    }
 }
 
 /// The query's `LIMIT n [OFFSET m]`, taken off it.
@@ -166,7 +185,11 @@ mod tests {
         let fill = take_fill(&mut q).unwrap().unwrap();
         assert_eq!(
             (fill.prefix, fill.column, fill.descending),
-            (vec![0], 1, true)
+            (
+                vec![ResultColumn::Position(0)],
+                ResultColumn::Position(1),
+                true
+            )
         );
         assert_eq!((fill.limit, fill.offset), (Some(5), 2));
         assert!(fill.bounds.from.is_some() && fill.bounds.to.is_none());
@@ -184,8 +207,24 @@ mod tests {
             ErrorCode::NOT_IMPLEMENTED
         );
         let mut q = query("SELECT a + 1, b FROM x ORDER BY a + 1 WITH FILL");
-        assert_eq!(take_fill(&mut q).unwrap().unwrap().column, 0);
+        assert_eq!(
+            take_fill(&mut q).unwrap().unwrap().column,
+            ResultColumn::Position(0)
+        );
         let mut q = query("SELECT a FROM x ORDER BY a");
         assert_eq!(take_fill(&mut q).unwrap(), None);
+    }
+
+    #[test]
+    fn keys_beside_a_star_are_found_by_name() {
+        let mut q = query("SELECT *, a + 1 FROM x ORDER BY x.b, a WITH FILL");
+        let fill = take_fill(&mut q).unwrap().unwrap();
+        assert_eq!(fill.prefix, vec![ResultColumn::Named("b".to_string())]);
+        assert_eq!(fill.column, ResultColumn::Named("a".to_string()));
+        let mut q = query("SELECT * FROM x ORDER BY 1 WITH FILL");
+        assert_eq!(
+            take_fill(&mut q).unwrap_err().code,
+            ErrorCode::NOT_IMPLEMENTED
+        );
     }
 }

@@ -106,6 +106,8 @@ const TABLE_ENGINES: &[&str] = &[
 
 // Query-level settings. Keep sorted by name.
 declare_settings!(IMPLEMENTED {
+    aggregate_functions_null_for_empty: bool = SettingKind::Bool, "0",
+        "Aggregates other than counts return NULL over no rows, as their -OrNull forms do";
     allow_deprecated_syntax_for_merge_tree: bool = SettingKind::Bool, "0",
         "Allow CREATE TABLE with the MergeTree family's old engine arguments, MergeTree(date, [sampling,] key, granularity), read as PARTITION BY toYYYYMM(date) ORDER BY key";
     allow_drop_detached: bool = SettingKind::Bool, "0",
@@ -114,8 +116,14 @@ declare_settings!(IMPLEMENTED {
         "Allow a column CODEC of transformations alone (Delta), which compresses nothing";
     alter_update_mode: String = SettingKind::Enum(ALTER_UPDATE_MODES), "heavy",
         "ALTER TABLE ... UPDATE rewrites the columns it assigns (heavy), is written as a patch of the rows it changes where it can (lightweight), or must be (lightweight_force)";
+    bool_false_representation: String = SettingKind::String, "false",
+        "The text of a false Bool in TSV, CSV, Pretty and Vertical output";
+    bool_true_representation: String = SettingKind::String, "true",
+        "The text of a true Bool in TSV, CSV, Pretty and Vertical output";
     cancel_http_readonly_queries_on_client_close: bool = SettingKind::Bool, "0",
         "Cancel an HTTP query that only reads (GET, or readonly > 0) when its client closes the connection";
+    cast_ipv4_ipv6_default_on_conversion_error: bool = SettingKind::Bool, "0",
+        "IPv4StringToNum, IPv6StringToNum, toIPv4 and toIPv6 give the zero address for text that is no address, rather than failing";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
     default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",
@@ -204,6 +212,8 @@ declare_settings!(IMPLEMENTED {
         "A scan of more rows than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
     mutations_sync: u64 = SettingKind::UInt64, "1",
         "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
+    output_format_json_array_of_rows: bool = SettingKind::Bool, "0",
+        "JSONEachRow writes its rows as the elements of one JSON array rather than one object per line";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
         "Quote 64-bit integers in JSON output formats";
     output_format_parquet_row_group_size: u64 = SettingKind::UInt64, "1000000",

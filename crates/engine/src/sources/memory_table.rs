@@ -10,7 +10,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
-use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::arrow::datatypes::{FieldRef, SchemaRef};
 use datafusion::catalog::{Session, TableProvider};
 use datafusion::common::Result;
 use datafusion::datasource::MemTable;
@@ -19,6 +19,9 @@ use datafusion::datasource::sink::{DataSink, DataSinkExec};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::logical_expr::{Expr, TableType};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::{Column, cast};
+use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan};
 use futures::StreamExt;
 
@@ -126,6 +129,7 @@ impl TableProvider for MemoryTable {
         input: Arc<dyn ExecutionPlan>,
         insert_op: InsertOp,
     ) -> Result<Arc<dyn ExecutionPlan>> {
+        let input = conformed(input, &self.schema())?;
         let sink: Arc<dyn DataSink> = match &self.engine {
             MemoryEngine::Memory => return self.inner.insert_into(state, input, insert_op).await,
             MemoryEngine::Null => Arc::new(DroppingSink(self.schema())),
@@ -136,6 +140,33 @@ impl TableProvider for MemoryTable {
         };
         Ok(Arc::new(DataSinkExec::new(input, sink, None)))
     }
+}
+
+/// The INSERT's rows with the table's column types: ClickHouse typing
+/// can leave a constant its literal's type (`INSERT INTO t SELECT 0` gives
+/// a UInt8 for an Int64 column), and RAM keeps batches as they come.
+fn conformed(input: Arc<dyn ExecutionPlan>, schema: &SchemaRef) -> Result<Arc<dyn ExecutionPlan>> {
+    let given = input.schema();
+    let same = |(a, b): (&FieldRef, &FieldRef)| a.data_type() == b.data_type();
+    if given.fields().len() != schema.fields().len()
+        || given.fields().iter().zip(schema.fields()).all(same)
+    {
+        return Ok(input);
+    }
+    let columns = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let column: Arc<dyn PhysicalExpr> = Arc::new(Column::new(given.field(i).name(), i));
+            let expr = match given.field(i).data_type() == field.data_type() {
+                true => column,
+                false => cast(column, &given, field.data_type().clone())?,
+            };
+            Ok((expr, given.field(i).name().clone()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Arc::new(ProjectionExec::try_new(columns, input)?))
 }
 
 /// A `Set` or `Join` table's sink: admits an INSERT's rows as one batch,

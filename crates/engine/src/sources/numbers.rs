@@ -1,11 +1,13 @@
-//! `numbers(N)`, `numbers(start, N)`, `numbers_mt(N)`, `zeros(N)` and the
-//! unbounded `system.numbers`.
+//! `numbers(N)`, `numbers(start, N)`, `numbers(start, N, step)`,
+//! `numbers_mt(N)`, `zeros(N)`, `generate_series(start, stop[, step])` and
+//! the unbounded `system.numbers`.
 //!
 //! Batches are generated on demand, never materialized, so `numbers(1e9)` costs
 //! one block of memory. The source declares that `number` ascends within each
 //! partition, which lets the optimizer skip sorts and use merge-based operators.
 //! `numbers_mt` splits its range into one contiguous partition per thread.
-//! Filters on `number` narrow what is generated ([`number_ranges`]).
+//! Filters on `number` narrow what is generated ([`number_ranges`]). The
+//! forms with a step are a projection over consecutive numbers.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -18,12 +20,16 @@ use datafusion::arrow::array::{
     ArrayRef, RecordBatch, RecordBatchOptions, UInt8Array, UInt64Array,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::catalog::view::ViewTable;
 use datafusion::catalog::{Session, TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result, ScalarValue, Statistics, plan_err};
+use datafusion::datasource::provider_as_source;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
-use datafusion::logical_expr::{Expr, TableProviderFilterPushDown, TableType};
+use datafusion::logical_expr::{
+    Expr, LogicalPlanBuilder, TableProviderFilterPushDown, TableType, col, lit,
+};
 use datafusion::physical_expr::{
     EquivalenceProperties, LexOrdering, PhysicalExpr, PhysicalSortExpr,
 };
@@ -566,12 +572,29 @@ impl TableFunctionImpl for NumbersFunction {
                 count_argument(self.name, start)?,
                 count_argument(self.name, count)?,
             ),
+            [start, count, step] if self.generator == Generator::Numbers => {
+                let step = count_argument(self.name, step)?;
+                if step == 0 {
+                    return Err(bad_step(self.name, "a positive number"));
+                }
+                let (start, count) = (
+                    count_argument(self.name, start)?,
+                    count_argument(self.name, count)?,
+                );
+                return stepped(
+                    start,
+                    count.div_ceil(step),
+                    step,
+                    "number",
+                    self.multithreaded,
+                );
+            }
             _ => {
                 return plan_err!(
                     "Table function {} takes {} arguments, got {}",
                     self.name,
                     if self.generator == Generator::Numbers {
-                        "1 or 2"
+                        "1, 2 or 3"
                     } else {
                         "1"
                     },
@@ -586,6 +609,72 @@ impl TableFunctionImpl for NumbersFunction {
             self.multithreaded,
         )))
     }
+}
+
+/// `generate_series(start, stop[, step])`, also `generateSeries`: the numbers
+/// from `start` to `stop`, both included, `step` apart, in a column named
+/// after the function.
+#[derive(Debug)]
+pub struct SeriesFunction;
+
+impl SeriesFunction {
+    pub const NAME: &'static str = "generate_series";
+    pub const ALIAS: &'static str = "generateSeries";
+}
+
+impl TableFunctionImpl for SeriesFunction {
+    fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
+        let name = Self::NAME;
+        let (start, stop, step) = match args.exprs() {
+            [start, stop] => (count_argument(name, start)?, count_argument(name, stop)?, 1),
+            [start, stop, step] => (
+                count_argument(name, start)?,
+                count_argument(name, stop)?,
+                count_argument(name, step)?,
+            ),
+            exprs => {
+                return Err(StrataError::new(
+                    ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                    format!(
+                        "Table function '{name}' takes 2 or 3 arguments (start, stop[, step]), got {}",
+                        exprs.len()
+                    ),
+                )
+                .into_datafusion());
+            }
+        };
+        if step == 0 {
+            return Err(bad_step(name, "a non-zero number"));
+        }
+        let count = match stop.checked_sub(start) {
+            Some(span) => span / step + 1,
+            None => 0,
+        };
+        stepped(start, count, step, name, false)
+    }
+}
+
+fn bad_step(function: &str, wanted: &str) -> datafusion::error::DataFusionError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!("Table function '{function}' requires step to be {wanted}"),
+    )
+    .into_datafusion()
+}
+
+/// `count` numbers from `start`, `step` apart, in a column named `column`.
+fn stepped(
+    start: u64,
+    count: u64,
+    step: u64,
+    column: &str,
+    multithreaded: bool,
+) -> Result<Arc<dyn TableProvider>> {
+    let numbers = NumbersTable::new(Generator::Numbers, 0, Some(count), multithreaded);
+    let plan = LogicalPlanBuilder::scan("numbers", provider_as_source(Arc::new(numbers)), None)?
+        .project(vec![(col("number") * lit(step) + lit(start)).alias(column)])?
+        .build()?;
+    Ok(Arc::new(ViewTable::new(plan, None)))
 }
 
 #[cfg(test)]

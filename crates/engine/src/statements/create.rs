@@ -514,10 +514,12 @@ impl Session {
             name == "allow_dimensions_outside_sorting_key"
                 && (value == "1" || value.eq_ignore_ascii_case("true"))
         });
-        settings.merge_mode =
-            definition
-                .engine
-                .merge_mode(schema, &keys.sorting_columns(), dimensions_allowed)?;
+        settings.merge_mode = definition.engine.merge_mode(
+            schema,
+            &keys.sorting_columns(),
+            &keys.partition_columns,
+            dimensions_allowed,
+        )?;
         let table = MergeTreeTable::open(
             &dir,
             Arc::clone(schema),
@@ -833,10 +835,11 @@ pub(crate) fn constant_defaults(
     Ok(values)
 }
 
-/// `a String PRIMARY KEY`: the columns marked so are the table's primary
-/// key, and its sorting key when it names none, as in ClickHouse.
+/// `a String PRIMARY KEY`, or `PRIMARY KEY (a, b)` among the columns: the
+/// columns named so are the table's primary key, and its sorting key when
+/// it names none, as in ClickHouse.
 fn column_primary_key(create: &mut CreateTable, engine: &mut Option<EngineClause>) -> Result<()> {
-    use datafusion::sql::sqlparser::ast::ColumnOption;
+    use datafusion::sql::sqlparser::ast::{ColumnOption, TableConstraint};
     let mut keys = Vec::new();
     for column in &mut create.columns {
         let before = column.options.len();
@@ -847,6 +850,13 @@ fn column_primary_key(create: &mut CreateTable, engine: &mut Option<EngineClause
             keys.push(Expr::Identifier(column.name.clone()));
         }
     }
+    create.constraints.retain(|constraint| {
+        let TableConstraint::PrimaryKey(key) = constraint else {
+            return true;
+        };
+        keys.extend(key.columns.iter().map(|c| c.column.expr.clone()));
+        false
+    });
     let key = match keys.len() {
         0 => return Ok(()),
         1 => keys.remove(0),

@@ -65,6 +65,8 @@ impl Session {
     ///   to a UUID. In `VALUES` each value of the column is wrapped (DataFusion
     ///   types `VALUES` as the table's columns), any other source is wrapped
     ///   in a SELECT over its columns by name;
+    /// - a Date or DateTime column is read from a query through ClickHouse's
+    ///   CAST, which takes numbers (days, seconds) where DataFusion does not;
     /// - when a column left out has a DEFAULT that refers to other columns
     ///   (`DEFAULT id * 2`), the source is wrapped in such a SELECT too:
     ///   DataFusion computes defaults over the source's own column names.
@@ -119,7 +121,19 @@ impl Session {
                 _ => None,
             }
         };
+        // A Date or DateTime column reads a query's values by ClickHouse's
+        // CAST (DataFusion casts no integer to a date).
+        let moment_type = |column: &String| {
+            let field = schema.field_with_name(column).ok()?;
+            matches!(
+                field.data_type(),
+                DataType::Date32 | DataType::Timestamp(..)
+            )
+            .then(|| field_type_name(field))
+        };
         let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
+        let moments = !matches!(source.body.as_ref(), SetExpr::Values(_))
+            && given.iter().any(|c| moment_type(c).is_some());
         if let SetExpr::Values(values) = source.body.as_mut() {
             let targets = self.cell_targets(name, &schema, &given, values).await?;
             for row in &mut values.rows {
@@ -138,15 +152,15 @@ impl Session {
             }
             texts_read = true;
         }
-        if texts_read && !defaults_need_names {
+        if texts_read && !defaults_need_names && !moments {
             return Ok(());
         }
         let quote = |c: &String| backquoted(c);
         let columns: Vec<String> = given.iter().map(quote).collect();
         let items: Vec<String> = given
             .iter()
-            .map(|c| match text_reader(c) {
-                Some(reader) if !texts_read => {
+            .map(|c| match (text_reader(c), moment_type(c)) {
+                (Some(reader), _) if !texts_read => {
                     format!(
                         "{} AS {}",
                         reader.read(ast::Expr::Identifier(ast::Ident::with_quote(
@@ -155,6 +169,9 @@ impl Session {
                         ))),
                         quote(c)
                     )
+                }
+                (_, Some(type_name)) if moments => {
+                    format!("CAST({}, '{type_name}') AS {}", quote(c), quote(c))
                 }
                 _ => quote(c),
             })

@@ -21,7 +21,7 @@ use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_execution::fill::{FillExec, FillOptions};
 use strata_sql::TrailingClauses;
-use strata_sql::with_fill::FillClause;
+use strata_sql::with_fill::{FillClause, ResultColumn};
 
 use crate::engine::task_context;
 use crate::query_context::Interface;
@@ -84,9 +84,19 @@ impl Session {
         let bounds = [&fill.bounds.from, &fill.bounds.to, &fill.bounds.step];
         let mut values = self.constants(&bounds, settings).await?.into_iter();
         let mut value = || values.next().expect("one value per bound");
+        let schema = physical.schema();
+        let position = |column: &ResultColumn| match column {
+            ResultColumn::Position(at) => Ok(*at),
+            ResultColumn::Named(name) => schema.index_of(name).map_err(|_| {
+                StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    format!("WITH FILL on {name}, which is not a column of the result"),
+                )
+            }),
+        };
         let options = FillOptions {
-            prefix: fill.prefix,
-            column: fill.column,
+            prefix: fill.prefix.iter().map(position).collect::<Result<_>>()?,
+            column: position(&fill.column)?,
             descending: fill.descending,
             from: value(),
             to: value(),

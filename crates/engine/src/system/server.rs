@@ -423,6 +423,7 @@ pub fn query_log_fields() -> Vec<Field> {
         u64("temporary_data_disk_read_bytes"),
         s("current_database"),
         s("query"),
+        s("query_kind"),
         s("query_id"),
         Field::new("exception_code", DataType::Int32, false),
         s("exception"),
@@ -470,6 +471,7 @@ pub fn query_log_rows(instance: &Instance) -> Vec<ArrayRef> {
         numbers(entries.iter().map(|e| e.spill.disk_bytes_read)),
         strings(entries.iter().map(|e| e.current_database.clone())),
         strings(entries.iter().map(|e| e.query.clone())),
+        strings(entries.iter().map(|e| e.query_kind.to_string())),
         strings(entries.iter().map(|e| e.query_id.clone())),
         Arc::new(Int32Array::from_iter_values(
             entries.iter().map(|e| e.exception_code),

@@ -525,7 +525,11 @@ fn rank_corr(x: &[f64], y: &[f64]) -> f64 {
 }
 
 fn concatenated(values: &ArrayRef, separator: &str, limit: Option<u64>) -> Result<ScalarValue> {
-    let strings = cast(values, &DataType::Utf8)?;
+    // Each value as `toString` writes it (an array `[1,2]`, not Arrow's `[1, 2]`).
+    let strings = match values.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => cast(values, &DataType::Utf8)?,
+        _ => crate::conversion::to_strings(values.as_ref())?,
+    };
     let strings = strings.as_string::<i32>();
     let take_n = limit.map_or(strings.len(), |l| (l as usize).min(strings.len()));
     let parts: Vec<&str> = strings.iter().take(take_n).flatten().collect();

@@ -83,7 +83,7 @@ impl MakeFunction {
         let numeric = types.len().min(parts);
         if let Some(bad) = types[..numeric]
             .iter()
-            .find(|t| !t.is_numeric() && **t != DataType::Null)
+            .find(|t| !t.is_numeric() && !matches!(t, DataType::Null | DataType::Boolean))
         {
             return Err(args::illegal_type(name, bad));
         }

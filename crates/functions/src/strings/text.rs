@@ -431,9 +431,10 @@ fn overlay(call: &Call, utf8: bool) -> Result<ArrayRef> {
             true => String::from_utf8_lossy(replacement).chars().count() as i64,
             false => replacement.len() as i64,
         };
+        // A negative length is the replacement's, as an omitted one.
         let end = match length.as_ref().and_then(|l| l.get(row)).unwrap_or(default) {
             l if l >= 0 => start.saturating_add(l).min(len),
-            l => (len + l).max(start),
+            _ => start.saturating_add(default).min(len),
         };
         units[..start as usize]
             .iter()

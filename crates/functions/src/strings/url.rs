@@ -66,10 +66,123 @@ fn without_www(domain: &[u8]) -> &[u8] {
     domain.strip_prefix(b"www.").unwrap_or(domain)
 }
 
+/// The last label of the domain; none of an IPv4 address's.
 fn top_level_domain(url: &[u8]) -> &[u8] {
     let domain = domain(url);
     let dot = domain.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
-    &domain[dot..]
+    match domain.get(dot) {
+        Some(b) if b.is_ascii_digit() => b"",
+        _ => &domain[dot..],
+    }
+}
+
+/// Second-level labels that name no one in particular: under them
+/// (`example.co.uk`, `example.com.tr`) the first significant subdomain is
+/// the third level. ClickHouse looks the last two labels up in the public
+/// suffix list; this is the short list it used before, which agrees for
+/// the common suffixes.
+const SHARED_SECOND_LEVELS: [&[u8]; 8] = [
+    b"com", b"net", b"org", b"biz", b"gov", b"mil", b"edu", b"co",
+];
+
+/// The byte range of `domain`'s first significant subdomain: the second
+/// level, or the third under a shared second level.
+fn first_significant(domain: &[u8]) -> (usize, usize) {
+    let (mut third, mut second, mut last) = (None, None, None);
+    for dot in memchr::memchr_iter(b'.', domain) {
+        (third, second, last) = (second, last, Some(dot));
+    }
+    match (second, last) {
+        (_, None) => (0, domain.len()),
+        (None, Some(last)) => (0, last),
+        (Some(second), Some(last)) => {
+            let third_start = third.map_or(0, |dot| dot + 1);
+            match SHARED_SECOND_LEVELS.contains(&&domain[second + 1..last]) {
+                true => (third_start, second),
+                false => (second + 1, last),
+            }
+        }
+    }
+}
+
+fn first_significant_subdomain(url: &[u8]) -> &[u8] {
+    let domain = without_www(domain(url));
+    let (start, end) = first_significant(domain);
+    &domain[start..end]
+}
+
+/// The domain from its first significant subdomain on; `www` is cut first
+/// unless `with_www`.
+fn cut_to_first_significant(url: &[u8], with_www: bool) -> &[u8] {
+    let domain = match with_www {
+        true => domain(url),
+        false => without_www(domain(url)),
+    };
+    &domain[first_significant(domain).0..]
+}
+
+/// Where the network location starts: after `//` or `scheme://` (a scheme
+/// ending within the first 16 bytes); None when the scheme has a byte no
+/// URL may have.
+fn netloc_start(url: &[u8]) -> Option<usize> {
+    if url.len() > 2 && url.starts_with(b"//") {
+        return Some(2);
+    }
+    let scheme_end = url.len().min(16);
+    let mut pos = 1;
+    while pos < scheme_end {
+        match url[pos] {
+            b if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+') => pos += 1,
+            b if is_restricted(b) || matches!(b, b'%' | b'~' | b';' | b'=' | b'&') => return None,
+            _ => break,
+        }
+    }
+    let separated = pos + 2 < scheme_end && url[pos..].starts_with(b"://");
+    Some(if separated { pos + 3 } else { 0 })
+}
+
+/// Bytes ClickHouse's URL functions take as ending a URL.
+fn is_restricted(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'<' | b'>' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'[' | b']'
+    )
+}
+
+/// `netloc`: `user:password@host:port`, read as ClickHouse reads it. Before
+/// an `@`, a `/` or `?` does not end it at once: it ends at the last of
+/// them, or at a sub-delimiter (`;`, `=`, `&`, `~`, `%`) of the host, or a
+/// `#` anywhere; after an `@`, the first `/`, `?` or `#` ends it.
+fn netloc(url: &[u8]) -> &[u8] {
+    let Some(start) = netloc_start(url) else {
+        return b"";
+    };
+    let mut identified = false;
+    let (mut slash, mut question, mut host_end) = (url.len(), url.len(), url.len());
+    for (pos, &b) in url.iter().enumerate().skip(start) {
+        match b {
+            b'/' | b'?' if identified => return &url[start..pos],
+            b'/' => slash = pos,
+            b'?' => question = pos,
+            b'#' => return &url[start..pos],
+            b'@' => {
+                identified = true;
+                host_end = url.len();
+            }
+            b';' | b'=' | b'&' | b'~' | b'%' if !identified => host_end = pos,
+            b if is_restricted(b) || matches!(b, b';' | b'=' | b'&' | b'~' | b'%') => {
+                return match pos > start {
+                    true => &url[start..pos.min(question).min(slash)],
+                    false => b"",
+                };
+            }
+            _ => {}
+        }
+    }
+    match identified {
+        true => &url[start..],
+        false => &url[start..url.len().min(question).min(slash).min(host_end)],
+    }
 }
 
 /// The port after the host: digits up to the path, query or fragment.
@@ -396,6 +509,16 @@ pub(crate) const SPECS: &[Spec] = &[
         part(c, |u| without_www(domain(u)))
     }),
     spec("topLevelDomain", Text, |c| part(c, top_level_domain)),
+    spec("firstSignificantSubdomain", Text, |c| {
+        part(c, first_significant_subdomain)
+    }),
+    spec("cutToFirstSignificantSubdomain", Text, |c| {
+        part(c, |u| cut_to_first_significant(u, false))
+    }),
+    spec("cutToFirstSignificantSubdomainWithWWW", Text, |c| {
+        part(c, |u| cut_to_first_significant(u, true))
+    }),
+    spec("netloc", Text, |c| part(c, netloc)),
     Spec {
         params: &[Param::Text, Param::Int],
         ..spec("port", Output::UInt16, eval_port)
@@ -481,6 +604,57 @@ mod tests {
             cut_parameter(b"http://a.com/?b=1&a=1", b"a"),
             b"http://a.com/?b=1"
         );
+    }
+
+    #[test]
+    fn significant_subdomains() {
+        let cases: [(&str, &str, &str, &str); 5] = [
+            (
+                "http://www.example.com/a",
+                "example",
+                "example.com",
+                "example.com",
+            ),
+            (
+                "https://news.clickhouse.com.tr/",
+                "clickhouse",
+                "clickhouse.com.tr",
+                "clickhouse.com.tr",
+            ),
+            ("http://www.com", "com", "com", "www.com"),
+            ("http://127.0.0.1:443/", "0", "0.1", "0.1"),
+            ("http://localhost/", "", "", ""),
+        ];
+        for (url, first, cut, with_www) in cases {
+            let url = url.as_bytes();
+            assert_eq!(
+                first_significant_subdomain(url),
+                first.as_bytes(),
+                "{url:?}"
+            );
+            assert_eq!(cut_to_first_significant(url, false), cut.as_bytes());
+            assert_eq!(cut_to_first_significant(url, true), with_www.as_bytes());
+        }
+    }
+
+    #[test]
+    fn network_locations() {
+        let cases = [
+            ("http://paul@www.example.com:80/", "paul@www.example.com:80"),
+            (
+                "http://www.example.com/a/b/c?a=b#d=f",
+                "www.example.com/a/b/c?a=b",
+            ),
+            ("http://www.example.com/a/b/c", "www.example.com/a/b"),
+            ("http://www.example.com?x=1/y", "www.example.com"),
+            ("//h.com/a/b", "h.com/a"),
+            ("http://h.com;x/a", "h.com"),
+            ("http://h.com/a b", "h.com"),
+            ("h.com/a", "h.com"),
+        ];
+        for (url, expected) in cases {
+            assert_eq!(netloc(url.as_bytes()), expected.as_bytes(), "{url}");
+        }
     }
 
     #[test]

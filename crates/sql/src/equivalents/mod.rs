@@ -259,6 +259,19 @@ pub fn in_function(name: &str, args: &[&Expr]) -> Result<Expr> {
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
 pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
+    // No argument is a NULL of no type, or no pairs (DataFusion wants one
+    // argument at least).
+    if args.is_empty() {
+        if name.eq_ignore_ascii_case("coalesce") {
+            return Ok(Some(Expr::value(Value::Null)));
+        }
+        if name == "arrayZip" {
+            return Ok(Some(Expr::Array(Array {
+                elem: Vec::new(),
+                named: false,
+            })));
+        }
+    }
     for family in [
         strings::equivalent,
         numeric::equivalent,

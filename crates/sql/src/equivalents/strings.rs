@@ -28,10 +28,12 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "trimBoth" => Some("btrim"),
         _ => None,
     };
+    // A FixedString is trimmed as its text (toString of a String is itself).
     if let Some(trim) = trim
-        && args.len() == 2
+        && let [text, characters] = args
     {
-        return Ok(Some(call(trim, all(args))));
+        let text = call("toString", vec![(*text).clone()]);
+        return Ok(Some(call(trim, vec![text, (*characters).clone()])));
     }
     if name.eq_ignore_ascii_case("REGEXP_REPLACE") {
         if args.len() != 3 {
