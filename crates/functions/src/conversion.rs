@@ -588,6 +588,14 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         (DataType::List(item), DataType::Map(entries, sorted)) if matches!(item.data_type(), DataType::Struct(pair) if pair.len() == 2) => {
             pairs_to_map(array.as_list::<i32>(), entries, *sorted)
         }
+        (DataType::Struct(pair), DataType::Map(entries, sorted))
+            if pair.len() == 2
+                && pair
+                    .iter()
+                    .all(|f| matches!(f.data_type(), DataType::List(_))) =>
+        {
+            arrays_to_map(array.as_struct(), entries, *sorted)
+        }
         (DataType::Map(..), DataType::Map(entries, sorted)) => {
             map_entries_to(array.as_map(), entries, *sorted)
         }
@@ -655,6 +663,39 @@ fn pairs_to_map(list: &ListArray, entries: &FieldRef, sorted: bool) -> Result<Ar
         .map(|(column, field)| cast_to(column, field.data_type()))
         .collect::<Result<Vec<_>>>()?;
     map_of(entries, sorted, columns, list.offsets(), list.nulls())
+}
+
+/// A tuple of two arrays as a Map, as ClickHouse casts `([1, 2], ['a',
+/// 'b'])`: each key with the value at its position. A row's arrays must be
+/// as long as each other.
+fn arrays_to_map(tuple: &StructArray, entries: &FieldRef, sorted: bool) -> Result<ArrayRef> {
+    let DataType::Struct(key_value) = entries.data_type() else {
+        unreachable!("a Map's entries are a struct")
+    };
+    let (keys, values) = (
+        tuple.column(0).as_list::<i32>(),
+        tuple.column(1).as_list::<i32>(),
+    );
+    if !keys.offsets().lengths().eq(values.offsets().lengths()) {
+        return Err(StrataError::new(
+            ErrorCode::TYPE_MISMATCH,
+            "CAST AS Map can only be performed from tuple of arrays with equal sizes",
+        )
+        .into_datafusion());
+    }
+    // Each list's elements from its first row on, so that both share offsets.
+    let elements = |list: &ListArray| {
+        let start = list.offsets()[0] as usize;
+        let end = *list.offsets().last().expect("offsets are never empty") as usize;
+        list.values().slice(start, end - start)
+    };
+    let columns = [elements(keys), elements(values)]
+        .iter()
+        .zip(key_value)
+        .map(|(column, field)| cast_to(column, field.data_type()))
+        .collect::<Result<Vec<_>>>()?;
+    let offsets = OffsetBuffer::from_lengths(keys.offsets().lengths());
+    map_of(entries, sorted, columns, &offsets, tuple.nulls())
 }
 
 /// `_enumNumber(e)`: the numbers of an enum's names, by which ClickHouse

@@ -964,11 +964,26 @@ fn widen_literal(expr: Expr) -> Expr {
 /// Lambda variables carry the type of the array they range over; read it
 /// again where a rewrite changed it (integer literals narrowed in `[1, 2]`).
 fn resolve_lambdas(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
-    if expr.exists(|e| Ok(matches!(e, Expr::HigherOrderFunction(_))))? {
-        expr.resolve_lambda_variables(schema)
-    } else {
-        Ok(Transformed::no(expr))
+    if !expr.exists(|e| Ok(matches!(e, Expr::HigherOrderFunction(_))))? {
+        return Ok(Transformed::no(expr));
     }
+    // Innermost calls first: DataFusion resolves from the outermost call and
+    // leaves a call in another's array argument typed as before the rewrite
+    // (`arraySort(f, arrayMap(g, [2, 1, 3]))`, whose literal is now UInt8).
+    // A call reading an enclosing lambda's variable resolves only with it.
+    let inner = expr.transform_up(|e| match e {
+        Expr::HigherOrderFunction(_) => Ok(e
+            .clone()
+            .resolve_lambda_variables(schema)
+            .unwrap_or_else(|_| Transformed::no(e))),
+        e => Ok(Transformed::no(e)),
+    })?;
+    let changed = inner.transformed;
+    let outer = inner.data.resolve_lambda_variables(schema)?;
+    Ok(Transformed::new_transformed(
+        outer.data,
+        changed || outer.transformed,
+    ))
 }
 
 /// A union's columns typed anew from its inputs, whose literals the rewrite

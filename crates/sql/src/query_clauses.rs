@@ -58,6 +58,7 @@ pub fn rewrite_limit_by(query: &mut Query) -> Result<()> {
     let order = take_order(query, "LIMIT BY")?;
     query.limit_clause = None;
     let select = single_select(query, "LIMIT BY")?;
+    let order = positional_order(select, order);
     let keys = keys
         .into_iter()
         .map(|key| positional_key(select, key))
@@ -151,6 +152,7 @@ pub fn rewrite_with_ties(query: &mut Query) -> Result<()> {
         ));
     }
     let select = single_select(query, "WITH TIES")?;
+    let order = positional_order(select, order);
     select
         .projection
         .push(window_item("row_number", vec![], &order, ROW));
@@ -228,6 +230,19 @@ fn positional_key(select: &Select, key: Expr) -> Expr {
         }
         _ => key,
     }
+}
+
+/// ORDER BY items with each position (`ORDER BY 2`) replaced by the select
+/// item there: the rewrites move the order into a select list, where a
+/// number is only a constant.
+fn positional_order(select: &Select, order: Vec<OrderByExpr>) -> Vec<OrderByExpr> {
+    order
+        .into_iter()
+        .map(|mut item| {
+            item.expr = positional_key(select, item.expr);
+            item
+        })
+        .collect()
 }
 
 fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Select> {

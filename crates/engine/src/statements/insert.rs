@@ -121,19 +121,20 @@ impl Session {
                 _ => None,
             }
         };
-        // A Date or DateTime column reads a query's values by ClickHouse's
-        // CAST (DataFusion casts no integer to a date).
-        let moment_type = |column: &String| {
+        // A Date, DateTime or Map column reads a query's values by
+        // ClickHouse's CAST (DataFusion casts no integer to a date, nor an
+        // array of pairs to a Map).
+        let cast_type = |column: &String| {
             let field = schema.field_with_name(column).ok()?;
             matches!(
                 field.data_type(),
-                DataType::Date32 | DataType::Timestamp(..)
+                DataType::Date32 | DataType::Timestamp(..) | DataType::Map(..)
             )
             .then(|| field_type_name(field))
         };
         let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
-        let moments = !matches!(source.body.as_ref(), SetExpr::Values(_))
-            && given.iter().any(|c| moment_type(c).is_some());
+        let casts = !matches!(source.body.as_ref(), SetExpr::Values(_))
+            && given.iter().any(|c| cast_type(c).is_some());
         if let SetExpr::Values(values) = source.body.as_mut() {
             let targets = self.cell_targets(name, &schema, &given, values).await?;
             for row in &mut values.rows {
@@ -152,14 +153,14 @@ impl Session {
             }
             texts_read = true;
         }
-        if texts_read && !defaults_need_names && !moments {
+        if texts_read && !defaults_need_names && !casts {
             return Ok(());
         }
         let quote = |c: &String| backquoted(c);
         let columns: Vec<String> = given.iter().map(quote).collect();
         let items: Vec<String> = given
             .iter()
-            .map(|c| match (text_reader(c), moment_type(c)) {
+            .map(|c| match (text_reader(c), cast_type(c)) {
                 (Some(reader), _) if !texts_read => {
                     format!(
                         "{} AS {}",
@@ -170,7 +171,7 @@ impl Session {
                         quote(c)
                     )
                 }
-                (_, Some(type_name)) if moments => {
+                (_, Some(type_name)) if casts => {
                     format!("CAST({}, '{type_name}') AS {}", quote(c), quote(c))
                 }
                 _ => quote(c),

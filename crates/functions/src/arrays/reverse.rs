@@ -1,12 +1,13 @@
 //! `reverse(x)`: an array's elements, a string's characters or a
 //! FixedString's bytes in reverse order. (ClickHouse reverses a String's
-//! bytes; Strata's strings are UTF-8, so characters, as `reverseUTF8`.)
+//! bytes; Strata's strings are UTF-8, so characters, as `reverseUTF8`;
+//! a string of other bytes, `reinterpretAsString`'s, by its bytes.)
 
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait, StringArray,
-    UInt64Array,
+    Array, ArrayRef, AsArray, BinaryArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
+    StringArray, UInt64Array,
 };
 use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::DataType;
@@ -30,6 +31,7 @@ pub(crate) const SPECS: &[Spec] = &[Spec {
             | DataType::Utf8
             | DataType::LargeUtf8
             | DataType::Utf8View
+            | DataType::Binary
             | DataType::FixedSizeBinary(_)
             | DataType::Null => Ok(field.clone().with_name(t.name)),
             _ => Err(failure(
@@ -65,6 +67,14 @@ fn reverse(call: &Call) -> Result<datafusion::logical_expr::ColumnarValue> {
             )?)
         }
         DataType::Null => column,
+        DataType::Binary => {
+            let reversed: BinaryArray = column
+                .as_binary::<i32>()
+                .iter()
+                .map(|v| v.map(|v| v.iter().rev().copied().collect::<Vec<u8>>()))
+                .collect();
+            Arc::new(reversed)
+        }
         _ => {
             let text = datafusion::arrow::compute::cast(&column, &DataType::Utf8)?;
             let reversed: StringArray = text
