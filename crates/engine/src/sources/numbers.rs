@@ -646,8 +646,9 @@ impl TableFunctionImpl for SeriesFunction {
         if step == 0 {
             return Err(bad_step(name, "a non-zero number"));
         }
+        // `generate_series(0, 18446744073709551615)` stops one short rather than overflow.
         let count = match stop.checked_sub(start) {
-            Some(span) => span / step + 1,
+            Some(span) => (span / step).saturating_add(1),
             None => 0,
         };
         stepped(start, count, step, name, false)
