@@ -29,7 +29,9 @@ use datafusion::arrow::datatypes::{
 
 use crate::error::{ErrorCode, Result, StrataError};
 
+mod big_int;
 mod enums;
+pub use big_int::BigInt;
 pub use enums::EnumType;
 
 /// The metadata key Arrow names an extension type with.
@@ -334,6 +336,7 @@ pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
                 }
             }
         }
+        data_type if let Some(big) = BigInt::of(data_type) => big.name().to_string(),
         DataType::Decimal32(p, s) | DataType::Decimal64(p, s) | DataType::Decimal128(p, s) => {
             format!("Decimal({p}, {s})")
         }
@@ -453,6 +456,10 @@ pub const TYPE_FAMILIES: &[(&str, &str)] = &[
     ("Int16", ""),
     ("Int32", ""),
     ("Int64", ""),
+    ("Int128", ""),
+    ("UInt128", ""),
+    ("Int256", ""),
+    ("UInt256", ""),
     ("Float32", ""),
     ("Float64", ""),
     ("Decimal", ""),
@@ -849,6 +856,7 @@ impl<'a> TypeParser<'a> {
             "int16" => plain(DataType::Int16),
             "int32" => plain(DataType::Int32),
             "int64" => plain(DataType::Int64),
+            lower if let Some(big) = BigInt::from_name(lower) => plain(big.data_type()),
             sql @ ("tinyint" | "smallint" | "mediumint" | "int" | "integer" | "bigint") => {
                 plain(self.sql_integer(sql)?)
             }
@@ -952,6 +960,10 @@ mod tests {
             "IPv4",
             "Nullable(IPv6)",
             "Nullable(Enum16('q' = 1000))",
+            "Int128",
+            "Array(UInt128)",
+            "Nullable(Int256)",
+            "Map(String, UInt256)",
         ] {
             let parsed = parse_clickhouse_type(name).unwrap();
             assert_eq!(field_type_name(&parsed.field("c")), name);

@@ -15,7 +15,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{enum_type, field_type_name, is_uuid};
+use strata_common::types::{BigInt, enum_type, field_type_name, is_uuid};
 
 use crate::{ResultWriter, Statistics};
 
@@ -297,6 +297,13 @@ pub(crate) fn value_writer<'a>(
             let values = column.as_primitive::<Decimal128Type>().values();
             Box::new(move |out: &mut Vec<u8>, i: usize| {
                 out.extend_from_slice(&values[i].to_le_bytes()[..width])
+            })
+        }
+        // Stored in 256 bits, sent in its own 128.
+        data_type if BigInt::of(data_type) == Some(BigInt::UInt128) => {
+            let values = column.as_primitive::<Decimal256Type>().values();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&values[i].to_le_bytes()[..16])
             })
         }
         DataType::Decimal256(..) => le!(Decimal256Type),

@@ -12,7 +12,7 @@ use chrono::{DateTime, NaiveDate};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray, StringBuilder, StructArray};
 use datafusion::arrow::datatypes::*;
 use strata_common::ip_text::{format_ipv4, format_ipv6};
-use strata_common::types::{interval_type, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{BigInt, interval_type, is_ipv4, is_ipv6, is_uuid};
 use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
 
 /// How a value is written; each output format uses one style for top-level values.
@@ -245,6 +245,21 @@ pub fn write_value(
         DataType::Timestamp(unit, zone) => {
             let text = format_timestamp(array, row, *unit, zone.as_deref());
             write_quoted_text(&text, style, out);
+        }
+        data_type if let Some(big) = BigInt::of(data_type) => {
+            let v = match big {
+                BigInt::Int128 => {
+                    i256::from_i128(array.as_primitive::<Decimal128Type>().value(row))
+                }
+                _ => array.as_primitive::<Decimal256Type>().value(row),
+            };
+            // Quoted in JSON as 64-bit integers are, by the same setting.
+            match style == Style::Json && options.json_quote_64bit_integers {
+                true => {
+                    let _ = write!(out, "\"{}\"", big.to_text(v));
+                }
+                false => out.push_str(&big.to_text(v)),
+            }
         }
         DataType::Decimal128(_, scale) => {
             let v = array.as_primitive::<Decimal128Type>().value(row);

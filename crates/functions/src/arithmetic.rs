@@ -101,6 +101,9 @@ pub fn supports(op: ArithmeticOp, left: &DataType, right: &DataType) -> bool {
 
 /// ClickHouse's result type for `op(left, right)`.
 pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
+    if let Some(big) = crate::big_int::result_type(op, left, right) {
+        return big;
+    }
     if let Some(decimal) = crate::decimal_arithmetic::result_type(op, left, right) {
         return decimal;
     }
@@ -196,6 +199,9 @@ impl ScalarUDFImpl for Arithmetic {
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let (l, r) = (normalize(&arg_types[0]), normalize(&arg_types[1]));
+        if let Some(big) = crate::big_int::result_type(self.op, &l, &r) {
+            return big;
+        }
         if let Some(decimal) = crate::decimal_arithmetic::result_type(self.op, &l, &r) {
             return decimal;
         }
@@ -241,6 +247,16 @@ impl ScalarUDFImpl for Arithmetic {
             .args
             .iter()
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let (l_type, r_type) = (
+            normalize(&args.args[0].data_type()),
+            normalize(&args.args[1].data_type()),
+        );
+        if crate::big_int::result_type(self.op, &l_type, &r_type).is_some() {
+            let left = as_arithmetic_input(&args.args[0].to_array(rows)?)?;
+            let right = as_arithmetic_input(&args.args[1].to_array(rows)?)?;
+            let result = crate::big_int::evaluate(self.op, &left, &right, args.return_type())?;
+            return crate::columnar(result, all_scalar);
+        }
         if let (ColumnarValue::Array(left), ColumnarValue::Scalar(right)) =
             (&args.args[0], &args.args[1])
         {
@@ -648,6 +664,9 @@ impl Default for Negate {
 }
 
 pub fn negate_result_type(t: &DataType) -> Option<DataType> {
+    if let Some(big) = strata_common::types::BigInt::of(t) {
+        return Some(crate::big_int::negate_type(big));
+    }
     match t {
         DataType::Float32
         | DataType::Float64
@@ -691,7 +710,10 @@ impl ScalarUDFImpl for Negate {
         let result_type = args.return_type().clone();
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = as_arithmetic_input(&args.args[0].to_array(crate::rows_to_evaluate(&args))?)?;
-        let out: ArrayRef = if is_float(&result_type) || result_type.is_decimal() {
+        let big = strata_common::types::BigInt::of(input.data_type());
+        let out: ArrayRef = if let Some(big) = big {
+            crate::big_int::negate(&input, big)
+        } else if is_float(&result_type) || result_type.is_decimal() {
             numeric::neg_wrapping(&input)?
         } else {
             let wide = to_i64_wrapping(&input)?;

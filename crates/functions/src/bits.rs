@@ -108,7 +108,9 @@ impl ScalarUDFImpl for BitShift {
     }
 
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
-        let takes = |t: &DataType| t.is_integer() || *t == DataType::Null;
+        let takes = |t: &DataType| {
+            t.is_integer() || *t == DataType::Null || strata_common::types::BigInt::of(t).is_some()
+        };
         if !takes(&arg_types[0]) || !takes(&arg_types[1]) {
             return Err(illegal_types(self.name(), arg_types));
         }
@@ -137,6 +139,9 @@ impl ScalarUDFImpl for BitShift {
         }
         let out: ArrayRef = match values.data_type() {
             DataType::Null => values,
+            t if let Some(big) = strata_common::types::BigInt::of(t) => {
+                crate::big_int::shift(&values, big, counts, self.left)
+            }
             DataType::Int8 => shift::<Int8Type>(&values, counts, self.left)?,
             DataType::Int16 => shift::<Int16Type>(&values, counts, self.left)?,
             DataType::Int32 => shift::<Int32Type>(&values, counts, self.left)?,

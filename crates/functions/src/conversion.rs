@@ -21,7 +21,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 use strata_common::types::{
-    EnumType, clickhouse_type_name, enum_type, interval_type, is_ipv4, is_ipv6, is_uuid,
+    BigInt, EnumType, clickhouse_type_name, enum_type, interval_type, is_ipv4, is_ipv6, is_uuid,
 };
 
 use crate::dates::intervals::{IntervalKind, cast_to_interval, interval_counts};
@@ -57,6 +57,10 @@ impl ConvertTo {
             ("toInt16", DataType::Int16),
             ("toInt32", DataType::Int32),
             ("toInt64", DataType::Int64),
+            ("toInt128", BigInt::Int128.data_type()),
+            ("toUInt128", BigInt::UInt128.data_type()),
+            ("toInt256", BigInt::Int256.data_type()),
+            ("toUInt256", BigInt::UInt256.data_type()),
             ("toFloat32", DataType::Float32),
             ("toFloat64", DataType::Float64),
             ("toString", DataType::Utf8),
@@ -259,6 +263,12 @@ pub(crate) fn convert(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
             return Ok(fixed_strings_as_text(array.as_fixed_size_binary()));
         }
         return to_strings(array.as_ref());
+    }
+    if let Some(big) = BigInt::of(target) {
+        return crate::big_int::convert_to(array, big);
+    }
+    if let Some(big) = BigInt::of(source) {
+        return crate::big_int::convert_from(array, big, target);
     }
     if matches!(
         source,
@@ -606,6 +616,7 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         {
             crate::fixed_strings::fixed_strings(array, *width)
         }
+        (_, target) if let Some(big) = BigInt::of(target) => crate::big_int::convert_to(array, big),
         (_, DataType::Decimal128(precision, scale)) => {
             crate::decimal_conversion::to_decimal(array, *precision, *scale)
         }

@@ -24,6 +24,7 @@ use cityhash_102_rs::{U128, city_hash_64, hash128_to_64};
 use twox_hash::{XxHash32, XxHash64};
 
 use crate::int_cast::to_u64_wrapping;
+use strata_common::types::BigInt;
 
 pub fn int_hash32(key: u64) -> u32 {
     let mut key = key ^ 0x75d9_543d_e018_bf45;
@@ -88,6 +89,8 @@ impl HashKind {
     fn hash_bytes(self, data_type: &DataType, bytes: &[u8]) -> u64 {
         match self {
             HashKind::CityHash64 if is_text(data_type) => city_hash_64(bytes),
+            // Wider than 64 bits, a number hashes as its bytes.
+            HashKind::CityHash64 if bytes.len() > 8 => city_hash_64(bytes),
             // Numbers hash their bits, zero-extended, with intHash64.
             HashKind::CityHash64 => {
                 let mut bits = [0u8; 8];
@@ -212,6 +215,22 @@ pub(crate) fn value_bytes(array: &dyn Array, row: usize, out: &mut Vec<u8>) -> R
         DataType::Timestamp(TimeUnit::Second, _) => out.extend_from_slice(
             &(array.as_primitive::<TimestampSecondType>().value(row) as u32).to_le_bytes(),
         ),
+        // A big integer's bytes in its own width (a UInt128 is stored in 256 bits).
+        data_type if let Some(big) = BigInt::of(data_type) => {
+            let bytes = match big {
+                BigInt::Int128 => array
+                    .as_primitive::<Decimal128Type>()
+                    .value(row)
+                    .to_le_bytes()
+                    .to_vec(),
+                _ => array
+                    .as_primitive::<Decimal256Type>()
+                    .value(row)
+                    .to_le_bytes()
+                    .to_vec(),
+            };
+            out.extend_from_slice(&bytes[..usize::from(big.bytes())]);
+        }
         other => return exec_err!("Hash functions do not support arguments of type {other} yet"),
     }
     Ok(())

@@ -10,12 +10,15 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryBuilder, StringBuilder};
 use datafusion::arrow::compute::kernels::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float32Type, Float64Type, TimeUnit};
+use datafusion::arrow::datatypes::{
+    DataType, Decimal128Type, Decimal256Type, Field, FieldRef, Float32Type, Float64Type, TimeUnit,
+    i256,
+};
 use datafusion::common::Result;
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::field_type_name;
+use strata_common::types::{BigInt, field_type_name};
 use strata_common::{ErrorCode, StrataError};
 
 use crate::int_cast::to_i64_wrapping;
@@ -70,6 +73,7 @@ impl ScalarUDFImpl for Hex {
         let input = &args.arg_fields[0];
         // A UUID's 16 bytes are in its text's order.
         let readable = integer_width(input.data_type()).is_some()
+            || BigInt::of(input.data_type()).is_some()
             || matches!(
                 input.data_type(),
                 DataType::Float32
@@ -120,6 +124,25 @@ impl ScalarUDFImpl for Hex {
                     let value = &bytes[8 - width..];
                     let first = value.iter().position(|&b| b != 0).unwrap_or(width - 1);
                     each(values.is_valid(row).then_some(&value[first..]), &mut text);
+                }
+            }
+            // Big-endian, from the first byte that is not zero.
+            data_type if let Some(big) = BigInt::of(data_type) => {
+                let width = usize::from(big.bytes());
+                for row in 0..input.len() {
+                    let bytes = match big {
+                        BigInt::Int128 => {
+                            let v = input.as_primitive::<Decimal128Type>().value(row);
+                            i256::from_i128(v).to_be_bytes()
+                        }
+                        _ => input
+                            .as_primitive::<Decimal256Type>()
+                            .value(row)
+                            .to_be_bytes(),
+                    };
+                    let value = &bytes[32 - width..];
+                    let first = value.iter().position(|&b| b != 0).unwrap_or(width - 1);
+                    each(input.is_valid(row).then_some(&value[first..]), &mut text);
                 }
             }
             DataType::Float32 => {

@@ -62,6 +62,12 @@ macro_rules! widen {
                 a.as_primitive::<Decimal128Type>()
                     .unary::<_, $target>(|v| (v / divisor) as $as)
             }
+            // Big integers are decimals of scale 0: their low bits.
+            DataType::Decimal256(_, scale) => {
+                let divisor = i256::from_i128(10).wrapping_pow(u32::from(scale.unsigned_abs()));
+                a.as_primitive::<Decimal256Type>()
+                    .unary::<_, $target>(|v| v.wrapping_div(divisor).as_i128() as $as)
+            }
             other => return exec_err!("cannot convert {other} to an integer"),
         }
     }};

@@ -10,6 +10,7 @@ pub mod aggregate;
 pub mod arithmetic;
 pub mod arrays;
 pub mod asof;
+pub mod big_int;
 pub mod bitmaps;
 pub mod bits;
 pub mod calendar;
@@ -66,6 +67,9 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(Arithmetic::new(op)));
     }
     functions.push(ScalarUDF::new_from_impl(Negate::default()));
+    for bitwise in big_int::BigBitwise::all() {
+        functions.push(ScalarUDF::new_from_impl(bitwise));
+    }
     for conversion in ConvertTo::all() {
         functions.push(ScalarUDF::new_from_impl(conversion));
     }

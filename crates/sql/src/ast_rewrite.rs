@@ -705,6 +705,10 @@ impl Rewriter<'_, '_> {
                     | DataType::Map(..)
                     | DataType::Tuple(_)
                     | DataType::Enum(..)
+                    | DataType::Int128
+                    | DataType::UInt128
+                    | DataType::Int256
+                    | DataType::UInt256
                     | DataType::Custom(..)),
                 ..
             } => {

@@ -86,6 +86,9 @@ impl PlanRewriter {
             "divide",
             "modulo",
             "negate",
+            "_bitAndBig",
+            "_bitOrBig",
+            "_bitXorBig",
             "toUUID",
             "make_array",
             "map",
@@ -525,6 +528,13 @@ impl PlanRewriter {
                     Operator::Modulo => Some(ArithmeticOp::Modulo),
                     _ => None,
                 };
+                if let Some(name) = strata_functions::big_int::BigBitwise::name_of(op) {
+                    let (lt, rt) = (left.get_type(schema)?, right.get_type(schema)?);
+                    let big = types::BigInt::of(&lt).is_some() || types::BigInt::of(&rt).is_some();
+                    if big {
+                        return Ok(Transformed::yes(self.call(name, vec![*left, *right])));
+                    }
+                }
                 if let Some(kind) = op_kind {
                     let (lt, rt) = (left.get_type(schema)?, right.get_type(schema)?);
                     if arithmetic::supports(kind, &lt, &rt) {
@@ -694,6 +704,16 @@ impl PlanRewriter {
             let lost_type = declared.map(|declared| {
                 let nullable = field.is_nullable() && default.is_none();
                 types::field_type_name(&declared.with_nullable(nullable))
+            });
+            // A sum of 128- or 256-bit integers keeps their type, which
+            // DataFusion's decimal sum widens.
+            let lost_type = lost_type.or_else(|| {
+                let (_, argument) = f.params.args.first()?.to_field(input.as_ref()).ok()?;
+                let big = types::BigInt::of(argument.data_type())?;
+                let widened = f.func.name() == "sum" && field.data_type() != &big.data_type();
+                let nullable = field.is_nullable() && default.is_none();
+                let sum = Field::new("sum", big.data_type(), nullable);
+                widened.then(|| types::field_type_name(&sum))
             });
             // ClickHouse's avg is Float64 whatever it averages, Decimals too.
             let decimal_avg = f.func.name() == "avg" && field.data_type().is_decimal();

@@ -4,7 +4,8 @@
 //!   (`input_format_null_as_default`), take the column's default;
 //! - an integer literal out of its column's range wraps, and one with a
 //!   fraction is truncated, as `CAST` does;
-//! - a number for a Decimal is read from its text, extra digits cut off;
+//! - a number for a Decimal or a 128- or 256-bit integer is read from its
+//!   text, a Decimal's extra digits cut off;
 //! - `{'k': v, ...}` is a Map;
 //! - a cell of an Array, Tuple or Map column is cast to the column's type,
 //!   NULLs inside it taking their element type's default.
@@ -139,7 +140,8 @@ fn convert_cell(cell: &mut Expr, field: &Field) {
                 let sign = if negative { "-" } else { "" };
                 *cell = string_literal(&format!("{sign}{text}"));
             }
-            if !is_null(cell) && matches!(field.data_type(), DataType::Decimal128(..)) {
+            let big = strata_common::types::BigInt::of(field.data_type()).is_some();
+            if !is_null(cell) && (big || matches!(field.data_type(), DataType::Decimal128(..))) {
                 *cell = cast_to(cell.clone(), field);
             }
         }

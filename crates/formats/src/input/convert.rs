@@ -17,8 +17,8 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, SchemaRef, TimeUni
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use strata_common::ip_text::{parse_ipv4, parse_ipv6};
 use strata_common::types::{
-    EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value, field_type_name,
-    interval_of_count, interval_type, is_ipv4, is_ipv6, is_uuid,
+    BigInt, EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value,
+    field_type_name, interval_of_count, interval_type, is_ipv4, is_ipv6, is_uuid,
 };
 use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -185,6 +185,9 @@ fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
                 })
                 .collect();
             Ok(Arc::new(parsed))
+        }
+        data_type if let Some(big) = BigInt::of(data_type) => {
+            Ok(big.array(texts.iter().map(|t| t.and_then(|t| big.parse(t)))))
         }
         DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
         DataType::List(item) => parse_arrays(texts, item),

@@ -18,7 +18,7 @@ use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::types::{
-    ColumnType, enum_type, field_type_name, is_uuid, parse_clickhouse_type,
+    BigInt, ColumnType, enum_type, field_type_name, is_uuid, parse_clickhouse_type,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -344,7 +344,9 @@ macro_rules! from_le {
         }
     )*};
 }
-from_le!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, i128, i256);
+from_le!(
+    i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, i128, u128, i256
+);
 
 /// Every `width` bytes of `bytes` as one number.
 fn numbers<N: FromLe>(bytes: &[u8], width: usize) -> Vec<N> {
@@ -375,6 +377,7 @@ pub(crate) fn fixed_width(field: &Field) -> Option<usize> {
         DataType::Timestamp(TimeUnit::Second, _) => 4,
         DataType::Timestamp(..) => 8,
         DataType::Decimal128(precision, _) => decimal_width(*precision),
+        data_type if BigInt::of(data_type) == Some(BigInt::UInt128) => 16,
         DataType::Decimal256(..) => 32,
         DataType::FixedSizeBinary(width) if *width > 0 => *width as usize,
         _ => return None,
@@ -438,6 +441,14 @@ pub(crate) fn fixed_values(field: &Field, bytes: &[u8]) -> Result<ArrayRef> {
             };
             Arc::new(Decimal128Array::from(values).with_precision_and_scale(*precision, *scale)?)
         }
+        DataType::Decimal256(precision, scale) if width == 16 => Arc::new(
+            Decimal256Array::from_iter_values(
+                numbers::<u128>(bytes, 16)
+                    .into_iter()
+                    .map(|v| i256::from_parts(v, 0)),
+            )
+            .with_precision_and_scale(*precision, *scale)?,
+        ),
         DataType::Decimal256(precision, scale) => Arc::new(
             Decimal256Array::from(numbers::<i256>(bytes, 32))
                 .with_precision_and_scale(*precision, *scale)?,

@@ -26,7 +26,7 @@ use datafusion::logical_expr::{
     Volatility,
 };
 use strata_common::ErrorCode;
-use strata_common::types::{clickhouse_type_name, field_type_name, parse_clickhouse_type};
+use strata_common::types::{BigInt, clickhouse_type_name, field_type_name, parse_clickhouse_type};
 
 use super::{error, is_float, is_integer};
 use crate::hashing::is_text;
@@ -71,6 +71,10 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         ("toUInt16OrDefault", "UInt16"),
         ("toUInt32OrDefault", "UInt32"),
         ("toUInt64OrDefault", "UInt64"),
+        ("toInt128OrDefault", "Int128"),
+        ("toUInt128OrDefault", "UInt128"),
+        ("toInt256OrDefault", "Int256"),
+        ("toUInt256OrDefault", "UInt256"),
         ("toFloat32OrDefault", "Float32"),
         ("toFloat64OrDefault", "Float64"),
     ];
@@ -300,6 +304,9 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
         let none = BooleanArray::from(vec![false; values.len()]);
         return Ok((new_null_array(target, values.len()), none));
     }
+    if let Some(big) = BigInt::of(target) {
+        return crate::big_int::accurate(values, big);
+    }
     if numeric_target && is_text(source) {
         return parse_numbers(values, target);
     }
@@ -379,6 +386,23 @@ fn exact_values(values: &ArrayRef) -> Result<Vec<Option<Exact>>> {
                 .as_primitive::<Decimal128Type>()
                 .iter()
                 .map(|v| v.map(|v| Exact::Integer(v / divisor)))
+                .collect()
+        }
+        // Past i128, or a UInt256 past 2^255: no target here holds it.
+        DataType::Decimal256(_, scale) => {
+            let divisor = i256::from_i128(10).wrapping_pow(u32::from(scale.unsigned_abs()));
+            let unsigned = BigInt::of(values.data_type()) == Some(BigInt::UInt256);
+            values
+                .as_primitive::<Decimal256Type>()
+                .iter()
+                .map(|v| {
+                    v.map(|v| match v.is_negative() && unsigned {
+                        true => Exact::Integer(i128::MAX),
+                        false => {
+                            Exact::Integer(v.wrapping_div(divisor).to_i128().unwrap_or(i128::MAX))
+                        }
+                    })
+                })
                 .collect()
         }
         _ => crate::int_cast::to_i64_wrapping(values)?

@@ -128,6 +128,7 @@ impl Bits {
                     DataType::Float64 => Ok(DataType::Int64),
                     t if is_text(t) => Ok(DataType::Binary),
                     DataType::Null => Ok(DataType::Null),
+                    t if strata_common::types::BigInt::of(t).is_some() => Ok(t.clone()),
                     t => shape(t)
                         .map(|(s, b)| int_type(s, b))
                         .ok_or_else(|| illegal_type(name, t)),
@@ -257,6 +258,9 @@ fn as_i64(array: &ArrayRef) -> Result<PrimitiveArray<Int64Type>> {
 fn bit_not(values: &ArrayRef, result: &DataType) -> Result<ArrayRef> {
     if *result == DataType::Null {
         return Ok(Arc::clone(values));
+    }
+    if let Some(big) = strata_common::types::BigInt::of(result) {
+        return Ok(crate::big_int::bit_not(values, big));
     }
     if *result == DataType::Binary {
         let bytes = cast::cast(values, &DataType::Binary)?;

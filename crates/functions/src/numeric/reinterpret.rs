@@ -20,7 +20,7 @@ use datafusion::logical_expr::{
 };
 use strata_common::ErrorCode;
 use strata_common::types::{
-    UUID_BYTES, field_type_name, is_uuid, parse_clickhouse_type, uuid_metadata,
+    BigInt, UUID_BYTES, field_type_name, is_uuid, parse_clickhouse_type, uuid_metadata,
 };
 
 use super::error;
@@ -38,7 +38,7 @@ enum Target {
 }
 
 pub fn scalar_functions() -> Vec<ScalarUDF> {
-    let fixed: [(&'static str, Target); 17] = [
+    let fixed: [(&'static str, Target); 21] = [
         ("reinterpretAsUInt8", Target::Type(DataType::UInt8)),
         ("reinterpretAsUInt16", Target::Type(DataType::UInt16)),
         ("reinterpretAsUInt32", Target::Type(DataType::UInt32)),
@@ -47,6 +47,22 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         ("reinterpretAsInt16", Target::Type(DataType::Int16)),
         ("reinterpretAsInt32", Target::Type(DataType::Int32)),
         ("reinterpretAsInt64", Target::Type(DataType::Int64)),
+        (
+            "reinterpretAsInt128",
+            Target::Type(BigInt::Int128.data_type()),
+        ),
+        (
+            "reinterpretAsUInt128",
+            Target::Type(BigInt::UInt128.data_type()),
+        ),
+        (
+            "reinterpretAsInt256",
+            Target::Type(BigInt::Int256.data_type()),
+        ),
+        (
+            "reinterpretAsUInt256",
+            Target::Type(BigInt::UInt256.data_type()),
+        ),
         ("reinterpretAsFloat32", Target::Type(DataType::Float32)),
         ("reinterpretAsFloat64", Target::Type(DataType::Float64)),
         ("reinterpretAsDate", Target::Type(DataType::Date32)),
@@ -90,6 +106,7 @@ fn width(field: &Field) -> Result<Option<usize>> {
         DataType::Date32 if field_type_name(field).contains("Date32") => 4,
         DataType::Date32 => 2,
         DataType::Timestamp(TimeUnit::Second, _) => 4,
+        data_type if let Some(big) = BigInt::of(data_type) => usize::from(big.bytes()),
         DataType::Decimal128(p, _) if *p <= 9 => 4,
         DataType::Decimal128(p, _) if *p <= 18 => 8,
         DataType::Decimal128(..) => 16,
@@ -277,6 +294,14 @@ fn from_bytes(rows: &[Option<Vec<u8>>], result: &DataType, fixed_width: bool) ->
         };
     }
     Ok(match result {
+        data_type if let Some(big) = BigInt::of(data_type) => big.array(rows.iter().map(|b| {
+            let b = b.as_ref()?;
+            Some(match big {
+                BigInt::Int128 => i256::from_i128(i128::from_le_bytes(padded::<16>(b))),
+                BigInt::UInt128 => i256::from_parts(u128::from_le_bytes(padded::<16>(b)), 0),
+                _ => i256::from_le_bytes(padded::<32>(b)),
+            })
+        })),
         DataType::UInt8 => number!(UInt8Type, 1),
         DataType::UInt16 => number!(UInt16Type, 2),
         DataType::UInt32 => number!(UInt32Type, 4),

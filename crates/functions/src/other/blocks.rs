@@ -22,7 +22,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::compute::interleave;
 use datafusion::arrow::compute::kernels::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, TimeUnit};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Float64Type, TimeUnit, i256};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
@@ -31,7 +31,7 @@ use datafusion::logical_expr::{
     TypeSignature, Volatility,
 };
 use strata_common::ErrorCode;
-use strata_common::types::field_type_name;
+use strata_common::types::{BigInt, field_type_name};
 use strata_formats::value::{Style, ValueOptions, write_value};
 
 use super::frame::{Call, Spec, Typing, failure};
@@ -108,6 +108,7 @@ fn difference_typing(t: &Typing) -> Result<Field> {
         DataType::Date32 if field_type_name(field).contains("Date32") => DataType::Int64,
         DataType::Date32 => DataType::Int32,
         DataType::Timestamp(TimeUnit::Second, _) => DataType::Int64,
+        data_type if let Some(big) = BigInt::of(data_type) => crate::big_int::negate_type(big),
         _ => {
             return Err(failure(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
@@ -135,6 +136,11 @@ fn running_difference(call: &Call, from_first: bool) -> Result<ColumnarValue> {
         let values = values.as_primitive::<Float64Type>();
         let diffs: Float64Array = differences(values.iter(), from_first, |v, p| v - p).collect();
         Arc::new(diffs)
+    } else if let Some(big) = BigInt::of(target) {
+        let values = crate::big_int::widen(&input, target)?;
+        big.array(
+            differences(values.into_iter(), from_first, i256::wrapping_sub).collect::<Vec<_>>(),
+        )
     } else {
         let values = to_i64_wrapping(&input)?;
         let diffs: Int64Array = differences(values.iter(), from_first, i64::wrapping_sub).collect();

@@ -96,6 +96,10 @@ const NAMES: &[&str] = &[
     "toUInt16OrNull",
     "toUInt32OrNull",
     "toUInt64OrNull",
+    "toInt128OrNull",
+    "toUInt128OrNull",
+    "toInt256OrNull",
+    "toUInt256OrNull",
     "toFloat32OrNull",
     "toFloat64OrNull",
     "toInt8OrZero",
@@ -106,6 +110,10 @@ const NAMES: &[&str] = &[
     "toUInt16OrZero",
     "toUInt32OrZero",
     "toUInt64OrZero",
+    "toInt128OrZero",
+    "toUInt128OrZero",
+    "toInt256OrZero",
+    "toUInt256OrZero",
     "toFloat32OrZero",
     "toFloat64OrZero",
     "toStartOfInterval",
@@ -780,7 +788,8 @@ fn parsed_number_type(name: &str) -> Option<(&str, bool)> {
     let known = matches!(
         type_name,
         "Int8" | "Int16" | "Int32" | "Int64" | "UInt8" | "UInt16" | "UInt32" | "UInt64"
-    ) || matches!(type_name, "Float32" | "Float64");
+    ) || matches!(type_name, "Float32" | "Float64")
+        || strata_common::types::BigInt::from_name(type_name).is_some();
     known.then_some((type_name, or_zero))
 }
 
