@@ -51,3 +51,5 @@ SELECT reinterpretAsUInt128(toInt128(-1)), reinterpretAsInt128(toUInt128(1)), re
 SET allow_deprecated_error_prone_window_functions = 1;
 SELECT runningDifference(x) AS d, toTypeName(d) FROM (SELECT arrayJoin([0, 1, 5, 10]::Array(UInt128)) AS x);
 SELECT runningDifference(toInt256(number * number)) FROM numbers(4);
+-- has and indexOf compare an array and a value of different integer types in their common type.
+SELECT has([toInt128(1)], 1), indexOf([toUInt256(3)], 3), has([1, NULL, 2, 3], toUInt64(1)), indexOf([1, 2, 3], toUInt64(3)), has([1, 2], toInt8(-1));

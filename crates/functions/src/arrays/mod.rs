@@ -44,6 +44,12 @@ pub mod sort;
 /// The scalar functions of this family.
 pub fn scalar_functions() -> Vec<ScalarUDF> {
     let mut functions = vec![
+        ScalarUDF::new_from_impl(search::NumericSearch::wrapping(
+            datafusion::functions_nested::array_has::array_has_udf(),
+        )),
+        ScalarUDF::new_from_impl(search::NumericSearch::wrapping(
+            datafusion::functions_nested::position::array_position_udf(),
+        )),
         ScalarUDF::new_from_impl(literal::MakeArray::default()),
         ScalarUDF::new_from_impl(literal::Map::default()),
         ScalarUDF::new_from_impl(literal::Tuple::default()),
@@ -270,6 +276,10 @@ pub(crate) fn supertype(a: &DataType, b: &DataType) -> Option<DataType> {
             return Some(List(item(inner, nullable)));
         }
         _ => {}
+    }
+    let plus = crate::arithmetic::ArithmeticOp::Plus;
+    if let Some(Ok(big)) = crate::big_int::result_type(plus, a, b) {
+        return Some(big);
     }
     let width = |t: &DataType| -> Option<(bool, bool, u8)> {
         // (float, signed, bytes)

@@ -3,16 +3,25 @@
 //! a contiguous run) and `indexOfAssumeSorted(a, x)` (UInt64: the 1-based
 //! position of `x` in ascending `a` by binary search, 0 when absent).
 //! Elements and values compare in their common type; NULL equals NULL.
+//!
+//! `has` and `indexOf` are DataFusion's `array_has` and `array_position`,
+//! wrapped ([`NumericSearch`]) so that an array and a value of different
+//! integer types (`has([1, 2], toUInt64(1))`, an integer in an array of
+//! `Int128`) compare in their common type, where DataFusion's signature
+//! finds none.
 
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, ListArray, UInt8Array, UInt64Array};
 use datafusion::arrow::compute::kernels::cast;
-use datafusion::arrow::datatypes::{DataType, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::arrow::row::{RowConverter, Rows, SortField};
 use datafusion::common::Result;
+use datafusion::logical_expr::simplify::{ExprSimplifyResult, SimplifyContext};
+use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
-    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Expr, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
+    Volatility,
 };
 
 use super::{array_item, arrays_of, as_list, check_arity, no_common_type, row_range, supertype};
@@ -176,5 +185,75 @@ mod tests {
         assert!(!contains_run(&h, &[b"c", b"b"]));
         assert!(contains_run(&h, &[]));
         assert!(!contains_run(&[], &[b"a"]));
+    }
+}
+
+/// DataFusion's search `inner` (`array_has`, `array_position`) under its
+/// own names, coercing a numeric array and value it finds no common type
+/// for to their supertype; every other call is coerced as `inner` would.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct NumericSearch {
+    inner: Arc<ScalarUDF>,
+    signature: Signature,
+}
+
+impl NumericSearch {
+    pub fn wrapping(inner: Arc<ScalarUDF>) -> Self {
+        NumericSearch {
+            inner,
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+impl ScalarUDFImpl for NumericSearch {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn aliases(&self) -> &[String] {
+        self.inner.aliases()
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        let fields: Vec<FieldRef> = arg_types
+            .iter()
+            .map(|t| Arc::new(Field::new("", t.clone(), true)))
+            .collect();
+        let as_inner = fields_with_udf(&fields, self.inner.as_ref())
+            .map(|fields| fields.iter().map(|f| f.data_type().clone()).collect());
+        let [DataType::List(element), needle] = arg_types else {
+            return as_inner;
+        };
+        let numeric = element.data_type().is_numeric() && needle.is_numeric();
+        let common = supertype(element.data_type(), needle).filter(|_| numeric);
+        match (as_inner, common) {
+            (Ok(types), _) => Ok(types),
+            (Err(_), Some(common)) => {
+                let element = element.as_ref().clone().with_data_type(common.clone());
+                Ok(vec![DataType::List(Arc::new(element)), common])
+            }
+            (Err(error), None) => Err(error),
+        }
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        self.inner.return_type(arg_types)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        self.inner.return_field_from_args(args)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        self.inner.invoke_with_args(args)
+    }
+
+    fn simplify(&self, args: Vec<Expr>, info: &SimplifyContext) -> Result<ExprSimplifyResult> {
+        self.inner.simplify(args, info)
     }
 }
