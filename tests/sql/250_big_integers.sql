@@ -53,3 +53,8 @@ SELECT runningDifference(x) AS d, toTypeName(d) FROM (SELECT arrayJoin([0, 1, 5,
 SELECT runningDifference(toInt256(number * number)) FROM numbers(4);
 -- has and indexOf compare an array and a value of different integer types in their common type.
 SELECT has([toInt128(1)], 1), indexOf([toUInt256(3)], 3), has([1, NULL, 2, 3], toUInt64(1)), indexOf([1, 2, 3], toUInt64(3)), has([1, 2], toInt8(-1));
+SELECT hasAll([1, 2], [toUInt64(1)]), hasAny([toInt128(1)], [1, 5]), hasAny([toUInt256(7)], [toUInt8(7)]);
+-- A number literal cast to a big integer type is read from its text.
+SELECT 170141183460469231731687303715884105727::Int128 AS a, -5::Int256, 340282366920938463463374607431768211455::UInt128, toTypeName(a);
+SELECT [0, 1, 170141183460469231731687303715884105727]::Array(UInt128) AS a, toTypeName(a);
+SELECT toInt128(10) / 2.5, toFloat64(1) / toInt256(4);

@@ -57,7 +57,7 @@ impl ArithmeticOp {
 }
 
 /// Integer shape of a type: (signed, size in bytes).
-fn int_shape(t: &DataType) -> Option<(bool, u8)> {
+pub(crate) fn int_shape(t: &DataType) -> Option<(bool, u8)> {
     Some(match t {
         DataType::UInt8 | DataType::Boolean => (false, 1),
         DataType::UInt16 => (false, 2),

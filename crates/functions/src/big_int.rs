@@ -247,17 +247,10 @@ fn integer_shape(t: &DataType) -> Option<(bool, u8)> {
     if let Some(big) = BigInt::of(t) {
         return Some((big.signed(), big.bytes()));
     }
-    Some(match t {
-        DataType::UInt8 | DataType::Boolean | DataType::Null => (false, 1),
-        DataType::UInt16 => (false, 2),
-        DataType::UInt32 => (false, 4),
-        DataType::UInt64 => (false, 8),
-        DataType::Int8 => (true, 1),
-        DataType::Int16 => (true, 2),
-        DataType::Int32 => (true, 4),
-        DataType::Int64 => (true, 8),
-        _ => return None,
-    })
+    match t {
+        DataType::Null => Some((false, 1)),
+        other => crate::arithmetic::int_shape(other),
+    }
 }
 
 /// ClickHouse's result type of `op` when an operand is a big integer: None
@@ -271,11 +264,17 @@ pub fn result_type(
     if BigInt::of(left).is_none() && BigInt::of(right).is_none() {
         return None;
     }
+    let number = |t: &DataType| {
+        integer_shape(t).is_some() || matches!(t, DataType::Float32 | DataType::Float64)
+    };
+    if op == ArithmeticOp::Divide && number(left) && number(right) {
+        return Some(Ok(DataType::Float64));
+    }
     let (Some((ls, lsize)), Some((rs, rsize))) = (integer_shape(left), integer_shape(right)) else {
         return Some(illegal(op, left, right));
     };
     let shape = match op {
-        ArithmeticOp::Divide => return Some(Ok(DataType::Float64)),
+        ArithmeticOp::Divide => unreachable!("divided above"),
         ArithmeticOp::Plus | ArithmeticOp::Multiply => (ls || rs, lsize.max(rsize)),
         ArithmeticOp::Minus => (true, lsize.max(rsize)),
         ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => (ls || rs, lsize),
@@ -515,49 +514,26 @@ mod tests {
 
     #[test]
     fn result_types_match_clickhouse() {
-        let t = |op, l: DataType, r: DataType| {
-            strata_common::types::clickhouse_type_name(
-                &result_type(op, &l, &r).unwrap().unwrap(),
-                false,
-            )
-        };
-        let (i128_, u128_, i256_, u256_) = (
-            BigInt::Int128.data_type(),
-            BigInt::UInt128.data_type(),
-            BigInt::Int256.data_type(),
-            BigInt::UInt256.data_type(),
-        );
-        assert_eq!(
-            t(ArithmeticOp::Plus, i128_.clone(), DataType::Int8),
-            "Int128"
-        );
-        assert_eq!(
-            t(ArithmeticOp::Plus, i128_.clone(), u128_.clone()),
-            "Int128"
-        );
-        assert_eq!(
-            t(ArithmeticOp::Plus, u256_.clone(), DataType::Int8),
-            "Int256"
-        );
-        assert_eq!(
-            t(ArithmeticOp::Minus, u128_.clone(), u128_.clone()),
-            "Int128"
-        );
-        assert_eq!(
-            t(ArithmeticOp::Modulo, i128_.clone(), DataType::Int8),
-            "Int16"
-        );
-        assert_eq!(
-            t(ArithmeticOp::Modulo, DataType::Int8, i128_.clone()),
-            "Int128"
-        );
-        assert_eq!(
-            t(ArithmeticOp::IntDiv, DataType::Int8, i256_.clone()),
-            "Int8"
-        );
-        assert_eq!(t(ArithmeticOp::Divide, i256_, DataType::Int8), "Float64");
+        use ArithmeticOp::*;
+        let [i128_, u128_, i256_, u256_] = BigInt::ALL.map(BigInt::data_type);
+        let cases = [
+            (Plus, &i128_, &DataType::Int8, "Int128"),
+            (Plus, &i128_, &u128_, "Int128"),
+            (Plus, &u256_, &DataType::Int8, "Int256"),
+            (Minus, &u128_, &u128_, "Int128"),
+            (Modulo, &i128_, &DataType::Int8, "Int16"),
+            (Modulo, &DataType::Int8, &i128_, "Int128"),
+            (IntDiv, &DataType::Int8, &i256_, "Int8"),
+            (Divide, &i256_, &DataType::Int8, "Float64"),
+            (Divide, &DataType::Float64, &u128_, "Float64"),
+        ];
+        for (op, left, right, expected) in cases {
+            let result = result_type(op, left, right).unwrap().unwrap();
+            let name = strata_common::types::clickhouse_type_name(&result, false);
+            assert_eq!(name, expected, "{op:?}");
+        }
         assert!(
-            result_type(ArithmeticOp::Plus, &i128_, &DataType::Float64)
+            result_type(Plus, &i128_, &DataType::Float64)
                 .unwrap()
                 .is_err()
         );

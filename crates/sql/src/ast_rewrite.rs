@@ -223,6 +223,33 @@ fn numeric_conversion(data_type: &DataType) -> Option<&'static str> {
     })
 }
 
+/// Whether values of `data_type` are, or contain, 128- or 256-bit integers.
+fn holds_big_integers(data_type: &DataType) -> bool {
+    let text = crate::literal_text::type_text(data_type);
+    ["Int128", "Int256"].iter().any(|name| text.contains(name))
+}
+
+/// The text of a number literal (a minus sign kept) or of an array of
+/// them, as ClickHouse would read it as a value.
+fn number_literal_text(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Value(v) => match &v.value {
+            Value::Number(text, _) => Some(text.clone()),
+            _ => None,
+        },
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => Some(format!("-{}", number_literal_text(expr)?)),
+        Expr::Array(array) => {
+            let elements: Option<Vec<String>> =
+                array.elem.iter().map(number_literal_text).collect();
+            Some(format!("[{}]", elements?.join(", ")))
+        }
+        _ => None,
+    }
+}
+
 /// Whether `expr` is a CAST whose type cannot hold NULL (`CAST(x AS
 /// Int32)`, `x::String`; not `Nullable(T)`, `LowCardinality(Nullable(T))`
 /// or the types that hold anything).
@@ -693,6 +720,20 @@ impl Rewriter<'_, '_> {
             } if *precision <= 38 => {
                 let type_name = string_literal(&crate::literal_text::type_text(data_type));
                 return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
+            }
+            // A number literal, or an array of them, cast to a type holding
+            // 128- or 256-bit integers is read from its text, as ClickHouse
+            // reads `literal::T`: as a Float64 it would keep 17 digits.
+            Expr::Cast {
+                kind: CastKind::Cast | CastKind::DoubleColon,
+                expr: inner,
+                data_type,
+                ..
+            } if holds_big_integers(data_type)
+                && let Some(text) = number_literal_text(inner) =>
+            {
+                let type_name = string_literal(&crate::literal_text::type_text(data_type));
+                return Ok(Some(call("_CAST", vec![string_literal(&text), type_name])));
             }
             // Types DataFusion's SQL cannot name, cast by their ClickHouse name.
             Expr::Cast {

@@ -48,6 +48,12 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
             datafusion::functions_nested::array_has::array_has_udf(),
         )),
         ScalarUDF::new_from_impl(search::NumericSearch::wrapping(
+            datafusion::functions_nested::array_has::array_has_all_udf(),
+        )),
+        ScalarUDF::new_from_impl(search::NumericSearch::wrapping(
+            datafusion::functions_nested::array_has::array_has_any_udf(),
+        )),
+        ScalarUDF::new_from_impl(search::NumericSearch::wrapping(
             datafusion::functions_nested::position::array_position_udf(),
         )),
         ScalarUDF::new_from_impl(literal::MakeArray::default()),

@@ -4,8 +4,9 @@
 //! position of `x` in ascending `a` by binary search, 0 when absent).
 //! Elements and values compare in their common type; NULL equals NULL.
 //!
-//! `has` and `indexOf` are DataFusion's `array_has` and `array_position`,
-//! wrapped ([`NumericSearch`]) so that an array and a value of different
+//! `has`, `hasAll`, `hasAny` and `indexOf` are DataFusion's `array_has`,
+//! `array_has_all`, `array_has_any` and `array_position`, wrapped
+//! ([`NumericSearch`]) so that an array and a value (or array) of different
 //! integer types (`has([1, 2], toUInt64(1))`, an integer in an array of
 //! `Int128`) compare in their common type, where DataFusion's signature
 //! finds none.
@@ -188,9 +189,10 @@ mod tests {
     }
 }
 
-/// DataFusion's search `inner` (`array_has`, `array_position`) under its
-/// own names, coercing a numeric array and value it finds no common type
-/// for to their supertype; every other call is coerced as `inner` would.
+/// DataFusion's search `inner` (`array_has`, `array_position`, ...) under
+/// its own names, coercing a numeric array and value (or array) it finds no
+/// common type for to their supertype; every other call is coerced as
+/// `inner` would.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct NumericSearch {
     inner: Arc<ScalarUDF>,
@@ -226,16 +228,27 @@ impl ScalarUDFImpl for NumericSearch {
             .collect();
         let as_inner = fields_with_udf(&fields, self.inner.as_ref())
             .map(|fields| fields.iter().map(|f| f.data_type().clone()).collect());
-        let [DataType::List(element), needle] = arg_types else {
+        let [DataType::List(element), sought] = arg_types else {
             return as_inner;
+        };
+        // `hasAll`/`hasAny` seek an array's elements.
+        let list_of = |t: &DataType, field: &FieldRef| {
+            DataType::List(Arc::new(field.as_ref().clone().with_data_type(t.clone())))
+        };
+        let needle = match sought {
+            DataType::List(item) => item.data_type(),
+            value => value,
         };
         let numeric = element.data_type().is_numeric() && needle.is_numeric();
         let common = supertype(element.data_type(), needle).filter(|_| numeric);
         match (as_inner, common) {
             (Ok(types), _) => Ok(types),
             (Err(_), Some(common)) => {
-                let element = element.as_ref().clone().with_data_type(common.clone());
-                Ok(vec![DataType::List(Arc::new(element)), common])
+                let sought = match sought {
+                    DataType::List(item) => list_of(&common, item),
+                    _ => common.clone(),
+                };
+                Ok(vec![list_of(&common, element), sought])
             }
             (Err(error), None) => Err(error),
         }
