@@ -399,7 +399,7 @@ fn as_arithmetic_value(value: &ColumnarValue) -> Result<ColumnarValue> {
     })
 }
 
-fn division_by_zero() -> datafusion::error::DataFusionError {
+pub(crate) fn division_by_zero() -> datafusion::error::DataFusionError {
     StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion()
 }
 

@@ -42,7 +42,11 @@ pub(crate) fn widen(values: &ArrayRef, target: &DataType) -> Result<Vec<Option<i
             for text in texts.as_string::<i32>() {
                 out.push(match text {
                     None => None,
-                    Some(text) => Some(parse(text).ok_or_else(|| parse_error(text, target))?),
+                    Some(text) => Some(
+                        BigInt::Int256
+                            .parse(text)
+                            .ok_or_else(|| crate::conversion::parse_error(text, target))?,
+                    ),
                 });
             }
             out
@@ -95,11 +99,6 @@ fn stored(values: &ArrayRef, big: BigInt) -> Vec<Option<i256>> {
     }
 }
 
-/// Text as an integer, wrapping at 256 bits.
-fn parse(text: &str) -> Option<i256> {
-    BigInt::Int256.parse(text)
-}
-
 /// A float cut toward zero; past the 256-bit range, ClickHouse's result is
 /// unspecified, and Strata's is 0 (NaN too).
 fn from_float(v: f64) -> i256 {
@@ -109,17 +108,6 @@ fn from_float(v: f64) -> i256 {
         true => i256::from_f64(v - 2.0 * TWO_POW_255).unwrap_or(i256::ZERO),
         false => i256::from_f64(v).unwrap_or(i256::ZERO),
     }
-}
-
-fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionError {
-    StrataError::new(
-        ErrorCode::CANNOT_PARSE_TEXT,
-        format!(
-            "Cannot parse string '{text}' as {}",
-            strata_common::types::clickhouse_type_name(target, false)
-        ),
-    )
-    .into_datafusion()
 }
 
 /// `values` as `CAST(values AS <big>)` converts them.
@@ -353,9 +341,7 @@ fn apply(op: ArithmeticOp, a: i256, b: i256) -> Result<i256> {
         ArithmeticOp::Multiply => a.wrapping_mul(b),
         ArithmeticOp::IntDivOrZero if zero_divisor => i256::ZERO,
         ArithmeticOp::IntDiv | ArithmeticOp::Modulo if zero_divisor => {
-            return Err(
-                StrataError::new(ErrorCode::ILLEGAL_DIVISION, "Division by zero").into_datafusion(),
-            );
+            return Err(crate::arithmetic::division_by_zero());
         }
         ArithmeticOp::IntDiv | ArithmeticOp::IntDivOrZero => a.wrapping_div(b),
         ArithmeticOp::Modulo => a.wrapping_rem(b),

@@ -74,7 +74,7 @@ impl ConvertTo {
     }
 }
 
-fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionError {
+pub(crate) fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionError {
     let code = match target {
         DataType::Date32 => ErrorCode::CANNOT_PARSE_DATE,
         DataType::Timestamp(..) => ErrorCode::CANNOT_PARSE_DATETIME,
