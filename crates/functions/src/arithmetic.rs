@@ -202,6 +202,9 @@ impl ScalarUDFImpl for Arithmetic {
         if let Some(big) = crate::big_int::result_type(self.op, &l, &r) {
             return big;
         }
+        if let Some(elementwise) = crate::arrays::elementwise::result_type(self, self.op, &l, &r) {
+            return elementwise;
+        }
         if let Some(decimal) = crate::decimal_arithmetic::result_type(self.op, &l, &r) {
             return decimal;
         }
@@ -251,6 +254,9 @@ impl ScalarUDFImpl for Arithmetic {
             normalize(&args.args[0].data_type()),
             normalize(&args.args[1].data_type()),
         );
+        if crate::arrays::elementwise::involves_arrays(&l_type, &r_type) {
+            return crate::arrays::elementwise::evaluate(self, self.op, &args);
+        }
         if crate::big_int::result_type(self.op, &l_type, &r_type).is_some() {
             let left = as_arithmetic_input(&args.args[0].to_array(rows)?)?;
             let right = as_arithmetic_input(&args.args[1].to_array(rows)?)?;

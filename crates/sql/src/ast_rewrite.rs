@@ -128,6 +128,9 @@ impl VisitorMut for Rewriter<'_, '_> {
         // The SELECTs of a set operation are no query of their own.
         set_operand_conditions(query.body.as_mut());
         if let SetExpr::Select(select) = query.body.as_mut() {
+            query_clauses::group_by_all(select, &|name| {
+                crate::combinators::names_aggregate(name, self.ctx)
+            });
             if let Err(e) = query_clauses::rewrite_group_by_modifiers(select) {
                 return ControlFlow::Break(e);
             }

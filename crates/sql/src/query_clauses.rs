@@ -12,14 +12,16 @@
 //!   (`WITH TOTALS` is taken off before, by [`crate::totals`]);
 //! - `QUALIFY cond` with no window function in the query: ClickHouse then
 //!   filters as HAVING does after aggregation, or as WHERE without it;
+//! - `GROUP BY ALL` as its keys, ClickHouse's way (see [`group_by_all`]);
 //! - a SELECT without FROM that names `dummy` or `*` reads `system.one`.
 
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    BinaryOperator, Expr, Fetch, Function, GroupByExpr, GroupByWithModifier, Ident, LimitClause,
-    OffsetRows, OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
-    TableFactor, Value, WindowSpec, WindowType, visit_expressions,
+    BinaryOperator, Expr, Fetch, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
+    GroupByExpr, GroupByWithModifier, Ident, LimitClause, OffsetRows, OrderByExpr, OrderByKind,
+    Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
+    visit_expressions,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -346,6 +348,114 @@ pub fn rewrite_group_by_modifiers(select: &mut Select) -> Result<()> {
     Ok(())
 }
 
+/// `GROUP BY ALL` as the keys ClickHouse takes: each select item without
+/// an aggregate, and inside an item with one, the largest parts outside
+/// aggregate calls (`substring(a, 1, 2)` in `substring(substring(a, 1, 2),
+/// 1, count())`). DataFusion's own reading drops such items whole. Left as
+/// it is beside `*` or an expression it cannot take apart.
+pub fn group_by_all(select: &mut Select, is_aggregate: &dyn Fn(&str) -> bool) {
+    let GroupByExpr::All(modifiers) = &select.group_by else {
+        return;
+    };
+    let mut keys = Vec::new();
+    for item in &select.projection {
+        let expr = match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e,
+            _ => return,
+        };
+        if !outside_aggregates(expr, is_aggregate, &mut keys) {
+            return;
+        }
+    }
+    select.group_by = GroupByExpr::Expressions(keys, modifiers.clone());
+}
+
+/// Adds to `keys` the parts of `expr` outside aggregate calls that are not
+/// literals; false where `expr` holds an aggregate in a form not taken apart.
+fn outside_aggregates(
+    expr: &Expr,
+    is_aggregate: &dyn Fn(&str) -> bool,
+    keys: &mut Vec<Expr>,
+) -> bool {
+    let aggregates = visit_expressions(expr, |e| match e {
+        Expr::Function(f)
+            if f.over.is_none() && is_aggregate(&crate::ast_rewrite::written_name(f)) =>
+        {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    if aggregates.is_continue() {
+        if !matches!(expr, Expr::Value(_))
+            && !keys.iter().any(|k| k.to_string() == expr.to_string())
+        {
+            keys.push(expr.clone());
+        }
+        return true;
+    }
+    let mut parts = |exprs: Vec<&Expr>| {
+        exprs
+            .into_iter()
+            .all(|e| outside_aggregates(e, is_aggregate, keys))
+    };
+    match expr {
+        Expr::Function(f)
+            if f.over.is_none() && is_aggregate(&crate::ast_rewrite::written_name(f)) =>
+        {
+            true
+        }
+        Expr::Function(f) => match &f.args {
+            FunctionArguments::List(list) => parts(
+                list.args
+                    .iter()
+                    .filter_map(|arg| match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e))
+                        | FunctionArg::Named {
+                            arg: FunctionArgExpr::Expr(e),
+                            ..
+                        } => Some(e),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => false,
+        },
+        Expr::BinaryOp { left, right, .. } => parts(vec![left.as_ref(), right.as_ref()]),
+        Expr::UnaryOp { expr, .. }
+        | Expr::Nested(expr)
+        | Expr::Cast { expr, .. }
+        | Expr::IsNull(expr)
+        | Expr::IsNotNull(expr) => outside_aggregates(expr, is_aggregate, keys),
+        Expr::Tuple(items) => parts(items.iter().collect()),
+        Expr::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => parts(
+            [Some(expr), substring_from.as_ref(), substring_for.as_ref()]
+                .into_iter()
+                .flatten()
+                .map(AsRef::as_ref)
+                .collect(),
+        ),
+        Expr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => parts(
+            operand
+                .iter()
+                .chain(else_result)
+                .map(AsRef::as_ref)
+                .chain(conditions.iter().flat_map(|w| [&w.condition, &w.result]))
+                .collect(),
+        ),
+        _ => false,
+    }
+}
+
 /// `FROM system.one` for a select without FROM that reads a column:
 /// ClickHouse's implicit table, whose one column is `dummy`. Others keep
 /// DataFusion's one-row relation, which reads nothing.
@@ -491,5 +601,21 @@ mod tests {
         let mut windowed = select("SELECT n, row_number() OVER () AS r FROM t QUALIFY r = 1");
         qualify_without_windows(&mut windowed, &is_aggregate);
         assert!(windowed.qualify.is_some());
+    }
+
+    #[test]
+    fn group_by_all_takes_the_parts_outside_aggregates() {
+        let is_aggregate = |name: &str| matches!(name, "count" | "sum");
+        let mut q = select(
+            "SELECT substring(a, 4, 2), substring(substring(a, 1, 2), 1, count(b)), sum(c) * 2 + d, 1, CASE WHEN e THEN sum(c) END FROM t GROUP BY ALL WITH ROLLUP",
+        );
+        group_by_all(&mut q, &is_aggregate);
+        assert_eq!(
+            q.group_by.to_string(),
+            "GROUP BY substring(a, 4, 2), substring(a, 1, 2), d, e WITH ROLLUP"
+        );
+        let mut star = select("SELECT *, count() FROM t GROUP BY ALL");
+        group_by_all(&mut star, &is_aggregate);
+        assert_eq!(star.group_by.to_string(), "GROUP BY ALL");
     }
 }

@@ -696,8 +696,17 @@ impl Session {
                 }
                 continue;
             };
-            // Read with ClickHouse's meaning, as a SELECT would read it.
+            // Read with ClickHouse's meaning, as a SELECT would read it; text
+            // is read as CAST reads it (`Date DEFAULT '0000-00-00'`).
             let mut default = [default.clone()];
+            if is_text(&default[0]) {
+                let type_name = strata_common::types::field_type_name(field);
+                default[0] = strata_sql::parser::parse_expr_text(&format!(
+                    "CAST({}, '{}')",
+                    default[0],
+                    type_name.replace('\\', "\\\\").replace('\'', "\\'")
+                ))?;
+            }
             self.rewrite_exprs(&mut default)?;
             let [default] = default;
             let expr = state.create_logical_expr_from_sql_expr(
@@ -799,6 +808,10 @@ fn table_engine(
         )),
         _ => TableStorage::from_clause(&engine),
     }
+}
+
+fn is_text(expr: &Expr) -> bool {
+    matches!(expr, Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_)))
 }
 
 /// The value of each constant DEFAULT: what a part written before its

@@ -17,11 +17,13 @@ use datafusion::error::DataFusionError;
 use datafusion::logical_expr::{ColumnarValue, ScalarUDF};
 use strata_common::{ErrorCode, StrataError};
 
+mod affix;
 mod auc;
 pub mod cumulative;
 pub mod distance;
 pub mod edit;
 pub mod element;
+pub(crate) mod elementwise;
 pub mod empty;
 pub mod enumerate;
 pub mod fold;
@@ -60,6 +62,8 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         ScalarUDF::new_from_impl(literal::Map::default()),
         ScalarUDF::new_from_impl(literal::Tuple::default()),
         ScalarUDF::new_from_impl(range::Range::default()),
+        ScalarUDF::new_from_impl(affix::Affix::new(false)),
+        ScalarUDF::new_from_impl(affix::Affix::new(true)),
     ];
     for kind in enumerate::Enumeration::ALL {
         functions.push(ScalarUDF::new_from_impl(enumerate::Enumerate::new(kind)));

@@ -161,6 +161,19 @@ fn unit_keyword(name: &str, unit: &Expr) -> Result<IntervalKind> {
 }
 
 /// `name(args)` as DataFusion plans it, if `name` is one of [`NAMES`].
+/// An `INTERVAL` literal or a `toInterval*` call.
+fn is_interval(expr: &Expr) -> bool {
+    match expr {
+        Expr::Interval(_) => true,
+        Expr::Function(f) => f
+            .name
+            .to_string()
+            .trim_matches('"')
+            .starts_with("toInterval"),
+        _ => false,
+    }
+}
+
 pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
     let all = || args.iter().map(|a| (*a).clone()).collect::<Vec<_>>();
     let expr = match name {
@@ -182,6 +195,16 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             let zero = Expr::value(Value::Number("0".into(), false));
             let moment = call("toDateTime64", vec![args[0].clone(), zero, args[1].clone()]);
             call("toDate32", vec![moment])
+        }
+        // ClickHouse's `date_bin(moment, interval)`, not DataFusion's
+        // `date_bin(interval, moment)` (which the rewrites themselves call).
+        _ if (name.eq_ignore_ascii_case("date_bin")
+            || name.eq_ignore_ascii_case("time_bucket"))
+            && args.len() == 2
+            && is_interval(args[1])
+            && !is_interval(args[0]) =>
+        {
+            super::start_of_interval(args[0], args[1])
         }
         _ if name.eq_ignore_ascii_case("DATE_FORMAT") => {
             takes(name, args, &[2])?;

@@ -1,5 +1,5 @@
 //! ClickHouse functions that DataFusion has under another name or form:
-//! `startsWith` is `starts_with`, `has` is `array_has`, `isNull(x)` is
+//! `replaceAll` is `replace`, `has` is `array_has`, `isNull(x)` is
 //! `x IS NULL`, `toInt32OrNull(s)` is `TRY_CAST(s AS INT)`.
 //!
 //! Each is rewritten in the parsed statement, so the result is planned as
@@ -53,8 +53,6 @@ const NAMES: &[&str] = &[
     "notLike",
     "ilike",
     "notILike",
-    "startsWith",
-    "endsWith",
     "replaceAll",
     "replaceRegexpAll",
     "replaceRegexpOne",
@@ -354,8 +352,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "notLike" => like(true, false)?,
         "ilike" => like(false, true)?,
         "notILike" => like(true, true)?,
-        "startsWith" => renamed("starts_with", &[2])?,
-        "endsWith" => renamed("ends_with", &[2])?,
         "replaceAll" => renamed("replace", &[3])?,
         // An empty pattern replaces nothing in ClickHouse.
         "replaceRegexpOne" | "replaceRegexpAll"
