@@ -22,3 +22,16 @@ SELECT [1, 2] + [3, 4], [1, 2] - [3, 4], toTypeName([1, 2] - [3, 4]), [[1, 2], [
 SELECT materialize([2, 3, 5]) * materialize(7), arr * number FROM (SELECT number, range(number) AS arr FROM numbers(3));
 SELECT [1, 2] + [3]; -- { serverError SIZES_OF_ARRAYS_DONT_MATCH }
 SELECT [1, 2] + 1; -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
+-- toDecimal*OrZero/OrNull give up on values their storage type cannot hold.
+SELECT toDecimal32OrZero('999999999', 0), toDecimal32OrZero('1000000000', 0), toDecimal64OrNull('-1000000000000000000', 0), toDecimal32OrNull('12.5', 8), accurateCastOrNull(123, 'Decimal(4, 2)');
+-- A table over a table function reads it at each query.
+DROP TABLE IF EXISTS function_table;
+CREATE TABLE function_table AS numbers(5);
+SELECT sum(number), count() FROM function_table;
+DROP TABLE function_table;
+-- cast_keep_nullable keeps a Nullable value Nullable through CAST.
+SET cast_keep_nullable = 1;
+SELECT CAST(toNullable(1) AS String) AS x, toTypeName(x), CAST(NULL AS Int32) AS y, toTypeName(y), CAST(1 AS Int32) AS z, toTypeName(z);
+SET cast_keep_nullable = 0;
+SELECT CAST(toNullable(1) AS String) AS x, toTypeName(x);
+SELECT CAST(NULL AS Int32); -- { serverError CANNOT_CONVERT_TYPE }

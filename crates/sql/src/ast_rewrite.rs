@@ -499,7 +499,7 @@ impl Rewriter<'_, '_> {
 
     fn rewrite_expr(&self, expr: &Expr) -> Result<Option<Expr>> {
         let converted = self.rewrite_once(expr)?;
-        if !casts_to_not_nullable(expr) {
+        if !casts_to_not_nullable(expr) || self.ctx.settings.cast_keep_nullable() {
             return Ok(converted);
         }
         if let Expr::Cast { expr: inner, .. } = expr

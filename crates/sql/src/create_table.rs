@@ -110,6 +110,9 @@ pub struct CreateTableText {
     /// `AS [db.]table`: the table whose structure (and engine, when none
     /// is given) the new one takes.
     pub as_table: Option<String>,
+    /// `AS function(args)`: a table that reads the table function, as
+    /// written.
+    pub as_function: Option<String>,
     /// `EMPTY AS SELECT`: the query gives the structure but no rows.
     pub empty: bool,
 }
@@ -146,6 +149,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
     let mut column = 0usize;
     let mut seen_columns = false;
     let mut as_table = None;
+    let mut as_function = None;
     let mut seen_as = false;
     let mut empty = false;
     // Set where a column definition may start: its name is next.
@@ -218,6 +222,17 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
             Token::Word(w) if depth == 0 && w.keyword == Keyword::AS && !seen_as => {
                 seen_as = true;
                 if let Some((name, end)) = source_table(&tokens, i + 1) {
+                    let open = next_significant(&tokens, end);
+                    if tokens.get(open) == Some(&Token::LParen) {
+                        let close = matching_paren(&tokens, open).ok_or_else(|| {
+                            syntax_error(sql, "Expected ')' after the table function's arguments")
+                        })?;
+                        let call: String =
+                            tokens[open..=close].iter().map(|t| t.to_string()).collect();
+                        as_function = Some(format!("{name}{call}"));
+                        i = close + 1;
+                        continue;
+                    }
                     as_table = Some(name);
                     i = end;
                     continue;
@@ -265,6 +280,7 @@ pub fn split_create_table(sql: &str) -> Result<CreateTableText> {
         codecs,
         constraints: declared_constraints,
         as_table,
+        as_function,
         empty,
     })
 }
@@ -705,6 +721,9 @@ mod tests {
         )
         .unwrap();
         assert!(empty.empty && empty.as_table.is_none());
+        let function = split_create_table("CREATE TABLE n AS numbers(10, 2)").unwrap();
+        assert_eq!(function.as_function.as_deref(), Some("numbers(10, 2)"));
+        assert_eq!(function.statement.trim(), "CREATE TABLE n");
         let mut engine = split_create_table(
             "CREATE TABLE n (a Int8) ENGINE = MergeTree ORDER BY a \
              SETTINGS max_threads = 2, index_granularity = 8",

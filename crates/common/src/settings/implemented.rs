@@ -124,6 +124,8 @@ declare_settings!(IMPLEMENTED {
         "Cancel an HTTP query that only reads (GET, or readonly > 0) when its client closes the connection";
     cast_ipv4_ipv6_default_on_conversion_error: bool = SettingKind::Bool, "0",
         "IPv4StringToNum, IPv6StringToNum, toIPv4 and toIPv6 give the zero address for text that is no address, rather than failing";
+    cast_keep_nullable: bool = SettingKind::Bool, "0",
+        "CAST of a Nullable value to a non-Nullable type keeps it Nullable";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
     default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",

@@ -118,6 +118,10 @@ impl Session {
     /// clause, column codecs) split off first.
     pub(crate) async fn create_table_text(&mut self, text: &str) -> Result<StatementOutcome> {
         let mut split = split_create_table(text)?;
+        if let Some(function) = &split.as_function {
+            return Box::pin(self.execute_statement(&function_view(&split.statement, function)?))
+                .await;
+        }
         let mut create = create_table_statement(&split.statement)?;
         if let Some(source) = &split.as_table {
             let source = self.table_structure(source).await?;
@@ -808,6 +812,25 @@ fn table_engine(
         )),
         _ => TableStorage::from_clause(&engine),
     }
+}
+
+/// `CREATE TABLE t AS function(args)` as a view of the function's rows:
+/// reading `t` calls the function each time, as ClickHouse's table of
+/// engine `TableFunction` does.
+fn function_view(statement: &str, function: &str) -> Result<String> {
+    let upper = statement.to_ascii_uppercase();
+    let Some(at) = upper.find("TABLE") else {
+        return Err(StrataError::new(
+            ErrorCode::SYNTAX_ERROR,
+            "Expected TABLE after CREATE",
+        ));
+    };
+    let head = format!(
+        "{}VIEW{}",
+        &statement[..at],
+        &statement[at + "TABLE".len()..]
+    );
+    Ok(format!("{} AS SELECT * FROM {function}", head.trim_end()))
 }
 
 fn is_text(expr: &Expr) -> bool {

@@ -323,8 +323,19 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
     }
     // Other targets: the plain conversion, row by row where it fails.
     let plain = |values: &ArrayRef| match target {
+        // A value fits when its digits fit the type ClickHouse stores the
+        // precision in (Decimal32, 64 or 128), as ClickHouse checks.
         DataType::Decimal128(precision, scale) => {
-            crate::decimal_conversion::to_decimal(values, *precision, *scale)
+            let converted = crate::decimal_conversion::to_decimal(values, *precision, *scale)?;
+            let stored = match *precision {
+                ..=9 => 9,
+                10..=18 => 18,
+                _ => 38,
+            };
+            converted
+                .as_primitive::<Decimal128Type>()
+                .validate_decimal_precision(stored)?;
+            Ok(converted)
         }
         DataType::Decimal256(..) => {
             let fail = cast::CastOptions {
