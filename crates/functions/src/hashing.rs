@@ -295,7 +295,11 @@ impl ScalarUDFImpl for HashFunction {
                 let inputs = args
                     .args
                     .iter()
-                    .map(|a| a.to_array(crate::rows_to_evaluate(&args)))
+                    .zip(&args.arg_fields)
+                    .map(|(a, field)| {
+                        let values = a.to_array(crate::rows_to_evaluate(&args))?;
+                        enum_numbers(values, field)
+                    })
                     .collect::<Result<Vec<_>>>()?;
                 let hashes = self.hash_rows(&inputs)?;
                 if self.kind == HashKind::XxHash32 {
@@ -409,6 +413,21 @@ impl HashFunction {
         }
         Ok(())
     }
+}
+
+/// An enum column as its elements' numbers (Int8 or Int16), which is what
+/// ClickHouse hashes; any other column as it is.
+fn enum_numbers(values: ArrayRef, field: &Field) -> Result<ArrayRef> {
+    let Some(enum_type) = strata_common::types::enum_type(field) else {
+        return Ok(values);
+    };
+    let names = datafusion::arrow::compute::cast(&values, &DataType::Utf8)?;
+    let numbers: ArrayRef = Arc::new(enum_type.numbers_of(names.as_string::<i32>()));
+    let width = match enum_type.is_wide() {
+        true => DataType::Int16,
+        false => DataType::Int8,
+    };
+    Ok(datafusion::arrow::compute::cast(&numbers, &width)?)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod date_format;
 pub mod dates;
 mod decimal_arithmetic;
 mod decimal_conversion;
+mod decimal_precise;
 pub mod encodings;
 pub mod fixed_strings;
 pub mod geo;
@@ -67,6 +68,11 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         functions.push(ScalarUDF::new_from_impl(Arithmetic::new(op)));
     }
     functions.push(ScalarUDF::new_from_impl(Negate::default()));
+    for divide in [false, true] {
+        functions.push(ScalarUDF::new_from_impl(
+            decimal_precise::PreciseDecimal::new(divide),
+        ));
+    }
     for bitwise in big_int::BigBitwise::all() {
         functions.push(ScalarUDF::new_from_impl(bitwise));
     }

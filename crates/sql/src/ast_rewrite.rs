@@ -18,11 +18,11 @@
 use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
-    ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType, ExactNumberInfo,
-    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
-    Interval, JoinConstraint, NullTreatment, ObjectName, ObjectNamePart, Query, Select, SelectItem,
-    SetExpr, SetOperator, SetQuantifier, Statement, TableAlias, TableFactor, TypedString,
-    UnaryOperator, Value, VisitMut, VisitorMut,
+    AccessExpr, ArrayElemTypeDef, BinaryOperator, CaseWhen, CastKind, CeilFloorKind, DataType,
+    ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
+    FunctionArguments, Ident, Interval, JoinConstraint, NullTreatment, ObjectName, ObjectNamePart,
+    Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, Subscript,
+    TableAlias, TableFactor, TypedString, UnaryOperator, Value, VisitMut, VisitorMut,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -276,6 +276,23 @@ fn casts_to_not_nullable(expr: &Expr) -> bool {
     }
 }
 
+/// Whether every access of a chain is a subscript `[i]`, one of them by
+/// an index that is no literal.
+fn computed_indexes(chain: &[AccessExpr]) -> bool {
+    let indexes: Option<Vec<&Expr>> = chain
+        .iter()
+        .map(|access| match access {
+            AccessExpr::Subscript(Subscript::Index { index }) => Some(index),
+            _ => None,
+        })
+        .collect();
+    indexes.is_some_and(|indexes| {
+        indexes
+            .iter()
+            .any(|index| !matches!(index, Expr::Value(_) | Expr::UnaryOp { .. }))
+    })
+}
+
 /// `INTERVAL n unit` as `toInterval<Unit>(n)`, as ClickHouse names it.
 pub(crate) fn interval_function(interval: &Interval) -> Option<Expr> {
     let field = interval.leading_field.as_ref()?;
@@ -525,6 +542,17 @@ impl Rewriter<'_, '_> {
                 return Ok(Some(Expr::Lambda(lambda)));
             }
             Expr::InSubquery { negated: true, .. } => return crate::not_in::without_nulls(expr),
+            // `a[i]` with a computed index: DataFusion's planner takes only
+            // an Int64 there, ClickHouse's arrayElement any integer.
+            Expr::CompoundFieldAccess { root, access_chain } if computed_indexes(access_chain) => {
+                let element = access_chain.iter().fold((**root).clone(), |array, access| {
+                    let AccessExpr::Subscript(Subscript::Index { index }) = access else {
+                        unreachable!("checked by computed_indexes");
+                    };
+                    call("arrayElement", vec![array, index.clone()])
+                });
+                return Ok(Some(element));
+            }
             // NULL in a set is skipped (`transform_null_in = 0`): `1 IN
             // (NULL, 2)` is 0, not NULL.
             Expr::InList {

@@ -612,7 +612,7 @@ mod tests {
         group_by_all(&mut q, &is_aggregate);
         assert_eq!(
             q.group_by.to_string(),
-            "GROUP BY substring(a, 4, 2), substring(a, 1, 2), d, e WITH ROLLUP"
+            "GROUP BY SUBSTRING(a, 4, 2), SUBSTRING(a, 1, 2), d, e WITH ROLLUP"
         );
         let mut star = select("SELECT *, count() FROM t GROUP BY ALL");
         group_by_all(&mut star, &is_aggregate);

@@ -567,10 +567,12 @@ impl TableFunctionImpl for NumbersFunction {
     fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
         let exprs = args.exprs();
         let (start, count) = match exprs {
-            [count] => (0, count_argument(self.name, count)?),
+            // Without arguments, as endless as system.numbers and system.zeros.
+            [] => (0, None),
+            [count] => (0, Some(count_argument(self.name, count)?)),
             [start, count] if self.generator == Generator::Numbers => (
                 count_argument(self.name, start)?,
-                count_argument(self.name, count)?,
+                Some(count_argument(self.name, count)?),
             ),
             [start, count, step] if self.generator == Generator::Numbers => {
                 let step = count_argument(self.name, step)?;
@@ -594,9 +596,9 @@ impl TableFunctionImpl for NumbersFunction {
                     "Table function {} takes {} arguments, got {}",
                     self.name,
                     if self.generator == Generator::Numbers {
-                        "1, 2 or 3"
+                        "0, 1, 2 or 3"
                     } else {
-                        "1"
+                        "0 or 1"
                     },
                     exprs.len()
                 );
@@ -605,7 +607,7 @@ impl TableFunctionImpl for NumbersFunction {
         Ok(Arc::new(NumbersTable::new(
             self.generator,
             start,
-            Some(count),
+            count,
             self.multithreaded,
         )))
     }

@@ -42,6 +42,7 @@ pub mod funnels;
 pub mod group_array;
 pub mod group_arrays;
 pub mod maps;
+pub mod matrices;
 pub mod moments;
 pub mod native;
 pub mod quantiles;
@@ -64,6 +65,7 @@ pub fn functions() -> Vec<AggregateUDF> {
     let mut out = Vec::new();
     out.extend(quantiles::functions());
     out.extend(moments::functions());
+    out.extend(matrices::functions());
     out.extend(maps::functions());
     out.extend(group_arrays::functions());
     out.extend(collected::functions());
