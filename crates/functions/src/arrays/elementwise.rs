@@ -89,7 +89,7 @@ pub(crate) fn evaluate(
     let left = args.args[0].to_array(rows)?;
     let right = args.args[1].to_array(rows)?;
     let shape = shape(op, left.data_type(), right.data_type());
-    let (list, values, other) = match shape {
+    let (list, inner_left, inner_right) = match shape {
         Some(Shape::Both) => {
             let (l, r) = (as_list(&left)?, as_list(&right)?);
             if (0..rows).any(|row| {
@@ -117,7 +117,6 @@ pub(crate) fn evaluate(
         }
         None => return datafusion::common::exec_err!("{} over arrays of this shape", udf.name()),
     };
-    let (inner_left, inner_right) = (values, other);
     let Some(item) = item_field(args.return_type()).cloned() else {
         return datafusion::common::exec_err!("{} over arrays returns an array", udf.name());
     };
