@@ -409,6 +409,9 @@ pub struct FormatOptions {
     pub parquet_row_group_rows: usize,
     /// `output_format_json_array_of_rows`: JSONEachRow writes one JSON array.
     pub json_array_of_rows: bool,
+    /// `output_format_markdown_escape_special_characters`: Markdown puts a
+    /// backslash before each ASCII punctuation mark in a cell.
+    pub markdown_escape_special: bool,
 }
 
 impl Default for FormatOptions {
@@ -425,6 +428,7 @@ impl Default for FormatOptions {
             write_statistics: true,
             parquet_row_group_rows: 1_000_000,
             json_array_of_rows: false,
+            markdown_escape_special: false,
         }
     }
 }
@@ -461,6 +465,7 @@ impl FormatOptions {
             write_statistics: settings.output_format_write_statistics(),
             parquet_row_group_rows: settings.output_format_parquet_row_group_size().max(1) as usize,
             json_array_of_rows: settings.output_format_json_array_of_rows(),
+            markdown_escape_special: settings.output_format_markdown_escape_special_characters(),
         }
     }
 }

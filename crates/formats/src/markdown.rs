@@ -1,6 +1,8 @@
 //! Markdown (alias MD): a pipe table whose header row marks numbers, dates and
 //! times right-aligned (`-:`) and the rest left-aligned (`:-`); cells are
-//! escaped as in TabSeparated. Rows stream, since no padding is needed.
+//! escaped as in TabSeparated, and ASCII punctuation with a backslash under
+//! `output_format_markdown_escape_special_characters`. Rows stream, since no
+//! padding is needed.
 
 use std::io::Write;
 
@@ -38,6 +40,7 @@ impl ResultWriter for MarkdownWriter {
             text.push('|');
             for column in batch.columns() {
                 text.push(' ');
+                let start = text.len();
                 write_value(
                     column.as_ref(),
                     row,
@@ -45,6 +48,10 @@ impl ResultWriter for MarkdownWriter {
                     self.options.values,
                     &mut text,
                 );
+                if self.options.markdown_escape_special {
+                    let cell = text.split_off(start);
+                    escape_special(&cell, &mut text);
+                }
                 text.push_str(" |");
             }
             text.push('\n');
@@ -54,5 +61,15 @@ impl ResultWriter for MarkdownWriter {
 
     fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// `cell` with a backslash before each ASCII punctuation mark.
+fn escape_special(cell: &str, out: &mut String) {
+    for c in cell.chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
     }
 }

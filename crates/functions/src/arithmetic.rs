@@ -107,6 +107,17 @@ pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Resul
     if let Some(decimal) = crate::decimal_arithmetic::result_type(op, left, right) {
         return decimal;
     }
+    if op == ArithmeticOp::Modulo
+        && let Some((numbers_left, numbers_right)) = dates_as_numbers(left, right)
+    {
+        // A date's remainder has the integer divisor's type, sign included.
+        if numbers_left != *left
+            && let Some((signed, size)) = int_shape(right)
+        {
+            return Ok(int_type(signed, size));
+        }
+        return result_type(op, &numbers_left, &numbers_right);
+    }
     let l_num = int_shape(left).is_some() || is_float(left);
     let r_num = int_shape(right).is_some() || is_float(right);
     if !(l_num && r_num) {
@@ -141,6 +152,20 @@ pub fn result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Resul
             }
         }
     })
+}
+
+/// The operands with a Date as the UInt16 and a DateTime as the UInt32
+/// ClickHouse stores them in, which `%` reads them as; None without one.
+fn dates_as_numbers(left: &DataType, right: &DataType) -> Option<(DataType, DataType)> {
+    let number = |t: &DataType| match t {
+        DataType::Date32 => Some(DataType::UInt16),
+        DataType::Timestamp(TimeUnit::Second, _) => Some(DataType::UInt32),
+        _ => None,
+    };
+    match (number(left), number(right)) {
+        (None, None) => None,
+        (l, r) => Some((l.unwrap_or(left.clone()), r.unwrap_or(right.clone()))),
+    }
 }
 
 fn date_result_type(op: ArithmeticOp, left: &DataType, right: &DataType) -> Result<DataType> {
@@ -256,6 +281,11 @@ impl ScalarUDFImpl for Arithmetic {
         );
         if crate::arrays::elementwise::involves_arrays(&l_type, &r_type) {
             return crate::arrays::elementwise::evaluate(self, self.op, &args);
+        }
+        if self.op == ArithmeticOp::Modulo
+            && let Some(types) = dates_as_numbers(&l_type, &r_type)
+        {
+            return self.invoke_with_args(as_numbers(args, [types.0, types.1])?);
         }
         if crate::big_int::result_type(self.op, &l_type, &r_type).is_some() {
             let left = as_arithmetic_input(&args.args[0].to_array(rows)?)?;
@@ -380,6 +410,31 @@ fn evaluate_fallback(op: ArithmeticOp, left: &ArrayRef, right: &ArrayRef) -> Res
 }
 
 /// Nulls and booleans compute as UInt8; a NULL literal has type Null.
+/// `args` cast to `types`.
+fn as_numbers(args: ScalarFunctionArgs, types: [DataType; 2]) -> Result<ScalarFunctionArgs> {
+    let cast_args = args
+        .args
+        .iter()
+        .zip(&types)
+        .map(|(arg, t)| match arg.data_type() == *t {
+            true => Ok(arg.clone()),
+            // Dates and times reach integers through their Int64 value.
+            false => arg.cast_to(&DataType::Int64, None)?.cast_to(t, None),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let arg_fields = args
+        .arg_fields
+        .iter()
+        .zip(types)
+        .map(|(field, t)| Arc::new(field.as_ref().clone().with_data_type(t)))
+        .collect();
+    Ok(ScalarFunctionArgs {
+        args: cast_args,
+        arg_fields,
+        ..args
+    })
+}
+
 fn normalize(t: &DataType) -> DataType {
     match t {
         DataType::Null => DataType::UInt8,

@@ -194,6 +194,48 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
     }
 }
 
+/// Texts converted as ClickHouse converts a Nullable(String): a text that
+/// does not parse, or a number outside the target, is NULL.
+fn convert_strings_or_null(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
+    let texts = cast::cast(strings, &DataType::Utf8)?;
+    let strings = texts.as_string::<i32>();
+    let null = ScalarValue::try_from(target)?;
+    let parsed = |parse: &dyn Fn(&str) -> Option<ScalarValue>| -> Result<ArrayRef> {
+        let values = strings
+            .iter()
+            .map(|s| s.and_then(parse).unwrap_or_else(|| null.clone()))
+            .collect::<Vec<_>>();
+        match values.is_empty() {
+            true => Ok(datafusion::arrow::array::new_empty_array(target)),
+            false => ScalarValue::iter_to_array(values),
+        }
+    };
+    match target {
+        DataType::Boolean => parsed(&|s| parse_bool(s).map(|b| ScalarValue::Boolean(Some(b)))),
+        DataType::Date32 => parsed(&|s| {
+            let days = parse_date(s)?.num_days_from_ce() - EPOCH_DAYS_FROM_CE;
+            Some(ScalarValue::Date32(Some(days)))
+        }),
+        DataType::Float32 | DataType::Float64 => parsed(&|s| {
+            ScalarValue::Float64(Some(parse_float(s)?))
+                .cast_to(target)
+                .ok()
+        }),
+        DataType::Timestamp(..) => parsed(&|s| {
+            let one: ArrayRef = Arc::new(StringArray::from(vec![s]));
+            let moment = convert_strings(one.as_ref(), target).ok()?;
+            ScalarValue::try_from_array(&moment, 0).ok()
+        }),
+        // Converted through Int64 with an overflow check, not wrapping.
+        t if t.is_integer() && BigInt::of(t).is_none() => parsed(&|s| {
+            let wide = ScalarValue::Int64(Some(parse_integer(s)?));
+            let narrow = wide.cast_to(target).ok()?;
+            (narrow.cast_to(&DataType::Int64).ok()? == wide).then_some(narrow)
+        }),
+        _ => convert_strings(strings, target),
+    }
+}
+
 fn parse_float(s: &str) -> Option<f64> {
     let t = s.trim();
     match t.to_ascii_lowercase().as_str() {
@@ -403,6 +445,15 @@ impl ScalarUDFImpl for ConvertTo {
             return map_columnar(&args.args[0], |names| {
                 let numbers: ArrayRef = Arc::new(enum_type.numbers_of(names.as_string()));
                 convert(&numbers, &self.target)
+            });
+        }
+        let nullable_text = matches!(
+            field.data_type(),
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+        ) && field.is_nullable();
+        if nullable_text && self.target != DataType::Utf8 && BigInt::of(&self.target).is_none() {
+            return map_columnar(&args.args[0], |texts| {
+                convert_strings_or_null(texts.as_ref(), &self.target)
             });
         }
         match &args.args[0] {

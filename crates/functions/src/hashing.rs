@@ -12,12 +12,15 @@
 use std::hash::Hasher;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, OffsetSizeTrait, UInt64Array};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, OffsetSizeTrait, UInt32Array, UInt64Array,
+};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, exec_err};
 use datafusion::logical_expr::{
-    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, TypeSignature,
+    Volatility,
 };
 
 use cityhash_102_rs::{U128, city_hash_64, hash128_to_64};
@@ -173,7 +176,10 @@ pub struct HashFunction {
 impl HashFunction {
     pub fn new(kind: HashKind) -> Self {
         let signature = if kind.is_variadic() {
-            Signature::variadic_any(Volatility::Immutable)
+            Signature::one_of(
+                vec![TypeSignature::Nullary, TypeSignature::VariadicAny],
+                Volatility::Immutable,
+            )
         } else {
             Signature::any(1, Volatility::Immutable)
         };
@@ -268,7 +274,13 @@ impl ScalarUDFImpl for HashFunction {
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         if args.args.is_empty() {
-            return exec_err!("Function {} needs at least one argument", self.name());
+            // ClickHouse's fixed hash of no arguments, at the output's width.
+            let seed = 0xe28d_bde7_fe22_e41c_u64;
+            let out: ArrayRef = match self.kind {
+                HashKind::XxHash32 => Arc::new(UInt32Array::from_value(seed as u32, 1)),
+                _ => Arc::new(UInt64Array::from_value(seed, 1)),
+            };
+            return crate::columnar(out, true);
         }
         let scalar = args
             .args
@@ -417,7 +429,7 @@ impl HashFunction {
 
 /// An enum column as its elements' numbers (Int8 or Int16), which is what
 /// ClickHouse hashes; any other column as it is.
-fn enum_numbers(values: ArrayRef, field: &Field) -> Result<ArrayRef> {
+pub(crate) fn enum_numbers(values: ArrayRef, field: &Field) -> Result<ArrayRef> {
     let Some(enum_type) = strata_common::types::enum_type(field) else {
         return Ok(values);
     };

@@ -106,6 +106,10 @@ fn tuple_rows(expr: &mut Expr) -> bool {
     let SetExpr::Select(select) = &mut *subquery.body else {
         return false;
     };
+    // The items' aliases go with them: uses of one are written out first.
+    if let Ok(aliases) = crate::aliases::user_aliases(select) {
+        crate::aliases::expand_aliases(select, &aliases);
+    }
     let columns: Option<Vec<Expr>> = select
         .projection
         .iter()

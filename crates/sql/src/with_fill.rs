@@ -1,11 +1,11 @@
-//! `ORDER BY k WITH FILL [FROM a] [TO b] [STEP s]` taken off a query: the
-//! query runs sorted as usual and the engine's fill operator adds the rows
-//! between (`strata_execution::fill`). What DataFusion plans must not see
-//! goes with it: the clause, and a LIMIT, which ClickHouse applies after
-//! filling.
+//! `ORDER BY k1 WITH FILL [FROM a] [TO b] [STEP s], k2 WITH FILL ...
+//! [INTERPOLATE [(c AS expr, ...)]]` taken off a query: the query runs
+//! sorted as usual and the engine's fill operator adds the rows between
+//! (`strata_execution::fill`). What DataFusion plans must not see goes with
+//! it: the clauses, and a LIMIT, which ClickHouse applies after filling.
 
 use datafusion::sql::sqlparser::ast::{
-    Expr, LimitClause, OrderByKind, Query, Select, SelectItem, SetExpr, Value, WithFill,
+    Expr, Ident, LimitClause, OrderByKind, Query, Select, SelectItem, SetExpr, Value, WithFill,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -14,18 +14,40 @@ use crate::parser::not_supported;
 /// What the fill operator needs, by positions in the query's result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FillClause {
-    /// The result columns of the ORDER BY keys before the filled one: rows
-    /// are filled within each run of equal values of these, as ClickHouse's
-    /// `use_with_fill_by_sorting_prefix` does.
+    /// The result columns of the ORDER BY keys before the first filled one:
+    /// rows are filled within each run of equal values of these, as
+    /// ClickHouse's `use_with_fill_by_sorting_prefix` does.
     pub prefix: Vec<ResultColumn>,
-    /// The filled result column.
+    /// The filled keys, in ORDER BY order.
+    pub keys: Vec<FilledKey>,
+    /// The result columns of every ORDER BY key that is one.
+    pub sort_columns: Vec<ResultColumn>,
+    pub interpolate: Interpolation,
+    /// `LIMIT` and `OFFSET`, applied to the filled rows.
+    pub limit: Option<u64>,
+    pub offset: u64,
+}
+
+/// One `k WITH FILL ...` key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilledKey {
     pub column: ResultColumn,
     pub descending: bool,
     /// `FROM`, `TO` and `STEP`, constant expressions.
     pub bounds: WithFill,
-    /// `LIMIT` and `OFFSET`, applied to the filled rows.
-    pub limit: Option<u64>,
-    pub offset: u64,
+}
+
+/// What added rows hold in columns that are not ORDER BY keys.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Interpolation {
+    /// No INTERPOLATE: the type's default.
+    None,
+    /// `INTERPOLATE` alone: every column that is not an ORDER BY key keeps
+    /// the previous row's value.
+    All,
+    /// `INTERPOLATE (c AS expr, ...)`: each listed column computed from the
+    /// previous row (`c` alone is `c AS c`).
+    Columns(Vec<(ResultColumn, Expr)>),
 }
 
 /// A result column an ORDER BY key names.
@@ -37,8 +59,12 @@ pub enum ResultColumn {
     Named(String),
 }
 
-/// Takes the `WITH FILL` clause off `query`'s ORDER BY, with its LIMIT;
-/// `None` when it has none.
+fn invalid(message: String) -> StrataError {
+    StrataError::new(ErrorCode::INVALID_WITH_FILL_EXPRESSION, message)
+}
+
+/// Takes the `WITH FILL` and `INTERPOLATE` clauses off `query`'s ORDER BY,
+/// with its LIMIT; `None` when it has no filled key.
 pub fn take_fill(query: &mut Query) -> Result<Option<FillClause>> {
     let Some(order_by) = &mut query.order_by else {
         return Ok(None);
@@ -46,39 +72,88 @@ pub fn take_fill(query: &mut Query) -> Result<Option<FillClause>> {
     let OrderByKind::Expressions(items) = &mut order_by.kind else {
         return Ok(None);
     };
-    let filled: Vec<usize> = (0..items.len())
-        .filter(|&i| items[i].with_fill.is_some())
-        .collect();
-    let at = match filled[..] {
-        [] => return Ok(None),
-        [at] => at,
-        _ => return Err(not_supported("WITH FILL on more than one ORDER BY key")),
+    let Some(first) = items.iter().position(|item| item.with_fill.is_some()) else {
+        return Ok(None);
     };
-    if order_by.interpolate.is_some() {
-        return Err(not_supported("INTERPOLATE"));
-    }
-    let bounds = items[at]
-        .with_fill
-        .take()
-        .expect("a filled key has WITH FILL");
-    let descending = items[at].options.asc == Some(false);
-    let keys: Vec<Expr> = items[..=at].iter().map(|item| item.expr.clone()).collect();
+    let interpolate = order_by.interpolate.take();
     let SetExpr::Select(select) = query.body.as_ref() else {
         return Err(not_supported("WITH FILL on a UNION"));
     };
-    let positions = keys
-        .iter()
-        .map(|key| result_position(select, key))
-        .collect::<Result<Vec<ResultColumn>>>()?;
+    let mut keys = Vec::new();
+    let mut sort_columns = Vec::new();
+    let mut prefix = Vec::new();
+    for (at, item) in items.iter_mut().enumerate() {
+        let Some(bounds) = item.with_fill.take() else {
+            match (at < first, result_position(select, &item.expr)) {
+                (true, position) => prefix.push(position?),
+                (false, Ok(position)) => sort_columns.push(position),
+                (false, Err(_)) => {}
+            }
+            continue;
+        };
+        let column = result_position(select, &item.expr)?;
+        if sort_columns.contains(&column) || prefix.contains(&column) {
+            return Err(invalid(match keys.iter().any(|k: &FilledKey| k.column == column) {
+                true => "Multiple WITH FILL for identical expressions is not supported in ORDER BY",
+                false => "ORDER BY containing the same expression with and without WITH FILL modifier is not supported",
+            }.to_string()));
+        }
+        sort_columns.push(column.clone());
+        let descending = item.options.asc == Some(false);
+        keys.push(FilledKey {
+            column,
+            descending,
+            bounds,
+        });
+    }
+    sort_columns.extend(prefix.iter().cloned());
+    let interpolate = match interpolate.map(|clause| clause.exprs) {
+        None => Interpolation::None,
+        Some(None) => Interpolation::All,
+        Some(Some(exprs)) => {
+            let mut columns = Vec::with_capacity(exprs.len());
+            for item in exprs {
+                let column = interpolated_column(select, &item.column, &sort_columns)?;
+                let expr = item.expr.unwrap_or(Expr::Identifier(item.column));
+                columns.push((column, expr));
+            }
+            Interpolation::Columns(columns)
+        }
+    };
     let (limit, offset) = take_limit(query)?;
     Ok(Some(FillClause {
-        prefix: positions[..at].to_vec(),
-        column: positions[at].clone(),
-        descending,
-        bounds,
+        prefix,
+        keys,
+        sort_columns,
+        interpolate,
         limit,
         offset,
     }))
+}
+
+/// The result column `INTERPOLATE (name AS ...)` computes, which must not
+/// be an ORDER BY key.
+fn interpolated_column(
+    select: &Select,
+    name: &Ident,
+    sort_columns: &[ResultColumn],
+) -> Result<ResultColumn> {
+    let column = result_position(select, &Expr::Identifier(name.clone())).map_err(|_| {
+        StrataError::new(
+            ErrorCode::UNKNOWN_IDENTIFIER,
+            format!(
+                "Unknown expression identifier `{}` in INTERPOLATE",
+                name.value
+            ),
+        )
+    })?;
+    if sort_columns.contains(&column) {
+        return Err(invalid(format!(
+            "Column '{}' is participating in ORDER BY expression and can't be INTERPOLATE output",
+            name.value
+        )));
+    }
+    Ok(column)
 }
 
 /// The result column an ORDER BY key is: a position, an alias, or the same
@@ -183,19 +258,61 @@ mod tests {
             "SELECT g, t AS d, v FROM x ORDER BY g, d DESC WITH FILL FROM 10 STEP -1 LIMIT 5 OFFSET 2",
         );
         let fill = take_fill(&mut q).unwrap().unwrap();
+        assert_eq!(fill.prefix, vec![ResultColumn::Position(0)]);
         assert_eq!(
-            (fill.prefix, fill.column, fill.descending),
-            (
-                vec![ResultColumn::Position(0)],
-                ResultColumn::Position(1),
-                true
-            )
+            (&fill.keys[0].column, fill.keys[0].descending),
+            (&ResultColumn::Position(1), true)
         );
         assert_eq!((fill.limit, fill.offset), (Some(5), 2));
-        assert!(fill.bounds.from.is_some() && fill.bounds.to.is_none());
+        assert!(fill.keys[0].bounds.from.is_some() && fill.keys[0].bounds.to.is_none());
+        assert_eq!(fill.interpolate, Interpolation::None);
         assert_eq!(
             q.to_string(),
             "SELECT g, t AS d, v FROM x ORDER BY g, d DESC"
+        );
+    }
+
+    #[test]
+    fn several_keys_fill_and_others_interpolate() {
+        let mut q = query(
+            "SELECT a, b, c, v FROM x ORDER BY a WITH FILL, c, b WITH FILL TO 3 INTERPOLATE (v AS v + 1)",
+        );
+        let fill = take_fill(&mut q).unwrap().unwrap();
+        assert!(fill.prefix.is_empty());
+        let columns: Vec<_> = fill.keys.iter().map(|k| k.column.clone()).collect();
+        assert_eq!(
+            columns,
+            vec![ResultColumn::Position(0), ResultColumn::Position(1)]
+        );
+        let Interpolation::Columns(columns) = &fill.interpolate else {
+            panic!("INTERPOLATE has a list");
+        };
+        assert_eq!(columns[0].0, ResultColumn::Position(3));
+        assert_eq!(columns[0].1.to_string(), "v + 1");
+        assert_eq!(q.to_string(), "SELECT a, b, c, v FROM x ORDER BY a, c, b");
+        let mut q = query("SELECT a, v FROM x ORDER BY a WITH FILL INTERPOLATE");
+        assert_eq!(
+            take_fill(&mut q).unwrap().unwrap().interpolate,
+            Interpolation::All
+        );
+    }
+
+    #[test]
+    fn ambiguous_fills_are_refused() {
+        for sql in [
+            "SELECT a FROM x ORDER BY a WITH FILL, a WITH FILL",
+            "SELECT a, v FROM x ORDER BY a WITH FILL INTERPOLATE (a AS a + 1)",
+        ] {
+            assert_eq!(
+                take_fill(&mut query(sql)).unwrap_err().code,
+                ErrorCode::INVALID_WITH_FILL_EXPRESSION,
+                "{sql}"
+            );
+        }
+        let mut q = query("SELECT a FROM x ORDER BY a WITH FILL INTERPOLATE (q AS 1)");
+        assert_eq!(
+            take_fill(&mut q).unwrap_err().code,
+            ErrorCode::UNKNOWN_IDENTIFIER
         );
     }
 
@@ -208,7 +325,7 @@ mod tests {
         );
         let mut q = query("SELECT a + 1, b FROM x ORDER BY a + 1 WITH FILL");
         assert_eq!(
-            take_fill(&mut q).unwrap().unwrap().column,
+            take_fill(&mut q).unwrap().unwrap().keys[0].column,
             ResultColumn::Position(0)
         );
         let mut q = query("SELECT a FROM x ORDER BY a");
@@ -220,7 +337,7 @@ mod tests {
         let mut q = query("SELECT *, a + 1 FROM x ORDER BY x.b, a WITH FILL");
         let fill = take_fill(&mut q).unwrap().unwrap();
         assert_eq!(fill.prefix, vec![ResultColumn::Named("b".to_string())]);
-        assert_eq!(fill.column, ResultColumn::Named("a".to_string()));
+        assert_eq!(fill.keys[0].column, ResultColumn::Named("a".to_string()));
         let mut q = query("SELECT * FROM x ORDER BY 1 WITH FILL");
         assert_eq!(
             take_fill(&mut q).unwrap_err().code,

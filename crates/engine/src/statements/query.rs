@@ -10,18 +10,19 @@ use datafusion::common::ScalarValue;
 use datafusion::common::tree_node::TreeNode;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::logical_expr::LogicalPlan;
+use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_plan::limit::GlobalLimitExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{ExecutionPlan, collect, execute_stream};
-use datafusion::sql::sqlparser::ast::{Expr, Query, Statement};
+use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, Statement};
 use futures::StreamExt;
 use strata_common::events::{self, Event};
 use strata_common::readable::readable_quantity;
 use strata_common::settings::Settings;
 use strata_common::{ErrorCode, Result, StrataError};
-use strata_execution::fill::{FillExec, FillOptions};
+use strata_execution::fill::{FillExec, FillKeyOptions, FillOptions};
 use strata_sql::TrailingClauses;
-use strata_sql::with_fill::{FillClause, ResultColumn};
+use strata_sql::with_fill::{FillClause, Interpolation, ResultColumn};
 
 use crate::engine::task_context;
 use crate::query_context::Interface;
@@ -81,26 +82,28 @@ impl Session {
         fill: FillClause,
         settings: &Settings,
     ) -> Result<Arc<dyn ExecutionPlan>> {
-        let bounds = [&fill.bounds.from, &fill.bounds.to, &fill.bounds.step];
-        let mut values = self.constants(&bounds, settings).await?.into_iter();
-        let mut value = || values.next().expect("one value per bound");
         let schema = physical.schema();
-        let position = |column: &ResultColumn| match column {
-            ResultColumn::Position(at) => Ok(*at),
-            ResultColumn::Named(name) => schema.index_of(name).map_err(|_| {
-                StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    format!("WITH FILL on {name}, which is not a column of the result"),
-                )
-            }),
-        };
+        let position = |column: &ResultColumn| result_position(&schema, column);
+        let mut keys = Vec::with_capacity(fill.keys.len());
+        for key in &fill.keys {
+            let bounds = [&key.bounds.from, &key.bounds.to, &key.bounds.step];
+            let mut values = self.constants(&bounds, settings).await?.into_iter();
+            let mut value = || values.next().expect("one value per bound");
+            keys.push(FillKeyOptions {
+                column: position(&key.column)?,
+                descending: key.descending,
+                from: value(),
+                to: value(),
+                step: value(),
+            });
+        }
+        let (interpolate, interpolate_schema) =
+            self.interpolation(&schema, &fill, settings).await?;
         let options = FillOptions {
             prefix: fill.prefix.iter().map(position).collect::<Result<_>>()?,
-            column: position(&fill.column)?,
-            descending: fill.descending,
-            from: value(),
-            to: value(),
-            step: value(),
+            keys,
+            interpolate,
+            interpolate_schema,
         };
         let filled = Arc::new(FillExec::try_new(physical, options)?);
         if fill.limit.is_none() && fill.offset == 0 {
@@ -108,6 +111,72 @@ impl Session {
         }
         let (skip, fetch) = (fill.offset as usize, fill.limit.map(|n| n as usize));
         Ok(Arc::new(GlobalLimitExec::new(filled, skip, fetch)))
+    }
+
+    /// The INTERPOLATE expressions, planned over a row of the result's
+    /// columns: `SELECT expr, ... FROM (SELECT <default> AS column, ...)`.
+    async fn interpolation(
+        &self,
+        schema: &SchemaRef,
+        fill: &FillClause,
+        settings: &Settings,
+    ) -> Result<(Vec<(usize, Arc<dyn PhysicalExpr>)>, Option<SchemaRef>)> {
+        let quoted = |name: &str| Ident::with_quote('"', name);
+        let columns: Vec<(usize, Expr)> = match &fill.interpolate {
+            Interpolation::None => Vec::new(),
+            Interpolation::All => {
+                let sorted: Vec<usize> = fill
+                    .sort_columns
+                    .iter()
+                    .filter_map(|c| result_position(schema, c).ok())
+                    .collect();
+                (0..schema.fields().len())
+                    .filter(|i| !sorted.contains(i))
+                    .map(|i| (i, Expr::Identifier(quoted(schema.field(i).name()))))
+                    .collect()
+            }
+            Interpolation::Columns(list) => list
+                .iter()
+                .map(|(column, expr)| Ok((result_position(schema, column)?, expr.clone())))
+                .collect::<Result<_>>()?,
+        };
+        if columns.is_empty() {
+            return Ok((Vec::new(), None));
+        }
+        let row: Vec<String> = schema
+            .fields()
+            .iter()
+            .map(|field| {
+                let type_name = strata_common::types::field_type_name(field).replace('\'', "\\'");
+                format!(
+                    "defaultValueOfTypeName('{type_name}') AS {}",
+                    quoted(field.name())
+                )
+            })
+            .collect();
+        let exprs: Vec<String> = columns.iter().map(|(_, expr)| expr.to_string()).collect();
+        let sql = format!(
+            "SELECT {} FROM (SELECT {}) AS __previous_row",
+            exprs.join(", "),
+            row.join(", ")
+        );
+        let statement = strata_sql::parse_statement(&sql)?;
+        let (plan, state, _) = self.plan(statement.statement, settings.clone()).await?;
+        let LogicalPlan::Projection(projection) = &plan else {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "INTERPOLATE with these expressions",
+            ));
+        };
+        let input = projection.input.schema();
+        let planned = columns
+            .iter()
+            .zip(&projection.expr)
+            .map(|((column, _), expr)| {
+                Ok((*column, state.create_physical_expr(expr.clone(), input)?))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((planned, Some(Arc::new(input.as_arrow().clone()))))
     }
 
     /// The value of each constant expression given, by one SELECT.
@@ -170,6 +239,20 @@ impl Session {
             columns,
             &RecordBatchOptions::new().with_row_count(Some(row.num_rows())),
         )?)
+    }
+}
+
+/// The position in `schema` of a result column an ORDER BY or INTERPOLATE
+/// names.
+fn result_position(schema: &SchemaRef, column: &ResultColumn) -> Result<usize> {
+    match column {
+        ResultColumn::Position(at) => Ok(*at),
+        ResultColumn::Named(name) => schema.index_of(name).map_err(|_| {
+            StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!("WITH FILL on {name}, which is not a column of the result"),
+            )
+        }),
     }
 }
 

@@ -143,13 +143,23 @@ impl Map {
             }
             MapFunction::ContainsKeyLike | MapFunction::ContainsValueLike => DataType::UInt8,
             MapFunction::Concat | MapFunction::Update => {
+                // Maps differing only in whether values are Nullable meet
+                // in the Nullable one.
+                let mut nullable = value.is_nullable();
                 for f in &fields[1..] {
-                    if entry_fields(name, f.data_type())? != (Arc::clone(&key), Arc::clone(&value))
-                    {
+                    let (k, v) = entry_fields(name, f.data_type())?;
+                    if k.data_type() != key.data_type() || v.data_type() != value.data_type() {
                         return Err(no_common_type(fields[0].data_type(), f.data_type()));
                     }
+                    nullable |= v.is_nullable();
                 }
-                fields[0].data_type().clone()
+                match nullable == value.is_nullable() {
+                    true => fields[0].data_type().clone(),
+                    false => map_type(
+                        key.data_type(),
+                        &Arc::new(value.as_ref().clone().with_nullable(true)),
+                    ),
+                }
             }
             _ => fields[0].data_type().clone(),
         })
@@ -291,8 +301,18 @@ impl Map {
             let found = (0..rows).map(|r| u8::from(offsets_range(map, r).any(|i| matches[i])));
             return Ok(Arc::new(UInt8Array::new(found.collect(), nulls)));
         }
+        let same_types: Vec<ArrayRef> = match self.kind {
+            MapFunction::Concat | MapFunction::Update => arrays
+                .iter()
+                .map(|a| match a.data_type() == result {
+                    true => Ok(Arc::clone(a)),
+                    false => datafusion::arrow::compute::cast(a, result),
+                })
+                .collect::<std::result::Result<_, _>>()?,
+            _ => Vec::new(),
+        };
         let maps: Vec<&MapArray> = match self.kind {
-            MapFunction::Concat | MapFunction::Update => arrays.iter().map(as_map).collect(),
+            MapFunction::Concat | MapFunction::Update => same_types.iter().map(as_map).collect(),
             _ => vec![map],
         };
         let picks: Vec<Vec<(usize, usize)>> = match self.kind {

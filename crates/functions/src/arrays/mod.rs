@@ -285,6 +285,23 @@ pub(crate) fn supertype(a: &DataType, b: &DataType) -> Option<DataType> {
             let nullable = x.is_nullable() || y.is_nullable() || inner == Null;
             return Some(List(item(inner, nullable)));
         }
+        (Struct(x), Struct(y)) if x.len() == y.len() => {
+            let fields = x
+                .iter()
+                .zip(y.iter())
+                .map(|(f, g)| {
+                    let common = supertype(f.data_type(), g.data_type())?;
+                    let nullable = f.is_nullable() || g.is_nullable() || common == Null;
+                    Some(
+                        f.as_ref()
+                            .clone()
+                            .with_data_type(common)
+                            .with_nullable(nullable),
+                    )
+                })
+                .collect::<Option<Vec<_>>>()?;
+            return Some(Struct(fields.into()));
+        }
         _ => {}
     }
     let plus = crate::arithmetic::ArithmeticOp::Plus;

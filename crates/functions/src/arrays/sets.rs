@@ -123,6 +123,26 @@ fn narrowest(a: &DataType, b: &DataType) -> Option<DataType> {
             let coarser = if unit_rank(*x) <= unit_rank(*y) { x } else { y };
             Some(Timestamp(*coarser, zone.clone()))
         }
+        (List(x), List(y)) => {
+            let inner = narrowest(x.data_type(), y.data_type())?;
+            Some(List(item(inner, x.is_nullable() && y.is_nullable())))
+        }
+        (Struct(x), Struct(y)) if x.len() == y.len() => {
+            let fields = x
+                .iter()
+                .zip(y.iter())
+                .map(|(f, g)| {
+                    let narrow = narrowest(f.data_type(), g.data_type())?;
+                    Some(
+                        f.as_ref()
+                            .clone()
+                            .with_data_type(narrow)
+                            .with_nullable(f.is_nullable() && g.is_nullable()),
+                    )
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Struct(fields.into()))
+        }
         _ => None,
     }
 }
@@ -424,16 +444,21 @@ impl ScalarUDFImpl for ArraySet {
             SetOp::Union | SetOp::SymmetricDifference => lists.len(),
             _ => 1,
         };
+        // Picked in the compared type, then cast: an intersection's
+        // narrower item type may not hold what it does not keep (a NULL).
         let sources: Vec<ArrayRef> = lists[..kept_from]
             .iter()
             .map(|l| match typing.item.data_type() {
                 // The elements of `[]`: none is kept.
                 DataType::Null => Ok(new_null_array(&DataType::Null, l.values().len())),
-                item => cast::cast(l.values(), item),
+                _ => cast::cast(l.values(), &typing.compared),
             })
             .collect::<std::result::Result<_, _>>()?;
         let sources: Vec<&dyn Array> = sources.iter().map(|s| s.as_ref()).collect();
-        let values = interleave(&sources, &picks)?;
+        let values = match typing.item.data_type() {
+            DataType::Null => interleave(&sources, &picks)?,
+            item => cast::cast(&interleave(&sources, &picks)?, item)?,
+        };
         let nulls = lists
             .iter()
             .fold(None, |acc, l| NullBuffer::union(acc.as_ref(), l.nulls()));

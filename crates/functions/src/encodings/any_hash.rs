@@ -35,6 +35,7 @@ pub(crate) enum AnyHash {
     SipHash128,
     SipHash128Reference,
     FarmFingerprint64,
+    FarmHash64,
     MetroHash64,
     MurmurHash2_32,
     MurmurHash2_64,
@@ -61,7 +62,10 @@ impl AnyHash {
 
     /// Whether numbers hash as `intHash64` of their bits rather than as bytes.
     fn int_hash_for_numbers(self) -> bool {
-        matches!(self, AnyHash::FarmFingerprint64 | AnyHash::MetroHash64)
+        matches!(
+            self,
+            AnyHash::FarmFingerprint64 | AnyHash::FarmHash64 | AnyHash::MetroHash64
+        )
     }
 
     /// The hash of some bytes.
@@ -75,6 +79,7 @@ impl AnyHash {
             AnyHash::SipHash128 => sip_hash128(key, bytes, false),
             AnyHash::SipHash128Reference => sip_hash128(key, bytes, true),
             AnyHash::FarmFingerprint64 => u128::from(farmhash::fingerprint64(bytes)),
+            AnyHash::FarmHash64 => u128::from(farmhash::hash64(bytes)),
             AnyHash::MetroHash64 => u128::from(metro_hash64(bytes)),
             AnyHash::MurmurHash2_32 => u128::from(murmur2_32(bytes, 0)),
             AnyHash::KafkaMurmurHash => u128::from(murmur2_32(bytes, 0x9747_b28c) & 0x7fff_ffff),
@@ -102,7 +107,7 @@ impl AnyHash {
             AnyHash::MurmurHash2_64 | AnyHash::GccMurmurHash | AnyHash::MurmurHash3_64 => {
                 u128::from(int_hash64(previous as u64) ^ next as u64)
             }
-            AnyHash::MetroHash64 | AnyHash::Xxh3 => {
+            AnyHash::FarmHash64 | AnyHash::MetroHash64 | AnyHash::Xxh3 => {
                 u128::from(hash128_to_64(U128::from((next << 64) | previous)))
             }
             AnyHash::FarmFingerprint64 => u128::from(fingerprint128(previous as u64, next as u64)),
@@ -371,7 +376,7 @@ pub(crate) fn eval(call: &Call, kind: AnyHash, keyed: bool) -> Result<ArrayRef> 
     let mut valid = vec![true; call.rows];
     let mut buffer = Vec::new();
     for i in first..call.len() {
-        let array = call.array(i)?;
+        let array = crate::hashing::enum_numbers(call.array(i)?, &call.fields[i])?;
         let uuid = is_uuid(&call.fields[i]);
         let mut hasher = Hasher {
             kind,

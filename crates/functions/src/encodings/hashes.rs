@@ -82,6 +82,7 @@ pub(crate) static SPECS: &[Spec] = &[
     any_hash!("sipHash128Reference", SipHash128Reference),
     any_hash!("sipHash128ReferenceKeyed", SipHash128Reference, true),
     any_hash!("farmFingerprint64", FarmFingerprint64),
+    any_hash!("farmHash64", FarmHash64),
     any_hash!("metroHash64", MetroHash64),
     any_hash!("murmurHash2_32", MurmurHash2_32),
     any_hash!("murmurHash2_64", MurmurHash2_64),

@@ -20,7 +20,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::compute::kernels::{cast, zip};
 use datafusion::arrow::compute::nullif;
 use datafusion::arrow::datatypes::*;
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDF, ScalarUDFImpl, Signature,
     Volatility,
@@ -44,7 +44,7 @@ pub enum OnFailure {
 /// by a constant second argument (`accurateCast`).
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Accurate {
-    name: &'static str,
+    name: String,
     /// The ClickHouse name of the target type, when fixed.
     target: Option<&'static str>,
     on_failure: OnFailure,
@@ -63,23 +63,31 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         functions.push(Accurate::new(name, None, on_failure, false));
     }
     let numbers = [
-        ("toInt8OrDefault", "Int8"),
-        ("toInt16OrDefault", "Int16"),
-        ("toInt32OrDefault", "Int32"),
-        ("toInt64OrDefault", "Int64"),
-        ("toUInt8OrDefault", "UInt8"),
-        ("toUInt16OrDefault", "UInt16"),
-        ("toUInt32OrDefault", "UInt32"),
-        ("toUInt64OrDefault", "UInt64"),
-        ("toInt128OrDefault", "Int128"),
-        ("toUInt128OrDefault", "UInt128"),
-        ("toInt256OrDefault", "Int256"),
-        ("toUInt256OrDefault", "UInt256"),
-        ("toFloat32OrDefault", "Float32"),
-        ("toFloat64OrDefault", "Float64"),
+        ("toInt8", "Int8"),
+        ("toInt16", "Int16"),
+        ("toInt32", "Int32"),
+        ("toInt64", "Int64"),
+        ("toUInt8", "UInt8"),
+        ("toUInt16", "UInt16"),
+        ("toUInt32", "UInt32"),
+        ("toUInt64", "UInt64"),
+        ("toInt128", "Int128"),
+        ("toUInt128", "UInt128"),
+        ("toInt256", "Int256"),
+        ("toUInt256", "UInt256"),
+        ("toFloat32", "Float32"),
+        ("toFloat64", "Float64"),
     ];
-    for (name, target) in numbers {
-        functions.push(Accurate::new(name, Some(target), OnFailure::Default, false));
+    for (plain, target) in numbers {
+        let names = [
+            (format!("{plain}OrDefault"), OnFailure::Default, false),
+            // Text only, parsed strictly.
+            (format!("{plain}OrNull"), OnFailure::Null, true),
+            (format!("{plain}OrZero"), OnFailure::Zero, true),
+        ];
+        for (name, on_failure, text_only) in names {
+            functions.push(Accurate::new(name, Some(target), on_failure, text_only));
+        }
     }
     let dates = [
         ("toDate32", "Date32", OnFailure::Error),
@@ -106,13 +114,13 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
 
 impl Accurate {
     fn new(
-        name: &'static str,
+        name: impl Into<String>,
         target: Option<&'static str>,
         on_failure: OnFailure,
         text_only: bool,
     ) -> Self {
         Accurate {
-            name,
+            name: name.into(),
             target,
             on_failure,
             text_only,
@@ -151,13 +159,13 @@ impl Accurate {
             }
         };
         let parsed = parse_clickhouse_type(&name).map_err(|e| e.into_datafusion())?;
-        Ok(parsed.field(self.name))
+        Ok(parsed.field(&self.name))
     }
 }
 
 impl ScalarUDFImpl for Accurate {
     fn name(&self) -> &str {
-        self.name
+        &self.name
     }
 
     fn signature(&self) -> &Signature {
@@ -172,7 +180,7 @@ impl ScalarUDFImpl for Accurate {
             } else {
                 format!("{least} or {most}")
             };
-            return Err(super::arity_error(self.name, arg_types.len(), &expected));
+            return Err(super::arity_error(&self.name, arg_types.len(), &expected));
         }
         if self.text_only && !(is_text(&arg_types[0]) || arg_types[0] == DataType::Null) {
             return Err(error(
@@ -217,8 +225,9 @@ impl ScalarUDFImpl for Accurate {
         let nullable = match self.on_failure {
             OnFailure::Null => true,
             OnFailure::Error => args.arg_fields[0].is_nullable() || field.is_nullable(),
-            // A NULL argument converts to the default too.
-            OnFailure::Zero | OnFailure::Default => field.is_nullable(),
+            // A NULL stays NULL with OrZero, and converts to the default.
+            OnFailure::Zero => args.arg_fields[0].is_nullable() || field.is_nullable(),
+            OnFailure::Default => field.is_nullable(),
         };
         Ok(Arc::new(field.with_nullable(nullable)))
     }
@@ -229,7 +238,10 @@ impl ScalarUDFImpl for Accurate {
             .args
             .iter()
             .all(|a| matches!(a, ColumnarValue::Scalar(_)));
-        let values = args.args[0].to_array(rows)?;
+        let mut values = args.args[0].to_array(rows)?;
+        if matches!(values.data_type(), DataType::FixedSizeBinary(_)) {
+            values = crate::conversion::convert(&values, &DataType::Utf8)?;
+        }
         let target = args.return_field.data_type().clone();
         let (converted, failed) = convert(&values, &args.return_field)?;
         let out = match self.on_failure {
@@ -241,9 +253,11 @@ impl ScalarUDFImpl for Accurate {
             }
             OnFailure::Null => nullif(&converted, &failed)?,
             OnFailure::Zero | OnFailure::Default => {
-                // NULL arguments take the default as well.
+                // NULL arguments take the default as well, not the zero.
+                let keeps_null = self.on_failure == OnFailure::Zero;
                 let missing = BooleanArray::from_iter(
-                    (0..values.len()).map(|r| Some(failed.value(r) || converted.is_null(r))),
+                    (0..values.len())
+                        .map(|r| Some(failed.value(r) || (converted.is_null(r) && !keeps_null))),
                 );
                 let default = match self.default_position().and_then(|p| args.args.get(p)) {
                     Some(given) => given.to_array(rows)?,
@@ -323,19 +337,31 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
     }
     // Other targets: the plain conversion, row by row where it fails.
     let plain = |values: &ArrayRef| match target {
-        // A value fits when its digits fit the type ClickHouse stores the
-        // precision in (Decimal32, 64 or 128), as ClickHouse checks.
+        // ClickHouse checks against the type it stores the precision in
+        // (Decimal32, 64 or 128): text by its digits, a number by whether
+        // its scaled integer fits that type's integer (`Decimal32(9)` holds
+        // the number 1 but not the text '1').
         DataType::Decimal128(precision, scale) => {
             let converted = crate::decimal_conversion::to_decimal(values, *precision, *scale)?;
-            let stored = match *precision {
-                ..=9 => 9,
-                10..=18 => 18,
-                _ => 38,
+            let (digits, bits) = match *precision {
+                ..=9 => (9, 32),
+                10..=18 => (18, 64),
+                _ => (38, 128),
             };
-            converted
-                .as_primitive::<Decimal128Type>()
-                .validate_decimal_precision(stored)?;
-            Ok(converted)
+            let decimals = converted.as_primitive::<Decimal128Type>();
+            if is_text(source) {
+                decimals.validate_decimal_precision(digits)?;
+                return Ok(converted);
+            }
+            let fits = |v: i128| match bits {
+                32 => i32::try_from(v).is_ok(),
+                64 => i64::try_from(v).is_ok(),
+                _ => true,
+            };
+            match decimals.iter().flatten().all(fits) {
+                true => Ok(converted),
+                false => exec_err!("a value outside {target}"),
+            }
         }
         DataType::Decimal256(..) => {
             let fail = cast::CastOptions {
@@ -343,6 +369,20 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
                 ..Default::default()
             };
             Ok(cast::cast_with_options(values, target, &fail)?)
+        }
+        // A number of seconds fits a DateTime from 0 to UInt32's largest.
+        DataType::Timestamp(TimeUnit::Second, _) if is_integer(source) => {
+            let seconds = cast::cast(values, &DataType::Int64)?;
+            let fits = |v: i64| u32::try_from(v).is_ok();
+            match seconds
+                .as_primitive::<Int64Type>()
+                .iter()
+                .flatten()
+                .all(fits)
+            {
+                true => crate::conversion::convert(values, target),
+                false => exec_err!("a value outside {target}"),
+            }
         }
         _ => crate::conversion::convert(values, target),
     };

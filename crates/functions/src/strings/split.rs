@@ -122,7 +122,7 @@ fn ngrams(call: &Call) -> Result<ArrayRef> {
 }
 
 /// `reverseBySeparator(s[, separator])`: the pieces between separators
-/// (default `.`) in reverse order.
+/// (default `.`; bytes when empty) in reverse order.
 fn reverse_by_separator(call: &Call) -> Result<ArrayRef> {
     let text = call.text(0)?;
     let separator = if call.len() > 1 {
@@ -133,8 +133,9 @@ fn reverse_by_separator(call: &Call) -> Result<ArrayRef> {
     text_rows(call, |row, out| {
         let separator = separator.as_ref().and_then(|s| s.get(row)).unwrap_or(b".");
         let text = text.get(row).unwrap_or_default();
+        // An empty separator splits between bytes, as ClickHouse does.
         if separator.is_empty() {
-            out.extend_from_slice(text);
+            out.extend(text.iter().rev());
             return Ok(Some(()));
         }
         let mut pieces = Vec::new();

@@ -6,7 +6,7 @@
 //! the first `?` or `#`, a last piece without `=` left out.
 
 use datafusion::arrow::array::ArrayRef;
-use datafusion::arrow::datatypes::UInt16Type;
+use datafusion::arrow::datatypes::{UInt16Type, UInt64Type};
 use datafusion::common::Result;
 
 use super::udf::{Call, Output, Param, Spec, number_rows, text_list_rows, text_rows};
@@ -432,6 +432,20 @@ fn eval_port(call: &Call) -> Result<ArrayRef> {
     })
 }
 
+/// `URLHash(url)`: CityHash64 of the URL without one trailing `/`, `?`
+/// or `#`.
+fn eval_url_hash(call: &Call) -> Result<ArrayRef> {
+    let url = call.text(0)?;
+    number_rows::<UInt64Type>(call, |row| {
+        let url = url.get(row).unwrap_or_default();
+        let trimmed = match url.last() {
+            Some(b'/' | b'?' | b'#') => &url[..url.len() - 1],
+            _ => url,
+        };
+        Ok(cityhash_102_rs::city_hash_64(trimmed))
+    })
+}
+
 fn eval_parameter(call: &Call) -> Result<ArrayRef> {
     let (url, name) = (call.text(0)?, call.text(1)?);
     text_rows(call, |row, out| {
@@ -558,6 +572,7 @@ pub(crate) const SPECS: &[Spec] = &[
         })
     }),
     spec("URLHierarchy", TextList, |c| eval_hierarchy(c, false)),
+    spec("URLHash", Output::UInt64, eval_url_hash),
     spec("URLPathHierarchy", TextList, |c| eval_hierarchy(c, true)),
     spec("decodeURLComponent", Text, |c| {
         map_url(c, |u, out| decode_component(u, false, out))

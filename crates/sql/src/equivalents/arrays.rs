@@ -309,6 +309,22 @@ fn tuple_element(tuple: Expr, position: usize) -> Expr {
 }
 
 /// `t -> body`, a lambda over tuples.
+/// `array` without its NULL elements.
+pub(super) fn without_nulls(array: Expr) -> Expr {
+    const ITEM: &str = "__strata_item";
+    let lambda = Expr::Lambda(LambdaFunction {
+        params: OneOrManyWithParens::One(LambdaFunctionParameter {
+            name: Ident::new(ITEM),
+            data_type: None,
+        }),
+        body: Box::new(Expr::IsNotNull(Box::new(Expr::Identifier(Ident::new(
+            ITEM,
+        ))))),
+        syntax: LambdaSyntax::Arrow,
+    });
+    call("array_filter", vec![array, lambda])
+}
+
 fn tuple_lambda(body: Expr) -> Expr {
     Expr::Lambda(LambdaFunction {
         params: OneOrManyWithParens::One(LambdaFunctionParameter {

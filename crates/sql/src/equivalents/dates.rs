@@ -318,7 +318,12 @@ pub fn cast(value: &Expr, data_type: &DataType) -> Option<Expr> {
         DataType::Nullable(inner) | DataType::LowCardinality(inner) => return cast(value, inner),
         DataType::Date => "toDate",
         DataType::Date32 => "toDate32",
-        DataType::Datetime(None) => "toDateTime",
+        // `TIMESTAMP` is ClickHouse's DateTime, `TIMESTAMP(p)` its DateTime64(p).
+        DataType::Datetime(None) | DataType::Timestamp(None, _) => "toDateTime",
+        DataType::Timestamp(Some(precision), _) => {
+            args.push(Expr::value(Value::Number(precision.to_string(), false)));
+            "toDateTime64"
+        }
         DataType::Datetime64(0, Some(zone)) => {
             args.push(text(zone));
             "toDateTime"

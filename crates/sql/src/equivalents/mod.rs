@@ -86,34 +86,6 @@ const NAMES: &[&str] = &[
     "toDecimal64OrDefault",
     "toDecimal128OrDefault",
     "toDecimal256OrDefault",
-    "toInt8OrNull",
-    "toInt16OrNull",
-    "toInt32OrNull",
-    "toInt64OrNull",
-    "toUInt8OrNull",
-    "toUInt16OrNull",
-    "toUInt32OrNull",
-    "toUInt64OrNull",
-    "toInt128OrNull",
-    "toUInt128OrNull",
-    "toInt256OrNull",
-    "toUInt256OrNull",
-    "toFloat32OrNull",
-    "toFloat64OrNull",
-    "toInt8OrZero",
-    "toInt16OrZero",
-    "toInt32OrZero",
-    "toInt64OrZero",
-    "toUInt8OrZero",
-    "toUInt16OrZero",
-    "toUInt32OrZero",
-    "toUInt64OrZero",
-    "toInt128OrZero",
-    "toUInt128OrZero",
-    "toInt256OrZero",
-    "toUInt256OrZero",
-    "toFloat32OrZero",
-    "toFloat64OrZero",
     "toStartOfInterval",
     "toUnixTimestamp",
     "dateDiff",
@@ -387,7 +359,8 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[2])?;
             call("coalesce", vec![call("array_position", all()), number(0)])
         }
-        "arrayDistinct" => renamed("array_distinct", &[1])?,
+        // ClickHouse leaves NULL out of the distinct elements.
+        "arrayDistinct" => arrays::without_nulls(renamed("array_distinct", &[1])?),
         "arrayReverse" => renamed("array_reverse", &[1])?,
         "arraySort" => renamed("array_sort", &[1])?,
         "arrayConcat" => {
@@ -550,9 +523,16 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 _ => call("accurateCastOrDefault", cast_args),
             }
         }
+        // A zone given moves the moment onto that zone's clock first.
         "toStartOfInterval" => {
-            takes(&[2])?;
-            start_of_interval(args[0], args[1])
+            takes(&[2, 3])?;
+            match args {
+                [moment, interval, zone] => {
+                    let zoned = call("toTimeZone", vec![(*moment).clone(), (*zone).clone()]);
+                    start_of_interval(&zoned, interval)
+                }
+                _ => start_of_interval(args[0], args[1]),
+            }
         }
         // A zone reads text on that zone's clock.
         "toUnixTimestamp" => {
@@ -563,19 +543,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             takes(&[2])?;
             shifted(args[0], sign, kind, args[1])
         }
-        _ => match parsed_number_type(name) {
-            // Parsed strictly, as ClickHouse parses: no spaces around the number.
-            Some((type_name, or_zero)) => {
-                takes(&[1])?;
-                let function = if or_zero {
-                    "accurateCastOrDefault"
-                } else {
-                    "accurateCastOrNull"
-                };
-                call(function, vec![args[0].clone(), string_literal(type_name)])
-            }
-            None => return Ok(None),
-        },
+        _ => return Ok(None),
     };
     Ok(Some(expr))
 }
@@ -596,6 +564,20 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
     let kind = IntervalKind::ALL
         .into_iter()
         .find(|kind| unit == kind.function_name());
+    // Days and hours start on the moment's own clock: DataFusion's
+    // `date_bin` bins in UTC. A bin of n days starts on a day counted from
+    // the epoch that n divides, as in ClickHouse.
+    match (kind, unit_amount(interval)) {
+        (Some(IntervalKind::Day), Some(1)) => return call("toStartOfDay", vec![moment.clone()]),
+        (Some(IntervalKind::Day), Some(days)) => {
+            let day = call("toRelativeDayNum", vec![moment.clone()]);
+            let into_bin = binary_op(day, BinaryOperator::Modulo, number(days));
+            let start = call("toStartOfDay", vec![moment.clone()]);
+            return shifted(&start, BinaryOperator::Minus, IntervalKind::Day, &into_bin);
+        }
+        (Some(IntervalKind::Hour), Some(1)) => return call("toStartOfHour", vec![moment.clone()]),
+        _ => {}
+    }
     let mut args = vec![interval.clone(), moment.clone()];
     if let Some(origin) = interval_origin(kind, &unit_amount(interval)) {
         // A DateTime64, as a DateTime cannot be before 1970.
@@ -771,22 +753,6 @@ fn binary_op(left: Expr, op: BinaryOperator, right: Expr) -> Expr {
         op,
         right: Box::new(right),
     }
-}
-
-/// The type `to<Type>OrNull` / `to<Type>OrZero` parse into, by its
-/// ClickHouse name, and whether a failure is zero rather than NULL.
-fn parsed_number_type(name: &str) -> Option<(&str, bool)> {
-    let (target, or_zero) = match name.strip_suffix("OrNull") {
-        Some(target) => (target, false),
-        None => (name.strip_suffix("OrZero")?, true),
-    };
-    let type_name = target.strip_prefix("to")?;
-    let known = matches!(
-        type_name,
-        "Int8" | "Int16" | "Int32" | "Int64" | "UInt8" | "UInt16" | "UInt32" | "UInt64"
-    ) || matches!(type_name, "Float32" | "Float64")
-        || strata_common::types::BigInt::from_name(type_name).is_some();
-    known.then_some((type_name, or_zero))
 }
 
 /// `toDecimal<width>Or<failure>`: the plain function's name and the failure.

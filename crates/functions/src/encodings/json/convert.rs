@@ -344,9 +344,14 @@ impl TypeParser<'_> {
             "uint16" => int(16, false),
             "uint32" => int(32, false),
             "uint64" => int(64, false),
-            "float32" => Ok(Target::Float32),
-            "float64" => Ok(Target::Float64),
-            "bool" => Ok(Target::Bool),
+            // With the SQL aliases ClickHouse accepts in any case.
+            "float32" | "float" | "real" => Ok(Target::Float32),
+            "float64" | "double" => Ok(Target::Float64),
+            "int" | "integer" => int(32, true),
+            "bigint" => int(64, true),
+            "smallint" => int(16, true),
+            "tinyint" => int(8, true),
+            "bool" | "boolean" => Ok(Target::Bool),
             "string" => Ok(Target::String),
             "fixedstring" => {
                 self.expect('(')?;
