@@ -40,3 +40,10 @@ SELECT n, v FROM (SELECT arrayJoin([1, 3]) AS n, n * 10 AS v) ORDER BY n WITH FI
 SELECT n, v FROM (SELECT arrayJoin([1, 3]) AS n, n * 10 AS v) ORDER BY n WITH FILL, n WITH FILL; -- { serverError INVALID_WITH_FILL_EXPRESSION }
 SELECT toUInt8(arrayJoin([2, 4])) AS n ORDER BY n WITH FILL FROM -1; -- { serverError INVALID_WITH_FILL_EXPRESSION }
 SELECT toDate('2022-02-01') AS d FROM numbers(2) ORDER BY d WITH FILL FROM toDateTime('2022-02-01') TO toDateTime('2022-03-01'); -- { serverError INVALID_WITH_FILL_EXPRESSION }
+SELECT arrayJoin([1, 3]) AS n ORDER BY n WITH FILL FROM 10 TO 1; -- { serverError INVALID_WITH_FILL_EXPRESSION }
+SELECT arrayJoin([1, 3]) AS n ORDER BY n DESC WITH FILL FROM 1 TO 10; -- { serverError INVALID_WITH_FILL_EXPRESSION }
+
+-- The same bound twice; filling across the runs of the keys before
+SELECT if(number < 100, NULL, toNullable(toInt32(number))) AS x FROM numbers(2) ORDER BY x ASC WITH FILL FROM 1 TO 1;
+SELECT toInt32(number) - 2 AS p, number % 2 ? NULL : toNullable(toInt32(number)) AS x FROM numbers(2) ORDER BY p ASC, x ASC NULLS LAST WITH FILL FROM 1 TO 2 SETTINGS use_with_fill_by_sorting_prefix = 0;
+SELECT number % 2 AS g, number * 3 AS n FROM numbers(4) ORDER BY g, n WITH FILL SETTINGS use_with_fill_by_sorting_prefix = 0;

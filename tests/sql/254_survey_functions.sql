@@ -20,7 +20,8 @@ SELECT toInt32OrNull(5.5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 SELECT toFloat64OrZero(5); -- { serverError ILLEGAL_TYPE_OF_ARGUMENT }
 
 -- A Nullable(String) converts with a NULL where it does not parse
-SELECT toUInt8(x), toInt64(x), toFloat64(x) FROM values('x Nullable(String)', '42', NULL, '0', '', '256', '2020-01-02');
+SELECT toUInt8(x), toInt64(x), toFloat64(x), toDate(x), toDateTime(x, 'UTC') FROM values('x Nullable(String)', '42', NULL, '0', '', '256', '2020-01-02');
+SELECT toDate(x), toDateTime(x, 'Asia/Tokyo') FROM values('x Nullable(String)', '2020-12-24', NULL, '', 'x', '2020-12-24 01:02:03');
 SELECT toUInt8(toNullable('abc')) AS a, toTypeName(a), toUInt16(toNullable('65536')), toInt8(toNullable('-128'));
 SELECT toUInt8('abc'); -- { serverError CANNOT_PARSE_TEXT }
 
@@ -58,3 +59,14 @@ SELECT accurateCastOrNull(-1, 'DateTime'), accurateCastOrNull(4294967296, 'DateT
 -- Enums hash as their numbers
 SELECT murmurHash2_32(x), murmurHash3_64(x), halfMD5(x), farmHash64(x) FROM (SELECT CAST(1 AS Enum8('a' = 1, 'b' = 2)) AS x);
 SELECT toStartOfInterval(toDateTime('2020-01-01 22:17:00', 'Asia/Tokyo'), INTERVAL 1 DAY), toStartOfInterval(toDateTime('2020-01-01 22:17:00', 'Asia/Kolkata'), INTERVAL 1 HOUR), toStartOfInterval(toDateTime('2020-01-05 22:17:00', 'Asia/Tokyo'), INTERVAL 3 DAY) AS a, toTypeName(a), toStartOfInterval(toDate('2020-01-05'), INTERVAL 2 DAY) AS b, toTypeName(b);
+
+-- arrayResize fills with an array
+SELECT arrayResize([[1, 2], [3, 4]], 4, [5, 6]), arrayResize([[1, 2], [3, 4]], -4, [5, 6]), arrayResize([1, 2], 3, 7), arrayResize(['a'], 2, 'b');
+
+-- A choice between a DateTime and a Date is a DateTime on the DateTime's clock
+SELECT toDateTime('2000-01-01 00:00:00', 'Asia/Istanbul') AS x, toDate('2000-01-02') AS y, x > y ? x : y AS z, toTypeName(z), if(number = 1, x, y) AS w, toTypeName(w) FROM numbers(2);
+SELECT multiIf(number = 0, toDate('2001-02-03'), number = 1, toDateTime('2001-02-03 04:05:06', 'UTC'), NULL) AS m, toTypeName(m) FROM numbers(3);
+SELECT CASE WHEN number = 0 THEN toDateTime64('2001-02-03 04:05:06.789', 3, 'Asia/Tokyo') ELSE toDate('2001-02-03') END AS c, toTypeName(c) FROM numbers(2);
+
+-- avg of Decimals over a window is a Float64
+SELECT g, p, avg(p) OVER (PARTITION BY g) AS a, toTypeName(a), avg(p) OVER (PARTITION BY g ORDER BY p ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) AS b FROM (SELECT toDecimal64(number, 2) AS p, number % 2 AS g FROM numbers(5)) ORDER BY g, p;

@@ -146,14 +146,23 @@ impl FillKey {
         };
         let step = step(options.step.as_ref(), &key_type, options.descending)?;
         check_direction(step, options.descending)?;
-        Ok(FillKey {
-            column: options.column,
-            from: point(&options.from)?,
-            to: point(&options.to)?,
-            key_type,
-            descending: options.descending,
-            step,
-        })
+        let (from, to) = (point(&options.from)?, point(&options.to)?);
+        match (from, to) {
+            (Some(from), Some(to)) if !options.descending && to < from => Err(invalid(
+                "WITH FILL TO value cannot be less than FROM value for sorting in ascending direction".to_string(),
+            )),
+            (Some(from), Some(to)) if options.descending && from < to => Err(invalid(
+                "WITH FILL FROM value cannot be less than TO value for sorting in descending direction".to_string(),
+            )),
+            _ => Ok(FillKey {
+                column: options.column,
+                from,
+                to,
+                key_type,
+                descending: options.descending,
+                step,
+            }),
+        }
     }
 
     /// Whether `a` comes before `b` in the result's order.
@@ -448,6 +457,8 @@ impl FillingRow {
         bounded.unwrap_or(true)
     }
 
+    /// Whether any key has a `TO`, up to which a run goes on after its
+    /// last row.
     fn bounded(&self) -> bool {
         self.keys.iter().any(|key| key.to.is_some())
     }

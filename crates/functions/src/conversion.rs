@@ -196,7 +196,7 @@ fn convert_strings(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
 
 /// Texts converted as ClickHouse converts a Nullable(String): a text that
 /// does not parse, or a number outside the target, is NULL.
-fn convert_strings_or_null(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
+pub(crate) fn convert_strings_or_null(strings: &dyn Array, target: &DataType) -> Result<ArrayRef> {
     let texts = cast::cast(strings, &DataType::Utf8)?;
     let strings = texts.as_string::<i32>();
     let null = ScalarValue::try_from(target)?;

@@ -27,6 +27,7 @@ pub mod create_table;
 /// The function a query parameter `{name:Type}` left in a statement is read as.
 pub const QUERY_PARAMETER_FUNCTION: &str = "__strata_param";
 
+mod case_moments;
 pub mod depth;
 mod dialect;
 pub mod dictionary;

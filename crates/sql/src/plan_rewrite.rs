@@ -473,6 +473,12 @@ impl PlanRewriter {
             return Ok(moments);
         }
         let expr = moments.data;
+        let cases =
+            crate::case_moments::widen_dates(expr, schema, |name, args| self.call(name, args))?;
+        if cases.transformed {
+            return Ok(cases);
+        }
+        let expr = cases.data;
         if let Some(text) = self.cast_as_text(&expr, schema)? {
             return Ok(Transformed::yes(text));
         }
@@ -833,11 +839,21 @@ fn finish_windows(node: &LogicalPlan, input: &DFSchemaRef) -> Result<Option<Logi
     let inputs = node.schema().fields().len() - window.window_expr.len();
     project_replacing(node, |i, column, field| {
         let function = unalias(&window.window_expr[i.checked_sub(inputs)?]);
-        let default = window_default(function, field, input)?;
-        Some(datafusion::functions::core::expr_fn::coalesce(vec![
-            column,
-            lit(default),
-        ]))
+        let default = window_default(function, field, input);
+        // ClickHouse's avg of Decimals is a Float64, NaN over no row.
+        let decimal_avg = field.data_type().is_decimal()
+            && matches!(function, Expr::WindowFunction(w) if w.fun.name() == "avg");
+        let column = match decimal_avg {
+            true => cast(column, DataType::Float64),
+            false if default.is_none() => return None,
+            false => column,
+        };
+        Some(match default {
+            Some(default) => {
+                datafusion::functions::core::expr_fn::coalesce(vec![column, lit(default)])
+            }
+            None => column,
+        })
     })
 }
 

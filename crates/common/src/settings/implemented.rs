@@ -260,6 +260,8 @@ declare_settings!(IMPLEMENTED {
         "Read MergeTree granules through the page cache, the data cache's tier of compressed blocks in RAM (page_cache_max_size); Strata's default is 1, ClickHouse's 0";
     use_uncompressed_cache: bool = SettingKind::Bool, "0",
         "Read MergeTree granules through the uncompressed cache, the data cache's tier of decoded blocks (uncompressed_cache_size)";
+    use_with_fill_by_sorting_prefix: bool = SettingKind::Bool, "1",
+        "WITH FILL fills within each run of equal values of the ORDER BY keys before the first filled one; 0 fills the result as one run";
 });
 
 // Settings of the whole process, fixed at start-up. Keep sorted by name.

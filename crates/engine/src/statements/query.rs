@@ -99,8 +99,12 @@ impl Session {
         }
         let (interpolate, interpolate_schema) =
             self.interpolation(&schema, &fill, settings).await?;
+        let prefix = match settings.use_with_fill_by_sorting_prefix() {
+            true => fill.prefix.iter().map(position).collect::<Result<_>>()?,
+            false => Vec::new(),
+        };
         let options = FillOptions {
-            prefix: fill.prefix.iter().map(position).collect::<Result<_>>()?,
+            prefix,
             keys,
             interpolate,
             interpolate_schema,
@@ -185,10 +189,12 @@ impl Session {
         exprs: &[&Option<Expr>],
         settings: &Settings,
     ) -> Result<Vec<Option<ScalarValue>>> {
+        // Named apart: `FROM 1 TO 1` would name two columns `1`.
         let given: Vec<String> = exprs
             .iter()
             .filter_map(|e| e.as_ref())
-            .map(ToString::to_string)
+            .enumerate()
+            .map(|(i, e)| format!("{e} AS __constant_{i}"))
             .collect();
         if given.is_empty() {
             return Ok(vec![None; exprs.len()]);

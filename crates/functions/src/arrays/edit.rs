@@ -295,6 +295,8 @@ impl ArrayEdit {
         let (fill, per_row) = self.fill_column(arrays, item)?;
         let (n, m) = match self.edit {
             Edit::PushBack | Edit::PushFront => (None, None),
+            // The third argument is the fill, not a count.
+            Edit::Resize => (integers(arrays, 1)?, None),
             _ => (integers(arrays, 1)?, integers(arrays, 2)?),
         };
         let value = |a: &Option<Int64Array>, row: usize| {

@@ -76,6 +76,9 @@ pub(crate) struct Call<'a> {
     pub types: Vec<DataType>,
     pub values: Vec<Option<&'a ScalarValue>>,
     pub date32: Vec<bool>,
+    /// Whether each argument is Nullable: text in a Nullable(String) that
+    /// does not parse converts to NULL rather than failing.
+    pub nullable: Vec<bool>,
     pub output: &'a DataType,
 }
 
@@ -189,6 +192,7 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
             types: types_of(&args.arg_fields),
             values: args.args.iter().map(args::constant).collect(),
             date32: args.arg_fields.iter().map(|f| is_date32(f)).collect(),
+            nullable: args.arg_fields.iter().map(|f| f.is_nullable()).collect(),
             output,
         };
         crate::columnar(self.kernel.run(&call)?, scalar)

@@ -18,6 +18,7 @@ use datafusion::arrow::array::timezone::Tz;
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, Date32Array, PrimitiveArray, new_null_array,
 };
+use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Date32Type, Float64Type, TimeUnit};
 use datafusion::common::{Result, ScalarValue};
@@ -135,18 +136,43 @@ impl Kernel for Target {
             _ => time_zone(call.output).map(|z| z.to_string()),
         };
         let reading = parse_zone(reading.as_deref())?;
+        // ClickHouse reads a Nullable(String) leniently for Date and
+        // DateTime, not for DateTime64.
+        let lenient = is_text(array.data_type())
+            && call.nullable.first() == Some(&true)
+            && target != Target::DateTime64;
         match (target, call.output) {
             (_, _) if array.data_type() == &DataType::Null => {
                 Ok(new_null_array(call.output, array.len()))
             }
+            (Target::Date, _) if lenient => {
+                let days =
+                    crate::conversion::convert_strings_or_null(array.as_ref(), &DataType::Date32)?;
+                Ok(clamped_days(&days))
+            }
             (Target::Date, _) => to_days(array, reading.as_ref()),
             (_, DataType::Timestamp(unit, output_zone)) => {
-                let ticks = to_ticks(array, *unit, reading.as_ref(), target)?;
+                let ticks = match lenient {
+                    true => parse_texts(
+                        array,
+                        ticks_per_second(*unit),
+                        reading.as_ref(),
+                        target,
+                        true,
+                    )?,
+                    false => to_ticks(array, *unit, reading.as_ref(), target)?,
+                };
+                let nulls = match lenient {
+                    true => Some(NullBuffer::from(
+                        ticks.iter().map(Option::is_some).collect::<Vec<bool>>(),
+                    )),
+                    false => array.nulls().cloned(),
+                };
                 let ticks = ticks.into_iter().map(|t| t.unwrap_or(0)).collect();
                 Ok(moments::timestamps(
                     *unit,
                     ticks,
-                    array.nulls().cloned(),
+                    nulls,
                     output_zone.clone(),
                 ))
             }
@@ -155,17 +181,21 @@ impl Kernel for Target {
     }
 }
 
+/// Text dates outside a Date's range stop at its ends.
+fn clamped_days(days: &ArrayRef) -> ArrayRef {
+    let days: Date32Array = days
+        .as_primitive::<Date32Type>()
+        .unary(|day| day.clamp(0, u16::MAX as i32));
+    Arc::new(days)
+}
+
 /// Days of a Date: from text as `toDate` always read it; numbers up to
 /// 65535 as days, larger ones as seconds; moments on `zone`'s clock.
 fn to_days(array: &ArrayRef, zone: Option<&Tz>) -> Result<ArrayRef> {
     let source = array.data_type();
     if is_text(source) {
-        // A text date outside a Date's range stops at its ends.
         let days = crate::conversion::convert(array, &DataType::Date32)?;
-        let days: Date32Array = days
-            .as_primitive::<Date32Type>()
-            .unary(|day| day.clamp(0, u16::MAX as i32));
-        return Ok(Arc::new(days));
+        return Ok(clamped_days(&days));
     }
     let day_of = |second: i64| {
         let local = local_time(second, zone);
@@ -240,7 +270,7 @@ pub(super) fn to_ticks(
         }
     };
     let ticks: Vec<Option<i64>> = match source {
-        _ if is_text(source) => return parse_texts(array, per_second, zone, target),
+        _ if is_text(source) => return parse_texts(array, per_second, zone, target, false),
         DataType::Date32 => array
             .as_primitive::<Date32Type>()
             .iter()
@@ -291,16 +321,25 @@ pub(crate) fn text_moments(
         TimeUnit::Second => Target::DateTime,
         _ => Target::DateTime64,
     };
-    let ticks = parse_texts(array, ticks_per_second(unit), parsed.as_ref(), target)?;
+    let ticks = parse_texts(
+        array,
+        ticks_per_second(unit),
+        parsed.as_ref(),
+        target,
+        false,
+    )?;
     let ticks: ArrayRef = Arc::new(datafusion::arrow::array::Int64Array::from(ticks));
     Ok(cast(&ticks, &DataType::Timestamp(unit, zone))?)
 }
 
+/// Each text's ticks; one that does not parse fails, or is None when
+/// `lenient`.
 fn parse_texts(
     array: &ArrayRef,
     per_second: i64,
     zone: Option<&Tz>,
     target: Target,
+    lenient: bool,
 ) -> Result<Vec<Option<i64>>> {
     let texts = cast(array, &DataType::Utf8)?;
     let texts = texts.as_string::<i32>();
@@ -311,6 +350,10 @@ fn parse_texts(
             continue;
         };
         let Some((seconds, nanos)) = text::parse(text).map(|t| t.instant(zone)) else {
+            if lenient {
+                out.push(None);
+                continue;
+            }
             let type_name = match target {
                 Target::DateTime => "DateTime",
                 _ => "DateTime64",
