@@ -414,11 +414,7 @@ impl ScalarUDFImpl for Calendar {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let options = Options::read(self.function, &types, args.scalar_arguments)?;
         let data_type = if options.null {
             self.output_type(&types[0], options.zone.clone())
@@ -431,11 +427,7 @@ impl ScalarUDFImpl for Calendar {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(&args.arg_fields);
         let values: Vec<Option<&ScalarValue>> = args.args.iter().map(args::constant).collect();
         let options = Options::read(self.function, &types, &values)?;
         let output = args.return_field.data_type();

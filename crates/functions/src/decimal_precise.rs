@@ -153,11 +153,7 @@ impl ScalarUDFImpl for PreciseDecimal {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let given = args.scalar_arguments.get(2).copied().flatten();
         let scale = self.result_scale(&types, given)?;
         let nullable = args.arg_fields[..2].iter().any(|f| f.is_nullable());

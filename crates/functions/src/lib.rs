@@ -189,11 +189,7 @@ pub(crate) fn null_propagating_field(
     udf: &dyn datafusion::logical_expr::ScalarUDFImpl,
     args: &ReturnFieldArgs,
 ) -> datafusion::common::Result<FieldRef> {
-    let types: Vec<DataType> = args
-        .arg_fields
-        .iter()
-        .map(|f| f.data_type().clone())
-        .collect();
+    let types = crate::field_types(args.arg_fields);
     let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
     Ok(Arc::new(Field::new(
         udf.name(),
@@ -215,6 +211,11 @@ pub(crate) fn rows_to_evaluate(args: &datafusion::logical_expr::ScalarFunctionAr
     } else {
         args.number_rows
     }
+}
+
+/// The data types of a call's argument fields.
+pub(crate) fn field_types(fields: &[FieldRef]) -> Vec<DataType> {
+    fields.iter().map(|f| f.data_type().clone()).collect()
 }
 
 /// A function's result: a scalar when every argument was a scalar, else an array.

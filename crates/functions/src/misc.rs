@@ -222,11 +222,7 @@ impl ScalarUDFImpl for ClockFunction {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let data_type = match self.zone(&types, args.scalar_arguments)? {
             Some(zone) => DataType::Timestamp(TimeUnit::Second, Some(zone)),
             None => self.return_type(&[])?,

@@ -108,11 +108,7 @@ impl ScalarUDFImpl for Affix {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         match self.element_type(&types)? {
             Some(_) => {
                 let nullable = args.arg_fields.iter().any(|f| f.is_nullable());

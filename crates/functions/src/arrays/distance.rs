@@ -413,11 +413,7 @@ impl ScalarUDFImpl for ArrayVector {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let computing = self.computing_type(&types)?;
         // A literal `p` is checked now, a constant expression when it runs.
         if let Some(Some(p)) = args.scalar_arguments.get(self.vector.arrays())

@@ -92,11 +92,7 @@ impl ScalarUDFImpl for MakeArray {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let nullable = args.arg_fields.iter().any(|f| can_be_null(f));
         let data_type = with_item_nullable(self.inner.return_type(&types)?, nullable);
         let data_type = match data_type {
@@ -248,11 +244,7 @@ impl ScalarUDFImpl for Map {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let values_nullable = types
             .get(1)
             .and_then(super::item_field)
@@ -316,11 +308,7 @@ impl ScalarUDFImpl for Tuple {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let data_type = match self.inner.return_type(&types)? {
             DataType::Struct(fields) => DataType::Struct(
                 fields

@@ -138,11 +138,7 @@ impl ScalarUDFImpl for ClockFunction {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let data_type = self.output(&types, args.scalar_arguments)?;
         Ok(Arc::new(Field::new(self.name(), data_type, false)))
     }

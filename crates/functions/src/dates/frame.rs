@@ -119,10 +119,6 @@ impl<K: Kernel> Udf<K> {
     }
 }
 
-fn types_of(fields: &[FieldRef]) -> Vec<DataType> {
-    fields.iter().map(|f| f.data_type().clone()).collect()
-}
-
 impl<K: Kernel> ScalarUDFImpl for Udf<K> {
     fn name(&self) -> &str {
         self.kernel.name()
@@ -148,7 +144,7 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types = types_of(args.arg_fields);
+        let types = crate::field_types(args.arg_fields);
         let date32: Vec<bool> = args.arg_fields.iter().map(|f| is_date32(f)).collect();
         let shape = self.kernel.shape(&Args {
             types: &types,
@@ -189,7 +185,7 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
             .collect::<Result<Vec<_>>>()?;
         let call = Call {
             arrays,
-            types: types_of(&args.arg_fields),
+            types: crate::field_types(&args.arg_fields),
             values: args.args.iter().map(args::constant).collect(),
             date32: args.arg_fields.iter().map(|f| is_date32(f)).collect(),
             nullable: args.arg_fields.iter().map(|f| f.is_nullable()).collect(),

@@ -124,11 +124,7 @@ impl ScalarUDFImpl for MakeFunction {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let data_type = self.output(&types, args.scalar_arguments)?;
         let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
         let field = match (self.made, &data_type) {

@@ -173,11 +173,7 @@ impl ScalarUDFImpl for Relative {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let null = self.check(&types, args.scalar_arguments)?;
         let data_type = if null {
             DataType::Null
@@ -189,11 +185,7 @@ impl ScalarUDFImpl for Relative {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(&args.arg_fields);
         let values: Vec<Option<&ScalarValue>> = args.args.iter().map(args::constant).collect();
         let (zone, null) = args::trailing_zone(self.name(), &types, &values, 1)?;
         if null {

@@ -138,22 +138,14 @@ impl ScalarUDFImpl for SubSecond {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let (data_type, _) = self.output(&types, args.scalar_arguments)?;
         let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
         Ok(Arc::new(Field::new(self.name(), data_type, nullable)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(&args.arg_fields);
         let values: Vec<Option<&ScalarValue>> = args.args.iter().map(args::constant).collect();
         let (data_type, _) = self.output(&types, &values)?;
         if data_type == DataType::Null {

@@ -153,11 +153,7 @@ impl ScalarUDFImpl for DateTrunc {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let plan = self.plan(&types, args.scalar_arguments)?;
         let rest = ReturnFieldArgs {
             arg_fields: &args.arg_fields[1..],
@@ -188,11 +184,7 @@ impl ScalarUDFImpl for DateTrunc {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(&args.arg_fields);
         let values: Vec<Option<&ScalarValue>> = args.args.iter().map(args::constant).collect();
         let plan = self.plan(&types, &values)?;
         let zone = self.zone(&types, &values)?;

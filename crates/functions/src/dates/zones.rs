@@ -139,11 +139,7 @@ impl ScalarUDFImpl for ZoneFunction {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         let (data_type, _) = self.output(&types, args.scalar_arguments)?;
         // The zone of a NULL is still its type's.
         let nullable = self.kind != ZoneKind::TimezoneOf && args.arg_fields[0].is_nullable();
@@ -151,11 +147,7 @@ impl ScalarUDFImpl for ZoneFunction {
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(&args.arg_fields);
         let values: Vec<Option<&ScalarValue>> = args.args.iter().map(args::constant).collect();
         let (data_type, zone) = self.output(&types, &values)?;
         if data_type == DataType::Null {

@@ -201,11 +201,7 @@ impl ScalarUDFImpl for Accurate {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         self.return_type(&types)?;
         let field = self.target_field(&args)?;
         if let Some(position) = self.default_position()

@@ -109,11 +109,7 @@ pub(crate) fn literal_aware_type(
     udf: &dyn datafusion::logical_expr::ScalarUDFImpl,
     args: &ReturnFieldArgs,
 ) -> datafusion::common::Result<DataType> {
-    let types: Vec<DataType> = args
-        .arg_fields
-        .iter()
-        .map(|f| f.data_type().clone())
-        .collect();
+    let types = crate::field_types(args.arg_fields);
     udf.return_type(&types)
         .or_else(|e| udf.return_type(&argument_types(args)).map_err(|_| e))
 }

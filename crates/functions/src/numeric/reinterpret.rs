@@ -198,11 +198,7 @@ impl ScalarUDFImpl for Reinterpret {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        let types: Vec<DataType> = args
-            .arg_fields
-            .iter()
-            .map(|f| f.data_type().clone())
-            .collect();
+        let types = crate::field_types(args.arg_fields);
         self.return_type(&types)?;
         width(&args.arg_fields[0])?;
         Ok(Arc::new(self.result_field(&args)?))
