@@ -34,6 +34,8 @@ pub enum Style {
 #[derive(Debug, Clone, Copy)]
 pub struct ValueOptions {
     pub json_quote_64bit_integers: bool,
+    /// `date_time_output_format`: how a DateTime is written.
+    pub date_time_style: DateTimeStyle,
     /// `bool_true_representation`, `bool_false_representation`: a Bool's
     /// text at the top level of TSV, CSV, Pretty and Vertical.
     pub bool_texts: [&'static str; 2],
@@ -43,7 +45,30 @@ impl Default for ValueOptions {
     fn default() -> Self {
         ValueOptions {
             json_quote_64bit_integers: false,
+            date_time_style: DateTimeStyle::Simple,
             bool_texts: ["false", "true"],
+        }
+    }
+}
+
+/// How a DateTime is written (`date_time_output_format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateTimeStyle {
+    /// `2020-10-14 21:00:00`, on the wall clock of its zone.
+    Simple,
+    /// `2020-10-14T21:00:00Z`, in UTC.
+    Iso,
+    /// `1602709200`: seconds since the epoch, with a DateTime64's fraction.
+    UnixTimestamp,
+}
+
+impl DateTimeStyle {
+    /// The style a `date_time_output_format` value names; `simple` for any other.
+    pub fn named(name: &str) -> Self {
+        match name {
+            "iso" => DateTimeStyle::Iso,
+            "unix_timestamp" => DateTimeStyle::UnixTimestamp,
+            _ => DateTimeStyle::Simple,
         }
     }
 }
@@ -243,7 +268,8 @@ pub fn write_value(
             write_quoted_text(&text, style, out);
         }
         DataType::Timestamp(unit, zone) => {
-            let text = format_timestamp(array, row, *unit, zone.as_deref());
+            let text =
+                format_timestamp(array, row, *unit, zone.as_deref(), options.date_time_style);
             write_quoted_text(&text, style, out);
         }
         data_type if let Some(big) = BigInt::of(data_type) => {
@@ -550,8 +576,15 @@ fn float_text(scientific: &str) -> String {
     text
 }
 
-/// A DateTime as ClickHouse writes it: on the wall clock of its time zone.
-fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit, zone: Option<&str>) -> String {
+/// A DateTime as ClickHouse writes it in `style`: by default on the wall
+/// clock of its time zone.
+fn format_timestamp(
+    array: &dyn Array,
+    row: usize,
+    unit: TimeUnit,
+    zone: Option<&str>,
+    style: DateTimeStyle,
+) -> String {
     let (raw, per_second, digits) = match unit {
         TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1, 0),
         TimeUnit::Millisecond => (
@@ -570,21 +603,36 @@ fn format_timestamp(array: &dyn Array, row: usize, unit: TimeUnit, zone: Option<
             9,
         ),
     };
+    if style == DateTimeStyle::UnixTimestamp {
+        let sign = if raw < 0 { "-" } else { "" };
+        let (whole, fraction) = (
+            raw.unsigned_abs() / per_second as u64,
+            raw.unsigned_abs() % per_second as u64,
+        );
+        return match digits {
+            0 => format!("{sign}{whole}"),
+            _ => format!("{sign}{whole}.{fraction:0digits$}"),
+        };
+    }
     let seconds = raw.div_euclid(per_second);
     let fraction = raw.rem_euclid(per_second);
     let Some(time) = DateTime::from_timestamp(seconds, 0) else {
         return raw.to_string();
     };
     let zone = zone.and_then(|name| name.parse::<datafusion::arrow::array::timezone::Tz>().ok());
+    let (layout, zone) = match style {
+        DateTimeStyle::Iso => ("%Y-%m-%dT%H:%M:%S", None),
+        _ => ("%Y-%m-%d %H:%M:%S", zone),
+    };
     let mut text = match zone {
-        Some(zone) => time
-            .with_timezone(&zone)
-            .format("%Y-%m-%d %H:%M:%S")
-            .to_string(),
-        None => time.format("%Y-%m-%d %H:%M:%S").to_string(),
+        Some(zone) => time.with_timezone(&zone).format(layout).to_string(),
+        None => time.format(layout).to_string(),
     };
     if digits > 0 {
         let _ = write!(text, ".{fraction:0digits$}");
+    }
+    if style == DateTimeStyle::Iso {
+        text.push('Z');
     }
     text
 }

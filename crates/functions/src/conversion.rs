@@ -660,6 +660,9 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         (DataType::Map(..), DataType::Map(entries, sorted)) => {
             map_entries_to(array.as_map(), entries, *sorted)
         }
+        (DataType::Map(..), DataType::List(item)) if matches!(item.data_type(), DataType::Struct(pair) if pair.len() == 2) => {
+            map_to_pairs(array.as_map(), item)
+        }
         (DataType::Null, _) => Ok(cast::cast(array, target)?),
         // Text as FixedString: its bytes padded, which Arrow's cast does not do.
         (source, DataType::FixedSizeBinary(width))
@@ -682,12 +685,34 @@ fn map_entries_to(map: &MapArray, entries: &FieldRef, sorted: bool) -> Result<Ar
     let DataType::Struct(key_value) = entries.data_type() else {
         unreachable!("a Map's entries are a struct")
     };
-    let columns = [map.keys(), map.values()]
-        .into_iter()
-        .zip(key_value)
-        .map(|(column, field)| cast_to_field(column, field))
-        .collect::<Result<Vec<_>>>()?;
+    let columns = converted_entries(map, key_value)?;
     map_of(entries, sorted, columns, map.offsets(), map.nulls())
+}
+
+/// A Map as an array of (key, value) tuples, as ClickHouse casts it to
+/// `Array(Tuple(K, V))`: each entry a pair, in order.
+fn map_to_pairs(map: &MapArray, item: &FieldRef) -> Result<ArrayRef> {
+    let DataType::Struct(pair) = item.data_type() else {
+        unreachable!("the caller matched a struct")
+    };
+    let columns = converted_entries(map, pair)?;
+    let pairs = StructArray::try_new(pair.clone(), columns, None)?;
+    Ok(Arc::new(ListArray::try_new(
+        Arc::clone(item),
+        map.offsets().clone(),
+        Arc::new(pairs),
+        map.nulls().cloned(),
+    )?))
+}
+
+/// A Map's key and value columns converted to the two `fields`, as CAST
+/// converts them.
+fn converted_entries(map: &MapArray, fields: &Fields) -> Result<Vec<ArrayRef>> {
+    [map.keys(), map.values()]
+        .into_iter()
+        .zip(fields)
+        .map(|(column, field)| cast_to_field(column, field))
+        .collect()
 }
 
 /// A Map of `entries`' type from its key and value columns.

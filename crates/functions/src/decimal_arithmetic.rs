@@ -41,17 +41,22 @@ fn decimal_shape(t: &DataType) -> Option<(Option<u8>, i8)> {
 }
 
 /// ClickHouse's result type for `op` over Decimals; None when neither
-/// operand is a Decimal in 128 bits, or for an operation DataFusion keeps.
+/// operand is a Decimal in 128 bits (or a Decimal256 with a float), or for
+/// an operation DataFusion keeps.
 pub(crate) fn result_type(
     op: ArithmeticOp,
     left: &DataType,
     right: &DataType,
 ) -> Option<Result<DataType>> {
     let is_decimal = |t: &DataType| matches!(t, DataType::Decimal128(..));
-    if !is_decimal(left) && !is_decimal(right) {
+    let is_wide = |t: &DataType| matches!(t, DataType::Decimal256(..));
+    let is_float = |t: &DataType| matches!(t, DataType::Float32 | DataType::Float64);
+    // A Decimal256 with a float is a Float64 too; other Decimal256
+    // arithmetic is DataFusion's.
+    let wide_with_float = (is_wide(left) || is_wide(right)) && (is_float(left) || is_float(right));
+    if !is_decimal(left) && !is_decimal(right) && !wide_with_float {
         return None;
     }
-    let is_float = |t: &DataType| matches!(t, DataType::Float32 | DataType::Float64);
     if is_float(left) || is_float(right) {
         return matches!(
             op,

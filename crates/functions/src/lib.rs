@@ -52,7 +52,7 @@ use arithmetic::{Arithmetic, ArithmeticOp, Negate};
 use calendar::{Calendar, CalendarFunction};
 use conversion::{CastByName, ConvertTo, EnumNumber};
 use hashing::{HashFunction, HashKind};
-use misc::{Clock, ClockFunction, FormatReadable, Readable, ToTypeName};
+use misc::{Clock, ClockFunction, ToTypeName};
 use uuids::{GenerateUuid, ToUuid, Unparsable, UuidVersion};
 
 /// Teaches the type parser the types only the function registry knows
@@ -90,6 +90,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(ToTypeName::new(false)));
     functions.push(ScalarUDF::new_from_impl(ToTypeName::new(true)));
     functions.push(ScalarUDF::new_from_impl(misc::ToLowCardinality::default()));
+    functions.push(ScalarUDF::new_from_impl(misc::SimpleAggregate::default()));
     for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
     }
@@ -126,12 +127,6 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(bits::BitShift::new(false)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Today)));
     functions.push(ScalarUDF::new_from_impl(ClockFunction::new(Clock::Now)));
-    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(
-        Readable::Size,
-    )));
-    functions.push(ScalarUDF::new_from_impl(FormatReadable::new(
-        Readable::Quantity,
-    )));
     functions.extend(strings::scalar_functions());
     functions.extend(numeric::scalar_functions());
     functions.extend(dates::scalar_functions());

@@ -1,10 +1,8 @@
 //! Small ClickHouse functions: `toTypeName`, `toColumnTypeName`, `today`,
-//! `now([zone])`, `formatReadableSize`, `formatReadableQuantity`.
+//! `now([zone])`.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, StringArray};
-use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
@@ -12,8 +10,7 @@ use datafusion::logical_expr::{
     Volatility,
 };
 use strata_common::pretty_types::{Spread, pretty_type_name};
-use strata_common::readable::{readable_quantity, readable_size};
-use strata_common::types::{clickhouse_type_name, field_type_name};
+use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, StrataError};
 
 /// `toTypeName(x)`, or with `column` set `toColumnTypeName(x)`: the type
@@ -243,81 +240,6 @@ impl ScalarUDFImpl for ClockFunction {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Readable {
-    Size,
-    Quantity,
-}
-
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct FormatReadable {
-    kind: Readable,
-    signature: Signature,
-}
-
-impl FormatReadable {
-    pub fn new(kind: Readable) -> Self {
-        FormatReadable {
-            kind,
-            signature: Signature::any(1, Volatility::Immutable),
-        }
-    }
-}
-
-/// `value` scaled down by `base` until it is below it, with two decimals and the unit.
-impl ScalarUDFImpl for FormatReadable {
-    fn name(&self) -> &str {
-        match self.kind {
-            Readable::Size => "formatReadableSize",
-            Readable::Quantity => "formatReadableQuantity",
-        }
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        crate::null_propagating_field(self, &args)
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
-        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
-        if !input.data_type().is_numeric() {
-            return Err(strata_common::StrataError::new(
-                strata_common::ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                format!(
-                    "Illegal type {} of argument of function {}",
-                    clickhouse_type_name(input.data_type(), false),
-                    self.name()
-                ),
-            )
-            .into_datafusion());
-        }
-        let values = cast::cast(&input, &DataType::Float64)?;
-        let values = values
-            .as_any()
-            .downcast_ref::<datafusion::arrow::array::Float64Array>()
-            .expect("cast to f64");
-        let out: StringArray = values
-            .iter()
-            .map(|v| {
-                v.map(|v| match self.kind {
-                    Readable::Size => readable_size(v),
-                    Readable::Quantity => readable_quantity(v),
-                })
-            })
-            .collect();
-        let out: ArrayRef = Arc::new(out);
-        crate::columnar(out, scalar)
-    }
-}
-
 /// `toLowCardinality(x)`: `x` typed `LowCardinality(T)`. Strata stores such
 /// values as plain `T`, so only the field's type marker changes.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -366,6 +288,60 @@ impl ScalarUDFImpl for ToLowCardinality {
             .into_datafusion());
         }
         Ok(Arc::new(field))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        Ok(args.args[0].clone())
+    }
+}
+
+/// `_simpleAggregate(value, 'f')`: an aggregate's result typed
+/// `SimpleAggregateFunction(f, T)`, as `fSimpleState(x)` returns it: the
+/// values are `T`'s, only the field's type marker changes.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct SimpleAggregate {
+    signature: Signature,
+}
+
+/// The marker's name, which the `-SimpleState` rewrite calls.
+pub const SIMPLE_AGGREGATE: &str = "_simpleAggregate";
+
+impl Default for SimpleAggregate {
+    fn default() -> Self {
+        SimpleAggregate {
+            signature: Signature::any(2, Volatility::Immutable),
+        }
+    }
+}
+
+impl ScalarUDFImpl for SimpleAggregate {
+    fn name(&self) -> &str {
+        SIMPLE_AGGREGATE
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        Ok(arg_types[0].clone())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let Some(ScalarValue::Utf8(Some(function))) = args.scalar_arguments[1] else {
+            return Err(StrataError::new(
+                ErrorCode::ILLEGAL_COLUMN,
+                format!("Function {SIMPLE_AGGREGATE} takes the aggregate's name as a constant"),
+            )
+            .into_datafusion());
+        };
+        let field = args.arg_fields[0].as_ref().clone().with_name(self.name());
+        let mut metadata = field.metadata().clone();
+        metadata.insert(
+            strata_common::types::SIMPLE_AGGREGATE_KEY.to_string(),
+            function.clone(),
+        );
+        Ok(Arc::new(field.with_metadata(metadata)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

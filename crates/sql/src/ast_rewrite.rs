@@ -731,8 +731,10 @@ impl Rewriter<'_, '_> {
                 return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
             }
             // ClickHouse cuts a Decimal's extra digits off; DataFusion rounds.
+            // `literal::Decimal(P, S)` reads the literal's text, as
+            // ClickHouse does (as a Float64, 0.1 has 17 digits).
             Expr::Cast {
-                kind: CastKind::Cast | CastKind::DoubleColon,
+                kind: kind @ (CastKind::Cast | CastKind::DoubleColon),
                 expr: inner,
                 data_type:
                     data_type @ (DataType::Decimal(
@@ -750,7 +752,11 @@ impl Rewriter<'_, '_> {
                 ..
             } if *precision <= 38 => {
                 let type_name = string_literal(&crate::literal_text::type_text(data_type));
-                return Ok(Some(call("_CAST", vec![(**inner).clone(), type_name])));
+                let value = match (kind, number_literal_text(inner)) {
+                    (CastKind::DoubleColon, Some(text)) => string_literal(&text),
+                    _ => (**inner).clone(),
+                };
+                return Ok(Some(call("_CAST", vec![value, type_name])));
             }
             // A number literal, or an array of them, cast to a type holding
             // 128- or 256-bit integers is read from its text, as ClickHouse
@@ -818,6 +824,11 @@ impl Rewriter<'_, '_> {
         }
         if let Some(equivalent) = equivalents::aggregate(f, &written)? {
             return Ok(Some(equivalent));
+        }
+        if let Some((base, plain)) = crate::combinators::simple_state(f, &written, self.ctx)? {
+            let planned = self.rewrite_expr(&plain)?.unwrap_or(plain);
+            let marker = strata_functions::misc::SIMPLE_AGGREGATE;
+            return Ok(Some(call(marker, vec![planned, string_literal(&base)])));
         }
         if let Some(combined) = crate::combinators::rewrite(f, &written, self.ctx)? {
             return Ok(Some(combined));

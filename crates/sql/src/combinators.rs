@@ -105,6 +105,63 @@ pub fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<E
     Ok(Some(Expr::Function(rewritten)))
 }
 
+/// The aggregates whose state is their result, which `-SimpleState` takes.
+const SIMPLE_STATES: &[&str] = &[
+    "any",
+    "any_respect_nulls",
+    "anyLast",
+    "anyLast_respect_nulls",
+    "min",
+    "max",
+    "sum",
+    "sumWithOverflow",
+    "groupBitAnd",
+    "groupBitOr",
+    "groupBitXor",
+    "sumMap",
+    "minMap",
+    "maxMap",
+    "groupArrayArray",
+    "groupArrayLastArray",
+    "groupUniqArrayArray",
+    "groupUniqArrayArrayMap",
+    "sumMappedArrays",
+    "minMappedArrays",
+    "maxMappedArrays",
+    "timeSeriesGroupArray",
+];
+
+/// `fSimpleState(x)`: the aggregate `f` and its plain call `f(x)`, whose
+/// result the caller types `SimpleAggregateFunction(f, T)`. An aggregate
+/// whose state is not its result is refused, as in ClickHouse.
+pub fn simple_state(
+    f: &Function,
+    written: &str,
+    ctx: &AstContext,
+) -> Result<Option<(String, Expr)>> {
+    let Some(base) = written
+        .strip_suffix("SimpleState")
+        .filter(|b| !b.is_empty())
+    else {
+        return Ok(None);
+    };
+    if !SIMPLE_STATES.contains(&base) {
+        if !names_aggregate(base, ctx) {
+            return Ok(None);
+        }
+        return Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Unsupported aggregate function {base}, supported functions are {}",
+                SIMPLE_STATES.join(",")
+            ),
+        ));
+    }
+    let mut plain = f.clone();
+    plain.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(base))]);
+    Ok(Some((base.to_string(), Expr::Function(plain))))
+}
+
 /// Whether `written` calls an aggregate, plain or with combinators.
 pub fn names_aggregate(written: &str, ctx: &AstContext) -> bool {
     let written = unaliased(written);

@@ -5,8 +5,8 @@
 //! in the same query (not in its subqueries, not as a qualified or called
 //! name) becomes `(expr)`. A whole select item `(expr AS name)` stays an
 //! alias, `expr AS name`, so the column keeps its name. An argument of a
-//! call or an element of a tuple may define one too (`tuple(1 AS a, 'x' AS
-//! b)`, `plus(1 AS a, a)`): `AS name` is dropped there, and uses become
+//! call or an element of a tuple or array may define one too (`tuple(1 AS
+//! a, 'x' AS b)`, `plus(1 AS a, a)`, `[0 AS x]`): `AS name` is dropped there, and uses become
 //! `(expr)` the same way; so may an item of GROUP BY (`GROUP BY x % 3 AS k`).
 
 use datafusion::sql::sqlparser::keywords::Keyword;
@@ -114,8 +114,9 @@ fn definition(tokens: &[TokenWithSpan], close: usize, scopes: &[usize]) -> Optio
 }
 
 /// `expr AS name` at `alias`, written as an argument of a call (not
-/// `CAST(x AS T)` or a `REPLACE` transformer) or an element of a tuple: between the bracket or a comma
-/// and the next comma or the closing bracket.
+/// `CAST(x AS T)` or a `REPLACE` transformer), an element of a tuple or of
+/// an array literal: between the bracket or a comma and the next comma or
+/// the closing bracket.
 fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<Definition> {
     if keyword(&tokens[alias]) != Keyword::AS {
         return None;
@@ -125,10 +126,14 @@ fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<
     let Token::Word(_) = &tokens[name].token else {
         return None;
     };
-    if !matches!(tokens[after].token, Token::Comma | Token::RParen) {
+    if !matches!(
+        tokens[after].token,
+        Token::Comma | Token::RParen | Token::RBracket
+    ) {
         return None;
     }
     let open = enclosing_open(tokens, alias)?;
+    let array = tokens[open].token == Token::LBracket;
     let first = next(tokens, open)?;
     let starts_query = matches!(keyword(&tokens[first]), Keyword::SELECT | Keyword::WITH);
     // `CAST(x AS T)` names a type, `* REPLACE (expr AS name)` a column.
@@ -141,7 +146,8 @@ fn argument(tokens: &[TokenWithSpan], alias: usize, scopes: &[usize]) -> Option<
     // A single `(expr AS name)` is the grouped form [`definition`] finds.
     let single = tokens[after].token == Token::RParen && one_expression(tokens, open, alias);
     let groups = previous(tokens, open).is_none_or(|before| groups_expression(&tokens[before]));
-    if starts_query || not_alias || (single && groups) || nesting(tokens, open, alias) != 0 {
+    let grouped = starts_query || not_alias || (single && groups);
+    if (grouped && !array) || nesting(tokens, open, alias) != 0 {
         return None;
     }
     let separator = (open + 1..alias)
@@ -375,14 +381,14 @@ fn nesting(tokens: &[TokenWithSpan], open: usize, at: usize) -> i32 {
         .sum()
 }
 
-/// The `(` enclosing the one at `open`, if any.
+/// The bracket, `(` or `[`, enclosing the token at `open`, if any.
 fn enclosing_open(tokens: &[TokenWithSpan], open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for i in (0..open).rev() {
         match tokens[i].token {
-            Token::RParen => depth += 1,
-            Token::LParen if depth == 0 => return Some(i),
-            Token::LParen => depth -= 1,
+            Token::RParen | Token::RBracket => depth += 1,
+            Token::LParen | Token::LBracket if depth == 0 => return Some(i),
+            Token::LParen | Token::LBracket => depth -= 1,
             _ => {}
         }
     }
@@ -466,6 +472,14 @@ mod tests {
             "SELECT (1 , 2 ), (2 ) AS b"
         );
         assert_eq!(rewritten("SELECT plus(1 AS a, a)"), "SELECT plus(1 , (1 ))");
+        assert_eq!(
+            rewritten("SELECT has([0 AS x], x)"),
+            "SELECT has([0 ], (0 ))"
+        );
+        assert_eq!(
+            rewritten("SELECT [1, 2 AS y], y"),
+            "SELECT [1, 2 ], (2 ) AS y"
+        );
         // Not inside a subquery, nor as a qualified or called name.
         assert_eq!(
             rewritten("SELECT (2 AS b) * b, t.b, b(1) FROM (SELECT b FROM u) AS t"),

@@ -4,6 +4,8 @@
 //! MILLISECOND` a DateTime64(3). DataFusion keeps the moment's type and so
 //! drops the finer part (`2024-01-01 + 1 hour` stayed `2024-01-01`).
 //!
+//! A Date moved by a fraction of a second is refused, as in ClickHouse.
+//!
 //! The operand is converted with `toDateTime`/`toDateTime64` before the
 //! arithmetic, so a Date becomes its midnight on the session's clock and a
 //! DateTime keeps its zone.
@@ -13,7 +15,7 @@ use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::{BinaryExpr, Expr, ExprSchemable, Operator, lit};
-use strata_common::types;
+use strata_common::{ErrorCode, StrataError, types};
 
 /// The fractional-second digits a moment type holds: None for a Date
 /// (whole days), 0 for a DateTime.
@@ -65,6 +67,34 @@ fn widening(moment: &Expr, needed: u8, schema: &DFSchema) -> Result<Option<Widen
     Ok(Some(Widening::DateTime64(target)))
 }
 
+/// A Date or Date32 has no clock to move by a fraction of a second:
+/// ClickHouse refuses `date + INTERVAL 1 MILLISECOND`.
+fn refuse_fraction_of_date(
+    moment: &Expr,
+    interval: &Expr,
+    plus: bool,
+    schema: &DFSchema,
+) -> Result<()> {
+    let (_, moment) = moment.to_field(schema)?;
+    let (_, interval) = interval.to_field(schema)?;
+    let unit = match types::interval_type(&interval) {
+        Some("IntervalMillisecond") => "Milliseconds",
+        Some("IntervalMicrosecond") => "Microseconds",
+        Some("IntervalNanosecond") => "Nanoseconds",
+        _ => return Ok(()),
+    };
+    if moment.data_type() != &DataType::Date32 {
+        return Ok(());
+    }
+    let function = if plus { "add" } else { "subtract" };
+    let date = types::field_type_name(&moment.as_ref().clone().with_nullable(false));
+    Err(StrataError::new(
+        ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+        format!("{function}{unit} cannot be used with {date}"),
+    )
+    .into_datafusion())
+}
+
 enum Widening {
     DateTime,
     DateTime64(u8),
@@ -93,6 +123,7 @@ pub fn widen_moment(
     let Some(needed) = digits_needed(interval, schema)? else {
         return Ok(Transformed::no(expr));
     };
+    refuse_fraction_of_date(moment, interval, plus, schema)?;
     let Some(widening) = widening(moment, needed, schema)? else {
         return Ok(Transformed::no(expr));
     };

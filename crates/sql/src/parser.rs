@@ -37,19 +37,51 @@ pub fn split_statements(sql: &str) -> Result<Vec<String>> {
 }
 
 /// Byte ranges of the statements in `sql`, each ending before its semicolon.
+/// The inline data of an `INSERT ... FORMAT` (other than Values) also ends
+/// at a blank line, as ClickHouse's clients read it, so the statements
+/// after it need no semicolon before them.
 pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
+    let mut statements = Vec::new();
+    let mut from = 0;
+    while let Some(resume) = spans_from(sql, from, &mut statements)? {
+        from = resume;
+    }
+    Ok(statements)
+}
+
+/// Appends the spans of the statements in `sql[from..]`, up to one whose
+/// inline data a blank line ends; then where the text goes on after it.
+fn spans_from(
+    sql: &str,
+    from: usize,
+    statements: &mut Vec<std::ops::Range<usize>>,
+) -> Result<Option<usize>> {
+    let rest = &sql[from..];
     let dialect = ClickHouseDialect {};
-    let tokens = Tokenizer::new(&dialect, &normalize(sql))
+    let tokens = Tokenizer::new(&dialect, &normalize(rest))
         .tokenize_with_location()
         .map_err(|e| syntax_error(sql, &e.to_string()))?;
-    let offset = |line: u64, column: u64| char_offset(sql, line, column);
-    let mut statements = Vec::new();
+    let offset = |line: u64, column: u64| from + char_offset(rest, line, column);
     let mut begin: Option<usize> = None;
+    let mut end_statement = |span: std::ops::Range<usize>| match data_end_at_blank_line(sql, &span)
+    {
+        Some(data_end) => {
+            statements.push(span.start..data_end);
+            Some(data_end)
+        }
+        None => {
+            statements.push(span);
+            None
+        }
+    };
     for token in &tokens {
         match token.token {
             Token::SemiColon => {
                 if let Some(b) = begin.take() {
-                    statements.push(b..offset(token.span.start.line, token.span.start.column));
+                    let end = offset(token.span.start.line, token.span.start.column);
+                    if let Some(resume) = end_statement(b..end) {
+                        return Ok(Some(resume));
+                    }
                 }
             }
             Token::Whitespace(_) => {}
@@ -59,10 +91,20 @@ pub fn statement_spans(sql: &str) -> Result<Vec<std::ops::Range<usize>>> {
             _ => {}
         }
     }
-    if let Some(b) = begin {
-        statements.push(b..sql.len());
+    Ok(begin.and_then(|b| end_statement(b..sql.len())))
+}
+
+/// Where the inline data of an `INSERT ... FORMAT` statement at `span` ends
+/// if a blank line comes before the span's end; None for any other
+/// statement, and for Values, whose parser finds its own end.
+fn data_end_at_blank_line(sql: &str, span: &std::ops::Range<usize>) -> Option<usize> {
+    let insert = crate::insert_format::split_insert_format(&sql[span.clone()])?;
+    if insert.inline_data.is_none() || insert.format.eq_ignore_ascii_case("Values") {
+        return None;
     }
-    Ok(statements)
+    let data_at = span.start + insert.data_at;
+    let blank = sql[data_at..span.end].find("\n\n")?;
+    Some(data_at + blank)
 }
 
 /// `INTO OUTFILE`, `FORMAT` and `SETTINGS` clauses that end a query.
@@ -648,6 +690,23 @@ mod tests {
     fn splits_on_top_level_semicolons_only() {
         let parts = split_statements("SELECT 1; SELECT ';' ;; SELECT 2").unwrap();
         assert_eq!(parts, vec!["SELECT 1", "SELECT ';'", "SELECT 2"]);
+    }
+
+    #[test]
+    fn inline_data_ends_at_a_blank_line_or_a_semicolon() {
+        let sql = "INSERT INTO t FORMAT TSV 1\n2\n\nSELECT 1;\nINSERT INTO t FORMAT CSV 3;\nSELECT 2\n\nSELECT 3";
+        let parts = split_statements(sql).unwrap();
+        assert_eq!(
+            parts,
+            vec![
+                "INSERT INTO t FORMAT TSV 1\n2",
+                "SELECT 1",
+                "INSERT INTO t FORMAT CSV 3",
+                "SELECT 2\n\nSELECT 3"
+            ]
+        );
+        let values = split_statements("INSERT INTO t VALUES (1)\n\n(2); SELECT 1").unwrap();
+        assert_eq!(values, vec!["INSERT INTO t VALUES (1)\n\n(2)", "SELECT 1"]);
     }
 
     #[test]

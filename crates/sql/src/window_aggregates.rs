@@ -5,10 +5,15 @@
 //! - the -If combinator (`sumIf(x, c) OVER w`) passes only the rows where
 //!   the condition holds: each argument is NULL elsewhere, which aggregates
 //!   skip (a FILTER clause is not planned over a window), and `sum`'s is 0,
-//!   so a frame with no such row sums to 0 as in ClickHouse.
+//!   so a frame with no such row sums to 0 as in ClickHouse;
+//! - `ntile`, `cume_dist` and `percent_rank` refuse the frames ClickHouse
+//!   refuses.
 
-use datafusion::sql::sqlparser::ast::{Expr, Function, NullTreatment, Value};
-use strata_common::Result;
+use datafusion::sql::sqlparser::ast::{
+    Expr, Function, NullTreatment, Value, WindowFrame, WindowFrameBound, WindowFrameUnits,
+    WindowType,
+};
+use strata_common::{ErrorCode, Result, StrataError};
 
 use crate::ast_rewrite::{AstContext, case, function_args, if_combinator_base, with_arguments};
 use crate::combinators::quoted;
@@ -17,6 +22,7 @@ use crate::combinators::quoted;
 /// `f` as written.
 pub(crate) fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<Option<Expr>> {
     debug_assert!(f.over.is_some(), "only calls over a window");
+    check_frame(f, written)?;
     if let Some(value) = value_function(written)
         && f.null_treatment.is_none()
     {
@@ -26,6 +32,36 @@ pub(crate) fn rewrite(f: &Function, written: &str, ctx: &AstContext) -> Result<O
         return Ok(Some(Expr::Function(renamed)));
     }
     Ok(if_combinator(f, written, ctx))
+}
+
+/// Ranking functions that need a whole partition refuse other frames, as
+/// ClickHouse does: `ntile` wants an ORDER BY and, if a frame is written,
+/// every row of the partition in it; `cume_dist` and `percent_rank` a
+/// written frame of RANGE over the whole partition. (A named window is not
+/// checked.)
+fn check_frame(f: &Function, written: &str) -> Result<()> {
+    let Some(WindowType::WindowSpec(spec)) = &f.over else {
+        return Ok(());
+    };
+    let whole = |frame: &WindowFrame| {
+        matches!(frame.start_bound, WindowFrameBound::Preceding(None))
+            && matches!(frame.end_bound, Some(WindowFrameBound::Following(None)))
+    };
+    let frame = spec.window_frame.as_ref();
+    let supported = match written {
+        "ntile" => !spec.order_by.is_empty() && frame.is_none_or(whole),
+        "cume_dist" | "percent_rank" | "percentRank" => {
+            frame.is_none_or(|frame| frame.units == WindowFrameUnits::Range && whole(frame))
+        }
+        _ => true,
+    };
+    match supported {
+        true => Ok(()),
+        false => Err(StrataError::new(
+            ErrorCode::BAD_ARGUMENTS,
+            format!("Unsupported window frame type for function '{written}'"),
+        )),
+    }
 }
 
 fn value_function(written: &str) -> Option<&'static str> {

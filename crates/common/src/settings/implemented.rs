@@ -91,6 +91,7 @@ macro_rules! declare_settings {
 const SET_MODES: &[&str] = &["", "ALL", "DISTINCT"];
 const OVERFLOW_MODES: &[&str] = &["break", "throw"];
 const ALTER_UPDATE_MODES: &[&str] = &["heavy", "lightweight", "lightweight_force"];
+const DATE_TIME_OUTPUT_FORMATS: &[&str] = &["simple", "iso", "unix_timestamp"];
 const TABLE_ENGINES: &[&str] = &[
     "None",
     "Log",
@@ -128,6 +129,8 @@ declare_settings!(IMPLEMENTED {
         "CAST of a Nullable value to a non-Nullable type keeps it Nullable";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
+    date_time_output_format: String = SettingKind::Enum(DATE_TIME_OUTPUT_FORMATS), "simple",
+        "How text formats write a DateTime: simple (2020-10-14 21:00:00 on its zone's clock), iso (2020-10-14T21:00:00Z, in UTC) or unix_timestamp (1602709200)";
     default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",
         "The engine of a CREATE TABLE that names none; None requires ENGINE";
     enable_filesystem_cache: bool = SettingKind::Bool, "1",
@@ -172,6 +175,8 @@ declare_settings!(IMPLEMENTED {
         "Columns an outer join finds no row for are NULL (1) or their type's default (0)";
     lightweight_deletes_sync: u64 = SettingKind::UInt64, "2",
         "DELETE FROM returns once its mutation has finished (1, 2, 3) or at once (0)";
+    limit: f64 = SettingKind::Float, "0",
+        "Rows a SELECT returns at most, counted after its own LIMIT and the offset setting (a LIMIT around the whole result); 0 means no limit";
     log_queries: bool = SettingKind::Bool, "1",
         "Record each query's start, end, figures and error in system.query_log";
     max_block_size: u64 = SettingKind::NonZeroUInt64, "65409",
@@ -214,6 +219,8 @@ declare_settings!(IMPLEMENTED {
         "A scan of more rows than this takes hits from the data cache but adds nothing to it, so one large scan cannot push out what smaller queries keep reading";
     mutations_sync: u64 = SettingKind::UInt64, "1",
         "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
+    offset: f64 = SettingKind::Float, "0",
+        "Rows skipped from the start of a SELECT's result, after its own LIMIT and OFFSET";
     output_format_json_array_of_rows: bool = SettingKind::Bool, "0",
         "JSONEachRow writes its rows as the elements of one JSON array rather than one object per line";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",

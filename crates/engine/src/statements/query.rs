@@ -11,9 +11,10 @@ use datafusion::common::tree_node::TreeNode;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::logical_expr::LogicalPlan;
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::limit::GlobalLimitExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-use datafusion::physical_plan::{ExecutionPlan, collect, execute_stream};
+use datafusion::physical_plan::{ExecutionPlan, ExecutionPlanProperties, collect, execute_stream};
 use datafusion::sql::sqlparser::ast::{Expr, Ident, Query, Statement};
 use futures::StreamExt;
 use strata_common::events::{self, Event};
@@ -57,6 +58,7 @@ impl Session {
         if let Some(fill) = fill {
             physical = self.filled(physical, fill, &settings).await?;
         }
+        physical = limited_by_settings(physical, &settings)?;
         self.log_start(&query_context);
         let stream = show_repeated_columns(execute_stream(physical, task_context(&state))?);
         let stream = limit_result(stream, &query_context.settings);
@@ -265,6 +267,41 @@ fn result_position(schema: &SchemaRef, column: &ResultColumn) -> Result<usize> {
 /// `stream` under `max_result_rows`: past it, the result fails with
 /// TOO_MANY_ROWS_OR_BYTES (`result_overflow_mode = 'throw'`) or ends after
 /// the block that reached it (`'break'`), as in ClickHouse.
+/// The `limit` and `offset` settings: a LIMIT around the whole result,
+/// after the query's own.
+fn limited_by_settings(
+    physical: Arc<dyn ExecutionPlan>,
+    settings: &Settings,
+) -> Result<Arc<dyn ExecutionPlan>> {
+    let rows = |name: &str, value: f64| -> Result<usize> {
+        if value >= 0.0 && value.fract() == 0.0 {
+            return Ok(value as usize);
+        }
+        Err(StrataError::new(
+            ErrorCode::NOT_IMPLEMENTED,
+            format!(
+                "Setting {name} = {value}: Strata takes a whole number of rows, not a fraction or a count from the end"
+            ),
+        ))
+    };
+    let (fetch, skip) = (
+        rows("limit", settings.limit())?,
+        rows("offset", settings.offset())?,
+    );
+    if fetch == 0 && skip == 0 {
+        return Ok(physical);
+    }
+    let input: Arc<dyn ExecutionPlan> = match physical.output_partitioning().partition_count() {
+        1 => physical,
+        _ => Arc::new(CoalescePartitionsExec::new(physical)),
+    };
+    Ok(Arc::new(GlobalLimitExec::new(
+        input,
+        skip,
+        (fetch > 0).then_some(fetch),
+    )))
+}
+
 fn limit_result(
     stream: SendableRecordBatchStream,
     settings: &Settings,

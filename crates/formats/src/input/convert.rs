@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::Scalar;
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Int64Array, IntervalMonthDayNanoArray,
-    ListArray, StringArray, UInt32Array, new_null_array,
+    Array, ArrayRef, BooleanArray, Date32Array, FixedSizeBinaryBuilder, Int64Array,
+    IntervalMonthDayNanoArray, ListArray, StringArray, UInt32Array, new_null_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::zip::zip;
@@ -191,6 +191,15 @@ fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
         }
         DataType::FixedSizeBinary(width) => Ok(parse_fixed_strings(texts, *width)?),
         DataType::List(item) => parse_arrays(texts, item),
+        DataType::Date32 => {
+            let parsed = cast_safely(texts, data_type)?;
+            if parsed.null_count() == texts.null_count() {
+                return Ok(parsed);
+            }
+            // ClickHouse also reads `2017/1/2`: any separators, one-digit parts.
+            let loose: Date32Array = texts.iter().map(|t| t.and_then(loose_date)).collect();
+            Ok(zip(&is_null(&parsed)?, &loose, &parsed)?)
+        }
         DataType::Timestamp(unit, _) => {
             let parsed = cast_safely(texts, data_type)?;
             if parsed.null_count() == texts.null_count() {
@@ -216,6 +225,27 @@ fn parse_texts(texts: &StringArray, field: &Field) -> Result<ArrayRef> {
         }
         _ => cast_safely(texts, data_type),
     }
+}
+
+/// Days since the epoch of a date written `YYYY<sep>M[M]<sep>D[D]`, each
+/// separator one character that is not a digit.
+fn loose_date(text: &str) -> Option<i32> {
+    let text = text.trim();
+    let (year, rest) = text.split_at_checked(4)?;
+    let rest = rest.strip_prefix(|c: char| !c.is_ascii_digit())?;
+    let (month, day) = rest.split_once(|c: char| !c.is_ascii_digit())?;
+    let number = |digits: &str, most: usize| {
+        let valid =
+            (1..=most).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit());
+        valid.then(|| digits.parse::<u32>().ok()).flatten()
+    };
+    let date = chrono::NaiveDate::from_ymd_opt(
+        number(year, 4)? as i32,
+        number(month, 2)?,
+        number(day, 2)?,
+    )?;
+    let epoch = chrono::NaiveDate::from_ymd_opt(1970, 1, 1).expect("the epoch is a date");
+    i32::try_from((date - epoch).num_days()).ok()
 }
 
 fn cast_safely(values: &dyn Array, data_type: &DataType) -> Result<ArrayRef> {
@@ -284,21 +314,22 @@ fn parse_arrays(texts: &StringArray, item: &FieldRef) -> Result<ArrayRef> {
     }
     let element_texts: StringArray = elements.iter().map(|e| e.as_deref()).collect();
     let values = parse_texts(&element_texts, item)?;
-    // A row fails when one of its elements did not parse, or is NULL where
-    // the element type cannot hold one.
+    // A row fails when one of its elements did not parse. A NULL element
+    // where the element type cannot hold one is the type's default, as
+    // ClickHouse reads it (`input_format_null_as_default`).
     for (row, ok) in row_ok.iter_mut().enumerate() {
         let range = offsets[row] as usize..offsets[row + 1] as usize;
-        if range.clone().any(|i| {
-            (element_texts.is_valid(i) && values.is_null(i))
-                || (element_texts.is_null(i) && !item.is_nullable())
-        }) {
+        if range
+            .clone()
+            .any(|i| element_texts.is_valid(i) && values.is_null(i))
+        {
             *ok = false;
         }
     }
     let values = if item.is_nullable() || values.null_count() == 0 {
         values
     } else {
-        // Elements of failed rows may be NULL; those rows are NULL themselves.
+        // NULL elements, and those of failed rows (NULL rows themselves).
         zip(
             &is_null(&values)?,
             &Scalar::new(type_default(item.data_type())?),

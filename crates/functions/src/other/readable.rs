@@ -1,5 +1,6 @@
-//! Sizes and durations as people write them: `formatReadableDecimalSize`
-//! (powers of 1000 up to YB, two decimals), `parseReadableSize` and its
+//! Sizes and durations as people write them: `formatReadableSize` (powers
+//! of 1024), `formatReadableDecimalSize` (of 1000) and `formatReadableQuantity`
+//! (English names), with two decimals or as many as a second argument says; `parseReadableSize` and its
 //! `OrNull`/`OrZero` forms (a non-negative number and a unit, decimal or
 //! binary, rounded up to whole bytes), `parseTimeDelta` (a sum of
 //! numbers with units, `1h 30m`, in seconds as Float64) and its inverse
@@ -13,6 +14,9 @@ use datafusion::arrow::datatypes::{DataType, Field, Float64Type};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::error::DataFusionError;
 use datafusion::logical_expr::{ColumnarValue, Volatility};
+use strata_common::readable::{
+    readable_decimal_size_with, readable_quantity_with, readable_size_with,
+};
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, StrataError};
 
@@ -20,15 +24,28 @@ use super::frame::{Call, Spec, Typing, failure};
 
 pub(crate) const SPECS: &[Spec] = &[
     Spec {
+        name: "formatReadableSize",
+        aliases: &[],
+        args: (1, 2),
+        volatility: Volatility::Immutable,
+        typing: readable_typing,
+        eval: |call| format_readable(call, readable_size_with),
+    },
+    Spec {
         name: "formatReadableDecimalSize",
         aliases: &[],
-        args: (1, 1),
+        args: (1, 2),
         volatility: Volatility::Immutable,
-        typing: |t| {
-            expect_number(t, "value")?;
-            Ok(t.propagating(DataType::Utf8))
-        },
-        eval: format_decimal_size,
+        typing: readable_typing,
+        eval: |call| format_readable(call, readable_decimal_size_with),
+    },
+    Spec {
+        name: "formatReadableQuantity",
+        aliases: &[],
+        args: (1, 2),
+        volatility: Volatility::Immutable,
+        typing: readable_typing,
+        eval: |call| format_readable(call, readable_quantity_with),
     },
     Spec {
         name: "parseReadableSize",
@@ -238,27 +255,30 @@ pub(crate) fn strings(call: &Call, i: usize) -> Result<StringArray> {
         .clone())
 }
 
-/// `value` scaled down by 1000 until below it, with two decimals and the unit.
-fn decimal_size(value: f64) -> String {
-    const UNITS: [&str; 9] = ["B", "KB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
-    let mut value = value;
-    let mut unit = 0;
-    while value.abs() >= 1000.0 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
+/// Digits after the point when a call does not say.
+const DEFAULT_DECIMALS: usize = 2;
+
+/// A number, and digits after the point as a constant UInt8.
+fn readable_typing(t: &Typing) -> Result<Field> {
+    expect_number(t, "value")?;
+    if t.fields.len() == 2 && (t.field(1).data_type() != &DataType::UInt8 || t.scalar(1).is_none())
+    {
+        return Err(unexpected(t, 1, "precision", "const UInt8"));
     }
-    match value.is_nan() {
-        true => format!("nan {}", UNITS[unit]),
-        false => format!("{value:.2} {}", UNITS[unit]),
-    }
+    Ok(t.propagating(DataType::Utf8))
 }
 
-fn format_decimal_size(call: &Call) -> Result<ColumnarValue> {
+fn format_readable(call: &Call, format: fn(f64, usize) -> String) -> Result<ColumnarValue> {
+    let precision = (call.args.len() == 2).then(|| call.constant(1)).flatten();
+    let decimals = match precision {
+        Some(precision) => precision.to_string().parse().unwrap_or(DEFAULT_DECIMALS),
+        None => DEFAULT_DECIMALS,
+    };
     let values = cast::cast(&call.column(0)?, &DataType::Float64)?;
     let out: StringArray = values
         .as_primitive::<Float64Type>()
         .iter()
-        .map(|v| v.map(decimal_size))
+        .map(|v| v.map(|v| format(v, decimals)))
         .collect();
     call.output(Arc::new(out))
 }

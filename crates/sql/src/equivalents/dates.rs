@@ -229,7 +229,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             call("toDate", all())
         }
         // MySQL's TIMESTAMP(expr [, time]): a DateTime64(6), moved by the time.
-        "timestamp" => {
+        _ if name.eq_ignore_ascii_case("timestamp") => {
             takes(name, args, &[1, 2])?;
             let moment = call("toDateTime64", vec![args[0].clone(), super::number(6)]);
             match args {

@@ -26,6 +26,7 @@ mod encodings;
 mod numeric;
 mod other;
 mod strings;
+mod time_windows;
 
 /// Every name rewritten here or in a family's module, for `system.functions`.
 pub fn names() -> impl Iterator<Item = &'static str> {
@@ -34,6 +35,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
         .chain(strings::NAMES)
         .chain(numeric::NAMES)
         .chain(dates::NAMES)
+        .chain(time_windows::NAMES)
         .chain(arrays::NAMES)
         .chain(encodings::NAMES)
         .chain(other::NAMES)
@@ -254,6 +256,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         strings::equivalent,
         numeric::equivalent,
         dates::equivalent,
+        time_windows::equivalent,
         arrays::equivalent,
         encodings::equivalent,
         other::equivalent,
@@ -576,6 +579,17 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
             return shifted(&start, BinaryOperator::Minus, IntervalKind::Day, &into_bin);
         }
         (Some(IntervalKind::Hour), Some(1)) => return call("toStartOfHour", vec![moment.clone()]),
+        (
+            Some(
+                kind @ (IntervalKind::Week
+                | IntervalKind::Month
+                | IntervalKind::Quarter
+                | IntervalKind::Year),
+            ),
+            Some(n),
+        ) if n > 0 => {
+            return calendar_bin(moment, kind, n);
+        }
         _ => {}
     }
     let mut args = vec![interval.clone(), moment.clone()];
@@ -598,6 +612,70 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
         Some(Microsecond) => call("toDateTime64", vec![binned, number(6)]),
         Some(Nanosecond) | None => binned,
     }
+}
+
+/// The Date starting the bin of `n` weeks, months, quarters or years that
+/// holds `moment`, on the moment's own calendar: weeks counted from the
+/// Monday after the epoch, months and quarters from 1900-01, years from
+/// year 0, as ClickHouse counts them. A bin starting before 1970 is the
+/// Date's first day.
+fn calendar_bin(moment: &Expr, kind: IntervalKind, n: u64) -> Expr {
+    let first = match kind {
+        IntervalKind::Week => "toMonday",
+        IntervalKind::Month => "toStartOfMonth",
+        IntervalKind::Quarter => "toStartOfQuarter",
+        _ => "toStartOfYear",
+    };
+    if n == 1 {
+        return call(first, vec![moment.clone()]);
+    }
+    let of = |function: &str| call(function, vec![moment.clone()]);
+    // How far into its bin the moment's unit is, and that unit's start.
+    let (into_bin, start, unit) = match kind {
+        IntervalKind::Week => {
+            // 1970-01-05, day 4, was the first Monday.
+            let day = binary_op(
+                of("toRelativeDayNum"),
+                BinaryOperator::Plus,
+                number(7 * n - 4),
+            );
+            (
+                binary_op(day, BinaryOperator::Modulo, number(7 * n)),
+                of("toDate32"),
+                IntervalKind::Day,
+            )
+        }
+        IntervalKind::Month | IntervalKind::Quarter => {
+            let months = if kind == IntervalKind::Month {
+                n
+            } else {
+                3 * n
+            };
+            let years = binary_op(of("toYear"), BinaryOperator::Minus, number(1900));
+            let month = binary_op(
+                binary_op(years, BinaryOperator::Multiply, number(12)),
+                BinaryOperator::Plus,
+                binary_op(of("toMonth"), BinaryOperator::Minus, number(1)),
+            );
+            let start = call("toDate32", vec![of("toStartOfMonth")]);
+            (
+                binary_op(month, BinaryOperator::Modulo, number(months)),
+                start,
+                IntervalKind::Month,
+            )
+        }
+        _ => {
+            let start = call("toDate32", vec![of("toStartOfYear")]);
+            (
+                binary_op(of("toYear"), BinaryOperator::Modulo, number(n)),
+                start,
+                IntervalKind::Year,
+            )
+        }
+    };
+    let binned = shifted(&start, BinaryOperator::Minus, unit, &into_bin);
+    let epoch = call("toDate32", vec![string_literal("1970-01-01")]);
+    call("toDate", vec![call("greatest", vec![binned, epoch])])
 }
 
 /// Where ClickHouse's bins of `kind` start, where not at the epoch: weeks on
