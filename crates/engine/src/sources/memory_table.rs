@@ -286,6 +286,17 @@ impl MemoryTable {
         self.partition().write().await.extend(batches);
     }
 
+    /// Replaces the rows by `rewritten(rows)`, holding them for writing
+    /// meanwhile (an ALTER's mutation): inserts wait, none is lost.
+    pub async fn rewrite(
+        &self,
+        rewritten: impl FnOnce(&[RecordBatch]) -> strata_common::Result<Vec<RecordBatch>>,
+    ) -> strata_common::Result<()> {
+        let mut rows = self.partition().write().await;
+        *rows = rewritten(&rows)?;
+        Ok(())
+    }
+
     /// Removes every row (TRUNCATE).
     pub async fn truncate(&self) -> Result<()> {
         let mut kept = self.partition().write().await;

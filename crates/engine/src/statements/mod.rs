@@ -25,6 +25,7 @@ mod insert;
 mod insert_file;
 mod insert_format;
 mod kill;
+mod memory_mutations;
 mod modify_column;
 mod mutations;
 mod optimize;

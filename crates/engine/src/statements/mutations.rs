@@ -1,4 +1,5 @@
-//! Mutations of MergeTree tables: `ALTER TABLE t DELETE WHERE c`,
+//! Mutations of MergeTree tables (Memory tables': [`super::memory_mutations`]):
+//! `ALTER TABLE t DELETE WHERE c`,
 //! `ALTER TABLE t UPDATE a = e WHERE c` (several commands to one ALTER),
 //! `ALTER TABLE t MATERIALIZE COLUMN c`, `ALTER TABLE t CLEAR COLUMN c`,
 //! `ALTER TABLE t APPLY DELETED MASK`, the lightweight `DELETE FROM t
@@ -15,6 +16,7 @@
 
 use std::sync::Arc;
 
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::TableProvider;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{DFSchema, ScalarValue};
@@ -24,6 +26,7 @@ use datafusion::sql::sqlparser::ast::{
     AssignmentTarget, Delete, Expr, FromTable, Ident, ObjectName, SelectItem, SetExpr, Statement,
     TableFactor, Update,
 };
+use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, Result, StrataError, events};
 use strata_execution::expressions::specialize;
 use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
@@ -154,6 +157,9 @@ impl Session {
         sync: bool,
     ) -> Result<StatementOutcome> {
         self.check_writable()?;
+        if let UserTable::Memory(memory) = self.user_table(name).await? {
+            return self.mutate_memory(&memory, name, commands, kind).await;
+        }
         let table = self.mutable_table(name).await?;
         let compiled = self.compile_mutation(&table, name, commands, kind).await?;
         let text: Vec<String> = commands.iter().map(ToString::to_string).collect();
@@ -178,19 +184,16 @@ impl Session {
                 ),
             )),
             UserTable::MergeTree(table) => Ok(table),
-            UserTable::Memory(_) => Err(StrataError::new(
+            table @ (UserTable::Memory(_)
+            | UserTable::External(_)
+            | UserTable::Merge(_)
+            | UserTable::Buffer(_)) => Err(StrataError::new(
                 ErrorCode::NOT_IMPLEMENTED,
-                "Mutations of Memory tables are not supported yet; MergeTree tables have them",
+                format!(
+                    "Table engine {} doesn't support mutations",
+                    table.engine_name()
+                ),
             )),
-            table @ (UserTable::External(_) | UserTable::Merge(_) | UserTable::Buffer(_)) => {
-                Err(StrataError::new(
-                    ErrorCode::NOT_IMPLEMENTED,
-                    format!(
-                        "Table engine {} doesn't support mutations",
-                        table.engine_name()
-                    ),
-                ))
-            }
         }
     }
 
@@ -241,7 +244,12 @@ impl Session {
                         .iter()
                         .map(|(column, _)| updatable_column(table, &column.value))
                         .collect::<Result<Vec<usize>>>()?;
-                    let values: Vec<Expr> = assignments.iter().map(|(_, v)| v.clone()).collect();
+                    let schema = table.data.schema();
+                    let values = columns
+                        .iter()
+                        .zip(assignments)
+                        .map(|(&column, (_, value))| cast_to_column(value, schema.field(column)))
+                        .collect::<Result<Vec<Expr>>>()?;
                     let (values, predicate) =
                         self.compile_exprs(table, name, &values, predicate).await?;
                     let assignments = columns.into_iter().zip(values).collect();
@@ -271,6 +279,25 @@ impl Session {
         values: &[Expr],
         predicate: &Expr,
     ) -> Result<(Vec<Arc<dyn PhysicalExpr>>, Condition)> {
+        let schema = table.data.schema();
+        let (values, pruning) = self.plan_exprs(schema, name, values, predicate).await?;
+        // Conditions are evaluated over every row of the granules they read:
+        // the scans' faster shapes (a string column equal to a constant);
+        // pruning reads the analyzed form.
+        let rows = specialize(Arc::clone(&pruning), schema)?;
+        Ok((values, Condition::new(rows, pruning)))
+    }
+
+    /// Plans `SELECT values FROM table WHERE predicate` and returns the
+    /// values and the condition as DataFusion analyzed them, compiled over
+    /// columns of `schema`, the table's.
+    pub(super) async fn plan_exprs(
+        &self,
+        schema: &SchemaRef,
+        name: &ObjectName,
+        values: &[Expr],
+        predicate: &Expr,
+    ) -> Result<(Vec<Arc<dyn PhysicalExpr>>, Arc<dyn PhysicalExpr>)> {
         let mut statement = parse_statement(&format!("SELECT 1 FROM {name} WHERE 1"))?.statement;
         if let Statement::Query(query) = &mut statement
             && let SetExpr::Select(select) = query.body.as_mut()
@@ -289,7 +316,7 @@ impl Session {
             .analyzer()
             .execute_and_check(plan, state.config_options(), |_, _| {})?;
         let (projected, condition) = projection_and_filter(&plan)?;
-        let row = DFSchema::try_from(table.data.schema().as_ref().clone())?;
+        let row = DFSchema::try_from(schema.as_ref().clone())?;
         let physical = |expr: LogicalExpr| -> Result<Arc<dyn PhysicalExpr>> {
             Ok(state.create_physical_expr(unqualified(expr)?, &row)?)
         };
@@ -300,12 +327,7 @@ impl Session {
                 .map(&physical)
                 .collect::<Result<_>>()?,
         };
-        // Conditions are evaluated over every row of the granules they read:
-        // the scans' faster shapes (a string column equal to a constant);
-        // pruning reads the analyzed form.
-        let pruning = physical(condition)?;
-        let rows = specialize(Arc::clone(&pruning), table.data.schema())?;
-        Ok((values, Condition::new(rows, pruning)))
+        Ok((values, physical(condition)?))
     }
 
     /// A column and its DEFAULT over the table's columns (its type's default
@@ -389,7 +411,7 @@ impl Session {
 }
 
 /// Whether an UPDATE is a lightweight DELETE: `_row_exists = 0` alone.
-fn is_row_mask(assignments: &[(Ident, Expr)]) -> Result<bool> {
+pub(super) fn is_row_mask(assignments: &[(Ident, Expr)]) -> Result<bool> {
     let assigns_mask = |(column, _): &(Ident, Expr)| column.value == ROW_EXISTS;
     match assignments {
         [(_, Expr::Value(value))] if assigns_mask(&assignments[0]) => {
@@ -409,7 +431,17 @@ fn is_row_mask(assignments: &[(Ident, Expr)]) -> Result<bool> {
     }
 }
 
-fn assignment_error() -> StrataError {
+/// `value` converted to the type of the column it is assigned to, as
+/// ClickHouse's CAST converts (a number past the type's range wraps).
+pub(super) fn cast_to_column(
+    value: &Expr,
+    field: &datafusion::arrow::datatypes::Field,
+) -> Result<Expr> {
+    let type_name = strata_sql::literal_text::quoted(&field_type_name(field));
+    strata_sql::parse_expr_text(&format!("CAST(({value}), {type_name})"))
+}
+
+pub(super) fn assignment_error() -> StrataError {
     StrataError::new(
         ErrorCode::SYNTAX_ERROR,
         "Syntax error: UPDATE assigns columns by their names (SET c = expr)",
