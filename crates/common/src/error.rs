@@ -138,6 +138,7 @@ error_codes! {
     AMBIGUOUS_COLUMN_NAME = 352,
     INDEX_OF_POSITIONAL_ARGUMENT_IS_OUT_OF_RANGE = 353,
     INTO_OUTFILE_NOT_ALLOWED = 358,
+    DATA_TYPE_CANNOT_BE_USED_IN_TABLES = 370,
     SESSION_NOT_FOUND = 372,
     SESSION_IS_LOCKED = 373,
     INVALID_SESSION_TIMEOUT = 374,
@@ -272,9 +273,13 @@ impl StrataError {
                 ErrorCode::MEMORY_LIMIT_EXCEEDED,
                 format!("Memory limit exceeded: {msg}"),
             ),
-            DataFusionError::SchemaError(err, _) => {
-                Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string()))
-            }
+            DataFusionError::SchemaError(err, _) => match *err {
+                datafusion::common::SchemaError::FieldNotFound {
+                    field,
+                    valid_fields,
+                } => unknown_identifier(&field, &valid_fields),
+                err => Self::classify_message(ErrorKind::Plan, &strip_backtrace(&err.to_string())),
+            },
             DataFusionError::ArrowError(err, _) => {
                 if let Some(strata) = find_in_arrow(&err) {
                     return strata;
@@ -350,6 +355,30 @@ impl StrataError {
         };
         Self::new(code, msg.trim().to_string())
     }
+}
+
+/// A column no input has, in ClickHouse's words, with the closest name
+/// as its hint: at most a third of the name's characters wrong, compared
+/// without case.
+fn unknown_identifier(
+    field: &datafusion::common::Column,
+    valid: &[datafusion::common::Column],
+) -> StrataError {
+    let sought = field.flat_name();
+    let lower = sought.to_lowercase();
+    let most_wrong = (sought.chars().count() + 2) / 3;
+    let hint = valid
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|name| !name.starts_with("__"))
+        .map(|name| (strsim::levenshtein(&lower, &name.to_lowercase()), name))
+        .filter(|(distance, _)| *distance <= most_wrong)
+        .min();
+    let mut message = format!("Unknown expression identifier `{sought}`");
+    if let Some((_, name)) = hint {
+        message.push_str(&format!(". Maybe you meant: ['{name}']"));
+    }
+    StrataError::new(ErrorCode::UNKNOWN_IDENTIFIER, message)
 }
 
 #[derive(Clone, Copy)]

@@ -53,7 +53,8 @@ impl SpecialColumns {
     /// A column's expression, cast to its type, as ClickHouse computes it.
     fn expression(field: &Field, extra: &ColumnExtras) -> Result<Expr> {
         let value = default_text(field, extra).expect("a special column has an expression");
-        parse_expr_text(&format!("CAST(({value}), '{}')", field_type_name(field)))
+        let type_name = strata_sql::literal_text::quoted(&field_type_name(field));
+        parse_expr_text(&format!("CAST(({value}), {type_name})"))
     }
 
     fn alias_columns(&self) -> Result<Option<AliasColumns>> {

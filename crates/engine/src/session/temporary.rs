@@ -1,13 +1,14 @@
-//! Temporary tables (`CREATE TEMPORARY TABLE`): Memory tables a session
-//! owns. They live in a database of the session's own, hidden from
-//! `system.databases` and `system.tables`, gone with the session; an
-//! unqualified name finds a temporary table before a table of the current
-//! database, as in ClickHouse.
+//! Temporary tables (`CREATE TEMPORARY TABLE`): Memory tables, or tables
+//! of the MergeTree family, a session owns. They live in a database of the
+//! session's own, hidden from `system.databases` and `system.tables`, gone
+//! with the session (a MergeTree table's files too); an unqualified name
+//! finds a temporary table before a table of the current database, as in
+//! ClickHouse.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use datafusion::catalog::{CatalogProvider, MemorySchemaProvider, SchemaProvider};
+use datafusion::catalog::{CatalogProvider, MemorySchemaProvider, SchemaProvider, TableProvider};
 use datafusion::sql::sqlparser::ast::{
     Ident, ObjectName, ObjectNamePart, Statement, visit_relations_mut,
 };
@@ -15,6 +16,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::EngineClause;
 
 use super::Session;
+use crate::sources::merge_tree_table::MergeTreeProvider;
 
 /// The sessions' own databases are named with this prefix and a UUID.
 pub const TEMPORARY_DATABASE_PREFIX: &str = "_temporary_";
@@ -28,7 +30,24 @@ pub struct TemporaryTables {
 
 impl Drop for TemporaryTables {
     fn drop(&mut self) {
+        for table in self.schema.table_names() {
+            if let Ok(Some(provider)) = self.schema.deregister_table(&table) {
+                remove_files(provider);
+            }
+        }
         let _ = self.catalog.deregister_schema(&self.database, true);
+    }
+}
+
+/// Removes a temporary MergeTree table's parts; a failure is logged, as
+/// nothing is left to answer for it when the session ends.
+fn remove_files(provider: Arc<dyn TableProvider>) {
+    let any: Arc<dyn std::any::Any + Send + Sync> = provider;
+    if let Ok(merge_tree) = any.downcast::<MergeTreeProvider>() {
+        merge_tree.close();
+        if let Err(error) = merge_tree.data.remove_files() {
+            log::warn!("Cannot remove a temporary table's files: {error}");
+        }
     }
 }
 
@@ -37,16 +56,19 @@ pub fn is_temporary_database(database: &str) -> bool {
     database.starts_with(TEMPORARY_DATABASE_PREFIX)
 }
 
-/// A temporary table is a Memory table, the engine it gets when none is named.
+/// A temporary table is a Memory table, the engine it gets when none is
+/// named, or a table of the MergeTree family.
 pub(crate) fn check_engine(engine: Option<&EngineClause>) -> Result<()> {
     match engine {
-        Some(engine) if engine.name != "Memory" => Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            format!(
-                "Temporary tables with engine {} are not supported yet; Memory is",
-                engine.name
-            ),
-        )),
+        Some(engine) if engine.name != "Memory" && !engine.name.ends_with("MergeTree") => {
+            Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                format!(
+                    "Temporary tables with engine {} are not supported yet; Memory and the MergeTree family are",
+                    engine.name
+                ),
+            ))
+        }
         _ => Ok(()),
     }
 }

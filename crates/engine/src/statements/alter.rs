@@ -44,7 +44,7 @@ use crate::session::{Session, StatementOutcome, UserTable, strip_keyword};
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::table_definition::{
     Codecs, TableIdentity, TableStorage, column_definition, column_definitions, create_statement,
-    flatten_nested, past_type_conversion, quote_name, stored_columns,
+    flatten_nested, past_type_conversion, quote_name, storable, stored_columns, unstorable,
 };
 
 impl Session {
@@ -186,12 +186,25 @@ impl Session {
             }
             _ => None,
         };
+        let unstorable_before: Vec<_> = columns
+            .fields
+            .iter()
+            .filter(|f| !storable(f.data_type()))
+            .cloned()
+            .collect();
         let changed = match command {
             AlterCommand::Standard(operation) => edit_columns(&mut columns, operation, &identity)?,
             other => columns.edit(other)?,
         };
         if !changed {
             return Ok(());
+        }
+        if let Some(new) = columns
+            .fields
+            .iter()
+            .find(|f| !storable(f.data_type()) && !unstorable_before.contains(f))
+        {
+            return Err(unstorable(new));
         }
         let storage = match &split.engine {
             Some(engine) => TableStorage::from_clause(engine)?,

@@ -42,6 +42,7 @@ use crate::table_definition::{
     Codecs, ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions,
     create_statement, past_type_conversion, stored_columns,
 };
+use crate::table_definition::{storable, unstorable};
 
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.
@@ -295,6 +296,15 @@ impl Session {
             }
             _ => self.new_table_data(&create, clauses.codecs).await?,
         };
+        if self.attaching.is_none()
+            && let Some(field) = data
+                .schema
+                .fields()
+                .iter()
+                .find(|f| !storable(f.data_type()))
+        {
+            return Err(unstorable(field));
+        }
         self.check_constraints(&clauses.constraints, &data.schema)?;
         let identity = TableIdentity {
             create_statement: create_statement(
@@ -646,6 +656,11 @@ impl Session {
             .engine
             .query_state(&self.new_query(self.settings.clone()))?;
         for i in 0..fields.len() {
+            // A column declared `Nullable(Nothing)` is typed Null too, but
+            // without a default to type it by: it keeps its type.
+            let Some(default) = extras[i].default.clone() else {
+                continue;
+            };
             if fields[i].data_type() != &DataType::Null {
                 continue;
             }
@@ -655,10 +670,7 @@ impl Session {
                 .cloned()
                 .collect();
             let row = Arc::new(datafusion::common::DFSchema::try_from(Schema::new(typed))?);
-            let mut expr = [extras[i]
-                .default
-                .clone()
-                .expect("a column without a type has a default")];
+            let mut expr = [default];
             self.rewrite_exprs(&mut expr)?;
             let [expr] = expr;
             let logical = state.create_logical_expr_from_sql_expr(
@@ -706,9 +718,9 @@ impl Session {
             if is_text(&default[0]) {
                 let type_name = strata_common::types::field_type_name(field);
                 default[0] = strata_sql::parser::parse_expr_text(&format!(
-                    "CAST({}, '{}')",
+                    "CAST({}, {})",
                     default[0],
-                    type_name.replace('\\', "\\\\").replace('\'', "\\'")
+                    strata_sql::literal_text::quoted(&type_name)
                 ))?;
             }
             self.rewrite_exprs(&mut default)?;

@@ -12,7 +12,7 @@ use strata_common::Result;
 use strata_common::events::{self, Event};
 use strata_common::types::field_type_name;
 use strata_sql::constraints::TableConstraint;
-use strata_sql::literal_text::backquoted;
+use strata_sql::literal_text::{backquoted, quoted};
 use strata_sql::parse_statement;
 use strata_sql::values_cells::{CellTarget, convert_row, needs_defaults};
 
@@ -172,7 +172,7 @@ impl Session {
                     )
                 }
                 (_, Some(type_name)) if casts => {
-                    format!("CAST({}, '{type_name}') AS {}", quote(c), quote(c))
+                    format!("CAST({}, {}) AS {}", quote(c), quoted(&type_name), quote(c))
                 }
                 _ => quote(c),
             })

@@ -206,6 +206,33 @@ fn codecs_after_nested(
         .collect()
 }
 
+/// Whether a column of type `data_type` can be stored: no part of it is
+/// `Nothing` (`Nullable(Nothing)`, `Array(Nothing)`, ...), which holds no
+/// value a table could keep.
+pub fn storable(data_type: &DataType) -> bool {
+    match data_type {
+        DataType::Null => false,
+        DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
+            storable(item.data_type())
+        }
+        DataType::Map(entries, _) => storable(entries.data_type()),
+        DataType::Struct(fields) => fields.iter().all(|f| storable(f.data_type())),
+        _ => true,
+    }
+}
+
+/// A new column of a type that cannot be stored, in ClickHouse's words.
+pub fn unstorable(field: &Field) -> StrataError {
+    StrataError::new(
+        ErrorCode::DATA_TYPE_CANNOT_BE_USED_IN_TABLES,
+        format!(
+            "Data type {} of column '{}' cannot be used in tables",
+            field_type_name(field),
+            field.name()
+        ),
+    )
+}
+
 /// One column definition: its type as an Arrow field, and its DEFAULT.
 /// A column declared without a type (`b DEFAULT a + 1`) has type Null
 /// until [`infer`](crate::statements) gives it its expression's.
