@@ -8,6 +8,7 @@ pub mod expressions;
 pub mod fill;
 pub mod fixed_keys;
 pub mod join;
+pub mod lambda_indexes;
 pub mod sort;
 pub mod spill;
 
@@ -33,6 +34,7 @@ pub fn physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + 
 /// (limits pushed into sorts, predicates in their final form).
 pub fn final_physical_optimizer_rules() -> Vec<Arc<dyn PhysicalOptimizerRule + Send + Sync>> {
     vec![
+        Arc::new(lambda_indexes::LambdaIndexes),
         Arc::new(join::rule::SpillingHashJoins),
         Arc::new(sort::rule::SortSpillingInOneStream),
         Arc::new(sort::rule::SortLargeLimitsExternally),
