@@ -91,6 +91,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(ToTypeName::new(true)));
     functions.push(ScalarUDF::new_from_impl(misc::ToLowCardinality::default()));
     functions.push(ScalarUDF::new_from_impl(misc::SimpleAggregate::default()));
+    functions.push(ScalarUDF::new_from_impl(misc::NullWhereNull::default()));
     for unparsable in [Unparsable::Fail, Unparsable::Null, Unparsable::Zero] {
         functions.push(ScalarUDF::new_from_impl(ToUuid::new(unparsable)));
     }

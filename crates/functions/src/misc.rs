@@ -348,3 +348,73 @@ impl ScalarUDFImpl for SimpleAggregate {
         Ok(args.args[0].clone())
     }
 }
+
+/// `_nullWhereNull(x, v)`: `v`, NULL in the rows where `x` is NULL, and
+/// Nullable only when either is. `x IN (subquery)` outside a filter's
+/// conjuncts is a search whose answer for a NULL `x` is NULL, as
+/// ClickHouse's is, while a non-Nullable `x` keeps a non-Nullable answer.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct NullWhereNull {
+    signature: Signature,
+}
+
+/// The function's name, which the IN rewrite calls.
+pub const NULL_WHERE_NULL: &str = "_nullWhereNull";
+
+impl Default for NullWhereNull {
+    fn default() -> Self {
+        NullWhereNull {
+            signature: Signature::any(2, Volatility::Immutable),
+        }
+    }
+}
+
+impl ScalarUDFImpl for NullWhereNull {
+    fn name(&self) -> &str {
+        NULL_WHERE_NULL
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
+        Ok(arg_types[1].clone())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        let [x, v] = args.arg_fields else {
+            unreachable!("the signature takes two arguments");
+        };
+        let nullable = x.is_nullable() || v.is_nullable() || x.data_type().is_null();
+        Ok(Arc::new(
+            v.as_ref()
+                .clone()
+                .with_name(self.name())
+                .with_nullable(nullable),
+        ))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let [x, v] = &args.args[..] else {
+            unreachable!("the signature takes two arguments");
+        };
+        match (x, v) {
+            (ColumnarValue::Scalar(x), v) if x.is_null() => {
+                Ok(ColumnarValue::Scalar(ScalarValue::try_from(v.data_type())?))
+            }
+            (ColumnarValue::Scalar(_), v) => Ok(v.clone()),
+            (ColumnarValue::Array(x), v) => {
+                let v = v.to_array(x.len())?;
+                let nulls = datafusion::arrow::buffer::NullBuffer::union(
+                    x.logical_nulls().as_ref(),
+                    v.nulls(),
+                );
+                let data = v.to_data().into_builder().nulls(nulls).build()?;
+                Ok(ColumnarValue::Array(datafusion::arrow::array::make_array(
+                    data,
+                )))
+            }
+        }
+    }
+}

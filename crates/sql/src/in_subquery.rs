@@ -154,11 +154,13 @@ pub(crate) fn as_array_search(expr: &mut Expr) -> bool {
         return false;
     };
     // `has` would refuse an array of another integer type than the
-    // value's; `=` compares them as numbers.
+    // value's; `=` compares them as numbers. A NULL value is in no set
+    // and out of none: the answer is NULL.
     let text = format!(
-        "{}assumeNotNull(arrayExists(_in_value -> _in_value = {value}, \
-         (SELECT groupArray(_in) FROM ({subquery}) AS _in_set(_in))))",
-        if *negated { "NOT " } else { "" }
+        "{}{}({value}, assumeNotNull(arrayExists(_in_value -> _in_value = {value}, \
+         (SELECT groupArray(_in) FROM ({subquery}) AS _in_set(_in)))))",
+        if *negated { "NOT " } else { "" },
+        strata_functions::misc::NULL_WHERE_NULL,
     );
     replace_parsed(expr, &text)
 }
@@ -195,13 +197,13 @@ mod tests {
     fn in_subqueries_outside_conjuncts_read_the_set_as_an_array() {
         assert_eq!(
             rewritten("SELECT x IN (SELECT 1) FROM t"),
-            "SELECT (assumeNotNull(arrayExists(_in_value -> _in_value = x, \
-             (SELECT groupArray(_in) FROM (SELECT 1) AS _in_set (_in))))) FROM t"
+            "SELECT (_nullWhereNull(x, assumeNotNull(arrayExists(_in_value -> _in_value = x, \
+             (SELECT groupArray(_in) FROM (SELECT 1) AS _in_set (_in)))))) FROM t"
         );
         assert_eq!(
             rewritten("SELECT 1 FROM t WHERE a = 1 OR x NOT IN (SELECT 1)"),
-            "SELECT 1 FROM t WHERE a = 1 OR (NOT assumeNotNull(arrayExists(_in_value -> \
-             _in_value = x, (SELECT groupArray(_in) FROM (SELECT 1) AS _in_set (_in)))))"
+            "SELECT 1 FROM t WHERE a = 1 OR (NOT _nullWhereNull(x, assumeNotNull(arrayExists(\
+             _in_value -> _in_value = x, (SELECT groupArray(_in) FROM (SELECT 1) AS _in_set (_in))))))"
         );
     }
 

@@ -129,7 +129,8 @@ impl GroupArrayAccumulator {
         if room == 0 {
             return Ok(());
         }
-        let mut kept = if values.null_count() > 0 {
+        // A NULL-typed column has no null buffer: its nulls are logical.
+        let mut kept = if values.logical_null_count() > 0 {
             filter(values, &is_not_null(values)?)?
         } else {
             super::frame::owned(values)?

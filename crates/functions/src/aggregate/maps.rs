@@ -101,6 +101,16 @@ fn map_values_nullable(args: &[DataType]) -> bool {
 impl MapAggregate {
     /// The type values combine in.
     fn accumulated(&self, t: &DataType) -> Result<DataType> {
+        // Values that are all NULL have no type to combine in.
+        if t.is_null() {
+            return Err(error(
+                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+                format!(
+                    "Aggregate function {} is not implemented for mapped arrays of Nullable(Nothing)",
+                    self.name
+                ),
+            ));
+        }
         let number = t.is_numeric();
         Ok(match self.combine {
             Combine::Sum if t.is_signed_integer() => DataType::Int64,

@@ -3,8 +3,9 @@
 //! subtracted, keys in ascending order, values widened to 64 bits with
 //! unsigned results wrapping), and `mapPopulateSeries(m [, max])` (every
 //! integer key from the smallest to the largest, or to `max`, missing ones
-//! with 0). ClickHouse's forms over a tuple of key and value arrays are not
-//! taken.
+//! with 0). ClickHouse's forms over key and value arrays take the same
+//! way through maps: `mapAdd((keys, values), ...)` and
+//! `mapPopulateSeries(keys, values [, max])` answer a tuple of two arrays.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -30,47 +31,226 @@ pub(crate) const SPECS: &[Spec] = &[
         aliases: &[],
         args: (1, usize::MAX),
         volatility: Volatility::Immutable,
-        typing: |t| sum_typing(t),
-        eval: |call| summed(call, false),
+        typing: |t| as_arrays_typing(t, sum_typing),
+        eval: |call| as_arrays_eval(call, |call| summed(call, false)),
     },
     Spec {
         name: "mapSubtract",
         aliases: &[],
         args: (1, usize::MAX),
         volatility: Volatility::Immutable,
-        typing: |t| sum_typing(t),
-        eval: |call| summed(call, true),
+        typing: |t| as_arrays_typing(t, sum_typing),
+        eval: |call| as_arrays_eval(call, |call| summed(call, true)),
     },
     Spec {
         name: "mapPopulateSeries",
         aliases: &[],
-        args: (1, 2),
+        args: (1, 3),
         volatility: Volatility::Immutable,
-        typing: |t| {
-            let (key, value) = map_entry_types(t, 0)?;
-            if !key.data_type().is_integer() {
-                return Err(illegal_key(t.name, key.data_type()));
-            }
-            if let Some(max) = t.fields.get(1)
-                && !max.data_type().is_integer()
-            {
-                return Err(failure(
-                    ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                    format!(
-                        "Max key argument in arguments of function {} must be an integer",
-                        t.name
-                    ),
-                ));
-            }
-            let value_type = value.data_type().clone();
-            Ok(t.plain(map_type(
-                key.data_type().clone(),
-                (value_type, value.is_nullable()),
-            )))
-        },
-        eval: populated,
+        typing: |t| as_arrays_typing(t, populated_typing),
+        eval: |call| as_arrays_eval(call, populated),
     },
 ];
+
+/// `mapPopulateSeries(m [, max])`: a map of the same key and value types.
+fn populated_typing(t: &Typing) -> Result<Field> {
+    if t.fields.len() > 2 {
+        return Err(failure(
+            ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+            format!("Function {} takes a map and a maximum key", t.name),
+        ));
+    }
+    let (key, value) = map_entry_types(t, 0)?;
+    if !key.data_type().is_integer() {
+        return Err(illegal_key(t.name, key.data_type()));
+    }
+    if let Some(max) = t.fields.get(1)
+        && !max.data_type().is_integer()
+    {
+        return Err(failure(
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
+            format!(
+                "Max key argument in arguments of function {} must be an integer",
+                t.name
+            ),
+        ));
+    }
+    let value_type = value.data_type().clone();
+    Ok(t.plain(map_type(
+        key.data_type().clone(),
+        (value_type, value.is_nullable()),
+    )))
+}
+
+/// The key and value arrays each argument holds in the arrays form: a
+/// tuple of two arrays (`mapAdd`), or, for `mapPopulateSeries`, the first
+/// two arguments; `None` for the maps form.
+fn array_pairs(name: &str, fields: &[FieldRef]) -> Option<Vec<(usize, Option<usize>)>> {
+    let is_list = |f: &FieldRef| matches!(f.data_type(), DataType::List(_));
+    if name == "mapPopulateSeries" {
+        return (fields.len() >= 2 && is_list(&fields[0]) && is_list(&fields[1])).then(|| {
+            let mut pairs = vec![(0, Some(1))];
+            pairs.extend((2..fields.len()).map(|i| (i, None)));
+            pairs
+        });
+    }
+    let is_pair = |f: &FieldRef| match f.data_type() {
+        DataType::Struct(items) => items.len() == 2 && items.iter().all(is_list),
+        _ => false,
+    };
+    fields
+        .iter()
+        .all(is_pair)
+        .then(|| (0..fields.len()).map(|i| (i, None)).collect())
+}
+
+/// The map field of a pair of key and value array fields.
+fn pair_map_field(keys: &Field, values: &Field) -> FieldRef {
+    let item = |f: &Field| match f.data_type() {
+        DataType::List(item) => item.as_ref().clone(),
+        _ => unreachable!("checked by array_pairs"),
+    };
+    let (key, value) = (item(keys), item(values));
+    Arc::new(Field::new(
+        keys.name(),
+        map_type(
+            key.data_type().clone(),
+            (value.data_type().clone(), value.is_nullable()),
+        ),
+        false,
+    ))
+}
+
+/// Argument fields with each pair of arrays as a map field.
+fn maps_of_pairs(fields: &[FieldRef], pairs: &[(usize, Option<usize>)]) -> Vec<FieldRef> {
+    pairs
+        .iter()
+        .map(|&(i, values)| match (values, fields[i].data_type()) {
+            (Some(v), _) => pair_map_field(&fields[i], &fields[v]),
+            (None, DataType::Struct(items)) => pair_map_field(&items[0], &items[1]),
+            (None, _) => Arc::clone(&fields[i]),
+        })
+        .collect()
+}
+
+/// A map type as the tuple of its key and value arrays.
+fn pair_type(map: &DataType) -> DataType {
+    let DataType::Map(entries, _) = map else {
+        unreachable!("typed as a map");
+    };
+    let DataType::Struct(fields) = entries.data_type() else {
+        unreachable!("a map's entries are key-value structs");
+    };
+    let list = |f: &FieldRef| DataType::List(Arc::new(f.as_ref().clone().with_name("item")));
+    DataType::Struct(Fields::from(vec![
+        Field::new("c0", list(&fields[0]), false),
+        Field::new("c1", list(&fields[1]), false),
+    ]))
+}
+
+/// Types the arrays form as the maps form, answering a tuple of arrays.
+fn as_arrays_typing(t: &Typing, maps: fn(&Typing) -> Result<Field>) -> Result<Field> {
+    let Some(pairs) = array_pairs(t.name, t.fields) else {
+        return maps(t);
+    };
+    let fields = maps_of_pairs(t.fields, &pairs);
+    let map = maps(&t.over(&fields))?;
+    Ok(t.plain(pair_type(map.data_type())))
+}
+
+/// Runs the arrays form as the maps form over maps built from the pairs.
+fn as_arrays_eval(call: &Call, maps: fn(&Call) -> Result<ColumnarValue>) -> Result<ColumnarValue> {
+    let Some(pairs) = array_pairs(call.name, call.fields) else {
+        return maps(call);
+    };
+    let fields = maps_of_pairs(call.fields, &pairs);
+    let mut args = Vec::with_capacity(pairs.len());
+    for (&(i, values), field) in pairs.iter().zip(&fields) {
+        let arg = match (values, call.fields[i].data_type()) {
+            (Some(v), _) => pair_map(call, field, &call.column(i)?, &call.column(v)?)?,
+            (None, DataType::Struct(_)) => {
+                let pair = call.column(i)?;
+                let pair = pair.as_struct();
+                pair_map(call, field, pair.column(0), pair.column(1))?
+            }
+            (None, _) => call.column(i)?,
+        };
+        args.push(ColumnarValue::Array(arg));
+    }
+    let result = Field::new(call.name, map_type_of_pair(call.result.data_type()), false);
+    let mapped = maps(&Call {
+        name: call.name,
+        args: &args,
+        fields: &fields,
+        rows: call.rows,
+        result: &result,
+    })?;
+    let map = mapped.to_array(call.rows)?;
+    call.output(map_as_pair(map.as_map(), call.result.data_type())?)
+}
+
+/// The map type whose tuple of arrays `pair` is.
+fn map_type_of_pair(pair: &DataType) -> DataType {
+    let DataType::Struct(items) = pair else {
+        unreachable!("typed as a tuple");
+    };
+    pair_map_field(&items[0], &items[1]).data_type().clone()
+}
+
+/// Keys and values of each row as a map: both arrays as long as each other.
+fn pair_map(call: &Call, field: &Field, keys: &ArrayRef, values: &ArrayRef) -> Result<ArrayRef> {
+    let DataType::Map(entries, _) = field.data_type() else {
+        unreachable!("built as a map");
+    };
+    let DataType::Struct(entry_fields) = entries.data_type() else {
+        unreachable!("a map's entries are key-value structs");
+    };
+    let (keys, values) = (keys.as_list::<i32>(), values.as_list::<i32>());
+    let mut lengths = Vec::with_capacity(call.rows);
+    let (mut key_parts, mut value_parts) = (Vec::new(), Vec::new());
+    for row in 0..call.rows {
+        let (k, v) = (keys.value(row), values.value(row));
+        if k.len() != v.len() {
+            return Err(failure(
+                ErrorCode::NUMBER_OF_ARGUMENTS_DOESNT_MATCH,
+                format!(
+                    "Key and value array should have same amount of elements in function {}",
+                    call.name
+                ),
+            ));
+        }
+        lengths.push(k.len());
+        key_parts.push(k);
+        value_parts.push(v);
+    }
+    let keys = concat_or_empty(&key_parts, entry_fields[0].data_type())?;
+    let values = concat_or_empty(&value_parts, entry_fields[1].data_type())?;
+    map_array(entries, entry_fields, keys, values, lengths)
+}
+
+/// A map column as the tuple of its key and value arrays.
+fn map_as_pair(map: &MapArray, pair: &DataType) -> Result<ArrayRef> {
+    let DataType::Struct(items) = pair else {
+        unreachable!("typed as a tuple");
+    };
+    let list = |item: &FieldRef, values: &ArrayRef| -> Result<ArrayRef> {
+        let DataType::List(element) = item.data_type() else {
+            unreachable!("a tuple of arrays");
+        };
+        Ok(Arc::new(datafusion::arrow::array::ListArray::try_new(
+            Arc::clone(element),
+            map.offsets().clone(),
+            Arc::clone(values),
+            None,
+        )?))
+    };
+    let columns = vec![list(&items[0], map.keys())?, list(&items[1], map.values())?];
+    Ok(Arc::new(StructArray::try_new(
+        items.clone(),
+        columns,
+        None,
+    )?))
+}
 
 /// A map of `key` to `value`, whose values are NULL only where an
 /// argument's may be (missing keys take 0, not NULL).

@@ -9,11 +9,12 @@
 //! ([`NumericSearch`]) so that an array and a value (or array) of different
 //! integer types (`has([1, 2], toUInt64(1))`, an integer in an array of
 //! `Int128`) compare in their common type, where DataFusion's signature
-//! finds none.
+//! finds none. `has(map, key)` looks among the map's keys, as ClickHouse's
+//! `has` does.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, ListArray, UInt8Array, UInt64Array};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, UInt8Array, UInt64Array};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::arrow::row::{RowConverter, Rows, SortField};
@@ -208,6 +209,65 @@ impl NumericSearch {
     }
 }
 
+impl NumericSearch {
+    /// `has(map, key)`: the key as `has` would coerce it against an array
+    /// of the map's keys; the map stays as it is.
+    fn coerce_map_search(&self, map: &DataType, key: &DataType) -> Result<Vec<DataType>> {
+        if self.inner.name() != "array_has" {
+            return Err(super::illegal_type(self.inner.name(), map));
+        }
+        let keys = keys_type(map);
+        let coerced = self.coerce_types(&[keys.clone(), key.clone()])?;
+        if coerced[0] != keys {
+            return Err(no_common_type(&keys, key));
+        }
+        Ok(vec![map.clone(), coerced[1].clone()])
+    }
+}
+
+/// The type of an array of `map`'s keys.
+fn keys_type(map: &DataType) -> DataType {
+    match map {
+        DataType::Map(entries, _) => match entries.data_type() {
+            DataType::Struct(fields) => {
+                DataType::List(Arc::new(fields[0].as_ref().clone().with_name("item")))
+            }
+            _ => map.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// `fields` with a map argument's field replaced by its keys' array field.
+fn keys_for_maps(fields: &[FieldRef]) -> Vec<FieldRef> {
+    fields
+        .iter()
+        .map(|field| match field.data_type() {
+            DataType::Map(..) => Arc::new(
+                field
+                    .as_ref()
+                    .clone()
+                    .with_data_type(keys_type(field.data_type())),
+            ),
+            _ => field.clone(),
+        })
+        .collect()
+}
+
+/// Each map of `maps` as the array of its keys.
+fn map_keys(maps: &ArrayRef) -> Result<ArrayRef> {
+    let map = maps.as_map();
+    let DataType::List(item) = keys_type(maps.data_type()) else {
+        unreachable!("keys_type of a map is a list");
+    };
+    Ok(Arc::new(ListArray::try_new(
+        item,
+        map.offsets().clone(),
+        map.keys().clone(),
+        map.nulls().cloned(),
+    )?))
+}
+
 impl ScalarUDFImpl for NumericSearch {
     fn name(&self) -> &str {
         self.inner.name()
@@ -228,6 +288,9 @@ impl ScalarUDFImpl for NumericSearch {
             .collect();
         let as_inner = fields_with_udf(&fields, self.inner.as_ref())
             .map(|fields| fields.iter().map(|f| f.data_type().clone()).collect());
+        if let [map @ DataType::Map(..), key] = arg_types {
+            return self.coerce_map_search(map, key);
+        }
         let [DataType::List(element), sought] = arg_types else {
             return as_inner;
         };
@@ -259,10 +322,28 @@ impl ScalarUDFImpl for NumericSearch {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        self.inner.return_field_from_args(args)
+        let fields = keys_for_maps(args.arg_fields);
+        self.inner.return_field_from_args(ReturnFieldArgs {
+            arg_fields: &fields,
+            scalar_arguments: args.scalar_arguments,
+        })
     }
 
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+    fn invoke_with_args(&self, mut args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        if let Some(ColumnarValue::Array(map)) = args.args.first()
+            && matches!(map.data_type(), DataType::Map(..))
+        {
+            let keys = map_keys(map)?;
+            args.arg_fields = keys_for_maps(&args.arg_fields);
+            args.args[0] = ColumnarValue::Array(keys);
+        } else if let Some(ColumnarValue::Scalar(map)) = args.args.first()
+            && matches!(map.data_type(), DataType::Map(..))
+        {
+            let keys = map_keys(&map.to_array()?)?;
+            args.arg_fields = keys_for_maps(&args.arg_fields);
+            args.args[0] =
+                ColumnarValue::Scalar(datafusion::common::ScalarValue::try_from_array(&keys, 0)?);
+        }
         self.inner.invoke_with_args(args)
     }
 

@@ -57,6 +57,16 @@ impl Typing<'_> {
     pub(crate) fn plain(&self, data_type: DataType) -> Field {
         Field::new(self.name, data_type, false)
     }
+
+    /// The same call typed over `fields`: a form of the function that
+    /// reduces to another (a tuple of arrays read as a map).
+    pub(crate) fn over<'b>(&'b self, fields: &'b [FieldRef]) -> Typing<'b> {
+        Typing {
+            name: self.name,
+            fields,
+            scalars: self.scalars,
+        }
+    }
 }
 
 /// An argument's field with ClickHouse's type: an integer literal's is

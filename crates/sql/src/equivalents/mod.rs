@@ -44,8 +44,18 @@ pub fn names() -> impl Iterator<Item = &'static str> {
         .copied()
 }
 
-/// `in(x, set)` and its forms, `x [GLOBAL] [NOT] IN set` as functions.
-pub const IN_FUNCTIONS: &[&str] = &["in", "notIn", "globalIn", "globalNotIn"];
+/// `in(x, set)` and its forms, `x [GLOBAL] [NOT] IN set` as functions,
+/// and `nullIn(x, set)` and its forms, whose answer is never NULL.
+pub const IN_FUNCTIONS: &[&str] = &[
+    "in",
+    "notIn",
+    "globalIn",
+    "globalNotIn",
+    "nullIn",
+    "notNullIn",
+    "globalNullIn",
+    "globalNotNullIn",
+];
 
 /// The ClickHouse names rewritten in this module.
 const NAMES: &[&str] = &[
@@ -226,7 +236,10 @@ pub fn in_function(name: &str, args: &[&Expr]) -> Result<Expr> {
             ),
         ));
     }
-    let negated = matches!(name, "notIn" | "globalNotIn");
+    let negated = matches!(
+        name,
+        "notIn" | "globalNotIn" | "notNullIn" | "globalNotNullIn"
+    );
     let not = if negated { "NOT " } else { "" };
     let text = match args[1] {
         Expr::Array(_) => format!("{not}has({}, {})", args[1], args[0]),
@@ -234,6 +247,18 @@ pub fn in_function(name: &str, args: &[&Expr]) -> Result<Expr> {
     };
     let mut written = crate::parse_expr_text(&text)?;
     crate::in_subquery::as_array_search(&mut written);
+    // ClickHouse's `nullIn` answers a NULL value as not found (0, and
+    // `notNullIn` 1), where `in` answers NULL.
+    if matches!(
+        name,
+        "nullIn" | "notNullIn" | "globalNullIn" | "globalNotNullIn"
+    ) {
+        let answer = |e: Expr| call("toUInt8", vec![e]);
+        written = call(
+            "coalesce",
+            vec![answer(written), answer(number(u8::from(negated).into()))],
+        );
+    }
     Ok(written)
 }
 
