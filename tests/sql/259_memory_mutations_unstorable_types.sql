@@ -55,3 +55,9 @@ CREATE TABLE zoned_stamps (stamp DateTime('UTC')) ENGINE = MergeTree PARTITION B
 SELECT count() AS result FROM zoned_stamps WHERE toHour(stamp, 'America/Montreal') = 19;
 SELECT stamp FROM zoned_stamps ORDER BY stamp LIMIT 1;
 DROP TABLE zoned_stamps;
+
+-- Inside a Map or a Tuple, Nothing is allowed
+DROP TABLE IF EXISTS nothing_inside;
+CREATE TABLE nothing_inside (m Map(Nothing, String), t Tuple(Nothing)) ENGINE = Memory;
+SELECT count() FROM nothing_inside;
+DROP TABLE nothing_inside;

@@ -206,17 +206,16 @@ fn codecs_after_nested(
         .collect()
 }
 
-/// Whether a column of type `data_type` can be stored: no part of it is
-/// `Nothing` (`Nullable(Nothing)`, `Array(Nothing)`, ...), which holds no
-/// value a table could keep.
+/// Whether a column of type `data_type` can be stored: ClickHouse refuses
+/// `Nothing` as the type or, through arrays, its elements' type
+/// (`Nullable(Nothing)`, `Array(Nothing)`), which hold no value; inside a
+/// Map or a Tuple it is allowed.
 pub fn storable(data_type: &DataType) -> bool {
     match data_type {
         DataType::Null => false,
         DataType::List(item) | DataType::LargeList(item) | DataType::FixedSizeList(item, _) => {
             storable(item.data_type())
         }
-        DataType::Map(entries, _) => storable(entries.data_type()),
-        DataType::Struct(fields) => fields.iter().all(|f| storable(f.data_type())),
         _ => true,
     }
 }
