@@ -18,7 +18,12 @@
 //! - no part is broken (`CHECK TABLE`, nothing in `system.detached_parts`).
 //!
 //! A second test runs the same against a `strata server` with three
-//! sessions sending statements at once over HTTP, killed the same way.
+//! sessions sending statements at once over HTTP, killed the same way. A
+//! third keeps `t` on a tiered policy whose second volume is an S3 disk
+//! (s3s-fs on loopback), so kills land in uploads, merges, mutations and
+//! moves between the disks, and it also checks that every object a part
+//! names is in the bucket and that the bucket holds nothing else once the
+//! table was opened again (its sweep removes what a kill left).
 //!
 //! An insert's rows carry its id in `tag` and keys `id * 10^6 + i`, so the
 //! check reads each insert's count and key range. The run is seeded and
@@ -26,15 +31,19 @@
 //! (default 1) set it; `./scripts/torture.sh` runs it for an hour.
 //! `STRATA_TORTURE_KEEP=1` keeps the data path and a log of the rounds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+#[path = "../../engine/tests/common/s3_server.rs"]
+mod s3_server;
+use s3_server::{ACCESS_KEY, S3Server, SECRET_KEY};
 
 /// Rows an insert writes at most; inserts span several parts at this block size.
 const MAX_INSERT_ROWS: u64 = 300_000;
@@ -69,9 +78,32 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn strata(path: &Path, sql: &str) -> String {
+/// Where a run's processes keep their tables: a data path, and for a run
+/// on S3 the config file that defines the disk and the server behind it.
+struct Target {
+    path: PathBuf,
+    s3: Option<(PathBuf, S3Server)>,
+}
+
+impl Target {
+    /// The arguments of `strata local` or `strata server` on this target.
+    fn args(&self, command: &str) -> Vec<String> {
+        let mut args = vec![
+            command.to_string(),
+            "--path".to_string(),
+            self.path.display().to_string(),
+        ];
+        if let Some((config, _)) = &self.s3 {
+            args.extend(["--config-file".to_string(), config.display().to_string()]);
+        }
+        args
+    }
+}
+
+fn strata(target: &Target, sql: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(["local", "--path", path.to_str().unwrap(), "-q", sql])
+        .args(target.args("local"))
+        .args(["-q", sql])
         .output()
         .expect("strata runs");
     assert!(
@@ -88,7 +120,12 @@ fn strata(path: &Path, sql: &str) -> String {
 /// `writes`. Sessions running at once leave out TRUNCATE, whose effect on
 /// another session's inserts the model cannot order, and `u`, which two
 /// sessions could fill twice.
-fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>, alone: bool) -> String {
+fn round_script(
+    rng: &mut StdRng,
+    writes: &mut BTreeMap<u64, Change>,
+    alone: bool,
+    on_s3: bool,
+) -> String {
     let mut script = String::new();
     for _ in 0..STATEMENTS_PER_ROUND {
         let id = writes.len() as u64 + 1;
@@ -138,6 +175,10 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>, alone: boo
                 writes.insert(id, Change::Truncate);
                 format!("TRUNCATE TABLE t;\nSELECT 'ack', {id}")
             }
+            46..=47 if on_s3 => {
+                let disk = ["default", "s3"][rng.random_range(0..2)];
+                format!("ALTER TABLE t MOVE PARTITION ID 'all' TO DISK '{disk}'")
+            }
             _ => "SELECT count() FROM t FORMAT Null".to_string(),
         };
         script.push_str(&statement);
@@ -148,12 +189,10 @@ fn round_script(rng: &mut StdRng, writes: &mut BTreeMap<u64, Change>, alone: boo
 
 /// Runs `script` in one process, killed after `delay` unless it ends first;
 /// returns the ids it acknowledged.
-fn run_and_kill(path: &Path, script: String, delay: Duration) -> Vec<u64> {
+fn run_and_kill(target: &Target, script: String, delay: Duration) -> Vec<u64> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(target.args("local"))
         .args([
-            "local",
-            "--path",
-            path.to_str().unwrap(),
             "--ignore-error",
             "--max_insert_block_size",
             &INSERT_BLOCK_ROWS.to_string(),
@@ -190,13 +229,13 @@ fn run_and_kill(path: &Path, script: String, delay: Duration) -> Vec<u64> {
 
 /// Runs each script in its own HTTP session of one `strata server`,
 /// killed `delay` after it answers; returns the ids acknowledged.
-fn serve_and_kill(path: &Path, scripts: Vec<String>, delay: Duration) -> Vec<u64> {
+fn serve_and_kill(target: &Target, scripts: Vec<String>, delay: Duration) -> Vec<u64> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
     let mut server = Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(["server", "--path", path.to_str().unwrap()])
+        .args(target.args("server"))
         .args(["--http-port", &port.to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -271,18 +310,18 @@ const FILL_U: &str = "INSERT INTO u SELECT number FROM numbers(1000)";
 
 /// Checks the tables against the model: inserts sent but not acknowledged
 /// may be whole or absent, nothing else may differ; and no part is broken.
-fn check(path: &Path, writes: &BTreeMap<u64, Change>) {
+fn check(target: &Target, writes: &BTreeMap<u64, Change>) {
     // A process killed between the two RENAMEs left the first one done.
     let renamed = "SELECT name FROM system.tables WHERE database = 'default' ORDER BY name";
-    if strata(path, renamed)
+    if strata(target, renamed)
         .lines()
         .any(|name| name == "t_renamed")
     {
-        strata(path, "RENAME TABLE t_renamed TO t");
+        strata(target, "RENAME TABLE t_renamed TO t");
     }
-    check_u(path);
+    check_u(target);
     let seen = strata(
-        path,
+        target,
         "SELECT tag, count(), min(k), max(k) FROM t GROUP BY tag ORDER BY tag",
     );
     let mut found: BTreeMap<u64, (u64, u64, u64)> = BTreeMap::new();
@@ -308,25 +347,25 @@ fn check(path: &Path, writes: &BTreeMap<u64, Change>) {
     }
     assert!(found.is_empty(), "rows of inserts never sent: {found:?}");
     let passed = strata(
-        path,
+        target,
         "CHECK TABLE t SETTINGS check_query_single_value_result = 1",
     );
     assert_eq!(passed.trim(), "1", "CHECK TABLE");
-    let detached = strata(path, "SELECT name FROM system.detached_parts");
+    let detached = strata(target, "SELECT name FROM system.detached_parts");
     assert_eq!(detached, "", "broken parts were detached");
 }
 
 /// `u` is absent, or empty between its CREATE and its INSERT, or full.
-fn check_u(path: &Path) {
-    let exists = strata(path, "EXISTS TABLE u");
+fn check_u(target: &Target) {
+    let exists = strata(target, "EXISTS TABLE u");
     if exists.trim() == "1" {
-        let rows = strata(path, "SELECT count(), sum(k) FROM u");
+        let rows = strata(target, "SELECT count(), sum(k) FROM u");
         assert!(
             ["0\t0", "1000\t499500"].contains(&rows.trim()),
             "u holds {rows}"
         );
         let passed = strata(
-            path,
+            target,
             "CHECK TABLE u SETTINGS check_query_single_value_result = 1",
         );
         assert_eq!(passed.trim(), "1", "CHECK TABLE u");
@@ -334,8 +373,8 @@ fn check_u(path: &Path) {
 }
 
 /// The tags of the inserts whose rows the table holds.
-fn present_tags(path: &Path) -> Vec<u64> {
-    let present = strata(path, "SELECT DISTINCT tag FROM t ORDER BY tag");
+fn present_tags(target: &Target) -> Vec<u64> {
+    let present = strata(target, "SELECT DISTINCT tag FROM t ORDER BY tag");
     present.lines().map(|t| t.parse().unwrap()).collect()
 }
 
@@ -351,7 +390,12 @@ fn truncated(writes: &mut BTreeMap<u64, Change>, id: u64) {
 /// Takes a round's acks into the model. The first TRUNCATE of the round
 /// not acknowledged may have run when the process was killed: it took
 /// effect, wholly, if no earlier insert's row is left.
-fn acknowledge(path: &Path, writes: &mut BTreeMap<u64, Change>, round_start: u64, acks: &[u64]) {
+fn acknowledge(
+    target: &Target,
+    writes: &mut BTreeMap<u64, Change>,
+    round_start: u64,
+    acks: &[u64],
+) {
     for &id in acks {
         match writes.get(&id).copied() {
             Some(Change::Sent { rows }) => {
@@ -366,7 +410,7 @@ fn acknowledge(path: &Path, writes: &mut BTreeMap<u64, Change>, round_start: u64
         .find(|(id, write)| **write == Change::Truncate && !acks.contains(id))
         .map(|(id, _)| *id);
     if let Some(truncate) = in_flight
-        && !present_tags(path).iter().any(|&tag| tag < truncate)
+        && !present_tags(target).iter().any(|&tag| tag < truncate)
     {
         truncated(writes, truncate);
     }
@@ -374,8 +418,8 @@ fn acknowledge(path: &Path, writes: &mut BTreeMap<u64, Change>, round_start: u64
 
 /// After a check, an insert in flight is settled: present whole, it counts
 /// as acknowledged; absent, its killed process can never add it.
-fn settle(path: &Path, writes: &mut BTreeMap<u64, Change>) {
-    for tag in present_tags(path) {
+fn settle(target: &Target, writes: &mut BTreeMap<u64, Change>) {
+    for tag in present_tags(target) {
         if let Some(Change::Sent { rows }) = writes.get(&tag).copied() {
             writes.insert(tag, Change::Acknowledged { rows });
         }
@@ -387,11 +431,11 @@ fn settle(path: &Path, writes: &mut BTreeMap<u64, Change>) {
     }
 }
 
-fn log_round(path: &Path, text: &str) {
+fn log_round(target: &Target, text: &str) {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(path.with_extension("log"))
+        .open(target.path.with_extension("log"))
         .and_then(|mut log| log.write_all(text.as_bytes()))
         .expect("the torture log is writable");
 }
@@ -401,9 +445,78 @@ fn log_round(path: &Path, text: &str) {
 enum Mode {
     /// One `strata local` process reading one script.
     Local,
+    /// The same, with `t` on a policy of the local disk and an S3 disk.
+    LocalOnS3,
     /// A `strata server` with this many sessions at once, each sending its
     /// own script over HTTP.
     Server { sessions: usize },
+}
+
+/// A config file with the disk `s3` on `server` and the policy `tiered`:
+/// parts up to 1 MB on the local disk, larger ones on S3; columns past
+/// 2 MiB go up in multipart uploads.
+fn s3_config(server: &S3Server) -> String {
+    format!(
+        "<clickhouse><storage_configuration>\
+         <disks><s3><type>s3</type><endpoint>{}</endpoint>\
+         <access_key_id>{ACCESS_KEY}</access_key_id><secret_access_key>{SECRET_KEY}</secret_access_key>\
+         <max_single_part_upload_size>2097152</max_single_part_upload_size>\
+         <min_upload_part_size>5242880</min_upload_part_size></s3></disks>\
+         <policies><tiered><volumes>\
+         <hot><disk>default</disk><max_data_part_size_bytes>1000000</max_data_part_size_bytes></hot>\
+         <cold><disk>s3</disk></cold></volumes><move_factor>0</move_factor></tiered></policies>\
+         </storage_configuration></clickhouse>",
+        server.endpoint()
+    )
+}
+
+/// On S3: every object a part's reference names is in the bucket, and,
+/// now that processes opened the table again, the bucket holds no other.
+fn check_objects(target: &Target) {
+    let Some((_, server)) = &target.s3 else {
+        return;
+    };
+    // A key is the table's directory and the object's name.
+    let stored: BTreeSet<String> = server
+        .objects()
+        .iter()
+        .map(|object| {
+            let mut names = object.iter().rev().take(2).map(|n| n.to_string_lossy());
+            let name = names.next().unwrap();
+            format!("{}/{name}", names.next().unwrap())
+        })
+        .collect();
+    let referenced = referenced_keys(&target.path);
+    let missing: Vec<_> = referenced.difference(&stored).collect();
+    assert!(
+        missing.is_empty(),
+        "parts name missing objects: {missing:?}"
+    );
+    let orphans: Vec<_> = stored.difference(&referenced).collect();
+    assert!(orphans.is_empty(), "objects no part names: {orphans:?}");
+}
+
+/// The keys that object references under `dir` name: small files whose
+/// first line is the reference header and whose second is size and key.
+fn referenced_keys(dir: &Path) -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let metadata = entry.metadata().unwrap();
+            if metadata.is_dir() {
+                pending.push(path);
+            } else if metadata.len() < 4096
+                && let Ok(text) = std::fs::read_to_string(&path)
+                && let Some(("strata object reference 1", line)) = text.split_once('\n')
+                && let Some((_, key)) = line.trim_end().split_once('\t')
+            {
+                keys.insert(key.to_string());
+            }
+        }
+    }
+    keys
 }
 
 /// Runs rounds of `mode` for `STRATA_TORTURE_SECONDS`, killing the process
@@ -417,52 +530,67 @@ fn torture(mode: Mode) {
     // failure, with each round's statements and acknowledgements in
     // `<path>.log`.
     let keep = env_u64("STRATA_TORTURE_KEEP", 0) == 1;
-    let (_removed_at_end, path) = match keep {
+    let (_removed_at_end, root) = match keep {
         true => (None, dir.keep()),
         false => {
-            let path = dir.path().to_path_buf();
-            (Some(dir), path)
+            let root = dir.path().to_path_buf();
+            (Some(dir), root)
         }
     };
-    eprintln!("torture data path: {}", path.display());
-    let path = path.as_path();
-    strata(
-        path,
-        "CREATE TABLE t (k UInt64, tag UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 3",
-    );
+    let mut target = Target {
+        path: root.join("data"),
+        s3: None,
+    };
+    eprintln!("torture data path: {}", target.path.display());
+    let mut create =
+        "CREATE TABLE t (k UInt64, tag UInt64) ENGINE = MergeTree ORDER BY k SETTINGS min_parts_to_merge_at_once = 3"
+            .to_string();
+    if let Mode::LocalOnS3 = mode {
+        let Some(server) = S3Server::start() else {
+            return;
+        };
+        let config = root.join("storage.xml");
+        std::fs::write(&config, s3_config(&server)).unwrap();
+        target.s3 = Some((config, server));
+        create.push_str(", storage_policy = 'tiered'");
+    }
+    let target = &target;
+    strata(target, &create);
     let mut writes: BTreeMap<u64, Change> = BTreeMap::new();
     let start = Instant::now();
     let (mut rounds, mut kills) = (0u64, 0u64);
     while start.elapsed() < Duration::from_secs(seconds) {
         let first_id = writes.len() as u64 + 1;
         let sessions = match mode {
-            Mode::Local => 1,
+            Mode::Local | Mode::LocalOnS3 => 1,
             Mode::Server { sessions } => sessions,
         };
+        let on_s3 = target.s3.is_some();
         let scripts: Vec<String> = (0..sessions)
-            .map(|_| round_script(&mut rng, &mut writes, sessions == 1))
+            .map(|_| round_script(&mut rng, &mut writes, sessions == 1, on_s3))
             .collect();
         let delay = Duration::from_millis(rng.random_range(0..MAX_KILL_DELAY.as_millis() as u64));
         let round_start = Instant::now();
         if keep {
             let scripts = scripts.join("-- next session\n");
             log_round(
-                path,
+                target,
                 &format!("--- round, killed after {delay:?}\n{scripts}"),
             );
         }
         let acks = match mode {
-            Mode::Local => run_and_kill(path, scripts.concat(), delay),
-            Mode::Server { .. } => serve_and_kill(path, scripts, delay),
+            Mode::Local | Mode::LocalOnS3 => run_and_kill(target, scripts.concat(), delay),
+            Mode::Server { .. } => serve_and_kill(target, scripts, delay),
         };
         if keep {
-            log_round(path, &format!("acknowledged {acks:?}\n"));
+            log_round(target, &format!("acknowledged {acks:?}\n"));
         }
         kills += u64::from(round_start.elapsed() >= delay);
         rounds += 1;
-        acknowledge(path, &mut writes, first_id, &acks);
-        check(path, &writes);
-        settle(path, &mut writes);
+        acknowledge(target, &mut writes, first_id, &acks);
+        check(target, &writes);
+        check_objects(target);
+        settle(target, &mut writes);
     }
     let acknowledged = writes
         .values()
@@ -483,4 +611,9 @@ fn killed_at_random_the_table_keeps_exactly_what_was_acknowledged() {
 #[test]
 fn a_server_killed_under_concurrent_sessions_keeps_exactly_what_was_acknowledged() {
     torture(Mode::Server { sessions: 3 });
+}
+
+#[test]
+fn killed_at_random_with_parts_on_s3_the_table_keeps_exactly_what_was_acknowledged() {
+    torture(Mode::LocalOnS3);
 }

@@ -10,15 +10,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use datafusion::arrow::array::{Array, StringArray};
 use strata_common::events::{self, Event};
 use strata_common::settings::Settings;
+use strata_engine::Engine;
 use strata_engine::data_path::DataPath;
-use strata_engine::{Engine, Session};
 
 mod common;
 use common::s3_server::{ACCESS_KEY, S3Server, SECRET_KEY};
-use common::{number, run};
+use common::{number, run, texts};
 use strata_storage::disk::config::S3Config;
 use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
@@ -64,21 +63,6 @@ async fn open(dir: &Path, server: &S3Server) -> Arc<Engine> {
         Engine::open_with_storage(Settings::server(), data_path, &storage(server)).unwrap();
     engine.load_tables().await.unwrap();
     engine
-}
-
-/// Each row of a one-String-column query.
-async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
-    let batches = run(session, sql).await.unwrap();
-    let mut values = Vec::new();
-    for batch in batches {
-        let column = batch
-            .column(0)
-            .as_any()
-            .downcast_ref::<StringArray>()
-            .unwrap();
-        values.extend((0..column.len()).map(|i| column.value(i).to_string()));
-    }
-    values
 }
 
 /// Counts of the S3 events while `work` runs; nothing else in this

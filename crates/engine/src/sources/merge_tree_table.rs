@@ -6,6 +6,7 @@ use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use datafusion::arrow::array::RecordBatch;
@@ -74,7 +75,7 @@ struct Background {
 
 /// How often a table with TTL rules checks whether a rule's time came
 /// without an insert to prompt it.
-const TTL_CHECK_INTERVAL: std::time::Duration = std::time::Duration::from_secs(30);
+const TTL_CHECK_INTERVAL: Duration = Duration::from_secs(30);
 
 impl MergeTreeProvider {
     pub fn new(
@@ -125,7 +126,7 @@ impl MergeTreeProvider {
             &background.expiring,
         ] {
             while flag.swap(true, Ordering::AcqRel) {
-                std::thread::sleep(std::time::Duration::from_millis(5));
+                std::thread::sleep(Duration::from_millis(5));
             }
         }
     }
@@ -135,11 +136,21 @@ impl MergeTreeProvider {
         schedule_mutations(&self.data, &self.background);
     }
 
+    /// Runs pending mutations now, on this thread; when one fails it is
+    /// also tried again later in the background (see [`retry_mutations`]).
+    pub fn run_mutations(&self) -> strata_common::Result<()> {
+        let result = self.data.run_mutations();
+        if result.is_err() {
+            retry_mutations(&self.data, &self.background, MUTATION_RETRY_FIRST);
+        }
+        result
+    }
+
     /// Applies the TTL rules whose time came, now, on this thread: after
     /// MODIFY TTL and before OPTIMIZE, as ClickHouse materializes TTL.
     pub fn apply_ttl_now(&self) -> strata_common::Result<()> {
         while self.background.expiring.swap(true, Ordering::AcqRel) {
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(5));
         }
         let applied = self.data.apply_ttl(unix_now());
         self.background.expiring.store(false, Ordering::Release);
@@ -173,7 +184,7 @@ impl MergeTreeProvider {
         }
         if final_ {
             // Parts merge only once they reflect the same mutations.
-            self.data.run_mutations()?;
+            self.run_mutations()?;
         }
         let at_once = self.data.settings().max_parts_to_merge_at_once.max(2);
         for (id, parts) in self.data.parts_by_partition() {
@@ -198,7 +209,7 @@ impl MergeTreeProvider {
                 if !merged {
                     // A background merge holds some of these parts; its
                     // result is merged on the next round.
-                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    std::thread::sleep(Duration::from_millis(5));
                 }
                 current = self
                     .data
@@ -592,8 +603,22 @@ fn schedule_merge(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
 
 /// Runs the table's pending mutations on a background thread unless one
 /// already does. A mutation that fails stays pending with its reason shown
-/// in system.mutations; the thread stops until the next schedule.
+/// in system.mutations and is tried again later (see [`retry_mutations`]).
 fn schedule_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>) {
+    start_mutations(data, background, MUTATION_RETRY_FIRST);
+}
+
+/// The wait before a failed mutation is tried again, doubled after each
+/// failure up to the second: a remote disk that was down or memory that was
+/// short may be back.
+const MUTATION_RETRY_FIRST: Duration = Duration::from_secs(1);
+const MUTATION_RETRY_MAX: Duration = Duration::from_secs(60);
+
+fn start_mutations(
+    data: &Arc<MergeTreeTable>,
+    background: &Arc<Background>,
+    retry_after: Duration,
+) {
     if !data.has_mutation_work() || background.mutating.swap(true, Ordering::AcqRel) {
         return;
     }
@@ -603,13 +628,30 @@ fn schedule_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>) 
         loop {
             let result = data.run_mutations();
             background.mutating.store(false, Ordering::Release);
-            // Work that arrived as the flag dropped was left to this thread.
-            if result.is_err()
-                || !data.has_mutation_work()
-                || background.mutating.swap(true, Ordering::AcqRel)
-            {
+            if result.is_err() {
+                retry_mutations(&data, &background, retry_after);
                 return;
             }
+            // Work that arrived as the flag dropped was left to this thread.
+            if !data.has_mutation_work() || background.mutating.swap(true, Ordering::AcqRel) {
+                return;
+            }
+        }
+    });
+}
+
+/// Runs the table's mutations again `after` a failure, while the table
+/// object lives and is open; the table is not held meanwhile.
+fn retry_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>, after: Duration) {
+    let data = Arc::downgrade(data);
+    let background = Arc::downgrade(background);
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        let (Some(data), Some(background)) = (data.upgrade(), background.upgrade()) else {
+            return;
+        };
+        if !data.is_closed() {
+            start_mutations(&data, &background, (after * 2).min(MUTATION_RETRY_MAX));
         }
     });
 }

@@ -504,10 +504,10 @@ fn unqualified(expr: LogicalExpr) -> Result<LogicalExpr> {
 /// blocking thread whose work counts for the waiting statement; a failure
 /// comes back as ClickHouse reports one.
 async fn wait_for_mutation(table: &Arc<MergeTreeProvider>, number: u64) -> Result<()> {
-    let data = Arc::clone(&table.data);
+    let running = Arc::clone(table);
     let query = events::current();
     let outcome = tokio::task::spawn_blocking(move || {
-        events::in_scope(query.as_ref(), || data.run_mutations())
+        events::in_scope(query.as_ref(), || running.run_mutations())
     })
     .await
     .map_err(|e| StrataError::new(ErrorCode::LOGICAL_ERROR, e.to_string()))?;

@@ -3,11 +3,12 @@
 // Each test binary uses its own share of these.
 #![allow(dead_code)]
 
+pub mod fault_proxy;
 pub mod s3_server;
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{RecordBatch, UInt64Array};
+use datafusion::arrow::array::{Array, RecordBatch, StringArray, UInt64Array};
 use futures::StreamExt;
 use strata_common::StrataError;
 use strata_engine::{QueryContext, Session, StatementOutcome};
@@ -43,4 +44,19 @@ pub async fn number(session: &mut Session, sql: &str) -> u64 {
         .downcast_ref::<UInt64Array>()
         .unwrap_or_else(|| panic!("{sql} returned {:?}", column.data_type()))
         .value(0)
+}
+
+/// Each row of a one-String-column query.
+pub async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
+    let batches = run(session, sql).await.unwrap();
+    let mut values = Vec::new();
+    for batch in batches {
+        let column = batch
+            .column(0)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap_or_else(|| panic!("{sql} returned {:?}", batch.column(0).data_type()));
+        values.extend((0..column.len()).map(|i| column.value(i).to_string()));
+    }
+    values
 }

@@ -2,6 +2,9 @@
 //! --tests` installs into build/tools, on a free loopback port. Shared by
 //! the engine's and the CLI's test binaries.
 
+// Each test binary uses its own share of these.
+#![allow(dead_code)]
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -57,6 +60,10 @@ impl S3Server {
             std::thread::sleep(Duration::from_millis(50));
         }
         panic!("s3s-fs did not start listening on port {port}");
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
     }
 
     pub fn endpoint(&self) -> String {

@@ -259,8 +259,15 @@ impl MergeTreeTable {
             }
         }
         detached::detach_broken(dir, broken, settings.max_suspicious_broken_parts)?;
+        // A table loads while its object store is unreachable: its reads
+        // fail until it is back, and the next load sweeps again.
         for disk in settings.policy.disks() {
-            disk.sweep(dir)?;
+            if let Err(error) = disk.sweep(dir) {
+                log::warn!(
+                    "Sweep of unreferenced objects of {} skipped: {error}",
+                    dir.display()
+                );
+            }
         }
         let table = MergeTreeTable {
             dir: dir.to_path_buf(),
