@@ -13,7 +13,8 @@ the data), timed inside it (chdb) or by `--time` (Strata):
 - a point lookup by key, `SELECT * FROM t WHERE A = X`;
 - the seed's scan of S, `SELECT * FROM t WHERE S = 'X'`;
 - a full scan of S that no index or bound can skip, `WHERE S LIKE '%X%'`,
-  on S3 and on local disk (rows per second of each);
+  on S3 and on local disk (rows per second of each), and the same with
+  `remote_filesystem_read_prefetch = 0` (one request at a time per stream);
 - the full scan again in the same process (warm: Strata's page cache; chdb
   reads S3 again, as it keeps no cache for a disk without a filesystem cache).
 
@@ -51,6 +52,8 @@ def queries(rows):
         ("point lookup by A", f"SELECT * FROM t WHERE A = {key}"),
         ("seed scan of S", f"SELECT * FROM t WHERE S = '{key}'"),
         ("full scan of S", "SELECT count() FROM t WHERE S LIKE '%77777%'"),
+        ("full scan of S, no read-ahead",
+         "SELECT count() FROM t WHERE S LIKE '%77777%' SETTINGS remote_filesystem_read_prefetch = 0"),
     ]
 
 

@@ -470,8 +470,10 @@ fn s3_config(server: &S3Server) -> String {
     )
 }
 
-/// On S3: every object a part's reference names is in the bucket, and,
-/// now that processes opened the table again, the bucket holds no other.
+/// On S3: every object a committed part's reference names is in the
+/// bucket, and, now that processes opened the table again, the bucket holds
+/// no object that no reference names (one in a part being written when a
+/// process exited counts: it goes at the next start).
 fn check_objects(target: &Target) {
     let Some((_, server)) = &target.s3 else {
         return;
@@ -486,37 +488,49 @@ fn check_objects(target: &Target) {
             format!("{}/{name}", names.next().unwrap())
         })
         .collect();
-    let referenced = referenced_keys(&target.path);
-    let missing: Vec<_> = referenced.difference(&stored).collect();
+    let (committed, temporary) = referenced_keys(&target.path);
+    let missing: Vec<_> = committed.difference(&stored).collect();
     assert!(
         missing.is_empty(),
         "parts name missing objects: {missing:?}"
     );
-    let orphans: Vec<_> = stored.difference(&referenced).collect();
+    let orphans: Vec<_> = stored
+        .iter()
+        .filter(|key| !committed.contains(*key) && !temporary.contains(*key))
+        .collect();
     assert!(orphans.is_empty(), "objects no part names: {orphans:?}");
 }
 
-/// The keys that object references under `dir` name: small files whose
-/// first line is the reference header and whose second is size and key.
-fn referenced_keys(dir: &Path) -> BTreeSet<String> {
-    let mut keys = BTreeSet::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
+/// The keys that object references under `dir` name, in committed parts
+/// and in directories being written or removed (`tmp_*`): references are
+/// small files whose first line is a header and whose second is size and
+/// key.
+fn referenced_keys(dir: &Path) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut committed, mut temporary) = (BTreeSet::new(), BTreeSet::new());
+    let mut pending = vec![(dir.to_path_buf(), false)];
+    while let Some((dir, in_temporary)) = pending.pop() {
         for entry in std::fs::read_dir(&dir).unwrap().flatten() {
             let path = entry.path();
             let metadata = entry.metadata().unwrap();
             if metadata.is_dir() {
-                pending.push(path);
+                let name = entry.file_name();
+                pending.push((
+                    path,
+                    in_temporary || name.to_string_lossy().starts_with("tmp_"),
+                ));
             } else if metadata.len() < 4096
                 && let Ok(text) = std::fs::read_to_string(&path)
                 && let Some(("strata object reference 1", line)) = text.split_once('\n')
                 && let Some((_, key)) = line.trim_end().split_once('\t')
             {
-                keys.insert(key.to_string());
+                match in_temporary {
+                    true => temporary.insert(key.to_string()),
+                    false => committed.insert(key.to_string()),
+                };
             }
         }
     }
-    keys
+    (committed, temporary)
 }
 
 /// Runs rounds of `mode` for `STRATA_TORTURE_SECONDS`, killing the process

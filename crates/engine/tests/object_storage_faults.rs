@@ -149,6 +149,9 @@ async fn transient_faults_are_retried(session: &mut Session, proxy: &FaultProxy)
         assert_eq!(number(session, SCAN).await, FIRST_LENGTHS, "{fault:?}");
     }
     assert_eq!(proxy.faulted(), 2 + faults.len() as u64);
+    // The same without reading ahead.
+    let one_at_a_time = SCAN.replace("= 0", "= 0, remote_filesystem_read_prefetch = 0");
+    assert_eq!(number(session, &one_at_a_time).await, FIRST_LENGTHS);
     assert!(events::value(Event::S3ReadRequestsErrors) - read_errors >= 3);
 
     // A merge reads and writes through throttling.

@@ -247,6 +247,8 @@ declare_settings!(IMPLEMENTED {
         "Past max_rows_to_read: fail with TOO_MANY_ROWS (throw); break is accepted but reads on, as if there were no limit";
     readonly: u64 = SettingKind::UInt64, "0",
         "1 forbids writes and setting changes, 2 forbids writes only";
+    remote_filesystem_read_prefetch: bool = SettingKind::Bool, "1",
+        "A MergeTree scan of parts on a remote disk reads a few chunks ahead of the one it returns, each a request in flight";
     result_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",
         "Past max_result_rows: fail with TOO_MANY_ROWS_OR_BYTES (throw), or end the result after the block that reached it (break)";
     s3_create_new_file_on_insert: bool = SettingKind::Bool, "0",

@@ -66,6 +66,8 @@ struct Background {
     merging: AtomicBool,
     /// Set while a background thread runs the table's mutations.
     mutating: AtomicBool,
+    /// Set while a thread waits to try failed mutations again.
+    retrying: AtomicBool,
     /// Set while a background thread applies the table's TTL rules and
     /// moves by free space.
     expiring: AtomicBool,
@@ -338,6 +340,9 @@ impl MergeTreeProvider {
             query.add_rows_to_read(selected_rows);
         }
         let cache = cache_read(state, ranges, selected_rows, &columns.read);
+        let prefetch = query
+            .as_ref()
+            .is_none_or(|query| query.settings.remote_filesystem_read_prefetch());
         let counter = query.map(|query| query as Arc<dyn ReadCounter>);
         // The Log family reads in insertion order, as one stream.
         let streams = match self.engine.is_log() {
@@ -355,6 +360,7 @@ impl MergeTreeProvider {
             selection,
             (parts.len(), total_granules),
             streams,
+            prefetch,
         )))
     }
 }
@@ -640,9 +646,13 @@ fn start_mutations(
     });
 }
 
-/// Runs the table's mutations again `after` a failure, while the table
-/// object lives and is open; the table is not held meanwhile.
+/// Runs the table's mutations again `after` a failure, unless a thread
+/// already waits to, while the table object lives and is open; the table
+/// is not held meanwhile.
 fn retry_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>, after: Duration) {
+    if background.retrying.swap(true, Ordering::AcqRel) {
+        return;
+    }
     let data = Arc::downgrade(data);
     let background = Arc::downgrade(background);
     std::thread::spawn(move || {
@@ -650,6 +660,7 @@ fn retry_mutations(data: &Arc<MergeTreeTable>, background: &Arc<Background>, aft
         let (Some(data), Some(background)) = (data.upgrade(), background.upgrade()) else {
             return;
         };
+        background.retrying.store(false, Ordering::Release);
         if !data.is_closed() {
             start_mutations(&data, &background, (after * 2).min(MUTATION_RETRY_MAX));
         }

@@ -37,12 +37,10 @@ use crate::sources::merge_table::{MergeSource, MergeTable, name_current_database
 use crate::sources::merge_tree_table::MergeTreeProvider;
 use crate::sources::set_and_join::KeyedRows;
 use crate::system::SYSTEM_DATABASE;
-use crate::table_definition::inline_disk;
 use crate::table_definition::{
     Codecs, ColumnExtras, TableIdentity, TableStorage, column_codecs, column_definitions,
-    create_statement, past_type_conversion, stored_columns,
+    create_statement, inline_disk, past_type_conversion, storable, stored_columns, unstorable,
 };
-use crate::table_definition::{storable, unstorable};
 
 /// ClickHouse table engines Strata does not have yet: naming one is
 /// NOT_IMPLEMENTED, any other unknown name UNKNOWN_STORAGE.

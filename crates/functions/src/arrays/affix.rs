@@ -1,11 +1,13 @@
 //! `startsWith(a, b)` and `endsWith(a, b)`: ClickHouse's names take text
 //! (DataFusion's `starts_with` and `ends_with`, wrapped) and arrays, where
 //! `b`'s elements must be `a`'s first (last) ones, compared in their common
-//! type with NULL equal to NULL; an empty `b` matches every array.
+//! type with NULL equal to NULL; an empty `b` matches every array. A
+//! `FixedString` on either side is compared as bytes, zero padding
+//! included, as ClickHouse compares it.
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, UInt8Array};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::Result;
@@ -52,6 +54,29 @@ impl Affix {
         Ok(Some(common))
     }
 
+    /// Whether `whole` starts (ends) with `part`.
+    fn affixed(&self, whole: &[u8], part: &[u8]) -> bool {
+        match self.suffix {
+            false => whole.starts_with(part),
+            true => whole.ends_with(part),
+        }
+    }
+
+    /// Both sides as bytes, for a `FixedString` (see [`bytewise`]).
+    fn matches_bytes(&self, args: &[ColumnarValue], rows: usize) -> Result<ColumnarValue> {
+        let (arrays, scalar) = arrays_of(args, rows)?;
+        let (a, b) = (arrays[0].as_binary::<i32>(), arrays[1].as_binary::<i32>());
+        let found: BooleanArray = a
+            .iter()
+            .zip(b.iter())
+            .map(|pair| match pair {
+                (Some(whole), Some(part)) => Some(self.affixed(whole, part)),
+                _ => None,
+            })
+            .collect();
+        crate::columnar(Arc::new(found), scalar)
+    }
+
     fn matches(&self, a: &ArrayRef, b: &ArrayRef, common: &DataType) -> Result<Vec<u8>> {
         let (a, b) = (as_list(a)?, as_list(b)?);
         let converter = RowConverter::new(vec![SortField::new(common.clone())])?;
@@ -92,6 +117,9 @@ impl ScalarUDFImpl for Affix {
         if arg_types.iter().any(|t| matches!(t, DataType::List(_))) {
             return Ok(arg_types.to_vec());
         }
+        if bytewise(arg_types) {
+            return Ok(vec![DataType::Binary; arg_types.len()]);
+        }
         let fields: Vec<FieldRef> = arg_types
             .iter()
             .map(|t| Arc::new(Field::new("", t.clone(), true)))
@@ -103,6 +131,7 @@ impl ScalarUDFImpl for Affix {
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         match self.element_type(arg_types)? {
             Some(_) => Ok(DataType::UInt8),
+            None if bytewise(arg_types) => Ok(DataType::Boolean),
             None => self.text.return_type(arg_types),
         }
     }
@@ -114,6 +143,14 @@ impl ScalarUDFImpl for Affix {
                 let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
                 Ok(Arc::new(Field::new(self.name(), DataType::UInt8, nullable)))
             }
+            None if bytewise(&types) => {
+                let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
+                Ok(Arc::new(Field::new(
+                    self.name(),
+                    DataType::Boolean,
+                    nullable,
+                )))
+            }
             None => self.text.return_field_from_args(args),
         }
     }
@@ -121,6 +158,9 @@ impl ScalarUDFImpl for Affix {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let types: Vec<DataType> = args.args.iter().map(|a| a.data_type()).collect();
         let Some(common) = self.element_type(&types)? else {
+            if bytewise(&types) {
+                return self.matches_bytes(&args.args, args.number_rows);
+            }
             return self.text.invoke_with_args(args);
         };
         let (arrays, scalar) = arrays_of(&args.args, args.number_rows)?;
@@ -131,4 +171,12 @@ impl ScalarUDFImpl for Affix {
         );
         crate::columnar(Arc::new(UInt8Array::new(found.into(), nulls)), scalar)
     }
+}
+
+/// Whether the text arguments are compared as bytes: a `FixedString` (or
+/// the binary it is coerced to) on either side.
+fn bytewise(arg_types: &[DataType]) -> bool {
+    arg_types
+        .iter()
+        .any(|t| matches!(t, DataType::FixedSizeBinary(_) | DataType::Binary))
 }

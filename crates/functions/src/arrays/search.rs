@@ -282,15 +282,15 @@ impl ScalarUDFImpl for NumericSearch {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        if let [map @ DataType::Map(..), key] = arg_types {
+            return self.coerce_map_search(map, key);
+        }
         let fields: Vec<FieldRef> = arg_types
             .iter()
             .map(|t| Arc::new(Field::new("", t.clone(), true)))
             .collect();
         let as_inner = fields_with_udf(&fields, self.inner.as_ref())
             .map(|fields| fields.iter().map(|f| f.data_type().clone()).collect());
-        if let [map @ DataType::Map(..), key] = arg_types {
-            return self.coerce_map_search(map, key);
-        }
         let [DataType::List(element), sought] = arg_types else {
             return as_inner;
         };

@@ -14,6 +14,7 @@ use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result as DfResult, Statistics};
+use datafusion::error::DataFusionError;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::physical_expr::EquivalenceProperties;
 use datafusion::physical_expr::PhysicalExpr;
@@ -25,8 +26,9 @@ use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, Partitioning, PlanProperties,
 };
 use futures::StreamExt;
+use futures::stream::BoxStream;
 use strata_common::error::{ErrorCode, Result, StrataError};
-use strata_common::events::{QueryEvents, Scoped};
+use strata_common::events::{self, QueryEvents, Scoped};
 
 use super::data_part::PastColumns;
 use super::pruning::{GranuleRange, PruningReport, Selection};
@@ -35,6 +37,11 @@ use crate::cache::CacheRead;
 
 /// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
 pub const ROWS_PER_BATCH: usize = 65_536;
+
+/// Chunks a stream reads ahead of the one it returns when it reads a part on
+/// a remote disk: each is a request in flight while the consumer works, so
+/// a scan of object storage is not bound by request latency.
+pub const REMOTE_READ_AHEAD_CHUNKS: usize = 4;
 
 /// Told what a scan reads as it reads it: ClickHouse's rows and bytes read,
 /// counted before the filter drops any row. An error (a cancelled query)
@@ -70,6 +77,9 @@ pub struct MergeTreeScanExec {
     reader: Arc<ChunkReader>,
     /// Granule ranges for each output partition.
     streams: Vec<Vec<GranuleRange>>,
+    /// Whether streams that read remote parts read ahead
+    /// (`remote_filesystem_read_prefetch`).
+    prefetch: bool,
     /// Granules that pruning kept, and those it could have read.
     selected_granules: usize,
     total_granules: usize,
@@ -96,6 +106,7 @@ impl MergeTreeScanExec {
         selection: Selection,
         totals: (usize, usize),
         streams: usize,
+        prefetch: bool,
     ) -> Self {
         let Selection { ranges, report } = selection;
         let (total_parts, total_granules) = totals;
@@ -155,6 +166,7 @@ impl MergeTreeScanExec {
                 virtuals,
             }),
             streams: split,
+            prefetch,
             selected_granules,
             total_granules,
             selected_parts,
@@ -287,13 +299,27 @@ impl ExecutionPlan for MergeTreeScanExec {
     ) -> DfResult<SendableRecordBatchStream> {
         let share = self.streams.get(partition).cloned().unwrap_or_default();
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
-        let reader = Arc::clone(&self.reader);
-        let batches = futures::stream::iter(chunks).filter_map(move |range| {
-            let read = reader.read(&range);
-            async move { read.transpose() }
-        });
         let query = context.session_config().get_extension::<QueryEvents>();
-        let batches = Scoped::new(Box::pin(batches), query);
+        let remote = chunks.iter().any(|range| {
+            range
+                .part
+                .part
+                .objects()
+                .is_some_and(|objects| objects.is_remote())
+        });
+        let batches = match self.prefetch && remote {
+            true => read_ahead(Arc::clone(&self.reader), chunks, query.clone()),
+            false => {
+                let reader = Arc::clone(&self.reader);
+                futures::stream::iter(chunks)
+                    .filter_map(move |range| {
+                        let read = reader.read(&range);
+                        async move { read.transpose() }
+                    })
+                    .boxed()
+            }
+        };
+        let batches = Scoped::new(batches, query);
         // Reads are synchronous: yield between chunks so a long scan shares
         // its worker thread (see NumbersExec).
         Ok(make_cooperative(Box::pin(RecordBatchStreamAdapter::new(
@@ -301,6 +327,30 @@ impl ExecutionPlan for MergeTreeScanExec {
             batches,
         ))))
     }
+}
+
+/// The batches of `chunks`, each read on a blocking thread, up to
+/// [`REMOTE_READ_AHEAD_CHUNKS`] at once, returned in order.
+fn read_ahead(
+    reader: Arc<ChunkReader>,
+    chunks: Vec<GranuleRange>,
+    query: Option<Arc<QueryEvents>>,
+) -> BoxStream<'static, DfResult<RecordBatch>> {
+    futures::stream::iter(chunks)
+        .map(move |range| {
+            let (reader, query) = (Arc::clone(&reader), query.clone());
+            tokio::task::spawn_blocking(move || {
+                events::in_scope(query.as_ref(), || reader.read(&range))
+            })
+        })
+        .buffered(REMOTE_READ_AHEAD_CHUNKS)
+        .filter_map(|joined| async move {
+            match joined {
+                Ok(read) => read.transpose(),
+                Err(error) => Some(Err(DataFusionError::External(Box::new(error)))),
+            }
+        })
+        .boxed()
 }
 
 /// `range` cut into pieces of about [`ROWS_PER_BATCH`] rows.
