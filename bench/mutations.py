@@ -60,8 +60,8 @@ def statements(rows):
 PATCH_SETTINGS = ", enable_block_number_column = 1, enable_block_offset_column = 1"
 
 
-def parse_events(text):
-    values = dict.fromkeys(EVENTS, 0)
+def parse_events(text, events=EVENTS):
+    values = dict.fromkeys(events, 0)
     for line in text.strip().splitlines():
         name, value = line.split("\t")
         values[name] = int(value)

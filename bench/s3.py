@@ -38,6 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from harness.report import human_bytes  # noqa: E402
 from merge_tree_seed import create_sql, strata_default  # noqa: E402
+from mutations import parse_events  # noqa: E402
 
 ACCESS_KEY, SECRET_KEY, BUCKET = "strata", "strata-secret", "bucket"
 EVENTS = ("S3GetObject", "ReadBufferFromS3Bytes")
@@ -77,14 +78,6 @@ def start_s3s(root):
     sys.exit("s3s-fs did not start")
 
 
-def parse_events(text):
-    values = dict.fromkeys(EVENTS, 0)
-    for line in text.strip().splitlines():
-        name, value = line.split("\t")
-        values[name] = int(value)
-    return values
-
-
 def strata_step(binary, path, config, sql, warm=False):
     """Seconds, GETs and bytes of `sql` (its second run when `warm`)."""
     repeat = f"{sql};\n" if warm else ""
@@ -95,7 +88,7 @@ def strata_step(binary, path, config, sql, warm=False):
                          input=script, capture_output=True, text=True, check=True)
     times = [float(x) for x in re.findall(r"^(\d+\.\d+)$", out.stderr, re.M)]
     sections = dict(re.findall(r"^#(\w+)\n((?:(?!#).*\n?)*)", out.stdout, re.M))
-    before, after = parse_events(sections["before"]), parse_events(sections["after"])
+    before, after = (parse_events(sections[s], EVENTS) for s in ("before", "after"))
     return {"seconds": times[-3], **{e: after[e] - before[e] for e in EVENTS}}
 
 

@@ -17,7 +17,7 @@ use strata_engine::data_path::DataPath;
 
 mod common;
 use common::s3_server::{ACCESS_KEY, S3Server, SECRET_KEY};
-use common::{number, run, texts};
+use common::{number, run, texts, wait_for};
 use strata_storage::disk::config::S3Config;
 use strata_storage::disk::{
     DiskConfig, DiskType, PolicyConfig, StorageConfiguration, VolumeConfig,
@@ -402,15 +402,4 @@ async fn merge_tree_parts_live_on_s3_with_every_request_counted() {
     run(&mut session, "DROP TABLE t SYNC").await.unwrap();
     run(&mut session, "DROP TABLE tiered SYNC").await.unwrap();
     assert_eq!(server.objects(), Vec::<PathBuf>::new());
-}
-
-/// Waits up to 10 s for `done`, for work a query's end sets off.
-fn wait_for(done: impl Fn() -> bool, what: &str) {
-    for _ in 0..200 {
-        if done() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("timed out waiting: {what}");
 }

@@ -27,7 +27,7 @@ use strata_storage::disk::{
 mod common;
 use common::fault_proxy::{Fault, FaultProxy};
 use common::s3_server::{ACCESS_KEY, BUCKET, S3Server, SECRET_KEY};
-use common::{number, run, texts};
+use common::{number, run, texts, wait_for};
 
 /// Tries of a request after the first, and each try's time limit: small,
 /// so an outage fails a statement in seconds.
@@ -323,15 +323,4 @@ async fn start_while_down(dir: &Path, proxy: &FaultProxy) {
     );
     let detached = "SELECT count() FROM system.detached_parts";
     assert_eq!(number(&mut session, detached).await, 0);
-}
-
-/// Waits up to 10 s for `done`, for work a statement's end sets off.
-fn wait_for(done: impl Fn() -> bool, what: &str) {
-    for _ in 0..200 {
-        if done() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("timed out waiting: {what}");
 }

@@ -60,3 +60,14 @@ pub async fn texts(session: &mut Session, sql: &str) -> Vec<String> {
     }
     values
 }
+
+/// Waits up to 10 s for `done`, for work a statement's end sets off.
+pub fn wait_for(done: impl Fn() -> bool, what: &str) {
+    for _ in 0..200 {
+        if done() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("timed out waiting: {what}");
+}
