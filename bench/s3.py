@@ -16,7 +16,10 @@ the data), timed inside it (chdb) or by `--time` (Strata):
   on S3 and on local disk (rows per second of each), and the same with
   `remote_filesystem_read_prefetch = 0` (one request at a time per stream);
 - the full scan again in the same process (warm: Strata's page cache; chdb
-  reads S3 again, as it keeps no cache for a disk without a filesystem cache).
+  reads S3 again, as it keeps no cache for a disk without a filesystem cache);
+- the full scan of a third table, on a `cache` disk over the S3 disk (a local
+  filesystem cache of its objects, 10 GiB): cold (the cache empty, filled by
+  the scan) and again in the same process (read from the cache).
 
 GETs and bytes fetched are differences of `system.events` (S3GetObject,
 ReadBufferFromS3Bytes) around the statement, in the process that ran it.
@@ -128,16 +131,25 @@ def measure(step, rows, runs):
     return results
 
 
+def measure_cache(step, rows, runs):
+    """The full scan through a cache disk: cold, then warm in the same process."""
+    scan = queries(rows)[2][1]
+    return {"cold": median_step([step(scan, False) for _ in range(runs)]),
+            "warm": median_step([step(scan, True) for _ in range(runs)])}
+
+
 def build_strata(binary, root, port, rows):
     config = os.path.join(root, "strata.xml")
     with open(config, "w") as f:
         f.write(f"""<clickhouse><storage_configuration><disks><s3><type>s3</type>
 <endpoint>http://127.0.0.1:{port}/{BUCKET}/strata/</endpoint>
 <access_key_id>{ACCESS_KEY}</access_key_id><secret_access_key>{SECRET_KEY}</secret_access_key>
-</s3></disks></storage_configuration></clickhouse>""")
+</s3><s3cache><type>cache</type><disk>s3</disk><path>s3cache</path><max_size>10Gi</max_size>
+</s3cache></disks></storage_configuration></clickhouse>""")
     create, insert = create_sql(rows)
     paths, inserts = {}, {}
-    for where, settings in (("s3", " SETTINGS disk = 's3'"), ("local", "")):
+    for where, settings in (("s3", " SETTINGS disk = 's3'"), ("local", ""),
+                            ("cache", " SETTINGS disk = 's3cache'")):
         path = os.path.join(root, f"strata_{where}")
         run = lambda sql: subprocess.run(  # noqa: E731
             [binary, "local", "--path", path, "--config-file", config, "--time", "-q", sql],
@@ -153,9 +165,11 @@ def build_strata(binary, root, port, rows):
 def build_chdb(root, port, rows):
     disk = (f"disk(type = s3, endpoint = 'http://127.0.0.1:{port}/{BUCKET}/chdb/', "
             f"access_key_id = '{ACCESS_KEY}', secret_access_key = '{SECRET_KEY}')")
+    cached = f"disk(type = cache, max_size = '10Gi', path = 'chdb_cache', disk = {disk})"
     create, insert = create_sql(rows)
     paths, inserts = {}, {}
-    for where, settings in (("s3", f" SETTINGS disk = {disk}"), ("local", "")):
+    for where, settings in (("s3", f" SETTINGS disk = {disk}"), ("local", ""),
+                            ("cache", f" SETTINGS disk = {cached}")):
         path = os.path.join(root, f"chdb_{where}")
         chdb_step(path, create + settings)
         inserts[where] = chdb_step(path, insert)["seconds"]
@@ -175,11 +189,14 @@ def main():
         server, port = start_s3s(os.path.join(root, "s3"))
         try:
             config, paths, strata_inserts = build_strata(args.strata_binary, root, port, rows)
-            strata = {where: measure(lambda sql, warm: strata_step(args.strata_binary, paths[where], config, sql, warm),
-                                     rows, args.runs) for where in paths}
+            strata_at = lambda where: lambda sql, warm: strata_step(  # noqa: E731
+                args.strata_binary, paths[where], config, sql, warm)
+            strata = {where: measure(strata_at(where), rows, args.runs) for where in ("s3", "local")}
+            strata_cache = measure_cache(strata_at("cache"), rows, args.runs)
             chdb_paths, chdb_inserts = build_chdb(root, port, rows)
-            chdb = {where: measure(lambda sql, warm: chdb_step(chdb_paths[where], sql, warm), rows, args.runs)
-                    for where in chdb_paths}
+            chdb_at = lambda where: lambda sql, warm: chdb_step(chdb_paths[where], sql, warm)  # noqa: E731
+            chdb = {where: measure(chdb_at(where), rows, args.runs) for where in ("s3", "local")}
+            chdb_cache = measure_cache(chdb_at("cache"), rows, args.runs)
         finally:
             server.kill()
     print(f"N = {rows:,} on s3s-fs (loopback); medians of {args.runs} runs, each in a fresh process; "
@@ -191,12 +208,24 @@ def main():
           f"| {chdb_inserts['local']:.2f} s |")
     for name in strata["s3"]:
         s, c = strata["s3"][name], chdb["s3"][name]
-        rate = (lambda r: f", {rows / r['seconds'] / 1e6:.1f} M rows/s") if "full" in name else (lambda r: "")
-        cell = lambda r: (f"{r['seconds']:.3f} s{rate(r)}, {r['S3GetObject']:.0f} GETs, "  # noqa: E731
-                          f"{human_bytes(r['ReadBufferFromS3Bytes'])}")
-        print(f"| {name} | {cell(s)} | {cell(c)} x{c['seconds'] / s['seconds']:.2f} "
-              f"| {strata['local'][name]['seconds']:.3f} s{rate(strata['local'][name])} "
-              f"| {chdb['local'][name]['seconds']:.3f} s{rate(chdb['local'][name])} |")
+        full = "full" in name
+        print(f"| {name} | {cell(s, rows, full)} | {cell(c, rows, full)} x{c['seconds'] / s['seconds']:.2f} "
+              f"| {strata['local'][name]['seconds']:.3f} s{rate(strata['local'][name], rows, full)} "
+              f"| {chdb['local'][name]['seconds']:.3f} s{rate(chdb['local'][name], rows, full)} |")
+    print("\n| full scan of S on a cache disk over S3 | Strata | chdb |")
+    print("|---|---|---|")
+    for run in ("cold", "warm"):
+        s, c = strata_cache[run], chdb_cache[run]
+        print(f"| {run} | {cell(s, rows, True)} | {cell(c, rows, True)} x{c['seconds'] / s['seconds']:.2f} |")
+
+
+def rate(result, rows, full):
+    return f", {rows / result['seconds'] / 1e6:.1f} M rows/s" if full else ""
+
+
+def cell(result, rows, full):
+    return (f"{result['seconds']:.3f} s{rate(result, rows, full)}, {result['S3GetObject']:.0f} GETs, "
+            f"{human_bytes(result['ReadBufferFromS3Bytes'])}")
 
 
 if __name__ == "__main__":

@@ -269,8 +269,6 @@ pub fn enum_metadata(enum_type: &EnumType) -> HashMap<String, String> {
     HashMap::from([(DECLARED_TYPE_KEY.to_string(), enum_type.name())])
 }
 
-/// The default value of a column: [`default_value`] of its Arrow type, or
-/// the first element of an enum.
 /// Whether a tuple's elements have names: elements named by position
 /// (ClickHouse's 1, 2, ... or DataFusion's c0, c1, ...) are an unnamed
 /// tuple's.
@@ -281,6 +279,8 @@ pub fn is_named_tuple(fields: &Fields) -> bool {
         .all(|(i, f)| *f.name() == (i + 1).to_string() || *f.name() == format!("c{i}"))
 }
 
+/// The default value of a column: [`default_value`] of its Arrow type, or
+/// the first element of an enum.
 pub fn field_default_value(field: &Field) -> datafusion::common::Result<ScalarValue> {
     match enum_type(field) {
         Some(enum_type) => Ok(ScalarValue::Utf8(Some(

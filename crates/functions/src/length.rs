@@ -65,7 +65,17 @@ impl Length {
                 | DataType::FixedSizeList(_, _)
                 | DataType::Map(..)
         );
-        string || (self.counting == Counting::Length && bytes_or_array)
+        let bytes = matches!(
+            data_type,
+            DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::FixedSizeBinary(_)
+        );
+        match self.counting {
+            Counting::Length => string || bytes_or_array,
+            Counting::LengthUtf8 => string || bytes,
+        }
     }
 }
 
@@ -118,6 +128,25 @@ impl ScalarUDFImpl for Length {
                 Arc::new(UInt64Array::new(sizes.collect(), map.nulls().cloned()))
             }
             (Counting::Length, _) => cast::cast(&length::length(&input)?, &DataType::UInt64)?,
+            // Bytes that may not be UTF-8 (a FixedString, `unhex`): code
+            // points counted as ClickHouse does, by their leading bytes.
+            (
+                Counting::LengthUtf8,
+                DataType::Binary
+                | DataType::LargeBinary
+                | DataType::BinaryView
+                | DataType::FixedSizeBinary(_),
+            ) => {
+                let bytes = cast::cast(&input, &DataType::LargeBinary)?;
+                let bytes = bytes.as_binary::<i64>();
+                let leading = |b: &[u8]| b.iter().filter(|&&byte| byte & 0xC0 != 0x80).count();
+                Arc::new(
+                    bytes
+                        .iter()
+                        .map(|b| b.map(|b| leading(b) as u64))
+                        .collect::<UInt64Array>(),
+                )
+            }
             (Counting::LengthUtf8, _) => {
                 let text = cast::cast(&input, &DataType::Utf8)?;
                 let text = text.as_string::<i32>();

@@ -86,6 +86,9 @@ impl VisitorMut for Rewriter<'_, '_> {
         if let Err(e) = query_clauses::fetch_as_limit(query) {
             return ControlFlow::Break(e);
         }
+        if let Err(e) = crate::relative_limits::rewrite(query) {
+            return ControlFlow::Break(e);
+        }
         if let Err(e) = query_clauses::rewrite_with_ties(query) {
             return ControlFlow::Break(e);
         }

@@ -19,6 +19,8 @@
 //! - `−` (U+2212) as the minus sign;
 //! - `(x,)`, a tuple of one element, as `tuple(x)`;
 //! - `f(args) FILTER (WHERE cond)` as the -If combinator, `fIf(args, cond)`;
+//! - `x IN [1, 2]` and `x IN array(1, 2)` as `x IN (1, 2)`, and
+//!   `ARRAY JOIN [1, 2] AS a` as `ARRAY JOIN array(1, 2) AS a`;
 //! - `x IN 1`, `x IN 'a'` and `x IN t` without parentheses, as `x IN (1)`,
 //!   `x IN ('a')` and `x IN (SELECT * FROM t)`;
 //! - `LIMIT m, n BY keys` and `LIMIT n OFFSET m BY keys` (numbers), as
@@ -76,7 +78,7 @@ pub fn tokenize(dialect: &dyn Dialect, sql: &str) -> Result<Vec<TokenWithSpan>> 
     let tokens = one_element_tuples(tokens);
     let tokens = fetch_with_ties(tokens);
     let tokens = final_hints(tokens);
-    let tokens = in_array_literals(tokens);
+    let tokens = bracket_operands(tokens);
     let tokens = in_bare_operands(tokens);
     let tokens = show_not_like(tokens);
     let tokens = limit_offset_by(tokens);
@@ -1014,24 +1016,42 @@ fn final_hints(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     out
 }
 
-/// `x IN [1, 2]` (an array literal as the set) as `x IN (1, 2)`: the
-/// brackets right after `IN` and their match become parentheses.
-fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+/// Array literals where sqlparser reads no expression: `x IN [1, 2]` and
+/// `x IN array(1, 2)` (the set) as `x IN (1, 2)`, and `ARRAY JOIN [1, 2]
+/// AS a` (also an item after a comma of the clause's list) as `ARRAY JOIN
+/// array(1, 2) AS a`, read as a table function that [`crate::array_join`]
+/// takes for the array.
+fn bracket_operands(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     // Bracket depths whose closing bracket becomes a parenthesis.
     let mut opened: Vec<usize> = Vec::new();
     let mut depth = 0usize;
-    for token in tokens {
-        match token.token {
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match &token.token {
+            // `x IN array(1, 2)`: the set, as `x IN (1, 2)`.
+            Token::Word(w)
+                if w.quote_style.is_none()
+                    && w.value.eq_ignore_ascii_case("array")
+                    && tokens.peek().is_some_and(|t| t.token == Token::LParen)
+                    && out
+                        .iter()
+                        .rev()
+                        .find(|t| !is_space(t))
+                        .is_some_and(|t| keyword(t) == Keyword::IN) =>
+            {
+                continue;
+            }
             Token::LBracket => {
-                let after_in = out
-                    .iter()
-                    .rev()
-                    .find(|t| !is_space(t))
-                    .is_some_and(|t| keyword(t) == Keyword::IN);
+                let previous = out.iter().rev().find(|t| !is_space(t));
+                let after_in = previous.is_some_and(|t| keyword(t) == Keyword::IN);
+                let joined = joins_array(&out);
                 depth += 1;
-                if after_in {
+                if after_in || joined {
                     opened.push(depth);
+                    if joined {
+                        out.push(with_token(&token, Token::make_word("array", None)));
+                    }
                     out.push(with_token(&token, Token::LParen));
                     continue;
                 }
@@ -1050,6 +1070,48 @@ fn in_array_literals(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         out.push(token);
     }
     out
+}
+
+/// Whether an operand after `before` is an array of an ARRAY JOIN: right
+/// after `ARRAY JOIN`, or after a comma whose clause (the nearest clause word
+/// at the comma's depth) is one.
+fn joins_array(before: &[TokenWithSpan]) -> bool {
+    let mut significant = before.iter().rev().filter(|t| !is_space(t));
+    if !significant
+        .next()
+        .is_some_and(|t| matches!(t.token, Token::Comma))
+    {
+        return is_array_join(before);
+    }
+    let mut depth = 0usize;
+    for (at, token) in before.iter().enumerate().rev() {
+        match token.token {
+            Token::RParen | Token::RBracket => depth += 1,
+            Token::LParen | Token::LBracket if depth == 0 => return false,
+            Token::LParen | Token::LBracket => depth -= 1,
+            _ if depth == 0 && is_clause_word(keyword(token)) => {
+                return is_array_join(&before[..=at]);
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `tokens` end with `ARRAY JOIN`.
+fn is_array_join(tokens: &[TokenWithSpan]) -> bool {
+    let mut words = tokens.iter().rev().filter(|t| !is_space(t)).map(keyword);
+    words.next() == Some(Keyword::JOIN) && words.next() == Some(Keyword::ARRAY)
+}
+
+/// Words that start a clause of a query, where a list of its operands ends
+/// (`ARRAY` is also a function's name: an ARRAY JOIN's clause word is JOIN).
+fn is_clause_word(k: Keyword) -> bool {
+    (ends_using_list(k) && k != Keyword::ARRAY)
+        || matches!(
+            k,
+            Keyword::SELECT | Keyword::FROM | Keyword::ON | Keyword::USING | Keyword::BY
+        )
 }
 
 /// `{name:Type}` as `__strata_param('name', 'Type')`.
@@ -1779,6 +1841,31 @@ pub(crate) mod tests {
         assert_eq!(
             text("SELECT 2 IN [1, [2][1]], x NOT IN ['a'] FROM t"),
             "SELECT 2 IN ( 1 , [ 2 ] [ 1 ] ) , x NOT IN ( 'a' ) FROM t"
+        );
+        assert_eq!(
+            text("SELECT 2 IN array(1, 2), array(3) FROM t"),
+            "SELECT 2 IN ( 1 , 2 ) , array ( 3 ) FROM t"
+        );
+    }
+
+    #[test]
+    fn array_join_literals_are_array_calls() {
+        assert_eq!(
+            text("SELECT a FROM t ARRAY JOIN [1, [2][1]] AS a"),
+            "SELECT a FROM t ARRAY JOIN array ( 1 , [ 2 ] [ 1 ] ) AS a"
+        );
+        assert_eq!(
+            text("SELECT 1 FROM t LEFT ARRAY JOIN arr AS x, ['a'] AS y WHERE [1] = [1]"),
+            "SELECT 1 FROM t LEFT ARRAY JOIN arr AS x , array ( 'a' ) AS y WHERE [ 1 ] = [ 1 ]"
+        );
+        assert_eq!(
+            text("SELECT 1 FROM t ARRAY JOIN [1] AS x, array(2) AS y, [3] AS z"),
+            "SELECT 1 FROM t ARRAY JOIN array ( 1 ) AS x , array ( 2 ) AS y , array ( 3 ) AS z"
+        );
+        // Commas of other clauses and of calls keep their brackets.
+        assert_eq!(
+            text("SELECT 1, [2] FROM t ARRAY JOIN f(x, [3]) AS a"),
+            "SELECT 1 , [ 2 ] FROM t ARRAY JOIN f ( x , [ 3 ] ) AS a"
         );
     }
 

@@ -60,6 +60,7 @@ pub mod plan_rewrite;
 mod quantified_subqueries;
 pub mod query_clauses;
 mod recursive_ctes;
+mod relative_limits;
 pub mod repeated_columns;
 pub mod sample_clause;
 pub mod scalar_with;

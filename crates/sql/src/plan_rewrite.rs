@@ -128,6 +128,7 @@ impl PlanRewriter {
             // Before the node's own rewrite, which may put a projection
             // over an aggregate.
             let node = crate::subquery_order::order_by_subquery_sort(node)?.data;
+            let node = crate::subquery_order::number_rows_by_subquery_sort(node)?.data;
             let node = self.rewrite_node(node, keys_null)?;
             match join_nulls {
                 true => Ok(node),

@@ -204,7 +204,7 @@ pub fn nulls_last(query: &mut Query) {
     }
 }
 
-fn take_order(query: &mut Query, clause: &str) -> Result<Vec<OrderByExpr>> {
+pub(crate) fn take_order(query: &mut Query, clause: &str) -> Result<Vec<OrderByExpr>> {
     match query.order_by.take().map(|o| o.kind) {
         None => Ok(Vec::new()),
         Some(OrderByKind::Expressions(exprs)) => Ok(exprs),
@@ -237,7 +237,7 @@ fn positional_key(select: &Select, key: Expr) -> Expr {
 /// ORDER BY items with each position (`ORDER BY 2`) replaced by the select
 /// item there: the rewrites move the order into a select list, where a
 /// number is only a constant.
-fn positional_order(select: &Select, order: Vec<OrderByExpr>) -> Vec<OrderByExpr> {
+pub(crate) fn positional_order(select: &Select, order: Vec<OrderByExpr>) -> Vec<OrderByExpr> {
     order
         .into_iter()
         .map(|mut item| {
@@ -247,7 +247,7 @@ fn positional_order(select: &Select, order: Vec<OrderByExpr>) -> Vec<OrderByExpr
         .collect()
 }
 
-fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Select> {
+pub(crate) fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Select> {
     let SetExpr::Select(select) = query.body.as_mut() else {
         return Err(not_supported(&format!(
             "{clause} after UNION, EXCEPT or INTERSECT"
@@ -260,7 +260,12 @@ fn single_select<'a>(query: &'a mut Query, clause: &str) -> Result<&'a mut Selec
 }
 
 /// `function() OVER (PARTITION BY keys ORDER BY order) AS alias`.
-fn window_item(function: &str, keys: Vec<Expr>, order: &[OrderByExpr], alias: &str) -> SelectItem {
+pub(crate) fn window_item(
+    function: &str,
+    keys: Vec<Expr>,
+    order: &[OrderByExpr],
+    alias: &str,
+) -> SelectItem {
     let mut window = call(function, vec![]);
     if let Expr::Function(f) = &mut window {
         f.over = Some(WindowType::WindowSpec(WindowSpec {
@@ -320,7 +325,7 @@ fn wrapper(windows: &[&str], order: &[OrderByExpr], condition: &str) -> Result<Q
     }
 }
 
-fn place_inner(outer: &mut Query, inner: Query) {
+pub(crate) fn place_inner(outer: &mut Query, inner: Query) {
     if let SetExpr::Select(select) = outer.body.as_mut()
         && let Some(from) = select.from.first_mut()
         && let TableFactor::Derived { subquery, .. } = &mut from.relation

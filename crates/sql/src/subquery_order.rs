@@ -2,14 +2,17 @@
 //! ClickHouse: `groupArray`, `any`, `anyLast`, `groupConcat`, `argMax` over
 //! `(SELECT ... ORDER BY k)` see the rows in k's order. DataFusion drops a
 //! sort its parent does not require, so those calls take the sort as their
-//! own ORDER BY, which makes the aggregate require it.
+//! own ORDER BY, which makes the aggregate require it; so does `row_number()`
+//! without an ORDER BY of its own (LIMIT BY's numbering).
 
 use std::sync::Arc;
 
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{Column, DFSchema, Result};
 use datafusion::logical_expr::expr::Sort as SortExpr;
-use datafusion::logical_expr::{Aggregate, Expr, Filter, LogicalPlan, Projection, SubqueryAlias};
+use datafusion::logical_expr::{
+    Aggregate, Expr, Filter, LogicalPlan, Projection, SubqueryAlias, Window,
+};
 
 use crate::plan_rewrite::unalias;
 
@@ -61,6 +64,41 @@ pub fn order_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPl
     };
     let rebuilt = Aggregate::try_new(Arc::new(input), aggregate.group_expr, aggr_expr)?;
     Ok(Transformed::yes(LogicalPlan::Aggregate(rebuilt)))
+}
+
+/// `row_number()` without an ORDER BY over a sorted subquery numbers its rows
+/// in the subquery's order, as they come in ClickHouse: `LIMIT n BY k` over
+/// `(SELECT ... ORDER BY t DESC)` keeps each key's latest rows.
+pub fn number_rows_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPlan>> {
+    let LogicalPlan::Window(window) = &node else {
+        return Ok(Transformed::no(node));
+    };
+    let unordered = |expr: &Expr| match unalias(expr) {
+        Expr::WindowFunction(call) => {
+            call.fun.name() == "row_number" && call.params.order_by.is_empty()
+        }
+        _ => false,
+    };
+    if !window.window_expr.iter().any(unordered) {
+        return Ok(Transformed::no(node));
+    }
+    let Some((input, order)) = ordered_input(&window.input)? else {
+        return Ok(Transformed::no(node));
+    };
+    let window_expr = window
+        .window_expr
+        .iter()
+        .map(|expr| {
+            let (Expr::WindowFunction(call), true) = (unalias(expr), unordered(expr)) else {
+                return expr.clone();
+            };
+            let mut call = call.clone();
+            call.params.order_by = order.clone();
+            Expr::WindowFunction(call).alias(expr.schema_name().to_string())
+        })
+        .collect();
+    let rebuilt = Window::try_new(window_expr, Arc::new(input))?;
+    Ok(Transformed::yes(LogicalPlan::Window(rebuilt)))
 }
 
 /// The aggregate's input with its sort carried up to it, and the sort as

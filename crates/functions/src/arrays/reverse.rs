@@ -1,20 +1,21 @@
-//! `reverse(x)`: an array's elements, a string's characters or a
-//! FixedString's bytes in reverse order. (ClickHouse reverses a String's
-//! bytes; Strata's strings are UTF-8, so characters, as `reverseUTF8`;
-//! a string of other bytes, `reinterpretAsString`'s, by its bytes.)
+//! `reverse(x)`: an array's elements, a string's characters, a
+//! FixedString's bytes or a tuple's elements in reverse order. (ClickHouse
+//! reverses a String's bytes; Strata's strings are UTF-8, so characters, as
+//! `reverseUTF8`; a string of other bytes, `reinterpretAsString`'s, by its
+//! bytes.)
 
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BinaryArray, FixedSizeBinaryArray, GenericListArray, OffsetSizeTrait,
-    StringArray, UInt64Array,
+    StringArray, StructArray, UInt64Array,
 };
 use datafusion::arrow::compute::take;
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Volatility;
 use strata_common::ErrorCode;
-use strata_common::types::field_type_name;
+use strata_common::types::{field_type_name, is_named_tuple};
 
 use crate::other::frame::{Call, Spec, failure};
 
@@ -34,6 +35,10 @@ pub(crate) const SPECS: &[Spec] = &[Spec {
             | DataType::Binary
             | DataType::FixedSizeBinary(_)
             | DataType::Null => Ok(field.clone().with_name(t.name)),
+            DataType::Struct(fields) => Ok(field
+                .clone()
+                .with_name(t.name)
+                .with_data_type(DataType::Struct(reversed_fields(fields)))),
             _ => Err(failure(
                 ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
                 format!(
@@ -67,6 +72,15 @@ fn reverse(call: &Call) -> Result<datafusion::logical_expr::ColumnarValue> {
             )?)
         }
         DataType::Null => column,
+        DataType::Struct(fields) => {
+            let tuple = column.as_struct();
+            let columns = tuple.columns().iter().rev().cloned().collect();
+            Arc::new(StructArray::try_new(
+                reversed_fields(fields),
+                columns,
+                tuple.nulls().cloned(),
+            )?)
+        }
         DataType::Binary => {
             let reversed: BinaryArray = column
                 .as_binary::<i32>()
@@ -86,6 +100,21 @@ fn reverse(call: &Call) -> Result<datafusion::logical_expr::ColumnarValue> {
         }
     };
     call.output(out)
+}
+
+/// A tuple's elements in reverse order: a named tuple's keep their names,
+/// an unnamed one's are named by their new positions.
+fn reversed_fields(fields: &Fields) -> Fields {
+    let named = is_named_tuple(fields);
+    fields
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, field)| match named {
+            true => Arc::clone(field),
+            false => Arc::new(field.as_ref().clone().with_name(format!("c{i}"))),
+        })
+        .collect()
 }
 
 /// Each list's elements in reverse order, the offsets and NULLs kept.

@@ -496,10 +496,17 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 }),
             }))
         }
-        // ClickHouse trims spaces only, as DataFusion's default does.
-        "trimLeft" => renamed("ltrim", &[1])?,
-        "trimRight" => renamed("rtrim", &[1])?,
-        "trimBoth" => renamed("btrim", &[1])?,
+        // ClickHouse trims spaces only, as DataFusion's default does; a
+        // FixedString is trimmed as its text.
+        "trimLeft" | "trimRight" | "trimBoth" => {
+            takes(&[1])?;
+            let trim = match name {
+                "trimLeft" => "ltrim",
+                "trimRight" => "rtrim",
+                _ => "btrim",
+            };
+            call(trim, vec![call("toString", all())])
+        }
         // DataFusion's reverse counts characters, as the UTF-8 form does.
         "reverseUTF8" => renamed("reverse", &[1])?,
         // -1, 0 or 1 as Int8, where DataFusion's signum gives a float.

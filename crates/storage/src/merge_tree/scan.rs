@@ -6,11 +6,12 @@
 //! leaves the others mostly unread.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, RecordBatch, RecordBatchOptions};
 use datafusion::arrow::compute::{and, filter_record_batch, prep_null_mask_filter};
-use datafusion::arrow::datatypes::{Schema, SchemaRef};
+use datafusion::arrow::datatypes::{Fields, Schema, SchemaRef};
 use datafusion::common::stats::Precision;
 use datafusion::common::tree_node::TreeNodeRecursion;
 use datafusion::common::{Result as DfResult, Statistics};
@@ -38,10 +39,18 @@ use crate::cache::CacheRead;
 /// Rows a scan aims to put in one batch, as ClickHouse's `max_block_size`.
 pub const ROWS_PER_BATCH: usize = 65_536;
 
-/// Chunks a stream reads ahead of the one it returns when it reads a part on
-/// a remote disk: each is a request in flight while the consumer works, so
-/// a scan of object storage is not bound by request latency.
-pub const REMOTE_READ_AHEAD_CHUNKS: usize = 4;
+/// Compressed bytes a scan of parts on a remote disk keeps in flight, split
+/// between its streams: each chunk read ahead is a request in flight while
+/// the consumer works, and an object store answers in tens of milliseconds,
+/// so a scan needs a few dozen of them to run at the speed of its CPUs.
+pub const REMOTE_READ_AHEAD_BYTES: u64 = 32 << 20;
+
+/// Chunks a stream reads ahead at least (a wide table's chunks are large)
+/// and at most (a narrow one's are small; more brought nothing measurable).
+pub const REMOTE_READ_AHEAD_CHUNKS: RangeInclusive<usize> = 2..=16;
+
+/// Columns of one chunk a stream reads at once from a remote disk.
+pub const REMOTE_COLUMNS_IN_FLIGHT: usize = 8;
 
 /// Told what a scan reads as it reads it: ClickHouse's rows and bytes read,
 /// counted before the filter drops any row. An error (a cancelled query)
@@ -300,15 +309,13 @@ impl ExecutionPlan for MergeTreeScanExec {
         let share = self.streams.get(partition).cloned().unwrap_or_default();
         let chunks: Vec<GranuleRange> = share.into_iter().flat_map(chunk).collect();
         let query = context.session_config().get_extension::<QueryEvents>();
-        let remote = chunks.iter().any(|range| {
-            range
-                .part
-                .part
-                .objects()
-                .is_some_and(|objects| objects.is_remote())
-        });
+        let remote = chunks.iter().any(is_remote);
         let batches = match self.prefetch && remote {
-            true => read_ahead(Arc::clone(&self.reader), chunks, query.clone()),
+            true => {
+                let columns = self.reader.columns.read.fields();
+                let depth = read_ahead_depth(&chunks, columns, self.streams.len());
+                read_ahead(Arc::clone(&self.reader), chunks, depth, query.clone())
+            }
             false => {
                 let reader = Arc::clone(&self.reader);
                 futures::stream::iter(chunks)
@@ -329,11 +336,36 @@ impl ExecutionPlan for MergeTreeScanExec {
     }
 }
 
-/// The batches of `chunks`, each read on a blocking thread, up to
-/// [`REMOTE_READ_AHEAD_CHUNKS`] at once, returned in order.
+/// Chunks one of `streams` streams reads ahead: its share of
+/// [`REMOTE_READ_AHEAD_BYTES`] over the compressed bytes of `columns` in
+/// its average chunk (a part's column bytes spread evenly over its rows).
+fn read_ahead_depth(chunks: &[GranuleRange], columns: &Fields, streams: usize) -> usize {
+    let bytes: u64 = chunks
+        .iter()
+        .map(|range| {
+            let part = &range.part.part;
+            let column_bytes: u64 = columns
+                .iter()
+                .map(|field| part.column_data_bytes(field.name()))
+                .sum();
+            column_bytes * range.rows() / part.rows.max(1)
+        })
+        .sum();
+    let per_chunk = (bytes / chunks.len().max(1) as u64).max(1);
+    let share = REMOTE_READ_AHEAD_BYTES / streams.max(1) as u64;
+    let depth = usize::try_from(share / per_chunk).unwrap_or(usize::MAX);
+    depth.clamp(
+        *REMOTE_READ_AHEAD_CHUNKS.start(),
+        *REMOTE_READ_AHEAD_CHUNKS.end(),
+    )
+}
+
+/// The batches of `chunks`, each read on a blocking thread, up to `depth`
+/// at once, returned in order.
 fn read_ahead(
     reader: Arc<ChunkReader>,
     chunks: Vec<GranuleRange>,
+    depth: usize,
     query: Option<Arc<QueryEvents>>,
 ) -> BoxStream<'static, DfResult<RecordBatch>> {
     futures::stream::iter(chunks)
@@ -343,7 +375,7 @@ fn read_ahead(
                 events::in_scope(query.as_ref(), || reader.read(&range))
             })
         })
-        .buffered(REMOTE_READ_AHEAD_CHUNKS)
+        .buffered(depth)
         .filter_map(|joined| async move {
             match joined {
                 Ok(read) => read.transpose(),
@@ -397,9 +429,9 @@ impl ChunkReader {
             .row_exists(range.granules.clone())
             .map_err(StrataError::into_datafusion)?;
         let Some(filter) = &self.filter else {
-            let columns = (0..self.columns.returned)
-                .map(|column| self.read_column(column, range))
-                .collect::<Result<Vec<_>>>()
+            let returned: Vec<usize> = (0..self.columns.returned).collect();
+            let columns = self
+                .read_columns(&returned, range)
                 .map_err(StrataError::into_datafusion)?;
             self.count(range.rows(), &columns)?;
             let batch = self.batch(range, columns)?;
@@ -409,11 +441,8 @@ impl ChunkReader {
             };
         };
         let rows = range.rows() as usize;
-        let filter_columns = filter
-            .columns
-            .iter()
-            .map(|&column| self.read_column(column, range))
-            .collect::<Result<Vec<_>>>()
+        let filter_columns = self
+            .read_columns(&filter.columns, range)
             .map_err(StrataError::into_datafusion)?;
         self.count(rows as u64, &filter_columns)?;
         let filter_fields: Vec<_> = filter
@@ -462,15 +491,14 @@ impl ChunkReader {
         for (&column, array) in filter.columns.iter().zip(filter_columns) {
             columns[column] = Some(array.slice(offset, length));
         }
-        let mut rest = Vec::new();
-        for (column, slot) in columns.iter_mut().enumerate().take(self.columns.returned) {
-            if slot.is_none() {
-                let array = self
-                    .read_column(column, &passing)
-                    .map_err(StrataError::into_datafusion)?;
-                rest.push(Arc::clone(&array));
-                *slot = Some(array);
-            }
+        let unread: Vec<usize> = (0..self.columns.returned)
+            .filter(|&column| columns[column].is_none())
+            .collect();
+        let rest = self
+            .read_columns(&unread, &passing)
+            .map_err(StrataError::into_datafusion)?;
+        for (&column, array) in unread.iter().zip(&rest) {
+            columns[column] = Some(Arc::clone(array));
         }
         self.count(0, &rest)?;
         let returned = columns
@@ -484,6 +512,42 @@ impl ChunkReader {
             return Ok(Some(batch));
         }
         Ok(Some(filter_record_batch(&batch, &mask)?))
+    }
+
+    /// `columns` of `range`; from a remote disk up to
+    /// [`REMOTE_COLUMNS_IN_FLIGHT`] at once, each on a thread of its own,
+    /// so that their requests are in flight together.
+    fn read_columns(&self, columns: &[usize], range: &GranuleRange) -> Result<Vec<ArrayRef>> {
+        if columns.len() < 2 || !is_remote(range) {
+            return columns
+                .iter()
+                .map(|&column| self.read_column(column, range))
+                .collect();
+        }
+        let query = events::current();
+        let mut arrays = Vec::with_capacity(columns.len());
+        for group in columns.chunks(REMOTE_COLUMNS_IN_FLIGHT) {
+            let read: Result<Vec<ArrayRef>> = std::thread::scope(|scope| {
+                let reads: Vec<_> = group
+                    .iter()
+                    .map(|&column| {
+                        let query = query.clone();
+                        scope.spawn(move || {
+                            events::in_scope(query.as_ref(), || self.read_column(column, range))
+                        })
+                    })
+                    .collect();
+                reads
+                    .into_iter()
+                    .map(|read| {
+                        read.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                    .collect()
+            });
+            arrays.extend(read?);
+        }
+        Ok(arrays)
     }
 
     fn read_column(&self, column: usize, range: &GranuleRange) -> Result<ArrayRef> {
@@ -520,6 +584,14 @@ impl ChunkReader {
             .into_datafusion()
         })
     }
+}
+
+fn is_remote(range: &GranuleRange) -> bool {
+    range
+        .part
+        .part
+        .objects()
+        .is_some_and(|objects| objects.is_remote())
 }
 
 /// The granules of `range` holding its rows `first` to `last`.
