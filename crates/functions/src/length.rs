@@ -55,28 +55,26 @@ impl Length {
             data_type,
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Null
         );
-        let bytes_or_array = matches!(
+        let array = matches!(
             data_type,
-            DataType::Binary
-                | DataType::LargeBinary
-                | DataType::FixedSizeBinary(_)
-                | DataType::List(_)
+            DataType::List(_)
                 | DataType::LargeList(_)
                 | DataType::FixedSizeList(_, _)
                 | DataType::Map(..)
         );
-        let bytes = matches!(
-            data_type,
-            DataType::Binary
-                | DataType::LargeBinary
-                | DataType::BinaryView
-                | DataType::FixedSizeBinary(_)
-        );
         match self.counting {
-            Counting::Length => string || bytes_or_array,
-            Counting::LengthUtf8 => string || bytes,
+            Counting::Length => string || is_bytes(data_type) || array,
+            Counting::LengthUtf8 => string || is_bytes(data_type),
         }
     }
+}
+
+/// Bytes that may not be UTF-8: a FixedString, or `unhex`'s result.
+fn is_bytes(data_type: &DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Binary | DataType::LargeBinary | DataType::FixedSizeBinary(_)
+    )
 }
 
 /// ILLEGAL_TYPE_OF_ARGUMENT for `function` of `data_type` unless `accepts`.
@@ -128,15 +126,8 @@ impl ScalarUDFImpl for Length {
                 Arc::new(UInt64Array::new(sizes.collect(), map.nulls().cloned()))
             }
             (Counting::Length, _) => cast::cast(&length::length(&input)?, &DataType::UInt64)?,
-            // Bytes that may not be UTF-8 (a FixedString, `unhex`): code
-            // points counted as ClickHouse does, by their leading bytes.
-            (
-                Counting::LengthUtf8,
-                DataType::Binary
-                | DataType::LargeBinary
-                | DataType::BinaryView
-                | DataType::FixedSizeBinary(_),
-            ) => {
+            // Code points counted as ClickHouse does, by their leading bytes.
+            (Counting::LengthUtf8, data_type) if is_bytes(data_type) => {
                 let bytes = cast::cast(&input, &DataType::LargeBinary)?;
                 let bytes = bytes.as_binary::<i64>();
                 let leading = |b: &[u8]| b.iter().filter(|&&byte| byte & 0xC0 != 0x80).count();

@@ -47,18 +47,7 @@ pub fn order_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<LogicalPl
     let Some((input, order)) = ordered_input(&aggregate.input)? else {
         return Ok(Transformed::no(node));
     };
-    let aggr_expr = aggregate
-        .aggr_expr
-        .iter()
-        .map(|expr| {
-            let (Expr::AggregateFunction(call), true) = (unalias(expr), sensitive(expr)) else {
-                return expr.clone();
-            };
-            let mut call = call.clone();
-            call.params.order_by = order.clone();
-            Expr::AggregateFunction(call).alias(expr.schema_name().to_string())
-        })
-        .collect();
+    let aggr_expr = ordered_calls(&aggregate.aggr_expr, sensitive, &order);
     let LogicalPlan::Aggregate(aggregate) = node else {
         unreachable!("matched above");
     };
@@ -85,20 +74,34 @@ pub fn number_rows_by_subquery_sort(node: LogicalPlan) -> Result<Transformed<Log
     let Some((input, order)) = ordered_input(&window.input)? else {
         return Ok(Transformed::no(node));
     };
-    let window_expr = window
-        .window_expr
-        .iter()
-        .map(|expr| {
-            let (Expr::WindowFunction(call), true) = (unalias(expr), unordered(expr)) else {
-                return expr.clone();
-            };
-            let mut call = call.clone();
-            call.params.order_by = order.clone();
-            Expr::WindowFunction(call).alias(expr.schema_name().to_string())
-        })
-        .collect();
+    let window_expr = ordered_calls(&window.window_expr, unordered, &order);
     let rebuilt = Window::try_new(window_expr, Arc::new(input))?;
     Ok(Transformed::yes(LogicalPlan::Window(rebuilt)))
+}
+
+/// `exprs` with each aggregate or window call that `picked` takes ordered
+/// by `order`, under its name as it was.
+fn ordered_calls(exprs: &[Expr], picked: impl Fn(&Expr) -> bool, order: &[SortExpr]) -> Vec<Expr> {
+    exprs
+        .iter()
+        .map(|expr| {
+            if !picked(expr) {
+                return expr.clone();
+            }
+            let ordered = match unalias(expr).clone() {
+                Expr::AggregateFunction(mut call) => {
+                    call.params.order_by = order.to_vec();
+                    Expr::AggregateFunction(call)
+                }
+                Expr::WindowFunction(mut call) => {
+                    call.params.order_by = order.to_vec();
+                    Expr::WindowFunction(call)
+                }
+                other => other,
+            };
+            ordered.alias(expr.schema_name().to_string())
+        })
+        .collect()
 }
 
 /// The aggregate's input with its sort carried up to it, and the sort as
