@@ -189,9 +189,17 @@ fn append_block(tag: u8, payload: &[u8], uncompressed: usize, out: &mut Vec<u8>)
     out.len() - start
 }
 
-/// Reads the block at the start of `bytes`: its uncompressed data and the
-/// bytes the block took.
-pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
+/// One block of a column file, its checksum checked, not decoded.
+struct CheckedBlock<'a> {
+    tag: u8,
+    uncompressed: usize,
+    payload: &'a [u8],
+    /// The bytes the block takes, header included.
+    used: usize,
+}
+
+/// The block at the start of `bytes`.
+fn checked_block(bytes: &[u8]) -> Result<CheckedBlock<'_>> {
     let Some(header) = bytes.get(..HEADER_BYTES) else {
         return Err(corrupted("a block header is cut short"));
     };
@@ -214,6 +222,36 @@ pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
             ),
         ));
     }
+    Ok(CheckedBlock {
+        tag,
+        uncompressed,
+        payload,
+        used: HEADER_BYTES + compressed,
+    })
+}
+
+/// Checks each block of `bytes`, which holds whole blocks (granules of a
+/// column file copied without decoding), and returns their uncompressed
+/// bytes.
+pub fn check_blocks(mut bytes: &[u8]) -> Result<u64> {
+    let mut uncompressed = 0;
+    while !bytes.is_empty() {
+        let block = checked_block(bytes)?;
+        uncompressed += block.uncompressed as u64;
+        bytes = &bytes[block.used..];
+    }
+    Ok(uncompressed)
+}
+
+/// Reads the block at the start of `bytes`: its uncompressed data and the
+/// bytes the block took.
+pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
+    let CheckedBlock {
+        tag,
+        uncompressed,
+        payload,
+        used,
+    } = checked_block(bytes)?;
     let (records, compressed_data) = match tag & TRANSFORMED {
         0 => (&[][..], payload),
         _ => split_records(payload)?,
@@ -234,7 +272,7 @@ pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
     for record in records.chunks(transforms::DESCRIPTOR_BYTES).rev() {
         transforms::undo(record, &mut data)?;
     }
-    Ok((data, HEADER_BYTES + compressed))
+    Ok((data, used))
 }
 
 /// A transformed block's payload as its transformation records and its
@@ -274,6 +312,22 @@ mod tests {
         (0..100_000u32)
             .flat_map(|i| (i / 7).to_le_bytes())
             .collect()
+    }
+
+    #[test]
+    fn copied_blocks_are_checked_and_sized_from_their_headers() {
+        let data = sample();
+        let mut blocks = Vec::new();
+        write_block(Codec::Lz4, &data, &mut blocks).unwrap();
+        write_block(Codec::Zstd(1), &data[..1000], &mut blocks).unwrap();
+        assert_eq!(check_blocks(&blocks).unwrap(), data.len() as u64 + 1000);
+        assert_eq!(check_blocks(&[]).unwrap(), 0);
+        let cut = check_blocks(&blocks[..blocks.len() - 1]).unwrap_err();
+        assert_eq!(cut.code, ErrorCode::CORRUPTED_DATA);
+        let last = blocks.len() - 1;
+        blocks[last] ^= 1;
+        let damaged = check_blocks(&blocks).unwrap_err();
+        assert_eq!(damaged.code, ErrorCode::CHECKSUM_DOESNT_MATCH);
     }
 
     #[test]

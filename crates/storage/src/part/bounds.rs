@@ -7,8 +7,11 @@
 //! granule holding NaN, a greatest string longer than
 //! [`MAX_STRING_BOUND_BYTES`]. Pruning keeps a granule whose bound is null.
 
+use std::ops::Range;
+
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, make_array};
 use datafusion::arrow::buffer::Buffer;
+use datafusion::arrow::compute::concat;
 use datafusion::arrow::datatypes::{DataType, Float32Type, Float64Type};
 use datafusion::common::ScalarValue;
 use datafusion::functions_aggregate::min_max::{MaxAccumulator, MinAccumulator};
@@ -29,6 +32,26 @@ pub const MAX_STRING_BOUND_BYTES: usize = 64;
 pub struct GranuleBounds {
     pub min: ArrayRef,
     pub max: ArrayRef,
+}
+
+impl GranuleBounds {
+    /// The bounds of `granules` alone.
+    pub fn slice(&self, granules: Range<usize>) -> GranuleBounds {
+        GranuleBounds {
+            min: self.min.slice(granules.start, granules.len()),
+            max: self.max.slice(granules.start, granules.len()),
+        }
+    }
+
+    /// The bounds of consecutive runs of granules, `pieces` in order, as one.
+    pub fn concat(pieces: &[GranuleBounds]) -> Result<GranuleBounds> {
+        let mins: Vec<&dyn Array> = pieces.iter().map(|p| p.min.as_ref()).collect();
+        let maxes: Vec<&dyn Array> = pieces.iter().map(|p| p.max.as_ref()).collect();
+        Ok(GranuleBounds {
+            min: concat(&mins)?,
+            max: concat(&maxes)?,
+        })
+    }
 }
 
 /// Whether columns of `data_type` get granule bounds: types whose Arrow

@@ -10,7 +10,13 @@
 //! - a lightweight DELETE writes only the `_row_exists` mask, from the
 //!   candidate granules; UPDATEs (and MATERIALIZE/CLEAR COLUMN) write only
 //!   the columns they assign; both link every other file;
-//! - with a DELETE, or on a part with masked rows, the part is rewritten.
+//! - with a DELETE, or on a part with masked rows, every column is written.
+//!
+//! An UPDATE or DELETE decodes and encodes again only the granules a
+//! condition may select or that hold patched rows, a run of granules at a
+//! time; the others' compressed blocks are copied as they are. A DELETE
+//! rewrites the whole part where the table has skipping indexes (their
+//! files cover several granules) or the part has older columns.
 //!
 //! A part left with no rows leaves no part. The old part stays until the new
 //! one is in place, so a crash leaves each part before or after; the
@@ -21,7 +27,7 @@
 //! its sources' highest data version, which would otherwise claim mutations
 //! for rows that never had them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,7 +51,8 @@ use crate::merge_tree::pruning::{Summaries, select_granules};
 use crate::part::name::PartName;
 use crate::part::patch::Patches;
 use crate::part::writer::{
-    ChangedColumn, link_part, write_changed_columns, write_patched, write_with_files,
+    ChangedColumn, KeptRows, link_part, write_changed_columns, write_patched, write_with_files,
+    write_without_rows,
 };
 
 /// A part with its pending mutations' numbers and commands, oldest first.
@@ -430,46 +437,112 @@ impl MergeTreeTable {
         progress: &MergeProgress,
         reservation: &MemoryReservation,
     ) -> Result<Option<Arc<DataPart>>> {
-        let changed_columns = self.changed_columns(part, commands);
-        let rows = match &changed_columns {
-            // Only the columns the commands read, every row in its place
-            // (masked ones too): the other files stay linked.
-            Some(_) => {
-                let read = read_columns(commands);
-                self.read_for_conditions(part, 0..part.granules(), &read, true)?
-            }
-            None => self.read_all(part)?,
-        };
+        if let Some(columns) = self.changed_columns(part, commands) {
+            self.update_columns(part, name, commands, &columns, progress, reservation)?;
+            return self.open_written(name).map(Some);
+        }
+        if let Some(rewritten) = self.deleted_granules(part, commands)? {
+            let rows = self.delete_rows(part, name, commands, &rewritten, progress, reservation)?;
+            progress.rows_written.store(rows, Ordering::Relaxed);
+            return self.open_written(name).map(Some);
+        }
+        let rows = self.read_all(part)?;
         reservation.try_grow(rows.get_array_memory_size())?;
-        events::add(Event::MutatedRows, rows.num_rows() as u64);
-        events::add(
-            Event::MutatedUncompressedBytes,
-            rows.get_array_memory_size() as u64,
-        );
-        progress
-            .memory_usage
-            .store(reservation.size() as u64, Ordering::Relaxed);
+        count_mutated(&rows, progress, reservation);
         let mutated = apply_commands(commands, rows)?;
         progress
             .rows_written
             .store(mutated.num_rows() as u64, Ordering::Relaxed);
-        let Some(columns) = changed_columns else {
-            return self.write_rows(name, &mutated, &part.partition, part.part.disk.as_ref());
-        };
-        let mut changed = Vec::with_capacity(columns.len());
-        for &column in &columns {
-            let field = self.schema.field(column);
-            let values = Arc::clone(mutated.column(column));
-            if !field.is_nullable() && values.null_count() > 0 {
-                return Err(null_in_column(field.name()));
-            }
-            let codec = self.codecs[column];
-            changed.push(ChangedColumn {
-                field,
-                values,
-                codec,
-            });
+        self.write_rows(name, &mutated, &part.partition, part.part.disk.as_ref())
+    }
+
+    /// The granule runs of `part` where `commands` (with a DELETE) may
+    /// remove or change a row, when the part can be written with its other
+    /// granules copied: it holds the table's columns in their table types,
+    /// the table has no skipping index, and some granule is left out.
+    /// Granules holding a patched or masked row are among the runs.
+    fn deleted_granules(
+        &self,
+        part: &Arc<DataPart>,
+        commands: &[MutationCommand],
+    ) -> Result<Option<Vec<Range<usize>>>> {
+        let fields = self.schema.fields();
+        let same_columns = part.part.columns.len() == fields.len()
+            && part
+                .part
+                .columns
+                .iter()
+                .zip(fields.iter())
+                .all(|(stored, field)| {
+                    stored.name() == field.name() && stored.data_type() == field.data_type()
+                });
+        if !same_columns || !self.keys.indexes.is_empty() {
+            return Ok(None);
         }
+        let mut granules = self.command_granules(part, commands)?;
+        let patched = part.part.patches.columns().iter();
+        granules.extend(granules_of_rows(
+            part,
+            patched.flat_map(|p| p.rows.values().iter().copied()),
+        ));
+        if granules.len() == part.granules() {
+            return Ok(None);
+        }
+        Ok(Some(granule_runs(granules)))
+    }
+
+    /// Writes `part` under `name` without the rows the DELETE `commands`
+    /// remove: the `rewritten` runs read, a run at a time, and encoded
+    /// again, the other granules copied. Returns the rows written.
+    fn delete_rows(
+        &self,
+        part: &Arc<DataPart>,
+        name: &PartName,
+        commands: &[MutationCommand],
+        rewritten: &[Range<usize>],
+        progress: &MergeProgress,
+        reservation: &MemoryReservation,
+    ) -> Result<u64> {
+        let kept = |granules: Range<usize>| -> Result<KeptRows> {
+            let rows = self.read_renamed(part, granules, &HashMap::new())?;
+            reservation.try_resize(rows.get_array_memory_size())?;
+            count_mutated(&rows, progress, reservation);
+            let rows = apply_commands(commands, rows)?;
+            let primary_key = self.keys.primary_values(&rows)?;
+            Ok(KeptRows { rows, primary_key })
+        };
+        write_without_rows(
+            &part.part,
+            &self.dir,
+            name,
+            &self.codecs,
+            &self.keys.primary_types(&self.schema)?,
+            self.settings.index_granularity,
+            rewritten,
+            kept,
+        )
+    }
+
+    /// Writes `part` under `name` with the `columns` the update `commands`
+    /// assign written anew and the rest linked. Only the granules the
+    /// commands may change are read, a run at a time, and encoded again; the
+    /// others keep their compressed blocks.
+    fn update_columns(
+        &self,
+        part: &Arc<DataPart>,
+        name: &PartName,
+        commands: &[MutationCommand],
+        columns: &[usize],
+        progress: &MergeProgress,
+        reservation: &MemoryReservation,
+    ) -> Result<()> {
+        let changed: Vec<ChangedColumn> = columns
+            .iter()
+            .map(|&column| ChangedColumn {
+                field: self.schema.field(column),
+                codec: self.codecs[column],
+            })
+            .collect();
         let stale: Vec<String> = self
             .keys
             .indexes
@@ -477,8 +550,83 @@ impl MergeTreeTable {
             .filter(|index| index.columns().iter().any(|c| columns.contains(c)))
             .map(|index| index.file_name())
             .collect();
-        write_changed_columns(&part.part, &self.dir, name, &changed, &stale)?;
-        self.open_written(name).map(Some)
+        let read = read_columns(commands);
+        let values = |granules: Range<usize>| -> Result<Vec<ArrayRef>> {
+            // Every row in its place, masked ones too.
+            let rows = self.read_for_conditions(part, granules, &read, true)?;
+            reservation.try_resize(rows.get_array_memory_size())?;
+            count_mutated(&rows, progress, reservation);
+            let mutated = apply_commands(commands, rows)?;
+            columns
+                .iter()
+                .map(|&column| {
+                    let field = self.schema.field(column);
+                    let values = Arc::clone(mutated.column(column));
+                    if !field.is_nullable() && values.null_count() > 0 {
+                        return Err(null_in_column(field.name()));
+                    }
+                    Ok(values)
+                })
+                .collect()
+        };
+        let rewritten = self.rewritten_granules(part, commands, columns)?;
+        write_changed_columns(
+            &part.part, &self.dir, name, &changed, &rewritten, values, &stale,
+        )?;
+        progress
+            .rows_written
+            .store(part.part.rows, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The granule runs of `part` where the update `commands` may change a
+    /// value of `columns`: those a command's condition may select (by the
+    /// keys alone after a command that assigns, as the part's summaries do
+    /// not know the values it set), and those holding patched values of
+    /// `columns`, which the new files take in. Every granule when the part
+    /// lacks one of `columns`.
+    fn rewritten_granules(
+        &self,
+        part: &Arc<DataPart>,
+        commands: &[MutationCommand],
+        columns: &[usize],
+    ) -> Result<Vec<Range<usize>>> {
+        let names: Vec<&str> = columns
+            .iter()
+            .map(|&c| self.schema.field(c).name().as_str())
+            .collect();
+        if names.iter().any(|name| part.part.column(name).is_none()) {
+            return Ok(granule_runs(0..part.granules()));
+        }
+        let mut granules = self.command_granules(part, commands)?;
+        let patched = names
+            .iter()
+            .filter_map(|name| part.part.patches.column(name));
+        granules.extend(granules_of_rows(
+            part,
+            patched.flat_map(|p| p.rows.values().iter().copied()),
+        ));
+        Ok(granule_runs(granules))
+    }
+
+    /// The granules some command's condition may select, each command's
+    /// pruned by the keys alone after a command that assigns (the part's
+    /// summaries do not know the values it set).
+    fn command_granules(
+        &self,
+        part: &Arc<DataPart>,
+        commands: &[MutationCommand],
+    ) -> Result<BTreeSet<usize>> {
+        let mut granules = BTreeSet::new();
+        for (n, command) in commands.iter().enumerate() {
+            let summaries = match commands[..n].iter().any(|c| c.assignments().is_some()) {
+                true => Summaries::KeysOnly,
+                false => Summaries::Written,
+            };
+            let command = std::slice::from_ref(command);
+            granules.extend(self.candidate_granule_set(part, command, summaries)?);
+        }
+        Ok(granules)
     }
 
     /// The patch lightweight `commands` (DELETE or UPDATE) make to `part`,
@@ -551,6 +699,17 @@ impl MergeTreeTable {
         commands: &[MutationCommand],
         summaries: Summaries,
     ) -> Result<Vec<Range<usize>>> {
+        Ok(granule_runs(
+            self.candidate_granule_set(part, commands, summaries)?,
+        ))
+    }
+
+    fn candidate_granule_set(
+        &self,
+        part: &Arc<DataPart>,
+        commands: &[MutationCommand],
+        summaries: Summaries,
+    ) -> Result<BTreeSet<usize>> {
         let mut granules = BTreeSet::new();
         for predicate in commands.iter().filter_map(MutationCommand::predicate) {
             let ranges = select_granules(
@@ -564,12 +723,7 @@ impl MergeTreeTable {
             .ranges;
             granules.extend(ranges.into_iter().flat_map(|range| range.granules));
         }
-        let granules: Vec<usize> = granules.into_iter().collect();
-        // Runs of adjacent granules, cut to blocks that stay in cache.
-        Ok(granules
-            .chunk_by(|a, b| a + 1 == *b && b % CONDITION_GRANULES != 0)
-            .map(|run| run[0]..run[run.len() - 1] + 1)
-            .collect())
+        Ok(granules)
     }
 
     /// Whether a condition selects a row of the candidate granules (the
@@ -600,6 +754,47 @@ impl MergeTreeTable {
 /// Granules a mutation evaluates its conditions over at once: 128 of the
 /// default 8,192 rows, about a million rows.
 const CONDITION_GRANULES: usize = 128;
+
+/// `granules` (ascending) as runs of adjacent granules, cut to blocks that
+/// stay in cache.
+fn granule_runs(granules: impl IntoIterator<Item = usize>) -> Vec<Range<usize>> {
+    let granules: Vec<usize> = granules.into_iter().collect();
+    granules
+        .chunk_by(|a, b| a + 1 == *b && b % CONDITION_GRANULES != 0)
+        .map(|run| run[0]..run[run.len() - 1] + 1)
+        .collect()
+}
+
+/// The granules of `part` holding `rows` (row numbers in the part).
+fn granules_of_rows(part: &DataPart, rows: impl Iterator<Item = u64>) -> BTreeSet<usize> {
+    let starts: Vec<u64> = part
+        .part
+        .granules
+        .iter()
+        .scan(0, |start, &rows| {
+            let first = *start;
+            *start += rows;
+            Some(first)
+        })
+        .collect();
+    rows.map(|row| starts.partition_point(|&start| start <= row) - 1)
+        .collect()
+}
+
+/// Counts `rows`, read to be mutated, in the events and the progress.
+fn count_mutated(rows: &RecordBatch, progress: &MergeProgress, reservation: &MemoryReservation) {
+    events::add(Event::MutatedRows, rows.num_rows() as u64);
+    events::add(
+        Event::MutatedUncompressedBytes,
+        rows.get_array_memory_size() as u64,
+    );
+    progress
+        .rows_read
+        .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
+    progress
+        .memory_usage
+        .store(reservation.size() as u64, Ordering::Relaxed);
+}
 
 /// The indexes to build, when `commands` only build indexes.
 fn index_builds(commands: &[MutationCommand]) -> Option<Vec<&str>> {
