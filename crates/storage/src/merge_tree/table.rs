@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use datafusion::arrow::array::{RecordBatch, new_null_array};
 use datafusion::arrow::compute::{concat_batches, filter_record_batch};
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
-use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool};
+use datafusion::execution::memory_pool::{MemoryConsumer, MemoryPool, MemoryReservation};
 use parking_lot::{Mutex, RwLock};
 use strata_common::error::{ErrorCode, Result, StrataError};
 use strata_common::events::{self, Event};
@@ -920,17 +920,8 @@ impl MergeTreeTable {
             self.check_open()?;
             let batch = self.read_all(source)?;
             reservation.try_grow(batch.get_array_memory_size())?;
-            events::add(Event::MergedRows, batch.num_rows() as u64);
-            events::add(
-                Event::MergedUncompressedBytes,
-                batch.get_array_memory_size() as u64,
-            );
-            progress
-                .rows_read
-                .fetch_add(batch.num_rows() as u64, Ordering::Relaxed);
-            progress
-                .memory_usage
-                .store(reservation.size() as u64, Ordering::Relaxed);
+            let counted = [Event::MergedRows, Event::MergedUncompressedBytes];
+            count_rewritten(&batch, counted, progress, &reservation);
             batches.push(batch);
         }
         let concatenated: usize = batches.iter().map(|b| b.get_array_memory_size()).sum();
@@ -1165,6 +1156,24 @@ fn merged_mutation(sources: &[Arc<DataPart>]) -> u64 {
         .map(|p| p.part.name.data_version())
         .max()
         .unwrap_or(0)
+}
+
+/// Counts `rows`, read to be written again by a merge or a mutation, in
+/// the `counted` events (rows, then bytes) and in the progress.
+fn count_rewritten(
+    rows: &RecordBatch,
+    counted: [Event; 2],
+    progress: &MergeProgress,
+    reservation: &MemoryReservation,
+) {
+    events::add(counted[0], rows.num_rows() as u64);
+    events::add(counted[1], rows.get_array_memory_size() as u64);
+    progress
+        .rows_read
+        .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
+    progress
+        .memory_usage
+        .store(reservation.size() as u64, Ordering::Relaxed);
 }
 
 #[cfg(test)]

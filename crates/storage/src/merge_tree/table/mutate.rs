@@ -40,7 +40,7 @@ use parking_lot::Mutex;
 use strata_common::error::{Result, StrataError};
 use strata_common::events::{self, Event};
 
-use super::{MergeProgress, MergeTreeTable};
+use super::{MergeProgress, MergeTreeTable, count_rewritten};
 use crate::merge_tree::data_part::{DataPart, ROW_EXISTS, deleted_rows};
 use crate::merge_tree::mutation::null_in_column;
 use crate::merge_tree::mutation::{
@@ -783,17 +783,8 @@ fn granules_of_rows(part: &DataPart, rows: impl Iterator<Item = u64>) -> BTreeSe
 
 /// Counts `rows`, read to be mutated, in the events and the progress.
 fn count_mutated(rows: &RecordBatch, progress: &MergeProgress, reservation: &MemoryReservation) {
-    events::add(Event::MutatedRows, rows.num_rows() as u64);
-    events::add(
-        Event::MutatedUncompressedBytes,
-        rows.get_array_memory_size() as u64,
-    );
-    progress
-        .rows_read
-        .fetch_add(rows.num_rows() as u64, Ordering::Relaxed);
-    progress
-        .memory_usage
-        .store(reservation.size() as u64, Ordering::Relaxed);
+    let counted = [Event::MutatedRows, Event::MutatedUncompressedBytes];
+    count_rewritten(rows, counted, progress, reservation);
 }
 
 /// The indexes to build, when `commands` only build indexes.
