@@ -116,17 +116,24 @@ async fn wait_done(session: &mut Session, table: &str) {
     }
 }
 
+/// A session on a new engine over `dir` with table `t` created and filled
+/// by `insert`.
+async fn table_t(dir: &Path, insert: &str) -> Session {
+    let engine = open(dir).await;
+    let mut session = engine.new_session();
+    ok(&mut session, CREATE).await;
+    ok(&mut session, insert).await;
+    session
+}
+
 const CREATE: &str = "CREATE TABLE t (k UInt64, s String, n Int64) ENGINE = MergeTree \
      PARTITION BY k % 2 ORDER BY k SETTINGS index_granularity = 8";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    ok(&mut session, CREATE).await;
-    ok(
-        &mut session,
+    let mut session = table_t(
+        dir.path(),
         "INSERT INTO t SELECT number, 's', 0 FROM numbers(100)",
     )
     .await;
@@ -173,11 +180,8 @@ async fn an_update_writes_only_its_column_and_untouched_parts_are_linked() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutations_by_key_rewrite_only_the_granules_they_change() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    ok(&mut session, CREATE).await;
-    ok(
-        &mut session,
+    let mut session = table_t(
+        dir.path(),
         "INSERT INTO t SELECT number, toString(number), number FROM numbers(1000)",
     )
     .await;
@@ -260,11 +264,8 @@ async fn rows_read(session: &mut Session, sql: &str) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lightweight_delete_writes_only_its_mask_and_reads_stay_narrow() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    ok(&mut session, CREATE).await;
-    ok(
-        &mut session,
+    let mut session = table_t(
+        dir.path(),
         "INSERT INTO t SELECT number, 's', number FROM numbers(1000)",
     )
     .await;
@@ -328,11 +329,8 @@ async fn a_lightweight_delete_writes_only_its_mask_and_reads_stay_narrow() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_update_set_writes_a_patch_of_its_rows_and_merges_fold_it() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    ok(&mut session, CREATE).await;
-    ok(
-        &mut session,
+    let mut session = table_t(
+        dir.path(),
         "INSERT INTO t SELECT number, 's', number FROM numbers(1000)",
     )
     .await;
@@ -491,11 +489,8 @@ async fn reads_during_mutations_see_each_part_whole() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn inserts_after_a_mutation_was_made_are_not_mutated() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    ok(&mut session, CREATE).await;
-    ok(
-        &mut session,
+    let mut session = table_t(
+        dir.path(),
         "INSERT INTO t SELECT number, 'old', 0 FROM numbers(200000)",
     )
     .await;
