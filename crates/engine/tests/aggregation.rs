@@ -233,3 +233,69 @@ async fn large_tables_split_into_buckets_and_merge_exactly() {
         "{analyzed}"
     );
 }
+
+/// Tables whose keys barely repeat flush their groups to hash partitions;
+/// the partitions' merge agrees with DataFusion's aggregation for every
+/// aggregate, with keys that never repeat, keys that start repeating (the
+/// table stops flushing), NULL keys, composite keys, at 1 and 2 threads,
+/// and when the flushed groups spill.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn flushed_partitions_merge_exactly() {
+    let engine = Engine::new().unwrap();
+    let mut session = engine.new_session();
+    // (keys, GROUP BY, the printed key, source)
+    let cases = [
+        (
+            "intHash64(number) AS k",
+            "k",
+            "toInt64(k)",
+            "numbers_mt(200000)",
+        ),
+        (
+            "number % 90001 AS k",
+            "k",
+            "toInt64(k)",
+            "numbers_mt(300000)",
+        ),
+        (
+            "if(number % 11 = 0, NULL, number * 3) AS k",
+            "k",
+            "toInt64(k)",
+            "numbers_mt(200000)",
+        ),
+        (
+            "intHash32(number) AS k, toUInt8(number % 3) AS k2",
+            "k, k2",
+            "toInt64(k) * 3 + k2",
+            "numbers_mt(200000)",
+        ),
+    ];
+    for (keys, group_by, printed, source) in cases {
+        // Past 65,536 groups a thread flushes; with 8 threads none would.
+        for threads in [1, 2] {
+            for spill in ["", ", max_bytes_before_external_group_by = 400000"] {
+                let query = |rows: &str| {
+                    format!(
+                        "SELECT {printed} AS key, c, cv, s, lo, hi, mean, ue, u, n FROM (SELECT {keys}, {AGGREGATES}, {rows} AS n FROM (SELECT number, if(number % 7 = 0, NULL, number % 1000) AS v FROM {source}) GROUP BY {group_by}) ORDER BY key SETTINGS max_threads = {threads}{spill}"
+                    )
+                };
+                let fixed = query("count()");
+                let reference = query("count() + argMax(0, 0)");
+                assert_uses(&mut session, &fixed, "method=key").await;
+                let expected = lines(&mut session, &reference).await;
+                assert_eq!(lines(&mut session, &fixed).await, expected, "{fixed}");
+            }
+        }
+    }
+    let unique = "SELECT count() AS groups, sum(c) AS rows FROM (SELECT intHash64(number) AS k, count() AS c FROM numbers_mt(300000) GROUP BY k) SETTINGS max_threads = 2";
+    let analyzed = lines(&mut session, &format!("EXPLAIN ANALYZE {unique}"))
+        .await
+        .join("\n");
+    let flushed = analyzed
+        .split("flushed_groups=")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| c == ',' || c == ']').next())
+        .unwrap_or_else(|| panic!("{analyzed}"));
+    // The tables flush while they are built and once more for the merge.
+    assert_ne!(flushed, "0", "unique keys are flushed:\n{analyzed}");
+}

@@ -112,6 +112,15 @@ impl Table {
         }
     }
 
+    /// Groups the table moved to hash partitions ([`super::flushed`]).
+    fn flushed_groups(&self) -> usize {
+        match self {
+            Table::Fixed64(t) => t.flushed_groups(),
+            Table::Fixed128(t) => t.flushed_groups(),
+            Table::Dense(_) | Table::Hash(_) => 0,
+        }
+    }
+
     /// Whether the table has split into buckets.
     fn is_two_level(&self) -> bool {
         match self {
@@ -475,6 +484,7 @@ impl ExecutionPlan for StrataAggregateExec {
         }
         let merge_time = MetricBuilder::new(&self.metrics).subset_time("merge_time", 0);
         let two_level_tables = MetricBuilder::new(&self.metrics).counter("two_level_tables", 0);
+        let flushed_groups = MetricBuilder::new(&self.metrics).counter("flushed_groups", 0);
         let output_rows = MetricBuilder::new(&self.metrics).output_rows(0);
         let schema = Arc::clone(&self.schema);
         let aggregates = self.aggregates.clone();
@@ -490,6 +500,7 @@ impl ExecutionPlan for StrataAggregateExec {
             for build in builds {
                 let (table, reservation) = build.join_unwind().await.map_err(join_error)??;
                 two_level_tables.add(usize::from(table.is_two_level()));
+                flushed_groups.add(table.flushed_groups());
                 tables.push(table);
                 reservations.push(reservation);
             }

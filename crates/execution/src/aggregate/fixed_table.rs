@@ -22,6 +22,7 @@ use datafusion::common::{Result, resources_err};
 use datafusion::logical_expr::EmitTo;
 use datafusion::physical_expr::aggregate::AggregateFunctionExpr;
 
+use super::flushed::{Flushed, merge_partitions};
 use super::group_states::{
     GroupRows, GroupStates, MergeStates, TableArrays, WorkerStates, distribute, update_all,
 };
@@ -42,7 +43,7 @@ const EMPTY: u32 = u32::MAX;
 pub const MAX_GROUPS: usize = EMPTY as usize;
 /// How many rows ahead an insert prefetches its cell: enough to cover a
 /// cache miss with the work of the rows between.
-const PREFETCH_DISTANCE: usize = 8;
+pub(super) const PREFETCH_DISTANCE: usize = 8;
 
 /// Packed to 4-byte alignment: 12 bytes for a 64-bit word rather than 16,
 /// 20 for a 128-bit one rather than 32, so more cells share a cache line.
@@ -58,13 +59,13 @@ struct Cell<W> {
 /// cells, both usually in the line of the first, and a table of a given
 /// key count is half the size it would be at a load of 1/2, so more of it
 /// stays in cache.
-struct Cells<W> {
+pub(super) struct Cells<W> {
     cells: Vec<Cell<W>>,
     len: usize,
 }
 
 impl<W: PackedWord> Cells<W> {
-    fn with_capacity(cells: usize) -> Self {
+    pub(super) fn with_capacity(cells: usize) -> Self {
         assert!(cells.is_power_of_two());
         Cells {
             cells: vec![
@@ -80,7 +81,7 @@ impl<W: PackedWord> Cells<W> {
 
     /// The group of `word`, which becomes `new_group` if it is not here yet.
     #[inline(always)]
-    fn find_or_insert(&mut self, word: W, hash: u64, new_group: u32) -> u32 {
+    pub(super) fn find_or_insert(&mut self, word: W, hash: u64, new_group: u32) -> u32 {
         let mask = self.cells.len() - 1;
         let mut index = hash as usize & mask;
         loop {
@@ -119,12 +120,12 @@ impl<W: PackedWord> Cells<W> {
         }
     }
 
-    fn occupied(&self) -> impl Iterator<Item = &Cell<W>> {
+    fn occupied(&self) -> impl Iterator<Item = &Cell<W>> + Clone {
         self.cells.iter().filter(|c| c.group != EMPTY)
     }
 
     #[inline]
-    fn prefetch(&self, hash: u64) {
+    pub(super) fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let cell = self
@@ -143,9 +144,27 @@ impl<W: PackedWord> Cells<W> {
     fn bytes(&self) -> usize {
         self.cells.capacity() * size_of::<Cell<W>>()
     }
+
+    pub(super) fn capacity(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Empties every cell, keeping the memory.
+    pub(super) fn clear(&mut self) {
+        self.cells.fill(Cell {
+            word: W::default(),
+            group: EMPTY,
+        });
+        self.len = 0;
+    }
 }
 
-fn bucket_of(hash: u64) -> usize {
+/// Cells that hold `keys` without growing.
+pub(super) fn cells_for_keys(keys: usize) -> usize {
+    (keys * 4 / 3 + 1).next_power_of_two().max(INITIAL_CELLS)
+}
+
+pub(super) fn bucket_of(hash: u64) -> usize {
     (hash >> BUCKET_SHIFT) as usize
 }
 
@@ -218,15 +237,10 @@ impl<W: PackedWord> WordIndex<W> {
         group as usize
     }
 
-    /// Cells that hold `keys` without growing.
-    fn cells_for_keys(keys: usize) -> usize {
-        (keys * 4 / 3 + 1).next_power_of_two().max(INITIAL_CELLS)
-    }
-
     /// Moves every cell into the bucket its hash's top bits choose.
     fn split(&mut self) {
         let single = self.levels.pop().expect("a one-level index has one array");
-        let per_bucket = Self::cells_for_keys(single.len / BUCKETS);
+        let per_bucket = cells_for_keys(single.len / BUCKETS);
         self.levels = (0..BUCKETS)
             .map(|_| Cells::with_capacity(per_bucket))
             .collect();
@@ -234,6 +248,20 @@ impl<W: PackedWord> WordIndex<W> {
             let hash = cell.word.hash();
             self.levels[bucket_of(hash)].find_or_insert(cell.word, hash, cell.group);
         }
+    }
+
+    /// Every group's word and number.
+    fn groups(&self) -> impl Iterator<Item = (W, u32)> + Clone + '_ {
+        self.levels
+            .iter()
+            .flat_map(Cells::occupied)
+            .map(|cell| (cell.word, cell.group))
+    }
+
+    /// Forgets every group, keeping the cells' memory.
+    fn clear(&mut self) {
+        self.levels.iter_mut().for_each(Cells::clear);
+        self.groups = 0;
     }
 
     /// Every word, at the position of its group.
@@ -252,20 +280,27 @@ impl<W: PackedWord> WordIndex<W> {
 
 pub struct FixedTable<W> {
     keys: FixedKeys,
+    aggregates: Vec<Arc<AggregateFunctionExpr>>,
     index: WordIndex<W>,
     accumulators: Vec<GroupStates>,
     words: Vec<W>,
     groups: Vec<usize>,
+    /// Input rows since the table was last flushed.
+    rows: usize,
+    flushed: Flushed<W>,
 }
 
 impl<W: PackedWord> FixedTable<W> {
     pub fn new(keys: FixedKeys, aggregates: &[Arc<AggregateFunctionExpr>]) -> Result<Self> {
         Ok(FixedTable {
             keys,
+            aggregates: aggregates.to_vec(),
             index: WordIndex::new(),
             accumulators: GroupStates::for_each(aggregates)?,
             words: Vec::new(),
             groups: Vec::new(),
+            rows: 0,
+            flushed: Flushed::new(),
         })
     }
 
@@ -285,24 +320,55 @@ impl<W: PackedWord> FixedTable<W> {
             filters,
             &self.groups,
             self.index.len(),
-        )
+        )?;
+        self.rows += self.words.len();
+        if self.flushed.wants(self.index.len()) {
+            self.flush()?;
+        }
+        Ok(())
     }
 
-    /// Bytes the cells and states hold, for the memory reservation.
+    /// Moves every group to the flushed partitions and empties the table.
+    fn flush(&mut self) -> Result<()> {
+        let states = self
+            .accumulators
+            .iter_mut()
+            .map(|a| a.groups().state(EmitTo::All))
+            .collect::<Result<Vec<_>>>()?;
+        self.accumulators = GroupStates::for_each(&self.aggregates)?;
+        self.flushed
+            .push(self.index.groups(), self.index.len(), states, self.rows)?;
+        self.index.clear();
+        self.rows = 0;
+        Ok(())
+    }
+
+    /// Bytes the cells, states and flushed groups hold, for the memory
+    /// reservation.
     pub fn size(&self) -> usize {
         self.index.bytes()
             + GroupStates::total_size(&self.accumulators)
             + self.words.capacity() * size_of::<W>()
             + self.groups.capacity() * size_of::<usize>()
+            + self.flushed.bytes()
     }
 
     pub fn is_two_level(&self) -> bool {
         self.index.is_two_level()
     }
 
+    /// Groups moved to partitions so far.
+    pub fn flushed_groups(&self) -> usize {
+        self.flushed.groups()
+    }
+
     /// The keys, one row per group, and each aggregate's state columns in
     /// the same order: what a spill writes.
     pub fn into_states(mut self) -> Result<GroupRows> {
+        if !self.flushed.is_empty() {
+            self.flush()?;
+            return self.flushed.into_rows(&self.keys);
+        }
         let keys = self.keys.unpack(&self.index.words_by_group())?;
         drop(self.index);
         GroupRows::new(keys, &mut self.accumulators)
@@ -327,6 +393,13 @@ pub fn merge_parallel<W: PackedWord>(
     schema: &SchemaRef,
     workers: usize,
 ) -> Result<Vec<RecordBatch>> {
+    if tables.iter().any(|t| !t.flushed.is_empty()) {
+        let flushed = run_workers(tables, |mut table| {
+            table.flush()?;
+            Ok(table.flushed)
+        })?;
+        return merge_partitions(flushed, keys, aggregates, schema, workers);
+    }
     let mut tables: Vec<FixedTable<W>> =
         tables.into_iter().filter(|t| !t.index.is_empty()).collect();
     match tables.len() {
@@ -412,7 +485,7 @@ fn merge_bucket<W: PackedWord>(
     if first_group + most_keys > MAX_GROUPS {
         return resources_err!("a GROUP BY merge holds at most {MAX_GROUPS} groups per thread");
     }
-    let mut cells = Cells::<W>::with_capacity(WordIndex::<W>::cells_for_keys(most_keys));
+    let mut cells = Cells::<W>::with_capacity(cells_for_keys(most_keys));
     let (mut sources, mut targets) = (Vec::new(), Vec::new());
     for (table, table_cells) in bucket.iter().enumerate() {
         sources.clear();

@@ -7,7 +7,9 @@
 //! - integer, boolean and date keys that fit side by side in 64 or 128 bits
 //!   are packed into one word ([`crate::fixed_keys`]) and found in an
 //!   open-addressing table that splits into 256 buckets when large
-//!   ([`fixed_table`]);
+//!   ([`fixed_table`]); when its keys barely repeat, the table instead
+//!   flushes its groups into 256 hash partitions whenever it fills the
+//!   cache, and each partition merges on its own ([`flushed`]);
 //! - any other keys (strings, several columns of them) go to DataFusion's
 //!   per-type group tables ([`hash_table`]).
 //!
@@ -24,6 +26,7 @@ pub mod dense_keys;
 pub mod dense_table;
 pub mod exec;
 pub mod fixed_table;
+pub mod flushed;
 pub mod group_states;
 pub mod hash_table;
 pub mod merge;
