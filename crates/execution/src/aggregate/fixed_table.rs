@@ -8,6 +8,10 @@
 //! one bucket, not the whole table, so a table of 10^8 keys never copies
 //! itself at once, and the buckets are the merge's unit of work.
 //!
+//! A table whose keys barely repeat stops growing at
+//! [`super::flushed::FLUSH_GROUPS`] groups and flushes them to hash
+//! partitions instead, which then merge on their own ([`super::flushed`]).
+//!
 //! The merge gives bucket `b` of every table to worker `b % workers`: large
 //! tables sorted their keys into buckets while building, and a small one
 //! splits first, which costs little because it is small. A worker merges one
@@ -120,7 +124,7 @@ impl<W: PackedWord> Cells<W> {
         }
     }
 
-    fn occupied(&self) -> impl Iterator<Item = &Cell<W>> + Clone {
+    fn occupied(&self) -> impl Iterator<Item = &Cell<W>> {
         self.cells.iter().filter(|c| c.group != EMPTY)
     }
 
@@ -164,7 +168,7 @@ pub(super) fn cells_for_keys(keys: usize) -> usize {
     (keys * 4 / 3 + 1).next_power_of_two().max(INITIAL_CELLS)
 }
 
-pub(super) fn bucket_of(hash: u64) -> usize {
+fn bucket_of(hash: u64) -> usize {
     (hash >> BUCKET_SHIFT) as usize
 }
 
@@ -251,7 +255,7 @@ impl<W: PackedWord> WordIndex<W> {
     }
 
     /// Every group's word and number.
-    fn groups(&self) -> impl Iterator<Item = (W, u32)> + Clone + '_ {
+    fn groups(&self) -> impl Iterator<Item = (W, u32)> + '_ {
         self.levels
             .iter()
             .flat_map(Cells::occupied)
