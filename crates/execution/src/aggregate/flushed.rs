@@ -116,9 +116,12 @@ impl<W: PackedWord> Flushed<W> {
         self.groups
     }
 
+    /// Bytes to reserve for the flushed groups: twice what they hold, since
+    /// a spill copies them once more ([`Self::into_rows`]) before it frees
+    /// them.
     pub fn bytes(&self) -> usize {
         let words: usize = self.partitions.iter().map(|p| p.words.capacity()).sum();
-        words * size_of::<W>() + self.state_bytes
+        2 * (words * size_of::<W>() + self.state_bytes)
     }
 
     /// Adds a table's groups: `cells` yields each group's (word, group
@@ -219,6 +222,10 @@ impl<W: PackedWord> Flushed<W> {
             words.extend(partition.words);
             pieces.extend(partition.pieces);
         }
+        // Each copy is made once its source can go, so at most one copy of
+        // the keys and one of the states exist beside the flushed states.
+        let keys = keys.unpack(&words)?;
+        drop(words);
         let aggregates = pieces.first().map_or(0, |p| p.states.len());
         let states = (0..aggregates)
             .map(|aggregate| {
@@ -234,10 +241,7 @@ impl<W: PackedWord> Flushed<W> {
                     .collect::<Result<Vec<ArrayRef>>>()
             })
             .collect::<Result<_>>()?;
-        Ok(GroupRows {
-            keys: keys.unpack(&words)?,
-            states,
-        })
+        Ok(GroupRows { keys, states })
     }
 }
 
