@@ -36,8 +36,8 @@ use crate::fixed_keys::{FixedKeys, PackedWord};
 /// L3 cache.
 pub const FLUSH_GROUPS: usize = 1 << 16;
 /// Partitions, chosen by the top bits of the key hash: 10^8 keys merge
-/// about 390,000 at a time, in cells of 6 MiB (1,024 partitions of 98,000
-/// were slower: four times the pieces, each merged by its own calls).
+/// about 390,000 at a time, in cells of 6 MiB (a trial of 1,024, together
+/// with other changes, was slower: four times the pieces to merge).
 const PARTITIONS: usize = 256;
 const PARTITION_SHIFT: u32 = u64::BITS - PARTITIONS.trailing_zeros();
 /// Registers of the sketch of flushed keys: 2^12, an error of about 1.6%,
