@@ -263,9 +263,23 @@ impl CacheRead {
         }
     }
 
+    /// Keeps granule `key`'s `compressed` block, just read, in the warm
+    /// tier, for a scan that keeps no decoded arrays.
+    pub fn keep_compressed(&self, key: BlockKey, compressed: &Bytes) {
+        debug_assert!(!self.hot, "a scan reading hot keeps decoded arrays");
+        if self.admit && self.warm {
+            // A copy: the block shares its neighbours' buffer.
+            keep_warm(&self.cache, key, Bytes::copy_from_slice(compressed));
+        }
+    }
+
     /// Keeps granule `key`, just decoded from `compressed`: hot when the
     /// scan reads hot, else warm. Hot entries evicted for it fall to warm.
     pub fn keep(&self, key: BlockKey, array: &ArrayRef, compressed: Bytes) {
+        if !self.hot {
+            self.keep_compressed(key, &compressed);
+            return;
+        }
         if !self.admit {
             return;
         }
@@ -273,12 +287,6 @@ impl CacheRead {
         // the cache charged for exactly the bytes it holds.
         let compressed = Bytes::copy_from_slice(&compressed);
         let cache = &self.cache;
-        if !self.hot {
-            if self.warm {
-                keep_warm(cache, key, compressed);
-            }
-            return;
-        }
         let bytes = array.get_array_memory_size() + compressed.len() + ENTRY_OVERHEAD;
         let block = HotBlock {
             array: Arc::clone(array),

@@ -189,6 +189,19 @@ fn append_block(tag: u8, payload: &[u8], uncompressed: usize, out: &mut Vec<u8>)
     out.len() - start
 }
 
+/// The uncompressed size the header of the block at the start of `bytes`
+/// gives, its checksum not checked.
+pub fn uncompressed_bytes(bytes: &[u8]) -> Result<usize> {
+    let Some(size) = bytes.get(5..9) else {
+        return Err(corrupted("a block header is cut short"));
+    };
+    let size = u32::from_le_bytes(size.try_into().expect("4 bytes")) as usize;
+    if size > MAX_BLOCK_BYTES {
+        return Err(corrupted("a block header gives an impossible size"));
+    }
+    Ok(size)
+}
+
 /// One block of a column file, its checksum checked, not decoded.
 struct CheckedBlock<'a> {
     tag: u8,
@@ -246,6 +259,16 @@ pub fn check_blocks(mut bytes: &[u8]) -> Result<u64> {
 /// Reads the block at the start of `bytes`: its uncompressed data and the
 /// bytes the block took.
 pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
+    let mut data = Vec::new();
+    let (uncompressed, used) = read_block_into(bytes, &mut data)?;
+    data.truncate(uncompressed);
+    Ok((data, used))
+}
+
+/// Reads the block at the start of `bytes` into the first bytes of `out`:
+/// its uncompressed size and the bytes the block took. `out` grows, and
+/// never shrinks, so a buffer reused for many blocks is zeroed once.
+pub fn read_block_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<(usize, usize)> {
     let CheckedBlock {
         tag,
         uncompressed,
@@ -256,23 +279,35 @@ pub fn read_block(bytes: &[u8]) -> Result<(Vec<u8>, usize)> {
         0 => (&[][..], payload),
         _ => split_records(payload)?,
     };
-    let mut data = match tag & !TRANSFORMED {
-        0 => compressed_data.to_vec(),
-        1 => lz4::block::decompress(compressed_data, Some(uncompressed as i32))
+    if out.len() < uncompressed {
+        out.resize(uncompressed, 0);
+    }
+    let data = &mut out[..uncompressed];
+    let written = match tag & !TRANSFORMED {
+        0 if compressed_data.len() == uncompressed => {
+            data.copy_from_slice(compressed_data);
+            uncompressed
+        }
+        0 => {
+            return Err(cannot_decompress(
+                "the block decompressed to the wrong size",
+            ));
+        }
+        1 => lz4::block::decompress_to_buffer(compressed_data, Some(uncompressed as i32), data)
             .map_err(|e| cannot_decompress(&e.to_string()))?,
-        2 => zstd::bulk::decompress(compressed_data, uncompressed)
+        2 => zstd::bulk::decompress_to_buffer(compressed_data, data)
             .map_err(|e| cannot_decompress(&e.to_string()))?,
         other => return Err(corrupted(&format!("unknown codec tag {other}"))),
     };
-    if data.len() != uncompressed {
+    if written != uncompressed {
         return Err(cannot_decompress(
             "the block decompressed to the wrong size",
         ));
     }
     for record in records.chunks(transforms::DESCRIPTOR_BYTES).rev() {
-        transforms::undo(record, &mut data)?;
+        transforms::undo(record, data)?;
     }
-    Ok((data, used))
+    Ok((uncompressed, used))
 }
 
 /// A transformed block's payload as its transformation records and its

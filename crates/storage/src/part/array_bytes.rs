@@ -2,17 +2,20 @@
 //!
 //! Writing the buffers as Arrow holds them serves every type the same way
 //! (fixed-width, strings, nullable, arrays, dictionaries) and reads back
-//! without parsing values one by one. The one change is that offsets (of
-//! strings and arrays) are written as lengths: lengths repeat where offsets
-//! never do, so the block codec above, which is where the size is won,
-//! compresses them about as well as ClickHouse's length prefixes. Reading validates the
-//! layout, so bytes that passed the checksum yet are not a valid array fail
-//! with an error instead of producing a broken array.
+//! without parsing values one by one. Two changes: offsets (of strings and
+//! arrays) are written as lengths, which repeat where offsets never do, so
+//! the block codec above, which is where the size is won, compresses them
+//! about as well as ClickHouse's length prefixes; and integer values are
+//! written in the fewest bytes that hold a granule's values ([`Lanes`]).
+//! Reading validates the layout, so bytes that passed the checksum yet are
+//! not a valid array fail with an error instead of producing a broken array.
 
 use datafusion::arrow::array::{ArrayData, MutableArrayData};
-use datafusion::arrow::buffer::Buffer;
+use datafusion::arrow::buffer::{Buffer, MutableBuffer};
 use datafusion::arrow::datatypes::DataType;
 use strata_common::error::{ErrorCode, Result, StrataError};
+
+use super::lanes::Lanes;
 
 /// Appends `data` as if copied to start at offset 0 with buffers cut to
 /// its rows.
@@ -55,13 +58,12 @@ fn encode_flat(data: &ArrayData, out: &mut Vec<u8>) -> bool {
             let width = data_type
                 .primitive_width()
                 .expect("primitive types have a width");
+            let values = &data.buffers()[0].as_slice()[start * width..(start + len) * width];
+            let stored = Lanes::of(data_type).and_then(|lanes| lanes.narrowest(values));
             put_u64(out, len as u64);
-            out.push(0);
+            out.push(flags(false, stored));
             put_u64(out, 1);
-            put_bytes(
-                out,
-                &data.buffers()[0].as_slice()[start * width..(start + len) * width],
-            );
+            put_values(out, data_type, values, stored);
         }
         _ => return false,
     }
@@ -72,18 +74,26 @@ fn encode_flat(data: &ArrayData, out: &mut Vec<u8>) -> bool {
 fn encode_compact(data: &ArrayData, out: &mut Vec<u8>) {
     debug_assert_eq!(data.offset(), 0, "copied arrays start at offset 0");
     put_u64(out, data.len() as u64);
+    let stored = match data.data_type().is_primitive() {
+        true => Lanes::of(data.data_type())
+            .and_then(|lanes| lanes.narrowest(data.buffers()[0].as_slice())),
+        false => None,
+    };
     match data.nulls() {
         Some(nulls) if nulls.null_count() > 0 => {
-            out.push(1);
+            out.push(flags(true, stored));
             let bits = nulls.inner().sliced();
             put_bytes(out, bits.as_slice());
         }
-        _ => out.push(0),
+        _ => out.push(flags(false, stored)),
     }
     put_u64(out, data.buffers().len() as u64);
     for (index, buffer) in data.buffers().iter().enumerate() {
         match offset_width(data.data_type()) {
             Some(width) if index == 0 => put_bytes(out, &deltas(buffer.as_slice(), width)),
+            None if index == 0 && data.data_type().is_primitive() => {
+                put_values(out, data.data_type(), buffer.as_slice(), stored)
+            }
             _ => put_bytes(out, buffer.as_slice()),
         }
     }
@@ -98,21 +108,29 @@ fn encode_compact(data: &ArrayData, out: &mut Vec<u8>) {
 /// allows.
 pub fn decode(data_type: &DataType, block: &Buffer, position: &mut usize) -> Result<ArrayData> {
     let len = take_u64(block, position)? as usize;
-    let nulls = match take_byte(block, position)? {
-        0 => None,
-        1 => Some(take_bytes(block, position)?),
-        other => return Err(corrupted(&format!("null flag {other}"))),
+    let Flags { nulls, stored } = Flags::read(take_byte(block, position)?, data_type)?;
+    let nulls = match nulls {
+        false => None,
+        true => Some(take_bytes(block, position)?),
     };
     let buffer_count = take_u64(block, position)? as usize;
     let mut buffers = Vec::with_capacity(buffer_count.min(4));
     let mut offsets_in_order = false;
     for index in 0..buffer_count {
         let raw = take_bytes(block, position)?;
-        match offset_width(data_type) {
-            Some(width) if index == 0 => {
+        match (offset_width(data_type), stored) {
+            (Some(width), _) if index == 0 => {
                 let (offsets, in_order) = running_sums(&raw, width)?;
                 offsets_in_order = in_order;
                 buffers.push(Buffer::from(offsets));
+            }
+            (None, Some((lanes, stored))) if index == 0 => {
+                if !raw.len().is_multiple_of(stored) {
+                    return Err(corrupted("narrowed values are cut short"));
+                }
+                let mut wide = MutableBuffer::new(raw.len() / stored * data_type_width(data_type));
+                lanes.widen(&raw, stored, &mut wide);
+                buffers.push(wide.into());
             }
             _ => buffers.push(raw),
         }
@@ -245,6 +263,62 @@ fn child_types(data_type: &DataType) -> Vec<DataType> {
         DataType::Dictionary(_, values) => vec![values.as_ref().clone()],
         _ => Vec::new(),
     }
+}
+
+/// The byte after an array's length: bit 0 says it has a null bitmap, the
+/// high four bits the bytes each value is stored in where they are fewer
+/// than the type's ([`Lanes`]; 0: as Arrow holds them).
+fn flags(nulls: bool, stored: Option<usize>) -> u8 {
+    u8::from(nulls) | (stored.unwrap_or(0) as u8) << 4
+}
+
+/// The flags of an array of `data_type`, read.
+pub(super) struct Flags {
+    pub nulls: bool,
+    /// The lanes and the bytes each value is stored in, when fewer.
+    pub stored: Option<(Lanes, usize)>,
+}
+
+impl Flags {
+    pub(super) fn read(byte: u8, data_type: &DataType) -> Result<Flags> {
+        let nulls = match byte & 0x0f {
+            0 => false,
+            1 => true,
+            other => return Err(corrupted(&format!("null flag {other}"))),
+        };
+        let stored = match (byte >> 4) as usize {
+            0 => None,
+            stored => match Lanes::of(data_type) {
+                Some(lanes) if lanes.stores_in(stored) => Some((lanes, stored)),
+                _ => {
+                    return Err(corrupted(&format!(
+                        "values of {data_type} stored in {stored} bytes"
+                    )));
+                }
+            },
+        };
+        Ok(Flags { nulls, stored })
+    }
+}
+
+/// Writes `values` of `data_type` in `stored` bytes each, or as they are.
+fn put_values(out: &mut Vec<u8>, data_type: &DataType, values: &[u8], stored: Option<usize>) {
+    match stored.zip(Lanes::of(data_type)) {
+        Some((stored, lanes)) => {
+            put_u64(
+                out,
+                (values.len() / data_type_width(data_type) * stored) as u64,
+            );
+            lanes.narrow(values, stored, out);
+        }
+        None => put_bytes(out, values),
+    }
+}
+
+fn data_type_width(data_type: &DataType) -> usize {
+    data_type
+        .primitive_width()
+        .expect("narrowed values are primitive")
 }
 
 fn put_u64(out: &mut Vec<u8>, value: u64) {

@@ -31,6 +31,8 @@ use crate::disk::object_ref::ObjectRef;
 
 pub mod array_bytes;
 pub mod bounds;
+pub mod flat_column;
+pub mod lanes;
 pub mod name;
 pub mod patch;
 pub mod reader;

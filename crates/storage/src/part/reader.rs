@@ -20,6 +20,7 @@ use strata_common::types::parse_clickhouse_type;
 use twox_hash::XxHash64;
 
 use super::bounds::{self, BOUNDS_SUFFIX, GranuleBounds};
+use super::flat_column::FlatColumn;
 use super::name::PartName;
 use super::patch::{PATCHES_FILE, Patches};
 use super::writer::ColumnSizes;
@@ -29,7 +30,7 @@ use super::{
     minmax_file, unescape_line,
 };
 use crate::cache::{BlockKey, CacheRead, Cached, ColumnKey};
-use crate::compression::read_block;
+use crate::compression::{read_block, read_block_into, uncompressed_bytes};
 use crate::disk::file_cache::CacheUse;
 use crate::disk::object_ref::ObjectRef;
 use crate::disk::{DEFAULT_DISK, DISK_FILE, Disk, ObjectDisk, StoragePolicy};
@@ -300,6 +301,9 @@ impl Part {
             },
             granule: granule as u32,
         };
+        if !cache.is_some_and(|cache| cache.hot) {
+            return self.read_flat_or_each(field, &marks, granules, cache, key);
+        }
         let mut arrays: Vec<Option<ArrayRef>> = vec![None; granules.len()];
         if let Some(cache) = cache {
             for (slot, granule) in arrays.iter_mut().zip(granules.clone()) {
@@ -315,25 +319,17 @@ impl Part {
                 };
             }
         }
-        let mut first = granules.start;
-        while first < granules.end {
-            if arrays[first - granules.start].is_some() {
-                first += 1;
-                continue;
-            }
-            let mut end = first + 1;
-            while end < granules.end && arrays[end - granules.start].is_none() {
-                end += 1;
-            }
+        for run in missing_runs(&arrays, granules.start) {
             let using = cache.map_or(CacheUse::IfExists, |cache| cache.files);
-            let read = self.read_granules(field, &marks, first..end, using)?;
-            for ((granule, array), block) in (first..end).zip(read.arrays).zip(read.blocks) {
+            let blocks = self.read_blocks(field, &marks, run.clone(), using)?;
+            for (granule, block) in run.zip(blocks) {
+                let offset = marks[granule].offset;
+                let array = self.decode_granule(field, &marks, granule, &block, offset)?;
                 if let Some(cache) = cache {
                     cache.keep(key(granule), &array, block);
                 }
                 arrays[granule - granules.start] = Some(array);
             }
-            first = end;
         }
         single(
             arrays
@@ -343,25 +339,78 @@ impl Part {
         )
     }
 
-    /// Granules `granules` of column `field` read from its file in one
-    /// range (through a filesystem cache as `using` says), decoded, with
-    /// each granule's compressed block.
-    fn read_granules(
+    /// Granules `granules` of `field` for a scan that keeps no decoded
+    /// arrays: their compressed blocks, from the warm tier or the file, then
+    /// decoded into one array ([`FlatColumn`]) where the type is flat, else
+    /// one array per granule, concatenated.
+    fn read_flat_or_each(
+        &self,
+        field: &Field,
+        marks: &[Mark],
+        granules: Range<usize>,
+        cache: Option<&CacheRead>,
+        key: impl Fn(usize) -> BlockKey,
+    ) -> Result<ArrayRef> {
+        let mut blocks: Vec<Option<Bytes>> = granules
+            .clone()
+            .map(
+                |granule| match cache.map(|cache| cache.lookup(key(granule))) {
+                    Some(Cached::Compressed(block)) => Some(block),
+                    _ => None,
+                },
+            )
+            .collect();
+        for run in missing_runs(&blocks, granules.start) {
+            let using = cache.map_or(CacheUse::IfExists, |cache| cache.files);
+            let read = self.read_blocks(field, marks, run.clone(), using)?;
+            for (granule, block) in run.zip(read) {
+                if let Some(cache) = cache {
+                    cache.keep_compressed(key(granule), &block);
+                }
+                blocks[granule - granules.start] = Some(block);
+            }
+        }
+        let blocks = blocks.into_iter().map(|b| b.expect("every granule read"));
+        let rows: u64 = marks[granules.clone()].iter().map(|m| m.rows).sum();
+        let bytes = blocks
+            .clone()
+            .map(|block| uncompressed_bytes(&block))
+            .sum::<Result<usize>>()?;
+        let Some(mut flat) = FlatColumn::new(field.data_type(), rows as usize, bytes) else {
+            let arrays = granules
+                .zip(blocks)
+                .map(|(granule, block)| {
+                    self.decode_granule(field, marks, granule, &block, marks[granule].offset)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            return single(arrays);
+        };
+        let mut scratch = Vec::new();
+        for (granule, block) in granules.zip(blocks) {
+            let decompressed =
+                self.decompress(field, &block, marks[granule].offset, &mut scratch)?;
+            let appended = flat.append(decompressed)?;
+            self.check_granule_rows(field, marks, granule, appended)?;
+        }
+        flat.finish()
+    }
+
+    /// The compressed blocks of granules `granules` of column `field`, read
+    /// from its file in one range (through a filesystem cache as `using`
+    /// says).
+    fn read_blocks(
         &self,
         field: &Field,
         marks: &[Mark],
         granules: Range<usize>,
         using: CacheUse,
-    ) -> Result<ReadGranules> {
+    ) -> Result<Vec<Bytes>> {
         let file_name = format!("{}{DATA_SUFFIX}", escape_file_name(field.name()));
         let file_size = self.column_data_bytes(field.name());
         let start = marks[granules.start].offset;
         let end = marks.get(granules.end).map_or(file_size, |m| m.offset);
         let bytes = self.read_range_using(&file_name, start..end, using)?;
-        let mut read = ReadGranules {
-            arrays: Vec::with_capacity(granules.len()),
-            blocks: Vec::with_capacity(granules.len()),
-        };
+        let mut blocks = Vec::with_capacity(granules.len());
         let mut offset = 0;
         for granule in granules {
             let next = marks.get(granule + 1).map_or(bytes.len(), |mark| {
@@ -373,18 +422,51 @@ impl Part {
                     &format!("the marks of {} are out of order", field.name()),
                 ));
             }
-            let block = bytes.slice(offset..next);
-            read.arrays.push(self.decode_granule(
-                field,
-                marks,
-                granule,
-                &block,
-                start + offset as u64,
-            )?);
-            read.blocks.push(block);
+            blocks.push(bytes.slice(offset..next));
             offset = next;
         }
-        Ok(read)
+        Ok(blocks)
+    }
+
+    /// The uncompressed bytes of `block`, a granule of `field` starting at
+    /// `offset` of its file, in the first bytes of `scratch`; the block
+    /// must be the whole granule.
+    fn decompress<'a>(
+        &self,
+        field: &Field,
+        block: &[u8],
+        offset: u64,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<&'a [u8]> {
+        let path = || {
+            self.dir
+                .join(format!("{}{DATA_SUFFIX}", escape_file_name(field.name())))
+        };
+        let (size, used) =
+            read_block_into(block, scratch).map_err(|e| at_place(e, &path(), offset))?;
+        if used != block.len() {
+            return Err(corrupted(
+                &self.dir,
+                &format!("a granule of {} does not end at its mark", field.name()),
+            ));
+        }
+        Ok(&scratch[..size])
+    }
+
+    fn check_granule_rows(
+        &self,
+        field: &Field,
+        marks: &[Mark],
+        granule: usize,
+        rows: usize,
+    ) -> Result<()> {
+        if rows as u64 != marks[granule].rows {
+            return Err(corrupted(
+                &self.dir,
+                &format!("a granule of {} has the wrong row count", field.name()),
+            ));
+        }
+        Ok(())
     }
 
     /// Granule `granule` of `field` decoded from its compressed `block`,
@@ -397,28 +479,17 @@ impl Part {
         block: &[u8],
         offset: u64,
     ) -> Result<ArrayRef> {
-        let path = || {
-            self.dir
-                .join(format!("{}{DATA_SUFFIX}", escape_file_name(field.name())))
-        };
-        let (decompressed, used) = read_block(block).map_err(|e| at_place(e, &path(), offset))?;
-        if used != block.len() {
-            return Err(corrupted(
-                &self.dir,
-                &format!("a granule of {} does not end at its mark", field.name()),
-            ));
-        }
+        let mut decompressed = Vec::new();
+        let size = self
+            .decompress(field, block, offset, &mut decompressed)?
+            .len();
+        decompressed.truncate(size);
         let array = make_array(array_bytes::decode(
             field.data_type(),
             &Buffer::from(decompressed),
             &mut 0,
         )?);
-        if array.len() as u64 != marks[granule].rows {
-            return Err(corrupted(
-                &self.dir,
-                &format!("a granule of {} has the wrong row count", field.name()),
-            ));
-        }
+        self.check_granule_rows(field, marks, granule, array.len())?;
         Ok(array)
     }
 
@@ -439,11 +510,18 @@ impl Part {
             return store.read_range_using(&reference.key, reference.size, range, using);
         }
         let path = self.dir.join(name);
-        let mut bytes = vec![0u8; range.end.saturating_sub(range.start) as usize];
+        let len = range.end.saturating_sub(range.start);
+        // Read into spare capacity: zeroing bytes about to be read costs a
+        // pass over them.
+        let mut bytes = Vec::with_capacity(len as usize);
         let mut file = File::open(&path).map_err(|e| read_error(&path, e))?;
         events::add(Event::FileOpen, 1);
         file.seek(SeekFrom::Start(range.start))
-            .and_then(|_| file.read_exact(&mut bytes))
+            .and_then(|_| (&mut file).take(len).read_to_end(&mut bytes))
+            .and_then(|read| match read as u64 == len {
+                true => Ok(()),
+                false => Err(std::io::ErrorKind::UnexpectedEof.into()),
+            })
             .map_err(|e| read_error(&path, e))?;
         events::add(
             Event::ReadBufferFromFileDescriptorReadBytes,
@@ -649,10 +727,21 @@ fn at_place(error: StrataError, path: &Path, offset: u64) -> StrataError {
     )
 }
 
-/// Granules read from a column's file: each decoded, and its compressed block.
-struct ReadGranules {
-    arrays: Vec<ArrayRef>,
-    blocks: Vec<Bytes>,
+/// The runs of consecutive granules whose slot in `slots` (the first for
+/// granule `first`) is empty, each to be read from the file at once.
+fn missing_runs<T>(slots: &[Option<T>], first: usize) -> Vec<Range<usize>> {
+    let mut runs: Vec<Range<usize>> = Vec::new();
+    for (index, slot) in slots.iter().enumerate() {
+        if slot.is_some() {
+            continue;
+        }
+        let granule = first + index;
+        match runs.last_mut() {
+            Some(run) if run.end == granule => run.end += 1,
+            _ => runs.push(granule..granule + 1),
+        }
+    }
+    runs
 }
 
 fn single(mut arrays: Vec<ArrayRef>) -> Result<ArrayRef> {
