@@ -330,18 +330,16 @@ fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-fn take_byte(block: &Buffer, position: &mut usize) -> Result<u8> {
+pub(super) fn take_byte(block: &[u8], position: &mut usize) -> Result<u8> {
     let byte = *block
-        .as_slice()
         .get(*position)
         .ok_or_else(|| corrupted("an array is cut short"))?;
     *position += 1;
     Ok(byte)
 }
 
-fn take_u64(block: &Buffer, position: &mut usize) -> Result<u64> {
+pub(super) fn take_u64(block: &[u8], position: &mut usize) -> Result<u64> {
     let Some(head) = block
-        .as_slice()
         .get(*position..)
         .and_then(|rest| rest.first_chunk::<8>())
     else {
@@ -351,17 +349,24 @@ fn take_u64(block: &Buffer, position: &mut usize) -> Result<u64> {
     Ok(u64::from_le_bytes(*head))
 }
 
-fn take_bytes(block: &Buffer, position: &mut usize) -> Result<Buffer> {
-    let len = take_u64(block, position)? as usize;
-    if len > block.len() - *position {
-        return Err(corrupted("an array buffer is cut short"));
-    }
-    let bytes = block.slice_with_length(*position, len);
-    *position += len;
+/// The buffer at `*position`, written as its length and its bytes.
+pub(super) fn take_slice<'a>(block: &'a [u8], position: &mut usize) -> Result<&'a [u8]> {
+    let len = take_u64(block, position)?;
+    let bytes = usize::try_from(len)
+        .ok()
+        .and_then(|len| block.get(*position..)?.get(..len))
+        .ok_or_else(|| corrupted("an array buffer is cut short"))?;
+    *position += bytes.len();
     Ok(bytes)
 }
 
-fn corrupted(what: &str) -> StrataError {
+/// [`take_slice`] as a slice of `block`, not a copy.
+fn take_bytes(block: &Buffer, position: &mut usize) -> Result<Buffer> {
+    let len = take_slice(block, position)?.len();
+    Ok(block.slice_with_length(*position - len, len))
+}
+
+pub(super) fn corrupted(what: &str) -> StrataError {
     StrataError::new(ErrorCode::CORRUPTED_DATA, format!("Corrupted data: {what}"))
 }
 

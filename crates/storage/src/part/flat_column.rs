@@ -11,7 +11,7 @@ use datafusion::arrow::buffer::{MutableBuffer, NullBuffer};
 use datafusion::arrow::datatypes::DataType;
 use strata_common::error::{ErrorCode, Result, StrataError};
 
-use super::array_bytes::Flags;
+use super::array_bytes::{Flags, corrupted, take_byte, take_slice, take_u64};
 
 /// How a flat type lays out its values.
 #[derive(Debug, Clone, Copy)]
@@ -75,15 +75,15 @@ impl FlatColumn {
     pub fn append(&mut self, block: &[u8]) -> Result<usize> {
         let mut position = 0;
         let rows = take_u64(block, &mut position)? as usize;
-        let flags = Flags::read(take(block, &mut position, 1)?[0], &self.data_type)?;
+        let flags = Flags::read(take_byte(block, &mut position)?, &self.data_type)?;
         let null_bits = match flags.nulls {
             false => None,
-            true => Some(take_bytes(block, &mut position)?),
+            true => Some(take_slice(block, &mut position)?),
         };
         let buffers = take_u64(block, &mut position)?;
         match self.layout {
             Layout::Fixed(width) if buffers == 1 => {
-                let values = take_bytes(block, &mut position)?;
+                let values = take_slice(block, &mut position)?;
                 let stored = flags.stored.map_or(width, |(_, stored)| stored);
                 if Some(values.len()) != rows.checked_mul(stored) {
                     return Err(corrupted("fixed-width values are cut short"));
@@ -94,8 +94,8 @@ impl FlatColumn {
                 }
             }
             Layout::Strings { offset_width } if buffers == 2 => {
-                let lengths = take_bytes(block, &mut position)?;
-                let values = take_bytes(block, &mut position)?;
+                let lengths = take_slice(block, &mut position)?;
+                let values = take_slice(block, &mut position)?;
                 self.append_strings(rows, offset_width, lengths, values)?;
             }
             _ => {
@@ -214,30 +214,6 @@ impl FlatColumn {
         };
         Ok(make_array(data))
     }
-}
-
-fn take<'a>(block: &'a [u8], position: &mut usize, len: usize) -> Result<&'a [u8]> {
-    let bytes = position
-        .checked_add(len)
-        .and_then(|end| block.get(*position..end))
-        .ok_or_else(|| corrupted("an array is cut short"))?;
-    *position += len;
-    Ok(bytes)
-}
-
-fn take_u64(block: &[u8], position: &mut usize) -> Result<u64> {
-    let bytes = take(block, position, 8)?;
-    Ok(u64::from_le_bytes(bytes.try_into().expect("8 bytes")))
-}
-
-fn take_bytes<'a>(block: &'a [u8], position: &mut usize) -> Result<&'a [u8]> {
-    let len = usize::try_from(take_u64(block, position)?)
-        .map_err(|_| corrupted("an array buffer is cut short"))?;
-    take(block, position, len)
-}
-
-fn corrupted(what: &str) -> StrataError {
-    StrataError::new(ErrorCode::CORRUPTED_DATA, format!("Corrupted data: {what}"))
 }
 
 #[cfg(test)]

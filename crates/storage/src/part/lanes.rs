@@ -52,14 +52,18 @@ impl Lanes {
         if values.is_empty() {
             return None;
         }
+        // One pass over the values, then each width is a comparison.
+        let range = match self {
+            Lanes::Signed(width) => signed_range(values, width),
+            Lanes::Unsigned(width) => (0, unsigned_max(values, width) as i128),
+        };
         let fits = |stored: usize| {
             let bits = 8 * stored as u32;
             match self {
-                Lanes::Signed(width) => {
-                    let (low, high) = signed_range(values, width);
-                    low >= -(1i128 << (bits - 1)) && high < (1i128 << (bits - 1))
+                Lanes::Signed(_) => {
+                    range.0 >= -(1i128 << (bits - 1)) && range.1 < (1i128 << (bits - 1))
                 }
-                Lanes::Unsigned(width) => unsigned_max(values, width) < (1u128 << bits),
+                Lanes::Unsigned(_) => range.1 < (1i128 << bits),
             }
         };
         STORED_WIDTHS
