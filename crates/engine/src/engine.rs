@@ -236,9 +236,23 @@ impl Engine {
             .expr_planners()
             .get_or_insert_with(Vec::new)
             .insert(2, Arc::new(strata_sql::moment_numbers::MomentNumbers));
-        let make_array = scalar.iter().find(|f| f.name() == "make_array");
+        let to_string = scalar.iter().find(|f| f.name() == "toString");
         builder.expr_planners().get_or_insert_with(Vec::new).insert(
             3,
+            Arc::new(strata_sql::common_results::FixedStringConcat::new(
+                Arc::clone(to_string.expect("toString is registered")),
+            )),
+        );
+        let length = scalar.iter().find(|f| f.name() == "length");
+        builder.expr_planners().get_or_insert_with(Vec::new).insert(
+            4,
+            Arc::new(strata_sql::subcolumns::Subcolumns::new(Arc::clone(
+                length.expect("length is registered"),
+            ))),
+        );
+        let make_array = scalar.iter().find(|f| f.name() == "make_array");
+        builder.expr_planners().get_or_insert_with(Vec::new).insert(
+            5,
             Arc::new(strata_sql::array_literals::ArrayLiterals::new(Arc::clone(
                 make_array.expect("make_array is registered"),
             ))),

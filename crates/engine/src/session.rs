@@ -325,6 +325,9 @@ impl Session {
         if let Some((_, rest)) = strip_keyword(text, &["KILL"]) {
             return self.kill(rest).await;
         }
+        if let Some((_, rest)) = strip_keyword(text, &["EXCHANGE"]) {
+            return self.exchange_statement(rest).await;
+        }
         if let Some((_, rest)) = strip_keyword(text, &["DETACH"]) {
             return self.detach(rest).await;
         }

@@ -1,6 +1,7 @@
 //! The table engines Strata stores as MergeTree parts: `MergeTree`,
 //! `ReplacingMergeTree([version[, is_deleted]])`, `SummingMergeTree([columns])`,
-//! `CollapsingMergeTree(sign)`, `AggregatingMergeTree`, and the Log family (`Log`, `TinyLog`,
+//! `CollapsingMergeTree(sign)`, `VersionedCollapsingMergeTree(sign, version)`,
+//! `AggregatingMergeTree`, and the Log family (`Log`, `TinyLog`,
 //! `StripeLog`: parts without a sorting key, no mutations, no FINAL). Each
 //! is checked as ClickHouse checks it and compiled to the storage's
 //! [`MergeMode`].
@@ -31,6 +32,11 @@ pub enum TableEngine {
     Collapsing {
         sign: String,
     },
+    /// Its sorting key ends with `version` (see [`Self::sorting_key_suffix`]).
+    VersionedCollapsing {
+        sign: String,
+        version: String,
+    },
     Aggregating,
     /// `Log`, `TinyLog` or `StripeLog`.
     Log(&'static str),
@@ -39,11 +45,12 @@ pub enum TableEngine {
 pub const LOG_ENGINES: [&str; 3] = ["Log", "TinyLog", "StripeLog"];
 
 /// The engines this module reads, sorting-key engines first.
-pub const PART_ENGINES: [&str; 8] = [
+pub const PART_ENGINES: [&str; 9] = [
     "MergeTree",
     "ReplacingMergeTree",
     "SummingMergeTree",
     "CollapsingMergeTree",
+    "VersionedCollapsingMergeTree",
     "AggregatingMergeTree",
     LOG_ENGINES[0],
     LOG_ENGINES[1],
@@ -109,6 +116,13 @@ impl TableEngine {
                     sign: names[0].clone(),
                 }
             }
+            "VersionedCollapsingMergeTree" => {
+                arity(2..=2, "2 parameters: the sign and version columns")?;
+                TableEngine::VersionedCollapsing {
+                    sign: names[0].clone(),
+                    version: names[1].clone(),
+                }
+            }
             "AggregatingMergeTree" => {
                 arity(
                     0..=0,
@@ -145,6 +159,7 @@ impl TableEngine {
             TableEngine::Replacing { .. } => "ReplacingMergeTree",
             TableEngine::Summing { .. } => "SummingMergeTree",
             TableEngine::Collapsing { .. } => "CollapsingMergeTree",
+            TableEngine::VersionedCollapsing { .. } => "VersionedCollapsingMergeTree",
             TableEngine::Aggregating => "AggregatingMergeTree",
             TableEngine::Log(name) => name,
         }
@@ -163,6 +178,7 @@ impl TableEngine {
                 return format!("SummingMergeTree(({}))", columns.join(", "));
             }
             TableEngine::Collapsing { sign } => vec![sign],
+            TableEngine::VersionedCollapsing { sign, version } => vec![sign, version],
         };
         match arguments.is_empty() {
             true => self.name().to_string(),
@@ -175,6 +191,16 @@ impl TableEngine {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+        }
+    }
+
+    /// The column the engine appends to the sorting key, as ClickHouse
+    /// does: VersionedCollapsingMergeTree's version, so that one key's
+    /// rows of one version sit together.
+    pub fn sorting_key_suffix(&self) -> Option<&str> {
+        match self {
+            TableEngine::VersionedCollapsing { version, .. } => Some(version),
+            _ => None,
         }
     }
 
@@ -219,7 +245,7 @@ impl TableEngine {
                     .map(|v| column(v, "Version"))
                     .transpose()?;
                 if let Some(index) = version {
-                    check_version_type(schema, index)?;
+                    check_version_type(schema, index, self.name())?;
                 }
                 let is_deleted = is_deleted
                     .as_deref()
@@ -260,6 +286,12 @@ impl TableEngine {
                 let sign = column(sign, "Sign")?;
                 check_type(schema, sign, &[DataType::Int8], "Sign", "Int8")?;
                 Ok(MergeMode::Collapsing { sign })
+            }
+            TableEngine::VersionedCollapsing { sign, version } => {
+                let sign = column(sign, "Sign")?;
+                check_type(schema, sign, &[DataType::Int8], "Sign", "Int8")?;
+                check_version_type(schema, column(version, "Version")?, self.name())?;
+                Ok(MergeMode::VersionedCollapsing { sign })
             }
             TableEngine::Aggregating => {
                 let columns = combined_columns(schema, key_columns)?;
@@ -358,7 +390,7 @@ fn is_summable(schema: &Schema, column: usize) -> bool {
 }
 
 /// ReplacingMergeTree's version: an integer, a date or a time.
-fn check_version_type(schema: &Schema, column: usize) -> Result<()> {
+fn check_version_type(schema: &Schema, column: usize, engine: &str) -> Result<()> {
     let field = schema.field(column);
     let data_type = field.data_type();
     let fits =
@@ -369,7 +401,7 @@ fn check_version_type(schema: &Schema, column: usize) -> Result<()> {
     Err(StrataError::new(
         ErrorCode::BAD_TYPE_OF_FIELD,
         format!(
-            "The column {} cannot be used as a version column for storage ReplacingMergeTree because it is of type {} (must be of an integer type or of type Date/DateTime/DateTime64)",
+            "The column {} cannot be used as a version column for storage {engine} because it is of type {} (must be of an integer type or of type Date/DateTime/DateTime64)",
             field.name(),
             strata_common::types::field_type_name(field)
         ),

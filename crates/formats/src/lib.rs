@@ -454,6 +454,7 @@ impl FormatOptions {
                 .unwrap_or(b','),
             values: ValueOptions {
                 json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
+                json_quote_denormals: settings.output_format_json_quote_denormals(),
                 date_time_style: value::DateTimeStyle::named(&settings.date_time_output_format()),
                 ..ValueOptions::default()
             }

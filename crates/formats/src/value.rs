@@ -34,6 +34,9 @@ pub enum Style {
 #[derive(Debug, Clone, Copy)]
 pub struct ValueOptions {
     pub json_quote_64bit_integers: bool,
+    /// `output_format_json_quote_denormals`: JSON writes nan and ±inf as
+    /// quoted text rather than `null`.
+    pub json_quote_denormals: bool,
     /// `date_time_output_format`: how a DateTime is written.
     pub date_time_style: DateTimeStyle,
     /// `bool_true_representation`, `bool_false_representation`: a Bool's
@@ -45,6 +48,7 @@ impl Default for ValueOptions {
     fn default() -> Self {
         ValueOptions {
             json_quote_64bit_integers: false,
+            json_quote_denormals: false,
             date_time_style: DateTimeStyle::Simple,
             bool_texts: ["false", "true"],
         }
@@ -222,7 +226,7 @@ pub fn write_value(
                 v.is_finite().then(|| format!("{v:e}")),
                 v.is_nan(),
                 v.is_sign_negative(),
-                style,
+                (style, options.json_quote_denormals),
                 out,
             );
         }};
@@ -523,14 +527,23 @@ fn write_float(
     scientific: Option<String>,
     is_nan: bool,
     negative: bool,
-    style: Style,
+    (style, quote_denormals): (Style, bool),
     out: &mut String,
 ) {
+    let text = match (is_nan, negative) {
+        (true, _) => "nan",
+        (false, true) => "-inf",
+        (false, false) => "inf",
+    };
     match scientific {
         Some(sci) => out.push_str(&float_text(&sci)),
+        None if style == Style::Json && quote_denormals => {
+            out.push('"');
+            out.push_str(text);
+            out.push('"');
+        }
         None if style == Style::Json => out.push_str("null"),
-        None if is_nan => out.push_str("nan"),
-        None => out.push_str(if negative { "-inf" } else { "inf" }),
+        None => out.push_str(text),
     }
 }
 
@@ -670,7 +683,7 @@ mod tests {
             v.is_finite().then(|| format!("{v:e}")),
             v.is_nan(),
             v.is_sign_negative(),
-            Style::Escaped,
+            (Style::Escaped, false),
             &mut out,
         );
         out
@@ -714,6 +727,25 @@ mod tests {
         out.clear();
         write_string("é/ü\u{1}\"", Style::Json, &mut out);
         assert_eq!(out, "\"é\\/ü\\u0001\\\"\"");
+    }
+
+    #[test]
+    fn json_denormals_are_null_or_quoted() {
+        let json = |v: f64, quote: bool| {
+            let mut out = String::new();
+            write_float(
+                None,
+                v.is_nan(),
+                v.is_sign_negative(),
+                (Style::Json, quote),
+                &mut out,
+            );
+            out
+        };
+        assert_eq!(json(f64::NAN, false), "null");
+        assert_eq!(json(f64::NAN, true), "\"nan\"");
+        assert_eq!(json(f64::INFINITY, true), "\"inf\"");
+        assert_eq!(json(f64::NEG_INFINITY, true), "\"-inf\"");
     }
 
     #[test]

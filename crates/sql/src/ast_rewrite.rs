@@ -22,7 +22,7 @@ use datafusion::sql::sqlparser::ast::{
     ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList,
     FunctionArguments, Ident, Interval, JoinConstraint, NullTreatment, ObjectName, ObjectNamePart,
     Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, Statement, Subscript,
-    TableAlias, TableFactor, TypedString, UnaryOperator, Value, VisitMut, VisitorMut,
+    TableAlias, TableFactor, TypedString, UnaryOperator, Value, VisitMut, VisitorMut, WindowType,
 };
 use datafusion::sql::sqlparser::tokenizer::Span;
 use strata_common::settings::{SettingValue, Settings};
@@ -131,6 +131,7 @@ impl VisitorMut for Rewriter<'_, '_> {
         // The SELECTs of a set operation are no query of their own.
         set_operand_conditions(query.body.as_mut());
         if let SetExpr::Select(select) = query.body.as_mut() {
+            query_clauses::named_windows_nulls_last(select);
             query_clauses::group_by_all(select, &|name| {
                 crate::combinators::names_aggregate(name, self.ctx)
             });
@@ -180,6 +181,13 @@ impl VisitorMut for Rewriter<'_, '_> {
     /// The functional IN (`in(x, set)`) is replaced before its arguments are
     /// visited: it becomes ClickHouse functions that take their rewrites then.
     fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<StrataError> {
+        if let Expr::Function(Function {
+            over: Some(WindowType::WindowSpec(spec)),
+            ..
+        }) = expr
+        {
+            query_clauses::window_nulls_last(spec);
+        }
         let Expr::Function(f) = &*expr else {
             return ControlFlow::Continue(());
         };

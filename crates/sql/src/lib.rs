@@ -21,13 +21,13 @@ pub mod ast_rewrite;
 pub mod clickhouse_tokens;
 pub mod column_matchers;
 pub mod combinators;
+pub mod common_results;
 pub mod constraints;
 pub mod create_database;
 pub mod create_table;
 /// The function a query parameter `{name:Type}` left in a statement is read as.
 pub const QUERY_PARAMETER_FUNCTION: &str = "__strata_param";
 
-mod case_moments;
 pub mod depth;
 mod dialect;
 pub mod dictionary;
@@ -68,6 +68,7 @@ pub mod select_probes;
 pub mod skip_index;
 pub mod sort_keys;
 pub mod source_text;
+pub mod subcolumns;
 mod subquery_order;
 pub mod table_function_scans;
 mod table_qualifiers;
@@ -85,6 +86,7 @@ pub mod virtual_columns;
 pub mod volatile_case;
 pub mod volatile_shared;
 mod window_aggregates;
+mod window_ranges;
 pub mod with_fill;
 pub mod zoned_comparisons;
 

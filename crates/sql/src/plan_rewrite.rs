@@ -38,6 +38,8 @@
 //!   ([`crate::table_function_scans`]).
 //! - A recursive CTE's terms give its work table's types
 //!   ([`crate::recursive_ctes`]).
+//! - A RANGE frame's offset over a Date counts days, over a DateTime
+//!   seconds ([`crate::window_ranges`]).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
@@ -129,6 +131,7 @@ impl PlanRewriter {
             // over an aggregate.
             let node = crate::subquery_order::order_by_subquery_sort(node)?.data;
             let node = crate::subquery_order::number_rows_by_subquery_sort(node)?.data;
+            let node = crate::window_ranges::offsets_in_key_units(node)?.data;
             let node = self.rewrite_node(node, keys_null)?;
             match join_nulls {
                 true => Ok(node),
@@ -474,8 +477,7 @@ impl PlanRewriter {
             return Ok(moments);
         }
         let expr = moments.data;
-        let cases =
-            crate::case_moments::widen_dates(expr, schema, |name, args| self.call(name, args))?;
+        let cases = crate::common_results::unify(expr, schema, |name, args| self.call(name, args))?;
         if cases.transformed {
             return Ok(cases);
         }

@@ -19,9 +19,9 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, Fetch, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
-    GroupByExpr, GroupByWithModifier, Ident, LimitClause, OffsetRows, OrderByExpr, OrderByKind,
-    Query, Select, SelectItem, SetExpr, Statement, TableFactor, Value, WindowSpec, WindowType,
-    visit_expressions,
+    GroupByExpr, GroupByWithModifier, Ident, LimitClause, NamedWindowDefinition, NamedWindowExpr,
+    OffsetRows, OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
+    TableFactor, Value, WindowSpec, WindowType, visit_expressions,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -200,6 +200,22 @@ pub fn nulls_last(query: &mut Query) {
     {
         for key in keys {
             key.options.nulls_first.get_or_insert(false);
+        }
+    }
+}
+
+/// The same inside a window's ORDER BY, of a call or of a named window.
+pub fn window_nulls_last(spec: &mut WindowSpec) {
+    for key in &mut spec.order_by {
+        key.options.nulls_first.get_or_insert(false);
+    }
+}
+
+/// [`window_nulls_last`] for the windows a SELECT names (`WINDOW w AS (...)`).
+pub fn named_windows_nulls_last(select: &mut Select) {
+    for NamedWindowDefinition(_, window) in &mut select.named_window {
+        if let NamedWindowExpr::WindowSpec(spec) = window {
+            window_nulls_last(spec);
         }
     }
 }

@@ -225,6 +225,8 @@ declare_settings!(IMPLEMENTED {
         "JSONEachRow writes its rows as the elements of one JSON array rather than one object per line";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",
         "Quote 64-bit integers in JSON output formats";
+    output_format_json_quote_denormals: bool = SettingKind::Bool, "0",
+        "JSON output formats write nan, inf and -inf as quoted text instead of null";
     output_format_markdown_escape_special_characters: bool = SettingKind::Bool, "0",
         "Markdown output puts a backslash before each ASCII punctuation mark in a cell, so the text shows as written";
     output_format_parquet_row_group_size: u64 = SettingKind::UInt64, "1000000",

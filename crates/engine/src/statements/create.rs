@@ -50,7 +50,6 @@ const CLICKHOUSE_ENGINES: &[&str] = &[
     "GraphiteMergeTree",
     "ReplicatedMergeTree",
     "URL",
-    "VersionedCollapsingMergeTree",
 ];
 
 /// What `CREATE TABLE new AS existing` copies.
@@ -249,6 +248,9 @@ impl Session {
         }
         let schema_provider = self.database(&database)?;
         if schema_provider.table_exist(&table) {
+            if create.or_replace && !create.temporary && self.attaching.is_none() {
+                return self.create_or_replace(create, engine, clauses).await;
+            }
             if create.if_not_exists {
                 return self.done();
             }
@@ -344,6 +346,27 @@ impl Session {
         if self.attaching.is_some() {
             self.resume_table_mutations(&identity, provider).await;
         }
+        self.done()
+    }
+
+    /// `CREATE OR REPLACE TABLE` of a table that exists: the new table is
+    /// made under a name of its own, then takes the name.
+    async fn create_or_replace(
+        &mut self,
+        mut create: CreateTable,
+        engine: Option<EngineClause>,
+        clauses: ColumnClauses,
+    ) -> Result<StatementOutcome> {
+        let name = create.name.clone();
+        let (database, _) = self.table_name(&name)?;
+        let created = ObjectName::from(vec![
+            Ident::new(database),
+            Ident::new(format!("_replacing_{}", uuid::Uuid::new_v4().simple())),
+        ]);
+        create.name = created.clone();
+        create.or_replace = false;
+        Box::pin(self.create_table(create, engine, clauses)).await?;
+        self.replace_table(&created, &name).await?;
         self.done()
     }
 

@@ -1,9 +1,9 @@
-//! RENAME TABLE.
+//! RENAME TABLE, EXCHANGE TABLES, and the swap that ends CREATE OR REPLACE TABLE.
 
 use std::sync::Arc;
 
 use datafusion::catalog::TableProvider;
-use datafusion::sql::sqlparser::ast::{ObjectName, RenameTable};
+use datafusion::sql::sqlparser::ast::{Ident, ObjectName, ObjectType, RenameTable};
 use strata_common::{ErrorCode, Result, StrataError};
 
 use super::view::ReadView;
@@ -20,6 +20,59 @@ impl Session {
                 .await?;
         }
         self.done()
+    }
+
+    /// `EXCHANGE TABLES a AND b`.
+    pub(crate) async fn exchange_statement(&self, rest: &str) -> Result<StatementOutcome> {
+        self.check_writable()?;
+        let Some((_, names)) = crate::session::strip_keyword(rest, &["TABLES"]) else {
+            return Err(exchange_syntax(rest));
+        };
+        let (first, second) = split_on_and(names).ok_or_else(|| exchange_syntax(rest))?;
+        let first = strata_sql::parse_object_name(first)?;
+        let second = strata_sql::parse_object_name(second)?;
+        self.exchange_tables(&first, &second).await?;
+        self.done()
+    }
+
+    /// Swaps the names of two tables by three renames through a name no
+    /// table has; a failed rename undoes those before it.
+    pub(crate) async fn exchange_tables(&self, a: &ObjectName, b: &ObjectName) -> Result<()> {
+        let (database, _) = self.table_name(a)?;
+        let spare = ObjectName::from(vec![
+            Ident::new(database),
+            Ident::new(format!("_exchanging_{}", uuid::Uuid::new_v4().simple())),
+        ]);
+        self.rename_table(a, &spare).await?;
+        if let Err(e) = self.rename_table(b, a).await {
+            self.rename_table(&spare, a).await?;
+            return Err(e);
+        }
+        if let Err(e) = self.rename_table(&spare, b).await {
+            self.rename_table(a, b).await?;
+            self.rename_table(&spare, a).await?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// The end of `CREATE OR REPLACE TABLE name`: `created`, made under a
+    /// name of its own, takes `name`, and the table that had it is dropped,
+    /// so that a failed CREATE leaves the old table as it was.
+    pub(crate) async fn replace_table(
+        &mut self,
+        created: &ObjectName,
+        name: &ObjectName,
+    ) -> Result<()> {
+        self.exchange_tables(created, name).await?;
+        self.drop(
+            ObjectType::Table,
+            false,
+            false,
+            std::slice::from_ref(created),
+        )
+        .await?;
+        Ok(())
     }
 
     /// RENAME TABLE: the metadata file moves, the table object takes the new
@@ -101,4 +154,36 @@ impl Session {
             .register_table(to_table.to_string(), provider)?;
         Ok(())
     }
+}
+
+/// The two names of `a AND b`, split at an AND outside quotes.
+fn split_on_and(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let mut quote = None;
+    for (i, &c) in bytes.iter().enumerate() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'`' | b'"' | b'\'') => quote = Some(c),
+            (None, _) => {
+                let word = text
+                    .get(i..i + 5)
+                    .is_some_and(|w| w.eq_ignore_ascii_case(" AND "));
+                if word {
+                    return Some((text[..i].trim(), text[i + 5..].trim()));
+                }
+            }
+        }
+    }
+    None
+}
+
+fn exchange_syntax(rest: &str) -> StrataError {
+    StrataError::new(
+        ErrorCode::SYNTAX_ERROR,
+        format!(
+            "Syntax error: expected EXCHANGE TABLES a AND b, found: EXCHANGE {}",
+            rest.trim()
+        ),
+    )
 }

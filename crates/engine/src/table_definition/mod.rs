@@ -675,11 +675,23 @@ impl MergeTreeDefinition {
         // Without ORDER BY the primary key is the sorting key; without either,
         // rows stay in insert order, as clickhouse-local's
         // `create_table_empty_primary_key_by_default` does.
-        let order_by = if engine.order_by.is_none() {
+        let mut order_by = if engine.order_by.is_none() {
             primary_key.clone()
         } else {
             order_by
         };
+        let mut primary_key = primary_key;
+        if let Some(suffix) = kind.sorting_key_suffix() {
+            // The key as written stays the primary key; a stored definition
+            // already ends with the suffix.
+            if primary_key.is_empty() {
+                primary_key = order_by.clone();
+            }
+            let ends_with = order_by.last().is_some_and(|e| e.to_string() == suffix);
+            if !ends_with {
+                order_by.push(SqlExpr::Identifier(Ident::new(suffix)));
+            }
+        }
         let is_prefix = primary_key.len() <= order_by.len()
             && primary_key
                 .iter()

@@ -69,6 +69,11 @@ impl AggregateUDFImpl for GroupArray {
         false
     }
 
+    /// A window frame with no row gives `[]`, as ClickHouse does.
+    fn default_value(&self, data_type: &DataType) -> Result<ScalarValue> {
+        strata_common::types::default_value(data_type)
+    }
+
     fn state_fields(&self, args: StateFieldsArgs) -> Result<Vec<FieldRef>> {
         Ok(vec![Arc::new(Field::new(
             format!("{}[values]", args.name),

@@ -54,6 +54,11 @@ pub enum MergeMode {
     /// AggregatingMergeTree: one row whose `columns` are combined by their
     /// aggregate and whose other columns come from the first row.
     Aggregating { columns: Vec<CombinedColumn> },
+    /// VersionedCollapsingMergeTree(sign, version), whose sorting key ends
+    /// with the version: per key, in order, a row cancels the last row
+    /// not yet cancelled if their signs differ; the rows left stay, with
+    /// either sign, under FINAL too.
+    VersionedCollapsing { sign: usize },
 }
 
 /// Combines a column's values of each group of rows into one value. The
@@ -116,6 +121,10 @@ impl MergeMode {
             MergeMode::Aggregating { columns } => {
                 let firsts: UInt64Array = groups.iter().map(|g| g.start as u64).collect();
                 combine_columns(take_record_batch(rows, &firsts)?, rows, &groups, columns)
+            }
+            MergeMode::VersionedCollapsing { sign } => {
+                let chosen = versioned_collapsing_rows(rows.column(*sign), &groups)?;
+                Ok(take_record_batch(rows, &chosen)?)
             }
             MergeMode::Collapsing { sign } => {
                 let chosen = collapsing_rows(rows.column(*sign), &groups)?;
@@ -219,19 +228,13 @@ fn drop_deleted(rows: &RecordBatch, column: usize) -> Result<RecordBatch> {
 /// CollapsingMergeTree: the rows each group keeps, by the rule on
 /// [`MergeMode::Collapsing`].
 fn collapsing_rows(sign: &ArrayRef, groups: &[Range<usize>]) -> Result<UInt64Array> {
-    let signs = cast(sign, &DataType::Int8)?;
-    let signs: &Int8Array = signs.as_primitive();
+    let signs = signs(sign)?;
     let mut kept = Vec::new();
     for group in groups {
         let states = group.clone().filter(|&r| signs.value(r) == 1);
         let cancels = group.clone().filter(|&r| signs.value(r) == -1);
         let (state_count, cancel_count) = (states.clone().count(), cancels.clone().count());
-        if state_count + cancel_count != group.len() {
-            return Err(StrataError::new(
-                ErrorCode::INCORRECT_DATA,
-                "The sign column of a CollapsingMergeTree table holds a value other than 1 or -1",
-            ));
-        }
+        debug_assert_eq!(state_count + cancel_count, group.len());
         let last_is_state = signs.value(group.end - 1) == 1;
         let first_cancel = cancels.clone().next();
         let last_state = states.clone().last();
@@ -244,6 +247,40 @@ fn collapsing_rows(sign: &ArrayRef, groups: &[Range<usize>]) -> Result<UInt64Arr
         kept.extend(chosen.into_iter().flatten().map(|r| r as u64));
     }
     Ok(UInt64Array::from(kept))
+}
+
+/// VersionedCollapsingMergeTree: the rows each group keeps, by the rule on
+/// [`MergeMode::VersionedCollapsing`].
+fn versioned_collapsing_rows(sign: &ArrayRef, groups: &[Range<usize>]) -> Result<UInt64Array> {
+    let signs = signs(sign)?;
+    let mut kept = Vec::new();
+    for group in groups {
+        // Rows not yet cancelled; all of one sign.
+        let mut pending: Vec<usize> = Vec::new();
+        for row in group.clone() {
+            match pending.last() {
+                Some(&last) if signs.value(last) != signs.value(row) => {
+                    pending.pop();
+                }
+                _ => pending.push(row),
+            }
+        }
+        kept.extend(pending.into_iter().map(|r| r as u64));
+    }
+    Ok(UInt64Array::from(kept))
+}
+
+/// A sign column as Int8, failing on a value other than 1 or -1.
+fn signs(sign: &ArrayRef) -> Result<Int8Array> {
+    let signs = cast(sign, &DataType::Int8)?;
+    let signs: &Int8Array = signs.as_primitive();
+    if signs.iter().any(|s| !matches!(s, Some(1 | -1))) {
+        return Err(StrataError::new(
+            ErrorCode::INCORRECT_DATA,
+            "The sign column of a collapsing table holds a value other than 1 or -1",
+        ));
+    }
+    Ok(signs.clone())
 }
 
 /// The rows whose sign is 1.
@@ -481,6 +518,25 @@ mod tests {
         .unwrap();
         assert_eq!(texts(&kept), ["xy"]);
         assert_eq!(column(&kept, 1, int), [5]);
+    }
+
+    #[test]
+    fn versioned_collapsing_cancels_each_row_against_the_last_pending_one() {
+        // Key 1: +a +b -c leaves a; key 2: +d -e +f leaves f; key 3: -g stays.
+        let rows = batch(
+            &[1, 1, 1, 2, 2, 2, 3],
+            &[1, 1, -1, 1, -1, 1, -1],
+            &["a", "b", "c", "d", "e", "f", "g"],
+        );
+        let keys = [Arc::clone(rows.column(0))];
+        let mode = MergeMode::VersionedCollapsing { sign: 1 };
+        for final_read in [false, true] {
+            let kept = mode.combine(&rows, &keys, final_read).unwrap();
+            assert_eq!(texts(&kept), ["a", "f", "g"]);
+        }
+        let bad = batch(&[1], &[2], &["x"]);
+        let error = mode.combine(&bad, &[Arc::clone(bad.column(0))], false);
+        assert!(error.is_err());
     }
 
     #[test]
