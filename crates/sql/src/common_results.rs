@@ -10,16 +10,18 @@
 //!   type. The FixedStrings are converted to text first here, and as
 //!   operands of `||` by [`FixedStringConcat`] as the operator is planned.
 
+use std::sync::Arc;
+
 use datafusion::arrow::datatypes::{DataType, TimeUnit};
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result};
-use std::sync::Arc;
-
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExpr};
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 
+/// `expr`, a CASE or an array literal, with its results converted to the
+/// type ClickHouse gives them together; `convert` calls a Strata function.
 pub fn unify(
     expr: Expr,
     schema: &DFSchema,
@@ -44,20 +46,15 @@ pub fn unify(
         .map(|e| e.get_type(schema))
         .collect::<Result<Vec<_>>>()?;
     let changed = match moment_conversion(&types, &convert) {
-        Some(to_moment) => convert_where(&mut results, &types, &DataType::Date32, to_moment),
-        None if mixes_fixed_strings(&types) => {
-            let to_text = |e: Expr| convert("toString", vec![e]);
-            let fixed: Vec<DataType> = types
-                .iter()
-                .filter(|t| matches!(t, DataType::FixedSizeBinary(_)))
-                .cloned()
-                .collect();
-            let mut changed = false;
-            for fixed in &fixed {
-                changed |= convert_where(&mut results, &types, fixed, &to_text);
-            }
-            changed
+        Some(to_moment) => {
+            convert_where(&mut results, &types, |t| *t == DataType::Date32, to_moment)
         }
+        None if mixes_fixed_strings(&types) => convert_where(
+            &mut results,
+            &types,
+            |t| matches!(t, DataType::FixedSizeBinary(_)),
+            |e| convert("toString", vec![e]),
+        ),
         None => false,
     };
     drop(results);
@@ -113,16 +110,16 @@ fn mixes_fixed_strings(types: &[DataType]) -> bool {
             .any(|t| matches!(t, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View))
 }
 
-/// Converts each of `results` whose type is `from`; whether any was.
+/// Converts each of `results` whose type `converts`; whether any was.
 fn convert_where(
     results: &mut [&mut Expr],
     types: &[DataType],
-    from: &DataType,
+    converts: impl Fn(&DataType) -> bool,
     conversion: impl Fn(Expr) -> Expr,
 ) -> bool {
     let mut changed = false;
     for (result, data_type) in results.iter_mut().zip(types) {
-        if data_type == from {
+        if converts(data_type) {
             **result = conversion(std::mem::replace(*result, lit(0)));
             changed = true;
         }
