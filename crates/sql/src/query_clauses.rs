@@ -198,15 +198,18 @@ pub fn nulls_last(query: &mut Query) {
     if let Some(order) = query.order_by.as_mut()
         && let OrderByKind::Expressions(keys) = &mut order.kind
     {
-        for key in keys {
-            key.options.nulls_first.get_or_insert(false);
-        }
+        keys_nulls_last(keys);
     }
 }
 
 /// The same inside a window's ORDER BY, of a call or of a named window.
 pub fn window_nulls_last(spec: &mut WindowSpec) {
-    for key in &mut spec.order_by {
+    keys_nulls_last(&mut spec.order_by);
+}
+
+/// Keys that do not say where NULLs go put them last.
+fn keys_nulls_last(keys: &mut [OrderByExpr]) {
+    for key in keys {
         key.options.nulls_first.get_or_insert(false);
     }
 }

@@ -671,7 +671,7 @@ impl MergeTreeDefinition {
     pub fn from_clause(engine: &EngineClause) -> Result<MergeTreeDefinition> {
         let kind = TableEngine::from_clause(engine)?;
         let order_by = key_elements(engine.order_by.as_ref());
-        let primary_key = key_elements(engine.primary_key.as_ref());
+        let mut primary_key = key_elements(engine.primary_key.as_ref());
         // Without ORDER BY the primary key is the sorting key; without either,
         // rows stay in insert order, as clickhouse-local's
         // `create_table_empty_primary_key_by_default` does.
@@ -680,7 +680,6 @@ impl MergeTreeDefinition {
         } else {
             order_by
         };
-        let mut primary_key = primary_key;
         if let Some(suffix) = kind.sorting_key_suffix() {
             // The key as written stays the primary key; a stored definition
             // already ends with the suffix.
