@@ -80,6 +80,7 @@ error_codes! {
     UNKNOWN_SETTING = 115,
     INCORRECT_DATA = 117,
     ENGINE_REQUIRED = 119,
+    INCORRECT_RESULT_OF_SCALAR_SUBQUERY = 125,
     ILLEGAL_INDEX = 127,
     TOO_LARGE_ARRAY_SIZE = 128,
     CANNOT_READ_ARRAY_FROM_TEXT = 130,
@@ -121,6 +122,7 @@ error_codes! {
     BAD_DATA_PART_NAME = 233,
     MEMORY_LIMIT_EXCEEDED = 241,
     CORRUPTED_DATA = 246,
+    INVALID_PARTITION_VALUE = 248,
     INCOMPATIBLE_TYPE_OF_JOIN = 264,
     CANNOT_COMPRESS = 270,
     CANNOT_DECOMPRESS = 271,
@@ -345,6 +347,10 @@ impl StrataError {
             || msg.contains("is not in GROUP BY")
         {
             ErrorCode::NOT_AN_AGGREGATE
+        } else if msg.contains("Aggregate functions are not allowed in the WHERE clause") {
+            ErrorCode::ILLEGAL_AGGREGATION
+        } else if msg.contains("lambda defined") && msg.contains("params but UDF support") {
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
         } else if msg.contains("Projections require unique expression names") {
             ErrorCode::MULTIPLE_EXPRESSIONS_FOR_ALIAS
         } else {

@@ -35,6 +35,7 @@ use crate::session::Session;
 use crate::sources::file_function::{self, FileFunction, UserFiles};
 use crate::sources::format_function::FormatFunction;
 use crate::sources::generate_random::{self, GenerateRandom};
+use crate::sources::null_function::{self, NullFunction};
 use crate::sources::numbers::{Generator, NumbersFunction, NumbersTable, SeriesFunction};
 use crate::sources::s3_function::{self, S3Function};
 use crate::system::{CATALOG, SYSTEM_DATABASE, SystemTable, SystemTableKind};
@@ -269,13 +270,14 @@ impl Engine {
             );
         }
         let user_files = UserFiles::from_setting(&server_settings.user_files_path());
-        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 6] = [
+        let named: [(&str, Arc<dyn datafusion::catalog::TableFunctionImpl>); 7] = [
             (SeriesFunction::NAME, Arc::new(SeriesFunction)),
             (SeriesFunction::ALIAS, Arc::new(SeriesFunction)),
             (FormatFunction::NAME, Arc::new(FormatFunction)),
             (generate_random::NAME, Arc::new(GenerateRandom)),
             (file_function::NAME, Arc::new(FileFunction { user_files })),
             (s3_function::NAME, Arc::new(S3Function)),
+            (null_function::NAME, Arc::new(NullFunction)),
         ];
         for (name, function) in named {
             table_functions.insert(

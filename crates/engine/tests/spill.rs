@@ -127,14 +127,29 @@ async fn set_operations_under_a_small_limit_equal_unlimited_and_datafusion() {
             // DISTINCT adds a GROUP BY below the join, which spills on its
             // own (its test is below): those are checked unlimited only.
             let distinct = operation.ends_with("DISTINCT");
-            // DataFusion's hash join walks a chain per repeated key, so its
-            // reference run gets the right side deduplicated, which leaves
-            // the answer of a semi or anti join as it is.
-            let deduplicated = format!("SELECT DISTINCT * FROM ({right})");
+            // The reference runs DataFusion's hash join, which keeps every
+            // probe row with a match. Under DISTINCT that is the answer once
+            // the right side is deduplicated (a hash join walks a chain per
+            // repeated key). Under ALL, a row's copies are numbered on each
+            // side, so copy n meets copy n: the multiset answer, min(l, r)
+            // or max(l - r, 0) copies.
+            let (reference_left, reference_right) = if distinct {
+                (
+                    left.to_string(),
+                    format!("SELECT DISTINCT * FROM ({right})"),
+                )
+            } else {
+                let numbered = |side: &str| {
+                    format!(
+                        "SELECT *, row_number() OVER (PARTITION BY {columns}) AS copy FROM ({side})"
+                    )
+                };
+                (numbered(left), numbered(right))
+            };
             let reference = rows(
                 &mut session,
                 &checksum_query(
-                    (left, &deduplicated, columns),
+                    (&reference_left, &reference_right, columns),
                     operation,
                     "strata_group_by_operators = 0",
                 ),

@@ -82,7 +82,7 @@ impl JsonCells {
             out.push_str("\t\t\t");
             out.push_str(&self.keys[i]);
             out.push_str(": ");
-            self.spread(column.as_ref(), row, 3, out);
+            self.spread(column.as_ref(), row, (3, "\t"), out);
             out.push_str(if i + 1 < batch.num_columns() {
                 ",\n"
             } else {
@@ -93,9 +93,16 @@ impl JsonCells {
     }
 
     /// A value of the JSON format, where tuples, maps and arrays of them are
-    /// spread over lines, an element a line, indented a tab deeper than
-    /// `depth`; other values, and all of JSONStrings, stay on one line.
-    fn spread(&mut self, array: &dyn Array, row: usize, depth: usize, out: &mut String) {
+    /// spread over lines, an element a line, indented one `unit` (a tab, or
+    /// PrettyJSONEachRow's four spaces) deeper than `depth`; other values,
+    /// and all of JSONStrings, stay on one line.
+    pub(crate) fn spread(
+        &mut self,
+        array: &dyn Array,
+        row: usize,
+        (depth, unit): (usize, &str),
+        out: &mut String,
+    ) {
         if self.strings || array.is_null(row) || !spreads(array.data_type()) {
             return self.value(array, row, out);
         }
@@ -104,15 +111,15 @@ impl JsonCells {
         if !children.is_empty() {
             out.push('\n');
             for (n, (key, values, i)) in children.iter().enumerate() {
-                out.extend(std::iter::repeat_n('\t', depth + 1));
+                out.push_str(&unit.repeat(depth + 1));
                 if let Some(key) = key {
                     out.push_str(key);
                     out.push_str(": ");
                 }
-                self.spread(values.as_ref(), *i, depth + 1, out);
+                self.spread(values.as_ref(), *i, (depth + 1, unit), out);
                 out.push_str(if n + 1 < children.len() { ",\n" } else { "\n" });
             }
-            out.extend(std::iter::repeat_n('\t', depth));
+            out.push_str(&unit.repeat(depth));
         }
         out.push(close);
     }
@@ -334,7 +341,7 @@ mod tests {
         let schema = Arc::new(datafusion::arrow::datatypes::Schema::empty());
         let mut cells = JsonCells::new(&schema, false, ValueOptions::default());
         let mut out = String::new();
-        cells.spread(&tuple, 0, 3, &mut out);
+        cells.spread(&tuple, 0, (3, "\t"), &mut out);
         assert_eq!(out, "[\n\t\t\t\t1,\n\t\t\t\t[2,3]\n\t\t\t]");
     }
 }

@@ -1,6 +1,8 @@
 //! JSON formats with one line per row, streamed as batches arrive: JSONEachRow
 //! (`{"a":1}`), JSONCompactEachRow (`[1, "x"]`) with optional header lines, their
-//! *Strings variants, and JSONObjectEachRow, one object keyed `row_N`.
+//! *Strings variants, JSONObjectEachRow, one object keyed `row_N`, and
+//! PrettyJSONEachRow, each row's object spread over lines as the JSON
+//! format spreads values, indented by four spaces.
 
 use std::io::Write;
 
@@ -120,5 +122,47 @@ impl ResultWriter for ObjectEachRowWriter {
 
     fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         out.write_all(b"\n}\n")
+    }
+}
+
+pub(crate) struct PrettyEachRowWriter {
+    cells: JsonCells,
+}
+
+impl PrettyEachRowWriter {
+    pub(crate) fn new(schema: SchemaRef, options: FormatOptions) -> Self {
+        PrettyEachRowWriter {
+            cells: JsonCells::new(&schema, false, options.values),
+        }
+    }
+}
+
+/// PrettyJSONEachRow's indentation step.
+const PRETTY_INDENT: &str = "    ";
+
+impl ResultWriter for PrettyEachRowWriter {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        let mut text = String::new();
+        for row in 0..batch.num_rows() {
+            text.push_str("{\n");
+            for (i, column) in batch.columns().iter().enumerate() {
+                text.push_str(PRETTY_INDENT);
+                text.push_str(&self.cells.keys[i]);
+                text.push_str(": ");
+                self.cells
+                    .spread(column.as_ref(), row, (1, PRETTY_INDENT), &mut text);
+                text.push_str(if i + 1 < batch.num_columns() {
+                    ",\n"
+                } else {
+                    "\n"
+                });
+            }
+            text.push_str("}\n");
+        }
+        out.write_all(text.as_bytes())
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        Ok(())
     }
 }

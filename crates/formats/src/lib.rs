@@ -11,6 +11,7 @@ pub mod encoding;
 mod extremes;
 pub mod input;
 mod json;
+mod json_columns;
 mod json_each_row;
 mod markdown;
 pub mod native;
@@ -55,6 +56,11 @@ pub enum OutputFormat {
     JsonCompactStringsEachRowWithNames,
     JsonCompactStringsEachRowWithNamesAndTypes,
     JsonObjectEachRow,
+    PrettyJsonEachRow,
+    JsonColumns,
+    JsonCompactColumns,
+    SqlInsert,
+    RawBlob,
     Json,
     JsonCompact,
     JsonStrings,
@@ -147,6 +153,14 @@ const SPELLINGS: &[(OutputFormat, &[&str])] = {
             &["JSONCompactStringsEachRowWithNamesAndTypes"],
         ),
         (JsonObjectEachRow, &["JSONObjectEachRow"]),
+        (
+            PrettyJsonEachRow,
+            &["PrettyJSONEachRow", "PrettyJSONLines", "PrettyNDJSON"],
+        ),
+        (JsonColumns, &["JSONColumns"]),
+        (JsonCompactColumns, &["JSONCompactColumns"]),
+        (SqlInsert, &["SQLInsert"]),
+        (RawBlob, &["RawBLOB"]),
         (Json, &["JSON"]),
         (JsonCompact, &["JSONCompact"]),
         (JsonStrings, &["JSONStrings"]),
@@ -233,10 +247,11 @@ impl OutputFormat {
             | Tskv => "text/tab-separated-values; charset=UTF-8",
             Csv => "text/csv; charset=UTF-8; header=absent",
             CsvWithNames | CsvWithNamesAndTypes => "text/csv; charset=UTF-8; header=present",
-            Json | JsonCompact | JsonStrings | JsonCompactStrings | JsonObjectEachRow => {
-                "application/json; charset=UTF-8"
+            Json | JsonCompact | JsonStrings | JsonCompactStrings | JsonObjectEachRow
+            | JsonColumns | JsonCompactColumns => "application/json; charset=UTF-8",
+            JsonEachRow | JsonStringsEachRow | PrettyJsonEachRow => {
+                "application/x-ndjson; charset=UTF-8"
             }
-            JsonEachRow | JsonStringsEachRow => "application/x-ndjson; charset=UTF-8",
             Xml => "application/xml; charset=UTF-8",
             _ if self.is_binary() => "application/octet-stream",
             _ => "text/plain; charset=UTF-8",
@@ -273,6 +288,8 @@ impl OutputFormat {
                 | RowBinary
                 | RowBinaryWithNames
                 | RowBinaryWithNamesAndTypes
+                | RawBlob
+                | PrettyJsonEachRow
                 | Null
         )
     }
@@ -287,6 +304,7 @@ impl OutputFormat {
                 | RowBinary
                 | RowBinaryWithNames
                 | RowBinaryWithNamesAndTypes
+                | RawBlob
                 | Arrow
                 | ArrowStream
         )
@@ -353,6 +371,13 @@ impl OutputFormat {
         "JSONCompactStringsEachRowWithNames",
         "JSONCompactStringsEachRowWithNamesAndTypes",
         "JSONObjectEachRow",
+        "PrettyJSONEachRow",
+        "PrettyJSONLines",
+        "PrettyNDJSON",
+        "JSONColumns",
+        "JSONCompactColumns",
+        "SQLInsert",
+        "RawBLOB",
         "JSON",
         "JSONCompact",
         "JSONStrings",
@@ -581,6 +606,14 @@ fn format_writer(
         JsonObjectEachRow => Box::new(json_each_row::ObjectEachRowWriter::new(
             schema, options, out,
         )?),
+        PrettyJsonEachRow => Box::new(json_each_row::PrettyEachRowWriter::new(schema, options)),
+        JsonColumns | JsonCompactColumns => Box::new(json_columns::ColumnsWriter::new(
+            schema,
+            format == JsonColumns,
+            options,
+        )),
+        SqlInsert => Box::new(values::SqlInsertWriter::new(schema, options)),
+        RawBlob => Box::new(row_binary::RawBlobWriter::new(schema)),
         Json | JsonCompact | JsonStrings | JsonCompactStrings => {
             Box::new(json::JsonWriter::new(format, schema, options, out)?)
         }

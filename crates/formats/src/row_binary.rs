@@ -3,7 +3,8 @@
 //! strings with a varint length), Nullable as a null flag byte before the
 //! value, Array and Map as a varint count before their items, Tuple as its
 //! elements. The WithNames variants start with the column count and names,
-//! WithNamesAndTypes also with the type names. Reading is in `input/row_binary`.
+//! WithNamesAndTypes also with the type names; RawBLOB, values with nothing
+//! around them. Reading is in `input/row_binary`.
 
 use std::io::Write;
 
@@ -13,6 +14,8 @@ use datafusion::arrow::datatypes::{DataType, Field, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
 
 use crate::native::{ValueWriter, value_writer, write_string, write_varint};
+use strata_common::types::{is_ipv6, is_uuid};
+
 use crate::{Header, ResultWriter, Statistics, column_names, column_types};
 
 /// Rows are passed on whenever this many bytes are waiting.
@@ -55,6 +58,72 @@ impl ResultWriter for RowBinaryWriter {
         for row in 0..batch.num_rows() {
             for encoder in &encoders {
                 encoder.write(&mut bytes, row);
+            }
+            if bytes.len() >= FLUSH_BYTES {
+                out.write_all(&bytes)?;
+                bytes.clear();
+            }
+        }
+        out.write_all(&bytes)
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// RawBLOB: values with nothing around them, a string's bytes as they are
+/// and any other value as RowBinary writes it; meant for one String column.
+pub(crate) struct RawBlobWriter {
+    schema: SchemaRef,
+}
+
+impl RawBlobWriter {
+    pub(crate) fn new(schema: SchemaRef) -> Self {
+        RawBlobWriter { schema }
+    }
+}
+
+/// The bytes of row `row` of a String or FixedString column.
+fn raw_bytes(field: &Field, column: &dyn Array, row: usize) -> Option<Vec<u8>> {
+    if column.is_null(row) {
+        return Some(Vec::new());
+    }
+    Some(match column.data_type() {
+        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes().to_vec(),
+        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes().to_vec(),
+        DataType::Utf8View => column.as_string_view().value(row).as_bytes().to_vec(),
+        DataType::Binary => column.as_binary::<i32>().value(row).to_vec(),
+        DataType::LargeBinary => column.as_binary::<i64>().value(row).to_vec(),
+        DataType::FixedSizeBinary(_) if !is_uuid(field) && !is_ipv6(field) => {
+            column.as_fixed_size_binary().value(row).to_vec()
+        }
+        _ => return None,
+    })
+}
+
+impl ResultWriter for RawBlobWriter {
+    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
+        let encoders = self
+            .schema
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .map(|(field, column)| Encoder::new(field, column.as_ref()))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        let mut bytes = Vec::new();
+        for row in 0..batch.num_rows() {
+            for ((field, column), encoder) in self
+                .schema
+                .fields()
+                .iter()
+                .zip(batch.columns())
+                .zip(&encoders)
+            {
+                match raw_bytes(field, column.as_ref(), row) {
+                    Some(raw) => bytes.extend_from_slice(&raw),
+                    None => encoder.write(&mut bytes, row),
+                }
             }
             if bytes.len() >= FLUSH_BYTES {
                 out.write_all(&bytes)?;

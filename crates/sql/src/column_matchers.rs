@@ -7,7 +7,7 @@
 //! - on the tokens ([`encode`]), a chain sqlparser cannot read becomes
 //!   nested calls it can: `* EXCEPT (b) APPLY(sum)` is
 //!   `__matcher_apply(__matcher_except(__matcher_star(), b), sum)`. A bare
-//!   `* EXCEPT (...)` or `* REPLACE (...)` is left to sqlparser.
+//!   `* EXCEPT (...)` of names or `* REPLACE (...)` is left to sqlparser.
 //! - on the statement, one SELECT at a time, innermost first, given the
 //!   columns of its FROM ([`crate::select_probes`]): [`expand`] writes each matcher as
 //!   the expressions it stands for, in the select list or in a function's
@@ -53,7 +53,14 @@ pub(crate) fn encode(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         if let Some((matcher, is_star, after)) = matcher_at(&tokens, i, &out) {
             let (chain, end) = transformers(&tokens, after);
             let applies = chain.iter().any(|t| t.call == APPLY);
-            if !chain.is_empty() && (applies || !is_star) {
+            // sqlparser reads `* EXCEPT ('regexp')` as a column's name.
+            let excepts_pattern = chain.iter().any(|t| {
+                matches!(t.call, EXCEPT | EXCEPT_STRICT)
+                    && t.content
+                        .iter()
+                        .any(|token| matches!(token.token, Token::SingleQuotedString(_)))
+            });
+            if !chain.is_empty() && (applies || excepts_pattern || !is_star) {
                 out.extend(encode_chain(matcher, chain));
                 i = end;
                 continue;

@@ -190,7 +190,7 @@ fn base_aggregate(name: &str, ctx: &AstContext) -> Option<String> {
 /// aggregate that takes none refuses them rather than ignore them.
 fn parametric(f: &Function, registered: &str) -> Result<Option<Expr>> {
     if !matches!(f.parameters, FunctionArguments::List(_)) {
-        return Ok(None);
+        return Ok(delimiter_argument(f, registered));
     }
     if matches!(registered, "uniqCombined" | "uniqCombined64") {
         return uniq_combined_precision(f, registered).map(Some);
@@ -213,6 +213,19 @@ fn parametric(f: &Function, registered: &str) -> Result<Option<Expr>> {
         set_arguments(&mut rewritten, args);
     }
     Ok(Some(Expr::Function(rewritten)))
+}
+
+/// `groupConcat(x, delimiter)`, which ClickHouse also accepts, as
+/// `groupConcat(delimiter)(x)`.
+fn delimiter_argument(f: &Function, registered: &str) -> Option<Expr> {
+    let concat = matches!(registered, "groupConcat" | "group_concat");
+    let mut args = arguments(f).filter(|args| args.len() == 2 && concat)?;
+    let delimiter = args.pop()?;
+    args.push(parameter_struct(vec![delimiter]));
+    let mut rewritten = f.clone();
+    rewritten.name = quoted(registered);
+    set_arguments(&mut rewritten, args);
+    Some(Expr::Function(rewritten))
 }
 
 /// Aggregates whose DISTINCT DataFusion runs (or that a repeat cannot

@@ -1,4 +1,4 @@
-//! Table sources: generated tables (`numbers`, `zeros`), rows in a format
+//! Table sources: generated tables (`numbers`, `zeros`, the empty `null`), rows in a format
 //! written in the query (`format`), in files (`file`) or in S3 objects
 //! (`s3`), the Memory, Set, Join, Merge, Buffer and MergeTree engines, dictionaries, and the counting wrapper that
 //! feeds rows and bytes read into the query summary.
@@ -18,6 +18,7 @@ pub mod materialized_view;
 pub mod memory_table;
 pub mod merge_table;
 pub mod merge_tree_table;
+pub mod null_function;
 mod number_ranges;
 pub mod numbers;
 mod parquet_object;

@@ -149,6 +149,9 @@ impl Session {
         self.check_writable()?;
         for target in &truncate.table_names {
             let (database, table) = self.table_name(&target.name)?;
+            if truncate.if_exists && !self.database(&database)?.table_exist(&table) {
+                continue;
+            }
             self.require_on_table("TRUNCATE", (&database, &table), &[])?;
             // A materialized view's rows are its inner table's.
             let name = match self.view(&target.name).await? {

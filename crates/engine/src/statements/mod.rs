@@ -6,7 +6,7 @@
 //! - `insert`, `insert_format`: INSERT ... SELECT/VALUES, INSERT ... FORMAT
 //! - `create`, `drop`, `rename`: CREATE/DROP/TRUNCATE/RENAME of tables and databases
 //! - `alter`, `parts`, `optimize`: ALTER TABLE, part operations and CHECK TABLE, OPTIMIZE
-//! - `mutations`: ALTER TABLE ... DELETE/UPDATE and DELETE FROM
+//! - `mutations`, `mutation_subqueries`: ALTER TABLE ... DELETE/UPDATE and DELETE FROM
 //! - `show`, `explain`: SHOW, DESCRIBE, EXPLAIN
 //! - `set`: SET and USE, which change the session
 //! - `system`, `kill`: SYSTEM commands, KILL QUERY
@@ -27,6 +27,7 @@ mod insert_format;
 mod kill;
 mod memory_mutations;
 mod modify_column;
+mod mutation_subqueries;
 mod mutations;
 mod optimize;
 mod parts;
@@ -38,5 +39,4 @@ mod system;
 mod view;
 
 pub(crate) use create::{constant_defaults, create_table_columns};
-pub(crate) use optimize::partition_id_text;
 pub(crate) use view::ReadView;

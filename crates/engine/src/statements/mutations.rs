@@ -33,6 +33,7 @@ use strata_sql::mutations::{AlterMutation, MutationAst, ROW_EXISTS};
 use strata_sql::parse_statement;
 use strata_storage::merge_tree::{Condition, MutationCommand, MutationEntry, MutationKind};
 
+use super::mutation_subqueries;
 use crate::session::{Session, StatementOutcome, UserTable};
 use crate::sources::merge_tree_table::MergeTreeProvider;
 
@@ -317,17 +318,17 @@ impl Session {
             .execute_and_check(plan, state.config_options(), |_, _| {})?;
         let (projected, condition) = projection_and_filter(&plan)?;
         let row = DFSchema::try_from(schema.as_ref().clone())?;
-        let physical = |expr: LogicalExpr| -> Result<Arc<dyn PhysicalExpr>> {
-            Ok(state.create_physical_expr(unqualified(expr)?, &row)?)
-        };
-        let values = match values.is_empty() {
+        let mut physical = Vec::with_capacity(projected.len() + 1);
+        let values_planned = match values.is_empty() {
             true => Vec::new(),
-            false => projected
-                .into_iter()
-                .map(&physical)
-                .collect::<Result<_>>()?,
+            false => projected,
         };
-        Ok((values, physical(condition)?))
+        for expr in values_planned.into_iter().chain([condition]) {
+            let expr = mutation_subqueries::evaluated(unqualified(expr)?, &row, &state).await?;
+            physical.push(state.create_physical_expr(expr, &row)?);
+        }
+        let condition = physical.pop().expect("the condition was compiled last");
+        Ok((physical, condition))
     }
 
     /// A column and its DEFAULT over the table's columns (its type's default

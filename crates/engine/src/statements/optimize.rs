@@ -34,7 +34,10 @@ impl Session {
                 ));
             }
         };
-        let partition_id = partition.map(|p| partition_id_text(&p)).transpose()?;
+        let partition_id = match partition {
+            Some(partition) => Some(self.partition_id(&table.data, &partition).await?),
+            None => None,
+        };
         let deduplicate = match deduplicate {
             None => None,
             Some(Deduplicate::All) => Some((0..table.data.schema().fields().len()).collect()),
@@ -112,24 +115,5 @@ impl Session {
             ));
         }
         Ok(columns)
-    }
-}
-
-/// The partition id an `OPTIMIZE ... PARTITION` names: `ID 'id'` or a value
-/// written as its id reads (`PARTITION 202401`, `PARTITION tuple()`).
-pub(crate) fn partition_id_text(partition: &Partition) -> Result<String> {
-    match partition {
-        Partition::Identifier(id) => Ok(id.value.clone()),
-        Partition::Expr(Expr::Value(value)) => Ok(match &value.value {
-            Value::SingleQuotedString(text) => text.replace('-', ""),
-            other => other.to_string(),
-        }),
-        Partition::Expr(Expr::Function(f)) if f.to_string().eq_ignore_ascii_case("tuple()") => {
-            Ok(strata_storage::merge_tree::keys::WHOLE_TABLE_PARTITION.to_string())
-        }
-        other => Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            format!("PARTITION {other} is not supported yet; use PARTITION ID 'id'"),
-        )),
     }
 }

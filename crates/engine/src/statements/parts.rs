@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{RecordBatch, StringArray, UInt8Array};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Partition, Value};
+use datafusion::sql::sqlparser::ast::{
+    Expr, FunctionArg, FunctionArgExpr, FunctionArguments, ObjectName, Partition, Value,
+};
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::part_statements::{CheckTable, MoveDestination, PartAction, PartOperation};
 use strata_storage::merge_tree::MergeTreeTable;
+use strata_storage::merge_tree::keys::WHOLE_TABLE_PARTITION;
 
-use super::partition_id_text;
 use crate::session::{Session, StatementOutcome, UserTable};
 use crate::sources::merge_tree_table::MergeTreeProvider;
 
@@ -31,7 +33,10 @@ impl Session {
         self.check_writable()?;
         let table = self.merge_tree(&operation.table, "partitioning").await?;
         let data = &table.data;
-        match (operation.action, target(&operation.partition)?) {
+        match (
+            operation.action,
+            self.target(data, &operation.partition).await?,
+        ) {
             (PartAction::Detach, Target::Part(part)) => data.detach_part(&part)?,
             (PartAction::Detach, Target::Partition(id)) => {
                 for part in data.snapshot().iter() {
@@ -108,7 +113,11 @@ impl Session {
                 ));
             }
         };
-        let mut checks = match check.partition.as_ref().map(target).transpose()? {
+        let target = match &check.partition {
+            Some(partition) => Some(self.target(&table.data, partition).await?),
+            None => None,
+        };
+        let mut checks = match target {
             None => table.data.check_parts(None),
             Some(Target::Partition(id)) => table.data.check_parts(Some(&id)),
             Some(Target::Part(name)) => {
@@ -162,6 +171,64 @@ impl Session {
         self.rows(batch.schema(), vec![batch])
     }
 
+    async fn target(&self, data: &MergeTreeTable, partition: &Partition) -> Result<Target> {
+        match partition {
+            Partition::Part(Expr::Value(value)) => match &value.value {
+                Value::SingleQuotedString(name) => Ok(Target::Part(name.clone())),
+                other => Err(part_name_expected(&other.to_string())),
+            },
+            Partition::Part(other) => Err(part_name_expected(&other.to_string())),
+            other => Ok(Target::Partition(self.partition_id(data, other).await?)),
+        }
+    }
+
+    /// The partition id `PARTITION p` names: `ID 'id'`, or the partition
+    /// key's value, a tuple for a key of several expressions (`tuple()` for
+    /// none), whose id is computed as an insert computes it.
+    pub(super) async fn partition_id(
+        &self,
+        data: &MergeTreeTable,
+        partition: &Partition,
+    ) -> Result<String> {
+        let expr = match partition {
+            Partition::Identifier(id) => return Ok(id.value.clone()),
+            Partition::Expr(expr) => expr,
+            other => {
+                return Err(StrataError::new(
+                    ErrorCode::BAD_ARGUMENTS,
+                    format!("{other} names no partition"),
+                ));
+            }
+        };
+        let fields: Vec<Option<Expr>> = match expr {
+            Expr::Tuple(items) => items.iter().cloned().map(Some).collect(),
+            Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("tuple") => {
+                let FunctionArguments::List(list) = &f.args else {
+                    return Ok(WHOLE_TABLE_PARTITION.to_string());
+                };
+                list.args
+                    .iter()
+                    .map(|arg| match arg {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Ok(Some(e.clone())),
+                        other => Err(StrataError::new(
+                            ErrorCode::INVALID_PARTITION_VALUE,
+                            format!("{other} is not a partition value"),
+                        )),
+                    })
+                    .collect::<Result<_>>()?
+            }
+            other => vec![Some(other.clone())],
+        };
+        let given: Vec<&Option<Expr>> = fields.iter().collect();
+        let values = self
+            .constants(&given, &self.settings)
+            .await?
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        data.keys().partition_id_of(data.schema(), &values)
+    }
+
     pub(super) async fn merge_tree(
         &self,
         name: &ObjectName,
@@ -189,17 +256,6 @@ fn move_parts(data: &MergeTreeTable, destination: &MoveDestination, target: Targ
     match target {
         Target::Part(part) => data.move_part(&part, &disk),
         Target::Partition(id) => data.move_partition(&id, &disk),
-    }
-}
-
-fn target(partition: &Partition) -> Result<Target> {
-    match partition {
-        Partition::Part(Expr::Value(value)) => match &value.value {
-            Value::SingleQuotedString(name) => Ok(Target::Part(name.clone())),
-            other => Err(part_name_expected(&other.to_string())),
-        },
-        Partition::Part(other) => Err(part_name_expected(&other.to_string())),
-        other => Ok(Target::Partition(partition_id_text(other)?)),
     }
 }
 

@@ -186,7 +186,7 @@ impl Session {
     }
 
     /// The value of each constant expression given, by one SELECT.
-    async fn constants(
+    pub(super) async fn constants(
         &self,
         exprs: &[&Option<Expr>],
         settings: &Settings,

@@ -17,9 +17,11 @@
 //!
 //! Only distinct keys are held in tables, so heavy skew or all-equal keys on
 //! the build side cost one entry; on the probe side they cost gathered or
-//! spilled bytes, never a table.
+//! spilled bytes, never a table. For ClickHouse's INTERSECT ALL and EXCEPT
+//! ALL an entry also counts its key's build rows, and each probe row that
+//! matches uses one of them up ([`Multiplicity::Counted`]).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::mem::size_of;
 use std::sync::Arc;
@@ -80,10 +82,59 @@ pub enum SemiJoinKind {
     Anti,
 }
 
+/// How many probe rows one build row answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Multiplicity {
+    /// Any number: a key's presence decides (`IN`, `EXISTS`).
+    Presence,
+    /// One: INTERSECT ALL keeps a row min(l, r) times and EXCEPT ALL
+    /// max(l - r, 0) times, as ClickHouse's multiset operations do.
+    Counted,
+}
+
+/// What a table holds per key: nothing when presence decides, the build
+/// rows not yet used up when they are counted.
+trait Copies: Default + Send + Sync + 'static {
+    fn add(&mut self);
+    /// Uses up one build row; false when none is left.
+    fn take(&mut self) -> bool;
+    /// The build rows the entry stands for, when its keys are gathered again.
+    fn count(&self) -> usize;
+}
+
+impl Copies for () {
+    fn add(&mut self) {}
+
+    fn take(&mut self) -> bool {
+        true
+    }
+
+    fn count(&self) -> usize {
+        1
+    }
+}
+
+impl Copies for u64 {
+    fn add(&mut self) {
+        *self += 1;
+    }
+
+    fn take(&mut self) -> bool {
+        let left = *self > 0;
+        *self -= u64::from(left);
+        left
+    }
+
+    fn count(&self) -> usize {
+        usize::try_from(*self).expect("a count of rows held in memory fits usize")
+    }
+}
+
 /// The plan-time description both the operator and its streams share.
 #[derive(Debug)]
 struct Spec {
     kind: SemiJoinKind,
+    multiplicity: Multiplicity,
     probe_keys: Vec<PhysicalExprRef>,
     build_keys: Vec<PhysicalExprRef>,
     /// NULL keys match each other (set operations) or nothing (`IN`).
@@ -117,15 +168,26 @@ impl KeyKind {
         })
     }
 
-    fn slot_bytes(&self) -> usize {
+    fn slot_bytes(&self, multiplicity: Multiplicity) -> usize {
+        fn slot<K>(multiplicity: Multiplicity) -> usize {
+            match multiplicity {
+                Multiplicity::Presence => slot_bytes::<K, ()>(),
+                Multiplicity::Counted => slot_bytes::<K, u64>(),
+            }
+        }
         match self {
             KeyKind::Packed(keys) => match keys.width() {
-                WordWidth::Bits64 => size_of::<u64>(),
-                WordWidth::Bits128 => size_of::<u128>(),
+                WordWidth::Bits64 => slot::<u64>(multiplicity),
+                WordWidth::Bits128 => slot::<u128>(multiplicity),
             },
-            KeyKind::Rows(_) => size_of::<RowKey>(),
+            KeyKind::Rows(_) => slot::<RowKey>(multiplicity),
         }
     }
+}
+
+/// Bytes of one entry of a table, and of one gathered key.
+fn slot_bytes<K, C>() -> usize {
+    size_of::<(K, C)>()
 }
 
 #[derive(Debug)]
@@ -144,7 +206,7 @@ impl HybridSemiJoinExec {
         probe: Arc<dyn ExecutionPlan>,
         build: Arc<dyn ExecutionPlan>,
         on: Vec<(PhysicalExprRef, PhysicalExprRef)>,
-        kind: SemiJoinKind,
+        (kind, multiplicity): (SemiJoinKind, Multiplicity),
         nulls_equal: bool,
         projection: Option<Vec<usize>>,
     ) -> Result<Self> {
@@ -186,6 +248,7 @@ impl HybridSemiJoinExec {
             build,
             spec: Arc::new(Spec {
                 kind,
+                multiplicity,
                 probe_keys,
                 build_keys,
                 nulls_equal,
@@ -210,8 +273,9 @@ impl DisplayAs for HybridSemiJoinExec {
             .collect();
         write!(
             f,
-            "HybridSemiJoinExec: kind={:?}, keys={}, on=[{}], nulls_equal={}",
+            "HybridSemiJoinExec: kind={:?}, multiplicity={:?}, keys={}, on=[{}], nulls_equal={}",
             self.spec.kind,
+            self.spec.multiplicity,
             self.spec.key_kind.name(),
             on.join(", "),
             self.spec.nulls_equal
@@ -272,7 +336,7 @@ impl ExecutionPlan for HybridSemiJoinExec {
             probe,
             build,
             on,
-            self.spec.kind,
+            (self.spec.kind, self.spec.multiplicity),
             self.spec.nulls_equal,
             self.spec.projection.clone(),
         )?))
@@ -309,7 +373,10 @@ impl ExecutionPlan for HybridSemiJoinExec {
             .compute(self.build.as_ref(), &StatisticsArgs::new())
             .ok()
             .and_then(|s| s.num_rows.get_value().copied())
-            .map(|rows| rows / partitions.max(1) * (self.spec.key_kind.slot_bytes() + 1) * 8 / 7);
+            .map(|rows| {
+                let slot = self.spec.key_kind.slot_bytes(self.spec.multiplicity);
+                rows / partitions.max(1) * (slot + 1) * 8 / 7
+            });
         let worker = Worker {
             spec: Arc::clone(&self.spec),
             probe_schema: self.probe.schema(),
@@ -333,12 +400,26 @@ impl ExecutionPlan for HybridSemiJoinExec {
         let mut builder = RecordBatchReceiverStreamBuilder::new(Arc::clone(&self.schema), 2);
         let tx = builder.tx();
         builder.spawn(async move {
-            match &worker.spec.key_kind {
-                KeyKind::Packed(keys) if keys.width() == WordWidth::Bits64 => {
-                    worker.run::<u64>(build, probe, tx).await
+            let wide = |keys: &FixedKeys| keys.width() == WordWidth::Bits128;
+            match (&worker.spec.key_kind, worker.spec.multiplicity) {
+                (KeyKind::Packed(keys), Multiplicity::Presence) if wide(keys) => {
+                    worker.run::<u128, ()>(build, probe, tx).await
                 }
-                KeyKind::Packed(_) => worker.run::<u128>(build, probe, tx).await,
-                KeyKind::Rows(_) => worker.run::<RowKey>(build, probe, tx).await,
+                (KeyKind::Packed(keys), Multiplicity::Counted) if wide(keys) => {
+                    worker.run::<u128, u64>(build, probe, tx).await
+                }
+                (KeyKind::Packed(_), Multiplicity::Presence) => {
+                    worker.run::<u64, ()>(build, probe, tx).await
+                }
+                (KeyKind::Packed(_), Multiplicity::Counted) => {
+                    worker.run::<u64, u64>(build, probe, tx).await
+                }
+                (KeyKind::Rows(_), Multiplicity::Presence) => {
+                    worker.run::<RowKey, ()>(build, probe, tx).await
+                }
+                (KeyKind::Rows(_), Multiplicity::Counted) => {
+                    worker.run::<RowKey, u64>(build, probe, tx).await
+                }
             }
         });
         Ok(builder.build())
@@ -376,7 +457,30 @@ impl WorkerMetrics {
     }
 }
 
-type KeySet<K> = HashSet<K, BuildSetHasher>;
+type KeyTable<K, C> = HashMap<K, C, BuildSetHasher>;
+
+/// Adds keys to a table, reserving as `HashSet::extend` does.
+fn insert_all<K: SetKey, C: Copies>(
+    table: &mut KeyTable<K, C>,
+    keys: impl ExactSizeIterator<Item = K>,
+) {
+    let extra = if table.is_empty() {
+        keys.len()
+    } else {
+        keys.len().div_ceil(2)
+    };
+    table.reserve(extra);
+    for key in keys {
+        table.entry(key).or_default().add();
+    }
+}
+
+/// A table's keys gathered again, each as often as the build rows it counts.
+fn gathered<K: SetKey, C: Copies>(
+    entries: impl Iterator<Item = (K, C)>,
+) -> impl Iterator<Item = K> {
+    entries.flat_map(|(key, copies)| std::iter::repeat_n(key, copies.count()))
+}
 
 /// Bytes a set's table takes: its buckets (a slot and a control byte each,
 /// at most 7/8 of them usable) and what its keys own.
@@ -393,9 +497,9 @@ fn buckets_for(capacity: usize) -> usize {
 }
 
 /// One partition of the build side during the first pass.
-enum BuildPart<K> {
+enum BuildPart<K, C> {
     /// A table of the keys; probe rows are answered as they come.
-    Hot { set: KeySet<K>, heap: usize },
+    Hot { set: KeyTable<K, C>, heap: usize },
     /// Keys and probe rows gathered for a pass of their own.
     Deferred(ColdPart<K>),
 }
@@ -478,7 +582,7 @@ fn largest_pending<'a, K: 'a>(
         .max_by_key(|part| part.pending_bytes())
 }
 
-fn deferred<K>(parts: &mut [BuildPart<K>]) -> impl Iterator<Item = &mut ColdPart<K>> {
+fn deferred<K, C>(parts: &mut [BuildPart<K, C>]) -> impl Iterator<Item = &mut ColdPart<K>> {
     parts.iter_mut().filter_map(|part| match part {
         BuildPart::Deferred(cold) => Some(cold),
         BuildPart::Hot { .. } => None,
@@ -486,10 +590,6 @@ fn deferred<K>(parts: &mut [BuildPart<K>]) -> impl Iterator<Item = &mut ColdPart
 }
 
 impl Worker {
-    fn slot(&self) -> usize {
-        self.spec.key_kind.slot_bytes()
-    }
-
     fn memory(&self) -> usize {
         self.hot_bytes + self.pending_bytes
     }
@@ -508,9 +608,11 @@ impl Worker {
         Ok((K::extract(encoder, &columns)?, nulls))
     }
 
-    /// Whether a probe row with this key comes out.
-    fn answer<K: SetKey>(&self, set: &KeySet<K>, key: &K) -> bool {
-        set.contains(key) == (self.spec.kind == SemiJoinKind::Semi)
+    /// Whether a probe row with this key comes out; a counted match uses
+    /// up one build row.
+    fn answer<K: SetKey, C: Copies>(&self, set: &mut KeyTable<K, C>, key: &K) -> bool {
+        let matched = set.get_mut(key).is_some_and(Copies::take);
+        matched == (self.spec.kind == SemiJoinKind::Semi)
     }
 
     /// Sets the reservation to `bytes` if the threshold, less the warm tier,
@@ -531,16 +633,16 @@ impl Worker {
     /// Frees memory one step: stores the deferred partition holding the
     /// most, else moves the largest hot partition other than `keep` down.
     /// False when nothing is left to free.
-    fn relieve<K: SetKey>(
+    fn relieve<K: SetKey, C: Copies>(
         &mut self,
-        parts: &mut [BuildPart<K>],
+        parts: &mut [BuildPart<K, C>],
         keep: Option<usize>,
     ) -> Result<bool> {
         if let Some(cold) = largest_pending(deferred(parts)) {
             self.store_pending(cold)?;
             return Ok(true);
         }
-        let slot = self.slot();
+        let slot = slot_bytes::<K, C>();
         let largest = parts
             .iter()
             .enumerate()
@@ -563,7 +665,7 @@ impl Worker {
 
     /// Frees memory until what the worker holds fits, or nothing is left to
     /// free; then holds what it must.
-    fn keep_within<K: SetKey>(&mut self, parts: &mut [BuildPart<K>]) -> Result<()> {
+    fn keep_within<K: SetKey, C: Copies>(&mut self, parts: &mut [BuildPart<K, C>]) -> Result<()> {
         while !self.fits(self.memory())? {
             if !self.relieve(parts, None)? {
                 self.reservation.resize(self.memory());
@@ -573,7 +675,7 @@ impl Worker {
         Ok(())
     }
 
-    async fn run<K: SetKey>(
+    async fn run<K: SetKey, C: Copies>(
         mut self,
         mut build: SendableRecordBatchStream,
         mut probe: SendableRecordBatchStream,
@@ -582,11 +684,11 @@ impl Worker {
         let compute = self.metrics.baseline.elapsed_compute().clone();
         let encoder = self.spec.key_kind.encoder()?;
         let split = Split::first(self.partitions);
-        let mut parts: Vec<BuildPart<K>> = (0..split.count())
+        let mut parts: Vec<BuildPart<K, C>> = (0..split.count())
             .map(|_| match self.start_deferred {
                 true => BuildPart::Deferred(ColdPart::new()),
                 false => BuildPart::Hot {
-                    set: KeySet::default(),
+                    set: KeyTable::default(),
                     heap: 0,
                 },
             })
@@ -624,7 +726,7 @@ impl Worker {
                     continue;
                 }
                 let p = split.of(key.partition_hash());
-                match &parts[p] {
+                match &mut parts[p] {
                     BuildPart::Hot { set, .. } => keep.push(self.answer(set, key)),
                     BuildPart::Deferred(_) => {
                         keep.push(false);
@@ -669,10 +771,10 @@ impl Worker {
         }
         self.hot_bytes = 0;
         self.reservation.resize(self.memory());
-        let mut set = KeySet::default();
+        let mut set = KeyTable::default();
         while let Some(task) = tasks.pop() {
             if !self
-                .join_deferred::<K>(task, &mut set, &encoder, &tx, &mut tasks)
+                .join_deferred::<K, C>(task, &mut set, &encoder, &tx, &mut tasks)
                 .await?
             {
                 return Ok(());
@@ -684,13 +786,13 @@ impl Worker {
     /// Adds build keys to partition `p`. A hot partition takes them while its
     /// table stays small and fits, after moving other partitions down if
     /// needed; otherwise it is deferred and gathers them.
-    fn add_keys<K: SetKey>(
+    fn add_keys<K: SetKey, C: Copies>(
         &mut self,
-        parts: &mut [BuildPart<K>],
+        parts: &mut [BuildPart<K, C>],
         p: usize,
         keys: Vec<K>,
     ) -> Result<()> {
-        let slot = self.slot();
+        let slot = slot_bytes::<K, C>();
         if let BuildPart::Hot { set, heap } = &parts[p] {
             let added_heap: usize = keys.iter().map(SetKey::heap_bytes).sum();
             let buckets = buckets_for(set.capacity());
@@ -712,7 +814,7 @@ impl Worker {
                 let BuildPart::Hot { set, heap } = &mut parts[p] else {
                     unreachable!("relieving keeps partition {p} hot");
                 };
-                set.extend(keys);
+                insert_all(set, keys.into_iter());
                 *heap += added_heap;
                 self.hot_bytes += table_bytes(buckets_for(set.capacity()), slot, *heap);
                 self.hot_bytes -= before;
@@ -733,26 +835,39 @@ impl Worker {
     }
 
     /// Defers hot partition `p`, its keys kept in memory.
-    fn defer<K: SetKey>(&mut self, parts: &mut [BuildPart<K>], p: usize) -> Result<()> {
+    fn defer<K: SetKey, C: Copies>(
+        &mut self,
+        parts: &mut [BuildPart<K, C>],
+        p: usize,
+    ) -> Result<()> {
         let cold = BuildPart::Deferred(ColdPart::new());
         let BuildPart::Hot { set, heap } = std::mem::replace(&mut parts[p], cold) else {
             return internal_err!("partition {p} deferred twice");
         };
-        let slot = self.slot();
+        let slot = slot_bytes::<K, C>();
         self.hot_bytes -= table_bytes(buckets_for(set.capacity()), slot, heap);
         let BuildPart::Deferred(cold) = &mut parts[p] else {
             unreachable!("just replaced");
         };
-        cold.key_count = set.len();
-        cold.pending_key_bytes = set.len() * slot + heap;
-        cold.pending_keys = set.into_iter().collect();
+        cold.pending_keys = gathered(set.into_iter()).collect();
+        cold.key_count = cold.pending_keys.len();
+        cold.pending_key_bytes = cold.key_count * slot
+            + cold
+                .pending_keys
+                .iter()
+                .map(SetKey::heap_bytes)
+                .sum::<usize>();
         self.pending_bytes += cold.pending_key_bytes;
         self.reservation.resize(self.memory());
         Ok(())
     }
 
     /// Moves hot partition `p` into the spill store.
-    fn move_down<K: SetKey>(&mut self, parts: &mut [BuildPart<K>], p: usize) -> Result<()> {
+    fn move_down<K: SetKey, C: Copies>(
+        &mut self,
+        parts: &mut [BuildPart<K, C>],
+        p: usize,
+    ) -> Result<()> {
         self.defer(parts, p)?;
         self.metrics.spilled_partitions.add(1);
         let BuildPart::Deferred(cold) = &mut parts[p] else {
@@ -817,17 +932,17 @@ impl Worker {
     /// Joins one deferred partition alone, or splits it again when its keys
     /// do not fit. False when the consumer has gone (a LIMIT was reached or
     /// the query was cancelled).
-    async fn join_deferred<K: SetKey>(
+    async fn join_deferred<K: SetKey, C: Copies>(
         &mut self,
         task: Task<K>,
-        set: &mut KeySet<K>,
+        set: &mut KeyTable<K, C>,
         encoder: &KeyEncoder,
         tx: &Sender<Result<RecordBatch>>,
         tasks: &mut Vec<Task<K>>,
     ) -> Result<bool> {
         let compute = self.metrics.baseline.elapsed_compute().clone();
         let timer = compute.timer();
-        let slot = self.slot();
+        let slot = slot_bytes::<K, C>();
         let Task { split, mut part } = task;
         // One table serves every deferred partition in turn, sized once for
         // the keys a partition may bring when that fits: a table that doubles
@@ -845,7 +960,7 @@ impl Worker {
         if self.fits(self.memory() + sized)? {
             set.reserve(part.key_count);
         } else {
-            *set = KeySet::default();
+            *set = KeyTable::default();
         }
         let mut heap = 0usize;
         let mut table = table_bytes(buckets_for(set.capacity()), slot, 0);
@@ -903,16 +1018,16 @@ impl Worker {
                 self.metrics.resplits.add(1);
                 let mut keys = chunk;
                 keys.extend(source);
-                keys.extend(set.drain());
-                *set = KeySet::default();
+                keys.extend(gathered(set.drain()));
+                *set = KeyTable::default();
                 self.reservation.resize(self.memory());
                 let remaining: Vec<BlockId> = blocks.collect();
-                let resplit = self.resplit::<K>(next, keys, remaining, part, encoder)?;
+                let resplit = self.resplit::<K, C>(next, keys, remaining, part, encoder)?;
                 tasks.extend(resplit);
                 timer.done();
                 return Ok(true);
             }
-            set.extend(chunk);
+            insert_all(set, chunk.into_iter());
             heap += added_heap;
             table = table_bytes(buckets_for(set.capacity()), slot, heap);
             self.reservation.resize(self.memory() + table);
@@ -946,7 +1061,7 @@ impl Worker {
 
     /// Splits a partition's keys and probe rows by the next bits of the hash
     /// into new tasks, storing each piece as it fills.
-    fn resplit<K: SetKey>(
+    fn resplit<K: SetKey, C: Copies>(
         &mut self,
         split: Split,
         keys: Vec<K>,
@@ -954,7 +1069,7 @@ impl Worker {
         mut part: ColdPart<K>,
         encoder: &KeyEncoder,
     ) -> Result<Vec<Task<K>>> {
-        let slot = self.slot();
+        let slot = slot_bytes::<K, C>();
         let piece_limit = (self.threshold / (4 * split.count())).max(64 << 10);
         let mut pieces: Vec<ColdPart<K>> = (0..split.count()).map(|_| ColdPart::new()).collect();
         let mut place = |this: &mut Worker, keys: Vec<K>| -> Result<()> {

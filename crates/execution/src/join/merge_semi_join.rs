@@ -1,6 +1,7 @@
 //! A semi or anti join of two inputs already sorted on one integer key (as
 //! `numbers()` is): both are read once, side by side, holding one block of
-//! each, so its memory does not grow with its inputs.
+//! each, so its memory does not grow with its inputs. Counted (INTERSECT ALL,
+//! EXCEPT ALL), a match moves past the build row it used.
 
 use std::fmt;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ use datafusion::physical_plan::{
 };
 use futures::StreamExt;
 
-use super::hybrid_semi_join::SemiJoinKind;
+use super::hybrid_semi_join::{Multiplicity, SemiJoinKind};
 
 /// Key types whose values compare as integers.
 pub fn is_mergeable_key(data_type: &DataType) -> bool {
@@ -90,6 +91,7 @@ pub struct MergeSemiJoinExec {
     probe_key: PhysicalExprRef,
     build_key: PhysicalExprRef,
     kind: SemiJoinKind,
+    multiplicity: Multiplicity,
     projection: Option<Vec<usize>>,
     schema: SchemaRef,
     properties: Arc<PlanProperties>,
@@ -101,7 +103,7 @@ impl MergeSemiJoinExec {
         probe: Arc<dyn ExecutionPlan>,
         build: Arc<dyn ExecutionPlan>,
         (probe_key, build_key): (PhysicalExprRef, PhysicalExprRef),
-        kind: SemiJoinKind,
+        (kind, multiplicity): (SemiJoinKind, Multiplicity),
         projection: Option<Vec<usize>>,
     ) -> Result<Self> {
         let probe_schema = probe.schema();
@@ -121,6 +123,7 @@ impl MergeSemiJoinExec {
             probe_key,
             build_key,
             kind,
+            multiplicity,
             projection,
             schema,
             properties,
@@ -133,8 +136,8 @@ impl DisplayAs for MergeSemiJoinExec {
     fn fmt_as(&self, _t: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         write!(
             f,
-            "MergeSemiJoinExec: kind={:?}, on=[({}, {})]",
-            self.kind, self.probe_key, self.build_key
+            "MergeSemiJoinExec: kind={:?}, multiplicity={:?}, on=[({}, {})]",
+            self.kind, self.multiplicity, self.probe_key, self.build_key
         )?;
         if let Some(projection) = &self.projection {
             write!(f, ", projection={projection:?}")?;
@@ -197,7 +200,7 @@ impl ExecutionPlan for MergeSemiJoinExec {
             probe,
             build,
             (Arc::clone(&self.probe_key), Arc::clone(&self.build_key)),
-            self.kind,
+            (self.kind, self.multiplicity),
             self.projection.clone(),
         )?))
     }
@@ -218,6 +221,7 @@ impl ExecutionPlan for MergeSemiJoinExec {
         let mut build = self.build.execute(0, context)?;
         let (probe_key, build_key) = (Arc::clone(&self.probe_key), Arc::clone(&self.build_key));
         let semi = self.kind == SemiJoinKind::Semi;
+        let counted = self.multiplicity == Multiplicity::Counted;
         let projection = self.projection.clone();
         let metrics = BaselineMetrics::new(&self.metrics, 0);
         let mut builder = RecordBatchReceiverStreamBuilder::new(Arc::clone(&self.schema), 2);
@@ -248,6 +252,7 @@ impl ExecutionPlan for MergeSemiJoinExec {
                         }
                     }
                     let found = at < keys.len() && keys[at] == key;
+                    at += usize::from(found && counted);
                     keep.push(found == semi);
                 }
                 let _timer = metrics.elapsed_compute().timer();
@@ -268,5 +273,75 @@ impl ExecutionPlan for MergeSemiJoinExec {
             Ok(())
         });
         Ok(builder.build())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use datafusion::arrow::array::{RecordBatch, UInt64Array};
+    use datafusion::arrow::datatypes::{Field, Schema};
+    use datafusion::datasource::memory::MemorySourceConfig;
+    use datafusion::physical_expr::expressions::Column;
+    use datafusion::physical_plan::collect;
+    use datafusion::prelude::SessionContext;
+
+    /// One partition of `blocks`, each a batch, ascending as the join needs.
+    fn sorted(blocks: &[&[u64]]) -> Arc<dyn ExecutionPlan> {
+        let schema = Arc::new(Schema::new(vec![Field::new("k", DataType::UInt64, false)]));
+        let batches = blocks
+            .iter()
+            .map(|keys| {
+                let column = Arc::new(UInt64Array::from(keys.to_vec()));
+                RecordBatch::try_new(Arc::clone(&schema), vec![column]).unwrap()
+            })
+            .collect::<Vec<_>>();
+        MemorySourceConfig::try_new_exec(&[batches], schema, None).unwrap()
+    }
+
+    async fn kept(
+        kind: (SemiJoinKind, Multiplicity),
+        probe: &[&[u64]],
+        build: &[&[u64]],
+    ) -> Vec<u64> {
+        let key: PhysicalExprRef = Arc::new(Column::new("k", 0));
+        let join = MergeSemiJoinExec::try_new(
+            sorted(probe),
+            sorted(build),
+            (key.clone(), key),
+            kind,
+            None,
+        )
+        .unwrap();
+        let batches = collect(Arc::new(join), SessionContext::new().task_ctx())
+            .await
+            .unwrap();
+        batches
+            .iter()
+            .flat_map(|b| b.column(0).as_primitive::<UInt64Type>().values().to_vec())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn counted_matches_use_up_build_rows_across_blocks() {
+        // Probe: 1 three times, 2 twice, 3 once. Build: 1 four times, across
+        // two blocks, 2 once, 4 once.
+        let probe: &[&[u64]] = &[&[1, 1, 1, 2], &[2, 3]];
+        let build: &[&[u64]] = &[&[1, 1], &[1, 1, 2], &[4]];
+        let semi = (SemiJoinKind::Semi, Multiplicity::Counted);
+        let anti = (SemiJoinKind::Anti, Multiplicity::Counted);
+        assert_eq!(kept(semi, probe, build).await, [1, 1, 1, 2]);
+        assert_eq!(kept(anti, probe, build).await, [2, 3]);
+        let semi = (SemiJoinKind::Semi, Multiplicity::Presence);
+        let anti = (SemiJoinKind::Anti, Multiplicity::Presence);
+        assert_eq!(kept(semi, probe, build).await, [1, 1, 1, 2, 2]);
+        assert_eq!(kept(anti, probe, build).await, [3]);
+        // More probe copies than build copies, the last in a later block.
+        let probe: &[&[u64]] = &[&[5, 5], &[5, 5, 6]];
+        let build: &[&[u64]] = &[&[5], &[5, 5]];
+        let semi = (SemiJoinKind::Semi, Multiplicity::Counted);
+        let anti = (SemiJoinKind::Anti, Multiplicity::Counted);
+        assert_eq!(kept(semi, probe, build).await, [5, 5, 5]);
+        assert_eq!(kept(anti, probe, build).await, [5, 6]);
     }
 }

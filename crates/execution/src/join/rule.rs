@@ -7,8 +7,9 @@
 //! [`ChooseSemiJoin`], before DataFusion's rules: semi and anti joins become
 //! [`MergeSemiJoinExec`] when both inputs come sorted on one integer key, in
 //! one partition each; otherwise [`HybridSemiJoinExec`]. Joins with a
-//! residual filter, a row limit or NULL-aware `NOT IN` semantics keep
-//! DataFusion's `HashJoinExec`.
+//! residual filter or NULL-aware `NOT IN` semantics keep DataFusion's
+//! `HashJoinExec`, and so do joins with a row limit, unless they are set
+//! operations, whose counts only Strata's operators keep.
 //!
 //! [`SpillingHashJoins`], after DataFusion's rules have chosen each join's
 //! mode: a hash join whose inputs each come from one partition sorted on
@@ -33,13 +34,14 @@ use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::joins::utils::JoinFilter;
 use datafusion::physical_plan::joins::{HashJoinExec, NestedLoopJoinExec, SortMergeJoinExec};
+use datafusion::physical_plan::limit::LocalLimitExec;
 use datafusion::physical_plan::projection::ProjectionExec;
 use datafusion::physical_plan::repartition::RepartitionExec;
 use datafusion::physical_plan::{ExecutionPlan, replace_children_if_necessary};
 
 use super::asof_join::{AsofInequality, AsofJoinExec};
 use super::grace_hash_join::GraceHashJoinExec;
-use super::hybrid_semi_join::{HybridSemiJoinExec, SemiJoinKind};
+use super::hybrid_semi_join::{HybridSemiJoinExec, Multiplicity, SemiJoinKind};
 use super::merge_semi_join::{MergeSemiJoinExec, is_mergeable_key, sorted_on};
 use strata_common::{ErrorCode, StrataError};
 use strata_functions::asof::{AsofOp, USING_FUNCTION};
@@ -223,7 +225,14 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
     let Some(join) = node.downcast_ref::<HashJoinExec>() else {
         return Ok(None);
     };
-    if join.filter().is_some() || join.null_aware || node.fetch().is_some() {
+    let multiplicity = match set_operation(join) {
+        true => Multiplicity::Counted,
+        false => Multiplicity::Presence,
+    };
+    if join.filter().is_some()
+        || join.null_aware
+        || (node.fetch().is_some() && multiplicity == Multiplicity::Presence)
+    {
         return Ok(None);
     }
     let (kind, probe_is_left) = match join.join_type() {
@@ -245,30 +254,62 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
     };
     let nulls_equal = join.null_equality() == NullEquality::NullEqualsNull;
     let projection = join.projection.as_ref().map(|p| p.to_vec());
-    if let [(probe_key, build_key)] = on.as_slice()
+    let exec: Arc<dyn ExecutionPlan> = if let [(probe_key, build_key)] = on.as_slice()
         && mergeable(probe, probe_key)?
         && mergeable(build, build_key)?
     {
-        return Ok(Some(Arc::new(MergeSemiJoinExec::try_new(
+        Arc::new(MergeSemiJoinExec::try_new(
             Arc::clone(probe),
             Arc::clone(build),
             (Arc::clone(probe_key), Arc::clone(build_key)),
-            kind,
+            (kind, multiplicity),
             projection,
-        )?)));
-    }
-    match HybridSemiJoinExec::try_new(
-        Arc::clone(probe),
-        Arc::clone(build),
-        on,
-        kind,
-        nulls_equal,
-        projection,
-    ) {
-        Ok(exec) => Ok(Some(Arc::new(exec))),
-        // Keys of different types: DataFusion's join compares them.
-        Err(_) => Ok(None),
-    }
+        )?)
+    } else {
+        match HybridSemiJoinExec::try_new(
+            Arc::clone(probe),
+            Arc::clone(build),
+            on,
+            (kind, multiplicity),
+            nulls_equal,
+            projection,
+        ) {
+            Ok(exec) => Arc::new(exec),
+            // Keys of different types: DataFusion's join compares them.
+            Err(_) => return Ok(None),
+        }
+    };
+    Ok(Some(match node.fetch() {
+        // The join's limit applied, as it did, to each of its partitions.
+        Some(fetch) => Arc::new(LocalLimitExec::new(exec, fetch)),
+        None => exec,
+    }))
+}
+
+/// Whether `join` is INTERSECT or EXCEPT as DataFusion plans them: a semi
+/// or anti join without a filter whose keys are every column of both
+/// inputs, in order, NULL matching NULL. (An `IN` or `EXISTS` matches NULL
+/// to nothing.) Under ClickHouse's default ALL mode their rows are counted;
+/// under DISTINCT the probe side is already distinct, so counting changes
+/// nothing.
+fn set_operation(join: &HashJoinExec) -> bool {
+    let every_column = |plan: &Arc<dyn ExecutionPlan>, keys: Vec<&PhysicalExprRef>| {
+        keys.len() == plan.schema().fields().len()
+            && keys.iter().enumerate().all(|(i, key)| {
+                key.downcast_ref::<Column>()
+                    .is_some_and(|column| column.index() == i)
+            })
+    };
+    let (left_keys, right_keys) = join.on().iter().map(|(l, r)| (l, r)).unzip();
+    join.null_equality() == NullEquality::NullEqualsNull
+        && join.filter().is_none()
+        && !join.null_aware
+        && matches!(
+            join.join_type(),
+            JoinType::LeftSemi | JoinType::LeftAnti | JoinType::RightSemi | JoinType::RightAnti
+        )
+        && every_column(join.left(), left_keys)
+        && every_column(join.right(), right_keys)
 }
 
 /// One partition sorted ascending on a non-NULL integer key: the merge join

@@ -24,7 +24,7 @@ impl KeyEncoder {
 
 /// A key in a set: hashable for the partition it belongs to, sized for the
 /// memory account, and storable as bytes.
-pub trait SetKey: Hash + Eq + Send + Sync + Sized + 'static {
+pub trait SetKey: Hash + Eq + Clone + Send + Sync + Sized + 'static {
     /// Picks the key's partition; independent of the set's own hash.
     fn partition_hash(&self) -> u64;
     /// Heap bytes the key owns beyond its slot in a table.

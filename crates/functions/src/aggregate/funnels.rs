@@ -1,9 +1,12 @@
 //! Product-analytics aggregates: `retention(c1, c2, ...)` (whether `c1`
 //! held, then for each later condition whether it held too where `c1` did,
-//! as an array of UInt8) and `windowFunnel(window)(timestamp, c1, c2, ...)`
-//! (the longest chain `c1, c2, ...` of events in timestamp order whose
-//! events fall within `window` of the chain's first; events of one
-//! timestamp in condition order, a row may take several steps).
+//! as an array of UInt8) and `windowFunnel(window[, mode, ...])(timestamp,
+//! c1, c2, ...)` (the longest chain `c1, c2, ...` of events in timestamp
+//! order whose events fall within `window` of the chain's first; events of
+//! one timestamp in condition order, a row may take several steps). Modes,
+//! as ClickHouse's: `strict_deduplication` (a step met again ends the
+//! chain), `strict_order` (a step out of order or a row of no step ends
+//! it), `strict_increase` (each step strictly later than the one before).
 
 use std::sync::Arc;
 
@@ -167,7 +170,7 @@ impl AggregateSpec for WindowFunnel {
 
     fn return_type(&self, args: &[DataType], params: &[DataType]) -> Result<DataType> {
         let name = self.name();
-        expect_params(name, params.len(), 1..=1)?;
+        expect_params(name, params.len(), 1..=4)?;
         let Some((timestamp, conditions)) = args.split_first().filter(|(_, c)| !c.is_empty())
         else {
             return Err(error(
@@ -196,46 +199,120 @@ impl AggregateSpec for WindowFunnel {
 
     fn accumulator(&self, call: &Call) -> Result<Box<dyn Accumulator>> {
         let window = count_parameter(self.name(), &call.params[0])? as i64;
+        let modes = FunnelModes::of(&call.params[1..])?;
         let steps = call.args.len() - 1;
         Ok(Box::new(Collect::new(call.args.clone(), move |columns| {
-            let level = funnel(&columns[0], &columns[1..], steps, window)?;
+            let level = funnel(&columns[0], &columns[1..], steps, window, modes)?;
             Ok(ScalarValue::UInt8(Some(level as u8)))
         })))
     }
 }
 
-/// The funnel's level: each step's chain start, advanced event by event.
+#[derive(Debug, Clone, Copy, Default)]
+struct FunnelModes {
+    strict_deduplication: bool,
+    strict_order: bool,
+    strict_increase: bool,
+}
+
+impl FunnelModes {
+    fn of(params: &[ScalarValue]) -> Result<Self> {
+        let mut modes = FunnelModes::default();
+        for param in params {
+            match param {
+                ScalarValue::Utf8(Some(mode)) if mode == "strict_deduplication" => {
+                    modes.strict_deduplication = true
+                }
+                ScalarValue::Utf8(Some(mode)) if mode == "strict_order" => {
+                    modes.strict_order = true
+                }
+                ScalarValue::Utf8(Some(mode)) if mode == "strict_increase" => {
+                    modes.strict_increase = true
+                }
+                other => {
+                    return Err(error(
+                        ErrorCode::BAD_ARGUMENTS,
+                        format!("Unsupported option {other} for aggregate function windowFunnel"),
+                    ));
+                }
+            }
+        }
+        Ok(modes)
+    }
+}
+
+/// A row's event: its time and its step, `None` for a row of no step
+/// (kept only under `strict_order`, where it breaks a chain).
+type Event = (i64, Option<usize>);
+
+/// The events of the rows in time order; one time's in step order, a row
+/// of no step first.
+fn events(
+    timestamps: &ArrayRef,
+    conditions: &[ArrayRef],
+    steps: usize,
+    modes: FunnelModes,
+) -> Result<Vec<Event>> {
+    let times = cast(timestamps, &DataType::Int64)?;
+    let times = times.as_primitive::<Int64Type>();
+    let masks = masks(conditions)?;
+    let mut events = Vec::new();
+    for (row, mask) in masks.iter().enumerate() {
+        if !times.is_valid(row) {
+            continue;
+        }
+        let time = times.value(row);
+        if *mask == 0 && modes.strict_order {
+            events.push((time, None));
+        }
+        for step in 0..steps {
+            if mask & (1 << step) != 0 {
+                events.push((time, Some(step)));
+            }
+        }
+    }
+    events.sort_unstable();
+    Ok(events)
+}
+
+/// The funnel's level: for each step, the first and last times of the
+/// chain that reached it, advanced event by event.
 fn funnel(
     timestamps: &ArrayRef,
     conditions: &[ArrayRef],
     steps: usize,
     window: i64,
+    modes: FunnelModes,
 ) -> Result<usize> {
-    let times = cast(timestamps, &DataType::Int64)?;
-    let times = times.as_primitive::<Int64Type>();
-    let masks = masks(conditions)?;
-    let mut events: Vec<(i64, usize)> = Vec::new();
-    for (row, mask) in masks.iter().enumerate() {
-        for step in 0..steps {
-            if mask & (1 << step) != 0 && times.is_valid(row) {
-                events.push((times.value(row), step));
+    let events = events(timestamps, conditions, steps, modes)?;
+    let mut reached: Vec<Option<(i64, i64)>> = vec![None; steps];
+    let mut started = false;
+    for (i, &(time, step)) in events.iter().enumerate() {
+        let Some(step) = step else {
+            if started {
+                break;
             }
-        }
-    }
-    events.sort_unstable();
-    // The start time of the chain that reached each step.
-    let mut starts: Vec<Option<i64>> = vec![None; steps];
-    for (time, step) in events {
+            continue;
+        };
         if step == 0 {
-            starts[0] = Some(time);
-        } else if let Some(start) = starts[step - 1].filter(|&s| time <= s + window) {
-            starts[step] = Some(start);
-            if step + 1 == steps {
-                return Ok(steps);
+            reached[0] = Some((time, time));
+            started = true;
+        } else if modes.strict_deduplication && reached[step].is_some() {
+            // The level of the event before the repeat.
+            return Ok(events[i - 1].1.map_or(0, |s| s + 1));
+        } else if modes.strict_order && started && reached[step - 1].is_none() {
+            return Ok(reached.iter().position(Option::is_none).unwrap_or(steps));
+        } else if let Some((first, last)) = reached[step - 1] {
+            let in_window = time <= first + window;
+            if in_window && (!modes.strict_increase || last < time) {
+                reached[step] = Some((first, time));
+                if step + 1 == steps {
+                    return Ok(steps);
+                }
             }
         }
     }
-    Ok(starts
+    Ok(reached
         .iter()
         .rposition(Option::is_some)
         .map_or(0, |i| i + 1))
@@ -255,7 +332,8 @@ mod tests {
             step(vec![false, false, true, false, false]),
             step(vec![false, false, false, true, true]),
         ];
-        assert_eq!(funnel(&times, &conditions, 3, 10).unwrap(), 3);
-        assert_eq!(funnel(&times, &conditions, 3, 5).unwrap(), 2);
+        let modes = FunnelModes::default();
+        assert_eq!(funnel(&times, &conditions, 3, 10, modes).unwrap(), 3);
+        assert_eq!(funnel(&times, &conditions, 3, 5, modes).unwrap(), 2);
     }
 }

@@ -308,23 +308,26 @@ fn tuple_element(tuple: Expr, position: usize) -> Expr {
     call("tupleElement", vec![tuple, position])
 }
 
-/// `t -> body`, a lambda over tuples.
 /// `array` without its NULL elements.
 pub(super) fn without_nulls(array: Expr) -> Expr {
+    let lambda = lambda_of(|item| Expr::IsNotNull(Box::new(item)));
+    call("array_filter", vec![array, lambda])
+}
+
+/// `item -> body(item)`, a lambda of one parameter.
+pub(super) fn lambda_of(body: impl FnOnce(Expr) -> Expr) -> Expr {
     const ITEM: &str = "__strata_item";
-    let lambda = Expr::Lambda(LambdaFunction {
+    Expr::Lambda(LambdaFunction {
         params: OneOrManyWithParens::One(LambdaFunctionParameter {
             name: Ident::new(ITEM),
             data_type: None,
         }),
-        body: Box::new(Expr::IsNotNull(Box::new(Expr::Identifier(Ident::new(
-            ITEM,
-        ))))),
+        body: Box::new(body(Expr::Identifier(Ident::new(ITEM)))),
         syntax: LambdaSyntax::Arrow,
-    });
-    call("array_filter", vec![array, lambda])
+    })
 }
 
+/// `t -> body`, a lambda over tuples.
 fn tuple_lambda(body: Expr) -> Expr {
     Expr::Lambda(LambdaFunction {
         params: OneOrManyWithParens::One(LambdaFunctionParameter {

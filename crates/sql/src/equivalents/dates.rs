@@ -54,6 +54,7 @@ pub const NAMES: &[&str] = &[
     "toDateTime64OrNull",
     "toDateTime64OrZero",
     "toDateTime64OrDefault",
+    "timeSlots",
 ];
 
 fn takes(name: &str, args: &[&Expr], counts: &[usize]) -> Result<()> {
@@ -190,6 +191,10 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             let second = Expr::value(Value::SingleQuotedString("second".into()));
             super::date_diff(&second, args[0], args[1], None)?
         }
+        "timeSlots" => {
+            takes(name, args, &[2, 3])?;
+            time_slots(args)
+        }
         // `toDate32(moment, zone)`: the date on that zone's clock.
         "toDate32" if args.len() == 2 => {
             let zero = Expr::value(Value::Number("0".into(), false));
@@ -246,6 +251,32 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 }
 
 /// The microseconds a time text `[-]hh:mm:ss[.ffffff]` spans.
+/// `timeSlots(start, duration[, size])`: the starts of the slots of `size`
+/// seconds (1800 by default) from the one holding `start` to the one holding
+/// `start + duration`, as DateTimes.
+fn time_slots(args: &[&Expr]) -> Expr {
+    let number = |n: &str| Expr::value(Value::Number(n.into(), false));
+    let size = args.get(2).map_or_else(|| number("1800"), |s| (*s).clone());
+    let seconds = call("toUInt32", vec![args[0].clone()]);
+    let first = call(
+        "multiply",
+        vec![
+            call("intDiv", vec![seconds.clone(), size.clone()]),
+            size.clone(),
+        ],
+    );
+    let end = call(
+        "plus",
+        vec![call("plus", vec![seconds, args[1].clone()]), number("1")],
+    );
+    let slots = call("range", vec![first, end, size]);
+    let to_date_time = |item: Expr| call("toDateTime", vec![item]);
+    call(
+        "array_transform",
+        vec![slots, super::arrays::lambda_of(to_date_time)],
+    )
+}
+
 fn time_micros(time: &Expr) -> Expr {
     let unsigned = call("replaceOne", vec![time.clone(), text("-"), text("")]);
     let on_the_epoch = call("concat", vec![text("1970-01-01 "), unsigned]);

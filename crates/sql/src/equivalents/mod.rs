@@ -433,12 +433,23 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
             }
             higher_order(name, "array_filter", &args.iter().collect::<Vec<_>>())?
         }
-        // The conditions each element gives, as Strata's UDFs take them.
-        "arrayExists" => call(
-            "mapExists",
-            vec![higher_order(name, "array_transform", args)?],
-        ),
-        "arrayAll" => call("mapAll", vec![higher_order(name, "array_transform", args)?]),
+        // The conditions each element gives, as Strata's UDFs take them;
+        // without a lambda, the elements are the conditions.
+        "arrayExists" | "arrayAll" => {
+            let conditions = match args.first() {
+                Some(Expr::Lambda(_)) => higher_order(name, "array_transform", args)?,
+                _ => {
+                    takes(&[1])?;
+                    args[0].clone()
+                }
+            };
+            let udf = if name == "arrayExists" {
+                "mapExists"
+            } else {
+                "mapAll"
+            };
+            call(udf, vec![conditions])
+        }
         "arrayCount" => match args.first() {
             Some(Expr::Lambda(_)) => call(name, vec![higher_order(name, "array_transform", args)?]),
             // Without a lambda, the elements that are not zero.
@@ -558,13 +569,19 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
                 _ => call("accurateCastOrDefault", cast_args),
             }
         }
-        // A zone given moves the moment onto that zone's clock first.
+        // A zone given moves the moment onto that zone's clock first; a
+        // third argument that is not a zone is the bins' origin.
         "toStartOfInterval" => {
-            takes(&[2, 3])?;
+            takes(&[2, 3, 4])?;
+            let zoned =
+                |moment: &Expr, zone: &Expr| call("toTimeZone", vec![moment.clone(), zone.clone()]);
             match args {
-                [moment, interval, zone] => {
-                    let zoned = call("toTimeZone", vec![(*moment).clone(), (*zone).clone()]);
-                    start_of_interval(&zoned, interval)
+                [moment, interval, zone] if is_text(zone) => {
+                    start_of_interval(&zoned(moment, zone), interval)
+                }
+                [moment, interval, origin] => start_from_origin(moment, interval, origin)?,
+                [moment, interval, origin, zone] => {
+                    start_from_origin(&zoned(moment, zone), interval, origin)?
                 }
                 _ => start_of_interval(args[0], args[1]),
             }
@@ -588,17 +605,7 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
 /// seconds to days DateTimes in the moment's zone, and of smaller units
 /// DateTime64s of the unit's precision in the moment's zone.
 fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
-    let unit = match interval {
-        Expr::Interval(interval) => crate::ast_rewrite::interval_function(interval),
-        other => Some(other.clone()),
-    };
-    let unit = match unit {
-        Some(Expr::Function(f)) => f.name.to_string().trim_matches('"').to_string(),
-        _ => String::new(),
-    };
-    let kind = IntervalKind::ALL
-        .into_iter()
-        .find(|kind| unit == kind.function_name());
+    let kind = interval_kind(interval);
     // Days and hours start on the moment's own clock: DataFusion's
     // `date_bin` bins in UTC. A bin of n days starts on a day counted from
     // the epoch that n divides, as in ClickHouse.
@@ -644,6 +651,51 @@ fn start_of_interval(moment: &Expr, interval: &Expr) -> Expr {
         Some(Microsecond) => call("toDateTime64", vec![binned, number(6)]),
         Some(Nanosecond) | None => binned,
     }
+}
+
+/// The unit of an interval (`INTERVAL 15 MINUTE`, `toIntervalMinute(15)`).
+fn interval_kind(interval: &Expr) -> Option<IntervalKind> {
+    let unit = match interval {
+        Expr::Interval(interval) => crate::ast_rewrite::interval_function(interval),
+        other => Some(other.clone()),
+    };
+    let unit = match unit {
+        Some(Expr::Function(f)) => f.name.to_string().trim_matches('"').to_string(),
+        _ => String::new(),
+    };
+    IntervalKind::ALL
+        .into_iter()
+        .find(|kind| unit == kind.function_name())
+}
+
+fn is_text(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Value(v) if matches!(v.value, Value::SingleQuotedString(_))
+    )
+}
+
+/// `toStartOfInterval(moment, interval, origin)`: bins of a fixed length
+/// (seconds to weeks) counted from `origin`, as DataFusion's `date_bin`
+/// counts them; the result's type as without an origin.
+fn start_from_origin(moment: &Expr, interval: &Expr, origin: &Expr) -> Result<Expr> {
+    let kind = interval_kind(interval);
+    use IntervalKind::*;
+    let as_seconds = |e: &Expr| call("toDateTime64", vec![e.clone(), number(0)]);
+    let binned = call(
+        "date_bin",
+        vec![interval.clone(), as_seconds(moment), as_seconds(origin)],
+    );
+    Ok(match kind {
+        Some(Week) => call("toDate", vec![binned]),
+        Some(Second | Minute | Hour | Day) => call("toDateTime", vec![binned]),
+        _ => {
+            return Err(StrataError::new(
+                ErrorCode::NOT_IMPLEMENTED,
+                "toStartOfInterval with an origin takes an interval of seconds to weeks; months, quarters, years and sub-second units are not supported yet",
+            ));
+        }
+    })
 }
 
 /// The Date starting the bin of `n` weeks, months, quarters or years that

@@ -11,12 +11,13 @@ use datafusion::arrow::compute::{
     LexicographicalComparator, SortColumn, SortOptions, lexsort_to_indices, partition,
     take_record_batch,
 };
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Schema};
 use datafusion::arrow::row::{RowConverter, SortField};
 use datafusion::common::ScalarValue;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Column;
 use strata_common::error::Result;
+use strata_common::strata_err;
 use twox_hash::XxHash64;
 
 use super::skip_index::SkipIndexKey;
@@ -180,6 +181,29 @@ impl TableKeys {
                 })
             })
             .collect()
+    }
+
+    /// The id of the partition whose key is `values`, one per partition
+    /// expression (as `ALTER ... PARTITION expr` names it), each cast to its
+    /// expression's type over `schema`: the id an insert of such rows gets.
+    pub fn partition_id_of(&self, schema: &Schema, values: &[ScalarValue]) -> Result<String> {
+        if values.len() != self.partition.len() {
+            return Err(strata_err!(
+                INVALID_PARTITION_VALUE,
+                "Wrong number of fields in the partition expression: {}, must be: {}",
+                values.len(),
+                self.partition.len()
+            ));
+        }
+        if values.is_empty() {
+            return Ok(WHOLE_TABLE_PARTITION.to_string());
+        }
+        let key = values
+            .iter()
+            .zip(&self.partition)
+            .map(|(value, expr)| Ok(value.cast_to(&expr.data_type(schema)?)?))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(partition_id(&key))
     }
 
     /// `batch` sorted by the sorting key (NULLs last, as ClickHouse sorts),
