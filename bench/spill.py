@@ -97,8 +97,8 @@ def duckdb_query(form, rows):
                 f"ORDER BY h LIMIT 1 OFFSET {rows - 1}")
     key = FORMS[form][1]
     side = f"SELECT {key} FROM range(1, {rows + 1})"
-    # ClickHouse's INTERSECT keeps every left row whose key is on the right;
-    # with distinct keys that is DuckDB's INTERSECT ALL.
+    # ClickHouse's INTERSECT is INTERSECT ALL (its intersect_default_mode),
+    # which counts copies as DuckDB's INTERSECT ALL does.
     return f"SELECT count(*) FROM ({side} INTERSECT ALL {side})"
 
 

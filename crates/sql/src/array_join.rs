@@ -11,6 +11,8 @@
 //! relation's own name so qualified references still resolve. The parser
 //! reads `ARRAY JOIN a AS x, b AS y` as an array join of `a` followed by a
 //! comma and `b AS y`, so FROM items after an array join are more arrays.
+//! Ordinary joins after the array joins (`ARRAY JOIN a AS x JOIN t ON x =
+//! t.k`) join the derived table.
 
 use std::ops::ControlFlow;
 
@@ -56,8 +58,17 @@ pub fn rewrite(select: &mut Select, structures: &NestedNames) -> Result<()> {
         return Ok(());
     };
     let mut from = select.from.remove(0);
-    let array_joins = from.joins.split_off(at);
+    let mut array_joins = from.joins.split_off(at);
     if !from.joins.is_empty() {
+        return Err(not_implemented("ARRAY JOIN after another JOIN"));
+    }
+    // Joins after the array joins join the rows they repeated.
+    let ordinary = array_joins
+        .iter()
+        .position(|j| !is_array_join(&j.join_operator))
+        .unwrap_or(array_joins.len());
+    let later_joins = array_joins.split_off(ordinary);
+    if later_joins.iter().any(|j| is_array_join(&j.join_operator)) {
         return Err(not_implemented("ARRAY JOIN after another JOIN"));
     }
     let mut clauses = Vec::new();
@@ -74,7 +85,9 @@ pub fn rewrite(select: &mut Select, structures: &NestedNames) -> Result<()> {
             clauses.push(clause(join, structures)?);
         }
     }
-    select.from = vec![nested(from.relation, &clauses)?];
+    let mut joined = nested(from.relation, &clauses)?;
+    joined.joins = later_joins;
+    select.from = vec![joined];
     exclude_elements_from_wildcards(select, &clauses);
     Ok(())
 }

@@ -132,6 +132,7 @@ impl VisitorMut for Rewriter<'_, '_> {
         set_operand_conditions(query.body.as_mut());
         if let SetExpr::Select(select) = query.body.as_mut() {
             query_clauses::named_windows_nulls_last(select);
+            query_clauses::inherit_named_windows(select);
             query_clauses::group_by_all(select, &|name| {
                 crate::combinators::names_aggregate(name, self.ctx)
             });

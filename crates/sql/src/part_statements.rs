@@ -2,8 +2,9 @@
 //! part or not at all: `CHECK TABLE t [PARTITION p | PART 'name']`,
 //! `ALTER TABLE t ATTACH | DETACH | DROP | DROP DETACHED PART 'name' |
 //! PARTITION p`
-//! (`p` an expression or `ID 'id'`) and `ALTER TABLE t MOVE PART | PARTITION
-//! ... TO DISK 'd' | TO VOLUME 'v'`. Each is read with sqlparser's own
+//! (`p` an expression or `ID 'id'`), `ALTER TABLE t MOVE PART | PARTITION
+//! ... TO DISK 'd' | TO VOLUME 'v' | TO TABLE t2` and `ALTER TABLE t ATTACH |
+//! REPLACE PARTITION p FROM t2`. Each is read with sqlparser's own
 //! parser, word by word, so names and literals are read as everywhere else.
 
 use datafusion::sql::sqlparser::ast::{Expr, ObjectName, Partition};
@@ -28,6 +29,11 @@ pub enum PartAction {
     Drop,
     DropDetached,
     Move(MoveDestination),
+    /// `ATTACH PARTITION p FROM t2`: copies of `t2`'s parts join the table.
+    AttachFrom(ObjectName),
+    /// `REPLACE PARTITION p FROM t2`: the partition's parts become copies
+    /// of `t2`'s.
+    ReplaceFrom(ObjectName),
 }
 
 /// Where `MOVE PART | PARTITION` puts the parts.
@@ -35,6 +41,8 @@ pub enum PartAction {
 pub enum MoveDestination {
     Disk(String),
     Volume(String),
+    /// Another table of the same structure (a partition only).
+    Table(ObjectName),
 }
 
 /// `ALTER TABLE t ATTACH | DETACH | DROP | DROP DETACHED` a part or a partition.
@@ -74,7 +82,29 @@ pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
         return Ok(None);
     };
     let action = if parser.parse_keyword(Keyword::ATTACH) {
-        PartAction::Attach
+        let partition = part_or_partition(sql, &mut parser)?;
+        let action = match parser.parse_keyword(Keyword::FROM) {
+            true => PartAction::AttachFrom(table_name(sql, &mut parser)?),
+            false => PartAction::Attach,
+        };
+        end(sql, &mut parser)?;
+        return Ok(Some(PartOperation {
+            table,
+            action,
+            partition,
+        }));
+    } else if parser.parse_keyword(Keyword::REPLACE) {
+        let partition = part_or_partition(sql, &mut parser)?;
+        if !parser.parse_keyword(Keyword::FROM) {
+            return Err(syntax(sql, "Expected FROM after REPLACE PARTITION"));
+        }
+        let source = table_name(sql, &mut parser)?;
+        end(sql, &mut parser)?;
+        return Ok(Some(PartOperation {
+            table,
+            action: PartAction::ReplaceFrom(source),
+            partition,
+        }));
     } else if parse_word(&mut parser, "DETACH") {
         PartAction::Detach
     } else if parser.parse_keyword(Keyword::DROP) {
@@ -156,10 +186,7 @@ fn move_destination(sql: &str, parser: &mut Parser) -> Result<MoveDestination> {
     } else if parse_word(parser, "VOLUME") {
         MoveDestination::Volume
     } else if parser.parse_keyword(Keyword::TABLE) {
-        return Err(StrataError::new(
-            ErrorCode::NOT_IMPLEMENTED,
-            "MOVE PARTITION TO TABLE is not supported yet",
-        ));
+        return Ok(MoveDestination::Table(table_name(sql, parser)?));
     } else {
         return Err(syntax(sql, "Expected TO DISK or TO VOLUME"));
     };
@@ -170,6 +197,10 @@ fn move_destination(sql: &str, parser: &mut Parser) -> Result<MoveDestination> {
             &format!("Expected the disk or volume name as a string, found: {other}"),
         )),
     }
+}
+
+fn table_name(sql: &str, parser: &mut Parser) -> Result<ObjectName> {
+    parser.parse_object_name(false).map_err(|e| error(sql, e))
 }
 
 fn end(sql: &str, parser: &mut Parser) -> Result<()> {

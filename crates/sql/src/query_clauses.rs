@@ -21,7 +21,7 @@ use datafusion::sql::sqlparser::ast::{
     BinaryOperator, Expr, Fetch, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
     GroupByExpr, GroupByWithModifier, Ident, LimitClause, NamedWindowDefinition, NamedWindowExpr,
     OffsetRows, OrderByExpr, OrderByKind, Query, Select, SelectItem, SetExpr, Statement,
-    TableFactor, Value, WindowSpec, WindowType, visit_expressions,
+    TableFactor, Value, WindowSpec, WindowType, visit_expressions, visit_expressions_mut,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -211,6 +211,66 @@ pub fn window_nulls_last(spec: &mut WindowSpec) {
 fn keys_nulls_last(keys: &mut [OrderByExpr]) {
     for key in keys {
         key.options.nulls_first.get_or_insert(false);
+    }
+}
+
+/// `OVER (w ROWS ...)`: a window built on a named one takes the named
+/// one's PARTITION BY, ORDER BY and frame where it gives none of its own
+/// (DataFusion would drop the named window's clauses); so does a named
+/// window built on another (`WINDOW w2 AS (w1 ...)`).
+pub fn inherit_named_windows(select: &mut Select) {
+    if select.named_window.is_empty() {
+        return;
+    }
+    let named = select.named_window.clone();
+    for NamedWindowDefinition(_, window) in &mut select.named_window {
+        if let NamedWindowExpr::WindowSpec(spec) = window {
+            inherit(spec, &named, named.len());
+        }
+    }
+    let _ = visit_expressions_mut(select, |expr| {
+        if let Expr::Function(Function {
+            over: Some(WindowType::WindowSpec(spec)),
+            ..
+        }) = expr
+        {
+            inherit(spec, &named, named.len());
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
+/// Fills `spec` from the window it names, itself filled first; `depth`
+/// bounds a chain of names, which cannot be longer than the list.
+fn inherit(spec: &mut WindowSpec, named: &[NamedWindowDefinition], depth: usize) {
+    let Some(name) = spec.window_name.take() else {
+        return;
+    };
+    let Some(NamedWindowDefinition(_, window)) = named.iter().find(|d| d.0.value == name.value)
+    else {
+        spec.window_name = Some(name);
+        return;
+    };
+    let mut base = match window {
+        NamedWindowExpr::WindowSpec(base) => base.clone(),
+        NamedWindowExpr::NamedWindow(next) => WindowSpec {
+            window_name: Some(next.clone()),
+            partition_by: Vec::new(),
+            order_by: Vec::new(),
+            window_frame: None,
+        },
+    };
+    if depth > 0 {
+        inherit(&mut base, named, depth - 1);
+    }
+    if spec.partition_by.is_empty() {
+        spec.partition_by = base.partition_by;
+    }
+    if spec.order_by.is_empty() {
+        spec.order_by = base.order_by;
+    }
+    if spec.window_frame.is_none() {
+        spec.window_frame = base.window_frame;
     }
 }
 

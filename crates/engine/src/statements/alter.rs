@@ -28,7 +28,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::alter_columns::{AlterCommand, parse_alter_columns};
 use strata_sql::constraints::{ConstraintCommand, TableConstraint};
 use strata_sql::mutations::MutationAst;
-use strata_sql::part_statements::PartAction;
+use strata_sql::part_statements::{MoveDestination, PartAction};
 use strata_sql::skip_index::IndexCommand;
 use strata_sql::ttl::AlterTtl;
 use strata_sql::{
@@ -109,11 +109,25 @@ impl Session {
         }
         if let Some(operation) = strata_sql::part_statements::parse_part_operation(text)? {
             let privilege = match operation.action {
-                PartAction::Attach => "INSERT",
-                PartAction::Detach | PartAction::Drop | PartAction::DropDetached => "ALTER DELETE",
+                PartAction::Attach | PartAction::AttachFrom(_) => "INSERT",
+                PartAction::Detach
+                | PartAction::Drop
+                | PartAction::DropDetached
+                | PartAction::ReplaceFrom(_) => "ALTER DELETE",
                 PartAction::Move(_) => "ALTER MOVE PARTITION",
             };
             self.require_on_name(privilege, &operation.table, &[])?;
+            // Rows copied from a table are read from it, and rows moved to
+            // a table are inserted into it.
+            match &operation.action {
+                PartAction::AttachFrom(source) | PartAction::ReplaceFrom(source) => {
+                    self.require_on_name("SELECT", source, &[])?;
+                }
+                PartAction::Move(MoveDestination::Table(to)) => {
+                    self.require_on_name("INSERT", to, &[])?;
+                }
+                _ => {}
+            }
             return self.part_operation(operation).await;
         }
         if let Some(alter) = strata_sql::alter_settings::parse_alter_settings(text)? {

@@ -70,6 +70,33 @@ impl Session {
                 data.drop_parts(|p| p.partition_id == id)?;
             }
             (PartAction::DropDetached, target) => self.drop_detached(data, target)?,
+            (PartAction::AttachFrom(source), Target::Partition(id)) => {
+                let source = self.merge_tree(&source, "partitioning").await?;
+                data.check_same_structure(&source.data)?;
+                data.copy_partition_from(&source.data, &id, false)?;
+            }
+            (PartAction::ReplaceFrom(source), Target::Partition(id)) => {
+                let source = self.merge_tree(&source, "partitioning").await?;
+                data.check_same_structure(&source.data)?;
+                data.copy_partition_from(&source.data, &id, true)?;
+            }
+            (PartAction::Move(MoveDestination::Table(to)), Target::Partition(id)) => {
+                let to = self.merge_tree(&to, "partitioning").await?;
+                to.data.check_same_structure(data)?;
+                let copied = to.data.copy_partition_from(data, &id, false)?;
+                data.drop_parts(|name| copied.contains(&name.to_string()))?;
+            }
+            (
+                PartAction::AttachFrom(_)
+                | PartAction::ReplaceFrom(_)
+                | PartAction::Move(MoveDestination::Table(_)),
+                Target::Part(_),
+            ) => {
+                return Err(StrataError::new(
+                    ErrorCode::NOT_IMPLEMENTED,
+                    "Parts are copied between tables by partition: use PARTITION, not PART",
+                ));
+            }
             (PartAction::Move(destination), target) => move_parts(data, &destination, target)?,
         }
         self.done()
@@ -252,6 +279,7 @@ fn move_parts(data: &MergeTreeTable, destination: &MoveDestination, target: Targ
     let disk = match destination {
         MoveDestination::Disk(name) => data.policy_disk(name)?,
         MoveDestination::Volume(name) => data.policy_volume_disk(name)?,
+        MoveDestination::Table(_) => unreachable!("moves to a table are copies"),
     };
     match target {
         Target::Part(part) => data.move_part(&part, &disk),

@@ -28,7 +28,7 @@ use datafusion::common::config::ConfigOptions;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{JoinSide, JoinType, NullEquality, Result};
 use datafusion::physical_expr::ScalarFunctionExpr;
-use datafusion::physical_expr::expressions::Column;
+use datafusion::physical_expr::expressions::{CastExpr, Column};
 use datafusion::physical_expr::{Partitioning, PhysicalExprRef, PhysicalSortExpr};
 use datafusion::physical_optimizer::PhysicalOptimizerRule;
 use datafusion::physical_plan::filter::FilterExec;
@@ -293,14 +293,7 @@ fn replacement(node: &Arc<dyn ExecutionPlan>) -> Result<Option<Arc<dyn Execution
 /// under DISTINCT the probe side is already distinct, so counting changes
 /// nothing.
 fn set_operation(join: &HashJoinExec) -> bool {
-    let every_column = |plan: &Arc<dyn ExecutionPlan>, keys: Vec<&PhysicalExprRef>| {
-        keys.len() == plan.schema().fields().len()
-            && keys.iter().enumerate().all(|(i, key)| {
-                key.downcast_ref::<Column>()
-                    .is_some_and(|column| column.index() == i)
-            })
-    };
-    let (left_keys, right_keys) = join.on().iter().map(|(l, r)| (l, r)).unzip();
+    let (left_keys, right_keys): (Vec<_>, Vec<_>) = join.on().iter().map(|(l, r)| (l, r)).unzip();
     join.null_equality() == NullEquality::NullEqualsNull
         && join.filter().is_none()
         && !join.null_aware
@@ -308,8 +301,43 @@ fn set_operation(join: &HashJoinExec) -> bool {
             join.join_type(),
             JoinType::LeftSemi | JoinType::LeftAnti | JoinType::RightSemi | JoinType::RightAnti
         )
-        && every_column(join.left(), left_keys)
-        && every_column(join.right(), right_keys)
+        && every_column(join.left(), &left_keys)
+        && every_column(join.right(), &right_keys)
+}
+
+/// Whether `keys` are the columns of `plan` in order: key `i` reads column
+/// `i`, or a cast of it that a projection computed as a column of its own
+/// after the operand's columns (DataFusion casts an operand to the
+/// operands' common type so).
+fn every_column(plan: &Arc<dyn ExecutionPlan>, keys: &[&PhysicalExprRef]) -> bool {
+    let projection = plan.downcast_ref::<ProjectionExec>();
+    // The column of the plan's input a column of the plan is, casts aside.
+    let source = |index: usize| match projection {
+        Some(projection) => cast_column(&projection.expr().get(index)?.expr),
+        None => Some(index),
+    };
+    let mut helpers = 0;
+    for (i, key) in keys.iter().enumerate() {
+        let Some(column) = cast_column(key) else {
+            return false;
+        };
+        if column == i {
+            continue;
+        }
+        helpers += usize::from(column >= keys.len());
+        if source(column).is_none() || source(column) != source(i) {
+            return false;
+        }
+    }
+    plan.schema().fields().len() == keys.len() + helpers
+}
+
+/// The index of the column `expr` is, or casts.
+fn cast_column(expr: &PhysicalExprRef) -> Option<usize> {
+    match expr.downcast_ref::<CastExpr>() {
+        Some(cast) => cast_column(cast.expr()),
+        None => expr.downcast_ref::<Column>().map(Column::index),
+    }
 }
 
 /// One partition sorted ascending on a non-NULL integer key: the merge join

@@ -47,10 +47,12 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     for kind in clock::ClockKind::ALL {
         functions.push(ScalarUDF::new_from_impl(clock::ClockFunction::new(kind)));
     }
-    for unparsed in parse::Unparsed::ALL {
-        functions.push(ScalarUDF::new_from_impl(parse::ParseDateTime::new(
-            unparsed,
-        )));
+    for syntax in [parse::Syntax::MySql, parse::Syntax::Joda] {
+        for unparsed in parse::Unparsed::ALL {
+            functions.push(ScalarUDF::new_from_impl(parse::ParseDateTime::new(
+                unparsed, syntax,
+            )));
+        }
     }
     for made in make::Made::ALL {
         functions.push(ScalarUDF::new_from_impl(make::MakeFunction::new(made)));

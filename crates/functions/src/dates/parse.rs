@@ -1,6 +1,8 @@
 //! `parseDateTime(text, format[, zone])` and its `OrNull`/`OrZero` forms
 //! (`str_to_date` is `parseDateTimeOrNull`, as in ClickHouse): the DateTime
-//! a string shows in a MySQL-style format, the inverse of `formatDateTime`.
+//! a string shows in a MySQL-style format, the inverse of `formatDateTime`;
+//! `parseDateTimeInJodaSyntax` and its forms read a Joda-style format
+//! (`yyyy-MM-dd HH:mm:ss`), the inverse of `formatDateTimeInJodaSyntax`.
 //!
 //! Fields the format leaves out take the epoch's (1970-01-01 00:00:00); the
 //! time is a wall-clock time of the zone argument (UTC without one). The
@@ -41,21 +43,32 @@ impl Unparsed {
 /// DateTime's years.
 const YEARS: std::ops::RangeInclusive<i32> = 1970..=2106;
 
+/// How the format is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// `%Y-%m-%d`, as `formatDateTime` writes.
+    MySql,
+    /// `yyyy-MM-dd`, as `formatDateTimeInJodaSyntax` writes.
+    Joda,
+}
+
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ParseDateTime {
     unparsed: Unparsed,
+    syntax: Syntax,
     signature: Signature,
     aliases: Vec<String>,
 }
 
 impl ParseDateTime {
-    pub fn new(unparsed: Unparsed) -> Self {
-        let aliases = match unparsed {
-            Unparsed::Null => vec!["str_to_date".to_string()],
+    pub fn new(unparsed: Unparsed, syntax: Syntax) -> Self {
+        let aliases = match (unparsed, syntax) {
+            (Unparsed::Null, Syntax::MySql) => vec!["str_to_date".to_string()],
             _ => Vec::new(),
         };
         ParseDateTime {
             unparsed,
+            syntax,
             signature: Signature::variadic_any(Volatility::Immutable),
             aliases,
         }
@@ -64,10 +77,13 @@ impl ParseDateTime {
 
 impl ScalarUDFImpl for ParseDateTime {
     fn name(&self) -> &str {
-        match self.unparsed {
-            Unparsed::Fail => "parseDateTime",
-            Unparsed::Null => "parseDateTimeOrNull",
-            Unparsed::Zero => "parseDateTimeOrZero",
+        match (self.syntax, self.unparsed) {
+            (Syntax::MySql, Unparsed::Fail) => "parseDateTime",
+            (Syntax::MySql, Unparsed::Null) => "parseDateTimeOrNull",
+            (Syntax::MySql, Unparsed::Zero) => "parseDateTimeOrZero",
+            (Syntax::Joda, Unparsed::Fail) => "parseDateTimeInJodaSyntax",
+            (Syntax::Joda, Unparsed::Null) => "parseDateTimeInJodaSyntaxOrNull",
+            (Syntax::Joda, Unparsed::Zero) => "parseDateTimeInJodaSyntaxOrZero",
         }
     }
 
@@ -106,7 +122,10 @@ impl ScalarUDFImpl for ParseDateTime {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let format = format_argument(self.name(), &args.args[1])?;
-        let items = format_items(format)?;
+        let items = match self.syntax {
+            Syntax::MySql => format_items(format)?,
+            Syntax::Joda => chrono_items(&joda_format(format)?),
+        };
         let zone_name = match args.return_field.data_type() {
             DataType::Timestamp(_, zone) => zone.clone(),
             _ => None,
@@ -180,10 +199,95 @@ fn format_items(format: &str) -> Result<Vec<Item<'static>>> {
             }
         });
     }
-    let items: Vec<Item<'static>> = StrftimeItems::new(&chrono_format)
+    Ok(chrono_items(&chrono_format))
+}
+
+fn chrono_items(chrono_format: &str) -> Vec<Item<'static>> {
+    StrftimeItems::new(chrono_format)
         .map(|item| item.to_owned())
-        .collect();
-    Ok(items)
+        .collect()
+}
+
+/// A Joda-style format as chrono's: each run of one pattern letter is a
+/// field whose run length picks its form (`MMM` a month's short name, `MM`
+/// its number), text in single quotes and every other character is itself.
+fn joda_format(format: &str) -> Result<String> {
+    let chars: Vec<char> = format.chars().collect();
+    let mut out = String::with_capacity(format.len() * 2);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let run = chars[i..].iter().take_while(|&&x| x == c).count();
+        if c == '\'' {
+            // `''` is a quote; otherwise text up to the closing quote.
+            if run >= 2 {
+                out.push('\'');
+                i += 2;
+                continue;
+            }
+            let end = chars[i + 1..]
+                .iter()
+                .position(|&x| x == '\'')
+                .map(|p| i + 1 + p);
+            let Some(end) = end else {
+                return Err(joda_error(format, "an unclosed quote"));
+            };
+            chars[i + 1..end]
+                .iter()
+                .for_each(|&x| push_literal(&mut out, x));
+            i = end + 1;
+            continue;
+        }
+        if !c.is_ascii_alphabetic() {
+            push_literal(&mut out, c);
+            i += 1;
+            continue;
+        }
+        out.push_str(match (c, run) {
+            ('y' | 'Y' | 'x', 2) => "%y",
+            ('y' | 'Y' | 'x', _) => "%Y",
+            ('M', 1 | 2) => "%m",
+            ('M', 3) => "%b",
+            ('M', _) => "%B",
+            ('d', _) => "%d",
+            ('D', _) => "%j",
+            ('H' | 'k', _) => "%H",
+            ('h' | 'K', _) => "%I",
+            ('m', _) => "%M",
+            ('s', _) => "%S",
+            ('S', 3) => "%3f",
+            ('S', 6) => "%6f",
+            ('S', 9) => "%9f",
+            ('a', _) => "%p",
+            ('E', 1..=3) => "%a",
+            ('E', _) => "%A",
+            ('e', _) => "%u",
+            ('Z', _) => "%z",
+            _ => {
+                let pattern: String = chars[i..i + run].iter().collect();
+                return Err(joda_error(format, &format!("the pattern {pattern}")));
+            }
+        });
+        i += run;
+    }
+    Ok(out)
+}
+
+fn push_literal(out: &mut String, c: char) {
+    if c == '%' {
+        out.push('%');
+    }
+    out.push(c);
+}
+
+fn joda_error(format: &str, what: &str) -> datafusion::error::DataFusionError {
+    StrataError::new(
+        ErrorCode::BAD_ARGUMENTS,
+        format!(
+            "Unsupported format {format:?} in parseDateTimeInJodaSyntax: {what} is not supported"
+        ),
+    )
+    .into_datafusion()
 }
 
 /// Seconds from the epoch of the moment `text` shows.

@@ -38,6 +38,7 @@ use crate::part::name::PartName;
 use crate::part::writer::{PartLayout, granule_rows, io_error, write_part};
 use crate::part::{DEFAULT_GRANULARITY, TEMPORARY_PREFIX, remove_part_directory};
 
+mod copy_partition;
 mod detached;
 mod moves;
 mod mutate;
