@@ -613,7 +613,7 @@ fn format_writer(
             options,
         )),
         SqlInsert => Box::new(values::SqlInsertWriter::new(schema, options)),
-        RawBlob => Box::new(row_binary::RawBlobWriter::new(schema)),
+        RawBlob => Box::new(row_binary::RowBinaryWriter::raw_blob(schema)),
         Json | JsonCompact | JsonStrings | JsonCompactStrings => {
             Box::new(json::JsonWriter::new(format, schema, options, out)?)
         }

@@ -23,6 +23,8 @@ const FLUSH_BYTES: usize = 1 << 20;
 
 pub(crate) struct RowBinaryWriter {
     schema: SchemaRef,
+    /// RawBLOB: strings as their bytes alone, without their length.
+    raw_strings: bool,
 }
 
 impl RowBinaryWriter {
@@ -41,7 +43,20 @@ impl RowBinaryWriter {
             write_string(&mut bytes, cell.as_bytes());
         }
         out.write_all(&bytes)?;
-        Ok(RowBinaryWriter { schema })
+        Ok(RowBinaryWriter {
+            schema,
+            raw_strings: false,
+        })
+    }
+
+    /// RawBLOB: values with nothing around them, a string's bytes as they
+    /// are and any other value as RowBinary writes it; meant for one String
+    /// column.
+    pub(crate) fn raw_blob(schema: SchemaRef) -> Self {
+        RowBinaryWriter {
+            schema,
+            raw_strings: true,
+        }
     }
 }
 
@@ -52,7 +67,12 @@ impl ResultWriter for RowBinaryWriter {
             .fields()
             .iter()
             .zip(batch.columns())
-            .map(|(field, column)| Encoder::new(field, column.as_ref()))
+            .map(
+                |(field, column)| match self.raw_strings && is_raw_text(field) {
+                    true => Ok(Encoder::Text(column.as_ref())),
+                    false => Encoder::new(field, column.as_ref()),
+                },
+            )
             .collect::<std::io::Result<Vec<_>>>()?;
         let mut bytes = Vec::new();
         for row in 0..batch.num_rows() {
@@ -72,69 +92,28 @@ impl ResultWriter for RowBinaryWriter {
     }
 }
 
-/// RawBLOB: values with nothing around them, a string's bytes as they are
-/// and any other value as RowBinary writes it; meant for one String column.
-pub(crate) struct RawBlobWriter {
-    schema: SchemaRef,
-}
-
-impl RawBlobWriter {
-    pub(crate) fn new(schema: SchemaRef) -> Self {
-        RawBlobWriter { schema }
+/// Whether RawBLOB writes `field`'s values as their bytes alone.
+fn is_raw_text(field: &Field) -> bool {
+    match field.data_type() {
+        DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Utf8View
+        | DataType::Binary
+        | DataType::LargeBinary => true,
+        DataType::FixedSizeBinary(_) => !is_uuid(field) && !is_ipv6(field),
+        _ => false,
     }
 }
 
-/// The bytes of row `row` of a String or FixedString column.
-fn raw_bytes(field: &Field, column: &dyn Array, row: usize) -> Option<Vec<u8>> {
-    if column.is_null(row) {
-        return Some(Vec::new());
-    }
-    Some(match column.data_type() {
-        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes().to_vec(),
-        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes().to_vec(),
-        DataType::Utf8View => column.as_string_view().value(row).as_bytes().to_vec(),
-        DataType::Binary => column.as_binary::<i32>().value(row).to_vec(),
-        DataType::LargeBinary => column.as_binary::<i64>().value(row).to_vec(),
-        DataType::FixedSizeBinary(_) if !is_uuid(field) && !is_ipv6(field) => {
-            column.as_fixed_size_binary().value(row).to_vec()
-        }
-        _ => return None,
-    })
-}
-
-impl ResultWriter for RawBlobWriter {
-    fn write_batch(&mut self, out: &mut dyn Write, batch: &RecordBatch) -> std::io::Result<()> {
-        let encoders = self
-            .schema
-            .fields()
-            .iter()
-            .zip(batch.columns())
-            .map(|(field, column)| Encoder::new(field, column.as_ref()))
-            .collect::<std::io::Result<Vec<_>>>()?;
-        let mut bytes = Vec::new();
-        for row in 0..batch.num_rows() {
-            for ((field, column), encoder) in self
-                .schema
-                .fields()
-                .iter()
-                .zip(batch.columns())
-                .zip(&encoders)
-            {
-                match raw_bytes(field, column.as_ref(), row) {
-                    Some(raw) => bytes.extend_from_slice(&raw),
-                    None => encoder.write(&mut bytes, row),
-                }
-            }
-            if bytes.len() >= FLUSH_BYTES {
-                out.write_all(&bytes)?;
-                bytes.clear();
-            }
-        }
-        out.write_all(&bytes)
-    }
-
-    fn finish(&mut self, _out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
-        Ok(())
+/// The bytes of row `row` of a column [`is_raw_text`] accepts.
+fn text_bytes(column: &dyn Array, row: usize) -> &[u8] {
+    match column.data_type() {
+        DataType::Utf8 => column.as_string::<i32>().value(row).as_bytes(),
+        DataType::LargeUtf8 => column.as_string::<i64>().value(row).as_bytes(),
+        DataType::Utf8View => column.as_string_view().value(row).as_bytes(),
+        DataType::Binary => column.as_binary::<i32>().value(row),
+        DataType::LargeBinary => column.as_binary::<i64>().value(row),
+        _ => column.as_fixed_size_binary().value(row),
     }
 }
 
@@ -175,6 +154,8 @@ enum Encoder<'a> {
     Nullable(Option<NullBuffer>, Box<Encoder<'a>>),
     Array(Ranges<'a>, Box<Encoder<'a>>),
     Tuple(Vec<Encoder<'a>>),
+    /// RawBLOB's strings: their bytes alone, nothing for NULL.
+    Text(&'a dyn Array),
 }
 
 impl<'a> Encoder<'a> {
@@ -244,6 +225,11 @@ impl<'a> Encoder<'a> {
                 range.for_each(|item| items.write(out, item));
             }
             Encoder::Tuple(elements) => elements.iter().for_each(|e| e.write(out, row)),
+            Encoder::Text(column) => {
+                if column.is_valid(row) {
+                    out.extend_from_slice(text_bytes(*column, row));
+                }
+            }
         }
     }
 }

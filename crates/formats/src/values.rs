@@ -29,20 +29,7 @@ impl ResultWriter for ValuesWriter {
                 text.push(',');
             }
             self.rows += 1;
-            text.push('(');
-            for (i, column) in batch.columns().iter().enumerate() {
-                if i > 0 {
-                    text.push(',');
-                }
-                write_value(
-                    column.as_ref(),
-                    row,
-                    Style::Quoted,
-                    self.options.values,
-                    &mut text,
-                );
-            }
-            text.push(')');
+            tuple(batch, row, ",", &self.options, &mut text);
         }
         out.write_all(text.as_bytes())
     }
@@ -90,20 +77,7 @@ impl ResultWriter for SqlInsertWriter {
             }
             text.push_str(if self.rows == 0 { &self.prefix } else { ", " });
             self.rows += 1;
-            text.push('(');
-            for (i, column) in batch.columns().iter().enumerate() {
-                if i > 0 {
-                    text.push_str(", ");
-                }
-                write_value(
-                    column.as_ref(),
-                    row,
-                    Style::Quoted,
-                    self.options.values,
-                    &mut text,
-                );
-            }
-            text.push(')');
+            tuple(batch, row, ", ", &self.options, &mut text);
         }
         out.write_all(text.as_bytes())
     }
@@ -111,4 +85,22 @@ impl ResultWriter for SqlInsertWriter {
     fn finish(&mut self, out: &mut dyn Write, _statistics: &Statistics) -> std::io::Result<()> {
         out.write_all(b";\n")
     }
+}
+
+/// Row `row` as an SQL tuple, its values quoted and apart by `separator`.
+fn tuple(
+    batch: &RecordBatch,
+    row: usize,
+    separator: &str,
+    options: &FormatOptions,
+    text: &mut String,
+) {
+    text.push('(');
+    for (i, column) in batch.columns().iter().enumerate() {
+        if i > 0 {
+            text.push_str(separator);
+        }
+        write_value(column.as_ref(), row, Style::Quoted, options.values, text);
+    }
+    text.push(')');
 }

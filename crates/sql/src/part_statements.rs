@@ -70,8 +70,8 @@ pub fn parse_check_table(sql: &str) -> Result<Option<CheckTable>> {
     Ok(Some(CheckTable { table, partition }))
 }
 
-/// Reads `sql` as `ALTER TABLE t ATTACH | DETACH | DROP [DETACHED] ...`, or
-/// `None` if it is another ALTER.
+/// Reads `sql` as `ALTER TABLE t ATTACH | REPLACE | DETACH | DROP [DETACHED]
+/// | MOVE ...`, or `None` if it is another ALTER.
 pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
     let dialect = ClickHouseDialect {};
     let mut parser = tokens(&dialect, sql)?;
@@ -81,62 +81,59 @@ pub fn parse_part_operation(sql: &str) -> Result<Option<PartOperation>> {
     let Ok(table) = parser.parse_object_name(false) else {
         return Ok(None);
     };
-    let action = if parser.parse_keyword(Keyword::ATTACH) {
-        let partition = part_or_partition(sql, &mut parser)?;
-        let action = match parser.parse_keyword(Keyword::FROM) {
-            true => PartAction::AttachFrom(table_name(sql, &mut parser)?),
-            false => PartAction::Attach,
-        };
-        end(sql, &mut parser)?;
-        return Ok(Some(PartOperation {
-            table,
-            action,
-            partition,
-        }));
+    let verb = if parser.parse_keyword(Keyword::ATTACH) {
+        Verb::Attach
     } else if parser.parse_keyword(Keyword::REPLACE) {
-        let partition = part_or_partition(sql, &mut parser)?;
-        if !parser.parse_keyword(Keyword::FROM) {
-            return Err(syntax(sql, "Expected FROM after REPLACE PARTITION"));
-        }
-        let source = table_name(sql, &mut parser)?;
-        end(sql, &mut parser)?;
-        return Ok(Some(PartOperation {
-            table,
-            action: PartAction::ReplaceFrom(source),
-            partition,
-        }));
+        Verb::Replace
     } else if parse_word(&mut parser, "DETACH") {
-        PartAction::Detach
+        Verb::Detach
     } else if parser.parse_keyword(Keyword::DROP) {
         if parse_word(&mut parser, "DETACHED") {
-            PartAction::DropDetached
+            Verb::DropDetached
         } else if matches!(
             parser.peek_token().token,
             Token::Word(ref w) if matches!(w.keyword, Keyword::PART | Keyword::PARTITION)
         ) {
-            PartAction::Drop
+            Verb::Drop
         } else {
             return Ok(None);
         }
     } else if parse_word(&mut parser, "MOVE") {
-        let partition = part_or_partition(sql, &mut parser)?;
-        let destination = move_destination(sql, &mut parser)?;
-        end(sql, &mut parser)?;
-        return Ok(Some(PartOperation {
-            table,
-            action: PartAction::Move(destination),
-            partition,
-        }));
+        Verb::Move
     } else {
         return Ok(None);
     };
     let partition = part_or_partition(sql, &mut parser)?;
+    let action = match verb {
+        Verb::Attach if parser.parse_keyword(Keyword::FROM) => {
+            PartAction::AttachFrom(table_name(sql, &mut parser)?)
+        }
+        Verb::Attach => PartAction::Attach,
+        Verb::Replace if parser.parse_keyword(Keyword::FROM) => {
+            PartAction::ReplaceFrom(table_name(sql, &mut parser)?)
+        }
+        Verb::Replace => return Err(syntax(sql, "Expected FROM after REPLACE PARTITION")),
+        Verb::Detach => PartAction::Detach,
+        Verb::Drop => PartAction::Drop,
+        Verb::DropDetached => PartAction::DropDetached,
+        Verb::Move => PartAction::Move(move_destination(sql, &mut parser)?),
+    };
     end(sql, &mut parser)?;
     Ok(Some(PartOperation {
         table,
         action,
         partition,
     }))
+}
+
+/// The word an ALTER on parts starts with, before its part or partition.
+enum Verb {
+    Attach,
+    Replace,
+    Detach,
+    Drop,
+    DropDetached,
+    Move,
 }
 
 fn tokens<'a>(dialect: &'a ClickHouseDialect, sql: &str) -> Result<Parser<'a>> {
