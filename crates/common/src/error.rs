@@ -38,6 +38,7 @@ error_codes! {
     NUMBER_OF_COLUMNS_DOESNT_MATCH = 20,
     CANNOT_PARSE_QUOTED_STRING = 26,
     CANNOT_PARSE_INPUT_ASSERTION_FAILED = 27,
+    CANNOT_PRINT_FLOAT_OR_DOUBLE_NUMBER = 28,
     CANNOT_READ_ALL_DATA = 33,
     TOO_MANY_ARGUMENTS_FOR_FUNCTION = 34,
     TOO_FEW_ARGUMENTS_FOR_FUNCTION = 35,
@@ -342,16 +343,24 @@ impl StrataError {
         } else if msg.contains("Cannot cast")
             || msg.contains("Unsupported CAST")
             || msg.contains("Cast error")
+            || msg.contains("has null but schema specifies non-nullable")
         {
             ErrorCode::CANNOT_CONVERT_TYPE
         } else if msg.contains("must appear in the GROUP BY clause")
             || msg.contains("is not in GROUP BY")
         {
             ErrorCode::NOT_AN_AGGREGATE
-        } else if msg.contains("Aggregate functions are not allowed in the WHERE clause") {
+        } else if msg.contains("Aggregate functions are not allowed in the WHERE clause")
+            || msg.contains("Aggregate function calls cannot be nested")
+        {
             ErrorCode::ILLEGAL_AGGREGATION
+        } else if msg.contains("expected a list as first argument") {
+            // A lambda's array function (`arrayMap`) given no array.
+            ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
         } else if msg.contains("lambda defined") && msg.contains("params but UDF support") {
             ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT
+        } else if msg.contains("The window") && msg.contains("is not defined") {
+            ErrorCode::BAD_ARGUMENTS
         } else if msg.contains("Projections require unique expression names") {
             ErrorCode::MULTIPLE_EXPRESSIONS_FOR_ALIAS
         } else {

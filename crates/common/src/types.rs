@@ -302,6 +302,8 @@ fn can_be_low_cardinality(data_type: &DataType) -> bool {
 /// A bare type cannot say it is a UUID: prefer [`field_type_name`].
 pub fn clickhouse_type_name(data_type: &DataType, nullable: bool) -> String {
     let inner = match data_type {
+        // `[]` holds elements of Nothing, `[NULL]` of Nullable(Nothing).
+        DataType::Null if !nullable => return "Nothing".to_string(),
         DataType::Null => return "Nullable(Nothing)".to_string(),
         DataType::Boolean => "Bool".to_string(),
         DataType::UInt8 => "UInt8".to_string(),

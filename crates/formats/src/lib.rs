@@ -481,11 +481,16 @@ impl FormatOptions {
                 json_quote_64bit_integers: settings.output_format_json_quote_64bit_integers(),
                 json_quote_denormals: settings.output_format_json_quote_denormals(),
                 date_time_style: value::DateTimeStyle::named(&settings.date_time_output_format()),
+                decimal_trailing_zeros: settings.output_format_decimal_trailing_zeros(),
                 ..ValueOptions::default()
             }
             .with_bool_texts(
                 &settings.bool_false_representation(),
                 &settings.bool_true_representation(),
+            )
+            .with_null_texts(
+                &settings.format_tsv_null_representation(),
+                &settings.format_csv_null_representation(),
             ),
             client_protocol_version: 0,
             extremes: settings.extremes(),

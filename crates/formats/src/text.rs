@@ -84,7 +84,7 @@ impl TextWriter {
             }
             // Raw strings, but NULL still reads back as NULL.
             (Style::Raw, data_type) if column.is_null(row) || data_type == &DataType::Null => {
-                self.line.push_str("\\N");
+                self.line.push_str(self.options.values.null_texts.tsv);
             }
             _ => write_value(column, row, self.style, self.options.values, &mut self.line),
         }

@@ -42,6 +42,19 @@ pub struct ValueOptions {
     /// `bool_true_representation`, `bool_false_representation`: a Bool's
     /// text at the top level of TSV, CSV, Pretty and Vertical.
     pub bool_texts: [&'static str; 2],
+    /// `format_tsv_null_representation`, `format_csv_null_representation`:
+    /// a NULL's text at the top level of TSV and CSV.
+    pub null_texts: NullTexts,
+    /// `output_format_decimal_trailing_zeros`: a Decimal keeps the zeros
+    /// that end its fraction (`1.500`).
+    pub decimal_trailing_zeros: bool,
+}
+
+/// A NULL's text at the top level of TSV and of CSV.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NullTexts {
+    pub tsv: &'static str,
+    pub csv: &'static str,
 }
 
 impl Default for ValueOptions {
@@ -51,6 +64,11 @@ impl Default for ValueOptions {
             json_quote_denormals: false,
             date_time_style: DateTimeStyle::Simple,
             bool_texts: ["false", "true"],
+            null_texts: NullTexts {
+                tsv: "\\N",
+                csv: "\\N",
+            },
+            decimal_trailing_zeros: false,
         }
     }
 }
@@ -82,6 +100,16 @@ impl ValueOptions {
     pub fn with_bool_texts(self, false_text: &str, true_text: &str) -> Self {
         ValueOptions {
             bool_texts: [interned(false_text), interned(true_text)],
+            ..self
+        }
+    }
+
+    pub fn with_null_texts(self, tsv: &str, csv: &str) -> Self {
+        ValueOptions {
+            null_texts: NullTexts {
+                tsv: interned(tsv),
+                csv: interned(csv),
+            },
             ..self
         }
     }
@@ -188,9 +216,10 @@ pub fn aligns_right(field: &Field) -> bool {
 }
 
 /// How NULL is written in `style`.
-fn null_text(style: Style) -> &'static str {
+fn null_text(style: Style, options: ValueOptions) -> &'static str {
     match style {
-        Style::Escaped | Style::Csv => "\\N",
+        Style::Escaped => options.null_texts.tsv,
+        Style::Csv => options.null_texts.csv,
         Style::Quoted => "NULL",
         Style::Json => "null",
         Style::Raw => "ᴺᵁᴸᴸ",
@@ -206,7 +235,7 @@ pub fn write_value(
     out: &mut String,
 ) {
     if array.is_null(row) {
-        out.push_str(null_text(style));
+        out.push_str(null_text(style, options));
         return;
     }
     macro_rules! int {
@@ -232,7 +261,7 @@ pub fn write_value(
         }};
     }
     match array.data_type() {
-        DataType::Null => out.push_str(null_text(style)),
+        DataType::Null => out.push_str(null_text(style, options)),
         DataType::Boolean => {
             let value = array.as_boolean().value(row);
             out.push_str(match style {
@@ -293,11 +322,12 @@ pub fn write_value(
         }
         DataType::Decimal128(_, scale) => {
             let v = array.as_primitive::<Decimal128Type>().value(row);
-            out.push_str(&format_decimal(v, *scale));
+            out.push_str(&format_decimal(v, *scale, options.decimal_trailing_zeros));
         }
         DataType::Decimal256(_, scale) => {
             let v = array.as_primitive::<Decimal256Type>().value(row);
-            out.push_str(&format_decimal_text(&v.to_string(), *scale));
+            let zeros = options.decimal_trailing_zeros;
+            out.push_str(&format_decimal_text(&v.to_string(), *scale, zeros));
         }
         DataType::List(item) => {
             let list = array.as_list::<i32>();
@@ -650,13 +680,14 @@ fn format_timestamp(
     text
 }
 
-fn format_decimal(value: i128, scale: i8) -> String {
-    format_decimal_text(&value.to_string(), scale)
+fn format_decimal(value: i128, scale: i8, trailing_zeros: bool) -> String {
+    format_decimal_text(&value.to_string(), scale, trailing_zeros)
 }
 
 /// A Decimal from its integer's text: the point `scale` digits from the
-/// end, trailing zeros of the fraction dropped, as ClickHouse shows it.
-fn format_decimal_text(integer: &str, scale: i8) -> String {
+/// end, trailing zeros of the fraction dropped unless `trailing_zeros`, as
+/// ClickHouse shows it.
+fn format_decimal_text(integer: &str, scale: i8, trailing_zeros: bool) -> String {
     if scale <= 0 {
         return integer.to_string();
     }
@@ -667,6 +698,9 @@ fn format_decimal_text(integer: &str, scale: i8) -> String {
     let scale = scale as usize;
     let padded = format!("{digits:0>width$}", width = scale + 1);
     let (whole, fraction) = padded.split_at(padded.len() - scale);
+    if trailing_zeros {
+        return format!("{sign}{whole}.{fraction}");
+    }
     match fraction.trim_end_matches('0') {
         "" => format!("{sign}{whole}"),
         fraction => format!("{sign}{whole}.{fraction}"),
@@ -750,9 +784,11 @@ mod tests {
 
     #[test]
     fn decimals_drop_trailing_zeros() {
-        assert_eq!(format_decimal(1500, 3), "1.5");
-        assert_eq!(format_decimal(-1500, 3), "-1.5");
-        assert_eq!(format_decimal(2000, 3), "2");
-        assert_eq!(format_decimal(5, 2), "0.05");
+        assert_eq!(format_decimal(1500, 3, false), "1.5");
+        assert_eq!(format_decimal(-1500, 3, false), "-1.5");
+        assert_eq!(format_decimal(2000, 3, false), "2");
+        assert_eq!(format_decimal(5, 2, false), "0.05");
+        assert_eq!(format_decimal(2000, 3, true), "2.000");
+        assert_eq!(format_decimal(-5, 2, true), "-0.05");
     }
 }

@@ -674,6 +674,15 @@ fn cast_to(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
         (_, DataType::Decimal128(precision, scale)) => {
             crate::decimal_conversion::to_decimal(array, *precision, *scale)
         }
+        (source, DataType::Decimal256(..)) if source.is_string() => {
+            let texts = cast::cast(array, &DataType::Utf8)?;
+            let plain: StringArray = texts
+                .as_string::<i32>()
+                .iter()
+                .map(|text| text.map(crate::decimal_conversion::without_exponent))
+                .collect();
+            Ok(cast::cast(&plain, target)?)
+        }
         _ if converts => convert(array, target),
         _ => Ok(cast::cast(array, target)?),
     }

@@ -117,6 +117,37 @@ fn parse_decimal(text: &str, scale: i8) -> Option<Option<i128>> {
     Some(shifted.map(|v| if negative { -v } else { v }))
 }
 
+/// Decimal text with its exponent written out (`1e5` is `100000`, `1.5e-2`
+/// is `0.015`), as Arrow's cast to Decimal256 reads it; other text as it is.
+pub(crate) fn without_exponent(text: &str) -> std::borrow::Cow<'_, str> {
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.strip_prefix('+').unwrap_or(text)),
+    };
+    let Some((mantissa, exponent)) = rest.split_once(['e', 'E']) else {
+        return text.into();
+    };
+    let Ok(exponent) = exponent.parse::<i64>() else {
+        return text.into();
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{whole}{fraction}");
+    // Beyond Decimal256's 76 digits the text fails as it did.
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || exponent.abs() > 100 {
+        return text.into();
+    }
+    let point = whole.len() as i64 + exponent;
+    let plain = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        let (whole, fraction) = digits.split_at(point as usize);
+        format!("{whole}.{fraction}")
+    };
+    format!("{sign}{plain}").into()
+}
+
 /// The largest magnitude the integer of a Decimal's width holds.
 pub(crate) fn width_limit(precision: u8) -> u128 {
     match precision {
@@ -148,6 +179,16 @@ fn parse_error(text: &str, target: &DataType) -> datafusion::error::DataFusionEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponents_are_written_out() {
+        assert_eq!(without_exponent("1e5"), "100000");
+        assert_eq!(without_exponent("-1.5e-2"), "-0.015");
+        assert_eq!(without_exponent("12.5E1"), "125");
+        assert_eq!(without_exponent("1.25e1"), "12.5");
+        assert_eq!(without_exponent("123.456"), "123.456");
+        assert_eq!(without_exponent("xe5"), "xe5");
+    }
 
     #[test]
     fn text_is_cut_at_the_scale() {

@@ -44,6 +44,20 @@ pub fn int_hash64(key: u64) -> u64 {
     murmur_finalizer(key ^ 0x4cf2_d2ba_ae6d_a887)
 }
 
+/// CRC-32C of a u64's little-endian bytes from `start`, with no inversion
+/// before or after, as the SSE4.2 `crc32` instruction computes it
+/// (ClickHouse's `intHashCRC32` starts from all ones).
+pub fn crc32c_u64(start: u32, value: u64) -> u32 {
+    let mut crc = start;
+    for byte in value.to_le_bytes() {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0x82f6_3b78 & 0u32.wrapping_sub(crc & 1));
+        }
+    }
+    crc
+}
+
 /// The MurmurHash3 64-bit finalizer: `intHash64` without its salt, and
 /// ClickHouse's hash of a number for `uniq`.
 pub fn murmur_finalizer(mut x: u64) -> u64 {

@@ -1,6 +1,7 @@
 //! Results that ClickHouse brings to a common type DataFusion gets wrong, in
-//! a CASE (and `if`, `?:`, `multiIf`, which are CASEs by now) and in an
-//! array literal's elements:
+//! a CASE (and `if`, `?:`, `multiIf`, which are CASEs by now), an array
+//! literal's elements, the arguments of `least`, `greatest`, `coalesce` and
+//! `ifNull`, and a union's columns ([`unify_results`]):
 //!
 //! - A DateTime and a Date make a DateTime, the Date taken as its midnight
 //!   on the DateTime's clock. DataFusion's common type of the two is a
@@ -20,8 +21,9 @@ use datafusion::logical_expr::planner::{ExprPlanner, PlannerResult, RawBinaryExp
 use datafusion::logical_expr::{Expr, ExprSchemable, ScalarUDF, lit};
 use datafusion::sql::sqlparser::ast::BinaryOperator;
 
-/// `expr`, a CASE or an array literal, with its results converted to the
-/// type ClickHouse gives them together; `convert` calls a Strata function.
+/// `expr`, a CASE, an array literal or a call of [`UNIFYING_FUNCTIONS`],
+/// with its results converted to the type ClickHouse gives them together;
+/// `convert` calls a Strata function.
 pub fn unify(
     expr: Expr,
     schema: &DFSchema,
@@ -38,27 +40,70 @@ pub fn unify(
             results.extend(case.else_expr.as_deref_mut());
             results
         }
-        Expr::ScalarFunction(f) if f.func.name() == "make_array" => f.args.iter_mut().collect(),
+        Expr::ScalarFunction(f) if UNIFYING_FUNCTIONS.contains(&f.func.name()) => {
+            f.args.iter_mut().collect()
+        }
         _ => return Ok(Transformed::no(expr)),
     };
     let types = results
         .iter()
         .map(|e| e.get_type(schema))
         .collect::<Result<Vec<_>>>()?;
-    let changed = match moment_conversion(&types, &convert) {
-        Some(to_moment) => {
-            convert_where(&mut results, &types, |t| *t == DataType::Date32, to_moment)
+    let changed = unify_results(&mut results, &types, convert);
+    drop(results);
+    Ok(Transformed::new_transformed(expr, changed))
+}
+
+/// `coalesce(a, b, c)` (or `ifNull`) without the arguments after the first
+/// that cannot be NULL, which ClickHouse leaves out of the call and of its
+/// type: `coalesce(NULL, toUInt8(1), toInt64(2))` is a UInt8.
+pub fn stop_at_non_nullable(expr: Expr, schema: &DFSchema) -> Transformed<Expr> {
+    let Expr::ScalarFunction(mut f) = expr else {
+        return Transformed::no(expr);
+    };
+    if !matches!(f.func.name(), "coalesce" | "ifNull" | "nvl") {
+        return Transformed::no(Expr::ScalarFunction(f));
+    }
+    let first = f
+        .args
+        .iter()
+        .position(|arg| arg.nullable(schema).is_ok_and(|nullable| !nullable));
+    match first {
+        Some(first) if first + 1 < f.args.len() => {
+            f.args.truncate(first + 1);
+            Transformed::yes(Expr::ScalarFunction(f))
         }
-        None if mixes_fixed_strings(&types) => convert_where(
-            &mut results,
-            &types,
+        _ => Transformed::no(Expr::ScalarFunction(f)),
+    }
+}
+
+/// Functions whose arguments are all results of one common type.
+const UNIFYING_FUNCTIONS: &[&str] = &[
+    "make_array",
+    "least",
+    "greatest",
+    "coalesce",
+    "ifNull",
+    "nvl",
+];
+
+/// Converts `results` of `types` where ClickHouse's common type of them is
+/// not DataFusion's; whether any was converted.
+pub fn unify_results(
+    results: &mut [&mut Expr],
+    types: &[DataType],
+    convert: impl Fn(&str, Vec<Expr>) -> Expr,
+) -> bool {
+    match moment_conversion(types, &convert) {
+        Some(to_moment) => convert_where(results, types, |t| *t == DataType::Date32, to_moment),
+        None if mixes_fixed_strings(types) => convert_where(
+            results,
+            types,
             |t| matches!(t, DataType::FixedSizeBinary(_)),
             |e| convert("toString", vec![e]),
         ),
         None => false,
-    };
-    drop(results);
-    Ok(Transformed::new_transformed(expr, changed))
+    }
 }
 
 /// The conversion of a Date to the one DateTime type among `types`, if

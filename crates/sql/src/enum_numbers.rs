@@ -4,7 +4,8 @@
 //! - a sort key that is an enum orders by number;
 //! - an enum compared with a number (`e = 2`, `e IN (1, 3)`) compares its
 //!   number;
-//! - an enum ordered against one of its names (`e < 'b'`) compares numbers.
+//! - an enum ordered against one of its names (`e < 'b'`) or another enum
+//!   compares numbers.
 //!
 //! Equality with a name needs nothing: names are what the column holds.
 
@@ -57,6 +58,14 @@ pub fn compare_numbers(
 ) -> Result<Transformed<Expr>> {
     match expr {
         Expr::BinaryExpr(BinaryExpr { left, op, right }) if is_comparison(op) => {
+            let ordering = !matches!(op, Operator::Eq | Operator::NotEq);
+            if ordering && enum_of(&left, schema).is_some() && enum_of(&right, schema).is_some() {
+                return Ok(Transformed::yes(Expr::BinaryExpr(BinaryExpr::new(
+                    Box::new(number(enum_number, *left)),
+                    op,
+                    Box::new(number(enum_number, *right)),
+                ))));
+            }
             if let Some(enum_type) = enum_of(&left, schema)
                 && let Some(other) = as_number(&right, &enum_type, op, schema)
             {

@@ -40,6 +40,13 @@
 //!   ([`crate::recursive_ctes`]).
 //! - A RANGE frame's offset over a Date counts days, over a DateTime
 //!   seconds ([`crate::window_ranges`]).
+//! - A union's columns take ClickHouse's common type where DataFusion's
+//!   differs (a Date beside a DateTime, a FixedString beside a String), as
+//!   CASE results and `least`/`greatest` arguments do
+//!   ([`crate::common_results`]); `coalesce` stops at its first argument
+//!   that cannot be NULL.
+//! - An INSERT that gives NULL to a column that is not Nullable stores the
+//!   column's default there (`insert_null_as_default`).
 //!
 //! Output column names never change: a rewritten expression whose name would
 //! differ is aliased back to the name DataFusion planned.
@@ -50,6 +57,7 @@ use std::sync::Arc;
 use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
+use datafusion::functions::core::expr_fn::coalesce;
 use datafusion::logical_expr::expr::{Cast, ScalarFunction};
 use datafusion::logical_expr::type_coercion::functions::fields_with_udf;
 use datafusion::logical_expr::{
@@ -139,10 +147,16 @@ impl PlanRewriter {
             }
         })?;
         match inserting {
-            true => Ok(rewritten
-                .data
-                .map_children(|input| self.wrap_narrowings(input))?
-                .data),
+            true => {
+                let narrowed = rewritten
+                    .data
+                    .map_children(|input| self.wrap_narrowings(input))?
+                    .data;
+                match settings.insert_null_as_default() {
+                    true => nulls_as_defaults(narrowed),
+                    false => Ok(narrowed),
+                }
+            }
             false => Ok(rewritten.data),
         }
     }
@@ -209,7 +223,7 @@ impl PlanRewriter {
     /// `keys_null`: grouping sets leave keys NULL (`group_by_use_nulls`).
     fn rewrite_node(&self, node: LogicalPlan, keys_null: bool) -> Result<Transformed<LogicalPlan>> {
         if let LogicalPlan::Union(union) = node {
-            return retype_union(union);
+            return retype_union(union, |name, args| self.call(name, args));
         }
         if let LogicalPlan::RecursiveQuery(query) = node {
             return crate::recursive_ctes::cast_terms(query);
@@ -477,7 +491,12 @@ impl PlanRewriter {
             return Ok(moments);
         }
         let expr = moments.data;
-        let cases = crate::common_results::unify(expr, schema, |name, args| self.call(name, args))?;
+        let stopped = crate::common_results::stop_at_non_nullable(expr, schema);
+        let cases =
+            crate::common_results::unify(stopped.data, schema, |name, args| self.call(name, args))?;
+        if stopped.transformed && !cases.transformed {
+            return Ok(Transformed::yes(cases.data));
+        }
         if cases.transformed {
             return Ok(cases);
         }
@@ -1028,7 +1047,10 @@ fn resolve_lambdas(expr: Expr, schema: &DFSchema) -> Result<Transformed<Expr>> {
 /// A union's columns typed anew from its inputs, whose literals the rewrite
 /// narrowed: `SELECT 1 UNION ALL SELECT 1000` is UInt16, as in ClickHouse.
 /// DataFusion's analyzer only widens the types a union already has.
-fn retype_union(union: Union) -> Result<Transformed<LogicalPlan>> {
+fn retype_union(
+    union: Union,
+    convert: impl Fn(&str, Vec<Expr>) -> Expr,
+) -> Result<Transformed<LogicalPlan>> {
     // A union of unions (`a UNION ALL b UNION ALL c`) is one union, as the
     // optimizer makes it later: its type comes from all of its inputs.
     let inputs = union
@@ -1039,6 +1061,7 @@ fn retype_union(union: Union) -> Result<Transformed<LogicalPlan>> {
             _ => vec![Arc::clone(input)],
         })
         .collect::<Vec<_>>();
+    let (inputs, unified) = unify_union_columns(inputs, convert)?;
     let union = Union {
         inputs,
         schema: union.schema,
@@ -1062,7 +1085,7 @@ fn retype_union(union: Union) -> Result<Transformed<LogicalPlan>> {
         (qualifier.cloned(), Arc::new(field))
     });
     let schema = DFSchema::new_with_metadata(fields.collect(), coerced.metadata().clone())?;
-    if schema == *union.schema {
+    if schema == *union.schema && !unified {
         return Ok(Transformed::no(LogicalPlan::Union(union)));
     }
     let inputs = union
@@ -1074,6 +1097,109 @@ fn retype_union(union: Union) -> Result<Transformed<LogicalPlan>> {
         inputs,
         schema: Arc::new(schema),
     })))
+}
+
+/// An INSERT whose source may give NULL to a column that is not Nullable
+/// stores the column's default there (`insert_null_as_default`): its DEFAULT
+/// expression, else its type's default value, as ClickHouse does.
+fn nulls_as_defaults(plan: LogicalPlan) -> Result<LogicalPlan> {
+    let LogicalPlan::Dml(mut dml) = plan else {
+        return Ok(plan);
+    };
+    let target = dml.target.schema();
+    let input = dml.input.as_ref();
+    let fields = || input.schema().iter().zip(target.fields());
+    // The planner's projection gives the table's columns in order.
+    if input.schema().fields().len() != target.fields().len()
+        || fields().any(|((_, field), column)| field.name() != column.name())
+    {
+        return Ok(LogicalPlan::Dml(dml));
+    }
+    if !fields().any(|((_, field), column)| field.is_nullable() && !column.is_nullable()) {
+        return Ok(LogicalPlan::Dml(dml));
+    }
+    let exprs = fields()
+        .map(|((qualifier, field), column)| {
+            let value = Expr::Column(Column::new(qualifier.cloned(), field.name()));
+            if !field.is_nullable() || column.is_nullable() {
+                return Ok(value);
+            }
+            let default = match dml.target.get_column_default(column.name()) {
+                Some(default) => default.clone(),
+                None => lit(types::field_default_value(column)?),
+            };
+            let filled = coalesce(vec![value, default]);
+            Ok(cast(filled, column.data_type().clone())
+                .alias_qualified(qualifier.cloned(), field.name()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let projection = Projection::try_new(exprs, Arc::clone(&dml.input))?;
+    dml.input = Arc::new(LogicalPlan::Projection(projection));
+    Ok(LogicalPlan::Dml(dml))
+}
+
+/// A union's inputs with the columns whose common type ClickHouse finds
+/// where DataFusion does not (a Date beside a DateTime, a FixedString beside
+/// a String) converted first, each changed input under a projection that
+/// keeps its names ([`crate::common_results::unify_results`]); whether any
+/// input changed.
+fn unify_union_columns(
+    inputs: Vec<Arc<LogicalPlan>>,
+    convert: impl Fn(&str, Vec<Expr>) -> Expr,
+) -> Result<(Vec<Arc<LogicalPlan>>, bool)> {
+    let Some(first) = inputs.first() else {
+        return Ok((inputs, false));
+    };
+    let width = first.schema().fields().len();
+    // Inputs of different widths are DataFusion's error to report.
+    if inputs
+        .iter()
+        .any(|input| input.schema().fields().len() != width)
+    {
+        return Ok((inputs, false));
+    }
+    let mut columns: Vec<Vec<Expr>> = inputs
+        .iter()
+        .map(|input| {
+            input
+                .schema()
+                .columns()
+                .into_iter()
+                .map(Expr::Column)
+                .collect()
+        })
+        .collect();
+    let mut unified = false;
+    for i in 0..width {
+        let types: Vec<DataType> = inputs
+            .iter()
+            .map(|input| input.schema().field(i).data_type().clone())
+            .collect();
+        let mut results: Vec<&mut Expr> = columns.iter_mut().map(|c| &mut c[i]).collect();
+        unified |= crate::common_results::unify_results(&mut results, &types, &convert);
+    }
+    if !unified {
+        return Ok((inputs, false));
+    }
+    let inputs =
+        inputs
+            .into_iter()
+            .zip(columns)
+            .map(|(input, exprs)| {
+                if exprs.iter().all(|e| matches!(e, Expr::Column(_))) {
+                    return Ok(input);
+                }
+                let named = exprs.into_iter().zip(input.schema().iter()).map(
+                    |(expr, (qualifier, field))| match expr {
+                        Expr::Column(_) => expr,
+                        expr => expr.alias_qualified(qualifier.cloned(), field.name()),
+                    },
+                );
+                let projection = Projection::try_new(named.collect(), input)?;
+                Ok(Arc::new(LogicalPlan::Projection(projection)))
+            })
+            .collect::<Result<_>>()?;
+    Ok((inputs, true))
 }
 
 /// Whether column `i` of a union's input is `[]`, an array of Nothing, which

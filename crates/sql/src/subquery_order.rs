@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use datafusion::common::tree_node::Transformed;
+use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{Column, DFSchema, Result};
 use datafusion::logical_expr::expr::Sort as SortExpr;
 use datafusion::logical_expr::{
@@ -172,17 +172,25 @@ fn ordered_input(plan: &LogicalPlan) -> Result<Option<(LogicalPlan, Vec<SortExpr
     Ok(keys.map(|keys| (LogicalPlan::Projection(rebuilt), keys)))
 }
 
-/// `key`, a column, named as `schema` (a subquery alias's) qualifies it.
+/// `key` with its columns named as `schema` (a subquery alias's) qualifies
+/// them; an enum's key is an expression (`_enumNumber(e)`).
 fn requalify(key: SortExpr, schema: &DFSchema) -> Option<SortExpr> {
-    let Expr::Column(column) = &key.expr else {
-        return None;
-    };
-    let column = column_named(schema, &column.name)?;
-    Some(SortExpr::new(
-        Expr::Column(column),
-        key.asc,
-        key.nulls_first,
-    ))
+    let mut missing = false;
+    let expr = key
+        .expr
+        .transform(|e| match e {
+            Expr::Column(column) => match column_named(schema, &column.name) {
+                Some(named) => Ok(Transformed::yes(Expr::Column(named))),
+                None => {
+                    missing = true;
+                    Ok(Transformed::no(Expr::Column(column)))
+                }
+            },
+            e => Ok(Transformed::no(e)),
+        })
+        .ok()?
+        .data;
+    (!missing).then(|| SortExpr::new(expr, key.asc, key.nulls_first))
 }
 
 fn column_named(schema: &DFSchema, name: &str) -> Option<Column> {

@@ -129,6 +129,8 @@ declare_settings!(IMPLEMENTED {
         "CAST of a Nullable value to a non-Nullable type keeps it Nullable";
     check_query_single_value_result: bool = SettingKind::Bool, "0",
         "CHECK TABLE returns a row per part with its message (0) or one row for the whole table (1)";
+    data_type_default_nullable: bool = SettingKind::Bool, "0",
+        "CREATE TABLE makes a column declared without NULL or NOT NULL Nullable";
     date_time_output_format: String = SettingKind::Enum(DATE_TIME_OUTPUT_FORMATS), "simple",
         "How text formats write a DateTime: simple (2020-10-14 21:00:00 on its zone's clock), iso (2020-10-14T21:00:00Z, in UTC) or unix_timestamp (1602709200)";
     default_table_engine: String = SettingKind::Enum(TABLE_ENGINES), "MergeTree",
@@ -151,6 +153,10 @@ declare_settings!(IMPLEMENTED {
         "Read every table of the query whose engine merges rows (Replacing, Summing, ...) as with FINAL";
     format_csv_delimiter: String = SettingKind::Char, ",",
         "The character that separates fields in CSV formats";
+    format_csv_null_representation: String = SettingKind::String, "\\N",
+        "The text of a NULL in CSV output";
+    format_tsv_null_representation: String = SettingKind::String, "\\N",
+        "The text of a NULL in TabSeparated output";
     group_by_use_nulls: bool = SettingKind::Bool, "0",
         "Keys a grouping set (ROLLUP, CUBE, GROUPING SETS) leaves out of a row are NULL (1) or their type's default (0)";
     http_headers_progress_interval_ms: u64 = SettingKind::UInt64, "100",
@@ -169,6 +175,8 @@ declare_settings!(IMPLEMENTED {
         "The share of rows of a text input format that may fail to parse and be skipped; the insert fails only once both this and input_format_allow_errors_num are exceeded";
     input_format_parquet_filter_push_down: bool = SettingKind::Bool, "1",
         "Skip the Parquet row groups whose min, max and null counts rule out the query's filter (file() and s3())";
+    insert_null_as_default: bool = SettingKind::Bool, "1",
+        "INSERT ... SELECT stores a column's default where the query gives NULL to a column that is not Nullable; 0 fails the insert";
     intersect_default_mode: String = SettingKind::Enum(SET_MODES), "ALL",
         "What a bare INTERSECT means: ALL, DISTINCT, or empty to require one of them";
     join_use_nulls: bool = SettingKind::Bool, "0",
@@ -221,6 +229,8 @@ declare_settings!(IMPLEMENTED {
         "ALTER TABLE ... DELETE/UPDATE returns once its mutation has finished (1, 2, 3) or at once (0)";
     offset: f64 = SettingKind::Float, "0",
         "Rows skipped from the start of a SELECT's result, after its own LIMIT and OFFSET";
+    output_format_decimal_trailing_zeros: bool = SettingKind::Bool, "0",
+        "Text formats write a Decimal with every digit of its scale (1.500), not without the zeros that end its fraction (1.5)";
     output_format_json_array_of_rows: bool = SettingKind::Bool, "0",
         "JSONEachRow writes its rows as the elements of one JSON array rather than one object per line";
     output_format_json_quote_64bit_integers: bool = SettingKind::Bool, "0",

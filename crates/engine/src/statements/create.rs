@@ -16,8 +16,8 @@ use datafusion::execution::session_state::SessionState;
 use datafusion::logical_expr::dml::InsertOp;
 use datafusion::physical_plan::collect;
 use datafusion::sql::sqlparser::ast::{
-    ColumnDef, CreateTable, Expr, Ident, LimitClause, ObjectName, Query, Statement, TableObject,
-    Value,
+    ColumnDef, ColumnOption, ColumnOptionDef, CreateTable, Expr, Ident, LimitClause, ObjectName,
+    Query, Statement, TableObject, Value,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 use strata_sql::constraints::TableConstraint;
@@ -400,7 +400,12 @@ impl Session {
                 suspicious: self.settings.allow_suspicious_codecs(),
             },
         };
-        let (mut fields, extras) = column_definitions(&create.columns, codecs, source)?;
+        let nullable = self.attaching.is_none() && self.settings.data_type_default_nullable();
+        let columns = match nullable {
+            true => &default_nullable(&create.columns),
+            false => &create.columns,
+        };
+        let (mut fields, extras) = column_definitions(columns, codecs, source)?;
         self.infer_column_types(&mut fields, &extras)?;
         match &create.query {
             Some(query) => self.select_into_new_table(query).await,
@@ -786,6 +791,30 @@ pub(crate) fn create_table_columns(
         Vec::new(),
         Codecs::Declared { suspicious: false },
     )
+}
+
+/// `data_type_default_nullable = 1`: a column declared with a type and
+/// neither `NULL` nor `NOT NULL` is Nullable, as if declared `NULL`.
+fn default_nullable(columns: &[ColumnDef]) -> Vec<ColumnDef> {
+    let mut columns = columns.to_vec();
+    for column in &mut columns {
+        let type_text = strata_sql::literal_text::type_text(&column.data_type);
+        let says_null = column
+            .options
+            .iter()
+            .any(|o| matches!(o.option, ColumnOption::Null | ColumnOption::NotNull));
+        if says_null
+            || type_text.starts_with("Nullable(")
+            || type_text == strata_sql::create_table::INFERRED_TYPE
+        {
+            continue;
+        }
+        column.options.push(ColumnOptionDef {
+            name: None,
+            option: ColumnOption::Null,
+        });
+    }
+    columns
 }
 
 fn create_table_statement(text: &str) -> Result<CreateTable> {

@@ -123,14 +123,17 @@ impl Session {
         };
         // A Date, DateTime or Map column reads a query's values by
         // ClickHouse's CAST (DataFusion casts no integer to a date, nor an
-        // array of pairs to a Map).
+        // array of pairs to a Map). A NULL date passes as NULL, for
+        // `insert_null_as_default` to decide.
         let cast_type = |column: &String| {
             let field = schema.field_with_name(column).ok()?;
-            matches!(
-                field.data_type(),
-                DataType::Date32 | DataType::Timestamp(..) | DataType::Map(..)
-            )
-            .then(|| field_type_name(field))
+            match field.data_type() {
+                DataType::Date32 | DataType::Timestamp(..) => {
+                    Some(field_type_name(&field.clone().with_nullable(true)))
+                }
+                DataType::Map(..) => Some(field_type_name(field)),
+                _ => None,
+            }
         };
         let mut texts_read = !given.iter().any(|c| text_reader(c).is_some());
         let casts = !matches!(source.body.as_ref(), SetExpr::Values(_))

@@ -120,8 +120,11 @@ pub fn column_definitions(
         let (field, extra) = column_definition(&column)?;
         if fields.iter().any(|f| f.name() == field.name()) {
             return Err(StrataError::new(
-                ErrorCode::DUPLICATE_COLUMN,
-                format!("Column {} specified more than once", field.name()),
+                ErrorCode::ILLEGAL_COLUMN,
+                format!(
+                    "Cannot add column {}: column with this name already exists",
+                    field.name()
+                ),
             ));
         }
         fields.push(field);

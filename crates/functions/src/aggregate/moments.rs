@@ -185,6 +185,20 @@ impl Statistic {
         }
     }
 
+    /// Whether the statistic of Float32 arguments alone is a Float32, as in
+    /// ClickHouse (the `Stable` forms are Float64 always).
+    fn narrows(self, args: &[DataType]) -> bool {
+        let narrowing = matches!(
+            self,
+            Statistic::Spread(_)
+                | Statistic::SkewPop
+                | Statistic::SkewSamp
+                | Statistic::KurtPop
+                | Statistic::KurtSamp
+        );
+        narrowing && args.iter().all(|t| *t == DataType::Float32)
+    }
+
     fn result_type(self) -> DataType {
         match self {
             Statistic::SimpleLinearRegression => DataType::Struct(Fields::from(vec![
@@ -467,7 +481,10 @@ impl AggregateSpec for Moments {
                 return Err(illegal_type(name, t));
             }
         }
-        Ok(self.statistic.result_type())
+        Ok(match self.statistic.narrows(args) {
+            true => DataType::Float32,
+            false => self.statistic.result_type(),
+        })
     }
 
     fn state_types(&self, _call: &Call) -> Vec<DataType> {
@@ -490,6 +507,7 @@ impl Moments {
             statistic: self.statistic,
             slots: self.statistic.slots(),
             truncate,
+            narrow: self.statistic.narrows(&call.args),
             states: Vec::new(),
         }
     }
@@ -502,6 +520,8 @@ struct MomentsGroups {
     slots: usize,
     /// Whether the value is truncated to an integer (avgWeighted with an integer weight).
     truncate: bool,
+    /// Whether the result is a Float32 ([`Statistic::narrows`]).
+    narrow: bool,
     states: Vec<f64>,
 }
 
@@ -584,13 +604,14 @@ impl GroupsAccumulator for MomentsGroups {
         let results = states
             .chunks_exact(self.slots)
             .map(|s| self.statistic.finish(s));
-        let array = ScalarValue::iter_to_array(results);
-        match array {
-            Ok(array) => Ok(array),
+        let array = match ScalarValue::iter_to_array(results) {
+            Ok(array) => array,
             // No groups: an empty array of the result type.
-            Err(_) => Ok(datafusion::arrow::array::new_empty_array(
-                &self.statistic.result_type(),
-            )),
+            Err(_) => datafusion::arrow::array::new_empty_array(&self.statistic.result_type()),
+        };
+        match self.narrow {
+            true => Ok(cast(&array, &DataType::Float32)?),
+            false => Ok(array),
         }
     }
 
@@ -665,7 +686,11 @@ impl Accumulator for MomentsAccumulator {
         groups
             .states
             .resize(groups.slots.max(groups.states.len()), 0.0);
-        Ok(groups.statistic.finish(&groups.states[..groups.slots]))
+        let value = groups.statistic.finish(&groups.states[..groups.slots]);
+        match groups.narrow {
+            true => value.cast_to(&DataType::Float32),
+            false => Ok(value),
+        }
     }
 
     fn size(&self) -> usize {

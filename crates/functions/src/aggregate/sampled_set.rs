@@ -15,6 +15,7 @@
 //! another walks both tables front to back. Zero marks an empty cell; a zero
 //! hash is remembered by a flag.
 
+use crate::hashing::crc32c_u64;
 use datafusion::common::{Result, exec_err};
 
 /// Hashes a state holds before it thins itself.
@@ -138,8 +139,8 @@ impl SampledSet {
             return u64::from(self.len);
         }
         let low_bits = (1u64 << self.skip) - 1;
-        let scaled =
-            (u64::from(self.len) << self.skip) + (crc32c_u64(u64::from(self.len)) & low_bits);
+        let scaled = (u64::from(self.len) << self.skip)
+            + (u64::from(crc32c_u64(u32::MAX, u64::from(self.len))) & low_bits);
         let buckets = (1u64 << 32) as f64;
         (buckets * (buckets.ln() - (buckets - scaled as f64).ln())).round() as u64
     }
@@ -257,19 +258,6 @@ fn parse(bytes: &[u8]) -> Result<(u8, &[u8])> {
         return exec_err!("corrupt uniq state");
     }
     Ok((skip, hashes))
-}
-
-/// CRC-32C of a u64 from an all-ones start with no final inversion, as the
-/// SSE4.2 `crc32` instruction computes it (ClickHouse's `intHashCRC32`).
-fn crc32c_u64(value: u64) -> u64 {
-    let mut crc: u32 = 0xffff_ffff;
-    for byte in value.to_le_bytes() {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = (crc >> 1) ^ (0x82f6_3b78 & 0u32.wrapping_sub(crc & 1));
-        }
-    }
-    u64::from(crc)
 }
 
 #[cfg(test)]

@@ -209,6 +209,7 @@ fn number(reader: &mut Reader, parts: &mut Parts, digits: &str) -> Option<()> {
         8 => compact_date(reader, parts, digits),
         4 => long_year(reader, parts, value),
         1 | 2 if separated_date(reader) => short_date(reader, parts, value),
+        1 | 2 if month_follows(reader) => named_month_date(reader, parts, value),
         1 | 2 if parts.has_date() && parts.time.is_none() => {
             parts.time = Some((value as i64 * 3600, 0));
             Some(())
@@ -252,6 +253,26 @@ fn long_year(reader: &mut Reader, parts: &mut Parts, year: u32) -> Option<()> {
 fn separated_date(reader: &Reader) -> bool {
     matches!(reader.peek(0), Some(Token::Mark(b'/' | b'.' | b'-')))
         && matches!(reader.peek(1), Some(Token::Number(_)))
+}
+
+/// Whether `/`, `.` or `-` and a month's name follow (`05-Mar-2024`).
+fn month_follows(reader: &Reader) -> bool {
+    matches!(reader.peek(0), Some(Token::Mark(b'/' | b'.' | b'-')))
+        && matches!(reader.peek(1), Some(Token::Word(word)) if month_number(word).is_some())
+}
+
+/// `DD-Mon[-YYYY]` (or with `/` or `.`), from its day.
+fn named_month_date(reader: &mut Reader, parts: &mut Parts, day: u32) -> Option<()> {
+    let (Some(Token::Mark(separator)), Some(Token::Word(month))) = (reader.next(), reader.next())
+    else {
+        return None;
+    };
+    Parts::set(&mut parts.day, day)?;
+    Parts::set(&mut parts.month, month_number(month)?)?;
+    if reader.eat(separator) {
+        Parts::set(&mut parts.year, full_year(reader.number()?)?)?;
+    }
+    Some(())
 }
 
 /// `DD/MM/YYYY` or `MM/DD/YYYY` (the year optional), from its first number.
@@ -340,11 +361,18 @@ fn abbreviates(word: &str, name: &str) -> bool {
     word.len() >= 3 && name.starts_with(word)
 }
 
-fn word_part(parts: &mut Parts, word: &str) -> Option<()> {
+/// The number of the month `word` names or abbreviates.
+fn month_number(word: &str) -> Option<u32> {
     let lower = word.to_ascii_lowercase();
-    if let Some(month) = MONTHS.iter().position(|m| abbreviates(&lower, m)) {
-        return Parts::set(&mut parts.month, month as u32 + 1);
+    let month = MONTHS.iter().position(|m| abbreviates(&lower, m))?;
+    Some(month as u32 + 1)
+}
+
+fn word_part(parts: &mut Parts, word: &str) -> Option<()> {
+    if let Some(month) = month_number(word) {
+        return Parts::set(&mut parts.month, month);
     }
+    let lower = word.to_ascii_lowercase();
     if WEEKDAYS.iter().any(|d| abbreviates(&lower, d)) {
         return Some(());
     }
@@ -450,6 +478,8 @@ mod tests {
             ("January 2 2024 3:04 PM", "2024-01-02 15:04:00"),
             ("12:00 AM", "2026-01-01 00:00:00"),
             ("02/01/2024", "2024-01-02 00:00:00"),
+            ("05-Mar-2024 10:00", "2024-03-05 10:00:00"),
+            ("5.Mar.24", "2024-03-05 00:00:00"),
             ("31/12/24", "2024-12-31 00:00:00"),
             ("12/31/2024", "2024-12-31 00:00:00"),
             ("17.4.2021 12:00:00", "2021-04-17 12:00:00"),

@@ -366,19 +366,12 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
             };
             Ok(cast::cast_with_options(values, target, &fail)?)
         }
-        // A number of seconds fits a DateTime from 0 to UInt32's largest.
-        DataType::Timestamp(TimeUnit::Second, _) if is_integer(source) => {
-            let seconds = cast::cast(values, &DataType::Int64)?;
-            let fits = |v: i64| u32::try_from(v).is_ok();
-            match seconds
-                .as_primitive::<Int64Type>()
-                .iter()
-                .flatten()
-                .all(fits)
-            {
-                true => crate::conversion::convert(values, target),
-                false => exec_err!("a value outside {target}"),
-            }
+        // A number of seconds fits a DateTime from 0 to UInt32's largest,
+        // and a Date too (past 65535 days a number is seconds, as in toDate).
+        DataType::Timestamp(TimeUnit::Second, _) | DataType::Date32
+            if is_integer(source) && !field_type_name(target_field).contains("Date32") =>
+        {
+            within(values, target_field, |v| u32::try_from(v).is_ok())
         }
         _ => crate::conversion::convert(values, target),
     };
@@ -403,6 +396,21 @@ fn convert(values: &ArrayRef, target_field: &Field) -> Result<(ArrayRef, Boolean
     let parts: Vec<&dyn Array> = parts.iter().map(|p| p.as_ref()).collect();
     let all = datafusion::arrow::compute::concat(&parts)?;
     Ok((all, BooleanArray::from(failed)))
+}
+
+/// Integers converted as CAST converts them to `target` where `fits` each
+/// of them, else an error.
+fn within(values: &ArrayRef, target: &Field, fits: impl Fn(i64) -> bool) -> Result<ArrayRef> {
+    let numbers = cast::cast(values, &DataType::Int64)?;
+    match numbers
+        .as_primitive::<Int64Type>()
+        .iter()
+        .flatten()
+        .all(fits)
+    {
+        true => crate::conversion::cast_to_field(values, target),
+        false => exec_err!("a value outside {}", target.data_type()),
+    }
 }
 
 /// An exact integer or float value of any numeric source row.

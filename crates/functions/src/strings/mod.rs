@@ -2,8 +2,11 @@
 
 use datafusion::logical_expr::ScalarUDF;
 
+mod decimal_string;
 mod distance;
 mod encoding;
+mod key_value;
+mod ngram_similarity;
 mod printf;
 mod regexp;
 mod search;
@@ -24,6 +27,9 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
         text::SPECS,
         url::SPECS,
         distance::SPECS,
+        key_value::SPECS,
+        decimal_string::SPECS,
+        ngram_similarity::SPECS,
         printf::SPECS,
     ]
     .into_iter()

@@ -2,7 +2,7 @@
 //! `splitByString` (an empty separator splits into characters),
 //! `splitByWhitespace` and `splitByNonAlpha` (runs of separators, no empty
 //! pieces), `alphaTokens` (runs of ASCII letters), `ngrams` (code-point
-//! n-grams) and `reverseBySeparator`. An optional `max_substrings` above 0
+//! n-grams), `tokens` (the text index's tokenizers) and `reverseBySeparator`. An optional `max_substrings` above 0
 //! keeps only the first pieces.
 
 use datafusion::arrow::array::ArrayRef;
@@ -103,22 +103,117 @@ fn ngrams(call: &Call) -> Result<ArrayRef> {
     let size = call.int(1)?;
     text_list_rows(call, |row, out| {
         let n = size.get(row).unwrap_or_default();
-        if n < 1 {
-            return Err(failure(
-                ErrorCode::BAD_ARGUMENTS,
-                format!(
-                    "Incorrect parameter of tokenizer 'ngrams': ngram length must be at least 1, but got {n}"
-                ),
-            ));
-        }
-        let chars: Vec<char> = String::from_utf8_lossy(text.get(row).unwrap_or_default())
-            .chars()
-            .collect();
-        for gram in chars.windows(n as usize) {
-            out.push(gram.iter().collect::<String>().into_bytes());
-        }
-        Ok(())
+        push_ngrams(text.get(row).unwrap_or_default(), n, out)
     })
+}
+
+/// The code-point n-grams of `text`, or BAD_ARGUMENTS for `n` below 1.
+fn push_ngrams(text: &[u8], n: i64, out: &mut Vec<Vec<u8>>) -> Result<()> {
+    if n < 1 {
+        return Err(failure(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Incorrect parameter of tokenizer 'ngrams': ngram length must be at least 1, but got {n}"
+            ),
+        ));
+    }
+    let chars: Vec<char> = String::from_utf8_lossy(text).chars().collect();
+    for gram in chars.windows(n as usize) {
+        out.push(gram.iter().collect::<String>().into_bytes());
+    }
+    Ok(())
+}
+
+/// The n-gram length of `tokens(s, 'ngrams')` without one.
+const DEFAULT_NGRAM_LENGTH: i64 = 3;
+
+/// `tokens(s[, tokenizer[, parameter]])`, the text index's tokenizers as a
+/// function: `splitByNonAlpha` (the default), `ngrams` (length, default 3),
+/// `splitByString` (separators, default `[' ']`, empty pieces dropped) and
+/// `array` (the whole text, one token).
+fn tokens_of(call: &Call) -> Result<ArrayRef> {
+    let text = call.text(0)?;
+    let tokenizer = match call.len() > 1 {
+        true => call.text(1)?.get(0).unwrap_or_default().to_vec(),
+        false => b"splitByNonAlpha".to_vec(),
+    };
+    let unknown = || {
+        failure(
+            ErrorCode::BAD_ARGUMENTS,
+            format!(
+                "Unknown tokenizer: '{}'",
+                String::from_utf8_lossy(&tokenizer)
+            ),
+        )
+    };
+    match tokenizer.as_slice() {
+        b"splitByNonAlpha" | b"array" if call.len() > 2 => Err(unknown()),
+        b"splitByNonAlpha" => text_list_rows(call, |row, out| {
+            out.extend(tokens(text.get(row).unwrap_or_default(), is_non_alpha));
+            Ok(())
+        }),
+        b"array" => text_list_rows(call, |row, out| {
+            out.push(text.get(row).unwrap_or_default().to_vec());
+            Ok(())
+        }),
+        b"ngrams" => {
+            let size = match call.len() > 2 {
+                true => Some(call.int(2)?),
+                false => None,
+            };
+            text_list_rows(call, |row, out| {
+                let n = size
+                    .as_ref()
+                    .map_or(Some(DEFAULT_NGRAM_LENGTH), |s| s.get(row));
+                push_ngrams(
+                    text.get(row).unwrap_or_default(),
+                    n.unwrap_or_default(),
+                    out,
+                )
+            })
+        }
+        b"splitByString" => {
+            let separators = match call.len() > 2 {
+                true => Some(call.text_lists(2)?),
+                false => None,
+            };
+            text_list_rows(call, |row, out| {
+                let separators = match &separators {
+                    Some(lists) => lists.get(row).unwrap_or_default(),
+                    None => vec![b" ".as_slice()],
+                };
+                out.extend(split_by_any(text.get(row).unwrap_or_default(), &separators));
+                Ok(())
+            })
+        }
+        _ => Err(unknown()),
+    }
+}
+
+/// The non-empty pieces of `text` between any of `separators`, the first
+/// listed winning where several match at one place.
+fn split_by_any(text: &[u8], separators: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut pieces = Vec::new();
+    let (mut start, mut at) = (0, 0);
+    while at < text.len() {
+        let found = separators
+            .iter()
+            .find(|s| !s.is_empty() && text[at..].starts_with(s));
+        match found {
+            Some(separator) => {
+                if at > start {
+                    pieces.push(text[start..at].to_vec());
+                }
+                at += separator.len();
+                start = at;
+            }
+            None => at += 1,
+        }
+    }
+    if text.len() > start {
+        pieces.push(text[start..].to_vec());
+    }
+    pieces
 }
 
 /// `reverseBySeparator(s[, separator])`: the pieces between separators
@@ -211,6 +306,14 @@ pub(crate) const SPECS: &[Spec] = &[
         required: 2,
         output: Output::TextList,
         eval: ngrams,
+    },
+    Spec {
+        name: "tokens",
+        aliases: &[],
+        params: &[Param::Text, Param::Text, Param::Any],
+        required: 1,
+        output: Output::TextList,
+        eval: tokens_of,
     },
     Spec {
         name: "reverseBySeparator",

@@ -310,24 +310,59 @@ fn xml_entity(body: &[u8]) -> Option<char> {
 }
 
 fn decode_xml(text: &[u8], out: &mut Vec<u8>) {
+    decode_entities(text, out, false);
+}
+
+fn decode_html(text: &[u8], out: &mut Vec<u8>) {
+    decode_entities(text, out, true);
+}
+
+/// `text` with each entity ending in `;` replaced: XML's five and numeric
+/// references, and with `html` every name HTML5 defines. Anything else,
+/// an `&` without `;` included, stays as written.
+fn decode_entities(text: &[u8], out: &mut Vec<u8>, html: bool) {
     let mut rest = text;
     while let Some(at) = memchr::memchr(b'&', rest) {
         out.extend_from_slice(&rest[..at]);
         rest = &rest[at..];
-        let entity =
-            memchr::memchr(b';', rest).and_then(|end| Some((xml_entity(&rest[1..end])?, end)));
-        match entity {
-            Some((c, end)) => {
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        let end = memchr::memchr(b';', rest);
+        let mut buffer = [0; 4];
+        let decoded: Option<&[u8]> = match end.map(|end| &rest[1..end]) {
+            None => None,
+            Some(body) => match xml_entity(body) {
+                Some(c) => Some(c.encode_utf8(&mut buffer).as_bytes()),
+                None if html => html_entity(body).map(str::as_bytes),
+                None => None,
+            },
+        };
+        match (decoded, end) {
+            (Some(bytes), Some(end)) => {
+                out.extend_from_slice(bytes);
                 rest = &rest[end + 1..];
             }
-            None => {
+            _ => {
                 out.push(b'&');
                 rest = &rest[1..];
             }
         }
     }
     out.extend_from_slice(rest);
+}
+
+/// The text of an HTML5 named character reference, by its name.
+fn html_entity(name: &[u8]) -> Option<&'static str> {
+    static NAMES: std::sync::OnceLock<std::collections::HashMap<&'static [u8], &'static str>> =
+        std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        entities::ENTITIES
+            .iter()
+            .filter_map(|e| {
+                let name = e.entity.strip_prefix('&')?.strip_suffix(';')?;
+                Some((name.as_bytes(), e.characters))
+            })
+            .collect()
+    });
+    names.get(name).copied()
 }
 
 fn byte_counts(text: &[u8]) -> [u32; 256] {
@@ -706,6 +741,9 @@ pub(crate) const SPECS: &[Spec] = &[
     spec("soundex", &[], Text, |c| map_text(c, soundex)),
     spec("encodeXMLComponent", &[], Text, |c| map_text(c, encode_xml)),
     spec("decodeXMLComponent", &[], Text, |c| map_text(c, decode_xml)),
+    spec("decodeHTMLComponent", &[], Text, |c| {
+        map_text(c, decode_html)
+    }),
     spec("stringBytesUniq", &[], Output::UInt16, |c| {
         bytes_stat::<UInt16Type>(c, |s| {
             byte_counts(s).iter().filter(|&&n| n > 0).count() as u16

@@ -56,11 +56,14 @@ pub(crate) enum Output {
     UInt32,
     Int32,
     UInt64,
+    Float32,
     Float64,
     TextList,
     UInt64List,
     /// Array(Array(String)).
     NestedTextList,
+    /// Map(String, String).
+    TextMap,
 }
 
 impl Output {
@@ -74,10 +77,16 @@ impl Output {
             Output::UInt32 => DataType::UInt32,
             Output::Int32 => DataType::Int32,
             Output::UInt64 => DataType::UInt64,
+            Output::Float32 => DataType::Float32,
             Output::Float64 => DataType::Float64,
             Output::TextList => list(DataType::Utf8),
             Output::UInt64List => list(DataType::UInt64),
             Output::NestedTextList => list(list(DataType::Utf8)),
+            Output::TextMap => strata_common::types::parse_clickhouse_type("Map(String, String)")
+                .expect("a type Strata knows")
+                .field("")
+                .data_type()
+                .clone(),
         }
     }
 }

@@ -536,21 +536,15 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "toDecimal32" | "toDecimal64" | "toDecimal128" | "toDecimal256" => {
             takes(&[2])?;
             let decimal = decimal_type(name, args[1])?;
-            let DataType::Decimal(ExactNumberInfo::PrecisionAndScale(precision, _)) = decimal
-            else {
-                unreachable!("decimal_type gives a precision and scale");
-            };
-            match precision {
-                // Strata's conversion cuts extra digits off; DataFusion's rounds.
-                ..=38 => call(
-                    "_CAST",
-                    vec![
-                        args[0].clone(),
-                        Expr::value(Value::SingleQuotedString(decimal.to_string())),
-                    ],
-                ),
-                _ => cast(CastKind::Cast, args[0].clone(), decimal),
-            }
+            // Strata's conversion cuts extra digits off (DataFusion's rounds)
+            // and reads exponents.
+            call(
+                "_CAST",
+                vec![
+                    args[0].clone(),
+                    Expr::value(Value::SingleQuotedString(decimal.to_string())),
+                ],
+            )
         }
         _ if decimal_or_else(name).is_some() => {
             let (width, failure) = decimal_or_else(name).expect("matched");

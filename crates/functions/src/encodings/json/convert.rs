@@ -4,10 +4,13 @@
 //! failed value becomes NULL in a `Nullable` and the type's default
 //! elsewhere (array and tuple elements included). Numbers truncate toward
 //! zero; strings holding numbers convert; anything converts to a String,
-//! as its own text for a string and its compact JSON otherwise.
+//! as its own text for a string and its compact JSON otherwise. Any other
+//! type (Date, DateTime, Decimal, UUID, Enum, ...) reads the value's text
+//! as ClickHouse's CAST from String reads it.
 
 use std::sync::Arc;
 
+use datafusion::arrow::array::new_empty_array;
 use datafusion::arrow::array::{
     ArrayRef, BooleanArray, FixedSizeBinaryBuilder, Float32Array, Float64Array, Int8Array,
     Int16Array, Int32Array, Int64Array, ListArray, MapArray, StringArray, StructArray, UInt8Array,
@@ -15,8 +18,9 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use strata_common::ErrorCode;
+use strata_common::types::{field_default_value, parse_clickhouse_type};
 
 use super::dom::{Json, text_of};
 use crate::encodings::udf::error;
@@ -38,6 +42,8 @@ pub(crate) enum Target {
     /// Elements with their names when the tuple's are given.
     Tuple(Vec<(Option<String>, Target)>),
     Map(Box<Target>),
+    /// A type read from the value's text by CAST.
+    Parsed(Field),
 }
 
 /// How strictly numbers read booleans: `JSONExtract(..., 'Int64')` takes
@@ -100,6 +106,7 @@ impl Target {
             Target::Nullable(inner) => inner.data_type(),
             Target::Array(item) => DataType::List(Arc::new(item.field("item"))),
             Target::Tuple(elements) => DataType::Struct(tuple_fields(elements)),
+            Target::Parsed(field) => field.data_type().clone(),
             Target::Map(value) => {
                 let entries = Fields::from(vec![
                     Field::new("key", DataType::Utf8, false),
@@ -114,7 +121,16 @@ impl Target {
     }
 
     pub(crate) fn field(&self, name: &str) -> Field {
-        Field::new(name, self.data_type(), self.is_nullable())
+        let inner = match self {
+            Target::Nullable(inner) => inner.as_ref(),
+            other => other,
+        };
+        // A parsed type's field keeps what marks it (UUID, Enum, ...).
+        let field = match inner {
+            Target::Parsed(field) => field.clone(),
+            _ => Field::new(name, self.data_type(), false),
+        };
+        field.with_name(name).with_nullable(self.is_nullable())
     }
 
     /// The value of a column of this type where nothing was extracted.
@@ -131,6 +147,8 @@ impl Target {
                 Val::Tuple(elements.iter().map(|(_, t)| t.default_value()).collect())
             }
             Target::Map(_) => Val::Map(Vec::new()),
+            // Made the type's default as the column is built.
+            Target::Parsed(_) => Val::Null,
         }
     }
 
@@ -168,6 +186,10 @@ impl Target {
                 _ => None,
             },
             Target::Tuple(elements) => tuple_of(elements, json, mode),
+            Target::Parsed(_) => match json {
+                Json::Null => None,
+                other => Some(Val::Text(text_of(other))),
+            },
             Target::Map(value) => match json {
                 Json::Object(members) => Some(Val::Map(
                     members
@@ -285,6 +307,31 @@ fn unknown(name: &str) -> datafusion::error::DataFusionError {
     )
 }
 
+/// The length of `text`'s leading parenthesized group, quotes respected.
+fn arguments_end(text: &str) -> Option<usize> {
+    let (mut depth, mut quote) = (0usize, None);
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            (None, _) => {}
+        }
+    }
+    None
+}
+
 struct TypeParser<'a> {
     text: &'a str,
     pos: usize,
@@ -365,8 +412,22 @@ impl TypeParser<'_> {
             "array" => Ok(Target::Array(Box::new(self.inner()?))),
             "tuple" => self.tuple(),
             "map" => self.map(),
-            _ => Err(unknown(if name.is_empty() { self.text } else { &name })),
+            _ if name.is_empty() => Err(unknown(self.text)),
+            _ => self.any_type(self.pos - name.len()),
         }
+    }
+
+    /// Any other type Strata knows, from its name at `start` through its
+    /// parenthesized arguments.
+    fn any_type(&mut self, start: usize) -> Result<Target> {
+        self.skip_spaces();
+        if self.text[self.pos..].starts_with('(') {
+            self.pos = self.pos
+                + arguments_end(&self.text[self.pos..]).ok_or_else(|| unknown(self.text))?;
+        }
+        let text = &self.text[start..self.pos];
+        let parsed = parse_clickhouse_type(text).map_err(|_| unknown(text.trim()))?;
+        Ok(Target::Parsed(parsed.field("")))
     }
 
     fn tuple(&mut self) -> Result<Target> {
@@ -456,8 +517,32 @@ pub(crate) fn build(target: &Target, values: &[Val]) -> Result<ArrayRef> {
         Target::Array(item) => lists(item, values)?,
         Target::Tuple(elements) => tuples(elements, values)?,
         Target::Map(value) => maps(value, values)?,
+        Target::Parsed(field) => parsed(field, values, target.is_nullable())?,
         Target::Nullable(_) => unreachable!("unwrapped above"),
     })
+}
+
+/// Texts read as `field`'s type by ClickHouse's CAST, one at a time: a text
+/// that does not convert, or a value missing, is NULL in a Nullable and the
+/// type's default elsewhere.
+fn parsed(field: &Field, values: &[Val], nullable: bool) -> Result<ArrayRef> {
+    if values.is_empty() {
+        return Ok(new_empty_array(field.data_type()));
+    }
+    let missing = match nullable {
+        true => ScalarValue::try_from(field.data_type())?,
+        false => field_default_value(field)?,
+    };
+    let scalars = values.iter().map(|value| {
+        let Val::Text(text) = value else {
+            return missing.clone();
+        };
+        let one: ArrayRef = Arc::new(StringArray::from(vec![text.as_str()]));
+        crate::conversion::cast_to_field(&one, field)
+            .and_then(|converted| ScalarValue::try_from_array(&converted, 0))
+            .unwrap_or_else(|_| missing.clone())
+    });
+    ScalarValue::iter_to_array(scalars)
 }
 
 fn nulls(values: &[Val]) -> Option<NullBuffer> {

@@ -243,7 +243,10 @@ fn typing(args: &Args, op: Op) -> Result<Field> {
     } else {
         None
     });
-    let field = args.propagate(target.data_type());
+    // The target's own metadata marks a UUID, an Enum, an IPv4.
+    let field = args
+        .propagate(target.data_type())
+        .with_metadata(target.field("").metadata().clone());
     let nullable = field.is_nullable() || target.is_nullable();
     Ok(field.with_nullable(nullable))
 }
