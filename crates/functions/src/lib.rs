@@ -84,6 +84,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
         cast_not_null::CastNotNull::default(),
     ));
     functions.push(ScalarUDF::new_from_impl(EnumNumber::default()));
+    functions.push(ScalarUDF::new_from_impl(uuids::UuidOrder::default()));
     for kind in HashKind::ALL {
         functions.push(ScalarUDF::new_from_impl(HashFunction::new(kind)));
     }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, FixedSizeBinaryBuilder};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryBuilder, FixedSizeBinaryBuilder};
 use datafusion::arrow::compute::kernels::cast;
 use datafusion::arrow::datatypes::*;
 use datafusion::common::Result;
@@ -105,6 +105,62 @@ impl ScalarUDFImpl for ToUuid {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
         columnar(uuids_from_texts(&input, self.unparsable)?, scalar)
+    }
+}
+
+/// `_uuidOrder(u)`: a UUID's 16 bytes with its halves swapped. Their byte
+/// order is ClickHouse's order of UUIDs, which compares the low 64 bits
+/// first and then the high; Strata's plan rewrites put it where UUIDs are
+/// sorted or ordered against each other. The bytes are a `Binary`, which
+/// nothing takes for a UUID that lost its type.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct UuidOrder {
+    signature: Signature,
+}
+
+impl Default for UuidOrder {
+    fn default() -> Self {
+        UuidOrder {
+            signature: Signature::any(1, Volatility::Immutable),
+        }
+    }
+}
+
+impl UuidOrder {
+    pub const NAME: &'static str = "_uuidOrder";
+}
+
+impl ScalarUDFImpl for UuidOrder {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn return_type(&self, _: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Binary)
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
+        let input = args.args[0].to_array(crate::rows_to_evaluate(&args))?;
+        let uuids = input.as_fixed_size_binary();
+        let mut out = BinaryBuilder::with_capacity(uuids.len(), uuids.len() * UUID_BYTES as usize);
+        let half = UUID_BYTES as usize / 2;
+        for row in 0..uuids.len() {
+            if uuids.is_null(row) {
+                out.append_null();
+                continue;
+            }
+            let bytes = uuids.value(row);
+            let mut swapped = [0u8; UUID_BYTES as usize];
+            swapped[..half].copy_from_slice(&bytes[half..]);
+            swapped[half..].copy_from_slice(&bytes[..half]);
+            out.append_value(swapped);
+        }
+        columnar(Arc::new(out.finish()), scalar)
     }
 }
 

@@ -565,6 +565,33 @@ impl Rewriter<'_, '_> {
                 });
                 return Ok(Some(element));
             }
+            // `transform_null_in = 1`: NULL is a value like any other,
+            // in the set and tested against it, and the answer never NULL.
+            Expr::InList {
+                expr: tested,
+                list,
+                negated,
+            } if self.ctx.settings.transform_null_in() => {
+                // A NULL tested is found where the set holds NULL (is not
+                // found, for NOT IN, where it does); a value is tested
+                // against the set's other values. Written with IS [NOT]
+                // NULL alone, so the answer is a number, as comparisons are.
+                let null_found = list.iter().any(is_null_literal) != *negated;
+                let kept: Vec<String> = list
+                    .iter()
+                    .filter(|e| !is_null_literal(e))
+                    .map(ToString::to_string)
+                    .collect();
+                let not = if *negated { "NOT " } else { "" };
+                let tests = format!("({tested}) {not}IN ({})", kept.join(", "));
+                let text = match (null_found, kept.is_empty()) {
+                    (true, true) => format!("({tested}) IS NULL"),
+                    (false, true) => format!("({tested}) IS NOT NULL"),
+                    (true, false) => format!("(({tested}) IS NULL OR {tests})"),
+                    (false, false) => format!("(({tested}) IS NOT NULL AND {tests})"),
+                };
+                return crate::parse_expr_text(&text).map(Some);
+            }
             // NULL in a set is skipped (`transform_null_in = 0`): `1 IN
             // (NULL, 2)` is 0, not NULL.
             Expr::InList {

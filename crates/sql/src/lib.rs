@@ -79,6 +79,7 @@ mod tuple_comparisons;
 pub mod uint8_booleans;
 pub mod untuple;
 pub mod user_functions;
+pub mod uuid_order;
 pub mod values_cells;
 pub mod values_function;
 pub mod views;

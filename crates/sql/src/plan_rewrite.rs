@@ -27,6 +27,8 @@
 //! - An enum orders and compares with numbers by its elements' numbers
 //!   ([`crate::enum_numbers`]).
 //! - NaN sorts beside NULL ([`crate::nan_order`]).
+//! - UUIDs sort and order by their low half first
+//!   ([`crate::uuid_order`]).
 //! - A scalar subquery is Nullable, as in ClickHouse.
 //! - A Date or DateTime moved by a finer interval takes the finer type
 //!   ([`crate::interval_moments`]).
@@ -69,6 +71,7 @@ use strata_common::settings::Settings;
 use strata_common::types;
 use strata_functions::arithmetic::{self, ArithmeticOp};
 use strata_functions::conversion::EnumNumber;
+use strata_functions::uuids::UuidOrder;
 
 use crate::text_comparisons::TextComparisons;
 use crate::uint8_booleans;
@@ -113,6 +116,7 @@ impl PlanRewriter {
             "toDateTime",
             "toDateTime64",
             EnumNumber::NAME,
+            UuidOrder::NAME,
         ];
         PlanRewriter {
             functions: functions
@@ -267,6 +271,10 @@ impl PlanRewriter {
         };
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
         let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
+        let uuid_order = self.functions.get(UuidOrder::NAME).expect("registered");
+        let halves = crate::uuid_order::order_by_halves(ordered.data, uuid_order)?;
+        let ordered =
+            Transformed::new_transformed(halves.data, ordered.transformed || halves.transformed);
         let nan_ordered = crate::nan_order::beside_nulls(ordered.data)?;
         let grouped = match_grouping_keys(nan_ordered.data)?;
         let changed = untupled.transformed
@@ -463,6 +471,12 @@ impl PlanRewriter {
             return Ok(numbers);
         }
         let expr = numbers.data;
+        let uuid_order = self.functions.get(UuidOrder::NAME).expect("registered");
+        let halves = crate::uuid_order::compare_halves(expr, schema, uuid_order);
+        if halves.transformed {
+            return Ok(halves);
+        }
+        let expr = halves.data;
         // Strata date functions (second pass): zones compare as instants.
         let instants = crate::zoned_comparisons::compare_instants(expr, schema)?;
         if instants.transformed {

@@ -275,6 +275,8 @@ declare_settings!(IMPLEMENTED {
         "Strata's own setting: how temporary data is compressed, in RAM (the warm tier) and on disk: none, lz4 or zstd";
     temporary_data_warm_ratio: f64 = SettingKind::Ratio, "0.5",
         "Strata's own setting: the share of an operator's spill threshold it may keep as compressed blocks in RAM before the oldest go to disk; 0 sends every spilled block to disk";
+    transform_null_in: bool = SettingKind::Bool, "0",
+        "IN treats NULL as a value: NULL IN (1, NULL) is 1, and IN never answers NULL (lists; a subquery's NULLs are still skipped)";
     union_default_mode: String = SettingKind::Enum(SET_MODES), "",
         "What a bare UNION means: ALL, DISTINCT, or empty to require one of them";
     use_page_cache_for_disks_without_file_cache: bool = SettingKind::Bool, "1",
