@@ -4,6 +4,8 @@
 //! than the tuple; in a CREATE statement, of every tuple. Formats and
 //! `system.columns` keep the one-line name.
 
+use std::ops::ControlFlow;
+
 /// Which tuples a pretty name spreads over lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Spread {
@@ -80,8 +82,27 @@ fn split_call(name: &str) -> Option<(&str, &str)> {
 /// The arguments of a type, split at the commas outside parentheses and quotes.
 fn split_arguments(args: &str) -> Vec<&str> {
     let mut parts = Vec::new();
-    let (mut depth, mut quote, mut start) = (0usize, None, 0);
-    let mut chars = args.char_indices();
+    let mut start = 0;
+    scan_unquoted(args, |i, c, depth| {
+        if c == ',' && depth == 0 {
+            parts.push(args[start..i].trim());
+            start = i + 1;
+        }
+        ControlFlow::Continue(())
+    });
+    let last = args[start..].trim();
+    if !last.is_empty() || !parts.is_empty() {
+        parts.push(last);
+    }
+    parts
+}
+
+/// Walks `text` (a type's name or its arguments), calling `visit` with the
+/// place, the character and the parenthesis depth around it for each
+/// character outside quoted names and strings, until `visit` breaks.
+pub fn scan_unquoted(text: &str, mut visit: impl FnMut(usize, char, usize) -> ControlFlow<()>) {
+    let (mut depth, mut quote) = (0usize, None);
+    let mut chars = text.char_indices();
     while let Some((i, c)) = chars.next() {
         match (quote, c) {
             (Some(_), '\\') => {
@@ -90,20 +111,19 @@ fn split_arguments(args: &str) -> Vec<&str> {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '\'' | '`' | '"') => quote = Some(c),
-            (None, '(') => depth += 1,
-            (None, ')') => depth = depth.saturating_sub(1),
-            (None, ',') if depth == 0 => {
-                parts.push(args[start..i].trim());
-                start = i + 1;
+            (None, c) => {
+                if c == ')' {
+                    depth = depth.saturating_sub(1);
+                }
+                if visit(i, c, depth).is_break() {
+                    return;
+                }
+                if c == '(' {
+                    depth += 1;
+                }
             }
-            _ => {}
         }
     }
-    let last = args[start..].trim();
-    if !last.is_empty() || !parts.is_empty() {
-        parts.push(last);
-    }
-    parts
 }
 
 /// A named tuple element `name Type` (the name maybe back-quoted) as its

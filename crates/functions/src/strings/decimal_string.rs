@@ -4,9 +4,11 @@
 //! digits is 0.10000000000000000555); a Decimal always has its point, even
 //! with no digits after it (`3.`), as in ClickHouse.
 
+use std::sync::Arc;
+
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{
-    DataType, Decimal128Type, Decimal256Type, Float32Type, Float64Type,
+    DataType, Decimal128Type, Decimal256Type, Float32Type, Float64Type, Int64Type, UInt64Type,
 };
 use datafusion::common::Result;
 use strata_common::ErrorCode;
@@ -23,6 +25,13 @@ const GUARD_DIGITS: usize = 30;
 
 fn to_decimal_string(call: &Call) -> Result<ArrayRef> {
     let values = call.expanded(0)?;
+    // Integers are written from one 64-bit column, converted once.
+    let values = match values.data_type() {
+        t if t.is_integer() && t != &DataType::UInt64 => {
+            Arc::new(to_i64_wrapping(&values)?) as ArrayRef
+        }
+        _ => values,
+    };
     let scale = call.int(1)?;
     text_rows(call, |row, out| {
         let digits = scale.get(row).unwrap_or_default();
@@ -53,12 +62,12 @@ fn number_text(values: &dyn Array, row: usize, digits: usize) -> Result<String> 
             decimal_text(&value.to_string(), *scale as usize, digits)
         }
         DataType::UInt64 => {
-            let value = values.as_primitive::<datafusion::arrow::datatypes::UInt64Type>();
-            with_zeros(value.value(row).to_string(), digits)
+            let value = values.as_primitive::<UInt64Type>().value(row);
+            with_zeros(value.to_string(), digits)
         }
-        t if t.is_integer() => {
-            let wide = to_i64_wrapping(&values.slice(row, 1))?;
-            with_zeros(wide.value(0).to_string(), digits)
+        DataType::Int64 => {
+            let value = values.as_primitive::<Int64Type>().value(row);
+            with_zeros(value.to_string(), digits)
         }
         other => {
             return Err(failure(

@@ -8,6 +8,7 @@
 //! type (Date, DateTime, Decimal, UUID, Enum, ...) reads the value's text
 //! as ClickHouse's CAST from String reads it.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use datafusion::arrow::array::new_empty_array;
@@ -20,6 +21,7 @@ use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue};
 use strata_common::ErrorCode;
+use strata_common::pretty_types::scan_unquoted;
 use strata_common::types::{field_default_value, parse_clickhouse_type};
 
 use super::dom::{Json, text_of};
@@ -309,27 +311,15 @@ fn unknown(name: &str) -> datafusion::error::DataFusionError {
 
 /// The length of `text`'s leading parenthesized group, quotes respected.
 fn arguments_end(text: &str) -> Option<usize> {
-    let (mut depth, mut quote) = (0usize, None);
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            (Some(_), '\\') => {
-                chars.next();
-            }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"' | '`') => quote = Some(c),
-            (None, '(') => depth += 1,
-            (None, ')') => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            (None, _) => {}
+    let mut end = None;
+    scan_unquoted(text, |i, c, depth| match (c, depth) {
+        (')', 0) => {
+            end = Some(i + 1);
+            ControlFlow::Break(())
         }
-    }
-    None
+        _ => ControlFlow::Continue(()),
+    });
+    end
 }
 
 struct TypeParser<'a> {
@@ -528,6 +518,20 @@ pub(crate) fn build(target: &Target, values: &[Val]) -> Result<ArrayRef> {
 fn parsed(field: &Field, values: &[Val], nullable: bool) -> Result<ArrayRef> {
     if values.is_empty() {
         return Ok(new_empty_array(field.data_type()));
+    }
+    // Most columns convert whole; one that does not is converted a value at a time.
+    let texts: StringArray = values
+        .iter()
+        .map(|value| match value {
+            Val::Text(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let texts: ArrayRef = Arc::new(texts);
+    if let Ok(all) = crate::conversion::cast_to_field(&texts, field)
+        && (nullable || all.null_count() == 0)
+    {
+        return Ok(all);
     }
     let missing = match nullable {
         true => ScalarValue::try_from(field.data_type())?,
