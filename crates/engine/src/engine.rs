@@ -25,6 +25,7 @@ use strata_execution::sort::budget::SortBudget;
 use strata_execution::spill::planned::PlannedThresholds;
 use strata_execution::spill::{RunFileFactory, SpillConfig, TemporaryCodec};
 use strata_sql::PlanRewriter;
+use strata_sql::join_order::{JoinOrder, JoinOrderOptions};
 use strata_storage::disk::{Disks, StorageConfiguration};
 
 use crate::access::AccessControl;
@@ -297,12 +298,17 @@ impl Engine {
         let mut logical_rules: Vec<_> = datafusion::optimizer::Optimizer::new()
             .rules
             .into_iter()
-            .map(
-                |rule| match rule.name() == strata_sql::sort_keys::SortKeysKept::NAME {
+            .flat_map(|rule| {
+                let name = rule.name().to_string();
+                let rule = match name == strata_sql::sort_keys::SortKeysKept::NAME {
                     true => Arc::new(strata_sql::sort_keys::SortKeysKept::new(rule)) as _,
                     false => rule,
-                },
-            )
+                };
+                // Joins are ordered once filters have reached the tables.
+                let after: Option<Arc<dyn datafusion::optimizer::OptimizerRule + Send + Sync>> =
+                    (name == "push_down_filter").then(|| Arc::new(JoinOrder) as _);
+                std::iter::once(rule).chain(after)
+            })
             .collect();
         // Last, so that no rule after them puts a volatile call back.
         logical_rules.push(Arc::new(strata_sql::volatile_shared::SharedVolatileCalls));
@@ -486,6 +492,10 @@ impl Engine {
         thresholds.sort_bytes = sort_threshold;
         thresholds.group_by_bytes = spill.group_by_threshold(memory_limit);
         config.options_mut().extensions.insert(thresholds);
+        let mut join_order = JoinOrderOptions::default();
+        join_order.limit =
+            usize::try_from(settings.query_plan_optimize_join_order_limit()).unwrap_or(usize::MAX);
+        config.options_mut().extensions.insert(join_order);
         let pool: Arc<dyn datafusion::execution::memory_pool::MemoryPool> =
             Arc::new(SortBudget::new(query_pool, sort_threshold));
         // A sort reserves memory up front to merge its runs; under a small

@@ -42,6 +42,7 @@ pub mod insert_settings;
 mod interval_moments;
 pub mod join_columns;
 pub mod join_defaults;
+pub mod join_order;
 pub mod join_strictness;
 pub mod join_using;
 pub mod literal_text;

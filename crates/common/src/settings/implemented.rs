@@ -253,6 +253,8 @@ declare_settings!(IMPLEMENTED {
         "Pretty formats follow a number in the last column (Vertical: any number) larger than this with its size in words (`-- 1.23 million`); 0 turns it off";
     output_format_write_statistics: bool = SettingKind::Bool, "1",
         "End JSON and XML output with the query's statistics (elapsed time, rows and bytes read)";
+    query_plan_optimize_join_order_limit: u64 = SettingKind::UInt64, "10",
+        "Most inputs of one level's inner joins that the planner puts in the order it estimates cheapest; 0 keeps the order the query names them in";
     read_from_filesystem_cache_if_exists_otherwise_bypass_cache: bool = SettingKind::Bool, "0",
         "Read what a cache disk's filesystem cache holds and the rest from the object store, without caching it";
     read_overflow_mode: String = SettingKind::Enum(OVERFLOW_MODES), "throw",

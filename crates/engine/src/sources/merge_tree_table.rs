@@ -13,7 +13,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::compute::concat_batches;
 use datafusion::arrow::datatypes::{Schema, SchemaRef};
 use datafusion::catalog::{Session, TableProvider};
-use datafusion::common::{DFSchema, Result};
+use datafusion::common::{DFSchema, Result, Statistics};
 use datafusion::datasource::sink::{DataSink, DataSinkExec};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::logical_expr::dml::InsertOp;
@@ -35,7 +35,7 @@ use strata_storage::disk::file_cache::CacheUse;
 use strata_storage::merge_tree::{
     DataPart, FinalScanExec, GranuleRange, MergeTreeScanExec, MergeTreeTable, ReadCounter,
     RemovalList, ScanColumns, ScanFilter, Summaries, VirtualColumn, select_granules,
-    virtual_columns,
+    table_statistics, virtual_columns,
 };
 
 use parking_lot::RwLock;
@@ -379,6 +379,11 @@ impl TableProvider for MergeTreeProvider {
         self.defaults.get(column)
     }
 
+    /// Rows and the primary key's span, for the join order's estimates.
+    fn statistics(&self) -> Option<Statistics> {
+        Some(table_statistics(&self.data))
+    }
+
     fn supports_filters_pushdown(
         &self,
         filters: &[&Expr],
@@ -481,6 +486,15 @@ impl TableProvider for WithVirtualColumns {
 
     fn table_type(&self) -> TableType {
         self.table.table_type()
+    }
+
+    fn statistics(&self) -> Option<Statistics> {
+        let mut statistics = self.table.statistics()?;
+        let unknown = Statistics::unknown_column(&self.schema);
+        statistics
+            .column_statistics
+            .extend(unknown.into_iter().skip(statistics.column_statistics.len()));
+        Some(statistics)
     }
 
     fn supports_filters_pushdown(

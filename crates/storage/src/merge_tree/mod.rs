@@ -11,6 +11,7 @@ pub mod part_log;
 pub mod pruning;
 pub mod scan;
 pub mod skip_index;
+pub mod statistics;
 pub mod table;
 pub mod virtual_columns;
 
@@ -25,6 +26,7 @@ pub use pruning::{
 };
 pub use scan::{MergeTreeScanExec, ReadCounter, ScanColumns, ScanFilter};
 pub use skip_index::{IndexKind, SkipIndexKey, TextBloom, TextSplit, index_file_name};
+pub use statistics::table_statistics;
 pub use table::{
     DETACHED_DIR, DetachedPart, MergeMemory, MergeProgress, MergeTreeSettings, MergeTreeTable,
     MutationFailure, MutationStatus, PartCheck, RemovalList, Snapshot, TableTtl, TtlTarget,
