@@ -78,6 +78,11 @@ impl VisitorMut for Rewriter<'_, '_> {
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<StrataError> {
         crate::table_qualifiers::rewrite(query);
+        if let SetExpr::Select(select) = query.body.as_mut()
+            && let Err(e) = crate::join_chain::rewrite(select)
+        {
+            return ControlFlow::Break(e);
+        }
         query_clauses::order_by_all(query);
         query_clauses::nulls_last(query);
         if let Err(e) = query_clauses::rewrite_limit_by(query) {

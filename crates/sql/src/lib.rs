@@ -40,6 +40,7 @@ mod inline_aliases;
 pub mod insert_format;
 pub mod insert_settings;
 mod interval_moments;
+pub mod join_chain;
 pub mod join_columns;
 pub mod join_defaults;
 pub mod join_order;

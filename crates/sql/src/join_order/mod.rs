@@ -29,12 +29,13 @@ use datafusion::common::config::ConfigExtension;
 use datafusion::common::tree_node::{Transformed, TreeNode};
 use datafusion::common::{
     Column, DFSchemaRef, JoinConstraint, JoinType, NullEquality, Result, extensions_options,
+    internal_datafusion_err,
 };
 use datafusion::logical_expr::utils::{conjunction, split_conjunction_owned};
 use datafusion::logical_expr::{Expr, Filter, Join, LogicalPlan, Projection};
 use datafusion::optimizer::{OptimizerConfig, OptimizerRule};
 
-use estimate::{Estimate, estimate, joined_rows, selectivity};
+use estimate::{Estimate, estimate, joined_rows, key_column, selectivity};
 
 extensions_options! {
     /// The query's `query_plan_optimize_join_order_limit`.
@@ -384,7 +385,9 @@ impl Parts {
             Shape::Input(i) => {
                 let input = self.inputs[*i].take();
                 (
-                    input.ok_or_else(|| internal("an input joined twice"))?,
+                    input.ok_or_else(|| {
+                        internal_datafusion_err!("join order: an input joined twice")
+                    })?,
                     1 << i,
                 )
             }
@@ -490,18 +493,4 @@ fn fixes_order(expr: &Expr) -> bool {
         })
     });
     expr.is_volatile() || fixed.unwrap_or(true)
-}
-
-fn internal(message: &str) -> datafusion::error::DataFusionError {
-    datafusion::error::DataFusionError::Internal(format!("join order: {message}"))
-}
-
-/// The column a join key is, also through a CAST.
-fn key_column(expr: &Expr) -> Option<&Column> {
-    match expr {
-        Expr::Column(column) => Some(column),
-        Expr::Cast(cast) => key_column(&cast.expr),
-        Expr::TryCast(cast) => key_column(&cast.expr),
-        _ => None,
-    }
 }
