@@ -18,9 +18,7 @@ SELECT count() FROM numbers(3) a LEFT JOIN numbers(2) b ON a.number = b.number O
 SELECT count() FROM numbers(3) a LEFT JOIN numbers(2) b ON ((a.number = b.number) AND (a.number > 0));
 SELECT count() FROM numbers(3) a LEFT JOIN numbers(2) b ON equals(a.number, b.number);
 SELECT count() FROM numbers(3) a LEFT JOIN numbers(2) b ON a.number = b.number OR a.number > 1; -- { serverError INVALID_JOIN_ON_EXPRESSION }
--- A join needs ON or USING; two relations may not share an alias.
-SELECT count() FROM numbers(3) a JOIN numbers(2) b; -- { serverError SYNTAX_ERROR }
-SELECT count() FROM numbers(3) a LEFT JOIN numbers(2) b; -- { serverError SYNTAX_ERROR }
+-- Two relations may not share an alias.
 SELECT count() FROM numbers(3) a CROSS JOIN numbers(2) b;
 SELECT count() FROM numbers(3) AS t JOIN numbers(2) AS t ON t.number = t.number; -- { serverError MULTIPLE_EXPRESSIONS_FOR_ALIAS }
 SELECT 1;

@@ -6,7 +6,6 @@
 //!   whose later item has joins becomes one chain of joins.
 //! - Two relations of one FROM may not share an alias
 //!   (MULTIPLE_EXPRESSIONS_FOR_ALIAS).
-//! - A join other than CROSS needs ON or USING (a syntax error without).
 //! - An outer join's ON needs an equality of an expression of each side, the
 //!   key ClickHouse's hash join builds on (INVALID_JOIN_ON_EXPRESSION).
 
@@ -90,13 +89,6 @@ fn check_constraint(join: &Join) -> Result<()> {
         _ => return Ok(()),
     };
     match (constraint, kept) {
-        (JoinConstraint::None, _) => Err(StrataError::new(
-            ErrorCode::SYNTAX_ERROR,
-            format!(
-                "Syntax error: JOIN {} has no ON or USING. Expected one of: USING, ON",
-                join.relation
-            ),
-        )),
         (JoinConstraint::On(on), Some(kept)) if !has_key(on, kept, &right_names(join)) => {
             Err(StrataError::new(
                 ErrorCode::INVALID_JOIN_ON_EXPRESSION,
