@@ -6,7 +6,6 @@
 //! filtered table is joined before the large table it shrinks.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use strata_common::settings::Settings;
 use strata_engine::data_path::DataPath;
@@ -15,10 +14,15 @@ use strata_engine::{Engine, Session};
 mod common;
 use common::{run, texts};
 
-async fn open(dir: &Path) -> Arc<Engine> {
+/// A session of an engine on `dir` holding [`TABLES`].
+async fn with_tables(dir: &Path) -> Session {
     let engine = Engine::open(Settings::server(), DataPath::open(dir).unwrap()).unwrap();
     engine.load_tables().await.unwrap();
-    engine
+    let mut session = engine.new_session();
+    for statement in TABLES {
+        run(&mut session, statement).await.unwrap();
+    }
+    session
 }
 
 /// A fact table `f` and dimensions `da` (keys 0..90 of `f.a`'s 0..97, some
@@ -61,11 +65,7 @@ async fn rows(session: &mut Session, query: &str, settings: &str) -> Vec<String>
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn chosen_orders_return_the_written_orders_rows() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    for statement in TABLES {
-        run(&mut session, statement).await.unwrap();
-    }
+    let mut session = with_tables(dir.path()).await;
     for query in QUERIES {
         for threads in [1, 2, 8] {
             let written =
@@ -95,11 +95,7 @@ async fn joins(session: &mut Session, query: &str, settings: &str) -> Vec<String
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_filtered_small_table_meets_its_dimension_before_the_fact_table() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = open(dir.path()).await;
-    let mut session = engine.new_session();
-    for statement in TABLES {
-        run(&mut session, statement).await.unwrap();
-    }
+    let mut session = with_tables(dir.path()).await;
     // Written: f first, then db, then dg, which the filter keeps one row of.
     let query =
         "SELECT count() FROM f, db, dg WHERE f.b = db.b AND db.grp = dg.grp AND dg.label = 'g1'";
