@@ -30,8 +30,13 @@ use datafusion::arrow::datatypes::{
 use crate::error::{ErrorCode, Result, StrataError};
 
 mod big_int;
+mod datetime64;
 mod enums;
 pub use big_int::BigInt;
+pub use datetime64::{
+    MAX_DATETIME64_PRECISION, cut_to_precision, datetime64_metadata, datetime64_unit,
+    declared_precision, shown_digits, unit_digits,
+};
 pub use enums::EnumType;
 
 /// The metadata key Arrow names an extension type with.
@@ -133,6 +138,8 @@ pub fn field_type_name(field: &Field) -> String {
     } else {
         None
     };
+    let datetime64 = declared_precision(field).map(|precision| datetime64_name(field, precision));
+    let declared = declared.or(datetime64.as_deref());
     let name = match declared {
         Some(name) if field.is_nullable() => format!("Nullable({name})"),
         Some(name) => name.to_string(),
@@ -145,6 +152,14 @@ pub fn field_type_name(field: &Field) -> String {
         format!("LowCardinality({name})")
     } else {
         name
+    }
+}
+
+/// `DateTime64(precision[, 'zone'])` for a field of that type.
+fn datetime64_name(field: &Field, precision: u8) -> String {
+    match field.data_type() {
+        DataType::Timestamp(_, Some(zone)) => format!("DateTime64({precision}, '{zone}')"),
+        _ => format!("DateTime64({precision})"),
     }
 }
 
@@ -434,7 +449,7 @@ impl ColumnType {
     }
 
     /// The field of an array's items or a tuple's elements of this type.
-    /// Only a UUID keeps its metadata there: DataFusion builds nested arrays
+    /// Only a UUID keeps its metadata there (a DateTime64 its unit's digits): DataFusion builds nested arrays
     /// of inserted values without their items' metadata and then refuses
     /// them, so `Array(Date32)` and `Array(LowCardinality(String))` are
     /// `Array(Date)` and `Array(String)`, which hold the same values.
@@ -442,6 +457,7 @@ impl ColumnType {
         let mut metadata = self.metadata.clone();
         metadata.remove(DECLARED_TYPE_KEY);
         metadata.remove(LOW_CARDINALITY_KEY);
+        metadata.remove(datetime64::PRECISION_KEY);
         Field::new(name, self.data_type.clone(), self.nullable).with_metadata(metadata)
     }
 }
@@ -842,13 +858,21 @@ impl<'a> TypeParser<'a> {
                     None
                 };
                 self.expect(')')?;
-                let unit = match precision {
-                    0 => TimeUnit::Second,
-                    1..=3 => TimeUnit::Millisecond,
-                    4..=6 => TimeUnit::Microsecond,
-                    _ => TimeUnit::Nanosecond,
+                let Some(precision) = u8::try_from(precision)
+                    .ok()
+                    .filter(|p| *p <= MAX_DATETIME64_PRECISION)
+                else {
+                    return Err(StrataError::new(
+                        ErrorCode::ARGUMENT_OUT_OF_BOUND,
+                        format!(
+                            "Scale {precision} is too large for DateTime64. Maximum is up to nanoseconds (9)"
+                        ),
+                    ));
                 };
-                plain(DataType::Timestamp(unit, tz))
+                let mut column =
+                    ColumnType::plain(DataType::Timestamp(datetime64_unit(precision), tz));
+                column.metadata = datetime64_metadata(precision);
+                Ok(column)
             }
             "uint8" => plain(DataType::UInt8),
             "uint16" => plain(DataType::UInt16),

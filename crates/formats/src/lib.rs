@@ -30,7 +30,9 @@ use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{field_type_name, interval_type, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{
+    declared_precision, field_type_name, interval_type, is_ipv4, is_ipv6, is_uuid,
+};
 use strata_common::{ErrorCode, StrataError};
 
 pub use value::{Style, ValueOptions, declared_as_text, uuids_as_text};
@@ -565,6 +567,7 @@ pub fn new_writer(
         .filter(|&i| shown_as_text(schema.field(i)))
         .collect();
     let extremes = options.extremes;
+    let date_time_style = options.values.date_time_style;
     let writer = format_writer(format, Arc::clone(&schema), options, out)?;
     // Binary formats write a UUID's or an address's own bytes.
     let writer: Box<dyn ResultWriter> = if text_columns.is_empty() || format.is_binary() {
@@ -573,6 +576,7 @@ pub fn new_writer(
         Box::new(DeclaredAsText {
             inner: writer,
             columns: text_columns,
+            date_time_style,
         })
     };
     Ok(match extremes {
@@ -695,16 +699,22 @@ pub(crate) fn column_types(schema: &SchemaRef) -> Vec<String> {
 
 /// Whether a column's values are shown as text its field alone tells.
 fn shown_as_text(field: &Field) -> bool {
-    is_uuid(field) || is_ipv4(field) || is_ipv6(field) || interval_type(field).is_some()
+    is_uuid(field)
+        || is_ipv4(field)
+        || is_ipv6(field)
+        || interval_type(field).is_some()
+        || declared_precision(field).is_some()
 }
 
-/// Hands UUID and IP address columns to a format as their text: a value
-/// alone cannot say it is a UUID rather than a FixedString(16), or an IPv4
-/// address rather than a UInt32, only its field can, and every text format
-/// writes them the way it writes a string.
+/// Hands UUID, IP address and DateTime64(p) columns to a format as their
+/// text: a value alone cannot say it is a UUID rather than a
+/// FixedString(16), an IPv4 address rather than a UInt32, or how many
+/// digits of its milliseconds a DateTime64(2) shows; only its field can,
+/// and every text format writes them the way it writes a string.
 struct DeclaredAsText {
     inner: Box<dyn ResultWriter>,
     columns: Vec<usize>,
+    date_time_style: value::DateTimeStyle,
 }
 
 impl DeclaredAsText {
@@ -717,8 +727,8 @@ impl DeclaredAsText {
             .collect();
         let mut columns = batch.columns().to_vec();
         for &i in &self.columns {
-            columns[i] =
-                declared_as_text(&fields[i], columns[i].as_ref()).expect("a column shown as text");
+            columns[i] = declared_as_text(&fields[i], columns[i].as_ref(), self.date_time_style)
+                .expect("a column shown as text");
             fields[i] = Field::new(fields[i].name(), DataType::Utf8, fields[i].is_nullable());
         }
         RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(std::io::Error::other)

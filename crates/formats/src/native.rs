@@ -15,7 +15,9 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
-use strata_common::types::{BigInt, enum_type, field_type_name, is_uuid};
+use strata_common::types::{
+    BigInt, declared_precision, enum_type, field_type_name, is_uuid, unit_digits,
+};
 
 use crate::{ResultWriter, Statistics};
 
@@ -312,6 +314,16 @@ pub(crate) fn value_writer<'a>(
             let days = column.as_primitive::<Date32Type>().values();
             Box::new(move |out: &mut Vec<u8>, i: usize| {
                 out.extend_from_slice(&(days[i].clamp(0, 65_535) as u16).to_le_bytes())
+            })
+        }
+        // A DateTime64(p) is its count of 10^-p seconds.
+        DataType::Timestamp(unit, _) if let Some(precision) = declared_precision(field) => {
+            let step = 10_i64.pow(u32::from(unit_digits(*unit) - precision));
+            let ticks = datafusion::arrow::compute::cast(column, &DataType::Int64)
+                .map_err(std::io::Error::other)?;
+            let ticks = ticks.as_primitive::<Int64Type>().clone();
+            Box::new(move |out: &mut Vec<u8>, i: usize| {
+                out.extend_from_slice(&(ticks.value(i) / step).to_le_bytes())
             })
         }
         DataType::Timestamp(TimeUnit::Second, _) => {

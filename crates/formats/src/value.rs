@@ -12,7 +12,9 @@ use chrono::{DateTime, NaiveDate};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray, StringBuilder, StructArray};
 use datafusion::arrow::datatypes::*;
 use strata_common::ip_text::{format_ipv4, format_ipv6};
-use strata_common::types::{BigInt, interval_type, is_ipv4, is_ipv6, is_uuid};
+use strata_common::types::{
+    BigInt, declared_precision, interval_type, is_ipv4, is_ipv6, is_uuid, unit_digits,
+};
 use strata_common::uuid_text::{UUID_TEXT_LEN, write_uuid};
 
 /// How a value is written; each output format uses one style for top-level values.
@@ -152,10 +154,28 @@ pub fn uuids_as_text(array: &dyn Array) -> ArrayRef {
 }
 
 /// The text of each value of a column whose field says it is shown as text
-/// (a UUID, an IPv4 or IPv6 address), or `None` for any other column.
-pub fn declared_as_text(field: &Field, array: &dyn Array) -> Option<ArrayRef> {
+/// (a UUID, an IPv4 or IPv6 address, a DateTime64 of a precision its unit
+/// does not show), or `None` for any other column.
+pub fn declared_as_text(
+    field: &Field,
+    array: &dyn Array,
+    date_time_style: DateTimeStyle,
+) -> Option<ArrayRef> {
     if is_uuid(field) {
         return Some(uuids_as_text(array));
+    }
+    if let (Some(precision), DataType::Timestamp(unit, zone)) =
+        (declared_precision(field), field.data_type())
+    {
+        let moment = (*unit, zone.as_deref());
+        let texts: StringArray = (0..array.len())
+            .map(|row| {
+                array
+                    .is_valid(row)
+                    .then(|| format_timestamp(array, row, moment, date_time_style, precision))
+            })
+            .collect();
+        return Some(Arc::new(texts));
     }
     if let Some(interval) = interval_type(field) {
         return Some(interval_counts(interval, array));
@@ -301,8 +321,13 @@ pub fn write_value(
             write_quoted_text(&text, style, out);
         }
         DataType::Timestamp(unit, zone) => {
-            let text =
-                format_timestamp(array, row, *unit, zone.as_deref(), options.date_time_style);
+            let text = format_timestamp(
+                array,
+                row,
+                (*unit, zone.as_deref()),
+                options.date_time_style,
+                unit_digits(*unit),
+            );
             write_quoted_text(&text, style, out);
         }
         data_type if let Some(big) = BigInt::of(data_type) => {
@@ -387,7 +412,7 @@ pub fn write_value(
 /// address (quoted, as ClickHouse writes them; an interval stays its bare
 /// count).
 fn shown_as_text(field: &Field) -> bool {
-    is_uuid(field) || is_ipv4(field) || is_ipv6(field)
+    is_uuid(field) || is_ipv4(field) || is_ipv6(field) || declared_precision(field).is_some()
 }
 
 /// Writes value `row` of `array`, an element of a tuple or map with `field`.
@@ -400,7 +425,7 @@ fn write_element(
     out: &mut String,
 ) {
     let text = shown_as_text(field)
-        .then(|| declared_as_text(field, &array.slice(row, 1)))
+        .then(|| declared_as_text(field, &array.slice(row, 1), options.date_time_style))
         .flatten();
     match text {
         Some(text) => write_value(text.as_ref(), 0, style, options, out),
@@ -425,7 +450,7 @@ fn write_list(
 ) {
     let nested = nested_style(style);
     let texts = shown_as_text(item)
-        .then(|| declared_as_text(item, values))
+        .then(|| declared_as_text(item, values, options.date_time_style))
         .flatten();
     let values = texts.as_deref().unwrap_or(values);
     let mut text = String::from("[");
@@ -624,9 +649,9 @@ fn float_text(scientific: &str) -> String {
 fn format_timestamp(
     array: &dyn Array,
     row: usize,
-    unit: TimeUnit,
-    zone: Option<&str>,
+    (unit, zone): (TimeUnit, Option<&str>),
     style: DateTimeStyle,
+    shown_digits: u8,
 ) -> String {
     let (raw, per_second, digits) = match unit {
         TimeUnit::Second => (array.as_primitive::<TimestampSecondType>().value(row), 1, 0),
@@ -646,6 +671,11 @@ fn format_timestamp(
             9,
         ),
     };
+    // A DateTime64 of a precision its unit does not show drops the
+    // digits past it (they are zeros).
+    let shown_digits = usize::from(shown_digits);
+    let hidden = 10_i64.pow((digits - shown_digits) as u32);
+    let (raw, per_second, digits) = (raw / hidden, per_second / hidden, shown_digits);
     if style == DateTimeStyle::UnixTimestamp {
         let sign = if raw < 0 { "-" } else { "" };
         let (whole, fraction) = (

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, Date32Array, FixedSizeBinaryArray, Int64Array,
-    ListArray, MapArray, StringArray, StringBuilder, StructArray,
+    ListArray, MapArray, StringArray, StringBuilder, StructArray, make_array,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::kernels::cast;
@@ -21,12 +21,15 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 use strata_common::types::{
-    BigInt, EnumType, clickhouse_type_name, enum_type, interval_type, is_ipv4, is_ipv6, is_uuid,
+    BigInt, EnumType, clickhouse_type_name, cut_to_precision, declared_precision, enum_type,
+    interval_type, is_ipv4, is_ipv6, is_uuid,
 };
 
 use crate::dates::intervals::{IntervalKind, cast_to_interval, interval_counts};
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::value::{Style, ValueOptions, declared_as_text, uuids_as_text, write_value};
+use strata_formats::value::{
+    DateTimeStyle, Style, ValueOptions, declared_as_text, uuids_as_text, write_value,
+};
 
 use crate::int_cast::{narrow_from_i64, to_i64_wrapping};
 
@@ -433,9 +436,13 @@ impl ScalarUDFImpl for ConvertTo {
                 convert(&interval_counts(values, kind), &self.target)
             });
         }
-        if self.target == DataType::Utf8 && (is_ipv4(&field) || is_ipv6(&field)) {
-            return map_columnar(&args.args[0], |addresses| {
-                Ok(declared_as_text(&field, addresses.as_ref()).expect("an address"))
+        let as_text = is_ipv4(&field) || is_ipv6(&field) || declared_precision(&field).is_some();
+        if self.target == DataType::Utf8 && as_text {
+            return map_columnar(&args.args[0], |values| {
+                Ok(
+                    declared_as_text(&field, values.as_ref(), DateTimeStyle::Simple)
+                        .expect("a type shown as text"),
+                )
             });
         }
         if let Some(enum_type) = enum_type(&args.arg_fields[0])
@@ -561,7 +568,33 @@ pub fn cast_to_field(values: &ArrayRef, field: &Field) -> Result<ArrayRef> {
     {
         return arrays_from_texts(values, item);
     }
-    cast_to(values, field.data_type())
+    let moments = match relabeled_moments(values, field.data_type())? {
+        Some(moments) => moments,
+        None => cast_to(values, field.data_type())?,
+    };
+    Ok(cut_to_precision(moments, field))
+}
+
+/// Moments cast to another zone (or none) as the same instants: Arrow reads
+/// a zone-less value cast to a zone as a wall-clock time there, but
+/// Strata's zone-less values are instants like any other, so only the unit
+/// is cast and the zone is a label. `None` for other casts.
+fn relabeled_moments(values: &ArrayRef, target: &DataType) -> Result<Option<ArrayRef>> {
+    let (DataType::Timestamp(_, from), DataType::Timestamp(unit, to)) =
+        (values.data_type(), target)
+    else {
+        return Ok(None);
+    };
+    if from == to {
+        return Ok(None);
+    }
+    let same_zone = cast::cast(values, &DataType::Timestamp(*unit, from.clone()))?;
+    let relabeled = same_zone
+        .to_data()
+        .into_builder()
+        .data_type(target.clone())
+        .build()?;
+    Ok(Some(make_array(relabeled)))
 }
 
 /// Texts of array literals read as arrays, as ClickHouse's CAST reads them;

@@ -246,8 +246,13 @@ pub(crate) fn with_token(at: &TokenWithSpan, token: Token) -> TokenWithSpan {
     }
 }
 
+/// The scale `DateTime('zone')` comes with as a DateTime64 (no DateTime64
+/// has it): [`zoned_date_times`].
+pub const ZONED_DATE_TIME_SCALE: u64 = u32::MAX as u64;
+
 /// The type `DateTime('zone')`, whose zone sqlparser does not read, as
-/// `DateTime64(0, 'zone')`: both are Arrow's zoned timestamp of seconds.
+/// `DateTime64(ZONED_DATE_TIME_SCALE, 'zone')`, which `literal_text` and
+/// the casts of `equivalents::dates` read back as a DateTime.
 fn zoned_date_times(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
     let mut out: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
     // Whether a rewritten type waits for its parenthesis.
@@ -267,7 +272,10 @@ fn zoned_date_times(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         }
         out.push(token.clone());
         if pending && token.token == Token::LParen {
-            out.push(with_token(token, Token::Number("0".to_string(), false)));
+            out.push(with_token(
+                token,
+                Token::Number(ZONED_DATE_TIME_SCALE.to_string(), false),
+            ));
             out.push(with_token(token, Token::Comma));
             pending = false;
         }

@@ -10,24 +10,12 @@
 //! arithmetic, so a Date becomes its midnight on the session's clock and a
 //! DateTime keeps its zone.
 
-use datafusion::arrow::datatypes::{DataType, TimeUnit};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result};
 use datafusion::logical_expr::expr::ScalarFunction;
 use datafusion::logical_expr::{BinaryExpr, Expr, ExprSchemable, Operator, lit};
 use strata_common::{ErrorCode, StrataError, types};
-
-/// The fractional-second digits a moment type holds: None for a Date
-/// (whole days), 0 for a DateTime.
-fn digits_held(data_type: &DataType) -> Option<u8> {
-    match data_type {
-        DataType::Timestamp(TimeUnit::Second, _) => Some(0),
-        DataType::Timestamp(TimeUnit::Millisecond, _) => Some(3),
-        DataType::Timestamp(TimeUnit::Microsecond, _) => Some(6),
-        DataType::Timestamp(TimeUnit::Nanosecond, _) => Some(9),
-        _ => None,
-    }
-}
 
 /// The fractional-second digits the finest unit of an interval expression
 /// needs: None for days and coarser, 0 for hours to seconds.
@@ -57,7 +45,8 @@ fn digits_needed(interval: &Expr, schema: &DFSchema) -> Result<Option<u8>> {
 /// fractional digits moves it, if any.
 fn widening(moment: &Expr, needed: u8, schema: &DFSchema) -> Result<Option<Widening>> {
     let (_, field) = moment.to_field(schema)?;
-    let target = match (field.data_type(), digits_held(field.data_type())) {
+    // The fractional-second digits the moment holds: None for a Date.
+    let target = match (field.data_type(), types::shown_digits(&field)) {
         (DataType::Date32, _) if types::field_type_name(&field) == "Date32" => needed.max(3),
         (DataType::Date32, _) if needed == 0 => return Ok(Some(Widening::DateTime)),
         (DataType::Date32, _) => needed,
@@ -112,6 +101,9 @@ pub fn widen_moment(
     let Some((mut left, mut right, plus)) = additive_operands(&expr) else {
         return Ok(Transformed::no(expr));
     };
+    let Some(needed) = digits_needed(left, schema)?.or(digits_needed(right, schema)?) else {
+        return keep_precision(expr, schema, convert);
+    };
     let moment_is_left = digits_needed(right, schema)?.is_some();
     if !moment_is_left {
         if !plus {
@@ -120,12 +112,9 @@ pub fn widen_moment(
         std::mem::swap(&mut left, &mut right);
     }
     let (moment, interval) = (left, right);
-    let Some(needed) = digits_needed(interval, schema)? else {
-        return Ok(Transformed::no(expr));
-    };
     refuse_fraction_of_date(moment, interval, plus, schema)?;
     let Some(widening) = widening(moment, needed, schema)? else {
-        return Ok(Transformed::no(expr));
+        return keep_precision(expr, schema, convert);
     };
     let widened = match widening {
         Widening::DateTime => convert("toDateTime", vec![moment.clone()]),
@@ -148,6 +137,34 @@ pub fn widen_moment(
         }
         _ => unreachable!("matched above"),
     }))
+}
+
+/// `moment ± interval` where the moment is a DateTime64 whose unit shows
+/// more digits than its precision (`DateTime64(2)`, held in milliseconds):
+/// DataFusion's result forgets the precision, ClickHouse's keeps the
+/// moment's type, so the result is converted back to it.
+fn keep_precision(
+    expr: Expr,
+    schema: &DFSchema,
+    convert: impl Fn(&str, Vec<Expr>) -> Expr,
+) -> Result<Transformed<Expr>> {
+    let Some((left, right, _)) = additive_operands(&expr) else {
+        return Ok(Transformed::no(expr));
+    };
+    let mut precision = None;
+    let mut interval = false;
+    for side in [left, right] {
+        let (_, field) = side.to_field(schema)?;
+        precision = precision.or(types::declared_precision(&field));
+        interval |= matches!(field.data_type(), DataType::Interval(_));
+    }
+    match precision {
+        Some(precision) if interval => Ok(Transformed::yes(convert(
+            "toDateTime64",
+            vec![expr, lit(i64::from(precision))],
+        ))),
+        _ => Ok(Transformed::no(expr)),
+    }
 }
 
 /// The operands of `a + b` or `a - b`, written as operators or as calls of

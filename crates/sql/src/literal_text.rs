@@ -8,8 +8,10 @@ use std::ops::ControlFlow;
 
 use datafusion::sql::sqlparser::ast::{
     ArrayElemTypeDef, DataType, EnumMember, Expr, FunctionArg, FunctionArgExpr, FunctionArguments,
-    Value, visit_expressions_mut,
+    Ident, ObjectName, Value, visit_expressions_mut,
 };
+
+use crate::clickhouse_tokens::ZONED_DATE_TIME_SCALE;
 
 /// `expr` as SQL text with its string literals escaped as ClickHouse writes them.
 pub fn expr_text(expr: &Expr) -> String {
@@ -27,7 +29,8 @@ pub fn expr_text(expr: &Expr) -> String {
 
 /// `data_type` as ClickHouse's type text: an enum element's name keeps its
 /// backslashes (sqlparser only doubles quotes, and a type's text is read
-/// with backslash escapes).
+/// with backslash escapes); `DateTime('zone')` is itself again
+/// ([`ZONED_DATE_TIME_SCALE`]).
 pub fn type_text(data_type: &DataType) -> String {
     let mut data_type = data_type.clone();
     escape_enum_names(&mut data_type);
@@ -41,6 +44,10 @@ fn escape_enum_names(data_type: &mut DataType) {
                 let (EnumMember::Name(name) | EnumMember::NamedValue(name, _)) = member;
                 *name = name.replace('\\', "\\\\");
             }
+        }
+        DataType::Datetime64(ZONED_DATE_TIME_SCALE, Some(zone)) => {
+            let name = ObjectName::from(vec![Ident::new("DateTime")]);
+            *data_type = DataType::Custom(name, vec![format!("'{zone}'")]);
         }
         DataType::Nullable(inner)
         | DataType::LowCardinality(inner)

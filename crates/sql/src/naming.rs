@@ -439,7 +439,7 @@ mod tests {
 /// A type as ClickHouse spells it; sqlparser upper-cases the names it
 /// shares with other dialects (`INT8`, `FLOAT64`).
 fn clickhouse_type_text(data_type: &DataType) -> String {
-    let text = data_type.to_string();
+    let text = crate::literal_text::type_text(data_type);
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     for c in text.chars().chain(std::iter::once(' ')) {

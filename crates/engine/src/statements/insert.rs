@@ -109,7 +109,8 @@ impl Session {
                 _ if strata_common::types::enum_type(field).is_some()
                     || strata_common::types::is_ipv4(field)
                     || strata_common::types::is_ipv6(field)
-                    || strata_common::types::interval_type(field).is_some() =>
+                    || strata_common::types::interval_type(field).is_some()
+                    || strata_common::types::declared_precision(field).is_some() =>
                 {
                     Some(strata_sql::ast_rewrite::TextReader::Named(field_type_name(
                         field,

@@ -17,8 +17,9 @@ use datafusion::arrow::datatypes::{DataType, Field, FieldRef, SchemaRef, TimeUni
 use datafusion::arrow::record_batch::{RecordBatch, RecordBatchOptions};
 use strata_common::ip_text::{parse_ipv4, parse_ipv6};
 use strata_common::types::{
-    BigInt, EnumType, UUID_BYTES, clickhouse_type_name, enum_type, field_default_value,
-    field_type_name, interval_of_count, interval_type, is_ipv4, is_ipv6, is_uuid,
+    BigInt, EnumType, UUID_BYTES, clickhouse_type_name, cut_to_precision, enum_type,
+    field_default_value, field_type_name, interval_of_count, interval_type, is_ipv4, is_ipv6,
+    is_uuid,
 };
 use strata_common::uuid_text::parse_uuid;
 use strata_common::{ErrorCode, Result, StrataError};
@@ -53,6 +54,7 @@ pub(crate) fn to_target(
             .expect("a value failed to convert");
         return Err(conversion_error(values, failed, field, column, first_row));
     }
+    let converted = cut_to_precision(converted, field);
     if field.is_nullable() || converted.null_count() == 0 {
         return Ok(converted);
     }

@@ -10,15 +10,16 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{
     Array, ArrayRef, BooleanArray, Date32Array, Decimal128Array, Decimal256Array,
-    FixedSizeBinaryArray, ListArray, MapArray, PrimitiveArray, StringArray, StructArray,
-    TimestampSecondArray, UInt64Array,
+    FixedSizeBinaryArray, Int64Array, ListArray, MapArray, PrimitiveArray, StringArray,
+    StructArray, TimestampSecondArray, UInt64Array,
 };
 use datafusion::arrow::buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::types::{
-    BigInt, ColumnType, enum_type, field_type_name, is_uuid, parse_clickhouse_type,
+    BigInt, ColumnType, declared_precision, enum_type, field_type_name, is_uuid,
+    parse_clickhouse_type, unit_digits,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -374,7 +375,7 @@ pub(crate) fn fixed_width(field: &Field) -> Option<usize> {
         DataType::Int64 | DataType::UInt64 | DataType::Float64 => 8,
         DataType::Date32 if is_date32(field) => 4,
         DataType::Date32 => 2,
-        DataType::Timestamp(TimeUnit::Second, _) => 4,
+        DataType::Timestamp(TimeUnit::Second, _) if declared_precision(field).is_none() => 4,
         DataType::Timestamp(..) => 8,
         DataType::Decimal128(precision, _) => decimal_width(*precision),
         data_type if BigInt::of(data_type) == Some(BigInt::UInt128) => 16,
@@ -418,6 +419,15 @@ pub(crate) fn fixed_values(field: &Field, bytes: &[u8]) -> Result<ArrayRef> {
             numbers::<u16>(bytes, 2).into_iter().map(i32::from),
         )),
         DataType::Date32 => primitive::<Date32Type>(bytes),
+        // A DateTime64(p) is its count of 10^-p seconds.
+        DataType::Timestamp(unit, _) if let Some(precision) = declared_precision(field) => {
+            let step = 10_i64.pow(u32::from(unit_digits(*unit) - precision));
+            let ticks: Int64Array = numbers::<i64>(bytes, 8)
+                .into_iter()
+                .map(|tick| tick.saturating_mul(step))
+                .collect();
+            datafusion::arrow::compute::cast(&ticks, field.data_type())?
+        }
         DataType::Timestamp(TimeUnit::Second, tz) => Arc::new(
             TimestampSecondArray::from_iter_values(
                 numbers::<u32>(bytes, 4).into_iter().map(i64::from),

@@ -164,15 +164,13 @@ pub fn trailing_zone(
     Ok((zone, null))
 }
 
-/// The unit of a DateTime64 of a constant precision. Strata's DateTime64
-/// counts milliseconds, microseconds or nanoseconds, so only precisions
-/// 3, 6 and 9 have a type of their own.
-pub fn precision_unit(
+/// The precision of a DateTime64 result, a constant integer argument
+/// from 0 to 9.
+pub fn precision(
     name: &str,
     value: Option<&ScalarValue>,
     data_type: &DataType,
-) -> datafusion::common::Result<datafusion::arrow::datatypes::TimeUnit> {
-    use datafusion::arrow::datatypes::TimeUnit;
+) -> datafusion::common::Result<u8> {
     let precision = match (
         data_type.is_integer(),
         value.map(|v| v.cast_to(&DataType::Int64)),
@@ -186,19 +184,15 @@ pub fn precision_unit(
         }
         (false, _) => return Err(illegal_type(name, data_type)),
     };
-    match precision {
-        3 => Ok(TimeUnit::Millisecond),
-        6 => Ok(TimeUnit::Microsecond),
-        9 => Ok(TimeUnit::Nanosecond),
-        0..=9 => Err(error(
-            ErrorCode::NOT_IMPLEMENTED,
-            format!("DateTime64({precision}) is not supported: Strata keeps precisions 3, 6 and 9"),
-        )),
-        _ => Err(error(
-            ErrorCode::ARGUMENT_OUT_OF_BOUND,
-            format!(
-                "Scale {precision} is too large for DateTime64. Maximum is up to nanoseconds (9)"
-            ),
-        )),
-    }
+    u8::try_from(precision)
+        .ok()
+        .filter(|p| *p <= strata_common::types::MAX_DATETIME64_PRECISION)
+        .ok_or_else(|| {
+            error(
+                ErrorCode::ARGUMENT_OUT_OF_BOUND,
+                format!(
+                    "Scale {precision} is too large for DateTime64. Maximum is up to nanoseconds (9)"
+                ),
+            )
+        })
 }

@@ -111,15 +111,14 @@ impl Kernel for BestEffort {
         if !(is_text(&types[0]) || types[0] == DataType::Null) {
             return Err(args::illegal_type(name, &types[0]));
         }
-        let unit = match (self.sub_second, fixed) {
-            (false, _) => TimeUnit::Second,
-            (true, 1) => TimeUnit::Millisecond,
-            (true, _) => args::precision_unit(name, args.values[1], &types[1])?,
+        let shape = match (self.sub_second, fixed) {
+            (false, _) => Shape::of(DataType::Timestamp(TimeUnit::Second, zone)),
+            (true, 1) => Shape::datetime64(3, zone),
+            (true, _) => Shape::datetime64(args::precision(name, args.values[1], &types[1])?, zone),
         };
         if null {
             return Ok(Shape::null());
         }
-        let shape = Shape::of(DataType::Timestamp(unit, zone));
         Ok(match self.failure {
             Failure::Null => shape.or_null(),
             _ => shape,

@@ -12,6 +12,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, TypeSignature,
     Volatility,
 };
+use strata_common::types::{datetime64_metadata, datetime64_unit, declared_precision, unit_digits};
 
 use super::args;
 
@@ -100,12 +101,9 @@ impl ClockFunction {
                 Some(Arc::from("UTC")),
             ));
         }
-        let (unit, zone_index) = match self.kind.takes_precision() {
-            true if !types.is_empty() => {
-                (args::precision_unit(self.name(), values[0], &types[0])?, 1)
-            }
-            true => (TimeUnit::Millisecond, 1),
-            false => (TimeUnit::Second, 0),
+        let (unit, zone_index) = match self.precision(types, values)? {
+            Some(precision) => (datetime64_unit(precision), 1),
+            None => (TimeUnit::Second, 0),
         };
         let zone = match types.get(zone_index) {
             Some(data_type) => Some(args::zone_argument(
@@ -116,6 +114,20 @@ impl ClockFunction {
             None => None,
         };
         Ok(DataType::Timestamp(unit, zone))
+    }
+}
+
+impl ClockFunction {
+    /// The precision of a `now64`-like result: its first argument's, else 3;
+    /// `None` for a DateTime result.
+    fn precision(&self, types: &[DataType], values: &[Option<&ScalarValue>]) -> Result<Option<u8>> {
+        match (self.kind.takes_precision(), types.first()) {
+            (true, Some(data_type)) => {
+                Ok(Some(args::precision(self.name(), values[0], data_type)?))
+            }
+            (true, None) => Ok(Some(3)),
+            (false, _) => Ok(None),
+        }
     }
 }
 
@@ -140,7 +152,13 @@ impl ScalarUDFImpl for ClockFunction {
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let types = crate::field_types(args.arg_fields);
         let data_type = self.output(&types, args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(self.name(), data_type, false)))
+        let metadata = match self.precision(&types, args.scalar_arguments)? {
+            Some(precision) => datetime64_metadata(precision),
+            None => Default::default(),
+        };
+        Ok(Arc::new(
+            Field::new(self.name(), data_type, false).with_metadata(metadata),
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
@@ -151,7 +169,11 @@ impl ScalarUDFImpl for ClockFunction {
                 args.return_field.data_type(),
             ));
         };
+        // A precision its unit does not show counts in coarser steps.
+        let step = declared_precision(&args.return_field)
+            .map_or(1, |p| 10_i64.pow(u32::from(unit_digits(unit) - p)));
         let nanos = now.timestamp_nanos_opt().unwrap_or_default();
+        let nanos = nanos - nanos.rem_euclid(step * 10_i64.pow(u32::from(9 - unit_digits(unit))));
         Ok(ColumnarValue::Scalar(match unit {
             TimeUnit::Second => ScalarValue::TimestampSecond(Some(now.timestamp()), zone),
             TimeUnit::Millisecond => {

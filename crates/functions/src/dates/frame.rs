@@ -16,7 +16,10 @@ use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
-use strata_common::types::field_type_name;
+use strata_common::types::{
+    cut_to_precision, datetime64_metadata, datetime64_unit, declared_precision, field_type_name,
+    unit_digits,
+};
 
 use super::args;
 
@@ -30,6 +33,8 @@ pub(crate) struct Shape {
     pub date32: bool,
     /// The interval type (`IntervalDay`) an interval result counts.
     pub interval: Option<&'static str>,
+    /// A DateTime64 result's precision (its unit may show more digits).
+    pub precision: Option<u8>,
 }
 
 impl Shape {
@@ -39,6 +44,15 @@ impl Shape {
             always_nullable: false,
             date32: false,
             interval: None,
+            precision: None,
+        }
+    }
+
+    /// A `DateTime64(precision[, zone])` result.
+    pub fn datetime64(precision: u8, zone: Option<Arc<str>>) -> Shape {
+        Shape {
+            precision: Some(precision),
+            ..Shape::of(DataType::Timestamp(datetime64_unit(precision), zone))
         }
     }
 
@@ -159,10 +173,17 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
                 .map_err(|e| e.into_datafusion())?
                 .field(self.name())
         } else {
-            Field::new(self.name(), shape.data_type, nullable)
+            Field::new(self.name(), shape.data_type.clone(), nullable)
         };
         let field = match shape.interval {
             Some(name) => field.with_metadata(strata_common::types::interval_metadata(name)),
+            None => field,
+        };
+        let precision = shape
+            .precision
+            .or_else(|| kept_precision(self.name(), &shape.data_type, args.arg_fields));
+        let field = match precision {
+            Some(precision) => field.with_metadata(datetime64_metadata(precision)),
             None => field,
         };
         Ok(Arc::new(field.with_nullable(nullable)))
@@ -191,8 +212,31 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
             nullable: args.arg_fields.iter().map(|f| f.is_nullable()).collect(),
             output,
         };
-        crate::columnar(self.kernel.run(&call)?, scalar)
+        let result = cut_to_precision(self.kernel.run(&call)?, &args.return_field);
+        crate::columnar(result, scalar)
     }
+}
+
+/// The precision a DateTime64 argument passes to a result held in its unit
+/// (`toStartOfSecond`, `addDays`, `toTimeZone` keep `DateTime64(2)`); a
+/// function of a finer unit than it (`addMilliseconds`) shows that unit's.
+pub(crate) fn kept_precision(
+    function: &str,
+    result: &DataType,
+    arguments: &[FieldRef],
+) -> Option<u8> {
+    let moment = arguments.first()?;
+    let precision = declared_precision(moment)?;
+    let DataType::Timestamp(unit, _) = result else {
+        return None;
+    };
+    let function_digits = ["Milli", "Micro", "Nano"]
+        .iter()
+        .position(|part| function.contains(part))
+        .map_or(0, |i| 3 * (i as u8 + 1));
+    let same_unit = matches!(moment.data_type(), DataType::Timestamp(u, _) if u == unit);
+    (same_unit && function_digits <= precision && precision < unit_digits(*unit))
+        .then_some(precision)
 }
 
 /// Text arguments as Strings: a FixedString without its zero padding.

@@ -24,6 +24,8 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
+use strata_common::types::{cut_to_precision, datetime64_metadata, datetime64_unit};
+
 use super::args;
 use super::moments::{local_to_utc, ticks_per_second, timestamps};
 use crate::calendar::{EPOCH, LAST_DATE, date_time_in_range, parse_zone};
@@ -100,13 +102,22 @@ impl MakeFunction {
             Made::Date | Made::Date32 => DataType::Date32,
             Made::DateTime => DataType::Timestamp(TimeUnit::Second, zone_at(6)?),
             Made::DateTime64 => {
-                let unit = match types.get(7) {
-                    Some(data_type) => args::precision_unit(name, values[7], data_type)?,
-                    None => TimeUnit::Millisecond,
-                };
-                DataType::Timestamp(unit, zone_at(8)?)
+                let precision = self.precision(types, values)?.unwrap_or(3);
+                DataType::Timestamp(datetime64_unit(precision), zone_at(8)?)
             }
         })
+    }
+}
+
+impl MakeFunction {
+    /// The precision `makeDateTime64`'s eighth argument gives, if any.
+    fn precision(&self, types: &[DataType], values: &[Option<&ScalarValue>]) -> Result<Option<u8>> {
+        match (self.made, types.get(7)) {
+            (Made::DateTime64, Some(data_type)) => {
+                Ok(Some(args::precision(self.name(), values[7], data_type)?))
+            }
+            _ => Ok(None),
+        }
     }
 }
 
@@ -132,6 +143,11 @@ impl ScalarUDFImpl for MakeFunction {
                 strata_common::types::parse_clickhouse_type("Date32")
                     .map_err(|e| e.into_datafusion())?
                     .field(self.name())
+            }
+            (Made::DateTime64, DataType::Timestamp(..)) => {
+                let precision = self.precision(&types, args.scalar_arguments)?;
+                Field::new(self.name(), data_type, nullable)
+                    .with_metadata(datetime64_metadata(precision.unwrap_or(3)))
             }
             _ => Field::new(self.name(), data_type, nullable),
         };
@@ -160,7 +176,10 @@ impl ScalarUDFImpl for MakeFunction {
             .iter()
             .fold(None, |acc, c| NullBuffer::union(acc.as_ref(), c.nulls()));
         let result = match output {
-            DataType::Timestamp(unit, zone) => self.moments(&columns, unit, zone, nulls)?,
+            DataType::Timestamp(unit, zone) => cut_to_precision(
+                self.moments(&columns, unit, zone, nulls)?,
+                &args.return_field,
+            ),
             _ => {
                 let days = (0..args.number_rows).map(|row| {
                     let parts: Vec<i64> = columns.iter().map(|c| c.value(row) as i64).collect();

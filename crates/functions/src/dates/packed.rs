@@ -87,11 +87,11 @@ impl Kernel for Packed {
             Packed::Date32 => Shape::date32(),
             Packed::DateTime => Shape::of(DataType::Timestamp(TimeUnit::Second, zone)),
             Packed::DateTime64 => {
-                let unit = match types.get(1) {
-                    Some(t) => args::precision_unit(name, args.values[1], t)?,
-                    None => TimeUnit::Millisecond,
+                let precision = match types.get(1) {
+                    Some(t) => args::precision(name, args.values[1], t)?,
+                    None => 3,
                 };
-                Shape::of(DataType::Timestamp(unit, zone))
+                Shape::datetime64(precision, zone)
             }
         })
     }

@@ -141,7 +141,12 @@ impl ScalarUDFImpl for SubSecond {
         let types = crate::field_types(args.arg_fields);
         let (data_type, _) = self.output(&types, args.scalar_arguments)?;
         let nullable = args.arg_fields.iter().any(|f| f.is_nullable());
-        Ok(Arc::new(Field::new(self.name(), data_type, nullable)))
+        let metadata = super::frame::kept_precision(self.name(), &data_type, args.arg_fields)
+            .map(strata_common::types::datetime64_metadata)
+            .unwrap_or_default();
+        Ok(Arc::new(
+            Field::new(self.name(), data_type, nullable).with_metadata(metadata),
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

@@ -21,7 +21,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Date32Type, Float64Type, TimeUnit};
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::Result;
 use strata_common::ErrorCode;
 
 use super::args;
@@ -59,32 +59,6 @@ impl Target {
     }
 }
 
-/// The result unit of a DateTime64 of a constant precision: Strata keeps
-/// milliseconds, microseconds and nanoseconds.
-fn precision_unit(value: Option<&ScalarValue>, data_type: &DataType) -> Result<TimeUnit> {
-    let precision = match value.map(|v| v.cast_to(&DataType::Int64)) {
-        Some(Ok(ScalarValue::Int64(Some(p)))) if data_type.is_integer() => p,
-        _ => {
-            return Err(args::error(
-                ErrorCode::ILLEGAL_TYPE_OF_ARGUMENT,
-                "The second argument of function toDateTime64 must be a constant integer, the precision",
-            ));
-        }
-    };
-    Ok(match precision {
-        0 => TimeUnit::Second,
-        1..=3 => TimeUnit::Millisecond,
-        4..=6 => TimeUnit::Microsecond,
-        7..=9 => TimeUnit::Nanosecond,
-        _ => {
-            return Err(args::error(
-                ErrorCode::ARGUMENT_OUT_OF_BOUND,
-                format!("Too large scale {precision} for DateTime64: the maximum is 9"),
-            ));
-        }
-    })
-}
-
 impl Kernel for Target {
     fn name(&self) -> &'static str {
         match self {
@@ -110,16 +84,18 @@ impl Kernel for Target {
             return Err(args::illegal_type(name, source));
         }
         let zone = zone.or_else(|| time_zone(source));
-        let data_type = match target {
-            Target::Date => DataType::Date32,
-            Target::DateTime => DataType::Timestamp(TimeUnit::Second, zone),
-            Target::DateTime64 => DataType::Timestamp(precision_unit(values[1], &types[1])?, zone),
+        let shape = match target {
+            Target::Date => Shape::of(DataType::Date32),
+            Target::DateTime => Shape::of(DataType::Timestamp(TimeUnit::Second, zone)),
+            Target::DateTime64 => {
+                Shape::datetime64(args::precision(name, values[1], &types[1])?, zone)
+            }
         };
         // A NULL zone is a NULL result; a NULL value one of the type.
         if null && *source != DataType::Null {
             return Ok(Shape::null());
         }
-        Ok(Shape::of(data_type))
+        Ok(shape)
     }
 
     fn run(&self, call: &Call) -> Result<ArrayRef> {

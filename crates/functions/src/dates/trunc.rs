@@ -5,9 +5,8 @@
 //! A year, quarter, month or week (from Monday) start is a Date, a Date32
 //! for a DateTime64; a day, hour, minute or second start is a DateTime (a
 //! Date's day too); millisecond, microsecond and nanosecond starts are
-//! a DateTime64's, counted in that unit. ClickHouse gives a DateTime64 rounded to a
-//! second or longer as a DateTime64(0), a type Strata has not: those are
-//! refused.
+//! a DateTime64's, counted in that unit. A DateTime64 rounded to a day,
+//! hour, minute or second is a DateTime64(0).
 
 use std::sync::Arc;
 
@@ -19,6 +18,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 use strata_common::ErrorCode;
+use strata_common::types::datetime64_metadata;
 
 use super::args;
 use super::moments;
@@ -35,6 +35,9 @@ enum Plan {
     Days(CalendarFunction),
     /// A DateTime's second: itself.
     Itself,
+    /// A DateTime64's day, hour or minute start (by the calendar function)
+    /// or second (`None`), as a DateTime64(0).
+    WholeSeconds(Option<Calendar>),
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -77,14 +80,6 @@ impl DateTrunc {
             other => return Err(args::illegal_type(self.name(), other)),
         };
         let calendar = |function| Ok(Plan::Calendar(Calendar::new(function)));
-        let refused = || {
-            Err(args::error(
-                ErrorCode::NOT_IMPLEMENTED,
-                format!(
-                    "dateTrunc('{unit}') of a DateTime64 is a DateTime64(0), which Strata has not"
-                ),
-            ))
-        };
         let days = |function| match wide {
             true => Ok(Plan::Days(function)),
             false => calendar(function),
@@ -94,7 +89,16 @@ impl DateTrunc {
             "quarter" => days(CalendarFunction::StartOfQuarter),
             "month" => days(CalendarFunction::StartOfMonth),
             "week" => days(CalendarFunction::Monday),
-            "day" | "hour" | "minute" | "second" if wide => refused(),
+            "day" if wide => Ok(Plan::WholeSeconds(Some(Calendar::new(
+                CalendarFunction::StartOfDay,
+            )))),
+            "hour" if wide => Ok(Plan::WholeSeconds(Some(Calendar::new(
+                CalendarFunction::StartOfHour,
+            )))),
+            "minute" if wide => Ok(Plan::WholeSeconds(Some(Calendar::new(
+                CalendarFunction::StartOfMinute,
+            )))),
+            "second" if wide => Ok(Plan::WholeSeconds(None)),
             "day" => calendar(CalendarFunction::StartOfDay),
             "hour" | "minute" | "second" if !has_time => {
                 Err(args::illegal_type(self.name(), &types[1]))
@@ -175,6 +179,14 @@ impl ScalarUDFImpl for DateTrunc {
             Plan::Itself => {
                 DataType::Timestamp(TimeUnit::Second, zone.or_else(|| time_zone(&types[1])))
             }
+            Plan::WholeSeconds(_) => {
+                let data_type =
+                    DataType::Timestamp(TimeUnit::Second, zone.or_else(|| time_zone(&types[1])));
+                let field =
+                    datafusion::arrow::datatypes::Field::new(self.name(), data_type, nullable)
+                        .with_metadata(datetime64_metadata(0));
+                return Ok(Arc::new(field));
+            }
         };
         Ok(Arc::new(datafusion::arrow::datatypes::Field::new(
             self.name(),
@@ -199,6 +211,27 @@ impl ScalarUDFImpl for DateTrunc {
         let result: ArrayRef = match plan {
             Plan::Calendar(calendar) => return calendar.invoke_with_args(rest),
             Plan::Itself => moments::in_zone(array, zone.as_ref())?,
+            Plan::WholeSeconds(calendar) => {
+                let seconds = DataType::Timestamp(TimeUnit::Second, time_zone(&types[1]));
+                let seconds = Arc::new(datafusion::arrow::datatypes::Field::new("", seconds, true));
+                let whole = fraction(&array, TimeUnit::Second, seconds.data_type());
+                let Some(calendar) = calendar else {
+                    return Ok(ColumnarValue::Array(moments::in_zone(
+                        whole,
+                        zone.as_ref(),
+                    )?));
+                };
+                let rest = ScalarFunctionArgs {
+                    args: std::iter::once(ColumnarValue::Array(whole))
+                        .chain(rest.args.into_iter().skip(1))
+                        .collect(),
+                    arg_fields: std::iter::once(seconds)
+                        .chain(rest.arg_fields.into_iter().skip(1))
+                        .collect(),
+                    ..rest
+                };
+                return calendar.invoke_with_args(rest);
+            }
             Plan::Fraction(unit) => fraction(&array, unit, args.return_field.data_type()),
             Plan::Days(function) => {
                 let local = local_moments(&moments::in_zone(Arc::clone(&array), zone.as_ref())?)?;

@@ -143,7 +143,12 @@ impl ScalarUDFImpl for ZoneFunction {
         let (data_type, _) = self.output(&types, args.scalar_arguments)?;
         // The zone of a NULL is still its type's.
         let nullable = self.kind != ZoneKind::TimezoneOf && args.arg_fields[0].is_nullable();
-        Ok(Arc::new(Field::new(self.name(), data_type, nullable)))
+        let metadata = super::frame::kept_precision(self.name(), &data_type, args.arg_fields)
+            .map(strata_common::types::datetime64_metadata)
+            .unwrap_or_default();
+        Ok(Arc::new(
+            Field::new(self.name(), data_type, nullable).with_metadata(metadata),
+        ))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {

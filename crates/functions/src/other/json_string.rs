@@ -10,7 +10,7 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::{ColumnarValue, Volatility};
 use strata_formats::value::{
-    Style, ValueOptions, declared_as_text, write_json_string, write_value,
+    DateTimeStyle, Style, ValueOptions, declared_as_text, write_json_string, write_value,
 };
 
 use super::frame::{Call, Spec};
@@ -26,7 +26,7 @@ pub(crate) const SPECS: &[Spec] = &[Spec {
 
 fn json_strings(call: &Call) -> Result<ColumnarValue> {
     let values = call.column(0)?;
-    let as_text = declared_as_text(&call.fields[0], values.as_ref());
+    let as_text = declared_as_text(&call.fields[0], values.as_ref(), DateTimeStyle::Simple);
     let mut out = StringBuilder::with_capacity(values.len(), values.len() * 8);
     let mut text = String::new();
     // A NULL literal's array has no null buffer, only logical NULLs.

@@ -20,7 +20,7 @@ use datafusion::logical_expr::{
 };
 use strata_common::types::field_type_name;
 use strata_common::{ErrorCode, StrataError};
-use strata_formats::value::{Style, ValueOptions, declared_as_text, write_value};
+use strata_formats::value::{DateTimeStyle, Style, ValueOptions, declared_as_text, write_value};
 
 use crate::int_cast::to_i64_wrapping;
 
@@ -258,7 +258,7 @@ impl ScalarUDFImpl for Udf {
                 };
                 // A UUID, an address or an interval reads as its text, as
                 // `toString` writes it (`concat('', toIPv4('1.2.3.4'))`).
-                Ok(declared_as_text(field, array.as_ref()).unwrap_or(array))
+                Ok(declared_as_text(field, array.as_ref(), DateTimeStyle::Simple).unwrap_or(array))
             })
             .collect::<Result<Vec<_>>>()?;
         let constant = args

@@ -21,6 +21,7 @@ use strata_common::{ErrorCode, Result, StrataError};
 use strata_functions::dates::intervals::IntervalKind;
 
 use crate::ast_rewrite::call;
+use crate::clickhouse_tokens::ZONED_DATE_TIME_SCALE;
 
 /// The names rewritten here, for `system.functions`.
 pub const NAMES: &[&str] = &[
@@ -341,7 +342,7 @@ fn date_time64_or(name: &str, args: &[&Expr]) -> Result<Expr> {
 
 /// `CAST(value AS data_type)` as ClickHouse converts, if `data_type` is a
 /// date type. `DateTime('zone')`, which sqlparser does not read, comes as
-/// `DateTime64(0, 'zone')` from the tokens (`clickhouse_tokens`).
+/// a DateTime64 of [`ZONED_DATE_TIME_SCALE`] from the tokens.
 pub fn cast(value: &Expr, data_type: &DataType) -> Option<Expr> {
     let text = |s: &str| Expr::value(Value::SingleQuotedString(s.to_string()));
     let mut args = vec![value.clone()];
@@ -355,7 +356,7 @@ pub fn cast(value: &Expr, data_type: &DataType) -> Option<Expr> {
             args.push(Expr::value(Value::Number(precision.to_string(), false)));
             "toDateTime64"
         }
-        DataType::Datetime64(0, Some(zone)) => {
+        DataType::Datetime64(ZONED_DATE_TIME_SCALE, Some(zone)) => {
             args.push(text(zone));
             "toDateTime"
         }
