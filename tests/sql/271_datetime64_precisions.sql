@@ -14,7 +14,7 @@ SELECT CAST(toDateTime64('2024-03-05 10:11:12.987654', 6, 'UTC') AS DateTime64(1
 SELECT CAST('2024-01-01' AS DateTime64(12)); -- { serverError ARGUMENT_OUT_OF_BOUND }
 SELECT toString(toDateTime64('2024-03-05 10:11:12.987', 2));
 SELECT concat('at ', toDateTime64('2024-03-05 10:11:12.987', 1));
-SELECT toUnixTimestamp64Milli(toDateTime64('2024-03-05 10:11:12.987', 2));
+SELECT toUnixTimestamp64Milli(toDateTime64('2024-03-05 10:11:12.987', 2)), fromUnixTimestamp64Second(toInt64(1700000000)) AS s, toTypeName(s), fromUnixTimestamp64Milli(toInt64(1700000000123), 'Asia/Tokyo') AS m, toTypeName(m);
 SELECT now64(2) > toDateTime64('2024-01-01 00:00:00', 2), toTypeName(now64(2)), toTypeName(now64(0));
 -- Arithmetic keeps the moment's precision; a finer interval widens it.
 WITH toDateTime64('2024-03-05 10:11:12.98', 2) AS d SELECT d + INTERVAL 1 DAY AS a, toTypeName(a), d - INTERVAL 90 SECOND AS b, toTypeName(b);

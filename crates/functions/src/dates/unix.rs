@@ -3,8 +3,8 @@
 //! `fromUnixTimestampInJodaSyntax`, the same with a Joda format;
 //! `toUnixTimestamp64Second/Milli/Micro/Nano`, a DateTime64's ticks in that
 //! unit (truncated toward zero), and `fromUnixTimestamp64Second/Milli/Micro/Nano`,
-//! the DateTime64 of such ticks. Strata holds a DateTime64(0) as a DateTime,
-//! so the Second forms take and give one.
+//! the DateTime64 of such ticks; `toUnixTimestamp64Second` also takes a
+//! DateTime.
 //!
 //! As ClickHouse reads seconds: alone they stop at the ends of DateTime's
 //! range; to be formatted, a 64-bit count is read as is and a narrower
@@ -15,6 +15,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{Array, ArrayRef, Int64Array, TimestampSecondArray};
 use datafusion::arrow::datatypes::{DataType, TimeUnit};
 use datafusion::common::Result;
+use strata_common::types::unit_digits;
 
 use super::args;
 use super::frame::{self, Args, Call, Kernel, Shape};
@@ -126,7 +127,7 @@ impl Kernel for Unix {
                 if null {
                     return Ok(Shape::null());
                 }
-                Shape::of(DataType::Timestamp(*unit, zone))
+                Shape::datetime64(unit_digits(*unit), zone)
             }
         };
         Ok(shape)
