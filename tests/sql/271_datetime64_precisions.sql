@@ -44,7 +44,8 @@ SELECT toTypeName(a), toTypeName(b), toTypeName(c), toTypeName(n) FROM dt64p LIM
 DESCRIBE TABLE dt64p;
 SHOW CREATE TABLE dt64p;
 SELECT b, count() FROM dt64p GROUP BY b ORDER BY b;
-SELECT argMax(id, b), argMin(id, c) FROM dt64p;
+SELECT argMax(id, b), argMin(id, c), min(b), max(c), toTypeName(max(c)), argMax(b, id) FROM dt64p;
+SELECT min(toDate32('1950-01-01') + number) AS m, toTypeName(m) FROM numbers(3);
 SELECT id FROM dt64p WHERE b = '2024-03-05 10:11:12.99' ORDER BY id;
 SELECT id, b FROM dt64p WHERE b > toDateTime64('2024-12-31 23:59:59.4', 1) ORDER BY id;
 SELECT id, b + INTERVAL 1 HOUR, toTypeName(b + INTERVAL 1 HOUR) FROM dt64p ORDER BY id;

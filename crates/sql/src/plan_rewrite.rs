@@ -942,8 +942,9 @@ fn window_default(expr: &Expr, field: &Field, input: &DFSchemaRef) -> Option<Sca
 }
 
 /// The field an aggregate returning one of its argument's values (`min`,
-/// `any`, `argMax`) should have had, when that argument is an enum or an IP
-/// address (a type kept in field metadata, which the aggregate dropped).
+/// `any`, `argMax`) should have had, when that argument is an enum, an IP
+/// address, a Date32 or a DateTime64(p) (types kept in field metadata,
+/// which the aggregate dropped).
 fn lost_declared_type(
     function: &str,
     field: &Field,
@@ -968,7 +969,9 @@ fn lost_declared_type(
     let (_, argument) = argument?.to_field(input.as_ref()).ok()?;
     let declared = types::enum_type(&argument).is_some()
         || types::is_ipv4(&argument)
-        || types::is_ipv6(&argument);
+        || types::is_ipv6(&argument)
+        || types::declared_precision(&argument).is_some()
+        || types::field_type_name(&argument).contains("Date32");
     let same_values = argument.data_type() == field.data_type();
     (declared && same_values).then(|| field.clone().with_metadata(argument.metadata().clone()))
 }
