@@ -34,6 +34,7 @@ pub mod other;
 pub mod strings;
 pub mod throw_if;
 pub mod tuples;
+pub mod using_key;
 pub mod uuids;
 pub mod window;
 
@@ -83,6 +84,7 @@ pub fn scalar_functions() -> Vec<Arc<ScalarUDF>> {
     functions.push(ScalarUDF::new_from_impl(
         cast_not_null::CastNotNull::default(),
     ));
+    functions.push(ScalarUDF::new_from_impl(using_key::UsingKey::default()));
     functions.push(ScalarUDF::new_from_impl(EnumNumber::default()));
     functions.push(ScalarUDF::new_from_impl(uuids::UuidOrder::default()));
     for kind in HashKind::ALL {

@@ -3,7 +3,7 @@
 //!
 //! A key of `a JOIN b USING (k)` is one column `k`: the left side's value,
 //! the right side's in a RIGHT JOIN, and whichever side has the row in a
-//! FULL JOIN. `*` shows the keys first, then the left side's other columns,
+//! FULL JOIN, in the common type of both sides' `k` (`_usingKey`). `*` shows the keys first, then the left side's other columns,
 //! then the right side's:
 //!
 //! ```text
@@ -69,8 +69,8 @@ impl KeySide {
     /// where ClickHouse shows NULL.
     fn key(self, left: Expr, right: Expr) -> Expr {
         match self {
-            KeySide::Left => left,
-            KeySide::Right => right,
+            KeySide::Left => call("_usingKey", vec![left, right]),
+            KeySide::Right => call("_usingKey", vec![right, left]),
             KeySide::Either => {
                 let default = call("defaultValueOfArgumentType", vec![left.clone()]);
                 let left_if_set = call("nullIf", vec![left.clone(), default]);
