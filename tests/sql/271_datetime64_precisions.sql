@@ -12,6 +12,7 @@ SELECT toDateTime64('2024-01-01', number) FROM numbers(1); -- { serverError ILLE
 SELECT CAST('2024-03-05 10:11:12.987654' AS DateTime64(2)) AS x, toTypeName(x);
 SELECT CAST(toDateTime64('2024-03-05 10:11:12.987654', 6, 'UTC') AS DateTime64(1, 'Asia/Tokyo')) AS x, toTypeName(x);
 SELECT CAST('2024-01-01' AS DateTime64(12)); -- { serverError ARGUMENT_OUT_OF_BOUND }
+SELECT toTypeName(CAST(number AS Nullable(DateTime64(1)))), toTypeName(CAST(number AS Nullable(DateTime))), toTypeName(CAST('2024-01-01' AS Nullable(DateTime('Asia/Tokyo')))), toTypeName(CAST('2024-01-01' AS Nullable(Date))), toTypeName(CAST(NULL AS Nullable(Date32))), CAST(NULL AS Nullable(DateTime)), CAST('2024-01-01 10:11:12.345' AS Nullable(DateTime64(2))) FROM numbers(1);
 SELECT toString(toDateTime64('2024-03-05 10:11:12.987', 2));
 SELECT concat('at ', toDateTime64('2024-03-05 10:11:12.987', 1));
 SELECT toUnixTimestamp64Milli(toDateTime64('2024-03-05 10:11:12.987', 2)), fromUnixTimestamp64Second(toInt64(1700000000)) AS s, toTypeName(s), fromUnixTimestamp64Milli(toInt64(1700000000123), 'Asia/Tokyo') AS m, toTypeName(m);

@@ -347,7 +347,10 @@ pub fn cast(value: &Expr, data_type: &DataType) -> Option<Expr> {
     let text = |s: &str| Expr::value(Value::SingleQuotedString(s.to_string()));
     let mut args = vec![value.clone()];
     let name = match data_type {
-        DataType::Nullable(inner) | DataType::LowCardinality(inner) => return cast(value, inner),
+        DataType::Nullable(inner) => {
+            return cast(value, inner).map(|converted| call("toNullable", vec![converted]));
+        }
+        DataType::LowCardinality(inner) => return cast(value, inner),
         DataType::Date => "toDate",
         DataType::Date32 => "toDate32",
         // `TIMESTAMP` is ClickHouse's DateTime, `TIMESTAMP(p)` its DateTime64(p).
