@@ -59,3 +59,8 @@ SELECT id, b FROM dt64p WHERE id < 3 ORDER BY id SETTINGS date_time_output_forma
 ALTER TABLE dt64p MODIFY COLUMN b DateTime64(1);
 SELECT id, b, toTypeName(b) FROM dt64p ORDER BY id;
 DROP TABLE dt64p;
+-- parseDateTime64: a DateTime64(6), or as many digits as the Joda format's S run.
+SELECT parseDateTime64('2024-01-01 10:11:12.123456', '%Y-%m-%d %H:%i:%s.%f') AS a, parseDateTime64('2024-01-01 10:11:12.5', '%Y-%m-%d %H:%i:%s.%f') AS b, parseDateTime64('2024-01-01 10:11:12', '%Y-%m-%d %H:%i:%s', 'Asia/Tokyo') AS c, toTypeName(c);
+SELECT parseDateTime64OrNull('x', '%Y') AS d, parseDateTime64OrZero('x', '%Y') AS e, parseDateTime64('1960-01-01 10:11:12', '%Y-%m-%d %H:%i:%s') AS f;
+SELECT parseDateTime64InJodaSyntax('2024-01-01 10:11:12.123', 'yyyy-MM-dd HH:mm:ss.SSS') AS g, parseDateTime64InJodaSyntax('2024-01-01 10:11:12', 'yyyy-MM-dd HH:mm:ss') AS h, parseDateTime64InJodaSyntaxOrNull('2024-01-01 10:11:12.123456', 'yyyy-MM-dd HH:mm:ss.SSSSSS', 'UTC') AS i, toTypeName(i);
+SELECT parseDateTime64('junk', '%Y-%m-%d'); -- { serverError CANNOT_PARSE_DATETIME }

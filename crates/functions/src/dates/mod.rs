@@ -49,9 +49,11 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     for syntax in [parse::Syntax::MySql, parse::Syntax::Joda] {
         for unparsed in parse::Unparsed::ALL {
-            functions.push(ScalarUDF::new_from_impl(parse::ParseDateTime::new(
-                unparsed, syntax,
-            )));
+            for wide in [false, true] {
+                functions.push(ScalarUDF::new_from_impl(parse::ParseDateTime::new(
+                    unparsed, syntax, wide,
+                )));
+            }
         }
     }
     for made in make::Made::ALL {

@@ -1,4 +1,6 @@
 //! `parseDateTime(text, format[, zone])` and its `OrNull`/`OrZero` forms
+//! (and `parseDateTime64...`, a DateTime64(6), or as many digits as a Joda
+//! format's `S` run, for years 1900 to 2299)
 //! (`str_to_date` is `parseDateTimeOrNull`, as in ClickHouse): the DateTime
 //! a string shows in a MySQL-style format, the inverse of `formatDateTime`;
 //! `parseDateTimeInJodaSyntax` and its forms read a Joda-style format
@@ -13,14 +15,17 @@
 use std::sync::Arc;
 
 use chrono::format::{Item, Parsed, StrftimeItems};
-use chrono::{Datelike, NaiveDateTime};
+use chrono::{Datelike, NaiveDateTime, Timelike};
 use datafusion::arrow::array::timezone::Tz;
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, TimestampSecondArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
+use strata_common::types::{
+    MAX_DATETIME64_PRECISION, cut_to_precision, datetime64_metadata, datetime64_unit, unit_digits,
 };
 use strata_common::{ErrorCode, StrataError};
 
@@ -42,6 +47,8 @@ impl Unparsed {
 
 /// DateTime's years.
 const YEARS: std::ops::RangeInclusive<i32> = 1970..=2106;
+/// DateTime64's years.
+const WIDE_YEARS: std::ops::RangeInclusive<i32> = 1900..=2299;
 
 /// How the format is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,35 +63,71 @@ pub enum Syntax {
 pub struct ParseDateTime {
     unparsed: Unparsed,
     syntax: Syntax,
+    /// `parseDateTime64...`: a DateTime64 with the fraction of a second.
+    wide: bool,
+    name: String,
     signature: Signature,
     aliases: Vec<String>,
 }
 
 impl ParseDateTime {
-    pub fn new(unparsed: Unparsed, syntax: Syntax) -> Self {
-        let aliases = match (unparsed, syntax) {
-            (Unparsed::Null, Syntax::MySql) => vec!["str_to_date".to_string()],
+    pub fn new(unparsed: Unparsed, syntax: Syntax, wide: bool) -> Self {
+        let aliases = match (unparsed, syntax, wide) {
+            (Unparsed::Null, Syntax::MySql, false) => vec!["str_to_date".to_string()],
             _ => Vec::new(),
         };
+        let name = format!(
+            "parseDateTime{}{}{}",
+            if wide { "64" } else { "" },
+            match syntax {
+                Syntax::MySql => "",
+                Syntax::Joda => "InJodaSyntax",
+            },
+            match unparsed {
+                Unparsed::Fail => "",
+                Unparsed::Null => "OrNull",
+                Unparsed::Zero => "OrZero",
+            }
+        );
         ParseDateTime {
             unparsed,
             syntax,
+            wide,
+            name,
             signature: Signature::variadic_any(Volatility::Immutable),
             aliases,
+        }
+    }
+
+    /// The result's digits of a second: none for a DateTime, 6 for
+    /// `parseDateTime64`, as many as the Joda format's `S` run.
+    fn precision(&self, format: Option<&str>) -> u8 {
+        match (self.wide, self.syntax) {
+            (false, _) => 0,
+            (true, Syntax::MySql) => 6,
+            (true, Syntax::Joda) => {
+                let format = format.unwrap_or_default();
+                let run = |start: usize| format[start..].chars().take_while(|&c| c == 'S').count();
+                let longest = format.match_indices('S').map(|(i, _)| run(i)).max();
+                longest
+                    .unwrap_or(0)
+                    .min(usize::from(MAX_DATETIME64_PRECISION)) as u8
+            }
+        }
+    }
+
+    /// The years the result holds.
+    fn years(&self) -> std::ops::RangeInclusive<i32> {
+        match self.wide {
+            true => WIDE_YEARS,
+            false => YEARS,
         }
     }
 }
 
 impl ScalarUDFImpl for ParseDateTime {
     fn name(&self) -> &str {
-        match (self.syntax, self.unparsed) {
-            (Syntax::MySql, Unparsed::Fail) => "parseDateTime",
-            (Syntax::MySql, Unparsed::Null) => "parseDateTimeOrNull",
-            (Syntax::MySql, Unparsed::Zero) => "parseDateTimeOrZero",
-            (Syntax::Joda, Unparsed::Fail) => "parseDateTimeInJodaSyntax",
-            (Syntax::Joda, Unparsed::Null) => "parseDateTimeInJodaSyntaxOrNull",
-            (Syntax::Joda, Unparsed::Zero) => "parseDateTimeInJodaSyntaxOrZero",
-        }
+        &self.name
     }
 
     fn aliases(&self) -> &[String] {
@@ -115,21 +158,38 @@ impl ScalarUDFImpl for ParseDateTime {
         };
         let nullable =
             self.unparsed == Unparsed::Null || args.arg_fields.iter().any(|f| f.is_nullable());
-        let data_type = DataType::Timestamp(TimeUnit::Second, zone);
-        Ok(Arc::new(Field::new(self.name(), data_type, nullable)))
+        let field = match self.wide {
+            false => Field::new(
+                self.name(),
+                DataType::Timestamp(TimeUnit::Second, zone),
+                nullable,
+            ),
+            true => {
+                let format = match args.scalar_arguments.get(1) {
+                    Some(Some(ScalarValue::Utf8(format))) => format.as_deref(),
+                    _ => None,
+                };
+                let precision = self.precision(format);
+                let data_type = DataType::Timestamp(datetime64_unit(precision), zone);
+                Field::new(self.name(), data_type, nullable)
+                    .with_metadata(datetime64_metadata(precision))
+            }
+        };
+        Ok(Arc::new(field))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let scalar = matches!(args.args[0], ColumnarValue::Scalar(_));
         let format = format_argument(self.name(), &args.args[1])?;
         let items = match self.syntax {
-            Syntax::MySql => format_items(format)?,
+            Syntax::MySql => format_items(format, self.wide)?,
             Syntax::Joda => chrono_items(&joda_format(format)?),
         };
-        let zone_name = match args.return_field.data_type() {
-            DataType::Timestamp(_, zone) => zone.clone(),
-            _ => None,
+        let (unit, zone_name) = match args.return_field.data_type() {
+            DataType::Timestamp(unit, zone) => (*unit, zone.clone()),
+            _ => (TimeUnit::Second, None),
         };
+        let per_second = 10_i64.pow(u32::from(unit_digits(unit)));
         let zone = zone_name.as_deref().map(args::parse_zone).transpose()?;
         let texts = cast(
             &args.args[0].to_array(crate::rows_to_evaluate(&args))?,
@@ -142,20 +202,26 @@ impl ScalarUDFImpl for ParseDateTime {
                 out.push(None);
                 continue;
             };
-            out.push(match (parse(text, &items, zone.as_ref()), self.unparsed) {
-                (Ok(seconds), _) => Some(seconds),
+            let parsed = parse(text, &items, zone.as_ref(), self.years());
+            out.push(match (parsed, self.unparsed) {
+                (Ok((seconds, nanos)), _) => {
+                    Some(seconds * per_second + i64::from(nanos) / (1_000_000_000 / per_second))
+                }
                 (Err(e), Unparsed::Fail) => return Err(e.into_datafusion()),
                 (Err(_), Unparsed::Null) => None,
                 (Err(_), Unparsed::Zero) => Some(0),
             });
         }
-        let array = TimestampSecondArray::from(out).with_timezone_opt(zone_name);
-        crate::columnar(Arc::new(array) as ArrayRef, scalar)
+        let ticks: ArrayRef = Arc::new(Int64Array::from(out));
+        let moments = cast(&ticks, args.return_field.data_type())?;
+        let moments = cut_to_precision(moments, &args.return_field);
+        crate::columnar(moments, scalar)
     }
 }
 
-/// ClickHouse's MySQL-style format as chrono's parsing items.
-fn format_items(format: &str) -> Result<Vec<Item<'static>>> {
+/// ClickHouse's MySQL-style format as chrono's parsing items; for a
+/// DateTime64 (`wide`), `.%f` reads a fraction of any length to nine digits.
+fn format_items(format: &str, wide: bool) -> Result<Vec<Item<'static>>> {
     let mut chrono_format = String::with_capacity(format.len() * 2);
     let mut chars = format.chars();
     while let Some(c) = chars.next() {
@@ -164,6 +230,11 @@ fn format_items(format: &str) -> Result<Vec<Item<'static>>> {
             continue;
         }
         let spec = chars.next().unwrap_or('%');
+        if wide && spec == 'f' && chrono_format.ends_with('.') {
+            chrono_format.pop();
+            chrono_format.push_str("%.f");
+            continue;
+        }
         chrono_format.push_str(match spec {
             'Y' => "%Y",
             'y' => "%y",
@@ -290,8 +361,13 @@ fn joda_error(format: &str, what: &str) -> datafusion::error::DataFusionError {
     .into_datafusion()
 }
 
-/// Seconds from the epoch of the moment `text` shows.
-fn parse(text: &str, items: &[Item], zone: Option<&Tz>) -> strata_common::Result<i64> {
+/// Seconds from the epoch of the moment `text` shows, and its nanoseconds.
+fn parse(
+    text: &str,
+    items: &[Item],
+    zone: Option<&Tz>,
+    years: std::ops::RangeInclusive<i32>,
+) -> strata_common::Result<(i64, u32)> {
     let cannot = |why: String| {
         StrataError::new(
             ErrorCode::CANNOT_PARSE_DATETIME,
@@ -301,13 +377,13 @@ fn parse(text: &str, items: &[Item], zone: Option<&Tz>) -> strata_common::Result
     let mut parsed = Parsed::new();
     chrono::format::parse(&mut parsed, text, items.iter()).map_err(|e| cannot(e.to_string()))?;
     let local = with_defaults(parsed).map_err(|e| cannot(e.to_string()))?;
-    if !YEARS.contains(&local.year()) {
+    if !years.contains(&local.year()) {
         return Err(cannot(format!(
-            "the year {} is outside DateTime's range",
+            "the year {} is outside the type's range",
             local.year()
         )));
     }
-    Ok(local_to_utc(local, zone))
+    Ok((local_to_utc(local, zone), local.nanosecond()))
 }
 
 /// The moment parsed, the epoch's fields standing in for those missing.
@@ -342,7 +418,8 @@ mod tests {
     use super::*;
 
     fn parsed(text: &str, format: &str) -> Option<i64> {
-        parse(text, &format_items(format).unwrap(), None).ok()
+        let (seconds, _) = parse(text, &format_items(format, false).unwrap(), None, YEARS).ok()?;
+        Some(seconds)
     }
 
     #[test]
@@ -367,6 +444,6 @@ mod tests {
         assert_eq!(parsed("2024-03-05 07:08", "%Y-%m-%d"), None);
         assert_eq!(parsed("2024-02-30", "%Y-%m-%d"), None);
         assert_eq!(parsed("1969-12-31", "%Y-%m-%d"), None);
-        assert!(format_items("%Q").is_err());
+        assert!(format_items("%Q", false).is_err());
     }
 }
