@@ -5,7 +5,9 @@
 //! - an enum compared with a number (`e = 2`, `e IN (1, 3)`) compares its
 //!   number;
 //! - an enum ordered against one of its names (`e < 'b'`) or another enum
-//!   compares numbers.
+//!   compares numbers;
+//! - `min` and `max` of an enum take the name of the least or greatest
+//!   number (as `argMin(e, number)`).
 //!
 //! Equality with a name needs nothing: names are what the column holds.
 
@@ -15,11 +17,13 @@ use datafusion::common::tree_node::Transformed;
 use datafusion::common::{DFSchema, Result, ScalarValue};
 use datafusion::logical_expr::expr::{InList, ScalarFunction, Sort as SortExpr};
 use datafusion::logical_expr::{
-    BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF, Sort, lit,
+    Aggregate, AggregateUDF, BinaryExpr, Expr, ExprSchemable, LogicalPlan, Operator, ScalarUDF,
+    Sort, Window, WindowFunctionDefinition, lit,
 };
 use strata_common::types::{EnumType, enum_type};
+use strata_functions::aggregate::arg_min_max::ArgMinMax;
 
-use crate::plan_rewrite::is_comparison;
+use crate::plan_rewrite::{is_comparison, unalias};
 
 /// `node` with its enum sort keys ordered by number, if it is a sort.
 pub fn order_by_number(
@@ -104,6 +108,94 @@ pub fn compare_numbers(
         }
         other => Ok(Transformed::no(other)),
     }
+}
+
+/// `node` with `min(e)` and `max(e)` of enums, as aggregates or over
+/// windows, as `argMin(e, _enumNumber(e))` and `argMax`, under their own
+/// names.
+pub fn extremes_by_number(
+    node: LogicalPlan,
+    enum_number: &Arc<ScalarUDF>,
+) -> Result<Transformed<LogicalPlan>> {
+    let (exprs, schema) = match &node {
+        LogicalPlan::Aggregate(aggregate) => (&aggregate.aggr_expr, aggregate.input.schema()),
+        LogicalPlan::Window(window) => (&window.window_expr, window.input.schema()),
+        _ => return Ok(Transformed::no(node)),
+    };
+    let mut changed = false;
+    let mut rewritten = Vec::with_capacity(exprs.len());
+    for expr in exprs {
+        let by_number = match unalias(expr) {
+            Expr::AggregateFunction(call) => {
+                by_number(call.func.name(), &call.params.args, schema, enum_number).map(
+                    |(func, args)| {
+                        let mut call = call.clone();
+                        (call.func, call.params.args) = (func, args);
+                        Expr::AggregateFunction(call)
+                    },
+                )
+            }
+            Expr::WindowFunction(call) => {
+                let WindowFunctionDefinition::AggregateUDF(func) = &call.fun else {
+                    rewritten.push(expr.clone());
+                    continue;
+                };
+                by_number(func.name(), &call.params.args, schema, enum_number).map(
+                    |(func, args)| {
+                        let mut call = call.as_ref().clone();
+                        call.fun = WindowFunctionDefinition::AggregateUDF(func);
+                        call.params.args = args;
+                        Expr::WindowFunction(Box::new(call))
+                    },
+                )
+            }
+            _ => None,
+        };
+        match by_number {
+            Some(call) => {
+                rewritten.push(call.alias(expr.schema_name().to_string()));
+                changed = true;
+            }
+            None => rewritten.push(expr.clone()),
+        }
+    }
+    if !changed {
+        return Ok(Transformed::no(node));
+    }
+    Ok(Transformed::yes(match node {
+        LogicalPlan::Aggregate(aggregate) => LogicalPlan::Aggregate(Aggregate::try_new(
+            aggregate.input,
+            aggregate.group_expr,
+            rewritten,
+        )?),
+        LogicalPlan::Window(window) => {
+            LogicalPlan::Window(Window::try_new(rewritten, window.input)?)
+        }
+        _ => unreachable!("matched above"),
+    }))
+}
+
+/// `argMin` or `argMax` and its arguments for `min` or `max` of one enum.
+fn by_number(
+    function: &str,
+    args: &[Expr],
+    schema: &DFSchema,
+    enum_number: &Arc<ScalarUDF>,
+) -> Option<(Arc<AggregateUDF>, Vec<Expr>)> {
+    let max = match function {
+        "min" => false,
+        "max" => true,
+        _ => return None,
+    };
+    let [value] = args else {
+        return None;
+    };
+    enum_of(value, schema)?;
+    let arg_extreme = Arc::new(AggregateUDF::new_from_impl(ArgMinMax::new(max)));
+    Some((
+        arg_extreme,
+        vec![value.clone(), number(enum_number, value.clone())],
+    ))
 }
 
 fn number(enum_number: &Arc<ScalarUDF>, expr: Expr) -> Expr {

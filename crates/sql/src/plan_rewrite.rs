@@ -270,7 +270,10 @@ impl PlanRewriter {
             node => node,
         };
         let enum_number = self.functions.get(EnumNumber::NAME).expect("registered");
-        let ordered = crate::enum_numbers::order_by_number(node, enum_number)?;
+        let extremes = crate::enum_numbers::extremes_by_number(node, enum_number)?;
+        let ordered = crate::enum_numbers::order_by_number(extremes.data, enum_number)?;
+        let ordered =
+            Transformed::new_transformed(ordered.data, ordered.transformed || extremes.transformed);
         let uuid_order = self.functions.get(UuidOrder::NAME).expect("registered");
         let halves = crate::uuid_order::order_by_halves(ordered.data, uuid_order)?;
         let ordered =
