@@ -64,3 +64,8 @@ SELECT parseDateTime64('2024-01-01 10:11:12.123456', '%Y-%m-%d %H:%i:%s.%f') AS 
 SELECT parseDateTime64OrNull('x', '%Y') AS d, parseDateTime64OrZero('x', '%Y') AS e, parseDateTime64('1960-01-01 10:11:12', '%Y-%m-%d %H:%i:%s') AS f;
 SELECT parseDateTime64InJodaSyntax('2024-01-01 10:11:12.123', 'yyyy-MM-dd HH:mm:ss.SSS') AS g, parseDateTime64InJodaSyntax('2024-01-01 10:11:12', 'yyyy-MM-dd HH:mm:ss') AS h, parseDateTime64InJodaSyntaxOrNull('2024-01-01 10:11:12.123456', 'yyyy-MM-dd HH:mm:ss.SSSSSS', 'UTC') AS i, toTypeName(i);
 SELECT parseDateTime64('junk', '%Y-%m-%d'); -- { serverError CANNOT_PARSE_DATETIME }
+-- toUnixTimestamp64* read any precision; makeDateTime64's fraction counts its precision's units; CAST to String writes the text toString does.
+SELECT toUnixTimestamp64Milli(toDateTime64('2024-03-05 07:08:09.5', 1)), toUnixTimestamp64Nano(toDateTime64('2024-03-05 07:08:09', 0)), toUnixTimestamp64Milli(toDateTime64('2024-03-05 07:08:09.9999', 4));
+SELECT makeDateTime64(2024, 11, 3, 1, 30, 0, 5, 1, 'America/New_York') AS b, toTypeName(b), makeDateTime64(2024, 1, 1, 0, 0, 0, 12345, 5) AS c;
+SELECT CAST(toDateTime64('2024-03-05 07:08:09.120', 3) AS String), CAST(toDateTime64('2024-03-05 07:08:09.1', 2) AS String), CAST(toDateTime('2024-03-05 07:08:09') AS String);
+SELECT [toDateTime64('2024-01-01 00:00:00.5', 1), toDateTime64('2024-01-01 00:00:00.25', 3)] AS a, toTypeName(a);

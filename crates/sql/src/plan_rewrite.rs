@@ -389,10 +389,12 @@ impl PlanRewriter {
                 | DataType::Struct(_)
                 | DataType::Map(..)
         );
+        // Arrow writes moments ISO-style (`2024-01-01T00:00:00.120`).
         let declared = types::is_uuid(&field)
             || types::is_ipv4(&field)
             || types::is_ipv6(&field)
-            || types::interval_type(&field).is_some();
+            || types::interval_type(&field).is_some()
+            || matches!(field.data_type(), DataType::Timestamp(..));
         if !(nested || declared) {
             return Ok(None);
         }
@@ -1102,6 +1104,10 @@ fn retype_union(
             other => other.clone(),
         };
         let field = field.as_ref().clone().with_data_type(data_type);
+        let field = match union_precision(&union.inputs, i, &field) {
+            Some(precision) => types::with_precision(field, precision),
+            None => field,
+        };
         (qualifier.cloned(), Arc::new(field))
     });
     let schema = DFSchema::new_with_metadata(fields.collect(), coerced.metadata().clone())?;
@@ -1117,6 +1123,26 @@ fn retype_union(
         inputs,
         schema: Arc::new(schema),
     })))
+}
+
+/// The precision of a union's column `i` of DateTime64s of precisions their
+/// unit does not all show: the finest of its inputs' (which the unit holds).
+fn union_precision(inputs: &[Arc<LogicalPlan>], i: usize, field: &Field) -> Option<u8> {
+    let DataType::Timestamp(unit, _) = field.data_type() else {
+        return None;
+    };
+    let fields: Vec<&Field> = inputs
+        .iter()
+        .map(|input| input.schema().field(i).as_ref())
+        .collect();
+    if !fields
+        .iter()
+        .any(|f| types::declared_precision(f).is_some())
+    {
+        return None;
+    }
+    let finest = fields.iter().map(|f| types::shown_digits(f)).max()??;
+    (finest <= types::unit_digits(*unit)).then_some(finest)
 }
 
 /// An INSERT whose source may give NULL to a column that is not Nullable

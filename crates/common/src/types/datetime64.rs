@@ -55,6 +55,15 @@ pub fn datetime64_metadata(precision: u8) -> HashMap<String, String> {
     }
 }
 
+/// `field`, a DateTime64 whose unit holds `precision` digits, declared of
+/// that precision.
+pub fn with_precision(field: Field, precision: u8) -> Field {
+    let mut metadata = field.metadata().clone();
+    metadata.remove(PRECISION_KEY);
+    metadata.extend(datetime64_metadata(precision));
+    field.with_metadata(metadata)
+}
+
 /// The precision `field`'s metadata gives a DateTime64 whose unit shows
 /// another; `None` for any other field.
 pub fn declared_precision(field: &Field) -> Option<u8> {

@@ -21,6 +21,7 @@ use datafusion::functions_nested::map::MapFunc;
 use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
 };
+use strata_common::types::declared_precision;
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct MakeArray {
@@ -145,6 +146,12 @@ fn shared_metadata(elements: &[FieldRef], item: &DataType) -> HashMap<String, St
         .iter()
         .any(|field| field.data_type() != item && field.data_type() != &DataType::Null)
     {
+        return HashMap::new();
+    }
+    // A DateTime64 of its unit's precision among ones of a lower precision
+    // makes the array's elements of the unit's.
+    let precisions: Vec<Option<u8>> = elements.iter().map(|f| declared_precision(f)).collect();
+    if precisions.iter().any(Option::is_some) && precisions.iter().any(Option::is_none) {
         return HashMap::new();
     }
     let mut said = elements

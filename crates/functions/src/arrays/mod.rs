@@ -19,6 +19,7 @@ use strata_common::{ErrorCode, StrataError};
 
 mod affix;
 mod auc;
+mod concat;
 pub mod cumulative;
 pub mod distance;
 pub mod edit;
@@ -111,6 +112,7 @@ pub fn scalar_functions() -> Vec<ScalarUDF> {
     }
     functions.extend(crate::other::frame::register(map_series::SPECS));
     functions.extend(crate::other::frame::register(reverse::SPECS));
+    functions.extend(crate::other::frame::register(concat::SPECS));
     functions.extend(crate::other::frame::register(shingles::SPECS));
     functions.extend(crate::other::frame::register(auc::SPECS));
     functions.extend(crate::other::frame::register(random::SPECS));

@@ -82,6 +82,9 @@ pub(crate) struct Args<'a> {
     pub values: &'a [Option<&'a ScalarValue>],
     /// Which arguments are Date32 rather than Date.
     pub date32: &'a [bool],
+    /// The precision of each argument that is a DateTime64 whose unit shows
+    /// another (a DateTime64(0) is held as a DateTime is).
+    pub precisions: &'a [Option<u8>],
 }
 
 /// One call's arguments, every one as an array of the call's rows.
@@ -149,10 +152,12 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
     fn return_type(&self, arg_types: &[DataType]) -> Result<DataType> {
         let values = vec![None; arg_types.len()];
         let date32 = vec![false; arg_types.len()];
+        let precisions = vec![None; arg_types.len()];
         let args = Args {
             types: arg_types,
             values: &values,
             date32: &date32,
+            precisions: &precisions,
         };
         Ok(self.kernel.shape(&args)?.data_type)
     }
@@ -160,10 +165,16 @@ impl<K: Kernel> ScalarUDFImpl for Udf<K> {
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         let types = crate::field_types(args.arg_fields);
         let date32: Vec<bool> = args.arg_fields.iter().map(|f| is_date32(f)).collect();
+        let precisions: Vec<Option<u8>> = args
+            .arg_fields
+            .iter()
+            .map(|f| declared_precision(f))
+            .collect();
         let shape = self.kernel.shape(&Args {
             types: &types,
             values: args.scalar_arguments,
             date32: &date32,
+            precisions: &precisions,
         })?;
         let nullable = shape.always_nullable
             || shape.data_type == DataType::Null

@@ -24,7 +24,7 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
-use strata_common::types::{cut_to_precision, datetime64_metadata, datetime64_unit};
+use strata_common::types::{cut_to_precision, datetime64_metadata, datetime64_unit, shown_digits};
 
 use super::args;
 use super::moments::{local_to_utc, ticks_per_second, timestamps};
@@ -177,7 +177,12 @@ impl ScalarUDFImpl for MakeFunction {
             .fold(None, |acc, c| NullBuffer::union(acc.as_ref(), c.nulls()));
         let result = match output {
             DataType::Timestamp(unit, zone) => cut_to_precision(
-                self.moments(&columns, unit, zone, nulls)?,
+                self.moments(
+                    &columns,
+                    (unit, shown_digits(&args.return_field).unwrap_or(0)),
+                    zone,
+                    nulls,
+                )?,
                 &args.return_field,
             ),
             _ => {
@@ -218,17 +223,19 @@ impl MakeFunction {
     fn moments(
         &self,
         columns: &[Float64Array],
-        unit: TimeUnit,
+        (unit, digits): (TimeUnit, u8),
         zone: Option<Arc<str>>,
         nulls: Option<NullBuffer>,
     ) -> Result<ArrayRef> {
         let parsed = parse_zone(zone.as_deref())?;
-        let per_second = ticks_per_second(unit);
+        // The fraction counts 10^-digits seconds, the unit may count finer.
+        let per_second = 10_i64.pow(u32::from(digits));
+        let step = ticks_per_second(unit) / per_second;
         let ticks = (0..columns[0].len()).map(|row| {
             let parts: Vec<f64> = columns.iter().map(|c| c.value(row)).collect();
             match self.made {
                 Made::DateTime => date_time(&parts, parsed.as_ref()),
-                _ => date_time64(&parts, per_second, parsed.as_ref()),
+                _ => date_time64(&parts, per_second, parsed.as_ref()) * step,
             }
         });
         Ok(timestamps(unit, ticks.collect(), nulls, zone))

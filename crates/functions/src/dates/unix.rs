@@ -109,7 +109,9 @@ impl Kernel for Unix {
                 }
                 let seconds = *self == Unix::To64(TimeUnit::Second);
                 match types[0] {
-                    DataType::Timestamp(unit, _) if seconds || unit != TimeUnit::Second => {
+                    DataType::Timestamp(unit, _)
+                        if seconds || unit != TimeUnit::Second || args.precisions[0].is_some() =>
+                    {
                         Shape::of(DataType::Int64)
                     }
                     DataType::Null => Shape::null(),

@@ -76,7 +76,6 @@ const NAMES: &[&str] = &[
     "arrayDistinct",
     "arrayReverse",
     "arraySort",
-    "arrayConcat",
     "arrayJoin",
     "tuple",
     "bitAnd",
@@ -391,12 +390,6 @@ pub fn equivalent(name: &str, args: &[&Expr]) -> Result<Option<Expr>> {
         "arrayDistinct" => arrays::without_nulls(renamed("array_distinct", &[1])?),
         "arrayReverse" => renamed("array_reverse", &[1])?,
         "arraySort" => renamed("array_sort", &[1])?,
-        "arrayConcat" => {
-            if args.is_empty() {
-                takes(&[1])?;
-            }
-            call("array_concat", all())
-        }
         "arrayJoin" => renamed("unnest", &[1])?,
         // The value itself: constants and full columns compute alike here.
         "materialize" | "identity" => {
