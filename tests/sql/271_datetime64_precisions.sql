@@ -69,3 +69,4 @@ SELECT toUnixTimestamp64Milli(toDateTime64('2024-03-05 07:08:09.5', 1)), toUnixT
 SELECT makeDateTime64(2024, 11, 3, 1, 30, 0, 5, 1, 'America/New_York') AS b, toTypeName(b), makeDateTime64(2024, 1, 1, 0, 0, 0, 12345, 5) AS c;
 SELECT CAST(toDateTime64('2024-03-05 07:08:09.120', 3) AS String), CAST(toDateTime64('2024-03-05 07:08:09.1', 2) AS String), CAST(toDateTime('2024-03-05 07:08:09') AS String);
 SELECT [toDateTime64('2024-01-01 00:00:00.5', 1), toDateTime64('2024-01-01 00:00:00.25', 3)] AS a, toTypeName(a);
+SELECT x, toTypeName(x) FROM (SELECT toDateTime64('2024-01-01 00:00:00.5', 1) AS x UNION ALL SELECT toDateTime64('2024-01-01 00:00:00.12345', 5)) ORDER BY x;

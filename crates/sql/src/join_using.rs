@@ -304,9 +304,15 @@ mod tests {
     fn keys_come_first_and_read_their_side() {
         let inner = view_of("SELECT * FROM a JOIN b USING (k)");
         assert_eq!(shown(&inner), [".k", "a.x", "b.y"]);
-        assert_eq!(inner.keys["k"].to_string(), r#""a"."k""#);
+        assert_eq!(
+            inner.keys["k"].to_string(),
+            r#""_usingKey"("a"."k", "b"."k")"#
+        );
         let right = view_of("SELECT * FROM a RIGHT JOIN b USING k");
-        assert_eq!(right.keys["k"].to_string(), r#""b"."k""#);
+        assert_eq!(
+            right.keys["k"].to_string(),
+            r#""_usingKey"("b"."k", "a"."k")"#
+        );
         let full = view_of("SELECT * FROM a FULL JOIN b USING k");
         assert_eq!(
             full.keys["k"].to_string(),

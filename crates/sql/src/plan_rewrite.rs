@@ -57,6 +57,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::metadata::FieldMetadata;
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{Column, DFSchema, DFSchemaRef, Result, ScalarValue};
 use datafusion::functions::core::expr_fn::coalesce;
@@ -1104,29 +1105,34 @@ fn retype_union(
             other => other.clone(),
         };
         let field = field.as_ref().clone().with_data_type(data_type);
-        let field = match union_precision(&union.inputs, i, &field) {
-            Some(precision) => types::with_precision(field, precision),
-            None => field,
-        };
         (qualifier.cloned(), Arc::new(field))
     });
     let schema = DFSchema::new_with_metadata(fields.collect(), coerced.metadata().clone())?;
-    if schema == *union.schema && !unified {
+    let precisions: Vec<Option<u8>> = (0..schema.fields().len())
+        .map(|i| union_precision(&union.inputs, i, schema.field(i)))
+        .collect();
+    let stated = precisions.iter().any(Option::is_some);
+    if schema == *union.schema && !unified && !stated {
         return Ok(Transformed::no(LogicalPlan::Union(union)));
     }
     let inputs = union
         .inputs
         .into_iter()
         .map(|input| cast_empty_arrays(input, &schema))
-        .collect::<Result<_>>()?;
+        .map(|input| state_precisions(input?, &precisions))
+        .collect::<Result<Vec<_>>>()?;
+    let schema = match stated {
+        true => coerce_union_schema(&inputs)?,
+        false => schema,
+    };
     Ok(Transformed::yes(LogicalPlan::Union(Union {
         inputs,
         schema: Arc::new(schema),
     })))
 }
 
-/// The precision of a union's column `i` of DateTime64s of precisions their
-/// unit does not all show: the finest of its inputs' (which the unit holds).
+/// The precision of a union's column `i` of DateTime64s of precisions that
+/// differ: the finest of its inputs' (which the unit holds).
 fn union_precision(inputs: &[Arc<LogicalPlan>], i: usize, field: &Field) -> Option<u8> {
     let DataType::Timestamp(unit, _) = field.data_type() else {
         return None;
@@ -1141,8 +1147,44 @@ fn union_precision(inputs: &[Arc<LogicalPlan>], i: usize, field: &Field) -> Opti
     {
         return None;
     }
-    let finest = fields.iter().map(|f| types::shown_digits(f)).max()??;
-    (finest <= types::unit_digits(*unit)).then_some(finest)
+    let digits: Vec<u8> = fields
+        .iter()
+        .map(|f| types::shown_digits(f))
+        .collect::<Option<_>>()?;
+    let finest = digits.iter().copied().max()?;
+    let differ = digits.iter().any(|d| *d != finest);
+    (differ && finest <= types::unit_digits(*unit)).then_some(finest)
+}
+
+/// `input` with each DateTime64 column of `precisions` stating it: a
+/// union's field keeps every metadata key of its inputs' fields, so an
+/// input of a lower precision would otherwise show the whole column so.
+fn state_precisions(
+    input: Arc<LogicalPlan>,
+    precisions: &[Option<u8>],
+) -> Result<Arc<LogicalPlan>> {
+    if precisions.iter().all(Option::is_none) {
+        return Ok(input);
+    }
+    let exprs: Vec<Expr> = input
+        .schema()
+        .iter()
+        .zip(precisions)
+        .map(|((qualifier, field), precision)| {
+            let expr = Expr::Column(Column::from((qualifier, field)));
+            match precision {
+                Some(precision) => {
+                    let metadata =
+                        FieldMetadata::from(types::stated_precision_metadata(*precision));
+                    expr.alias_with_metadata(field.name(), Some(metadata))
+                }
+                None => expr,
+            }
+        })
+        .collect();
+    Ok(Arc::new(LogicalPlan::Projection(Projection::try_new(
+        exprs, input,
+    )?)))
 }
 
 /// An INSERT whose source may give NULL to a column that is not Nullable

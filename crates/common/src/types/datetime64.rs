@@ -55,13 +55,11 @@ pub fn datetime64_metadata(precision: u8) -> HashMap<String, String> {
     }
 }
 
-/// `field`, a DateTime64 whose unit holds `precision` digits, declared of
-/// that precision.
-pub fn with_precision(field: Field, precision: u8) -> Field {
-    let mut metadata = field.metadata().clone();
-    metadata.remove(PRECISION_KEY);
-    metadata.extend(datetime64_metadata(precision));
-    field.with_metadata(metadata)
+/// The field metadata of a DateTime64 of `precision` that states it even
+/// where its unit shows it: metadata merged from several fields (a union's
+/// inputs) keeps every key one of them has, so each must say the same.
+pub fn stated_precision_metadata(precision: u8) -> HashMap<String, String> {
+    HashMap::from([(PRECISION_KEY.to_string(), precision.to_string())])
 }
 
 /// The precision `field`'s metadata gives a DateTime64 whose unit shows
