@@ -35,7 +35,7 @@ mod enums;
 pub use big_int::BigInt;
 pub use datetime64::{
     MAX_DATETIME64_PRECISION, cut_to_precision, datetime64_metadata, datetime64_unit,
-    declared_precision, shown_digits, stated_precision_metadata, unit_digits,
+    declared_precision, precision_step, shown_digits, stated_precision_metadata, unit_digits,
 };
 pub use enums::EnumType;
 

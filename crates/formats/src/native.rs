@@ -16,7 +16,7 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::types::{
-    BigInt, declared_precision, enum_type, field_type_name, is_uuid, unit_digits,
+    BigInt, declared_precision, enum_type, field_type_name, is_uuid, precision_step,
 };
 
 use crate::{ResultWriter, Statistics};
@@ -318,7 +318,7 @@ pub(crate) fn value_writer<'a>(
         }
         // A DateTime64(p) is its count of 10^-p seconds.
         DataType::Timestamp(unit, _) if let Some(precision) = declared_precision(field) => {
-            let step = 10_i64.pow(u32::from(unit_digits(*unit) - precision));
+            let step = precision_step(*unit, precision);
             let ticks = datafusion::arrow::compute::cast(column, &DataType::Int64)
                 .map_err(std::io::Error::other)?;
             let ticks = ticks.as_primitive::<Int64Type>().clone();

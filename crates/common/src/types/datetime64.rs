@@ -46,6 +46,13 @@ pub fn unit_digits(unit: TimeUnit) -> u8 {
     }
 }
 
+/// The ticks of `unit` in one step of a DateTime64 of `precision` digits
+/// (10 milliseconds for DateTime64(2)).
+pub fn precision_step(unit: TimeUnit, precision: u8) -> i64 {
+    debug_assert!(precision <= unit_digits(unit));
+    10_i64.pow(u32::from(unit_digits(unit).saturating_sub(precision)))
+}
+
 /// The field metadata of a DateTime64 of `precision`: none where its unit
 /// shows it (and where a second-counting field without it is a DateTime).
 pub fn datetime64_metadata(precision: u8) -> HashMap<String, String> {
@@ -91,7 +98,7 @@ pub fn cut_to_precision(values: ArrayRef, field: &Field) -> ArrayRef {
     else {
         return values;
     };
-    let step = 10_i64.pow(u32::from(unit_digits(*unit).saturating_sub(precision)));
+    let step = precision_step(*unit, precision);
     if step == 1 {
         return values;
     }

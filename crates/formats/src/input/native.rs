@@ -19,7 +19,7 @@ use datafusion::arrow::datatypes::*;
 use datafusion::arrow::record_batch::RecordBatch;
 use strata_common::types::{
     BigInt, ColumnType, declared_precision, enum_type, field_type_name, is_uuid,
-    parse_clickhouse_type, unit_digits,
+    parse_clickhouse_type, precision_step,
 };
 use strata_common::{ErrorCode, Result, StrataError};
 
@@ -421,7 +421,7 @@ pub(crate) fn fixed_values(field: &Field, bytes: &[u8]) -> Result<ArrayRef> {
         DataType::Date32 => primitive::<Date32Type>(bytes),
         // A DateTime64(p) is its count of 10^-p seconds.
         DataType::Timestamp(unit, _) if let Some(precision) = declared_precision(field) => {
-            let step = 10_i64.pow(u32::from(unit_digits(*unit) - precision));
+            let step = precision_step(*unit, precision);
             let ticks: Int64Array = numbers::<i64>(bytes, 8)
                 .into_iter()
                 .map(|tick| tick.saturating_mul(step))

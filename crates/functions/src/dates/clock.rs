@@ -12,7 +12,9 @@ use datafusion::logical_expr::{
     ColumnarValue, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, TypeSignature,
     Volatility,
 };
-use strata_common::types::{datetime64_metadata, datetime64_unit, declared_precision, unit_digits};
+use strata_common::types::{
+    datetime64_metadata, datetime64_unit, declared_precision, precision_step, unit_digits,
+};
 
 use super::args;
 
@@ -170,10 +172,10 @@ impl ScalarUDFImpl for ClockFunction {
             ));
         };
         // A precision its unit does not show counts in coarser steps.
-        let step = declared_precision(&args.return_field)
-            .map_or(1, |p| 10_i64.pow(u32::from(unit_digits(unit) - p)));
+        let step = declared_precision(&args.return_field).map_or(1, |p| precision_step(unit, p));
         let nanos = now.timestamp_nanos_opt().unwrap_or_default();
-        let nanos = nanos - nanos.rem_euclid(step * 10_i64.pow(u32::from(9 - unit_digits(unit))));
+        let nanos = nanos
+            - nanos.rem_euclid(step * precision_step(TimeUnit::Nanosecond, unit_digits(unit)));
         Ok(ColumnarValue::Scalar(match unit {
             TimeUnit::Second => ScalarValue::TimestampSecond(Some(now.timestamp()), zone),
             TimeUnit::Millisecond => {
